@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian packages fcast builds against. Idempotent and
+# non-interactive; prints nothing when everything is already present.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake pkg-config
+  libdnnl-dev        # oneDNN: CPU matrix products (fp32/bf16, fused post-ops)
+  libjansson-dev     # JSON: safetensors headers, HTTP requests
+  liblapack-dev      # LAPACK: portfolio weights (quant)
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

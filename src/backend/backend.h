@@ -1,0 +1,103 @@
+/* The backend interface: a table of functions through which all arithmetic
+ * of models and training goes (as ggml's backends). The CPU backend
+ * (backend/cpu) uses oneDNN for matrix products and OpenMP loops over the
+ * shared kernel bodies (kernels/) for the rest; a CUDA backend fills the same
+ * table with cuBLASLt and thin __global__ wrappers of the same bodies.
+ *
+ * Pointers passed to the table are device pointers of that backend (plain
+ * host pointers on CPU). Matrices are row-major; shapes are given on every
+ * pointer with the letters B (windows), L (input size), H (horizon),
+ * I/O (layer in/out features). Functions that write gradients of parameters
+ * accumulate (+=); those that write gradients of activations overwrite. */
+#ifndef FC_BACKEND_BACKEND_H
+#define FC_BACKEND_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "fcast.h"
+
+typedef enum { FC_ACT_NONE = 0, FC_ACT_RELU = 1 } fc_activation;
+
+typedef struct fc_backend fc_backend;
+
+struct fc_backend {
+    const char *name;
+    void *impl;
+    int threads;
+
+    /* ---- memory ---- */
+    void *(*alloc)(fc_backend *be, size_t bytes);        /* 64-byte aligned; NULL + error on failure */
+    void (*release)(fc_backend *be, void *p);
+    void (*to_device)(fc_backend *be, void *dst, const void *src, size_t bytes);
+    void (*to_host)(fc_backend *be, void *dst, const void *src, size_t bytes);
+    void (*fill)(fc_backend *be, float *x, float value, size_t n);
+    void (*sync)(fc_backend *be);
+    void (*destroy)(fc_backend *be);
+
+    /* ---- dense ---- */
+    /* y (B,O) = act(x (B,I) . w(O,I)^T + b(O)) ; b may be NULL. */
+    fc_status (*linear_forward)(fc_backend *be, float *y, const float *x, const float *w,
+                                const float *b, size_t B, size_t I, size_t O, fc_activation act);
+    /* Given dy (B,O) (already multiplied by the activation's derivative):
+     * dx (B,I) = dy . w     (overwritten; skipped when dx is NULL)
+     * dw (O,I) += dy^T . x
+     * db (O)   += sum over B of dy   (skipped when db is NULL) */
+    fc_status (*linear_backward)(fc_backend *be, float *dx, float *dw, float *db,
+                                 const float *dy, const float *x, const float *w,
+                                 size_t B, size_t I, size_t O);
+    /* BLAS-style row-major C(M,N) = alpha * op(A) . op(B) + beta * C with
+     * leading dimensions; op(X) = X^T when trans_x. */
+    fc_status (*gemm)(fc_backend *be, int trans_a, int trans_b, size_t M, size_t N, size_t K,
+                      float alpha, const float *A, size_t lda, const float *Bm, size_t ldb,
+                      float beta, float *C, size_t ldc);
+
+    /* ---- element-wise and per-row (bodies in kernels/) ---- */
+    /* dy (n) *= (y > 0), in place. */
+    void (*relu_backward)(fc_backend *be, float *dy, const float *y, size_t n);
+    /* y (B, ceil(L/k)) = max over windows of k, ceil_mode; argmax (B, ceil(L/k)) index into L. */
+    void (*maxpool1d_forward)(fc_backend *be, float *y, int32_t *argmax, const float *x,
+                              size_t B, size_t L, size_t k);
+    /* dx (B,L) = scatter of dy through argmax (overwritten). */
+    void (*maxpool1d_backward)(fc_backend *be, float *dx, const float *dy, const int32_t *argmax,
+                               size_t B, size_t L, size_t k);
+    /* Linear interpolation, align_corners=False (torch F.interpolate, mode="linear").
+     * y (B,n_out) row stride ldy; x (B,n_in) row stride ldx. Backward overwrites dx. */
+    void (*interp_linear_forward)(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx,
+                                  size_t B, size_t n_in, size_t n_out);
+    void (*interp_linear_backward)(fc_backend *be, float *dx, size_t ldx, const float *dy, size_t ldy,
+                                   size_t B, size_t n_in, size_t n_out);
+    /* y (B,L) = x reversed along L (x row stride ldx, y row stride ldy). */
+    void (*flip_rows)(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B, size_t L);
+    /* y = alpha * x + beta * y over a (B,C) block with row strides (axpby). */
+    void (*axpby_rows)(fc_backend *be, float *y, size_t ldy, float alpha, const float *x, size_t ldx,
+                       float beta, size_t B, size_t C);
+    /* y (B,C) *= m (B,C) element-wise, rows strided. */
+    void (*mul_rows)(fc_backend *be, float *y, size_t ldy, const float *m, size_t ldm, size_t B, size_t C);
+    /* y (B,C) = x[:, col] broadcast along C (x row stride ldx). */
+    void (*broadcast_col)(fc_backend *be, float *y, const float *x, size_t ldx, size_t col, size_t B, size_t C);
+    /* x[:, col] += sum over C of dy (B,C) (backward of broadcast_col). */
+    void (*sum_rows_into_col)(fc_backend *be, float *x, size_t ldx, size_t col, const float *dy,
+                              size_t B, size_t C);
+
+    /* ---- loss and optimizer ---- */
+    /* Masked mean loss over (n) points: sum(mask * l(yhat, y)) / max(sum(mask), eps).
+     * Writes the loss to *loss (host) and, when grad is not NULL, d loss / d yhat
+     * scaled by `grad_scale` into grad (n). kind: 0 MAE, 1 MSE. */
+    void (*masked_loss)(fc_backend *be, double *loss, float *grad, float grad_scale,
+                        const float *yhat, const float *y, const float *mask, size_t n, int kind);
+    /* One Adam step (PyTorch semantics, no weight decay) over n parameters. */
+    void (*adam_step)(fc_backend *be, float *p, const float *g, float *m, float *v, size_t n,
+                      float lr, float beta1, float beta2, float eps, int64_t step);
+    /* Sum of squares of x (n) into *out (host, double). */
+    void (*sum_squares)(fc_backend *be, double *out, const float *x, size_t n);
+    /* x (n) *= s. */
+    void (*scale)(fc_backend *be, float *x, float s, size_t n);
+};
+
+/* The CPU backend with `threads` OpenMP threads (0: all cores). */
+fc_status fc_backend_cpu_create(int threads, fc_backend **out);
+
+/* Releases a backend created by any *_create; sets *be to NULL. */
+void fc_backend_destroy(fc_backend **be);
+
+#endif

@@ -1,0 +1,14 @@
+/* FC_HD marks a kernel body shared by the CPU and CUDA backends: it is
+ * `__host__ __device__` under nvcc and a plain static inline under a C
+ * compiler. Per-element and per-row math is written once, in such bodies,
+ * so the CPU tests exercise the GPU's arithmetic too. */
+#ifndef FC_CORE_HD_H
+#define FC_CORE_HD_H
+
+#ifdef __CUDACC__
+#define FC_HD static inline __host__ __device__
+#else
+#define FC_HD static inline
+#endif
+
+#endif

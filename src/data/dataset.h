@@ -1,0 +1,81 @@
+/* A long-format dataset (unique_id, ds, y, exogenous columns...) held as
+ * columns: one contiguous value array and per-series offsets, validated once.
+ *
+ * Series are sorted by unique_id (byte order, as pandas sorts strings) and
+ * each series by ds. Missing timestamps inside a series (gaps on the
+ * frequency grid) are filled with masked points; an empty or NaN y is a
+ * masked point too (neuralforecast's available_mask = 0), stored as y = 0. */
+#ifndef FC_DATA_DATASET_H
+#define FC_DATA_DATASET_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "fcast.h"
+
+/* How ds is written in the file. DATE and DATETIME are stored as seconds
+ * since 1970-01-01T00:00:00 (no time zone); INDEX as the integer itself. */
+typedef enum { FC_DS_INDEX = 0, FC_DS_DATE, FC_DS_DATETIME } fc_ds_kind;
+
+/* FIXED: a constant step in ds units (index steps, or seconds).
+ * MONTHS: `step` calendar months, anchored at the month start (pandas MS,
+ * QS, YS) or, with month_end, at the month's last day (ME, QE, YE). */
+typedef enum { FC_FREQ_FIXED = 0, FC_FREQ_MONTHS } fc_freq_unit;
+
+typedef struct {
+    fc_freq_unit unit;
+    int64_t step;
+    int month_end;
+    char name[16]; /* pandas-style alias: "1", "D", "h", "30min", "W", "MS", "QS", "YS", "ME" */
+} fc_freq;
+
+typedef struct fc_dataset {
+    char *source;        /* file name (or "<memory>"), for messages */
+    size_t n_series;
+    size_t n_rows;       /* total points, including filled gaps */
+    char **ids;          /* (N) unique_id strings */
+    size_t *offsets;     /* (N+1) series i holds rows [offsets[i], offsets[i+1]) */
+    int64_t *ds;         /* (n_rows) */
+    double *y;           /* (n_rows) 0 where masked */
+    uint8_t *mask;       /* (n_rows) 1 observed, 0 missing */
+    size_t n_exog;
+    char **exog_names;   /* (n_exog) */
+    double *exog;        /* (n_rows, n_exog) row-major; NaN where empty or filled */
+    fc_ds_kind ds_kind;
+    fc_freq freq;
+    size_t n_filled;     /* gap points inserted while loading */
+} fc_dataset;
+
+typedef struct {
+    const char *freq;    /* NULL: infer (most common step over all series) */
+    int drop_exog;       /* 1: ignore extra columns instead of keeping them */
+} fc_load_options;
+
+/* Reads and validates a long-format CSV. Errors name the file, line and
+ * column: missing column, non-numeric value, duplicate (unique_id, ds),
+ * unparsable ds, empty file, ds off the frequency grid. */
+fc_status fc_dataset_load_csv(const char *path, const fc_load_options *opt, fc_dataset **out);
+
+/* The same from a buffer (HTTP bodies, tests); `name` stands for the file. */
+fc_status fc_dataset_load_buffer(const char *name, const char *text, size_t len,
+                                 const fc_load_options *opt, fc_dataset **out);
+
+void fc_dataset_free(fc_dataset **ds);
+
+/* Index of the series with this unique_id, or -1. */
+ssize_t fc_dataset_find(const fc_dataset *ds, const char *id);
+
+static inline size_t fc_dataset_len(const fc_dataset *d, size_t s) {
+    return d->offsets[s + 1] - d->offsets[s];
+}
+
+/* Parses a frequency alias for data whose ds is of `kind`. */
+fc_status fc_freq_parse(const char *text, fc_ds_kind kind, fc_freq *out);
+
+/* ds advanced by k steps of f (k may be negative). */
+int64_t fc_freq_advance(const fc_freq *f, int64_t ds, int64_t k);
+
+/* Writes ds as the file had it: "17", "2000-06-05", "2000-06-05 00:30:00". */
+void fc_ds_format(fc_ds_kind kind, int64_t ds, char *buf, size_t cap);
+
+#endif

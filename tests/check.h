@@ -1,0 +1,53 @@
+/* Minimal assertion helpers for the ctest executables: each test file is one
+ * program; a failed CHECK prints the location and marks the run failed. */
+#ifndef FC_TESTS_CHECK_H
+#define FC_TESTS_CHECK_H
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int check_failures = 0;
+static int check_count = 0;
+
+#define CHECK(cond)                                                            \
+    do {                                                                       \
+        check_count++;                                                         \
+        if (!(cond)) {                                                         \
+            check_failures++;                                                  \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__,   \
+                    #cond);                                                    \
+        }                                                                      \
+    } while (0)
+
+#define CHECK_MSG(cond, ...)                                                   \
+    do {                                                                       \
+        check_count++;                                                         \
+        if (!(cond)) {                                                         \
+            check_failures++;                                                  \
+            fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__,   \
+                    #cond);                                                    \
+            fprintf(stderr, __VA_ARGS__);                                      \
+            fputc('\n', stderr);                                               \
+        }                                                                      \
+    } while (0)
+
+/* |a - b| <= atol + rtol * |b| */
+#define CHECK_CLOSE(a, b, atol, rtol)                                          \
+    do {                                                                       \
+        double ca_ = (double)(a), cb_ = (double)(b);                           \
+        CHECK_MSG(fabs(ca_ - cb_) <= (atol) + (rtol) * fabs(cb_),              \
+                  "%s = %.9g, %s = %.9g", #a, ca_, #b, cb_);                   \
+    } while (0)
+
+/* The error message must contain `needle`. */
+#define CHECK_CONTAINS(haystack, needle)                                       \
+    CHECK_MSG(strstr((haystack), (needle)) != NULL, "\"%s\" lacks \"%s\"",     \
+              (haystack), (needle))
+
+/* Ends main(): prints a summary and returns the process status. */
+#define CHECK_DONE()                                                           \
+    (printf("%d checks, %d failed\n", check_count, check_failures),            \
+     check_failures ? 1 : 0)
+
+#endif
