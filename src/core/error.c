@@ -23,7 +23,12 @@ fc_status fc_error_wrap(fc_status code, const char *fmt, ...) {
     vsnprintf(prefix, sizeof prefix, fmt, ap);
     va_end(ap);
     memcpy(old, fc_error_message, FC_ERROR_CAP);
-    snprintf(fc_error_message, FC_ERROR_CAP, "%s%s", prefix, old);
+    size_t n = strlen(prefix), m = strlen(old);
+    if (n > FC_ERROR_CAP - 1) n = FC_ERROR_CAP - 1;
+    if (n + m > FC_ERROR_CAP - 1) m = FC_ERROR_CAP - 1 - n;   /* truncate the tail, keep the context */
+    memcpy(fc_error_message, prefix, n);
+    memcpy(fc_error_message + n, old, m);
+    fc_error_message[n + m] = '\0';
     return code;
 }
 

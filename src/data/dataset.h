@@ -62,6 +62,11 @@ fc_status fc_dataset_load_buffer(const char *name, const char *text, size_t len,
 
 void fc_dataset_free(fc_dataset **ds);
 
+/* An empty dataset with zeroed arrays of the given sizes (ids, exog_names
+ * and source NULL), for code that builds one in memory. fc_dataset_free
+ * frees every array, each ids[i] and exog_names[j], and source. */
+fc_status fc_dataset_alloc(size_t n_series, size_t n_rows, size_t n_exog, fc_dataset **out);
+
 /* Index of the series with this unique_id, or -1. */
 ssize_t fc_dataset_find(const fc_dataset *ds, const char *id);
 

@@ -1,0 +1,97 @@
+/* The CPU backend: fills the table of backend.h with oneDNN matrix products
+ * (cpu_matmul.c, cpu_linear.c) and OpenMP loops over the kernels/ bodies
+ * (cpu_elementwise.c, cpu_resample.c, cpu_reduce.c, cpu_adam.c). Memory is
+ * plain host memory, 64-byte aligned for AVX-512 loads. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/cpu_internal.h"
+#include "core/error.h"
+
+static void *cpu_alloc(fc_backend *be, size_t bytes) {
+    void *p = NULL;
+    if (posix_memalign(&p, 64, bytes ? bytes : 64) != 0) {
+        fc_error(FC_ERR_MEMORY, "cannot allocate %zu bytes (64-byte aligned) on the CPU backend",
+                 bytes);
+        return NULL;
+    }
+    return p;
+}
+
+static void cpu_release(fc_backend *be, void *p) { free(p); }
+
+static void cpu_copy(fc_backend *be, void *dst, const void *src, size_t bytes) {
+    if (bytes) memcpy(dst, src, bytes);
+}
+
+static void cpu_sync(fc_backend *be) { dnnl_stream_wait(fc_cpu_impl_of(be)->stream); }
+
+static void cpu_destroy(fc_backend *be) {
+    fc_cpu_impl *impl = fc_cpu_impl_of(be);
+    if (impl) fc_cpu_matmul_free(impl);
+    free(impl);
+    free(be);
+}
+
+static void cpu_fill_table(fc_backend *be) {
+    be->name = "cpu";
+    be->alloc = cpu_alloc;
+    be->release = cpu_release;
+    be->to_device = cpu_copy;
+    be->to_host = cpu_copy;
+    be->fill = fc_cpu_fill;
+    be->sync = cpu_sync;
+    be->destroy = cpu_destroy;
+    be->linear_forward = fc_cpu_linear_forward;
+    be->linear_backward = fc_cpu_linear_backward;
+    be->gemm = fc_cpu_gemm;
+    be->relu_backward = fc_cpu_relu_backward;
+    be->maxpool1d_forward = fc_cpu_maxpool1d_forward;
+    be->maxpool1d_backward = fc_cpu_maxpool1d_backward;
+    be->interp_linear_forward = fc_cpu_interp_linear_forward;
+    be->interp_linear_backward = fc_cpu_interp_linear_backward;
+    be->flip_rows = fc_cpu_flip_rows;
+    be->axpby_rows = fc_cpu_axpby_rows;
+    be->mul_rows = fc_cpu_mul_rows;
+    be->broadcast_col = fc_cpu_broadcast_col;
+    be->sum_rows_into_col = fc_cpu_sum_rows_into_col;
+    be->masked_loss = fc_cpu_masked_loss;
+    be->adam_step = fc_cpu_adam_step;
+    be->sum_squares = fc_cpu_sum_squares;
+    be->scale = fc_cpu_scale;
+}
+
+/* oneDNN was built with the same GNU OpenMP runtime as our loops, so one
+ * omp_set_num_threads covers both: its primitives and dnnl_sgemm size their
+ * parallel regions from omp_get_max_threads() of the calling thread. */
+fc_status fc_backend_cpu_create(int threads, fc_backend **out) {
+    *out = NULL;
+    if (threads < 0)
+        return fc_error(FC_ERR_INVALID, "CPU backend: threads = %d; expected 0 (all cores) or more",
+                        threads);
+    if (threads == 0) threads = omp_get_num_procs();
+    fc_backend *be = fc_calloc(1, sizeof *be, "the CPU backend");
+    if (!be) return FC_ERR_MEMORY;
+    fc_cpu_impl *impl = fc_calloc(1, sizeof *impl, "the CPU backend state");
+    if (!impl) {
+        free(be);
+        return FC_ERR_MEMORY;
+    }
+    be->impl = impl;
+    be->threads = threads;
+    cpu_fill_table(be);
+    fc_status st = fc_cpu_matmul_init(impl);
+    if (st != FC_OK) {
+        cpu_destroy(be);
+        return st;
+    }
+    omp_set_num_threads(threads);
+    *out = be;
+    return FC_OK;
+}
+
+size_t fc_backend_cpu_primitives_created(const fc_backend *be) {
+    return ((const fc_cpu_impl *)be->impl)->primitives_created;
+}

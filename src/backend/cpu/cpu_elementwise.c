@@ -1,0 +1,53 @@
+/* Element-wise and per-row entries of the CPU backend: OpenMP loops over
+ * the bodies of kernels/ (one row or element per iteration), parallel only
+ * when the block is large enough to pay for the threads. */
+#include <omp.h>
+
+#include "backend/cpu/cpu_internal.h"
+#include "kernels/activation.h"
+#include "kernels/rows.h"
+
+void fc_cpu_fill(fc_backend *be, float *x, float value, size_t n) {
+#pragma omp parallel for if (n >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
+    for (size_t i = 0; i < n; i++) x[i] = value;
+}
+
+void fc_cpu_scale(fc_backend *be, float *x, float s, size_t n) {
+#pragma omp parallel for if (n >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
+    for (size_t i = 0; i < n; i++) x[i] *= s;
+}
+
+void fc_cpu_relu_backward(fc_backend *be, float *dy, const float *y, size_t n) {
+#pragma omp parallel for if (n >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
+    for (size_t i = 0; i < n; i++) dy[i] = fc_relu_backward(dy[i], y[i]);
+}
+
+void fc_cpu_flip_rows(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx,
+                      size_t B, size_t L) {
+#pragma omp parallel for if (B * L >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
+    for (size_t r = 0; r < B; r++) fc_flip_row(y + r * ldy, x + r * ldx, L);
+}
+
+void fc_cpu_axpby_rows(fc_backend *be, float *y, size_t ldy, float alpha, const float *x,
+                       size_t ldx, float beta, size_t B, size_t C) {
+#pragma omp parallel for if (B * C >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
+    for (size_t r = 0; r < B; r++) fc_axpby_row(y + r * ldy, alpha, x + r * ldx, beta, C);
+}
+
+void fc_cpu_mul_rows(fc_backend *be, float *y, size_t ldy, const float *m, size_t ldm,
+                     size_t B, size_t C) {
+#pragma omp parallel for if (B * C >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
+    for (size_t r = 0; r < B; r++) fc_mul_row(y + r * ldy, m + r * ldm, C);
+}
+
+void fc_cpu_broadcast_col(fc_backend *be, float *y, const float *x, size_t ldx, size_t col,
+                          size_t B, size_t C) {
+#pragma omp parallel for if (B * C >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
+    for (size_t r = 0; r < B; r++) fc_fill_row(y + r * C, x[r * ldx + col], C);
+}
+
+void fc_cpu_sum_rows_into_col(fc_backend *be, float *x, size_t ldx, size_t col,
+                              const float *dy, size_t B, size_t C) {
+#pragma omp parallel for if (B * C >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
+    for (size_t r = 0; r < B; r++) x[r * ldx + col] += fc_sum_row(dy + r * C, C);
+}

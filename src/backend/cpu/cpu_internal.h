@@ -1,0 +1,104 @@
+/* Internals of the CPU backend, shared by its files (not for callers).
+ *
+ * Matrix products go through oneDNN matmul primitives, created once per
+ * shape and cached here; everything else is an OpenMP loop over the shared
+ * bodies of kernels/. The backend is single-caller: one thread drives it
+ * (the loops inside fan out to `threads` OpenMP threads). */
+#ifndef FC_BACKEND_CPU_CPU_INTERNAL_H
+#define FC_BACKEND_CPU_CPU_INTERNAL_H
+
+#include <oneapi/dnnl/dnnl.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "backend/backend.h"
+
+/* Below this many elements an OpenMP region costs more than it saves. */
+#define FC_CPU_PAR_MIN ((size_t)1 << 15)
+
+/* What a cached matmul computes (see cpu_linear.c for the layouts). */
+typedef enum {
+    FC_MM_LINEAR_FORWARD = 0,   /* y = act(x . w^T + b)   */
+    FC_MM_LINEAR_GRAD_INPUT,    /* dx = dy . w            */
+    FC_MM_LINEAR_GRAD_WEIGHT    /* dw += dy^T . x         */
+} fc_mm_kind;
+
+typedef struct {
+    fc_mm_kind kind;
+    int64_t B, I, O;
+    int act;        /* fc_activation, forward only */
+    int has_bias;   /* forward only */
+} fc_mm_key;
+
+/* One cached primitive with its memory objects; the data handles are set at
+ * each call, so executing allocates nothing of ours. */
+typedef struct {
+    fc_mm_key key;
+    dnnl_primitive_t prim;
+    dnnl_memory_t src, weights, bias, dst, scratch;  /* bias, scratch may be NULL */
+} fc_mm_entry;
+
+typedef struct {
+    dnnl_engine_t engine;
+    dnnl_stream_t stream;
+    fc_mm_entry **cache;      /* linear search: a model has a handful of shapes */
+    size_t cache_len, cache_cap;
+    size_t primitives_created;
+    void *scratch;            /* user scratchpad shared by all primitives */
+    size_t scratch_bytes;
+} fc_cpu_impl;
+
+static inline fc_cpu_impl *fc_cpu_impl_of(fc_backend *be) { return (fc_cpu_impl *)be->impl; }
+
+/* cpu_matmul.c: the engine, the primitive cache and the GEMM entry. */
+void fc_cpu_use_threads(const fc_backend *be);
+fc_status fc_cpu_matmul_init(fc_cpu_impl *impl);
+void fc_cpu_matmul_free(fc_cpu_impl *impl);
+fc_status fc_cpu_matmul_get(fc_cpu_impl *impl, const fc_mm_key *key, fc_mm_entry **out);
+fc_status fc_cpu_matmul_run(fc_cpu_impl *impl, fc_mm_entry *e, const float *src,
+                            const float *weights, const float *bias, float *dst);
+fc_status fc_cpu_gemm(fc_backend *be, int trans_a, int trans_b, size_t M, size_t N, size_t K,
+                      float alpha, const float *A, size_t lda, const float *Bm, size_t ldb,
+                      float beta, float *C, size_t ldc);
+
+/* cpu_linear.c */
+fc_status fc_cpu_linear_forward(fc_backend *be, float *y, const float *x, const float *w,
+                                const float *b, size_t B, size_t I, size_t O, fc_activation act);
+fc_status fc_cpu_linear_backward(fc_backend *be, float *dx, float *dw, float *db,
+                                 const float *dy, const float *x, const float *w,
+                                 size_t B, size_t I, size_t O);
+
+/* cpu_elementwise.c */
+void fc_cpu_fill(fc_backend *be, float *x, float value, size_t n);
+void fc_cpu_scale(fc_backend *be, float *x, float s, size_t n);
+void fc_cpu_relu_backward(fc_backend *be, float *dy, const float *y, size_t n);
+void fc_cpu_flip_rows(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx,
+                      size_t B, size_t L);
+void fc_cpu_axpby_rows(fc_backend *be, float *y, size_t ldy, float alpha, const float *x,
+                       size_t ldx, float beta, size_t B, size_t C);
+void fc_cpu_mul_rows(fc_backend *be, float *y, size_t ldy, const float *m, size_t ldm,
+                     size_t B, size_t C);
+void fc_cpu_broadcast_col(fc_backend *be, float *y, const float *x, size_t ldx, size_t col,
+                          size_t B, size_t C);
+void fc_cpu_sum_rows_into_col(fc_backend *be, float *x, size_t ldx, size_t col,
+                              const float *dy, size_t B, size_t C);
+
+/* cpu_resample.c: pooling and interpolation */
+void fc_cpu_maxpool1d_forward(fc_backend *be, float *y, int32_t *argmax, const float *x,
+                              size_t B, size_t L, size_t k);
+void fc_cpu_maxpool1d_backward(fc_backend *be, float *dx, const float *dy,
+                               const int32_t *argmax, size_t B, size_t L, size_t k);
+void fc_cpu_interp_linear_forward(fc_backend *be, float *y, size_t ldy, const float *x,
+                                  size_t ldx, size_t B, size_t n_in, size_t n_out);
+void fc_cpu_interp_linear_backward(fc_backend *be, float *dx, size_t ldx, const float *dy,
+                                   size_t ldy, size_t B, size_t n_in, size_t n_out);
+
+/* cpu_reduce.c: losses and norms, deterministic for any thread count */
+void fc_cpu_masked_loss(fc_backend *be, double *loss, float *grad, float grad_scale,
+                        const float *yhat, const float *y, const float *mask, size_t n, int kind);
+void fc_cpu_sum_squares(fc_backend *be, double *out, const float *x, size_t n);
+
+/* cpu_adam.c */
+void fc_cpu_adam_step(fc_backend *be, float *p, const float *g, float *m, float *v, size_t n,
+                      float lr, float beta1, float beta2, float eps, int64_t step);
+
+#endif

@@ -1,0 +1,113 @@
+/* Dataset lifetime, lookup and the two load entry points (see dataset.h).
+ * A file is mapped read-only and parsed in place; parsing itself lives in
+ * dataset_parse.c and the grouping/validation in dataset_build.c. */
+#include "data/dataset.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "core/error.h"
+#include "data/raw_table.h"
+
+fc_status fc_dataset_alloc(size_t n_series, size_t n_rows, size_t n_exog, fc_dataset **out) {
+    fc_dataset *d = fc_calloc(1, sizeof *d, "dataset");
+    if (!d) return FC_ERR_MEMORY;
+    d->n_series = n_series;
+    d->n_rows = n_rows;
+    d->n_exog = n_exog;
+    d->ids = fc_calloc(n_series, sizeof *d->ids, "series ids");
+    d->offsets = fc_calloc(n_series + 1, sizeof *d->offsets, "series offsets");
+    d->ds = fc_calloc(n_rows, sizeof *d->ds, "ds column");
+    d->y = fc_calloc(n_rows, sizeof *d->y, "y column");
+    d->mask = fc_calloc(n_rows, sizeof *d->mask, "mask column");
+    d->exog_names = fc_calloc(n_exog, sizeof *d->exog_names, "exogenous names");
+    d->exog = n_exog && n_rows > SIZE_MAX / n_exog ? NULL
+                                                   : fc_calloc(n_rows * n_exog, sizeof *d->exog,
+                                                               "exogenous values");
+    if (!d->ids || !d->offsets || !d->ds || !d->y || !d->mask || !d->exog_names || !d->exog) {
+        fc_dataset_free(&d);
+        return fc_error(FC_ERR_MEMORY, "cannot allocate a dataset of %zu series, %zu rows and "
+                        "%zu exogenous columns", n_series, n_rows, n_exog);
+    }
+    *out = d;
+    return FC_OK;
+}
+
+void fc_dataset_free(fc_dataset **dp) {
+    fc_dataset *d = dp ? *dp : NULL;
+    if (!d) return;
+    for (size_t i = 0; d->ids && i < d->n_series; i++) free(d->ids[i]);
+    for (size_t j = 0; d->exog_names && j < d->n_exog; j++) free(d->exog_names[j]);
+    free(d->source);
+    free(d->ids);
+    free(d->offsets);
+    free(d->ds);
+    free(d->y);
+    free(d->mask);
+    free(d->exog_names);
+    free(d->exog);
+    free(d);
+    *dp = NULL;
+}
+
+/* Series are sorted by unique_id in byte order (strcmp compares bytes as
+ * unsigned char), so a binary search finds one in O(log N). */
+ssize_t fc_dataset_find(const fc_dataset *d, const char *id) {
+    size_t lo = 0, hi = d->n_series;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(d->ids[mid], id);
+        if (c == 0) return (ssize_t)mid;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return -1;
+}
+
+fc_status fc_dataset_load_buffer(const char *name, const char *text, size_t len,
+                                 const fc_load_options *opt, fc_dataset **out) {
+    fc_raw_table t;
+    memset(&t, 0, sizeof t);
+    t.source = name ? name : "<memory>";
+    if (opt) t.opt = *opt;
+    *out = NULL;
+    fc_status st = fc_raw_table_parse(&t, text ? text : "", text ? len : 0);
+    if (st == FC_OK) st = fc_raw_table_build(&t, out);
+    fc_raw_table_free(&t);
+    return st;
+}
+
+fc_status fc_dataset_load_csv(const char *path, const fc_load_options *opt, fc_dataset **out) {
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return fc_error(FC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int err = errno;
+        close(fd);
+        return fc_error(FC_ERR_IO, "%s: cannot stat: %s", path, strerror(err));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return fc_error(FC_ERR_IO, "%s: not a regular file: expected a CSV file", path);
+    }
+    size_t len = (size_t)st.st_size;
+    const char *text = "";
+    if (len) {
+        void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map == MAP_FAILED) {
+            int err = errno;
+            close(fd);
+            return fc_error(FC_ERR_IO, "%s: cannot map: %s", path, strerror(err));
+        }
+        madvise(map, len, MADV_SEQUENTIAL);
+        text = map;
+    }
+    close(fd);
+    fc_status status = fc_dataset_load_buffer(path, text, len, opt, out);
+    if (len) munmap((void *)text, len);
+    return status;
+}

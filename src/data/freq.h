@@ -1,0 +1,36 @@
+/* Frequency grids inside the data layer: canonical names, inference and the
+ * on-grid test used while filling gaps. The public part (fc_freq_parse,
+ * fc_freq_advance) is declared in dataset.h. */
+#ifndef FC_DATA_FREQ_H
+#define FC_DATA_FREQ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "data/dataset.h"
+
+/* The accepted aliases, for messages. */
+#define FC_FREQ_ALIASES                                                        \
+    "an integer step such as 1 or 2 (integer ds), or [n]D, [n]W, [n]h, [n]min, " \
+    "[n]s, [n]MS, [n]QS, [n]YS, [n]ME, [n]QE, [n]YE (also H, T, S, AS, M, Q, Y, A)"
+
+/* Fills f->name with the canonical alias of (unit, step, month_end) for ds
+ * of `kind`: "1", "D", "2h", "30min", "W", "MS", "QS", "YS", "ME", "6MS". */
+void fc_freq_set_name(fc_freq *f, fc_ds_kind kind);
+
+/* 1 if ds can start a grid of f: always for FIXED; the first (or, with
+ * month_end, the last) day of a month for MONTHS. */
+int fc_freq_is_anchor(const fc_freq *f, int64_t ds);
+
+/* 1 if b lies `*steps` >= 1 steps of f after a (b > a); 0 if b is off the
+ * grid that a starts. */
+int fc_freq_steps_between(const fc_freq *f, int64_t a, int64_t b, int64_t *steps);
+
+/* The most common step between consecutive points over all series (rows
+ * offsets[s]..offsets[s+1]-1 of ds, each sorted and without duplicates).
+ * MONTHS when every date is a month start (or every one a month end) at
+ * midnight; ties go to the smaller step. Returns 0 if no series has two
+ * points, FC_ERR_MEMORY if the counting table cannot be allocated. */
+fc_status fc_freq_infer(fc_ds_kind kind, const int64_t *ds, const size_t *offsets,
+                        size_t n_series, fc_freq *out, int *found);
+
+#endif

@@ -1,0 +1,55 @@
+/* The loader's intermediate form: the CSV's rows in file order, parsed but
+ * not yet grouped, sorted or gap-filled. dataset_parse.c fills it in one pass
+ * over the text; dataset_build.c turns it into an fc_dataset. */
+#ifndef FC_DATA_RAW_TABLE_H
+#define FC_DATA_RAW_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "data/dataset.h"
+#include "data/id_table.h"
+
+#define FC_NO_COLUMN ((size_t)-1)
+#define FC_MAX_ID_BYTES 4096
+
+typedef struct {
+    const char *source;      /* file name for messages */
+    fc_load_options opt;
+    /* Header. */
+    size_t n_cols;
+    char **col_names;        /* (n_cols) */
+    size_t col_id, col_ds, col_y;
+    size_t n_exog;
+    size_t *exog_cols;       /* (n_exog) column index of each exogenous variable */
+    /* Rows, in file order. */
+    size_t n_rows, cap;
+    uint32_t *series;        /* (n_rows) interned unique_id */
+    int64_t *ds;             /* (n_rows) */
+    double *y;               /* (n_rows) 0 where missing */
+    uint8_t *mask;           /* (n_rows) */
+    size_t *line;            /* (n_rows) line where the row starts */
+    double *exog;            /* (n_rows, n_exog) */
+    fc_ds_kind kind;
+    size_t kind_line;        /* first data line, which fixed `kind` */
+    fc_id_table ids;
+} fc_raw_table;
+
+/* Parses the whole text into t (t zeroed by the caller, source and opt set). */
+fc_status fc_raw_table_parse(fc_raw_table *t, const char *text, size_t len);
+
+/* Groups, sorts, validates and gap-fills t into a new dataset. */
+fc_status fc_raw_table_build(const fc_raw_table *t, fc_dataset **out);
+
+void fc_raw_table_free(fc_raw_table *t);
+
+/* Sets a message "<source>:<line>: column '<name>' (<col+1>): <text>" (no
+ * column part when col is FC_NO_COLUMN) and returns `code`. */
+fc_status fc_raw_error(const fc_raw_table *t, fc_status code, size_t line, size_t col,
+                       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Writes a field for a message: quoted, at most ~40 bytes (not cutting a
+ * UTF-8 sequence), control bytes as \xNN so a binary file cannot garble
+ * the terminal. */
+void fc_quote_field(const char *text, size_t len, char *buf, size_t cap);
+
+#endif

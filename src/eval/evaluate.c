@@ -1,0 +1,78 @@
+/* Evaluation against a test file (see evaluate.h). */
+#include <string.h>
+
+#include "core/error.h"
+#include "data/ds_text.h"
+#include "eval/evaluate.h"
+
+fc_status fc_load_history(const fc_forecaster *f, const char *path, fc_dataset **out) {
+    fc_load_options lo = {f->freq.name, 1};
+    FC_TRY(fc_dataset_load_csv(path, &lo, out));
+    if ((*out)->ds_kind != f->ds_kind) {
+        fc_error(FC_ERR_INVALID, "%s: ds is a %s but the model was trained on a %s", path,
+                 fc_ds_kind_name((*out)->ds_kind), fc_ds_kind_name(f->ds_kind));
+        fc_dataset_free(out);
+        return FC_ERR_INVALID;
+    }
+    return FC_OK;
+}
+
+/* Row of test series t at time `when`, or -1 (binary search: ds sorted). */
+static ssize_t find_row(const fc_dataset *test, size_t t, int64_t when) {
+    size_t lo = test->offsets[t], hi = test->offsets[t + 1];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (test->ds[mid] < when) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < test->offsets[t + 1] && test->ds[lo] == when ? (ssize_t)lo : -1;
+}
+
+static void score_series(const fc_forecaster *f, const fc_dataset *train, size_t s, const fc_dataset *test,
+                         size_t t, const float *fc, const float *naive, fc_metrics *mm, fc_metrics *mn,
+                         size_t *used) {
+    size_t H = f->model->cfg.h;
+    int64_t last = train->ds[train->offsets[s + 1] - 1];
+    for (size_t k = 0; k < H; k++) {
+        ssize_t r = find_row(test, t, fc_freq_advance(&f->freq, last, (int64_t)k + 1));
+        if (r < 0) continue;
+        (*used)++;
+        if (!test->mask[r]) continue;
+        fc_metrics_add(mm, test->y[r], fc[k]);
+        fc_metrics_add(mn, test->y[r], naive[k]);
+    }
+}
+
+fc_status fc_evaluate(fc_forecaster *f, const fc_dataset *train, const fc_dataset *test, size_t season,
+                      fc_eval_result *r) {
+    size_t N = train->n_series, H = f->model->cfg.h, used = 0;
+    if (season < 1) return fc_error(FC_ERR_INVALID, "--season must be >= 1");
+    for (size_t t = 0; t < test->n_series; t++)
+        if (fc_dataset_find(train, test->ids[t]) < 0)
+            return fc_error(FC_ERR_INVALID, "%s: series '%s' is not in the training file %s", test->source,
+                            test->ids[t], train->source);
+    float *fc = fc_malloc(N * H * sizeof(float), "forecasts"), *naive = fc_malloc(H * sizeof(float), "naive");
+    fc_status st = fc && naive ? fc_predict(f, train, fc) : FC_ERR_MEMORY;
+    fc_metrics mm, mn;
+    fc_metrics_reset(&mm);
+    fc_metrics_reset(&mn);
+    for (size_t t = 0; st == FC_OK && t < test->n_series; t++) {
+        size_t s = (size_t)fc_dataset_find(train, test->ids[t]);
+        double scale = fc_seasonal_scale(train, s, season);
+        fc_seasonal_naive(train, s, season, H, naive);
+        score_series(f, train, s, test, t, fc + s * H, naive, &mm, &mn, &used);
+        fc_metrics_end_series(&mm, scale);
+        fc_metrics_end_series(&mn, scale);
+    }
+    free(fc);
+    free(naive);
+    if (st != FC_OK) return st;
+    if (mm.points == 0)
+        return fc_error(FC_ERR_INVALID, "%s: no observed test point falls in the %zu steps after the training data",
+                        test->source, H);
+    r->model = fc_metrics_values(&mm);
+    r->naive = fc_metrics_values(&mn);
+    r->season = season;
+    r->test_rows_outside = test->n_rows - used;
+    return FC_OK;
+}

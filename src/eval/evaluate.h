@@ -1,0 +1,24 @@
+/* Scoring a forecaster on a test file next to the seasonal-naive forecast:
+ * forecasts the h points after each series' training history and compares
+ * them with the test rows of the same (unique_id, ds). */
+#ifndef FC_EVAL_EVALUATE_H
+#define FC_EVAL_EVALUATE_H
+
+#include "eval/metrics.h"
+#include "train/forecaster.h"
+
+typedef struct {
+    fc_metric_values model, naive;
+    size_t season;
+    size_t test_rows_outside;   /* test rows beyond the horizon or not on its ds grid */
+} fc_eval_result;
+
+/* Every test series must exist in train (else FC_ERR_INVALID naming it). */
+fc_status fc_evaluate(fc_forecaster *f, const fc_dataset *train, const fc_dataset *test, size_t season,
+                      fc_eval_result *r);
+
+/* Loads a history CSV on the forecaster's time axis (its frequency), and
+ * checks that its ds kind is the one the model was trained with. */
+fc_status fc_load_history(const fc_forecaster *f, const char *path, fc_dataset **out);
+
+#endif

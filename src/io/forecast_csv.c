@@ -1,0 +1,46 @@
+/* Writing forecasts as a long CSV (see forecast_csv.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "io/atomic_file.h"
+#include "io/forecast_csv.h"
+
+void fc_csv_write_field(FILE *f, const char *s) {
+    if (!strpbrk(s, ",\"\r\n")) { fputs(s, f); return; }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+typedef struct {
+    const fc_dataset *ds;
+    const fc_freq *freq;
+    size_t h;
+    const char *column;
+    const float *fc;
+} forecast_ctx;
+
+static fc_status write_rows(FILE *f, void *vctx) {
+    const forecast_ctx *c = vctx;
+    char when[64];
+    fprintf(f, "unique_id,ds,%s\n", c->column);
+    for (size_t i = 0; i < c->ds->n_series; i++) {
+        int64_t last = c->ds->ds[c->ds->offsets[i + 1] - 1];
+        for (size_t k = 0; k < c->h; k++) {
+            fc_ds_format(c->ds->ds_kind, fc_freq_advance(c->freq, last, (int64_t)k + 1), when, sizeof when);
+            fc_csv_write_field(f, c->ds->ids[i]);
+            fprintf(f, ",%s,%.9g\n", when, (double)c->fc[i * c->h + k]);
+        }
+    }
+    return ferror(f) ? fc_error(FC_ERR_IO, "write error") : FC_OK;
+}
+
+fc_status fc_forecast_write_csv(const char *path, const fc_dataset *ds, const fc_freq *freq, size_t h,
+                                const char *column, const float *forecasts) {
+    forecast_ctx c = {ds, freq, h, column, forecasts};
+    return fc_write_file_atomic(path, write_rows, &c);
+}

@@ -1,0 +1,113 @@
+/* Saving and loading forecasters as safetensors (see model_file.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "data/ds_text.h"
+#include "io/model_file.h"
+#include "io/safetensors.h"
+
+static fc_status add_metadata(fc_st_writer *w, const fc_forecaster *f) {
+    char num[32];
+    char *config = fc_model_config_to_json(&f->model->cfg);
+    if (!config) return fc_error(FC_ERR_MEMORY, "cannot encode the model configuration");
+    fc_status st = fc_st_writer_meta(w, "format", "pt");   /* lets safetensors.torch load it */
+    if (st == FC_OK) st = fc_st_writer_meta(w, "fcast_file_version", FC_MODEL_FILE_VERSION);
+    if (st == FC_OK) st = fc_st_writer_meta(w, "fcast_version", fc_version());
+    if (st == FC_OK) st = fc_st_writer_meta(w, "model", fc_model_kind_name(f->model->cfg.kind));
+    if (st == FC_OK) st = fc_st_writer_meta(w, "config", config);
+    if (st == FC_OK) st = fc_st_writer_meta(w, "scaler_type", fc_scaler_name(f->scaler));
+    if (st == FC_OK) st = fc_st_writer_meta(w, "loss", fc_loss_name(f->loss));
+    if (st == FC_OK) st = fc_st_writer_meta(w, "ds_kind", fc_ds_kind_name(f->ds_kind));
+    if (st == FC_OK) st = fc_st_writer_meta(w, "freq", f->freq.name);
+    snprintf(num, sizeof num, "%" PRIu64, f->seed);
+    if (st == FC_OK) st = fc_st_writer_meta(w, "seed", num);
+    snprintf(num, sizeof num, "%zu", f->steps_trained);
+    if (st == FC_OK) st = fc_st_writer_meta(w, "steps", num);
+    free(config);
+    return st;
+}
+
+fc_status fc_forecaster_save(const fc_forecaster *f, const char *path) {
+    const fc_model *m = f->model;
+    float *host = fc_malloc(m->n_floats * sizeof(float), "model parameters");
+    fc_st_writer *w = host ? fc_st_writer_new() : NULL;
+    if (!w) { free(host); return FC_ERR_MEMORY; }
+    m->be->to_host(m->be, host, m->params, m->n_floats * sizeof(float));
+    fc_status st = add_metadata(w, f);
+    for (size_t i = 0; st == FC_OK && i < m->n_tensors; i++) {
+        const fc_tensor *t = &m->tensors[i];
+        st = fc_st_writer_add(w, t->name, FC_DT_F32, t->ndim, t->shape, host + t->offset);
+    }
+    if (st == FC_OK) st = fc_st_writer_write(w, path);
+    fc_st_writer_free(&w);
+    free(host);
+    return st;
+}
+
+static fc_status parse_ds_kind(const char *s, fc_ds_kind *out) {
+    for (int k = FC_DS_INDEX; k <= FC_DS_DATETIME; k++)
+        if (s && !strcmp(s, fc_ds_kind_name((fc_ds_kind)k))) { *out = (fc_ds_kind)k; return FC_OK; }
+    return FC_ERR_FORMAT;
+}
+
+static const char *required_meta(const fc_safetensors *st, const char *key, const char *path) {
+    const char *v = fc_st_meta(st, key);
+    if (!v) fc_error(FC_ERR_FORMAT, "%s: metadata '%s' is missing: not a model written by fcast train", path, key);
+    return v;
+}
+
+static fc_status read_header(const fc_safetensors *st, const char *path, fc_forecaster *f, fc_model_config *cfg) {
+    const char *version = required_meta(st, "fcast_file_version", path);
+    if (!version) return FC_ERR_FORMAT;
+    if (strcmp(version, FC_MODEL_FILE_VERSION))
+        return fc_error(FC_ERR_FORMAT, "%s: model file version %s, this fcast (%s) reads version %s: "
+                        "retrain the model with this version", path, version, fc_version(), FC_MODEL_FILE_VERSION);
+    const char *config = required_meta(st, "config", path), *scaler = required_meta(st, "scaler_type", path);
+    const char *loss = required_meta(st, "loss", path), *kind = required_meta(st, "ds_kind", path);
+    const char *freq = required_meta(st, "freq", path);
+    if (!config || !scaler || !loss || !kind || !freq) return FC_ERR_FORMAT;
+    FC_TRY(fc_model_config_from_json(config, path, cfg));
+    if (fc_scaler_parse(scaler, &f->scaler)) return fc_error(FC_ERR_FORMAT, "%s: unknown scaler_type '%s'", path, scaler);
+    if (fc_loss_parse(loss, &f->loss)) return fc_error(FC_ERR_FORMAT, "%s: unknown loss '%s'", path, loss);
+    if (parse_ds_kind(kind, &f->ds_kind)) return fc_error(FC_ERR_FORMAT, "%s: unknown ds_kind '%s'", path, kind);
+    if (fc_freq_parse(freq, f->ds_kind, &f->freq) != FC_OK) return fc_error_wrap(FC_ERR_FORMAT, "%s: ", path);
+    const char *seed = fc_st_meta(st, "seed"), *steps = fc_st_meta(st, "steps");
+    f->seed = seed ? strtoull(seed, NULL, 10) : 0;
+    f->steps_trained = steps ? (size_t)strtoull(steps, NULL, 10) : 0;
+    return FC_OK;
+}
+
+/* Every tensor of the model must be in the file with its exact shape, and
+ * the file must hold nothing else. */
+static fc_status read_tensors(const fc_safetensors *st, const char *path, fc_model *m) {
+    float *host = fc_malloc(m->n_floats * sizeof(float), "model parameters");
+    if (!host) return FC_ERR_MEMORY;
+    fc_status s = FC_OK;
+    for (size_t i = 0; s == FC_OK && i < m->n_tensors; i++) {
+        const fc_tensor *t = &m->tensors[i];
+        const float *data;
+        s = fc_st_get_f32(st, t->name, t->ndim, t->shape, &data);
+        if (s == FC_OK) memcpy(host + t->offset, data, t->numel * sizeof(float));
+    }
+    if (s == FC_OK && fc_st_count(st) != m->n_tensors)
+        s = fc_error(FC_ERR_FORMAT, "%s: holds %zu tensors, the %s configuration in its metadata has %zu",
+                     path, fc_st_count(st), fc_model_kind_name(m->cfg.kind), m->n_tensors);
+    if (s == FC_OK) m->be->to_device(m->be, m->params, host, m->n_floats * sizeof(float));
+    free(host);
+    return s;
+}
+
+fc_status fc_forecaster_load(const char *path, fc_backend *be, fc_forecaster *out) {
+    memset(out, 0, sizeof *out);
+    fc_safetensors *st = NULL;
+    FC_TRY(fc_st_read(path, &st));
+    fc_model_config cfg;
+    fc_status s = read_header(st, path, out, &cfg);
+    if (s == FC_OK) s = fc_model_create(&cfg, be, &out->model);
+    if (s == FC_OK) s = read_tensors(st, path, out->model);
+    fc_st_free(&st);
+    if (s != FC_OK) fc_forecaster_free(out);
+    return s;
+}

@@ -1,0 +1,111 @@
+/* Per-window temporal scalers with neuralforecast's TemporalNorm semantics
+ * (common/_scalers.py): statistics come from the insample part only, over
+ * points whose mask is 1; the whole window is then transformed.
+ *
+ *   identity  shift 0, scale 1
+ *   standard  shift = mean, scale = population std (0 -> 1) + eps
+ *   robust    shift = median (the lower middle value for an even count, as
+ *             torch.nanmedian), scale = MAD (0 -> 0.6744897501960817 * std,
+ *             still 0 -> 1) + eps
+ *   minmax    shift = min, scale = (max - min) (0 -> 1) + eps
+ *
+ * A window with no observed insample point gets shift 0, scale 1 + eps
+ * (torch returns NaN for minmax there; see docs/parity.md). Statistics are
+ * accumulated in double. `work` holds L floats (robust only). */
+#ifndef FC_KERNELS_SCALER_H
+#define FC_KERNELS_SCALER_H
+
+#include <math.h>
+#include <stddef.h>
+#include "core/hd.h"
+
+typedef enum { FC_SCALER_IDENTITY = 0, FC_SCALER_STANDARD, FC_SCALER_ROBUST, FC_SCALER_MINMAX } fc_scaler_kind;
+
+#define FC_SCALER_EPS 1e-6f
+
+FC_HD void fc_masked_mean_std(const float *x, const float *mask, size_t L, double *mean, double *std) {
+    double s = 0.0, n = 0.0, q = 0.0;
+    for (size_t t = 0; t < L; t++)
+        if (mask[t] > 0.0f) { s += x[t]; n += 1.0; }
+    *mean = n > 0.0 ? s / n : 0.0;
+    for (size_t t = 0; t < L; t++)
+        if (mask[t] > 0.0f) q += (x[t] - *mean) * (x[t] - *mean);
+    *std = n > 0.0 ? sqrt(q / n) : 0.0;
+}
+
+/* Lower median of the masked values (insertion sort into work: L is small). */
+FC_HD float fc_masked_lower_median(const float *x, const float *mask, size_t L, float *work) {
+    size_t n = 0;
+    for (size_t t = 0; t < L; t++) {
+        if (!(mask[t] > 0.0f)) continue;
+        float v = x[t];
+        size_t j = n++;
+        while (j > 0 && work[j - 1] > v) { work[j] = work[j - 1]; j--; }
+        work[j] = v;
+    }
+    return n ? work[(n - 1) / 2] : 0.0f;
+}
+
+FC_HD void fc_scaler_robust(const float *x, const float *mask, size_t L, float *work,
+                            float *shift, float *scale) {
+    float med = fc_masked_lower_median(x, mask, L, work);
+    size_t n = 0;
+    for (size_t t = 0; t < L; t++)
+        if (mask[t] > 0.0f) {                 /* |x - median| of the observed points, sorted */
+            float v = fabsf(x[t] - med);
+            size_t j = n++;
+            while (j > 0 && work[j - 1] > v) { work[j] = work[j - 1]; j--; }
+            work[j] = v;
+        }
+    float mad = n ? work[(n - 1) / 2] : 0.0f;
+    if (mad == 0.0f) {
+        double mean, std;
+        fc_masked_mean_std(x, mask, L, &mean, &std);
+        mad = (float)std * 0.6744897501960817f;
+    }
+    if (mad == 0.0f) mad = 1.0f;
+    *shift = med;
+    *scale = mad + FC_SCALER_EPS;
+}
+
+FC_HD void fc_scaler_minmax(const float *x, const float *mask, size_t L, float *shift, float *scale) {
+    float lo = INFINITY, hi = -INFINITY;
+    for (size_t t = 0; t < L; t++)
+        if (mask[t] > 0.0f) { lo = fminf(lo, x[t]); hi = fmaxf(hi, x[t]); }
+    if (lo > hi) { lo = 0.0f; hi = 0.0f; }   /* nothing observed */
+    float range = hi - lo;
+    if (range == 0.0f) range = 1.0f;
+    *shift = lo;
+    *scale = range + FC_SCALER_EPS;
+}
+
+/* Statistics of one window from its insample x (L) and mask (L). */
+FC_HD void fc_scaler_stats(fc_scaler_kind kind, const float *x, const float *mask, size_t L,
+                           float *work, float *shift, float *scale) {
+    if (kind == FC_SCALER_STANDARD) {
+        double mean, std;
+        fc_masked_mean_std(x, mask, L, &mean, &std);
+        float s = (float)std;
+        *shift = (float)mean;
+        *scale = (s == 0.0f ? 1.0f : s) + FC_SCALER_EPS;
+    } else if (kind == FC_SCALER_ROBUST) {
+        fc_scaler_robust(x, mask, L, work, shift, scale);
+    } else if (kind == FC_SCALER_MINMAX) {
+        fc_scaler_minmax(x, mask, L, shift, scale);
+    } else {
+        *shift = 0.0f;
+        *scale = 1.0f;
+    }
+}
+
+/* z = (x - shift) / scale over n points, in place. */
+FC_HD void fc_scaler_apply(float *x, size_t n, float shift, float scale) {
+    for (size_t t = 0; t < n; t++) x[t] = (x[t] - shift) / scale;
+}
+
+/* x = z * scale + shift over n points, in place. */
+FC_HD void fc_scaler_invert(float *z, size_t n, float shift, float scale) {
+    for (size_t t = 0; t < n; t++) z[t] = z[t] * scale + shift;
+}
+
+#endif

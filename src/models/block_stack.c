@@ -1,0 +1,193 @@
+/* Forward and backward of a stack of N-HiTS / N-BEATS blocks with doubly
+ * residual links, as neuralforecast's NHITS.forward and NBEATS.forward:
+ *
+ *   r_0 = flip(insample);  m = flip(insample_mask)
+ *   forecast = insample[:, L-1]   (Naive1 level, repeated over H)
+ *   for each block i:  theta_i = MLP_i(pool_i(r_i))
+ *                      backcast_i, f_i = basis_i(theta_i)
+ *                      r_{i+1} = (r_i - backcast_i) * m;  forecast += f_i
+ *
+ * Backward runs the blocks in reverse. Since forecast = level + sum f_i,
+ * every block receives d forecast unchanged; d r_i gathers the residual path
+ * (d r_{i+1} * m) and the path through block i's own input. The first
+ * block's input is data, so its input gradient is never computed. */
+#include <string.h>
+
+#include "core/error.h"
+#include "models/model.h"
+
+#define ACT(m, off) ((m)->acts + (off) * (m)->capacity)
+#define SCR(m, off) ((m)->scratch + (off) * (m)->capacity)
+
+void fc_block_add_mlp(fc_model *m, fc_block *blk, int block_index, size_t in, size_t n_theta) {
+    const fc_model_config *c = &m->cfg;
+    char prefix[48];
+    int j = 0;
+    blk->in = in;
+    blk->n_theta = n_theta;
+    /* nn.Sequential(Linear(in, u0), [Linear(u_k0, u_k1), ReLU] * n_units, Linear(u_last, n_theta)) */
+    snprintf(prefix, sizeof prefix, "blocks.%d.layers.0", block_index);
+    fc_model_add_linear(m, &blk->lin[j++], prefix, in, c->mlp_units[0][0], FC_ACT_NONE);
+    for (int u = 0; u < c->n_units; u++) {
+        snprintf(prefix, sizeof prefix, "blocks.%d.layers.%d", block_index, 2 * u + 1);
+        fc_model_add_linear(m, &blk->lin[j++], prefix, c->mlp_units[u][0], c->mlp_units[u][1], FC_ACT_RELU);
+    }
+    snprintf(prefix, sizeof prefix, "blocks.%d.layers.%d", block_index, 2 * c->n_units + 1);
+    fc_model_add_linear(m, &blk->lin[j++], prefix, c->mlp_units[c->n_units - 1][1], n_theta, FC_ACT_NONE);
+    blk->n_linear = j;
+}
+
+static size_t max_width(const fc_model *m) {
+    size_t w = m->cfg.input_size;
+    for (int i = 0; i < m->n_blocks; i++)
+        for (int j = 0; j < m->blocks[i].n_linear; j++) {
+            if (m->blocks[i].lin[j].in > w) w = m->blocks[i].lin[j].in;
+            if (m->blocks[i].lin[j].out > w) w = m->blocks[i].lin[j].out;
+        }
+    return w;
+}
+
+void fc_blocks_plan(fc_model *m) {
+    size_t L = m->cfg.input_size, H = m->cfg.h;
+    m->a_mask = fc_model_plan_act(m, L);
+    for (int i = 0; i < m->n_blocks; i++) {
+        fc_block *b = &m->blocks[i];
+        b->a_in = fc_model_plan_act(m, L);
+        if (b->pool_k > 1) {
+            b->a_pool = fc_model_plan_act(m, b->in);
+            b->a_argmax = fc_model_plan_act(m, b->in);   /* int32 stored in float slots */
+        }
+        for (int j = 0; j < b->n_linear; j++) b->a_out[j] = fc_model_plan_act(m, b->lin[j].out);
+        if (b->basis == FC_BASIS_MATRIX) b->a_back = fc_model_plan_act(m, L);
+        if (b->basis != FC_BASIS_IDENTITY) b->a_fore = fc_model_plan_act(m, H);
+    }
+    size_t w = max_width(m);
+    m->s_ping = fc_model_plan_scratch(m, w);
+    m->s_pong = fc_model_plan_scratch(m, w);
+    m->s_dr = fc_model_plan_scratch(m, L);
+    m->s_dback = fc_model_plan_scratch(m, L);
+    m->s_drtmp = fc_model_plan_scratch(m, L);
+}
+
+static const float *P(const fc_model *m, size_t tensor) { return m->params + m->tensors[tensor].offset; }
+static float *G(const fc_model *m, size_t tensor) { return m->grads + m->tensors[tensor].offset; }
+
+/* Runs the block's MLP on its (pooled) input; returns theta (B, n_theta). */
+static fc_status block_mlp_forward(fc_model *m, fc_block *b, size_t B, const float **theta) {
+    fc_backend *be = m->be;
+    const float *x = ACT(m, b->a_in);
+    if (b->pool_k > 1) {
+        be->maxpool1d_forward(be, ACT(m, b->a_pool), (int32_t *)ACT(m, b->a_argmax), x, B,
+                              m->cfg.input_size, b->pool_k);
+        x = ACT(m, b->a_pool);
+    }
+    for (int j = 0; j < b->n_linear; j++) {
+        const fc_linear *l = &b->lin[j];
+        FC_TRY(be->linear_forward(be, ACT(m, b->a_out[j]), x, P(m, l->w), P(m, l->b), B, l->in, l->out, l->act));
+        x = ACT(m, b->a_out[j]);
+    }
+    *theta = x;
+    return FC_OK;
+}
+
+/* Splits theta into backcast (row stride *ldb) and block forecast (stride *ldf). */
+static fc_status block_basis_forward(fc_model *m, fc_block *b, const float *theta, size_t B,
+                                     const float **back, size_t *ldb, const float **fore, size_t *ldf) {
+    fc_backend *be = m->be;
+    size_t L = m->cfg.input_size, H = m->cfg.h, T = b->n_theta;
+    *back = theta; *ldb = T;
+    *fore = theta + L; *ldf = T;
+    if (b->basis == FC_BASIS_INTERP) {
+        be->interp_linear_forward(be, ACT(m, b->a_fore), H, theta + L, T, B, b->n_knots, H);
+        *fore = ACT(m, b->a_fore); *ldf = H;
+    } else if (b->basis == FC_BASIS_MATRIX) {
+        FC_TRY(be->gemm(be, 0, 0, B, L, b->P, 1.0f, theta, T, P(m, b->basis_back), L, 0.0f, ACT(m, b->a_back), L));
+        FC_TRY(be->gemm(be, 0, 0, B, H, b->P, 1.0f, theta + b->P, T, P(m, b->basis_fore), H, 0.0f, ACT(m, b->a_fore), H));
+        *back = ACT(m, b->a_back); *ldb = L;
+        *fore = ACT(m, b->a_fore); *ldf = H;
+    }
+    return FC_OK;
+}
+
+fc_status fc_blocks_forward(fc_model *m, float *forecast, const float *insample,
+                            const float *insample_mask, size_t B) {
+    fc_backend *be = m->be;
+    size_t L = m->cfg.input_size, H = m->cfg.h;
+    float *mask = ACT(m, m->a_mask);
+    be->flip_rows(be, mask, L, insample_mask, L, B, L);
+    be->flip_rows(be, ACT(m, m->blocks[0].a_in), L, insample, L, B, L);
+    be->broadcast_col(be, forecast, insample, L, L - 1, B, H);
+    for (int i = 0; i < m->n_blocks; i++) {
+        fc_block *b = &m->blocks[i];
+        const float *theta, *back, *fore;
+        size_t ldb, ldf;
+        FC_TRY(block_mlp_forward(m, b, B, &theta));
+        FC_TRY(block_basis_forward(m, b, theta, B, &back, &ldb, &fore, &ldf));
+        be->axpby_rows(be, forecast, H, 1.0f, fore, ldf, 1.0f, B, H);
+        if (i + 1 < m->n_blocks) {          /* r_{i+1} = (r_i - backcast) * mask */
+            float *next = ACT(m, m->blocks[i + 1].a_in);
+            be->axpby_rows(be, next, L, 1.0f, ACT(m, b->a_in), L, 0.0f, B, L);
+            be->axpby_rows(be, next, L, -1.0f, back, ldb, 1.0f, B, L);
+            be->mul_rows(be, next, L, mask, L, B, L);
+        }
+    }
+    return FC_OK;
+}
+
+/* d theta (B, n_theta) from d backcast (B,L) and d forecast (B,H). */
+static fc_status block_basis_backward(fc_model *m, fc_block *b, float *dtheta, const float *dback,
+                                      const float *dforecast, size_t B) {
+    fc_backend *be = m->be;
+    size_t L = m->cfg.input_size, H = m->cfg.h, T = b->n_theta;
+    if (b->basis == FC_BASIS_MATRIX) {
+        FC_TRY(be->gemm(be, 0, 1, B, b->P, L, 1.0f, dback, L, P(m, b->basis_back), L, 0.0f, dtheta, T));
+        return be->gemm(be, 0, 1, B, b->P, H, 1.0f, dforecast, H, P(m, b->basis_fore), H, 0.0f, dtheta + b->P, T);
+    }
+    be->axpby_rows(be, dtheta, T, 1.0f, dback, L, 0.0f, B, L);
+    if (b->basis == FC_BASIS_INTERP)
+        be->interp_linear_backward(be, dtheta + L, T, dforecast, H, B, b->n_knots, H);
+    else
+        be->axpby_rows(be, dtheta + L, T, 1.0f, dforecast, H, 0.0f, B, H);
+    return FC_OK;
+}
+
+/* Back through the block's MLP (and pooling); writes d input (B,L) into
+ * dinput when it is not NULL. */
+static fc_status block_mlp_backward(fc_model *m, fc_block *b, float *dtheta, size_t B, float *dinput) {
+    fc_backend *be = m->be;
+    float *dy = dtheta, *spare = SCR(m, m->s_pong);
+    for (int j = b->n_linear - 1; j >= 0; j--) {
+        const fc_linear *l = &b->lin[j];
+        const float *x = j > 0 ? ACT(m, b->a_out[j - 1]) : b->pool_k > 1 ? ACT(m, b->a_pool) : ACT(m, b->a_in);
+        if (l->act == FC_ACT_RELU) be->relu_backward(be, dy, ACT(m, b->a_out[j]), B * l->out);
+        int need_dx = j > 0 || dinput != NULL;
+        float *dx = need_dx ? (j == 0 && b->pool_k == 1 ? dinput : spare) : NULL;
+        FC_TRY(be->linear_backward(be, dx, G(m, l->w), G(m, l->b), dy, x, P(m, l->w), B, l->in, l->out));
+        if (dx == spare) { spare = dy; dy = dx; }
+    }
+    if (dinput && b->pool_k > 1)
+        be->maxpool1d_backward(be, dinput, dy, (const int32_t *)ACT(m, b->a_argmax), B, m->cfg.input_size, b->pool_k);
+    return FC_OK;
+}
+
+fc_status fc_blocks_backward(fc_model *m, const float *dforecast, size_t B) {
+    fc_backend *be = m->be;
+    size_t L = m->cfg.input_size;
+    const float *mask = ACT(m, m->a_mask);
+    float *dr = SCR(m, m->s_dr), *dback = SCR(m, m->s_dback), *drtmp = SCR(m, m->s_drtmp);
+    be->fill(be, dr, 0.0f, B * L);                 /* the last residual is unused */
+    for (int i = m->n_blocks - 1; i >= 0; i--) {
+        fc_block *b = &m->blocks[i];
+        float *dtheta = SCR(m, m->s_ping);
+        /* d backcast = -(d r_{i+1}) * mask */
+        be->axpby_rows(be, dback, L, -1.0f, dr, L, 0.0f, B, L);
+        be->mul_rows(be, dback, L, mask, L, B, L);
+        FC_TRY(block_basis_backward(m, b, dtheta, dback, dforecast, B));
+        FC_TRY(block_mlp_backward(m, b, dtheta, B, i > 0 ? drtmp : NULL));
+        if (i > 0) {                               /* d r_i = d r_{i+1} * mask + d input_i */
+            be->mul_rows(be, dr, L, mask, L, B, L);
+            be->axpby_rows(be, dr, L, 1.0f, drtmp, L, 1.0f, B, L);
+        }
+    }
+    return FC_OK;
+}

@@ -1,0 +1,59 @@
+/* MLP as neuralforecast's MLP: num_layers Linear(+ReLU) layers of
+ * hidden_size on the (unflipped) insample window, then Linear(hidden, h).
+ * Tensor names: mlp.<i>.weight/bias and out.weight/bias. */
+#include <stdio.h>
+
+#include "core/error.h"
+#include "models/model.h"
+
+#define ACT(m, off) ((m)->acts + (off) * (m)->capacity)
+#define SCR(m, off) ((m)->scratch + (off) * (m)->capacity)
+
+fc_status fc_mlp_build(fc_model *m) {
+    const fc_model_config *c = &m->cfg;
+    char prefix[32];
+    size_t in = c->input_size, w = c->hidden_size;
+    for (int i = 0; i < c->num_layers; i++) {
+        snprintf(prefix, sizeof prefix, "mlp.%d", i);
+        fc_model_add_linear(m, &m->lin[i], prefix, i == 0 ? in : w, w, FC_ACT_RELU);
+        m->a_mlp_out[i] = fc_model_plan_act(m, w);
+    }
+    fc_model_add_linear(m, &m->lin[c->num_layers], "out", w, c->h, FC_ACT_NONE);
+    m->n_linear = c->num_layers + 1;
+    size_t width = w > c->h ? w : c->h;
+    m->s_ping = fc_model_plan_scratch(m, width);
+    m->s_pong = fc_model_plan_scratch(m, width);
+    return FC_OK;
+}
+
+static const float *P(const fc_model *m, size_t t) { return m->params + m->tensors[t].offset; }
+static float *G(const fc_model *m, size_t t) { return m->grads + m->tensors[t].offset; }
+
+fc_status fc_mlp_forward(fc_model *m, float *forecast, const float *insample, size_t B) {
+    const float *x = insample;
+    for (int i = 0; i < m->n_linear; i++) {
+        const fc_linear *l = &m->lin[i];
+        float *y = i + 1 < m->n_linear ? ACT(m, m->a_mlp_out[i]) : forecast;
+        FC_TRY(m->be->linear_forward(m->be, y, x, P(m, l->w), P(m, l->b), B, l->in, l->out, l->act));
+        x = y;
+    }
+    m->mlp_input = insample;
+    return FC_OK;
+}
+
+fc_status fc_mlp_backward(fc_model *m, const float *dforecast, size_t B) {
+    fc_backend *be = m->be;
+    const float *dy = dforecast;
+    float *bufs[2] = {SCR(m, m->s_ping), SCR(m, m->s_pong)};
+    for (int i = m->n_linear - 1; i >= 0; i--) {
+        const fc_linear *l = &m->lin[i];
+        const float *x = i > 0 ? ACT(m, m->a_mlp_out[i - 1]) : m->mlp_input;
+        float *dx = i > 0 ? bufs[i & 1] : NULL;
+        FC_TRY(be->linear_backward(be, dx, G(m, l->w), G(m, l->b), dy, x, P(m, l->w), B, l->in, l->out));
+        if (dx) {
+            be->relu_backward(be, dx, x, B * l->in);   /* layer i-1 ends in ReLU */
+            dy = dx;
+        }
+    }
+    return FC_OK;
+}

@@ -1,0 +1,192 @@
+/* The model object: tensor table, parameter block, activation plan and
+ * PyTorch-default initialisation. Forward and backward live in
+ * block_stack.c (N-HiTS, N-BEATS) and mlp.c. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/rng.h"
+#include "models/model.h"
+
+#define FC_TENSOR_CAP 256
+enum { FC_STREAM_INIT = 1 };
+
+size_t fc_model_add_tensor(fc_model *m, const char *name, int ndim, int64_t d0, int64_t d1, int trainable) {
+    FC_ASSERT(m->n_tensors < FC_TENSOR_CAP);
+    fc_tensor *t = &m->tensors[m->n_tensors];
+    memset(t, 0, sizeof *t);
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->ndim = ndim;
+    t->shape[0] = d0;
+    t->shape[1] = ndim > 1 ? d1 : 1;
+    t->numel = (size_t)d0 * (size_t)(ndim > 1 ? d1 : 1);
+    t->trainable = trainable;
+    return m->n_tensors++;
+}
+
+fc_status fc_model_add_linear(fc_model *m, fc_linear *lin, const char *prefix, size_t in, size_t out,
+                              fc_activation act) {
+    char name[64];
+    lin->in = in;
+    lin->out = out;
+    lin->act = act;
+    snprintf(name, sizeof name, "%s.weight", prefix);
+    lin->w = fc_model_add_tensor(m, name, 2, (int64_t)out, (int64_t)in, 1);
+    snprintf(name, sizeof name, "%s.bias", prefix);
+    lin->b = fc_model_add_tensor(m, name, 1, (int64_t)out, 1, 1);
+    return FC_OK;
+}
+
+/* Trainable tensors first, in table order, then the buffers. */
+static void assign_offsets(fc_model *m) {
+    size_t off = 0;
+    for (int pass = 1; pass >= 0; pass--)
+        for (size_t i = 0; i < m->n_tensors; i++)
+            if (m->tensors[i].trainable == pass) {
+                m->tensors[i].offset = off;
+                off += m->tensors[i].numel;
+                if (pass == 1) m->n_trainable = off;
+            }
+    m->n_floats = off;
+}
+
+static fc_status build(fc_model *m) {
+    switch (m->cfg.kind) {
+    case FC_MODEL_NHITS: return fc_nhits_build(m);
+    case FC_MODEL_NBEATS: return fc_nbeats_build(m);
+    case FC_MODEL_MLP: return fc_mlp_build(m);
+    }
+    return fc_error(FC_ERR_INVALID, "model: unknown kind %d", (int)m->cfg.kind);
+}
+
+fc_status fc_model_create(const fc_model_config *cfg, fc_backend *be, fc_model **out) {
+    *out = NULL;
+    FC_TRY(fc_model_config_check(cfg));
+    fc_model *m = fc_calloc(1, sizeof *m, "model");
+    if (!m) return FC_ERR_MEMORY;
+    m->cfg = *cfg;
+    m->be = be;
+    m->tensors = fc_calloc(FC_TENSOR_CAP, sizeof *m->tensors, "tensor table");
+    fc_status st = m->tensors ? build(m) : FC_ERR_MEMORY;
+    if (st == FC_OK) {
+        assign_offsets(m);
+        m->params = be->alloc(be, m->n_floats * sizeof(float));
+        if (!m->params) st = FC_ERR_MEMORY;
+    }
+    if (st != FC_OK) { fc_model_free(&m); return st; }
+    be->fill(be, m->params, 0.0f, m->n_floats);
+    if (cfg->kind == FC_MODEL_NBEATS && (st = fc_nbeats_fill_basis(m)) != FC_OK) {
+        fc_model_free(&m);
+        return st;
+    }
+    *out = m;
+    return FC_OK;
+}
+
+void fc_model_free(fc_model **mp) {
+    fc_model *m = *mp;
+    if (!m) return;
+    if (m->be) {
+        m->be->release(m->be, m->params);
+        m->be->release(m->be, m->grads);
+        m->be->release(m->be, m->acts);
+        m->be->release(m->be, m->scratch);
+    }
+    free(m->tensors);
+    free(m);
+    *mp = NULL;
+}
+
+const fc_tensor *fc_model_find(const fc_model *m, const char *name) {
+    for (size_t i = 0; i < m->n_tensors; i++)
+        if (!strcmp(m->tensors[i].name, name)) return &m->tensors[i];
+    return NULL;
+}
+
+size_t fc_model_act_floats(const fc_model *m, size_t B) { return m->act_floats * B; }
+size_t fc_model_scratch_floats(const fc_model *m, size_t B) { return m->grad_scratch_floats * B; }
+
+fc_status fc_model_reserve(fc_model *m, size_t B, int with_grads) {
+    fc_backend *be = m->be;
+    if (B > m->capacity) {
+        be->release(be, m->acts);
+        be->release(be, m->scratch);
+        m->scratch = NULL;
+        m->acts = be->alloc(be, fc_model_act_floats(m, B) * sizeof(float));
+        if (!m->acts) { m->capacity = 0; return FC_ERR_MEMORY; }
+        m->capacity = B;
+    }
+    if (with_grads && !m->scratch) {
+        m->scratch = be->alloc(be, fc_model_scratch_floats(m, m->capacity) * sizeof(float));
+        if (!m->scratch) return FC_ERR_MEMORY;
+    }
+    if (with_grads && !m->grads) {
+        m->grads = be->alloc(be, m->n_trainable * sizeof(float));
+        if (!m->grads) return FC_ERR_MEMORY;
+        be->fill(be, m->grads, 0.0f, m->n_trainable);
+    }
+    return FC_OK;
+}
+
+/* fan_in of a tensor: the weight's in-features; a bias takes its weight's. */
+static size_t fan_in_of(const fc_model *m, size_t i) {
+    const fc_tensor *t = &m->tensors[i];
+    if (t->ndim == 2) return (size_t)t->shape[1];
+    FC_ASSERT(i > 0 && m->tensors[i - 1].ndim == 2);
+    return (size_t)m->tensors[i - 1].shape[1];
+}
+
+fc_status fc_model_init_params(fc_model *m, uint64_t seed) {
+    size_t n = m->n_floats;
+    float *host = fc_malloc(n * sizeof(float), "initial parameters");
+    if (!host) return FC_ERR_MEMORY;
+    m->be->to_host(m->be, host, m->params, n * sizeof(float));   /* keeps the buffers */
+    for (size_t i = 0; i < m->n_tensors; i++) {
+        const fc_tensor *t = &m->tensors[i];
+        if (!t->trainable) continue;
+        /* kaiming_uniform(a=sqrt(5)) and the bias rule both give 1/sqrt(fan_in) */
+        float bound = 1.0f / sqrtf((float)fan_in_of(m, i));
+        for (size_t k = 0; k < t->numel; k++) {
+            size_t idx = t->offset + k;
+            fc_philox_out r = fc_rng_block(seed, FC_STREAM_INIT, idx);
+            host[idx] = (2.0f * fc_u32_to_unit_float(r.v[0]) - 1.0f) * bound;
+        }
+    }
+    m->be->to_device(m->be, m->params, host, n * sizeof(float));
+    free(host);
+    return FC_OK;
+}
+
+static fc_status check_batch(const fc_model *m, size_t B, int backward) {
+    if (B == 0 || B > m->capacity)
+        return fc_error(FC_ERR_INVALID, "model: batch of %zu windows, room reserved for %zu", B, m->capacity);
+    if (backward && (!m->grads || !m->scratch))
+        return fc_error(FC_ERR_INVALID, "model: backward without reserved gradients");
+    return FC_OK;
+}
+
+fc_status fc_model_forward(fc_model *m, float *forecast, const float *insample,
+                           const float *insample_mask, size_t B) {
+    FC_TRY(check_batch(m, B, 0));
+    if (m->cfg.kind == FC_MODEL_MLP) return fc_mlp_forward(m, forecast, insample, B);
+    return fc_blocks_forward(m, forecast, insample, insample_mask, B);
+}
+
+fc_status fc_model_backward(fc_model *m, const float *dforecast, size_t B) {
+    FC_TRY(check_batch(m, B, 1));
+    if (m->cfg.kind == FC_MODEL_MLP) return fc_mlp_backward(m, dforecast, B);
+    return fc_blocks_backward(m, dforecast, B);
+}
+
+size_t fc_model_plan_act(fc_model *m, size_t width) {
+    size_t off = m->act_floats;
+    m->act_floats += (width + 15) & ~(size_t)15;   /* keeps every buffer 64-byte aligned per row block */
+    return off;
+}
+
+size_t fc_model_plan_scratch(fc_model *m, size_t width) {
+    size_t off = m->grad_scratch_floats;
+    m->grad_scratch_floats += (width + 15) & ~(size_t)15;
+    return off;
+}

@@ -1,0 +1,169 @@
+/* Models as explicit forward and backward passes over one parameter block
+ * and one activation block (as llm.c). A model is described by its
+ * configuration; from it, a table of tensors (names and shapes equal to
+ * neuralforecast's state_dict()) gives every parameter its offset, and a
+ * plan gives every activation its offset for a batch of B windows.
+ *
+ * Trainable parameters come first in the parameter block, non-trainable
+ * buffers (N-BEATS basis matrices) after them, so gradients and optimizer
+ * moments cover exactly params[0 .. n_trainable). */
+#ifndef FC_MODELS_MODEL_H
+#define FC_MODELS_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "backend/backend.h"
+
+#define FC_MAX_STACKS 8
+#define FC_MAX_UNITS 8            /* entries of mlp_units */
+#define FC_MAX_LINEARS (FC_MAX_UNITS + 2)
+#define FC_MAX_BLOCKS 32
+
+typedef enum { FC_MODEL_NHITS = 0, FC_MODEL_NBEATS, FC_MODEL_MLP } fc_model_kind;
+typedef enum { FC_STACK_IDENTITY = 0, FC_STACK_TREND, FC_STACK_SEASONALITY } fc_stack_type;
+
+typedef struct {
+    fc_model_kind kind;
+    size_t h, input_size;
+    /* N-HiTS and N-BEATS */
+    int n_stacks;
+    fc_stack_type stack_types[FC_MAX_STACKS];
+    int n_blocks[FC_MAX_STACKS];
+    int n_units;                           /* entries of mlp_units */
+    size_t mlp_units[FC_MAX_UNITS][2];
+    size_t n_pool_kernel_size[FC_MAX_STACKS];  /* N-HiTS */
+    size_t n_freq_downsample[FC_MAX_STACKS];   /* N-HiTS */
+    int n_harmonics, n_basis;                  /* N-BEATS */
+    /* MLP */
+    size_t hidden_size;
+    int num_layers;
+} fc_model_config;
+
+/* neuralforecast's defaults for the model kind, for horizon h and input L. */
+void fc_model_config_default(fc_model_config *c, fc_model_kind kind, size_t h, size_t L);
+const char *fc_model_kind_name(fc_model_kind k);        /* "NHITS", "NBEATS", "MLP" */
+int fc_model_kind_parse(const char *s, fc_model_kind *out); /* "nhits" ... ; 0 on success */
+const char *fc_stack_type_name(fc_stack_type t);        /* "identity", "trend", "seasonality" */
+fc_status fc_model_config_check(const fc_model_config *c);
+
+/* One tensor of the table. */
+typedef struct {
+    char name[64];
+    int ndim;
+    int64_t shape[2];
+    size_t numel;
+    size_t offset;       /* floats from the start of the parameter block (set once the table is complete) */
+    int trainable;
+} fc_tensor;
+
+/* One linear layer of a chain: y (B,out) = act(x (B,in) . W^T + b). */
+typedef struct {
+    size_t in, out;
+    fc_activation act;
+    size_t w, b;         /* indices into the tensor table: weight (out,in), bias (out) */
+} fc_linear;
+
+/* How a block turns theta into a backcast and a forecast. */
+typedef enum {
+    FC_BASIS_IDENTITY = 0,   /* N-BEATS identity: theta = [backcast L | forecast H] */
+    FC_BASIS_INTERP,         /* N-HiTS: theta = [backcast L | knots K], forecast = interp(knots) */
+    FC_BASIS_MATRIX          /* N-BEATS trend/seasonality: theta = [P | P] times basis matrices */
+} fc_basis_kind;
+
+typedef struct {
+    size_t pool_k;           /* N-HiTS max-pool kernel; 1 = none */
+    size_t in;               /* width entering the MLP (pooled input) */
+    int n_linear;
+    fc_linear lin[FC_MAX_LINEARS];
+    fc_stack_type stack;
+    fc_basis_kind basis;
+    size_t n_theta;
+    size_t n_knots;          /* INTERP: forecast knots */
+    size_t P;                /* MATRIX: basis rows */
+    size_t basis_back, basis_fore;   /* MATRIX: tensor indices of (P,L) and (P,H) */
+    /* activation offsets in floats per window: buffer X of a batch lives at
+     * acts + a_X * capacity and holds (B, width) row-major */
+    size_t a_in, a_pool, a_argmax, a_out[FC_MAX_LINEARS], a_back, a_fore;
+} fc_block;
+
+typedef struct fc_model {
+    fc_model_config cfg;
+    fc_tensor *tensors;
+    size_t n_tensors;
+    size_t n_trainable;      /* floats of trainable parameters */
+    size_t n_floats;         /* floats of all parameters and buffers */
+    int n_blocks;
+    fc_block blocks[FC_MAX_BLOCKS];   /* N-HiTS / N-BEATS */
+    int n_linear;                     /* MLP */
+    fc_linear lin[FC_MAX_LINEARS];
+    size_t a_mask, a_mlp_out[FC_MAX_LINEARS];
+    const float *mlp_input;   /* MLP: the insample of the last forward (its layer 0 input) */
+    /* backward scratch offsets (floats per window, like activations) */
+    size_t s_ping, s_pong, s_dr, s_dback, s_drtmp;
+    /* activations and gradients planned for up to `capacity` windows */
+    size_t capacity;
+    size_t act_floats;        /* per capacity */
+    size_t grad_scratch_floats;
+    fc_backend *be;
+    float *params;            /* (n_floats) device */
+    float *grads;             /* (n_trainable) device; NULL until training */
+    float *acts;              /* (act_floats) device */
+    float *scratch;           /* (grad_scratch_floats) device; backward only */
+} fc_model;
+
+/* Builds the tensor table and the block layout from the configuration. */
+fc_status fc_model_create(const fc_model_config *cfg, fc_backend *be, fc_model **out);
+void fc_model_free(fc_model **m);
+
+/* Activation floats per window (for planning) and reserving room for B windows.
+ * with_grads also reserves gradients and backward scratch. */
+size_t fc_model_act_floats(const fc_model *m, size_t B);
+size_t fc_model_scratch_floats(const fc_model *m, size_t B);
+fc_status fc_model_reserve(fc_model *m, size_t B, int with_grads);
+
+/* PyTorch's default initialisation (kaiming_uniform a=sqrt(5) for weights,
+ * U(-1/sqrt(fan_in), 1/sqrt(fan_in)) for biases) from the Philox stream. */
+fc_status fc_model_init_params(fc_model *m, uint64_t seed);
+
+const fc_tensor *fc_model_find(const fc_model *m, const char *name);
+
+/* Forward: forecast (B,H) from insample (B,L) and its mask (B,L), all device
+ * pointers. Saves what backward needs in the activation block. */
+fc_status fc_model_forward(fc_model *m, float *forecast, const float *insample,
+                           const float *insample_mask, size_t B);
+
+/* Backward: accumulates d loss / d params into m->grads given d loss / d
+ * forecast (B,H). Must follow a forward of the same batch. */
+fc_status fc_model_backward(fc_model *m, const float *dforecast, size_t B);
+
+/* Per-kind builders (nhits.c, nbeats.c, mlp.c): fill tensors and layout. */
+fc_status fc_nhits_build(fc_model *m);
+fc_status fc_nbeats_build(fc_model *m);
+fc_status fc_mlp_build(fc_model *m);
+
+/* Forward and backward of residual block stacks (block_stack.c) and MLP (mlp.c). */
+fc_status fc_blocks_forward(fc_model *m, float *forecast, const float *insample,
+                            const float *insample_mask, size_t B);
+fc_status fc_blocks_backward(fc_model *m, const float *dforecast, size_t B);
+fc_status fc_mlp_forward(fc_model *m, float *forecast, const float *insample, size_t B);
+fc_status fc_mlp_backward(fc_model *m, const float *dforecast, size_t B);
+
+/* Shared by the N-HiTS and N-BEATS builders (block_stack.c): the MLP of a
+ * block with neuralforecast's layer layout and names, and the plan of all
+ * activations once every block is described. */
+void fc_block_add_mlp(fc_model *m, fc_block *blk, int block_index, size_t in, size_t n_theta);
+void fc_blocks_plan(fc_model *m);
+
+/* Fills non-trainable buffers (N-BEATS basis matrices) in m->params. */
+fc_status fc_nbeats_fill_basis(fc_model *m);
+
+/* Activation planning for the builders: reserves `width` floats per window
+ * and returns the per-window offset. */
+size_t fc_model_plan_act(fc_model *m, size_t width);
+size_t fc_model_plan_scratch(fc_model *m, size_t width);
+
+/* Tensor-table helpers for the builders (model.c). */
+size_t fc_model_add_tensor(fc_model *m, const char *name, int ndim, int64_t d0, int64_t d1, int trainable);
+fc_status fc_model_add_linear(fc_model *m, fc_linear *lin, const char *prefix, size_t in, size_t out, fc_activation act);
+
+#endif

@@ -1,0 +1,99 @@
+/* N-BEATS (Oreshkin et al., ICLR 2020) with neuralforecast's NBEATS layout:
+ * identity blocks emit [backcast L | forecast H]; trend blocks project
+ * theta on a polynomial basis (t/len)^i, i = 0..n_basis; seasonality blocks
+ * on a Fourier basis. The basis matrices are non-trainable tensors of the
+ * model (blocks.<i>.basis.backcast_basis (P, L), forecast_basis (P, H)), as
+ * in the PyTorch state_dict. */
+#include <math.h>
+#include <stdio.h>
+
+#include "core/error.h"
+#include "models/model.h"
+
+/* Number of Fourier frequencies: 1 + len(np.arange(n, n / 2 * H)). */
+static size_t n_frequencies(int harmonics, size_t H) {
+    double start = harmonics, stop = harmonics / 2.0 * (double)H;
+    return 1 + (stop > start ? (size_t)ceil(stop - start) : 0);
+}
+
+static size_t basis_rows(const fc_model_config *c, fc_stack_type t) {
+    if (t == FC_STACK_TREND) return (size_t)c->n_basis + 1;
+    return 2 * n_frequencies(c->n_harmonics, c->h);
+}
+
+static void add_basis_tensors(fc_model *m, fc_block *b, int bi, size_t rows) {
+    char name[64];
+    b->P = rows;
+    snprintf(name, sizeof name, "blocks.%d.basis.backcast_basis", bi);
+    b->basis_back = fc_model_add_tensor(m, name, 2, (int64_t)rows, (int64_t)m->cfg.input_size, 0);
+    snprintf(name, sizeof name, "blocks.%d.basis.forecast_basis", bi);
+    b->basis_fore = fc_model_add_tensor(m, name, 2, (int64_t)rows, (int64_t)m->cfg.h, 0);
+}
+
+fc_status fc_nbeats_build(fc_model *m) {
+    const fc_model_config *c = &m->cfg;
+    size_t L = c->input_size, H = c->h;
+    int bi = 0;
+    for (int s = 0; s < c->n_stacks; s++)
+        for (int k = 0; k < c->n_blocks[s]; k++, bi++) {
+            fc_block *b = &m->blocks[bi];
+            fc_stack_type t = c->stack_types[s];
+            b->pool_k = 1;
+            b->stack = t;
+            if (t == FC_STACK_IDENTITY) {
+                b->basis = FC_BASIS_IDENTITY;
+                fc_block_add_mlp(m, b, bi, L, L + H);
+            } else {
+                size_t rows = basis_rows(c, t);
+                b->basis = FC_BASIS_MATRIX;
+                fc_block_add_mlp(m, b, bi, L, 2 * rows);
+                add_basis_tensors(m, b, bi, rows);
+            }
+        }
+    m->n_blocks = bi;
+    fc_blocks_plan(m);
+    return FC_OK;
+}
+
+/* Polynomial basis (rows, len): (t / len)^i, as generate_polynomial_basis. */
+static void polynomial_basis(float *out, size_t rows, size_t len) {
+    for (size_t i = 0; i < rows; i++)
+        for (size_t t = 0; t < len; t++) out[i * len + t] = (float)pow((double)t / (double)len, (double)i);
+}
+
+/* Fourier basis (2F, len) = [cos(grid)^T ; sin(grid)^T] with
+ * grid[t][j] = sign * 2 pi (t / H) f_j, f = [0, n/n, (n+1)/n, ...]. */
+static void fourier_basis(float *out, int harmonics, size_t H, size_t len, double sign) {
+    size_t F = n_frequencies(harmonics, H);
+    for (size_t j = 0; j < F; j++) {
+        double f = j == 0 ? 0.0 : (double)(harmonics + (int)j - 1) / harmonics;
+        for (size_t t = 0; t < len; t++) {
+            double g = sign * 2.0 * M_PI * ((double)t / (double)H) * f;
+            out[j * len + t] = (float)cos(g);
+            out[(F + j) * len + t] = (float)sin(g);
+        }
+    }
+}
+
+fc_status fc_nbeats_fill_basis(fc_model *m) {
+    size_t L = m->cfg.input_size, H = m->cfg.h;
+    for (int i = 0; i < m->n_blocks; i++) {
+        fc_block *b = &m->blocks[i];
+        if (b->basis != FC_BASIS_MATRIX) continue;
+        float *host = fc_malloc(b->P * (L + H) * sizeof(float), "N-BEATS basis");
+        if (!host) return FC_ERR_MEMORY;
+        float *back = host, *fore = host + b->P * L;
+        if (b->stack == FC_STACK_TREND) {
+            polynomial_basis(back, b->P, L);
+            polynomial_basis(fore, b->P, H);
+        } else {
+            fourier_basis(back, m->cfg.n_harmonics, H, L, -1.0);
+            fourier_basis(fore, m->cfg.n_harmonics, H, H, 1.0);
+        }
+        fc_backend *be = m->be;
+        be->to_device(be, m->params + m->tensors[b->basis_back].offset, back, b->P * L * sizeof(float));
+        be->to_device(be, m->params + m->tensors[b->basis_fore].offset, fore, b->P * H * sizeof(float));
+        free(host);
+    }
+    return FC_OK;
+}

@@ -1,0 +1,181 @@
+/* Monte Carlo option pricing (see mc_options.h): builds the time grid, runs
+ * the draws in fixed-size chunks over OpenMP and reduces the chunk sums in
+ * chunk order, so the answer does not depend on the thread count. */
+#include "quant/mc_options.h"
+
+#include <math.h>
+#include <string.h>
+#include "core/error.h"
+#include "kernels/quant_paths.h"
+
+#define MC_CHUNK_DRAWS 1024
+#define MC_Z95 1.959963984540054 /* Phi^-1(0.975) */
+#define MC_MAX_STEPS 100000
+
+/* Sums over one chunk of samples: x, y, x^2, y^2, xy. */
+typedef struct {
+    double x, y, xx, yy, xy;
+} mc_sums;
+
+typedef struct {
+    double *drift, *vol;
+    unsigned char *fixing;
+    double *times;  /* (n_fix) fixing times used (Asian) */
+} mc_grid;
+
+static void grid_free(mc_grid *g) {
+    free(g->drift);
+    free(g->vol);
+    free(g->fixing);
+    free(g->times);
+    memset(g, 0, sizeof *g);
+}
+
+static fc_status check_option(const fc_mc_option *o) {
+    FC_TRY(fc_bs_check(&o->market));
+    if (o->paths < 2) return fc_error(FC_ERR_INVALID, "--paths: at least 2 paths are needed, got %llu",
+                                      (unsigned long long)o->paths);
+    if (o->asian && (o->n_fixings < 1 || o->n_fixings > MC_MAX_STEPS))
+        return fc_error(FC_ERR_INVALID, "--fixings: expected 1 to %d fixings, got %zu", MC_MAX_STEPS,
+                        o->n_fixings);
+    if (!o->asian && (o->steps < 1 || o->steps > MC_MAX_STEPS))
+        return fc_error(FC_ERR_INVALID, "--steps: expected 1 to %d time steps, got %zu", MC_MAX_STEPS,
+                        o->steps);
+    return FC_OK;
+}
+
+/* Step k goes from t_prev to t[k]; the grid holds its drift and volatility. */
+static void grid_fill_steps(mc_grid *g, const fc_bs_market *m, const double *t, size_t n) {
+    double prev = 0.0, mu = m->rate - m->div - 0.5 * m->vol * m->vol;
+    for (size_t k = 0; k < n; k++) {
+        double dt = t[k] - prev;
+        g->drift[k] = mu * dt;
+        g->vol[k] = m->vol * sqrt(dt);
+        prev = t[k];
+    }
+}
+
+/* Fills spec and grid; Asian fixings at t = 0 are counted, not simulated. */
+static fc_status build_grid(const fc_mc_option *o, mc_grid *g, fc_mc_spec *spec) {
+    const fc_bs_market *m = &o->market;
+    size_t n_fix = o->asian ? o->n_fixings : 0;
+    g->times = fc_malloc((n_fix ? n_fix : 1) * sizeof(double), "fixing times");
+    if (!g->times) return FC_ERR_MEMORY;
+    for (size_t i = 0; i < n_fix; i++)
+        g->times[i] = o->fixing_times ? o->fixing_times[i] : m->expiry * (double)(i + 1) / (double)n_fix;
+    size_t at_zero = 0;
+    for (size_t i = 0; i < n_fix; i++) {
+        if (!(g->times[i] >= 0.0 && g->times[i] <= m->expiry) || (i && g->times[i] < g->times[i - 1]))
+            return fc_error(FC_ERR_INVALID, "fixing %zu at t=%g: fixing times must be sorted and in [0, T=%g]",
+                            i + 1, g->times[i], m->expiry);
+        if (g->times[i] == 0.0) at_zero++;
+    }
+    size_t n_steps = o->asian ? n_fix - at_zero : o->steps;
+    size_t alloc = n_steps ? n_steps : 1;
+    g->drift = fc_malloc(alloc * sizeof(double), "path drifts");
+    g->vol = fc_malloc(alloc * sizeof(double), "path volatilities");
+    g->fixing = fc_calloc(alloc, 1, "fixing flags");
+    if (!g->drift || !g->vol || !g->fixing) return FC_ERR_MEMORY;
+    if (o->asian) {
+        grid_fill_steps(g, m, g->times + at_zero, n_steps);
+        memset(g->fixing, 1, n_steps);
+    } else { /* equal steps: t_k = T (k+1) / n */
+        double *t = fc_malloc(alloc * sizeof(double), "step times");
+        if (!t) return FC_ERR_MEMORY;
+        for (size_t k = 0; k < n_steps; k++) t[k] = m->expiry * (double)(k + 1) / (double)n_steps;
+        grid_fill_steps(g, m, t, n_steps);
+        free(t);
+    }
+    *spec = (fc_mc_spec){.log_s0 = log(m->spot), .strike = m->strike,
+                         .discount = exp(-m->rate * m->expiry), .is_call = o->type == FC_CALL,
+                         .is_asian = o->asian, .antithetic = o->antithetic,
+                         .n_steps = (uint32_t)n_steps, .drift = g->drift, .vol = g->vol,
+                         .fixing = g->fixing, .n_fixings_at_zero = (uint32_t)at_zero,
+                         .n_fixings = (uint32_t)n_fix};
+    double drift_sum = 0.0;
+    for (size_t k = 0; k < n_steps; k++) drift_sum += g->drift[k];
+    spec->terminal_base = m->spot * exp(drift_sum);
+    return FC_OK;
+}
+
+static void run_chunk(const fc_mc_spec *spec, uint64_t seed, uint64_t first, uint64_t end, mc_sums *s) {
+    mc_sums acc = {0, 0, 0, 0, 0};
+    for (uint64_t d = first; d < end; d++) {
+        fc_mc_sample smp[2];
+        fc_mc_draw(spec, seed, d, smp);
+        for (int l = 0; l < 2; l++) {
+            acc.x += smp[l].x;
+            acc.y += smp[l].y;
+            acc.xx += smp[l].x * smp[l].x;
+            acc.yy += smp[l].y * smp[l].y;
+            acc.xy += smp[l].x * smp[l].y;
+        }
+    }
+    *s = acc;
+}
+
+/* Runs all draws; the chunk sums are added in chunk order (thread-count free). */
+static fc_status run_draws(const fc_mc_spec *spec, uint64_t seed, uint64_t draws, mc_sums *total) {
+    uint64_t n_chunks = (draws + MC_CHUNK_DRAWS - 1) / MC_CHUNK_DRAWS;
+    mc_sums *chunk = fc_malloc((size_t)n_chunks * sizeof *chunk, "Monte Carlo chunk sums");
+    if (!chunk) return FC_ERR_MEMORY;
+    #pragma omp parallel for schedule(dynamic, 16)
+    for (int64_t c = 0; c < (int64_t)n_chunks; c++) {
+        uint64_t first = (uint64_t)c * MC_CHUNK_DRAWS;
+        uint64_t end = first + MC_CHUNK_DRAWS < draws ? first + MC_CHUNK_DRAWS : draws;
+        run_chunk(spec, seed, first, end, &chunk[c]);
+    }
+    *total = (mc_sums){0, 0, 0, 0, 0};
+    for (uint64_t c = 0; c < n_chunks; c++) {
+        total->x += chunk[c].x;
+        total->y += chunk[c].y;
+        total->xx += chunk[c].xx;
+        total->yy += chunk[c].yy;
+        total->xy += chunk[c].xy;
+    }
+    free(chunk);
+    return FC_OK;
+}
+
+/* Sample means, variances (ddof 1) and covariance from the sums. */
+static void finish_estimates(const mc_sums *s, double n, double geo_exact, int use_cv, fc_mc_result *r) {
+    double mx = s->x / n, my = s->y / n;
+    double vx = fmax((s->xx - n * mx * mx) / (n - 1.0), 0.0);
+    double vy = fmax((s->yy - n * my * my) / (n - 1.0), 0.0);
+    double cxy = (s->xy - n * mx * my) / (n - 1.0);
+    r->plain_price = mx;
+    r->plain_std_error = sqrt(vx / n);
+    r->price = mx;
+    r->std_error = r->plain_std_error;
+    if (use_cv && vy > 0.0) {
+        double beta = cxy / vy;
+        r->cv_beta = beta;
+        r->price = mx - beta * (my - geo_exact);
+        r->std_error = sqrt(fmax(vx - 2.0 * beta * cxy + beta * beta * vy, 0.0) / n);
+    }
+    r->geo_mc = my;
+    r->geo_mc_std_error = sqrt(vy / n);
+    r->ci_low = r->price - MC_Z95 * r->std_error;
+    r->ci_high = r->price + MC_Z95 * r->std_error;
+}
+
+fc_status fc_mc_price(const fc_mc_option *o, fc_mc_result *out) {
+    FC_TRY(check_option(o));
+    memset(out, 0, sizeof *out);
+    mc_grid g = {0};
+    fc_mc_spec spec;
+    fc_status st = build_grid(o, &g, &spec);
+    if (st == FC_OK && o->asian)
+        st = fc_geometric_asian_price(o->type, &o->market, g.times, o->n_fixings, &out->geo_exact);
+    uint64_t per_draw = o->antithetic ? 4 : 2;
+    uint64_t draws = (o->paths + per_draw - 1) / per_draw;
+    mc_sums sums;
+    if (st == FC_OK) st = run_draws(&spec, o->seed, draws, &sums);
+    if (st == FC_OK) {
+        out->paths = draws * per_draw;
+        out->samples = draws * 2;
+        finish_estimates(&sums, (double)out->samples, out->geo_exact, o->asian && o->control_variate, out);
+    }
+    grid_free(&g);
+    return st;
+}

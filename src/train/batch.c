@@ -1,0 +1,69 @@
+/* Staging of windows for the model (see batch.h). */
+#include <string.h>
+
+#include "core/error.h"
+#include "train/batch.h"
+
+size_t fc_batch_bytes(size_t cap, size_t L, size_t H) {
+    size_t host = cap * (2 * (L + H) + L + 2 * L + 2 * H + 2);
+    size_t dev = cap * (2 * L + 4 * H);
+    return (host + dev) * sizeof(float);
+}
+
+fc_status fc_batch_init(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H) {
+    memset(b, 0, sizeof *b);
+    b->be = be;
+    b->cap = cap;
+    b->L = L;
+    b->H = H;
+    size_t W = L + H;
+    float **host[] = {&b->win_y, &b->win_mask, &b->work, &b->in_y, &b->in_mask, &b->out_y, &b->out_mask,
+                      &b->shift, &b->scale};
+    size_t host_n[] = {W, W, L, L, L, H, H, 1, 1};
+    for (size_t i = 0; i < sizeof host / sizeof *host; i++)
+        if (!(*host[i] = fc_malloc(cap * host_n[i] * sizeof(float), "batch staging"))) goto fail;
+    float **dev[] = {&b->d_in_y, &b->d_in_mask, &b->d_out_y, &b->d_out_mask, &b->d_forecast, &b->d_grad};
+    size_t dev_n[] = {L, L, H, H, H, H};
+    for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
+        if (!(*dev[i] = be->alloc(be, cap * dev_n[i] * sizeof(float)))) goto fail;
+    return FC_OK;
+fail:
+    fc_batch_free(b);
+    return FC_ERR_MEMORY;
+}
+
+void fc_batch_free(fc_batch *b) {
+    float *host[] = {b->win_y, b->win_mask, b->work, b->in_y, b->in_mask, b->out_y, b->out_mask, b->shift, b->scale};
+    for (size_t i = 0; i < sizeof host / sizeof *host; i++) free(host[i]);
+    if (b->be) {
+        float *dev[] = {b->d_in_y, b->d_in_mask, b->d_out_y, b->d_out_mask, b->d_forecast, b->d_grad};
+        for (size_t i = 0; i < sizeof dev / sizeof *dev; i++) b->be->release(b->be, dev[i]);
+    }
+    memset(b, 0, sizeof *b);
+}
+
+static void load_one(fc_batch *b, const fc_dataset *ds, const fc_window_spec *spec, const fc_window *w,
+                     size_t k, int full, fc_scaler_kind scaler) {
+    size_t L = b->L, H = b->H, W = L + H;
+    float *y = b->win_y + k * W, *m = b->win_mask + k * W;
+    size_t limit = full ? fc_dataset_len(ds, w->series) : fc_train_length(ds, spec, w->series);
+    fc_window_gather(ds, w, L, H, limit, y, m);
+    fc_scaler_stats(scaler, y, m, L, b->work + k * L, &b->shift[k], &b->scale[k]);
+    fc_scaler_apply(y, W, b->shift[k], b->scale[k]);
+    memcpy(b->in_y + k * L, y, L * sizeof(float));
+    memcpy(b->in_mask + k * L, m, L * sizeof(float));
+    memcpy(b->out_y + k * H, y + L, H * sizeof(float));
+    memcpy(b->out_mask + k * H, m + L, H * sizeof(float));
+}
+
+void fc_batch_load(fc_batch *b, const fc_dataset *ds, const fc_window_spec *spec, const fc_window *w,
+                   size_t B, int full, fc_scaler_kind scaler) {
+    FC_ASSERT(B <= b->cap);
+    #pragma omp parallel for schedule(static) if (B >= 64)
+    for (size_t k = 0; k < B; k++) load_one(b, ds, spec, &w[k], k, full, scaler);
+    fc_backend *be = b->be;
+    be->to_device(be, b->d_in_y, b->in_y, B * b->L * sizeof(float));
+    be->to_device(be, b->d_in_mask, b->in_mask, B * b->L * sizeof(float));
+    be->to_device(be, b->d_out_y, b->out_y, B * b->H * sizeof(float));
+    be->to_device(be, b->d_out_mask, b->out_mask, B * b->H * sizeof(float));
+}

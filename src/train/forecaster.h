@@ -1,0 +1,73 @@
+/* A forecaster: a model with what it needs to be used on data — its scaler,
+ * training loss, and the time axis (ds kind and frequency) of the data it
+ * was trained on. It is what `fcast train` writes and `fcast predict` reads. */
+#ifndef FC_TRAIN_FORECASTER_H
+#define FC_TRAIN_FORECASTER_H
+
+#include "data/dataset.h"
+#include "kernels/scaler.h"
+#include "models/model.h"
+#include "train/windows.h"
+
+typedef enum { FC_LOSS_MAE = 0, FC_LOSS_MSE = 1 } fc_loss_kind;
+
+typedef struct {
+    fc_model *model;
+    fc_scaler_kind scaler;
+    fc_loss_kind loss;
+    fc_ds_kind ds_kind;
+    fc_freq freq;
+    uint64_t seed;
+    size_t steps_trained;
+} fc_forecaster;
+
+const char *fc_scaler_name(fc_scaler_kind k);
+int fc_scaler_parse(const char *s, fc_scaler_kind *out);     /* 0 on success */
+const char *fc_loss_name(fc_loss_kind k);
+int fc_loss_parse(const char *s, fc_loss_kind *out);
+
+/* Training options, with neuralforecast's defaults from fc_train_options_default. */
+typedef struct {
+    size_t max_steps;            /* 1000 */
+    size_t batch_size;           /* 32 series per step */
+    size_t windows_batch_size;   /* 1024 windows per step */
+    double learning_rate;        /* 1e-3 */
+    long num_lr_decays;          /* 3 (-1: none) */
+    size_t val_size;             /* 0: no validation */
+    size_t val_check_steps;      /* 100 */
+    long early_stop_patience;    /* -1: off; else validation checks without improvement */
+    size_t step_size;            /* 1 */
+    double min_in_frac, min_out_frac;   /* 0, 0 */
+    uint64_t seed;               /* 1 */
+    int verbose;                 /* 0 silent, 1 log lines, 2 progress bar */
+} fc_train_options;
+
+typedef struct {
+    size_t steps;
+    double seconds;              /* whole run */
+    double step_seconds;         /* the training steps alone */
+    double windows_per_second;   /* windows_batch_size * steps / step_seconds */
+    double last_train_loss;
+    double best_val_loss;        /* NaN without validation */
+    size_t best_step;
+    int early_stopped;
+} fc_train_summary;
+
+void fc_train_options_default(fc_train_options *o);
+
+/* Trains f->model (already created and initialised) on ds. With validation,
+ * the weights of the best validation check are kept (neuralforecast keeps
+ * the last ones: see docs/training.md). */
+fc_status fc_train(fc_forecaster *f, const fc_dataset *ds, const fc_train_options *o, fc_train_summary *sum);
+
+/* Mean validation loss on the original scale over the last val_size points
+ * of every series (masked points excluded). */
+fc_status fc_validate(fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec, double *loss);
+
+/* Forecasts of the next h points of every series from its last input_size
+ * points: out (n_series, h) on the original scale. */
+fc_status fc_predict(fc_forecaster *f, const fc_dataset *ds, float *out);
+
+void fc_forecaster_free(fc_forecaster *f);
+
+#endif

@@ -1,0 +1,21 @@
+/* Training progress on stderr: a progress bar when stderr is a terminal,
+ * otherwise one log line every few percent and at every validation. */
+#ifndef FC_TRAIN_PROGRESS_H
+#define FC_TRAIN_PROGRESS_H
+
+#include <stddef.h>
+
+typedef struct {
+    int mode;             /* 0 silent, 1 lines, 2 bar */
+    size_t total, every;
+} fc_progress;
+
+void fc_progress_init(fc_progress *p, int verbose, size_t total_steps);
+void fc_progress_step(fc_progress *p, size_t step, double loss, double lr, double windows_per_s);
+void fc_progress_validation(fc_progress *p, size_t step, double val_loss, int improved);
+void fc_progress_done(fc_progress *p);
+
+/* Seconds from a monotonic clock. */
+double fc_now(void);
+
+#endif

@@ -1,0 +1,157 @@
+/* The training loop: sample windows, scale, forward, masked loss, backward,
+ * Adam with StepLR, validation and early stopping, with neuralforecast's
+ * semantics (common/_base_model.py). Every buffer is allocated before the
+ * first step; the step loop allocates nothing. */
+#include <math.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "train/batch.h"
+#include "train/forecaster.h"
+#include "train/progress.h"
+
+typedef struct {
+    fc_forecaster *f;
+    const fc_dataset *ds;
+    const fc_train_options *o;
+    fc_window_spec spec;
+    fc_window_sampler sampler;
+    fc_batch batch;
+    fc_window *windows;
+    float *adam_m, *adam_v, *best;
+    size_t lr_decay_steps;
+} trainer;
+
+/* StepLR(step_size = max(max_steps // num_lr_decays, 1), gamma = 0.5),
+ * stepped after every optimizer step. */
+static double learning_rate_at(const trainer *t, size_t step) {
+    return t->o->learning_rate * pow(0.5, (double)(step / t->lr_decay_steps));
+}
+
+static fc_status check_options(const fc_train_options *o, const fc_model_config *c) {
+    if (o->max_steps < 1) return fc_error(FC_ERR_INVALID, "--max-steps must be >= 1");
+    if (o->batch_size < 1) return fc_error(FC_ERR_INVALID, "--batch-size must be >= 1");
+    if (o->windows_batch_size < 1) return fc_error(FC_ERR_INVALID, "--windows-batch-size must be >= 1");
+    if (!(o->learning_rate > 0)) return fc_error(FC_ERR_INVALID, "--lr must be > 0");
+    if (o->val_size && o->val_size < c->h)
+        return fc_error(FC_ERR_INVALID, "--val-size %zu is shorter than the horizon h = %zu", o->val_size, c->h);
+    if (o->early_stop_patience > 0 && !o->val_size)
+        return fc_error(FC_ERR_INVALID, "--early-stop-patience needs a validation set (--val-size)");
+    if (o->val_size && o->val_check_steps < 1) return fc_error(FC_ERR_INVALID, "--val-check-steps must be >= 1");
+    if (o->min_in_frac < 0 || o->min_in_frac > 1 || o->min_out_frac < 0 || o->min_out_frac > 1)
+        return fc_error(FC_ERR_INVALID, "availability thresholds must be between 0 and 1");
+    return FC_OK;
+}
+
+static void trainer_free(trainer *t) {
+    fc_backend *be = t->f->model->be;
+    fc_window_sampler_free(&t->sampler);
+    fc_batch_free(&t->batch);
+    free(t->windows);
+    be->release(be, t->adam_m);
+    be->release(be, t->adam_v);
+    be->release(be, t->best);
+}
+
+static fc_status trainer_init(trainer *t) {
+    fc_model *m = t->f->model;
+    fc_backend *be = m->be;
+    const fc_train_options *o = t->o;
+    size_t W = o->windows_batch_size;
+    t->spec = (fc_window_spec){m->cfg.input_size, m->cfg.h, o->step_size, o->val_size, o->min_in_frac, o->min_out_frac};
+    t->lr_decay_steps = o->num_lr_decays > 0 ? o->max_steps / (size_t)o->num_lr_decays : (size_t)1 << 62;
+    if (t->lr_decay_steps < 1) t->lr_decay_steps = 1;
+    FC_TRY(fc_window_sampler_init(&t->sampler, t->ds, &t->spec, o->batch_size, W, o->seed));
+    FC_TRY(fc_batch_init(&t->batch, be, W, m->cfg.input_size, m->cfg.h));
+    FC_TRY(fc_model_reserve(m, W, 1));
+    t->windows = fc_malloc(W * sizeof(fc_window), "window indices");
+    t->adam_m = be->alloc(be, m->n_trainable * sizeof(float));
+    t->adam_v = be->alloc(be, m->n_trainable * sizeof(float));
+    t->best = o->val_size ? be->alloc(be, m->n_trainable * sizeof(float)) : NULL;
+    if (!t->windows || !t->adam_m || !t->adam_v || (o->val_size && !t->best)) return FC_ERR_MEMORY;
+    be->fill(be, t->adam_m, 0.0f, m->n_trainable);
+    be->fill(be, t->adam_v, 0.0f, m->n_trainable);
+    return FC_OK;
+}
+
+/* One optimizer step on a freshly sampled batch; returns the training loss. */
+static fc_status train_step(trainer *t, size_t step, double *loss) {
+    fc_model *m = t->f->model;
+    fc_backend *be = m->be;
+    fc_batch *b = &t->batch;
+    size_t W = t->o->windows_batch_size;
+    fc_window_sampler_next(&t->sampler, step, t->windows);
+    fc_batch_load(b, t->ds, &t->spec, t->windows, W, 0, t->f->scaler);
+    be->fill(be, m->grads, 0.0f, m->n_trainable);
+    FC_TRY(fc_model_forward(m, b->d_forecast, b->d_in_y, b->d_in_mask, W));
+    be->masked_loss(be, loss, b->d_grad, 1.0f, b->d_forecast, b->d_out_y, b->d_out_mask, W * m->cfg.h,
+                    (int)t->f->loss);
+    FC_TRY(fc_model_backward(m, b->d_grad, W));
+    be->adam_step(be, m->params, m->grads, t->adam_m, t->adam_v, m->n_trainable,
+                  (float)learning_rate_at(t, step), 0.9f, 0.999f, 1e-8f, (int64_t)step + 1);
+    return FC_OK;
+}
+
+/* Validation with early-stopping bookkeeping; sets *stop when patience ran out. */
+static fc_status validation_check(trainer *t, size_t step, fc_train_summary *s, long *bad_checks,
+                                  fc_progress *p, int *stop) {
+    fc_model *m = t->f->model;
+    double v;
+    FC_TRY(fc_validate(t->f, t->ds, &t->spec, &v));
+    int improved = isnan(s->best_val_loss) || v < s->best_val_loss;
+    if (improved) {
+        s->best_val_loss = v;
+        s->best_step = step;
+        *bad_checks = 0;
+        m->be->axpby_rows(m->be, t->best, m->n_trainable, 1.0f, m->params, m->n_trainable, 0.0f, 1, m->n_trainable);
+    } else {
+        (*bad_checks)++;
+    }
+    fc_progress_validation(p, step, v, improved);
+    *stop = t->o->early_stop_patience > 0 && *bad_checks >= t->o->early_stop_patience;
+    return FC_OK;
+}
+
+static fc_status run_steps(trainer *t, fc_train_summary *s) {
+    const fc_train_options *o = t->o;
+    fc_progress p;
+    long bad_checks = 0;
+    int stop = 0;
+    fc_progress_init(&p, o->verbose, o->max_steps);
+    double t0 = fc_now(), in_validation = 0.0;
+    for (size_t step = 0; step < o->max_steps && !stop; step++) {
+        FC_TRY(train_step(t, step, &s->last_train_loss));
+        s->steps = step + 1;
+        double elapsed = fc_now() - t0 - in_validation;
+        fc_progress_step(&p, s->steps, s->last_train_loss, learning_rate_at(t, step),
+                         (double)(s->steps * o->windows_batch_size) / elapsed);
+        if (o->val_size && s->steps % o->val_check_steps == 0) {
+            double v0 = fc_now();
+            FC_TRY(validation_check(t, s->steps, s, &bad_checks, &p, &stop));
+            in_validation += fc_now() - v0;
+        }
+    }
+    fc_progress_done(&p);
+    s->early_stopped = stop;
+    s->step_seconds = fc_now() - t0 - in_validation;
+    s->windows_per_second = (double)(s->steps * o->windows_batch_size) / s->step_seconds;
+    return FC_OK;
+}
+
+fc_status fc_train(fc_forecaster *f, const fc_dataset *ds, const fc_train_options *o, fc_train_summary *s) {
+    double start = fc_now();
+    memset(s, 0, sizeof *s);
+    s->best_val_loss = NAN;
+    FC_TRY(check_options(o, &f->model->cfg));
+    trainer t = {.f = f, .ds = ds, .o = o};
+    fc_status st = trainer_init(&t);
+    if (st == FC_OK) st = run_steps(&t, s);
+    fc_model *m = f->model;
+    if (st == FC_OK && t.best && !isnan(s->best_val_loss))   /* keep the best validated weights */
+        m->be->axpby_rows(m->be, m->params, m->n_trainable, 1.0f, t.best, m->n_trainable, 0.0f, 1, m->n_trainable);
+    f->steps_trained = s->steps;
+    f->seed = o->seed;
+    trainer_free(&t);
+    s->seconds = fc_now() - start;
+    return st;
+}

@@ -1,0 +1,177 @@
+/* Window enumeration, sampling and gathering (see windows.h). */
+#include <string.h>
+
+#include "core/error.h"
+#include "core/rng.h"
+#include "train/windows.h"
+
+enum { FC_STREAM_EPOCH = 2, FC_STREAM_WINDOWS = 3 };
+
+size_t fc_train_length(const fc_dataset *ds, const fc_window_spec *spec, size_t i) {
+    size_t n = fc_dataset_len(ds, i);
+    return n > spec->val_size ? n - spec->val_size : 0;
+}
+
+/* Observed points of series i in [a, b), clipped to its training part. */
+static uint32_t observed_in(const fc_window_sampler *s, size_t i, int64_t a, int64_t b) {
+    int64_t T = (int64_t)fc_train_length(s->ds, &s->spec, i);
+    if (a < 0) a = 0;
+    if (b > T) b = T;
+    if (b <= a) return 0;
+    const uint32_t *P = s->observed + s->ds->offsets[i] + i;
+    return P[b] - P[a];
+}
+
+static int window_valid(const fc_window_sampler *s, size_t i, int64_t start) {
+    const fc_window_spec *w = &s->spec;
+    uint32_t need_in = (uint32_t)(w->L * w->min_in_frac), need_out = (uint32_t)(w->H * w->min_out_frac);
+    if (need_in < 1) need_in = 1;
+    if (need_out < 1) need_out = 1;
+    int64_t L = (int64_t)w->L, H = (int64_t)w->H;
+    return observed_in(s, i, start, start + L) >= need_in &&
+           observed_in(s, i, start + L, start + L + H) >= need_out;
+}
+
+/* Start of grid position g for series i (in the series' time axis). */
+static int64_t grid_start(const fc_window_sampler *s, size_t i, size_t g) {
+    int64_t pad = (int64_t)s->T_max - (int64_t)fc_train_length(s->ds, &s->spec, i);
+    return (int64_t)(g * s->spec.step_size) - pad;
+}
+
+static size_t valid_windows_of(const fc_window_sampler *s, size_t i, fc_window *out) {
+    size_t n = 0;
+    for (size_t g = 0; g < s->grid; g++) {
+        int64_t start = grid_start(s, i, g);
+        if (!window_valid(s, i, start)) continue;
+        if (out) out[n] = (fc_window){(uint32_t)i, start};
+        n++;
+    }
+    return n;
+}
+
+static fc_status check_lengths(fc_window_sampler *s) {
+    const fc_dataset *ds = s->ds;
+    for (size_t i = 0; i < ds->n_series; i++) {
+        size_t T = fc_train_length(ds, &s->spec, i);
+        if (T == 0)
+            return fc_error(FC_ERR_INVALID, "%s: series '%s' has %zu points and --val-size holds out %zu: "
+                            "no training points left", ds->source, ds->ids[i], fc_dataset_len(ds, i), s->spec.val_size);
+        if (T > s->T_max) s->T_max = T;
+    }
+    if (s->T_max < s->spec.L)
+        return fc_error(FC_ERR_INVALID, "%s: the longest series has %zu training points, fewer than "
+                        "--input-size %zu: use a smaller input size", ds->source, s->T_max, s->spec.L);
+    return FC_OK;
+}
+
+static void build_prefix_counts(fc_window_sampler *s) {
+    const fc_dataset *ds = s->ds;
+    for (size_t i = 0; i < ds->n_series; i++) {
+        uint32_t *P = s->observed + ds->offsets[i] + i, c = 0;
+        P[0] = 0;
+        for (size_t r = ds->offsets[i]; r < ds->offsets[i + 1]; r++) {
+            c += ds->mask[r] ? 1 : 0;
+            P[r - ds->offsets[i] + 1] = c;
+        }
+    }
+}
+
+fc_status fc_window_sampler_init(fc_window_sampler *s, const fc_dataset *ds, const fc_window_spec *spec,
+                                 size_t batch_size, size_t windows_batch_size, uint64_t seed) {
+    memset(s, 0, sizeof *s);
+    s->ds = ds;
+    s->spec = *spec;
+    s->seed = seed;
+    s->batch_size = batch_size < ds->n_series ? batch_size : ds->n_series;
+    s->windows_batch_size = windows_batch_size;
+    if (spec->step_size < 1) return fc_error(FC_ERR_INVALID, "--step-size must be >= 1");
+    FC_TRY(check_lengths(s));
+    s->grid = (s->T_max - spec->L) / spec->step_size + 1;
+    s->observed = fc_malloc((ds->n_rows + ds->n_series) * sizeof(uint32_t), "window availability counts");
+    s->perm = fc_malloc(ds->n_series * sizeof(uint32_t), "series order");
+    s->cand = fc_malloc(s->batch_size * s->grid * sizeof(fc_window), "window candidates");
+    if (!s->observed || !s->perm || !s->cand) { fc_window_sampler_free(s); return FC_ERR_MEMORY; }
+    build_prefix_counts(s);
+    for (size_t i = 0; i < ds->n_series; i++) s->total_valid += valid_windows_of(s, i, NULL);
+    if (s->total_valid == 0) {
+        fc_window_sampler_free(s);
+        return fc_error(FC_ERR_INVALID, "%s: no training window has an observed point in both its %zu "
+                        "input and %zu output points", ds->source, spec->L, spec->H);
+    }
+    s->cursor = ds->n_series;   /* the first call starts epoch 0 */
+    s->epoch = (size_t)-1;
+    return FC_OK;
+}
+
+void fc_window_sampler_free(fc_window_sampler *s) {
+    free(s->observed);
+    free(s->perm);
+    free(s->cand);
+    s->observed = NULL;
+    s->perm = NULL;
+    s->cand = NULL;
+}
+
+/* A new random order of the series (Fisher-Yates on Philox numbers). */
+static void shuffle_series(fc_window_sampler *s) {
+    size_t N = s->ds->n_series;
+    s->epoch++;
+    s->cursor = 0;
+    for (size_t i = 0; i < N; i++) s->perm[i] = (uint32_t)i;
+    for (size_t i = N - 1; i > 0; i--) {
+        fc_philox_out r = fc_rng_block(s->seed, FC_STREAM_EPOCH, (uint64_t)s->epoch * N + i);
+        size_t j = fc_u32_below(r.v[0], (uint32_t)(i + 1));
+        uint32_t t = s->perm[i]; s->perm[i] = s->perm[j]; s->perm[j] = t;
+    }
+}
+
+/* Valid windows of the next batch of series; skips batches without any. */
+static size_t next_candidates(fc_window_sampler *s) {
+    for (;;) {
+        if (s->cursor >= s->ds->n_series) shuffle_series(s);
+        size_t end = s->cursor + s->batch_size;
+        if (end > s->ds->n_series) end = s->ds->n_series;   /* the last batch of an epoch is smaller */
+        size_t n = 0;
+        for (size_t k = s->cursor; k < end; k++) n += valid_windows_of(s, s->perm[k], s->cand + n);
+        s->cursor = end;
+        if (n) return n;
+    }
+}
+
+void fc_window_sampler_next(fc_window_sampler *s, uint64_t step, fc_window *out) {
+    size_t n = next_candidates(s), W = s->windows_batch_size;
+    uint64_t base = step * (uint64_t)W;
+    for (size_t i = 0; i < W; i++) {
+        fc_philox_out r = fc_rng_block(s->seed, FC_STREAM_WINDOWS, base + i);
+        if (n < W) {                    /* with replacement */
+            out[i] = s->cand[fc_u32_below(r.v[0], (uint32_t)n)];
+            continue;
+        }
+        size_t j = i + fc_u32_below(r.v[0], (uint32_t)(n - i));   /* partial Fisher-Yates */
+        fc_window t = s->cand[i]; s->cand[i] = s->cand[j]; s->cand[j] = t;
+        out[i] = s->cand[i];
+    }
+}
+
+void fc_window_gather(const fc_dataset *ds, const fc_window *w, size_t L, size_t H, size_t limit,
+                      float *y, float *mask) {
+    size_t base = ds->offsets[w->series];
+    for (size_t t = 0; t < L + H; t++) {
+        int64_t pos = w->start + (int64_t)t;
+        int inside = pos >= 0 && pos < (int64_t)limit;
+        size_t r = base + (size_t)(inside ? pos : 0);
+        y[t] = inside ? (float)ds->y[r] : 0.0f;
+        mask[t] = inside && ds->mask[r] ? 1.0f : 0.0f;
+    }
+}
+
+size_t fc_validation_windows(const fc_dataset *ds, const fc_window_spec *spec, fc_window *out) {
+    if (spec->val_size < spec->H) return 0;
+    size_t per = (spec->val_size - spec->H) / spec->step_size + 1, n = 0;
+    for (size_t i = 0; i < ds->n_series; i++) {
+        int64_t base = (int64_t)fc_dataset_len(ds, i) - (int64_t)(spec->L + spec->val_size);
+        for (size_t k = 0; k < per; k++, n++)
+            if (out) out[n] = (fc_window){(uint32_t)i, base + (int64_t)(k * spec->step_size)};
+    }
+    return n;
+}

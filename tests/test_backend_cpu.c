@@ -1,0 +1,477 @@
+/* The CPU backend against independent truth: matrix products against naive
+ * double-precision loops (odd shapes and the N-HiTS shape), pooling against
+ * a naive reference, interpolation and Adam against numbers produced by
+ * PyTorch (pasted below with the script that made them), losses against
+ * hand-computed values, and the primitive cache against its counter. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "backend/backend.h"
+#include "backend/cpu/cpu_backend.h"
+#include "check.h"
+#include "core/rng.h"
+
+static float *randu(size_t n, uint64_t seed, float lo, float hi) {
+    float *x = malloc((n ? n : 1) * sizeof *x);
+    for (size_t i = 0; i < n; i++) {
+        fc_philox_out r = fc_rng_block(seed, 7, i);
+        x[i] = lo + (hi - lo) * fc_u32_to_unit_float(r.v[0]);
+    }
+    return x;
+}
+
+static float *filled(size_t n, float v) {
+    float *x = malloc((n ? n : 1) * sizeof *x);
+    for (size_t i = 0; i < n; i++) x[i] = v;
+    return x;
+}
+
+/* Count of elements with |got - want| > tol * scale[i] (scale: the sum of
+ * |terms|, the natural error scale of a dot product). */
+static size_t count_bad(const float *got, const double *want, const double *scale, size_t n,
+                        double tol, double *max_rel) {
+    size_t bad = 0;
+    *max_rel = 0;
+    for (size_t i = 0; i < n; i++) {
+        double err = fabs((double)got[i] - want[i]) / (scale[i] > 1e-30 ? scale[i] : 1e-30);
+        if (!(err <= tol)) bad++;
+        if (err > *max_rel || err != err) *max_rel = err;
+    }
+    return bad;
+}
+
+/* ---- linear ---- */
+
+static void ref_linear(double *y, double *scale, const float *x, const float *w, const float *b,
+                       size_t B, size_t I, size_t O, int relu) {
+    for (size_t r = 0; r < B; r++)
+        for (size_t o = 0; o < O; o++) {
+            double s = b ? b[o] : 0.0, a = b ? fabs(b[o]) : 0.0;
+            for (size_t i = 0; i < I; i++) {
+                s += (double)x[r * I + i] * w[o * I + i];
+                a += fabs((double)x[r * I + i] * w[o * I + i]);
+            }
+            y[r * O + o] = relu && s < 0 ? 0.0 : s;
+            scale[r * O + o] = a;
+        }
+}
+
+static void check_linear_forward(fc_backend *be, size_t B, size_t I, size_t O, int bias,
+                                 fc_activation act, double tol) {
+    float *x = randu(B * I, 1, -1, 1), *w = randu(O * I, 2, -1, 1);
+    float *b = bias ? randu(O, 3, -1, 1) : NULL, *y = filled(B * O, NAN);
+    double *ref = malloc(B * O * sizeof *ref), *scale = malloc(B * O * sizeof *scale), mr;
+    CHECK(be->linear_forward(be, y, x, w, b, B, I, O, act) == FC_OK);
+    ref_linear(ref, scale, x, w, b, B, I, O, act == FC_ACT_RELU);
+    size_t bad = count_bad(y, ref, scale, B * O, tol, &mr);
+    CHECK_MSG(bad == 0, "linear_forward B=%zu I=%zu O=%zu bias=%d act=%d: %zu bad, max rel %g",
+              B, I, O, bias, (int)act, bad, mr);
+    if (act == FC_ACT_RELU) {
+        size_t zeros = 0;
+        for (size_t i = 0; i < B * O; i++) zeros += y[i] == 0.0f;
+        CHECK_MSG(zeros > 0 && zeros < B * O, "ReLU must clip some but not all (%zu)", zeros);
+    }
+    free(x), free(w), free(b), free(y), free(ref), free(scale);
+}
+
+static void ref_linear_backward(double *dx, double *dxs, double *dw, double *dws, double *db,
+                                const float *dy, const float *x, const float *w, const float *dw0,
+                                size_t B, size_t I, size_t O) {
+    for (size_t r = 0; r < B; r++)
+        for (size_t i = 0; i < I; i++) {
+            double s = 0, a = 0;
+            for (size_t o = 0; o < O; o++) {
+                s += (double)dy[r * O + o] * w[o * I + i];
+                a += fabs((double)dy[r * O + o] * w[o * I + i]);
+            }
+            dx[r * I + i] = s, dxs[r * I + i] = a;
+        }
+    for (size_t o = 0; o < O; o++) {
+        for (size_t i = 0; i < I; i++) {
+            double s = dw0[o * I + i], a = fabs(s);
+            for (size_t r = 0; r < B; r++) {
+                s += (double)dy[r * O + o] * x[r * I + i];
+                a += fabs((double)dy[r * O + o] * x[r * I + i]);
+            }
+            dw[o * I + i] = s, dws[o * I + i] = a;
+        }
+        double s = 0.5; /* db starts at 0.5 */
+        for (size_t r = 0; r < B; r++) s += dy[r * O + o];
+        db[o] = s;
+    }
+}
+
+static void check_linear_backward(fc_backend *be, size_t B, size_t I, size_t O, double tol) {
+    float *dy = randu(B * O, 4, -1, 1), *x = randu(B * I, 5, -1, 1), *w = randu(O * I, 6, -1, 1);
+    float *dw0 = randu(O * I, 8, -1, 1), *dw = malloc(O * I * sizeof *dw);
+    float *dx = filled(B * I, NAN), *db = filled(O, 0.5f);
+    for (size_t i = 0; i < O * I; i++) dw[i] = dw0[i];
+    double *rdx = malloc(B * I * 8), *sdx = malloc(B * I * 8), *rdw = malloc(O * I * 8),
+           *sdw = malloc(O * I * 8), *rdb = malloc(O * 8), *sdb = malloc(O * 8), mr;
+    CHECK(be->linear_backward(be, dx, dw, db, dy, x, w, B, I, O) == FC_OK);
+    ref_linear_backward(rdx, sdx, rdw, sdw, rdb, dy, x, w, dw0, B, I, O);
+    for (size_t o = 0; o < O; o++) sdb[o] = 0.5 + B; /* |dy| <= 1 */
+    size_t bad = count_bad(dx, rdx, sdx, B * I, tol, &mr);
+    CHECK_MSG(bad == 0, "dx B=%zu I=%zu O=%zu: %zu bad, max rel %g", B, I, O, bad, mr);
+    bad = count_bad(dw, rdw, sdw, O * I, tol, &mr);
+    CHECK_MSG(bad == 0, "dw (accumulated) B=%zu I=%zu O=%zu: %zu bad, max rel %g", B, I, O, bad, mr);
+    bad = count_bad(db, rdb, sdb, O, tol, &mr);
+    CHECK_MSG(bad == 0, "db (accumulated) B=%zu O=%zu: %zu bad, max rel %g", B, O, bad, mr);
+    /* A second call accumulates again; dx NULL and db NULL are skipped. */
+    CHECK(be->linear_backward(be, NULL, dw, NULL, dy, x, w, B, I, O) == FC_OK);
+    for (size_t i = 0; i < O * I; i++) rdw[i] += rdw[i] - dw0[i], sdw[i] *= 2;
+    bad = count_bad(dw, rdw, sdw, O * I, tol, &mr);
+    CHECK_MSG(bad == 0, "dw twice: %zu bad, max rel %g", bad, mr);
+    CHECK_CLOSE(db[0], rdb[0], 0, 1e-6); /* untouched by the db == NULL call */
+    free(dy), free(x), free(w), free(dw0), free(dw), free(dx), free(db);
+    free(rdx), free(sdx), free(rdw), free(sdw), free(rdb), free(sdb);
+}
+
+static void test_primitive_cache(fc_backend *be) {
+    float *x = randu(3 * 4, 1, -1, 1), *w = randu(2 * 4, 2, -1, 1), *b = randu(2, 3, -1, 1);
+    float y[6], dx[12], dw[8] = {0}, db[2] = {0};
+    size_t n0 = fc_backend_cpu_primitives_created(be);
+    CHECK(be->linear_forward(be, y, x, w, b, 3, 4, 2, FC_ACT_RELU) == FC_OK);
+    CHECK(fc_backend_cpu_primitives_created(be) == n0 + 1);
+    CHECK(be->linear_forward(be, y, x, w, b, 3, 4, 2, FC_ACT_RELU) == FC_OK);
+    CHECK(fc_backend_cpu_primitives_created(be) == n0 + 1);
+    CHECK(be->linear_forward(be, y, x, w, NULL, 3, 4, 2, FC_ACT_RELU) == FC_OK);
+    CHECK(fc_backend_cpu_primitives_created(be) == n0 + 2);
+    CHECK(be->linear_forward(be, y, x, w, b, 3, 4, 2, FC_ACT_NONE) == FC_OK);
+    CHECK(fc_backend_cpu_primitives_created(be) == n0 + 3);
+    CHECK(be->linear_backward(be, dx, dw, db, y, x, w, 3, 4, 2) == FC_OK);
+    CHECK(fc_backend_cpu_primitives_created(be) == n0 + 5);
+    for (int rep = 0; rep < 3; rep++) {
+        CHECK(be->linear_forward(be, y, x, w, b, 3, 4, 2, FC_ACT_RELU) == FC_OK);
+        CHECK(be->linear_backward(be, dx, dw, db, y, x, w, 3, 4, 2) == FC_OK);
+    }
+    CHECK(fc_backend_cpu_primitives_created(be) == n0 + 5);
+    CHECK(be->linear_forward(be, y, x, w, b, 0, 4, 2, FC_ACT_RELU) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "B=0");
+    free(x), free(w), free(b);
+}
+
+/* ---- gemm ---- */
+
+static void check_gemm(fc_backend *be, int ta, int tb, size_t M, size_t N, size_t K) {
+    size_t lda = (ta ? M : K) + 3, ldb = (tb ? K : N) + 2, ldc = N + 5;
+    size_t arows = ta ? K : M, brows = tb ? N : K;
+    float *A = randu(arows * lda, 11, -1, 1), *Bm = randu(brows * ldb, 12, -1, 1);
+    float *C = randu(M * ldc, 13, -1, 1), *C0 = malloc(M * ldc * sizeof *C0);
+    for (size_t i = 0; i < M * ldc; i++) C0[i] = C[i];
+    float alpha = 0.7f, beta = -0.3f;
+    CHECK(be->gemm(be, ta, tb, M, N, K, alpha, A, lda, Bm, ldb, beta, C, ldc) == FC_OK);
+    size_t bad = 0, pad_changed = 0;
+    for (size_t i = 0; i < M; i++) {
+        for (size_t j = 0; j < N; j++) {
+            double s = 0, a = 0;
+            for (size_t k = 0; k < K; k++) {
+                double av = ta ? A[k * lda + i] : A[i * lda + k];
+                double bv = tb ? Bm[j * ldb + k] : Bm[k * ldb + j];
+                s += av * bv, a += fabs(av * bv);
+            }
+            double want = alpha * s + beta * C0[i * ldc + j];
+            double tol = 1e-5 * (fabs(alpha) * a + fabs(beta * C0[i * ldc + j])) + 1e-7;
+            bad += !(fabs(C[i * ldc + j] - want) <= tol);
+        }
+        for (size_t j = N; j < ldc; j++) pad_changed += C[i * ldc + j] != C0[i * ldc + j];
+    }
+    CHECK_MSG(bad == 0, "gemm ta=%d tb=%d M=%zu N=%zu K=%zu: %zu bad", ta, tb, M, N, K, bad);
+    CHECK_MSG(pad_changed == 0, "gemm wrote %zu elements beyond N in C's rows", pad_changed);
+    free(A), free(Bm), free(C), free(C0);
+}
+
+static void test_gemm(fc_backend *be) {
+    for (int ta = 0; ta < 2; ta++)
+        for (int tb = 0; tb < 2; tb++) {
+            check_gemm(be, ta, tb, 7, 5, 13);
+            check_gemm(be, ta, tb, 65, 33, 130);
+        }
+    /* beta = 0 must not read C (BLAS convention): NaN in C is overwritten. */
+    float A[6] = {1, 2, 3, 4, 5, 6}, Bm[6] = {1, 0, 0, 1, 1, 1}, C[4] = {NAN, NAN, NAN, NAN};
+    CHECK(be->gemm(be, 0, 0, 2, 2, 3, 1.0f, A, 3, Bm, 2, 0.0f, C, 2) == FC_OK);
+    CHECK_CLOSE(C[0], 4, 0, 1e-6); /* [1 2 3] . [[1 0] [0 1] [1 1]] = [4 5] */
+    CHECK_CLOSE(C[1], 5, 0, 1e-6);
+    CHECK_CLOSE(C[2], 10, 0, 1e-6);
+    CHECK_CLOSE(C[3], 11, 0, 1e-6);
+    CHECK(be->gemm(be, 0, 0, 2, 2, 3, 1.0f, A, 2, Bm, 2, 0.0f, C, 2) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "lda = 2");
+}
+
+/* ---- pooling ---- */
+
+/* Naive reference: max of each window of k with the first maximum's index. */
+static void ref_maxpool_row(const float *x, size_t L, size_t k, float *y, int32_t *idx) {
+    for (size_t j = 0; j * k < L; j++) {
+        y[j] = x[j * k];
+        idx[j] = (int32_t)(j * k);
+        for (size_t i = j * k + 1; i < L && i < (j + 1) * k; i++)
+            if (x[i] > y[j]) y[j] = x[i], idx[j] = (int32_t)i;
+    }
+}
+
+static void check_maxpool(fc_backend *be, size_t B, size_t L, size_t k) {
+    size_t n_out = (L + k - 1) / k;
+    float *x = randu(B * L, 21 + L + k, -1, 1), *y = filled(B * n_out, NAN);
+    float *ry = malloc(n_out * sizeof *ry), *dy = randu(B * n_out, 22, -1, 1);
+    float *dx = filled(B * L, NAN);
+    int32_t *idx = malloc(B * n_out * sizeof *idx), *ridx = malloc(n_out * sizeof *ridx);
+    x[0] = x[1] = 5.0f; /* a tie: the first index wins */
+    be->maxpool1d_forward(be, y, idx, x, B, L, k);
+    be->maxpool1d_backward(be, dx, dy, idx, B, L, k);
+    size_t bad = 0;
+    for (size_t r = 0; r < B; r++) {
+        ref_maxpool_row(x + r * L, L, k, ry, ridx);
+        for (size_t j = 0; j < n_out; j++)
+            bad += y[r * n_out + j] != ry[j] || idx[r * n_out + j] != ridx[j];
+        for (size_t i = 0; i < L; i++) {
+            float want = 0.0f;
+            for (size_t j = 0; j < n_out; j++)
+                if ((size_t)ridx[j] == i) want = dy[r * n_out + j];
+            bad += dx[r * L + i] != want;
+        }
+    }
+    CHECK_MSG(bad == 0, "maxpool B=%zu L=%zu k=%zu: %zu mismatches", B, L, k, bad);
+    free(x), free(y), free(ry), free(dy), free(dx), free(idx), free(ridx);
+}
+
+static void test_maxpool(fc_backend *be) {
+    check_maxpool(be, 3, 10, 3);   /* last window holds 1 element */
+    check_maxpool(be, 3, 11, 3);   /* last window holds 2 */
+    check_maxpool(be, 2, 9, 3);    /* exact */
+    check_maxpool(be, 2, 7, 1);    /* identity */
+    check_maxpool(be, 2, 3, 5);    /* one partial window */
+    check_maxpool(be, 1024, 96, 2); /* large enough for the parallel path */
+    /* NaN propagates and, as in torch's kernel, the last NaN's index is kept;
+     * -inf everywhere keeps the window's first index. */
+    float x[8] = {1, NAN, 3, NAN, -INFINITY, -INFINITY, -INFINITY, 2}, y[3];
+    int32_t idx[3];
+    be->maxpool1d_forward(be, y, idx, x, 1, 8, 4);
+    CHECK(isnan(y[0]) && idx[0] == 3);
+    CHECK(y[1] == 2.0f && idx[1] == 7);
+    be->maxpool1d_forward(be, y, idx, x + 4, 1, 3, 3);
+    CHECK(y[0] == -INFINITY && idx[0] == 0);
+}
+
+/* ---- interpolation ---- */
+
+/* Produced once with torch 2.x:
+ *   t = torch.tensor([[x]], requires_grad=True)
+ *   y = F.interpolate(t, size=n_out, mode="linear", align_corners=False)
+ *   y.backward(0.25 * torch.arange(1, n_out + 1).reshape(1, 1, n_out))
+ * printing y and t.grad with %.9g. */
+typedef struct {
+    size_t n_in, n_out;
+    float x[8], y[12], dx[8];
+} interp_case;
+
+static const interp_case interp_cases[] = {
+    {3, 12, {1, -2, 4},
+     {1, 1, 0.625f, -0.125f, -0.875f, -1.625f, -1.25f, 0.25f, 1.75f, 3.25f, 4, 4},
+     {2.6875f, 6.5f, 10.3125f}},
+    {1, 5, {3.5f}, {3.5f, 3.5f, 3.5f, 3.5f, 3.5f}, {3.75f}},
+    {4, 4, {1, 2.5f, -3, 7}, {1, 2.5f, -3, 7}, {0.25f, 0.5f, 0.75f, 1}},
+    {5, 7, {0.5f, -1, 2, 3, -4},
+     {0.5f, -0.357142806f, -0.142856836f, 2, 2.71428585f, -2.38418579e-07f, -4},
+     {0.464285702f, 0.821428537f, 1.57142854f, 1.75000012f, 2.39285707f}},
+    {7, 3, {1, 2, 3, 4, 5, 6, 7}, {1.66666663f, 4, 6.33333302f},
+     {0.0833333433f, 0.166666657f, 0, 0.5f, 0, 0.500000238f, 0.249999762f}},
+};
+
+static void check_interp(fc_backend *be, const interp_case *c) {
+    enum { LD = 16, B = 2 };
+    float x[B * LD], y[B * LD], dy[B * LD], dx[B * LD];
+    for (size_t r = 0; r < B; r++) {
+        for (size_t i = 0; i < LD; i++) x[r * LD + i] = dx[r * LD + i] = y[r * LD + i] = 99.0f;
+        for (size_t i = 0; i < c->n_in; i++) x[r * LD + i] = c->x[i] * (float)(r + 1);
+        for (size_t j = 0; j < c->n_out; j++) dy[r * LD + j] = 0.25f * (float)(j + 1);
+    }
+    be->interp_linear_forward(be, y, LD, x, LD, B, c->n_in, c->n_out);
+    be->interp_linear_backward(be, dx, LD, dy, LD, B, c->n_in, c->n_out);
+    for (size_t r = 0; r < B; r++) {
+        for (size_t j = 0; j < c->n_out; j++)
+            CHECK_CLOSE(y[r * LD + j], c->y[j] * (float)(r + 1), 1e-7, 1e-6);
+        for (size_t i = 0; i < c->n_in; i++) CHECK_CLOSE(dx[r * LD + i], c->dx[i], 1e-7, 1e-6);
+        CHECK(y[r * LD + c->n_out] == 99.0f && dx[r * LD + c->n_in] == 99.0f);
+    }
+}
+
+/* ---- losses ---- */
+
+static void test_masked_loss(fc_backend *be) {
+    /* d = yhat - y = {1, 0, -2, 3}; mask sum 2.5.
+     * MAE: (1*1 + 1*0 + 0.5*2 + 0*3) / 2.5 = 0.8; grad = sign(d) mask / 2.5.
+     * MSE: (1 + 0 + 0.5*4 + 0) / 2.5 = 1.2;       grad = 2 d mask / 2.5. */
+    float yhat[4] = {1, 2, 3, 4}, y[4] = {0, 2, 5, 1}, mask[4] = {1, 1, 0.5f, 0}, g[4];
+    double loss = -1;
+    be->masked_loss(be, &loss, g, 2.0f, yhat, y, mask, 4, 0);
+    CHECK_CLOSE(loss, 0.8, 1e-12, 1e-7);
+    float mae_grad[4] = {0.8f, 0.0f, -0.4f, 0.0f}; /* x grad_scale 2 */
+    for (int i = 0; i < 4; i++) CHECK_CLOSE(g[i], mae_grad[i], 1e-7, 1e-6);
+    be->masked_loss(be, &loss, g, 1.0f, yhat, y, mask, 4, 1);
+    CHECK_CLOSE(loss, 1.2, 1e-12, 1e-7);
+    float mse_grad[4] = {0.8f, 0.0f, -0.8f, 0.0f};
+    for (int i = 0; i < 4; i++) CHECK_CLOSE(g[i], mse_grad[i], 1e-7, 1e-6);
+    /* No observed point: loss 0 and gradient 0 (neuralforecast's _divide_no_nan). */
+    float none[4] = {0, 0, 0, 0}, gn[4] = {NAN, NAN, NAN, NAN};
+    be->masked_loss(be, &loss, gn, 1.0f, yhat, y, none, 4, 0);
+    CHECK(loss == 0.0 && gn[0] == 0.0f && gn[3] == 0.0f);
+    be->masked_loss(be, &loss, NULL, 1.0f, yhat, y, mask, 4, 0); /* no gradient asked */
+    CHECK_CLOSE(loss, 0.8, 1e-12, 1e-7);
+}
+
+/* Large inputs take the blocked parallel path; check against a double loop
+ * and that a 1-thread backend gives the same bits. */
+static void test_reductions_large(fc_backend *be, fc_backend *be1) {
+    size_t n = 1000003;
+    float *yhat = randu(n, 31, -2, 2), *y = randu(n, 32, -2, 2), *mask = randu(n, 33, 0, 1);
+    double want = 0, msum = 0, ss = 0, loss, loss1, sq, sq1;
+    for (size_t i = 0; i < n; i++) {
+        double d = (double)yhat[i] - y[i];
+        want += mask[i] * d * d, msum += mask[i], ss += (double)yhat[i] * yhat[i];
+    }
+    be->masked_loss(be, &loss, NULL, 1.0f, yhat, y, mask, n, 1);
+    be1->masked_loss(be1, &loss1, NULL, 1.0f, yhat, y, mask, n, 1);
+    CHECK_CLOSE(loss, want / msum, 0, 1e-6);
+    CHECK_MSG(loss == loss1, "masked_loss differs across thread counts: %.17g vs %.17g", loss, loss1);
+    be->sum_squares(be, &sq, yhat, n);
+    be1->sum_squares(be1, &sq1, yhat, n);
+    CHECK_CLOSE(sq, ss, 0, 1e-12);
+    CHECK(sq == sq1);
+    free(yhat), free(y), free(mask);
+}
+
+/* ---- Adam ---- */
+
+/* Produced once with torch 2.x (torch.optim.Adam, CPU, defaults otherwise):
+ *   p = nn.Parameter(torch.tensor(p0)); opt = Adam([p], lr, betas, eps)
+ *   for g in (g1, g2): p.grad = torch.tensor(g); opt.step(); print p, exp_avg, exp_avg_sq
+ * with %.9g, p0 = {0.5, -1, 2, 0.00099}, g1 = {0.1, -0.2, 0, 1.3},
+ * g2 = {0.3, 0.05, -1.5, -0.25}. p0[3] nearly cancels with the first update,
+ * which makes a 1-ulp error in the step size visible.
+ * Config A: lr=1e-3, betas=(0.9, 0.999), eps=1e-8.
+ * Config B: lr=0.05, betas=(0.5, 0.9), eps=1e-6 (the w >= 0.5 lerp form).
+ * Our element body reproduces torch's CPU arithmetic, so equality is exact. */
+typedef struct {
+    float lr, b1, b2, eps;
+    float p1[4], p2[4], m2[4], v2[4];
+} adam_case;
+
+static const adam_case adam_cases[] = {
+    {0.001f, 0.9f, 0.999f, 1e-08f,
+     {0.499000013f, -0.999000013f, 2.0f, -9.99984331e-06f},
+     {0.498082221f, -0.998530567f, 2.0007441f, -0.000527393539f},
+     {0.0390000045f, -0.0130000012f, -0.150000006f, 0.0919999927f},
+     {9.99900076e-05f, 4.24600039e-05f, 0.0022499999f, 0.00175080996f}},
+    {0.05f, 0.5f, 0.9f, 1e-06f,
+     {0.450000495f, -0.950000226f, 2.0f, -0.0490099639f},
+     {0.398890704f, -0.938291967f, 2.04594684f, -0.0636151135f},
+     {0.175000012f, -0.0250000022f, -0.75f, 0.199999988f},
+     {0.00990000088f, 0.00385000021f, 0.225000009f, 0.158349976f}},
+};
+
+static void check_adam(fc_backend *be, const adam_case *c) {
+    float p[4] = {0.5f, -1.0f, 2.0f, 0.00099f}, m[4] = {0}, v[4] = {0};
+    float g1[4] = {0.1f, -0.2f, 0.0f, 1.3f}, g2[4] = {0.3f, 0.05f, -1.5f, -0.25f};
+    be->adam_step(be, p, g1, m, v, 4, c->lr, c->b1, c->b2, c->eps, 1);
+    for (int i = 0; i < 4; i++) CHECK_MSG(p[i] == c->p1[i], "step 1 p[%d] %.9g vs torch %.9g", i, p[i], c->p1[i]);
+    be->adam_step(be, p, g2, m, v, 4, c->lr, c->b1, c->b2, c->eps, 2);
+    for (int i = 0; i < 4; i++) {
+        CHECK_MSG(p[i] == c->p2[i], "step 2 p[%d] %.9g vs torch %.9g", i, p[i], c->p2[i]);
+        CHECK_MSG(m[i] == c->m2[i], "step 2 m[%d] %.9g vs torch %.9g", i, m[i], c->m2[i]);
+        CHECK_MSG(v[i] == c->v2[i], "step 2 v[%d] %.9g vs torch %.9g", i, v[i], c->v2[i]);
+    }
+}
+
+/* ---- small element-wise entries ---- */
+
+static void test_elementwise(fc_backend *be) {
+    float dy[4] = {1, 2, 3, 4}, y[4] = {0.5f, 0, -1, NAN};
+    be->relu_backward(be, dy, y, 4);
+    CHECK(dy[0] == 1 && dy[1] == 0 && dy[2] == 0 && dy[3] == 4); /* torch passes NaN outputs */
+    float x[2 * 5] = {1, 2, 3, 9, 9, 4, 5, 6, 9, 9}, f[2 * 4];
+    be->flip_rows(be, f, 4, x, 5, 2, 3);
+    CHECK(f[0] == 3 && f[1] == 2 && f[2] == 1 && f[4] == 6 && f[5] == 5 && f[6] == 4);
+    be->flip_rows(be, x, 5, x, 5, 2, 4); /* in place */
+    CHECK(x[0] == 9 && x[1] == 3 && x[3] == 1 && x[4] == 9 && x[5] == 9 && x[8] == 4);
+    float ya[2 * 3] = {1, 2, 9, 3, 4, 9}, xa[2 * 2] = {10, 20, 30, 40};
+    be->axpby_rows(be, ya, 3, 0.5f, xa, 2, 2.0f, 2, 2);
+    CHECK(ya[0] == 7 && ya[1] == 14 && ya[2] == 9 && ya[3] == 21 && ya[4] == 28);
+    float yn[2] = {NAN, NAN};
+    be->axpby_rows(be, yn, 2, 2.0f, xa, 2, 0.0f, 1, 2); /* beta 0 ignores y */
+    CHECK(yn[0] == 20 && yn[1] == 40);
+    float ym[4] = {1, 2, 3, 4}, mm[6] = {2, 0, 9, -1, 3, 9};
+    be->mul_rows(be, ym, 2, mm, 3, 2, 2);
+    CHECK(ym[0] == 2 && ym[1] == 0 && ym[2] == -3 && ym[3] == 12);
+    float src[2 * 3] = {1, 7, 2, 3, -4, 5}, yb[2 * 4];
+    be->broadcast_col(be, yb, src, 3, 1, 2, 4);
+    CHECK(yb[0] == 7 && yb[3] == 7 && yb[4] == -4 && yb[7] == -4);
+    float acc[2 * 3] = {0, 1, 0, 0, 2, 0}, d[2 * 2] = {1, 2, 3, 4};
+    be->sum_rows_into_col(be, acc, 3, 1, d, 2, 2);
+    CHECK(acc[1] == 4 && acc[4] == 9 && acc[0] == 0 && acc[5] == 0);
+    float s[3] = {1, -2, 3};
+    be->scale(be, s, -0.5f, 3);
+    CHECK(s[0] == -0.5f && s[1] == 1.0f && s[2] == -1.5f);
+    double ssq;
+    be->sum_squares(be, &ssq, s, 3);
+    CHECK_CLOSE(ssq, 3.5, 0, 1e-12);
+    be->fill(be, s, 2.5f, 3);
+    CHECK(s[0] == 2.5f && s[2] == 2.5f);
+}
+
+static void test_memory(fc_backend *be) {
+    float *p = be->alloc(be, 1000 * sizeof(float)), host[3] = {1, 2, 3}, back[3];
+    CHECK(p != NULL && ((uintptr_t)p & 63) == 0);
+    be->to_device(be, p, host, sizeof host);
+    be->to_host(be, back, p, sizeof back);
+    be->sync(be);
+    CHECK(back[0] == 1 && back[2] == 3);
+    be->release(be, p);
+    CHECK(be->alloc(be, SIZE_MAX / 2) == NULL);
+    CHECK_CONTAINS(fc_last_error(), "bytes");
+}
+
+/* Bias gradient is a column sum owned by one thread per column: the same
+ * bits whatever the thread count. */
+static void test_db_deterministic(fc_backend *be, fc_backend *be1) {
+    size_t B = 300, I = 8, O = 200;
+    float *dy = randu(B * O, 41, -1, 1), *x = randu(B * I, 42, -1, 1), *w = randu(O * I, 43, -1, 1);
+    float *dw = filled(O * I, 0), *db = filled(O, 0), *db1 = filled(O, 0);
+    CHECK(be->linear_backward(be, NULL, dw, db, dy, x, w, B, I, O) == FC_OK);
+    CHECK(be1->linear_backward(be1, NULL, dw, db1, dy, x, w, B, I, O) == FC_OK);
+    size_t diff = 0;
+    for (size_t o = 0; o < O; o++) diff += db[o] != db1[o];
+    CHECK_MSG(diff == 0, "db differs across thread counts in %zu columns", diff);
+    free(dy), free(x), free(w), free(dw), free(db), free(db1);
+}
+
+int main(void) {
+    fc_backend *be = NULL, *be1 = NULL;
+    CHECK(fc_backend_cpu_create(-1, &be) == FC_ERR_INVALID && be == NULL);
+    CHECK_CONTAINS(fc_last_error(), "threads = -1");
+    CHECK(fc_backend_cpu_create(0, &be) == FC_OK && be != NULL);
+    CHECK(fc_backend_cpu_create(1, &be1) == FC_OK && be1 != NULL);
+    if (!be || !be1) return CHECK_DONE();
+    CHECK(be->threads >= 1 && be1->threads == 1);
+    test_memory(be);
+    for (int act = 0; act < 2; act++)
+        for (int bias = 0; bias < 2; bias++) check_linear_forward(be, 7, 13, 5, bias, act, 1e-5);
+    check_linear_forward(be, 1024, 512, 512, 1, FC_ACT_RELU, 1e-4);
+    check_linear_backward(be, 7, 13, 5, 1e-5);
+    check_linear_backward(be, 1024, 512, 512, 1e-4);
+    test_primitive_cache(be);
+    test_db_deterministic(be, be1);
+    test_gemm(be);
+    test_maxpool(be);
+    for (size_t i = 0; i < sizeof interp_cases / sizeof *interp_cases; i++)
+        check_interp(be, &interp_cases[i]);
+    test_masked_loss(be);
+    test_reductions_large(be, be1);
+    for (size_t i = 0; i < sizeof adam_cases / sizeof *adam_cases; i++) check_adam(be, &adam_cases[i]);
+    test_elementwise(be);
+    fc_backend_destroy(&be);
+    fc_backend_destroy(&be1);
+    CHECK(be == NULL);
+    return CHECK_DONE();
+}

@@ -1,0 +1,107 @@
+/* Whole-model gradient checks by central finite differences: for N-HiTS
+ * (pooling, interpolation, doubly residual links), N-BEATS (identity, trend
+ * and seasonality bases) and MLP, the gradient that backward accumulates
+ * for every parameter must match (f(p + e) - f(p - e)) / 2e of the scalar
+ * f = sum(forecast * R) for a fixed random R. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/error.h"
+#include "core/rng.h"
+#include "models/model.h"
+
+enum { B = 3 };
+
+static float uniform(uint64_t i) { return 2.0f * fc_u32_to_unit_float(fc_rng_block(99, 7, i).v[0]) - 1.0f; }
+
+static double objective(fc_model *m, float *fc, const float *x, const float *mask, const float *R) {
+    FC_ASSERT(fc_model_forward(m, fc, x, mask, B) == FC_OK);
+    double s = 0.0;
+    for (size_t i = 0; i < B * m->cfg.h; i++) s += (double)fc[i] * R[i];
+    return s;
+}
+
+/* Left, central and right difference quotients of the objective in parameter k. */
+static void differences(fc_model *m, size_t k, float eps, float *fc, const float *x, const float *mask,
+                        const float *R, double q[3]) {
+    float keep = m->params[k];
+    double mid = objective(m, fc, x, mask, R);
+    m->params[k] = keep + eps;
+    double up = objective(m, fc, x, mask, R);
+    m->params[k] = keep - eps;
+    double down = objective(m, fc, x, mask, R);
+    m->params[k] = keep;
+    q[0] = (mid - down) / eps;
+    q[1] = (up - down) / (2.0 * eps);
+    q[2] = (up - mid) / eps;
+}
+
+static void check_model(const char *label, const fc_model_config *cfg) {
+    fc_backend *be = NULL;
+    fc_model *m = NULL;
+    CHECK(fc_backend_cpu_create(1, &be) == FC_OK);
+    CHECK_MSG(fc_model_create(cfg, be, &m) == FC_OK, "%s: %s", label, fc_last_error());
+    if (!m) return;
+    CHECK(fc_model_init_params(m, 5) == FC_OK);
+    CHECK(fc_model_reserve(m, B, 1) == FC_OK);
+    size_t L = cfg->input_size, H = cfg->h;
+    float *x = malloc(B * L * sizeof(float)), *mask = malloc(B * L * sizeof(float));
+    float *R = malloc(B * H * sizeof(float)), *fc = malloc(B * H * sizeof(float));
+    for (size_t i = 0; i < B * L; i++) {
+        x[i] = uniform(i) * 2.0f;
+        mask[i] = (i % 7 == 3) ? 0.0f : 1.0f;   /* a few missing points */
+    }
+    for (size_t i = 0; i < B * H; i++) R[i] = uniform(1000 + i);
+    objective(m, fc, x, mask, R);
+    be->fill(be, m->grads, 0.0f, m->n_trainable);
+    CHECK(fc_model_backward(m, R, B) == FC_OK);
+    /* Near a ReLU or max-pool switch the central difference averages two
+     * slopes; the parameter's own side of the switch is then given by one of
+     * the one-sided quotients. A wrong gradient matches none of the three. */
+    int bad = 0, one_sided = 0;
+    for (size_t k = 0; k < m->n_trainable; k++) {
+        double q[3], ana = m->grads[k];
+        differences(m, k, 5e-4f, fc, x, mask, R, q);
+        int ok[3];
+        for (int i = 0; i < 3; i++) ok[i] = fabs(q[i] - ana) <= 4e-3 + 2e-2 * fabs(ana);
+        if (ok[1]) continue;
+        if (ok[0] || ok[2]) { one_sided++; continue; }
+        if (bad++ < 5) fprintf(stderr, "%s: param %zu: numeric %.6g %.6g %.6g analytic %.6g\n", label, k, q[0], q[1], q[2], ana);
+    }
+    CHECK_MSG(bad == 0, "%s: %d of %zu gradients differ", label, bad, m->n_trainable);
+    CHECK_MSG(one_sided * 20 < (int)m->n_trainable, "%s: %d of %zu parameters sit at a kink", label, one_sided, m->n_trainable);
+    printf("%s: %zu parameters checked, %d by a one-sided difference (at a kink)\n", label, m->n_trainable, one_sided);
+    free(x); free(mask); free(R); free(fc);
+    fc_model_free(&m);
+    fc_backend_destroy(&be);
+}
+
+static void small_units(fc_model_config *c, size_t w) {
+    c->n_units = 3;
+    for (int i = 0; i < 3; i++) c->mlp_units[i][0] = c->mlp_units[i][1] = w;
+}
+
+int main(void) {
+    fc_model_config c;
+    fc_model_config_default(&c, FC_MODEL_NHITS, 6, 13);   /* odd L: partial pooling windows */
+    small_units(&c, 8);
+    check_model("NHITS", &c);
+
+    fc_model_config_default(&c, FC_MODEL_NHITS, 7, 12);
+    small_units(&c, 6);
+    c.n_pool_kernel_size[0] = 3; c.n_freq_downsample[0] = 3;   /* 2 knots interpolated to 7 */
+    c.n_blocks[1] = 2;
+    check_model("NHITS uneven", &c);
+
+    fc_model_config_default(&c, FC_MODEL_NBEATS, 6, 10);      /* identity, trend, seasonality */
+    small_units(&c, 8);
+    check_model("NBEATS", &c);
+
+    fc_model_config_default(&c, FC_MODEL_MLP, 5, 9);
+    c.hidden_size = 12;
+    c.num_layers = 3;
+    check_model("MLP", &c);
+    return CHECK_DONE();
+}

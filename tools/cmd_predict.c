@@ -1,0 +1,50 @@
+/* fcast predict: forecast the next h points of every series in a history
+ * file with a trained model, written as neuralforecast's output CSV. */
+#include <stdio.h>
+
+#include "args.h"
+#include "cli.h"
+#include "core/error.h"
+#include "eval/evaluate.h"
+#include "io/forecast_csv.h"
+#include "io/model_file.h"
+
+static int predict(const char *model_path, const char *data, const char *out, size_t threads) {
+    fc_backend *be = NULL;
+    fc_forecaster f = {0};
+    fc_dataset *ds = NULL;
+    float *fc = NULL;
+    fc_status st = fc_backend_cpu_create((int)threads, &be);
+    if (st == FC_OK) st = fc_forecaster_load(model_path, be, &f);
+    if (st == FC_OK) st = fc_load_history(&f, data, &ds);
+    if (st == FC_OK) {
+        fc = fc_malloc(ds->n_series * f.model->cfg.h * sizeof(float), "forecasts");
+        st = fc ? fc_predict(&f, ds, fc) : FC_ERR_MEMORY;
+    }
+    if (st == FC_OK)
+        st = fc_forecast_write_csv(out, ds, &f.freq, f.model->cfg.h, fc_model_kind_name(f.model->cfg.kind), fc);
+    if (st == FC_OK)
+        fprintf(stderr, "%zu series x %zu steps written to %s\n", ds->n_series, f.model->cfg.h, out);
+    int rc = st == FC_OK ? 0 : cli_fail("predict");
+    free(fc);
+    fc_dataset_free(&ds);
+    fc_forecaster_free(&f);
+    fc_backend_destroy(&be);
+    return rc;
+}
+
+int cmd_predict(int argc, char **argv, int first) {
+    const char *model = NULL, *data = NULL, *out = NULL;
+    size_t threads = 0;
+    arg_spec specs[] = {
+        {"model", ARG_STR, &model, "FILE", "model file written by fcast train", 1, 0},
+        {"data", ARG_STR, &data, "FILE", "history: long CSV with unique_id, ds, y", 1, 0},
+        {"out", ARG_STR, &out, "FILE", "forecast CSV to write (unique_id, ds, <MODEL>)", 1, 0},
+        {"threads", ARG_SIZE, &threads, "N", "CPU threads (0 = all cores)", 0, 0},
+        {0},
+    };
+    int rc = args_parse("predict", "Forecast the next h points of every series from its last input_size points.",
+                        specs, argc, argv, first);
+    if (rc) return rc == 1 ? 0 : 2;
+    return predict(model, data, out, threads);
+}

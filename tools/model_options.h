@@ -1,0 +1,22 @@
+/* Architecture flags shared by the commands that build a model (train,
+ * plan, bench): --mlp-units, --stack-types, --n-blocks, --n-pool-kernel-size,
+ * --n-freq-downsample, --n-harmonics, --n-basis, --hidden-size, --num-layers.
+ * Unset flags keep neuralforecast's defaults for the model. */
+#ifndef FC_TOOLS_MODEL_OPTIONS_H
+#define FC_TOOLS_MODEL_OPTIONS_H
+
+#include "args.h"
+#include "models/model.h"
+
+typedef struct {
+    const char *mlp_units, *stack_types, *n_blocks, *pool, *downsample;
+    size_t n_harmonics, n_basis, hidden_size, num_layers;
+} fc_arch_options;
+
+void fc_arch_defaults(fc_arch_options *a);
+/* Appends the flag specs to `specs` (room for at least 10 entries). */
+void fc_arch_specs(fc_arch_options *a, arg_spec *specs, size_t room);
+/* Applies the flags that were given to cfg and validates the result. */
+fc_status fc_arch_apply(const fc_arch_options *a, fc_model_config *cfg);
+
+#endif
