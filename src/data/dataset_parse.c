@@ -256,11 +256,10 @@ static fc_status parse_row(fc_raw_table *t, const fc_span *f, size_t line) {
     FC_TRY(parse_value(t, &f[t->col_y], line, t->col_y, &v, &missing));
     t->y[r] = missing ? 0.0 : v;
     t->mask[r] = !missing;
-    double *exog = t->exog + r * t->n_exog;
     for (size_t j = 0; j < t->n_exog; j++) {
         size_t col = t->exog_cols[j];
         FC_TRY(parse_value(t, &f[col], line, col, &v, &missing));
-        exog[j] = missing ? (double)NAN : v;
+        t->exog[r * t->n_exog + j] = missing ? (double)NAN : v;
     }
     t->series[r] = id;
     t->line[r] = line;

@@ -8,7 +8,7 @@
 
 #define FC_RANGE_MAX_VALUES 100000
 
-typedef struct {
+typedef struct fc_range {
     double start, stop, step;
     size_t count;
 } fc_range;

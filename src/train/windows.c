@@ -38,7 +38,7 @@ static int64_t grid_start(const fc_window_sampler *s, size_t i, size_t g) {
     return (int64_t)(g * s->spec.step_size) - pad;
 }
 
-static size_t valid_windows_of(const fc_window_sampler *s, size_t i, fc_window *out) {
+size_t fc_window_sampler_list(const fc_window_sampler *s, size_t i, fc_window *out) {
     size_t n = 0;
     for (size_t g = 0; g < s->grid; g++) {
         int64_t start = grid_start(s, i, g);
@@ -92,7 +92,7 @@ fc_status fc_window_sampler_init(fc_window_sampler *s, const fc_dataset *ds, con
     s->cand = fc_malloc(s->batch_size * s->grid * sizeof(fc_window), "window candidates");
     if (!s->observed || !s->perm || !s->cand) { fc_window_sampler_free(s); return FC_ERR_MEMORY; }
     build_prefix_counts(s);
-    for (size_t i = 0; i < ds->n_series; i++) s->total_valid += valid_windows_of(s, i, NULL);
+    for (size_t i = 0; i < ds->n_series; i++) s->total_valid += fc_window_sampler_list(s, i, NULL);
     if (s->total_valid == 0) {
         fc_window_sampler_free(s);
         return fc_error(FC_ERR_INVALID, "%s: no training window has an observed point in both its %zu "
@@ -132,7 +132,7 @@ static size_t next_candidates(fc_window_sampler *s) {
         size_t end = s->cursor + s->batch_size;
         if (end > s->ds->n_series) end = s->ds->n_series;   /* the last batch of an epoch is smaller */
         size_t n = 0;
-        for (size_t k = s->cursor; k < end; k++) n += valid_windows_of(s, s->perm[k], s->cand + n);
+        for (size_t k = s->cursor; k < end; k++) n += fc_window_sampler_list(s, s->perm[k], s->cand + n);
         s->cursor = end;
         if (n) return n;
     }

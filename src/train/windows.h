@@ -53,6 +53,10 @@ fc_status fc_window_sampler_init(fc_window_sampler *s, const fc_dataset *ds, con
                                  size_t batch_size, size_t windows_batch_size, uint64_t seed);
 void fc_window_sampler_free(fc_window_sampler *s);
 
+/* Lists the valid training windows of series i in start order into out
+ * (room for s->grid; may be NULL) and returns their count. */
+size_t fc_window_sampler_list(const fc_window_sampler *s, size_t i, fc_window *out);
+
 /* Draws the windows of training step `step` into out (windows_batch_size). */
 void fc_window_sampler_next(fc_window_sampler *s, uint64_t step, fc_window *out);
 
