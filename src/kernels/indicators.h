@@ -83,7 +83,7 @@ FC_HD int fc_ema_seed(double *st, int w, const double *x, const fc_ind_kparams *
 }
 
 FC_HD void fc_ema_step(double *st, int w, double x, const fc_ind_kparams *k, double *out) {
-    double m = ((x - st[0]) * k->k_slow) + st[0];
+    double m = fma(x - st[0], k->k_slow, st[0]);
     st[0] = m;
     *out = m;
 }
@@ -362,8 +362,8 @@ FC_HD int fc_macd_seed(double *st, int w, const double *x, const fc_ind_kparams 
     sig += line;
     int t = s;
     for (int i = 1; i < g; i++, t++) {
-        fast = ((x[t] - fast) * k->k_fast) + fast;
-        slow = ((x[t] - slow) * k->k_slow) + slow;
+        fast = fma(x[t] - fast, k->k_fast, fast);
+        slow = fma(x[t] - slow, k->k_slow, slow);
         line = fast - slow;
         sig += line;
     }
@@ -380,10 +380,10 @@ FC_HD int fc_macd_seed(double *st, int w, const double *x, const fc_ind_kparams 
 
 FC_HD void fc_macd_step(double *st, int w, double x, const fc_ind_kparams *k, double *macd,
                         double *signal, double *hist) {
-    double fast = ((x - st[0]) * k->k_fast) + st[0];
-    double slow = ((x - st[w]) * k->k_slow) + st[w];
+    double fast = fma(x - st[0], k->k_fast, st[0]);
+    double slow = fma(x - st[w], k->k_slow, st[w]);
     double line = fast - slow;
-    double sig = ((line - st[2 * w]) * k->k_signal) + st[2 * w];
+    double sig = fma(line - st[2 * w], k->k_signal, st[2 * w]);
     st[0] = fast;
     st[w] = slow;
     st[2 * w] = sig;
