@@ -33,6 +33,8 @@ static const error_case error_cases[] = {
      {"bad.csv:3:", "column 'y' (3)", "'abc' is not a number", "expected"}},
     {"non-numeric exog", "unique_id,ds,y,price\na,1,2,3\na,2,3,1.2.3\n", NULL,
      {"bad.csv:3:", "column 'price' (4)", "'1.2.3'"}},
+    {"CRLF line numbers", "unique_id,ds,y\r\na,1,1\r\n\r\na,2,x\r\n", NULL, {"bad.csv:4:", "column 'y' (3)", "'x'"}},
+    {"CR line numbers", "unique_id,ds,y\ra,1,1\ra,2,x\r", NULL, {"bad.csv:3:", "column 'y' (3)"}},
     {"infinite y", "unique_id,ds,y\na,1,inf\n", NULL, {"bad.csv:2:", "column 'y' (3)", "infinite"}},
     {"y beyond double", "unique_id,ds,y\na,1,1\na,2,-1e999\n", NULL, {"bad.csv:3:", "column 'y' (3)", "finite"}},
     {"duplicate", "unique_id,ds,y\na,1,1\nb,1,1\na,1,2\n", NULL,

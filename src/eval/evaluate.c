@@ -5,16 +5,33 @@
 #include "data/ds_text.h"
 #include "eval/evaluate.h"
 
+static fc_status kind_mismatch(const fc_forecaster *f, const char *path, fc_ds_kind found) {
+    return fc_error(FC_ERR_INVALID, "%s: ds holds %s values but the model was trained on %s values", path,
+                    fc_ds_kind_name(found), fc_ds_kind_name(f->ds_kind));
+}
+
 fc_status fc_load_history(const fc_forecaster *f, const char *path, fc_dataset **out) {
     fc_load_options lo = {f->freq.name, 1};
-    FC_TRY(fc_dataset_load_csv(path, &lo, out));
-    if ((*out)->ds_kind != f->ds_kind) {
-        fc_error(FC_ERR_INVALID, "%s: ds is a %s but the model was trained on a %s", path,
-                 fc_ds_kind_name((*out)->ds_kind), fc_ds_kind_name(f->ds_kind));
-        fc_dataset_free(out);
-        return FC_ERR_INVALID;
+    fc_status st = fc_dataset_load_csv(path, &lo, out);
+    if (st != FC_OK) {
+        /* Say "wrong kind of ds" rather than "wrong frequency" when that is the cause. */
+        char first[1024];
+        snprintf(first, sizeof first, "%s", fc_last_error());
+        fc_dataset *probe = NULL;
+        fc_load_options any = {NULL, 1};
+        if (fc_dataset_load_csv(path, &any, &probe) == FC_OK && probe->ds_kind != f->ds_kind) {
+            st = kind_mismatch(f, path, probe->ds_kind);
+        } else {
+            fc_error(st, "%s", first);
+        }
+        fc_dataset_free(&probe);
+        return st;
     }
-    return FC_OK;
+    if ((*out)->ds_kind != f->ds_kind) {
+        st = kind_mismatch(f, path, (*out)->ds_kind);
+        fc_dataset_free(out);
+    }
+    return st;
 }
 
 /* Row of test series t at time `when`, or -1 (binary search: ds sorted). */

@@ -12,6 +12,7 @@
 
 #include "backend/cpu/cpu_internal.h"
 #include "core/error.h"
+#include "kernels/rows.h"
 
 static const char *mm_kind_name(fc_mm_kind k) {
     switch (k) {
@@ -257,11 +258,22 @@ static fc_status gemm_check(int trans_a, int trans_b, size_t M, size_t N, size_t
     return FC_OK;
 }
 
+/* C = beta * C, for K == 0: dnnl_sgemm leaves C untouched there, while
+ * BLAS (and this entry's contract) scales it (beta == 0: zeros). */
+static void gemm_scale_only(size_t M, size_t N, float beta, float *C, size_t ldc) {
+    for (size_t i = 0; i < M; i++)
+        for (size_t j = 0; j < N; j++) C[i * ldc + j] = fc_axpby(0.0f, 0.0f, beta, C[i * ldc + j]);
+}
+
 fc_status fc_cpu_gemm(fc_backend *be, int trans_a, int trans_b, size_t M, size_t N, size_t K,
                       float alpha, const float *A, size_t lda, const float *Bm, size_t ldb,
                       float beta, float *C, size_t ldc) {
     FC_TRY(gemm_check(trans_a, trans_b, M, N, K, lda, ldb, ldc));
     if (M == 0 || N == 0) return FC_OK;
+    if (K == 0) {
+        gemm_scale_only(M, N, beta, C, ldc);
+        return FC_OK;
+    }
     fc_cpu_use_threads(be);
     dnnl_status_t s = dnnl_sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', (dnnl_dim_t)M,
                                  (dnnl_dim_t)N, (dnnl_dim_t)K, alpha, A, (dnnl_dim_t)lda, Bm,

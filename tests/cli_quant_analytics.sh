@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# fcast quant option | risk | portfolio | backtest through the CLI binary:
+# values against Black-Scholes and the committed reference fixtures, output
+# shapes, and clear errors on bad input. Usage: cli_quant_analytics.sh FCAST
+set -u
+FCAST="$1"
+DATA=data/eu_stock_markets.csv
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+failures=0
+checks=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+ok() { checks=$((checks + 1)); }
+# json_field JSON NAME: the number after "NAME":
+json_field() { echo "$1" | sed -n "s/.*\"$2\": *\([-0-9.eE+]*\).*/\1/p"; }
+# expect_error CODE NEEDLE -- ARGS...: exit status CODE and NEEDLE in stderr
+expect_error() {
+  local code="$1" needle="$2"; shift 3
+  "$FCAST" "$@" >"$TMP/out" 2>"$TMP/err"; local rc=$?
+  ok
+  if [ "$rc" -ne "$code" ]; then fail "fcast $* exited $rc, expected $code"; return; fi
+  grep -q -- "$needle" "$TMP/err" || fail "fcast $*: stderr lacks '$needle': $(cat "$TMP/err")"
+}
+# close A B TOL: |A - B| <= TOL
+close() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= t) }'; }
+
+# --- option: European call against Black-Scholes, JSON fields
+out="$("$FCAST" quant option --type european --call --S 100 --K 100 --r 0.05 --sigma 0.2 --T 1 \
+       --paths 400000 --antithetic --seed 7 --json)" || fail "option --json exited non-zero"
+ok
+price="$(json_field "$out" price)"; se="$(json_field "$out" stderr)"; bs="$(json_field "$out" bs_price)"
+close "$bs" 10.450584 1e-6 || fail "bs_price $bs"
+close "$(json_field "$out" delta)" 0.636831 1e-6 || fail "delta in $out"
+close "$price" 10.450584 "$(awk -v s="$se" 'BEGIN { print 3 * s }')" || fail "MC $price +- $se far from BS"
+for f in ci_low ci_high gamma vega theta rho; do [ -n "$(json_field "$out" $f)" ] || fail "JSON lacks $f"; done
+# put: 5.573526
+out="$("$FCAST" quant option --put --S 100 --K 100 --r 0.05 --sigma 0.2 --T 1 --paths 200000 --json)"
+ok
+close "$(json_field "$out" bs_price)" 5.573526 1e-6 || fail "put bs_price in $out"
+# Asian: text output with the control variate
+out="$("$FCAST" quant option --type asian --put --S 90 --K 87 --r 0.025 --q 0.06 --sigma 0.13 --T 1 \
+       --fixings 12 --paths 100000 --antithetic)" || fail "asian option exited non-zero"
+ok
+echo "$out" | grep -q "Kemna-Vorst" || fail "asian output lacks the geometric closed form: $out"
+expect_error 1 "--sigma" -- quant option --call --S 100 --K 100 --sigma 0 --T 1
+expect_error 1 "--T" -- quant option --call --S 100 --K 100 --sigma 0.2 --T -1
+expect_error 1 "--steps" -- quant option --type asian --call --S 100 --K 100 --sigma 0.2 --T 1 --steps 5
+expect_error 1 "--call" -- quant option --S 100 --K 100 --sigma 0.2 --T 1
+expect_error 2 "--S" -- quant option --call --K 100 --sigma 0.2 --T 1
+
+# --- risk: the CSV rows match the empyrical/QuantLib fixture
+"$FCAST" quant risk --data "$DATA" --level 0.95,0.99 --csv >"$TMP/risk.csv" || fail "risk --csv exited non-zero"
+ok
+matched=0
+while IFS=, read -r series metric value; do
+  got="$(awk -F, -v s="$series" -v m="$metric" '$1 == s && $2 == m { print $3 }' "$TMP/risk.csv")"
+  [ -z "$got" ] && continue
+  matched=$((matched + 1))
+  awk -v a="$got" -v b="$value" 'BEGIN { d = a - b; if (d < 0) d = -d; s = b < 0 ? -b : b; exit !(d <= 1e-9 * s + 1e-15) }' \
+    || fail "risk $series $metric: $got vs fixture $value"
+done < <(tail -n +2 tests/fixtures/quant_risk_eu_stock.csv)
+[ "$matched" -eq 52 ] || fail "risk: $matched fixture rows matched, expected 52 (4 series x (5 + 2 levels x 4))"
+"$FCAST" quant risk --data "$DATA" | grep -q "inner join" || fail "risk table does not state the alignment"
+ok
+expect_error 1 "--level" -- quant risk --data "$DATA" --level 0.95,abc
+expect_error 1 "--level" -- quant risk --data "$DATA" --level 1.5
+printf 'unique_id,ds,y\nA,1,10\nA,2,-1\nA,3,12\n' >"$TMP/neg.csv"
+expect_error 1 "series A at ds 2" -- quant risk --data "$TMP/neg.csv"
+printf 'unique_id,ds,y\nA,1,0.01\nA,2,-0.02\nA,3,0.03\n' >"$TMP/ret.csv"
+"$FCAST" quant risk --data "$TMP/ret.csv" --returns --level 0.5 --csv >"$TMP/r.csv" || fail "risk --returns failed"
+ok
+# k = ceil(0.5 * 3) = 2: the second-worst return, +0.01, is a gain: VaR -0.01
+grep -q "^A,hist_var_0.5,-0.01$" "$TMP/r.csv" || fail "risk --returns: hist_var_0.5 should be -0.01: $(cat "$TMP/r.csv")"
+printf 'unique_id,ds,y\nA,1,10\nA,2,abc\n' >"$TMP/bad.csv"
+expect_error 1 "bad.csv:3: column 'y'" -- quant risk --data "$TMP/bad.csv"
+expect_error 1 "missing.csv" -- quant risk --data "$TMP/missing.csv"
+
+# --- portfolio: minimum-variance weights against numpy (fixture), target return met
+"$FCAST" quant portfolio --data "$DATA" --target-return 0.2016 >"$TMP/pf.txt" || fail "portfolio exited non-zero"
+ok
+ftse="$(awk '/^minimum variance/ { on = 1; next } on && $1 == "FTSE" { print $2; exit }' "$TMP/pf.txt")"
+close "$ftse" 0.688933 1e-6 || fail "min-variance FTSE weight $ftse, numpy 0.688933"
+smi="$(awk '/^target return/ { on = 1; next } on && $1 == "SMI" { print $2; exit }' "$TMP/pf.txt")"
+close "$smi" 0.776584 1e-6 || fail "target-return SMI weight $smi, numpy 0.776584"
+grep -q "target return 0.2016 a year: expected annual return 0.201600" "$TMP/pf.txt" || fail "target return not met: $(cat "$TMP/pf.txt")"
+
+# --- backtest: grid size, CSV shape, errors
+"$FCAST" quant backtest --data "$DATA" --rule sma-cross --fast 5:50:5 --slow 20:200:10 --cost-bps 5 \
+  --out "$TMP/bt.csv" --top 5 >"$TMP/bt.txt" || fail "backtest exited non-zero: $(cat "$TMP/bt.txt")"
+ok
+grep -q "174 combinations (16 invalid skipped) x 4 symbols = 696 backtests" "$TMP/bt.txt" \
+  || fail "backtest summary: $(head -1 "$TMP/bt.txt")"
+[ "$(wc -l <"$TMP/bt.csv")" -eq 697 ] || fail "backtest CSV has $(wc -l <"$TMP/bt.csv") lines, expected 697"
+head -1 "$TMP/bt.csv" | grep -q "^symbol,rule,fast,slow,total_return,cagr,sharpe,max_drawdown,trades,closed_trades,hit_rate$" \
+  || fail "backtest CSV header: $(head -1 "$TMP/bt.csv")"
+[ "$(grep -c '^ *[0-9]\+  ' "$TMP/bt.txt")" -eq 5 ] || fail "top-5 table: $(cat "$TMP/bt.txt")"
+"$FCAST" quant backtest --data "$DATA" --rule rsi --period 14 --lower 25:35:5 --upper 65:75:5 --short >/dev/null \
+  || fail "rsi backtest failed"
+ok
+"$FCAST" quant backtest --data "$DATA" --rule bbands --period 20 --k 1.5:2.5:0.5 >/dev/null || fail "bbands backtest failed"
+ok
+expect_error 1 "--fast" -- quant backtest --data "$DATA" --fast 5:x --slow 20
+expect_error 1 "--k does not apply" -- quant backtest --data "$DATA" --k 2
+expect_error 1 "--slow" -- quant backtest --data "$DATA" --fast 5 --slow 5000
+expect_error 1 "--period" -- quant backtest --data "$DATA" --rule rsi --period 0
+expect_error 1 "--rule" -- quant backtest --data "$DATA" --rule macd
+
+echo "cli_quant_analytics: $((checks - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]

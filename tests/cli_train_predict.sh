@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# fcast train / predict / eval through the CLI on bundled real data (small
+# model): determinism of model files, forecast CSV layout, eval output, and
+# clear errors for bad input. $1 is the fcast binary.
+set -uo pipefail
+fcast=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0 passes=0
+check() { if eval "$2"; then passes=$((passes + 1)); else echo "FAIL: $1" >&2; fails=$((fails + 1)); fi; }
+
+scripts/split-tail.sh data/monthly_classics.csv 12 "$tmp/train.csv" "$tmp/test.csv"
+small=(--model nhits --h 12 --input-size 24 --mlp-units 32,32,32 --max-steps 40 --windows-batch-size 128
+       --scaler standard --threads 2 --quiet)
+"$fcast" train --data "$tmp/train.csv" "${small[@]}" --out "$tmp/a.safetensors"
+check "train writes a model" "[ -s $tmp/a.safetensors ]"
+"$fcast" train --data "$tmp/train.csv" "${small[@]}" --out "$tmp/b.safetensors"
+check "same seed and threads give a bitwise-identical model file" "cmp -s $tmp/a.safetensors $tmp/b.safetensors"
+"$fcast" train --data "$tmp/train.csv" "${small[@]}" --seed 2 --out "$tmp/c.safetensors"
+check "another seed gives another model" "! cmp -s $tmp/a.safetensors $tmp/c.safetensors"
+
+"$fcast" predict --model "$tmp/a.safetensors" --data "$tmp/train.csv" --out "$tmp/fc.csv" 2>/dev/null
+check "forecast header is neuralforecast's" "[ \"\$(head -1 $tmp/fc.csv)\" = 'unique_id,ds,NHITS' ]"
+check "12 rows for each of 4 series" "[ \$(tail -n +2 $tmp/fc.csv | wc -l) -eq 48 ]"
+check "AirPassengers forecasts start in 1960-01" "grep -q '^AirPassengers,1960-01-01,' $tmp/fc.csv"
+check "future ds follow the monthly grid" "grep -q '^AirPassengers,1960-12-01,' $tmp/fc.csv"
+check "forecasts are numbers" "tail -n +2 $tmp/fc.csv | cut -d, -f3 | grep -qvE '^-?[0-9.]+(e[-+]?[0-9]+)?$' && false || true"
+
+"$fcast" eval --model "$tmp/a.safetensors" --train "$tmp/train.csv" --test "$tmp/test.csv" --season 12 > "$tmp/eval.txt"
+check "eval prints MAE, RMSE, sMAPE and MASE" "grep -q '^MAE' $tmp/eval.txt && grep -q '^MASE' $tmp/eval.txt"
+check "eval scores 48 points over 4 series" "grep -q '48 points over 4 series' $tmp/eval.txt"
+
+# Errors: clear messages, non-zero exit, no crash.
+printf 'unique_id,ds\nA,1\n' > "$tmp/nocol.csv"
+"$fcast" train --data "$tmp/nocol.csv" "${small[@]}" --out "$tmp/x.safetensors" 2> "$tmp/err.txt"
+check "missing y column exits 1" "[ $? -eq 1 ]"
+check "message names the file and the column" "grep -q 'nocol.csv' $tmp/err.txt && grep -q \"'y'\" $tmp/err.txt"
+check "no model file on failure" "[ ! -e $tmp/x.safetensors ]"
+
+head -c 300 "$tmp/a.safetensors" > "$tmp/trunc.safetensors"
+"$fcast" predict --model "$tmp/trunc.safetensors" --data "$tmp/train.csv" --out "$tmp/fc2.csv" 2> "$tmp/err.txt"
+check "truncated model exits 1" "[ $? -eq 1 ]"
+check "message names the model file" "grep -q 'trunc.safetensors' $tmp/err.txt"
+check "no forecast written" "[ ! -e $tmp/fc2.csv ]"
+
+"$fcast" train --data "$tmp/train.csv" --model nope --h 12 --input-size 24 --out "$tmp/x" 2> "$tmp/err.txt"
+check "unknown model is a usage error (2)" "[ $? -eq 2 ] && grep -q nope $tmp/err.txt"
+"$fcast" train --bogus 2> "$tmp/err.txt"
+check "unknown flag is a usage error naming it" "[ $? -eq 2 ] && grep -q -- '--bogus' $tmp/err.txt"
+"$fcast" train --data "$tmp/train.csv" "${small[@]}" --val-size 6 --out "$tmp/x" 2> "$tmp/err.txt"
+check "val-size below h is refused" "[ $? -eq 1 ] && grep -q 'val-size' $tmp/err.txt"
+"$fcast" predict --model "$tmp/a.safetensors" --data data/eu_stock_markets.csv --out "$tmp/fc3.csv" 2> "$tmp/err.txt"
+check "history with another ds kind is refused" "[ $? -eq 1 ] && grep -q "trained on" $tmp/err.txt"
+"$fcast" train --help > "$tmp/help.txt"
+check "train --help documents every flag" "grep -q -- '--windows-batch-size' $tmp/help.txt && grep -q -- '--early-stop-patience' $tmp/help.txt"
+
+echo "$passes passed, $fails failed"
+[ $fails -eq 0 ]
