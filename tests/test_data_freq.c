@@ -82,6 +82,9 @@ static void test_freq_parse(void) {
                   f.month_end == ok[i].month_end && strcmp(f.name, ok[i].name) == 0,
                   "'%s' -> unit %d step %lld end %d name %s", ok[i].alias, f.unit,
                   (long long)f.step, f.month_end, f.name);
+        fc_freq again;  /* model files store the name: it must parse back to the same grid */
+        CHECK_MSG(fc_freq_parse(f.name, FC_DS_DATETIME, &again) == FC_OK && again.unit == f.unit &&
+                  again.step == f.step && again.month_end == f.month_end, "'%s'", f.name);
     }
     fc_freq f;
     CHECK(fc_freq_parse("1", FC_DS_INDEX, &f) == FC_OK && f.step == 1 && strcmp(f.name, "1") == 0);

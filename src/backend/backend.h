@@ -80,7 +80,8 @@ struct fc_backend {
                               size_t B, size_t C);
 
     /* ---- loss and optimizer ---- */
-    /* Masked mean loss over (n) points: sum(mask * l(yhat, y)) / max(sum(mask), eps).
+    /* Masked mean loss over (n) points: sum(mask * l(yhat, y)) / sum(mask), and 0
+     * (with a zero gradient) when sum(mask) == 0, as neuralforecast's _divide_no_nan.
      * Writes the loss to *loss (host) and, when grad is not NULL, d loss / d yhat
      * scaled by `grad_scale` into grad (n). kind: 0 MAE, 1 MSE. */
     void (*masked_loss)(fc_backend *be, double *loss, float *grad, float grad_scale,

@@ -182,7 +182,8 @@ FC_HD int fc_var_step(double *st, int w, double x, double x_old, const fc_ind_kp
     double t1 = st[w] + d;
     double t2 = st[2 * w] + d * d;
     double m1 = t1 * k->inv;
-    *var = t2 * k->inv - m1 * m1;
+    double v = t2 * k->inv - m1 * m1;
+    *var = v;
     d = x_old - shift;
     t1 = t1 - d;
     double d2 = d * d;
@@ -191,7 +192,7 @@ FC_HD int fc_var_step(double *st, int w, double x, double x_old, const fc_ind_kp
     st[w] = t1;
     st[2 * w] = t2;
     st[3 * w] = bars;
-    return (*var < 0.000001 * (t2 * k->inv)) | (d2 > 1000000.0 * t2) | (bars <= 0.0);
+    return (v < 0.000001 * (t2 * k->inv)) | (d2 > 1000000.0 * t2) | (bars <= 0.0);
 }
 
 FC_HD void fc_var_reanchor(double *st, int w, const double *x, long t, const fc_ind_kparams *k,
@@ -216,8 +217,10 @@ FC_HD void fc_var_reanchor(double *st, int w, const double *x, long t, const fc_
     st[3 * w] = (double)k->reseed;
 }
 
-FC_HD double fc_stddev_finish(double var, const fc_ind_kparams *k) {
-    return sqrt(var) * k->dev_up; /* TA-Lib skips the product when nbdev is 1: same bits */
+/* The finishing steps take sd = sqrt(var), so a SIMD caller can take the
+ * roots in bulk. */
+FC_HD double fc_stddev_finish(double sd, const fc_ind_kparams *k) {
+    return sd * k->dev_up; /* TA-Lib skips the product when nbdev is 1: same bits */
 }
 
 FC_HD int fc_stddev_seed(double *st, int w, const double *x, const fc_ind_kparams *k, double *out) {
@@ -230,7 +233,7 @@ FC_HD void fc_stddev_run(double *st, int w, const double *x, long t0, long t1,
     for (long t = t0; t < t1; t++) {
         double v;
         if (fc_var_step(st, w, x[t], x[t - k->p + 1], k, &v)) fc_var_reanchor(st, w, x, t, k, &v);
-        out[t] = fc_stddev_finish(v, k);
+        out[t] = fc_stddev_finish(sqrt(v), k);
     }
 }
 
@@ -256,17 +259,17 @@ FC_HD int fc_bands_step(double *st, int w, double x, double x_old, const fc_ind_
     return fc_var_step(st + w, w, x, x_old, k, var);
 }
 
-FC_HD void fc_bbands_finish(double mid, double var, const fc_ind_kparams *k, double *upper,
+/* TA-Lib writes `var != 0 ? sqrt(var) : 0`, which is sqrt(var) for every
+ * variance it can produce (never negative: its reseed floors those). */
+FC_HD void fc_bbands_finish(double mid, double sd, const fc_ind_kparams *k, double *upper,
                             double *middle, double *lower) {
-    double sd = var != 0.0 ? sqrt(var) : 0.0;
     *upper = mid + sd * k->dev_up;
     *middle = mid;
     *lower = mid - sd * k->dev_dn;
 }
 
 /* A window of equal values has no spread: the z-score is undefined (NaN). */
-FC_HD double fc_zscore_finish(double x, double mid, double var) {
-    double sd = sqrt(var);
+FC_HD double fc_zscore_finish(double x, double mid, double sd) {
     return sd > 0.0 ? (x - mid) / sd : NAN;
 }
 
@@ -276,7 +279,7 @@ FC_HD void fc_bbands_run(double *st, int w, const double *x, long t0, long t1,
         double m, v;
         if (fc_bands_step(st, w, x[t], x[t - k->p + 1], k, &m, &v))
             fc_var_reanchor(st + w, w, x, t, k, &v);
-        fc_bbands_finish(m, v, k, &up[t], &mid[t], &lo[t]);
+        fc_bbands_finish(m, sqrt(v), k, &up[t], &mid[t], &lo[t]);
     }
 }
 
@@ -286,7 +289,7 @@ FC_HD void fc_zscore_run(double *st, int w, const double *x, long t0, long t1,
         double m, v;
         if (fc_bands_step(st, w, x[t], x[t - k->p + 1], k, &m, &v))
             fc_var_reanchor(st + w, w, x, t, k, &v);
-        out[t] = fc_zscore_finish(x[t], m, v);
+        out[t] = fc_zscore_finish(x[t], m, sqrt(v));
     }
 }
 

@@ -7,6 +7,12 @@
  * TA-Lib's periodic re-anchoring (WMA, VAR, BBANDS) is flagged by the step and
  * redone for the lanes concerned with the scalar kernel, so every lane
  * computes exactly what the scalar path computes. */
+/* sqrt never needs errno here (its arguments are variances); without this
+ * GCC keeps a scalar errno branch around every sqrt and cannot vectorize. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-math-errno")
+#endif
+
 #include "quant/indicator_exec.h"
 
 #include <math.h>
@@ -62,7 +68,9 @@ static int any_flag(const int flag[W]) {
 
 /* ---- one block of steps per kind; st is the lanes' state (stride W) ---- */
 
-static void block_sma(double *st, lane_tile *tl, int len, const fc_ind_kparams *k) {
+static void block_sma(double *st, lane_tile *tl, int len, const fc_ind_kparams *k_in) {
+    /* A local copy: stores through st cannot alias it, so the loop vectorizes. */
+    const fc_ind_kparams kl = *k_in, *k = &kl;
     for (int i = 0; i < len; i++) {
         const double *xi = tl->in + i * W, *xo = tl->old + i * W;
         double *o = tl->out[0] + i * W;
@@ -71,7 +79,9 @@ static void block_sma(double *st, lane_tile *tl, int len, const fc_ind_kparams *
     }
 }
 
-static void block_ema(double *st, lane_tile *tl, int len, const fc_ind_kparams *k) {
+static void block_ema(double *st, lane_tile *tl, int len, const fc_ind_kparams *k_in) {
+    /* A local copy: stores through st cannot alias it, so the loop vectorizes. */
+    const fc_ind_kparams kl = *k_in, *k = &kl;
     for (int i = 0; i < len; i++) {
         const double *xi = tl->in + i * W;
         double *o = tl->out[0] + i * W;
@@ -80,8 +90,10 @@ static void block_ema(double *st, lane_tile *tl, int len, const fc_ind_kparams *
     }
 }
 
-static void block_wma(double *st, lane_tile *tl, int len, const fc_ind_kparams *k,
+static void block_wma(double *st, lane_tile *tl, int len, const fc_ind_kparams *k_in,
                       const double *const x[W], long t0) {
+    /* A local copy: stores through st cannot alias it, so the loop vectorizes. */
+    const fc_ind_kparams kl = *k_in, *k = &kl;
     for (int i = 0; i < len; i++) {
         const double *xi = tl->in + i * W, *xo = tl->old + i * W;
         double *o = tl->out[0] + i * W;
@@ -94,8 +106,10 @@ static void block_wma(double *st, lane_tile *tl, int len, const fc_ind_kparams *
 }
 
 /* VAR state at st (STDDEV) or st + W (BBANDS, ZSCORE: after the SMA total). */
-static void block_var(double *st, lane_tile *tl, int len, const fc_ind_kparams *k,
+static void block_var(double *st, lane_tile *tl, int len, const fc_ind_kparams *k_in,
                       const double *const x[W], long t0, int with_mid) {
+    /* A local copy: stores through st cannot alias it, so the loop vectorizes. */
+    const fc_ind_kparams kl = *k_in, *k = &kl;
     double *var_st = with_mid ? st + W : st;
     for (int i = 0; i < len; i++) {
         const double *xi = tl->in + i * W, *xo = tl->old + i * W;
@@ -113,7 +127,9 @@ static void block_var(double *st, lane_tile *tl, int len, const fc_ind_kparams *
     }
 }
 
-static void finish_var(fc_ind_kind kind, lane_tile *tl, int len, const fc_ind_kparams *k) {
+static void finish_var(fc_ind_kind kind, lane_tile *tl, int len, const fc_ind_kparams *k_in) {
+    /* A local copy: stores through st cannot alias it, so the loop vectorizes. */
+    const fc_ind_kparams kl = *k_in, *k = &kl;
     double *v = tl->out[0], *m = tl->out[1], *lo = tl->out[2];
     const double *x = tl->in;
     int n = len * W;
@@ -129,7 +145,9 @@ static void finish_var(fc_ind_kind kind, lane_tile *tl, int len, const fc_ind_kp
     }
 }
 
-static void block_rsi(double *st, lane_tile *tl, int len, const fc_ind_kparams *k) {
+static void block_rsi(double *st, lane_tile *tl, int len, const fc_ind_kparams *k_in) {
+    /* A local copy: stores through st cannot alias it, so the loop vectorizes. */
+    const fc_ind_kparams kl = *k_in, *k = &kl;
     for (int i = 0; i < len; i++) {
         const double *xi = tl->in + i * W, *xo = tl->old + i * W;
         double *o = tl->out[0] + i * W;
@@ -138,7 +156,9 @@ static void block_rsi(double *st, lane_tile *tl, int len, const fc_ind_kparams *
     }
 }
 
-static void block_macd(double *st, lane_tile *tl, int len, const fc_ind_kparams *k) {
+static void block_macd(double *st, lane_tile *tl, int len, const fc_ind_kparams *k_in) {
+    /* A local copy: stores through st cannot alias it, so the loop vectorizes. */
+    const fc_ind_kparams kl = *k_in, *k = &kl;
     for (int i = 0; i < len; i++) {
         const double *xi = tl->in + i * W;
         double *a = tl->out[0] + i * W, *b = tl->out[1] + i * W, *c = tl->out[2] + i * W;

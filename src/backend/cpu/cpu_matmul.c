@@ -139,14 +139,14 @@ static fc_status scratch_reserve(fc_cpu_impl *impl, size_t bytes) {
 static dnnl_status_t mm_memories(fc_cpu_impl *impl, fc_mm_entry *e, const dnnl_memory_desc_t *src,
                                  const dnnl_memory_desc_t *wei, const dnnl_memory_desc_t *bias,
                                  const dnnl_memory_desc_t *dst, const dnnl_memory_desc_t *scratch) {
-    dnnl_status_t s;
-    if ((s = dnnl_memory_create(&e->src, src, impl->engine, DNNL_MEMORY_NONE))) return s;
-    if ((s = dnnl_memory_create(&e->weights, wei, impl->engine, DNNL_MEMORY_NONE))) return s;
-    if ((s = dnnl_memory_create(&e->dst, dst, impl->engine, DNNL_MEMORY_NONE))) return s;
-    if (bias && (s = dnnl_memory_create(&e->bias, bias, impl->engine, DNNL_MEMORY_NONE))) return s;
-    if (scratch && (s = dnnl_memory_create(&e->scratch, scratch, impl->engine, DNNL_MEMORY_NONE)))
-        return s;
-    return dnnl_success;
+    dnnl_engine_t eng = impl->engine;
+    dnnl_status_t s = dnnl_memory_create(&e->src, src, eng, DNNL_MEMORY_NONE);
+    if (s == dnnl_success) s = dnnl_memory_create(&e->weights, wei, eng, DNNL_MEMORY_NONE);
+    if (s == dnnl_success) s = dnnl_memory_create(&e->dst, dst, eng, DNNL_MEMORY_NONE);
+    if (s == dnnl_success && bias) s = dnnl_memory_create(&e->bias, bias, eng, DNNL_MEMORY_NONE);
+    if (s == dnnl_success && scratch)
+        s = dnnl_memory_create(&e->scratch, scratch, eng, DNNL_MEMORY_NONE);
+    return s;
 }
 
 /* Builds the primitive of `key` and its memory objects into e. */
@@ -161,12 +161,13 @@ static fc_status mm_build(fc_cpu_impl *impl, fc_mm_entry *e) {
     const char *call = "dnnl_memory_desc_init_by_strides";
     if ((s = mm_describe(k, &src, &wei, &bias, &dst)) != dnnl_success) goto fail;
     call = "dnnl_matmul_desc_init";
-    if ((s = dnnl_matmul_desc_init(&desc, &src, &wei, k->has_bias ? &bias : NULL, &dst)))
-        goto fail;
+    s = dnnl_matmul_desc_init(&desc, &src, &wei, k->has_bias ? &bias : NULL, &dst);
+    if (s != dnnl_success) goto fail;
     call = "primitive attributes (post-ops, scratchpad)";
     if ((s = mm_attr(k, &attr)) != dnnl_success) goto fail;
     call = "dnnl_primitive_desc_create";
-    if ((s = dnnl_primitive_desc_create(&pd, &desc, attr, impl->engine, NULL))) goto fail;
+    s = dnnl_primitive_desc_create(&pd, &desc, attr, impl->engine, NULL);
+    if (s != dnnl_success) goto fail;
     call = "dnnl_primitive_create";
     if ((s = dnnl_primitive_create(&e->prim, pd)) != dnnl_success) goto fail;
     const dnnl_memory_desc_t *scratch = dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
