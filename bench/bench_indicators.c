@@ -117,7 +117,7 @@ static int run_talib(const bench_args *a, const double *y, double talib_s[N_SPEC
         snprintf(why, cap, "cannot write the data file %s", path);
         return 0;
     }
-    char cmd[1024];
+    char cmd[400];
     snprintf(cmd, sizeof cmd, "python3 %s --data %s --series %zu --points %zu --reps %d", a->script, path,
              a->series, a->points, a->reps);
     FILE *p = popen(cmd, "r");
@@ -149,7 +149,7 @@ static void print_row(const char *name, double pts, const double s[2], double ta
 
 static int setup(bench_data *d, const bench_args *a, double **y_out) {
     size_t n = a->series * a->points;
-    double *y = malloc(n * sizeof *y);
+    double *y = aligned_alloc(64, n * sizeof *y);
     d->offsets = malloc((a->series + 1) * sizeof *d->offsets);
     if (!y || !d->offsets) return 1;
     generate(y, a->series, a->points);
@@ -159,7 +159,7 @@ static int setup(bench_data *d, const bench_args *a, double **y_out) {
     for (int i = 0; i < N_SPECS; i++) {
         if (fc_ind_parse(SPECS[i], &d->specs[i]) != FC_OK) return 1;
         for (int k = 0; k < fc_ind_n_outputs(&d->specs[i]); k++) {
-            d->out[i][k] = malloc(n * sizeof(double));
+            d->out[i][k] = aligned_alloc(64, n * sizeof(double));
             if (!d->out[i][k]) return 1;
             memset(d->out[i][k], 0, n * sizeof(double)); /* page faults outside the timings */
         }
