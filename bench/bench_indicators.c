@@ -99,8 +99,29 @@ static double time_specs(const bench_data *d, size_t first, size_t count, int th
     return best;
 }
 
-/* Runs the Python side; fills talib_s[i] (seconds, or NAN) and returns 1 on success. */
-static int run_talib(const bench_args *a, const double *y, double talib_s[N_SPECS + 1], char *why, size_t cap) {
+/* TA-Lib's seconds per row of the table: kept outputs and discarded ones. */
+typedef struct {
+    double kept[N_SPECS + 1], dropped[N_SPECS + 1];
+    char version[160];
+} talib_times;
+
+static void parse_talib_line(const char *line, talib_times *tt, int *got) {
+    char kind[32], name[64];
+    double sec;
+    if (!strncmp(line, "talib version ", 14)) {
+        snprintf(tt->version, sizeof tt->version, "%.150s", line + 14);
+        tt->version[strcspn(tt->version, "\n")] = '\0';
+        return;
+    }
+    if (sscanf(line, "%31s %63s %lf", kind, name, &sec) != 3) return;
+    double *row = !strcmp(kind, "talib") ? tt->kept : !strcmp(kind, "talib-discarding") ? tt->dropped : NULL;
+    if (!row) return;
+    for (int i = 0; i <= N_SPECS; i++)
+        if (!strcmp(name, i < N_SPECS ? SPECS[i] : "set")) row[i] = sec, (*got)++;
+}
+
+/* Runs python/bench_talib.py on the same values; 1 on success, else `why`. */
+static int run_talib(const bench_args *a, const double *y, talib_times *tt, char *why, size_t cap) {
     if (access(a->script, R_OK) != 0) {
         snprintf(why, cap, "%s not found (run from the repository root or pass --script)", a->script);
         return 0;
@@ -123,28 +144,22 @@ static int run_talib(const bench_args *a, const double *y, double talib_s[N_SPEC
     FILE *p = popen(cmd, "r");
     char line[256];
     int got = 0;
-    for (int i = 0; i <= N_SPECS; i++) talib_s[i] = NAN;
-    while (p && fgets(line, sizeof line, p)) {
-        char name[64];
-        double sec;
-        if (sscanf(line, "talib %63s %lf", name, &sec) != 2) continue;
-        for (int i = 0; i < N_SPECS; i++)
-            if (!strcmp(name, SPECS[i])) talib_s[i] = sec, got++;
-        if (!strcmp(name, "set")) talib_s[N_SPECS] = sec, got++;
-    }
+    while (p && fgets(line, sizeof line, p)) parse_talib_line(line, tt, &got);
     int rc = p ? pclose(p) : -1;
     unlink(path);
-    if (rc != 0 || got != N_SPECS + 1) {
-        snprintf(why, cap, "'%s' failed (status %d)", cmd, rc);
+    if (rc != 0 || got != 2 * (N_SPECS + 1)) {
+        snprintf(why, cap, "'%.200s' failed (status %d)", cmd, rc);
         return 0;
     }
     return 1;
 }
 
-static void print_row(const char *name, double pts, const double s[2], double talib) {
-    printf("%-14s %10.1f %10.1f", name, pts / s[0] / 1e6, pts / s[1] / 1e6);
-    if (isnan(talib)) printf("\n");
-    else printf(" %10.1f %8.2fx %8.2fx\n", pts / talib / 1e6, talib / s[0], talib / s[1]);
+static void print_row(const char *name, double pts, const double s[2], const talib_times *tt, int i) {
+    printf("%-14s %9.1f %9.1f", name, pts / s[0] / 1e6, pts / s[1] / 1e6);
+    if (tt)
+        printf(" %9.1f %9.1f %7.2fx %7.2fx %7.2fx", pts / tt->kept[i] / 1e6, pts / tt->dropped[i] / 1e6,
+               tt->kept[i] / s[0], tt->kept[i] / s[1], tt->dropped[i] / s[1]);
+    printf("\n");
 }
 
 static int setup(bench_data *d, const bench_args *a, double **y_out) {
@@ -186,17 +201,21 @@ int main(int argc, char **argv) {
         for (int i = 0; i < N_SPECS; i++) fc[i][th] = time_specs(&d, (size_t)i, 1, threads[th], a.reps);
         fc[N_SPECS][th] = time_specs(&d, 0, N_SPECS, threads[th], a.reps);
     }
-    double talib[N_SPECS + 1];
+    talib_times tt;
+    memset(&tt, 0, sizeof tt);
     char why[512] = "";
-    int have_talib = a.talib && run_talib(&a, y, talib, why, sizeof why);
-    if (!have_talib)
-        for (int i = 0; i <= N_SPECS; i++) talib[i] = NAN;
-    printf("indicators: %zu series x %zu points, best of %d, million points/s\n", a.series, a.points, a.reps);
-    printf("%-14s %10s %10s", "indicator", "fcast 1T", threads[1] == 2 ? "fcast 2T" : "fcast 1T");
-    if (have_talib) printf(" %10s %9s %9s", "TA-Lib", "ratio 1T", "ratio 2T");
+    int have_talib = a.talib && run_talib(&a, y, &tt, why, sizeof why);
+    printf("indicators: %zu series x %zu points, best of %d runs, million points per second\n", a.series,
+           a.points, a.reps);
+    printf("%-14s %9s %9s", "indicator", "fcast 1T", threads[1] == 2 ? "fcast 2T" : "fcast 1T");
+    if (have_talib)
+        printf(" %9s %9s %8s %8s %8s", "TA-Lib", "TA-Lib*", "1T/TA", "2T/TA", "2T/TA*");
     printf("\n");
-    for (int i = 0; i < N_SPECS; i++) print_row(SPECS[i], pts, fc[i], talib[i]);
-    print_row("set (5 specs)", pts * N_SPECS, fc[N_SPECS], talib[N_SPECS]);
-    if (!have_talib) printf("TA-Lib not measured: %s\n", a.talib ? why : "--no-talib");
+    for (int i = 0; i < N_SPECS; i++) print_row(SPECS[i], pts, fc[i], have_talib ? &tt : NULL, i);
+    print_row("set (5 specs)", pts * N_SPECS, fc[N_SPECS], have_talib ? &tt : NULL, N_SPECS);
+    if (have_talib)
+        printf("TA-Lib: %s, one call per series keeping the outputs; TA-Lib*: dropping each output "
+               "at once (cache-resident, its best case)\n", tt.version);
+    else printf("TA-Lib not measured: %s\n", a.talib ? why : "--no-talib");
     return 0;
 }
