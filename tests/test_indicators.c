@@ -196,8 +196,7 @@ static void check_fixture(const char *file, const char *const *specs, size_t n_s
         CHECK_MSG(fc_ind_parse(specs[j], &spec) == FC_OK, "%s: %s", specs[j], fc_last_error());
         double *out[FC_IND_MAX_OUTPUTS];
         for (int k = 0; k < fc_ind_n_outputs(&spec); k++) out[k] = malloc(b.n_rows * sizeof(double));
-        uint8_t none[64];
-        CHECK(fc_ind_compute(&spec, b.y, NULL, b.offsets, b.n_series, NULL, out, none) == FC_OK);
+        CHECK(fc_ind_compute(&spec, b.y, NULL, b.offsets, b.n_series, NULL, out, NULL) == FC_OK);
         for (int k = 0; k < fc_ind_n_outputs(&spec); k++) {
             compare_output(&fx, &b, &spec, k, out[k], &t);
             if (clean) check_leading_nans(&b, &spec, out[k]);

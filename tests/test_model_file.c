@@ -1,0 +1,95 @@
+/* Model files: a saved forecaster loads back with the same configuration,
+ * metadata and parameters; files from another version, with a missing or
+ * misshapen tensor, or without fcast metadata are clear errors. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/error.h"
+#include "io/model_file.h"
+#include "io/safetensors.h"
+
+static const char *PATH = "/tmp/fcast_test_model_file.safetensors";
+static const char *BAD = "/tmp/fcast_test_model_file_bad.safetensors";
+
+static fc_forecaster make(fc_backend *be) {
+    fc_forecaster f = {0};
+    fc_model_config c;
+    fc_model_config_default(&c, FC_MODEL_NBEATS, 6, 12);
+    c.n_units = 2;
+    c.mlp_units[0][0] = c.mlp_units[0][1] = c.mlp_units[1][0] = c.mlp_units[1][1] = 8;
+    CHECK(fc_model_create(&c, be, &f.model) == FC_OK);
+    CHECK(fc_model_init_params(f.model, 3) == FC_OK);
+    f.scaler = FC_SCALER_ROBUST;
+    f.loss = FC_LOSS_MSE;
+    f.ds_kind = FC_DS_DATE;
+    CHECK(fc_freq_parse("MS", FC_DS_DATE, &f.freq) == FC_OK);
+    f.seed = 3;
+    f.steps_trained = 17;
+    return f;
+}
+
+/* Rewrites PATH into BAD with one tensor dropped or reshaped, or one metadata value changed. */
+static void rewrite(const char *drop, const char *reshape, const char *meta_key, const char *meta_value) {
+    fc_safetensors *in = NULL;
+    CHECK(fc_st_read(PATH, &in) == FC_OK);
+    fc_st_writer *w = fc_st_writer_new();
+    for (size_t i = 0; i < fc_st_meta_count(in); i++) {
+        const char *k, *v;
+        fc_st_meta_at(in, i, &k, &v);
+        if (meta_key && !strcmp(k, meta_key)) v = meta_value;
+        if (v) fc_st_writer_meta(w, k, v);
+    }
+    for (size_t i = 0; i < fc_st_count(in); i++) {
+        const fc_st_tensor *t = fc_st_at(in, i);
+        if (drop && !strcmp(t->name, drop)) continue;
+        int64_t shape[2] = {t->shape[0], t->ndim > 1 ? t->shape[1] : 1};
+        int ndim = t->ndim;
+        if (reshape && !strcmp(t->name, reshape)) { shape[0] = (int64_t)t->numel; ndim = 1; }
+        fc_st_writer_add(w, t->name, t->dtype, ndim, shape, fc_st_data(in, t));
+    }
+    CHECK(fc_st_writer_write(w, BAD) == FC_OK);
+    fc_st_writer_free(&w);
+    fc_st_free(&in);
+}
+
+static void expect_error(fc_backend *be, const char *needle) {
+    fc_forecaster g;
+    CHECK(fc_forecaster_load(BAD, be, &g) == FC_ERR_FORMAT);
+    CHECK_CONTAINS(fc_last_error(), BAD);
+    CHECK_CONTAINS(fc_last_error(), needle);
+    CHECK(g.model == NULL);
+}
+
+int main(void) {
+    fc_backend *be = NULL;
+    CHECK(fc_backend_cpu_create(1, &be) == FC_OK);
+    fc_forecaster f = make(be), g;
+    CHECK(fc_forecaster_save(&f, PATH) == FC_OK);
+    CHECK_MSG(fc_forecaster_load(PATH, be, &g) == FC_OK, "%s", fc_last_error());
+    CHECK(g.model && g.model->n_floats == f.model->n_floats);
+    CHECK(g.model && !memcmp(g.model->params, f.model->params, f.model->n_floats * sizeof(float)));
+    CHECK(g.model && !memcmp(&g.model->cfg, &f.model->cfg, sizeof f.model->cfg));
+    CHECK(g.scaler == FC_SCALER_ROBUST && g.loss == FC_LOSS_MSE && g.ds_kind == FC_DS_DATE);
+    CHECK(!strcmp(g.freq.name, "MS") && g.seed == 3 && g.steps_trained == 17);
+    fc_forecaster_free(&g);
+
+    rewrite(NULL, NULL, "fcast_file_version", "999");
+    expect_error(be, "retrain");
+    rewrite("blocks.1.layers.3.weight", NULL, NULL, NULL);
+    expect_error(be, "blocks.1.layers.3.weight");
+    rewrite(NULL, "blocks.0.layers.0.weight", NULL, NULL);
+    expect_error(be, "blocks.0.layers.0.weight");
+    rewrite(NULL, NULL, "config", "{\"model\": \"NHITS\", \"h\": 6}");
+    expect_error(be, "config");
+    rewrite(NULL, NULL, "scaler_type", "fancy");
+    expect_error(be, "scaler_type");
+    rewrite(NULL, NULL, "fcast_file_version", NULL);   /* dropped: not an fcast model file */
+    expect_error(be, "fcast_file_version");
+
+    fc_forecaster_free(&f);
+    fc_backend_destroy(&be);
+    remove(PATH);
+    remove(BAD);
+    return CHECK_DONE();
+}
