@@ -1,6 +1,8 @@
 /* Technical indicators, one series at a time: the arithmetic of TA-Lib 0.8.1
  * (the C library inside the PyPI wheel ta-lib 0.8.2), operation for operation,
- * so fcast's values match TA-Lib's to the last bit or within a few ulps.
+ * so fcast's values match TA-Lib's to the last bit. Written by hand: TA-Lib
+ * itself computes one series per call with buffers and branches, while these
+ * bodies must step many series in SIMD lanes and on a GPU.
  *
  * Every indicator is split the same way:
  *   <ind>_seed  consumes the warm-up of a segment x[0..n) (n > lookback),
@@ -20,10 +22,13 @@
  * segment starts at a non-NaN value; under the "poison" policy a NaN later in
  * the segment flows through TA-Lib's arithmetic exactly as it does in TA-Lib.
  *
- * No fused multiply-add is written here, and C11 compilation (GCC's
- * -ffp-contract=off under -std=c11) forms none: TA-Lib's FMA builds of EMA,
- * MACD and BBANDS differ from this in the last bit at most. Under nvcc, pass
- * --fmad=false for the same bits. */
+ * Rounding: on CPUs with FMA, TA-Lib runs fused-multiply-add builds of EMA
+ * and MACD, so their smoothing steps are written as fma() here (one
+ * instruction with -march=native, correctly rounded everywhere). Every other
+ * product and sum is rounded on its own, as TA-Lib does: C11 compilation
+ * (GCC's -ffp-contract=off under -std=c11) contracts nothing, and under nvcc
+ * pass --fmad=false for the same bits. With this, the fixtures match TA-Lib
+ * bit for bit; TA-Lib on a CPU without FMA differs by an ulp or so. */
 #ifndef FC_KERNELS_INDICATORS_H
 #define FC_KERNELS_INDICATORS_H
 

@@ -16,7 +16,7 @@ typedef struct {
     int lookback;
     int n_out;
     int copy;   /* EMA and WMA of period 1: TA-Lib copies the input */
-    int trail;  /* how far back the step reads its trailing input (0: none) */
+    int trail;  /* how far back the step reads its trailing input (-1: none) */
 } fc_ind_plan;
 
 /* Checks a spec filled by hand (kind and TA-Lib's parameter ranges). */

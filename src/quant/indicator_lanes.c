@@ -313,7 +313,7 @@ void fc_ind_segments_lanes(const fc_ind_plan *plan, const double *const x[W], co
         if (is_flagged(plan->kind) && stop - t0 > counter_room(plan->kind, st)) stop = t0 + counter_room(plan->kind, st);
         int len = (int)(stop - t0);
         gather(tile.in, x, t0, 0, len);
-        if (plan->trail) gather(tile.old, x, t0, plan->trail, len);
+        if (plan->trail >= 0) gather(tile.old, x, t0, plan->trail, len);
         run_block(plan, st, &tile, len, x, t0);
         for (int j = 0; j < plan->n_out; j++) scatter(dst[j], t0, tile.out[j], len, streaming);
         t0 = stop;

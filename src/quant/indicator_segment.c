@@ -42,7 +42,7 @@ void fc_ind_plan_make(const fc_ind_spec *spec, fc_ind_plan *plan) {
     case FC_IND_MOM:
     case FC_IND_ROC: plan->trail = p; break;
     case FC_IND_RSI: plan->trail = 1; break;
-    default: plan->trail = 0; break;
+    default: plan->trail = -1; break;
     }
 }
 

@@ -186,8 +186,11 @@ static fc_status parse_list_into(const char *text, fc_ind_spec *specs, size_t ca
         FC_ASSERT(*n < cap);
         FC_TRY(fc_ind_parse(item, &specs[*n]));
         for (size_t j = 0; j < *n; j++)
-            if (strcmp(specs[j].label, specs[*n].label) == 0)
-                return fc_error(FC_ERR_INVALID, "'%s': given twice", specs[*n].label);
+            if (strcmp(specs[j].label, specs[*n].label) == 0) {
+                char text[FC_IND_LABEL_CAP];
+                fc_ind_spec_text(&specs[*n], text, sizeof text);
+                return fc_error(FC_ERR_INVALID, "'%s': given twice", text);
+            }
         (*n)++;
         if (!comma) return FC_OK;
         p = comma + 1;
@@ -214,8 +217,13 @@ fc_status fc_ind_spec_init(fc_ind_spec *spec, fc_ind_kind kind, const double *pa
         return fc_error(FC_ERR_INVALID, "fc_ind_spec_init: bad arguments");
     char quote[FC_IND_LABEL_CAP * 2];
     int len = snprintf(quote, sizeof quote, "%s", KINDS[kind].name);
-    for (int i = 0; i < n_params && len < (int)sizeof quote; i++)
-        len += snprintf(quote + len, sizeof quote - (size_t)len, ":%.17g", params[i]);
+    for (int i = 0; i < n_params && len < (int)sizeof quote; i++) {
+        /* The shortest of %.15g / %.17g that reads back as the same number. */
+        char num[32];
+        snprintf(num, sizeof num, "%.15g", params[i]);
+        if (strtod(num, NULL) != params[i]) snprintf(num, sizeof num, "%.17g", params[i]);
+        len += snprintf(quote + len, sizeof quote - (size_t)len, ":%s", num);
+    }
     FC_TRY(build_spec(spec, kind, params, n_params, quote));
     return make_label(spec, quote, strlen(quote));
 }
@@ -255,6 +263,13 @@ const char *fc_ind_output_name(const fc_ind_spec *spec, int k) {
     if (spec->kind == FC_IND_BBANDS) return BANDS[k];
     if (spec->kind == FC_IND_MACD) return MACD[k];
     return NULL;
+}
+
+void fc_ind_spec_text(const fc_ind_spec *spec, char *buf, size_t cap) {
+    /* The label is the text with ':' -> '_'; names and numbers hold no '_'. */
+    snprintf(buf, cap, "%s", spec->label);
+    for (char *p = buf; *p; p++)
+        if (*p == '_') *p = ':';
 }
 
 void fc_ind_column_name(const fc_ind_spec *spec, int k, char *buf, size_t cap) {

@@ -30,6 +30,8 @@ typedef struct {
 
 /* Steps below which a lane group is not worth its gathers. */
 #define MIN_LANE_STEPS 64
+/* Fewer rows than this are not worth a team of threads. */
+#define PARALLEL_MIN_ROWS 65536
 /* Outputs above this many bytes are written with streaming stores. */
 #define STREAMING_BYTES ((size_t)64 << 20)
 
@@ -55,14 +57,14 @@ static fc_status check_args(const fc_ind_spec *specs, size_t n_specs, const doub
 }
 
 /* y with NaN at masked points, or y itself when nothing is masked. */
-static fc_status masked_values(const double *y, const uint8_t *mask, size_t n_rows, const double **x,
-                               double **owned) {
+static fc_status masked_values(const double *y, const uint8_t *mask, size_t n_rows, int threads,
+                               const double **x, double **owned) {
     *x = y;
     *owned = NULL;
     if (!mask || memchr(mask, 0, n_rows) == NULL) return FC_OK;
     double *v = fc_malloc(n_rows * sizeof *v, "indicator input");
     if (!v) return FC_ERR_MEMORY;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(threads) if (n_rows >= PARALLEL_MIN_ROWS)
     for (size_t i = 0; i < n_rows; i++) v[i] = mask[i] ? y[i] : NAN;
     *x = *owned = v;
     return FC_OK;
@@ -95,10 +97,11 @@ static size_t split_series(const run_ctx *c, fc_nan_policy nan, size_t s, size_t
 }
 
 static fc_status build_segments(const run_ctx *c, fc_nan_policy nan, const size_t *offsets, size_t n_series,
-                                segment **out, size_t *n_out) {
+                                int threads, segment **out, size_t *n_out) {
+    int par = offsets[n_series] - offsets[0] >= PARALLEL_MIN_ROWS;
     size_t *first = fc_malloc((n_series + 1) * sizeof *first, "segment counts");
     if (!first) return FC_ERR_MEMORY;
-#pragma omp parallel for schedule(dynamic, 16)
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (par)
     for (size_t s = 0; s < n_series; s++) first[s + 1] = split_series(c, nan, s, offsets[s], offsets[s + 1], NULL);
     first[0] = 0;
     for (size_t s = 0; s < n_series; s++) first[s + 1] += first[s];
@@ -107,7 +110,7 @@ static fc_status build_segments(const run_ctx *c, fc_nan_policy nan, const size_
         free(first);
         return FC_ERR_MEMORY;
     }
-#pragma omp parallel for schedule(dynamic, 16)
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (par)
     for (size_t s = 0; s < n_series; s++) split_series(c, nan, s, offsets[s], offsets[s + 1], seg + first[s]);
     *out = seg;
     *n_out = first[n_series];
@@ -153,7 +156,7 @@ static void run_group(const run_ctx *c, size_t j, const segment *g, size_t count
 
 static void run_all(const run_ctx *c, const segment *seg, size_t n_seg, int threads, uint8_t *produced) {
     size_t n_groups = (n_seg + FC_IND_LANES - 1) / FC_IND_LANES;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n_groups > 1)
     for (size_t g = 0; g < n_groups; g++) {
         size_t first = g * FC_IND_LANES, count = n_seg - first < FC_IND_LANES ? n_seg - first : FC_IND_LANES;
         for (size_t j = 0; j < c->n_specs; j++)
@@ -175,14 +178,14 @@ static fc_status compute_segments(run_ctx *c, const fc_ind_options *o, const siz
                                   size_t n_series, uint8_t *no_output) {
     segment *seg = NULL;
     size_t n_seg = 0;
-    FC_TRY(build_segments(c, o->nan, offsets, n_series, &seg, &n_seg));
+    int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    FC_TRY(build_segments(c, o->nan, offsets, n_series, threads, &seg, &n_seg));
     uint8_t *produced = fc_calloc(n_seg * c->n_specs + 1, 1, "indicator flags");
     if (!produced) {
         free(seg);
         return FC_ERR_MEMORY;
     }
     qsort(seg, n_seg, sizeof *seg, by_length_desc);
-    int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
     run_all(c, seg, n_seg, threads, produced);
     report_short(seg, n_seg, produced, c->n_specs, n_series, no_output);
     free(produced);
@@ -206,7 +209,8 @@ fc_status fc_ind_compute_many(const fc_ind_spec *specs, size_t n_specs, const do
     run_ctx c = {plans, n_specs, y, outs, o.streaming};
     if (o.streaming < 0) c.streaming = n_rows * n_out_total * sizeof(double) > STREAMING_BYTES;
     double *owned = NULL;
-    fc_status st = masked_values(y, mask, offsets[n_series], &c.x, &owned);
+    fc_status st = masked_values(y, mask, offsets[n_series], o.threads > 0 ? o.threads : omp_get_max_threads(),
+                                 &c.x, &owned);
     if (st == FC_OK) st = compute_segments(&c, &o, offsets, n_series, no_output);
     free(owned);
     free(plans);

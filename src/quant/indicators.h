@@ -95,6 +95,9 @@ void fc_ind_column_name(const fc_ind_spec *spec, int k, char *buf, size_t cap);
 
 const char *fc_ind_kind_name(fc_ind_kind kind);
 
+/* The spec as written ("bbands:20:2"), for messages. */
+void fc_ind_spec_text(const fc_ind_spec *spec, char *buf, size_t cap);
+
 /* Computes one indicator for every series. y: (n_rows) values; mask: NULL or
  * (n_rows) with 0 for a missing point (treated as NaN; y's value ignored);
  * offsets: (n_series + 1); out[k]: (n_rows) for k < fc_ind_n_outputs(spec).
