@@ -9,7 +9,7 @@
 #include "data/dataset.h"
 
 static fc_dataset *load_text(const char *text, const char *freq) {
-    fc_load_options opt = {freq, 0};
+    fc_load_options opt = {.freq = freq};
     fc_dataset *d = NULL;
     fc_status st = fc_dataset_load_buffer("mem.csv", text, strlen(text), &opt, &d);
     CHECK_MSG(st == FC_OK && d, "load failed: %s", fc_last_error());
@@ -79,7 +79,7 @@ static const error_case error_cases[] = {
 static void test_errors(void) {
     for (size_t i = 0; i < sizeof error_cases / sizeof error_cases[0]; i++) {
         const error_case *c = &error_cases[i];
-        fc_load_options opt = {c->freq, 0};
+        fc_load_options opt = {.freq = c->freq};
         fc_dataset *d = (fc_dataset *)&opt;  /* must be reset to NULL on failure */
         fc_status st = fc_dataset_load_buffer("bad.csv", c->csv, strlen(c->csv), &opt, &d);
         CHECK_MSG(st != FC_OK, "case '%s' loaded", c->what);
@@ -192,6 +192,20 @@ static void test_missing_values_are_masked(void) {
     fc_dataset_free(&d);
 }
 
+/* keep_gaps: the same rows come back as given (trading days), off-grid ones too. */
+static void test_keep_gaps(void) {
+    const char *text = "unique_id,ds,y\na,2000-01-03,1\na,2000-01-04,2\na,2000-01-07,5\na,2000-01-10,6\n"
+                       "a,2000-01-12,7\n";
+    fc_load_options opt = {.keep_gaps = 1};
+    fc_dataset *d = NULL;
+    CHECK_MSG(fc_dataset_load_buffer("trading.csv", text, strlen(text), &opt, &d) == FC_OK, "%s", fc_last_error());
+    if (!d) return;
+    CHECK(d->n_filled == 0 && d->n_rows == 5 && fc_dataset_len(d, 0) == 5);
+    static const double y[5] = {1, 2, 5, 6, 7};
+    for (int i = 0; i < 5; i++) CHECK(d->y[i] == y[i] && d->mask[i] == 1);
+    fc_dataset_free(&d);
+}
+
 static void test_gaps_are_filled(void) {
     fc_dataset *d = load_text("unique_id,ds,y,x\n"
                               "a,2000-01-01,1,10\na,2000-01-02,2,20\na,2000-01-05,5,50\n"
@@ -225,7 +239,7 @@ static void test_exog_columns_in_order(void) {
     for (int i = 0; i < 6; i++) CHECK_MSG(d->exog[i] == x[i], "exog[%d] = %g", i, d->exog[i]);
     CHECK(d->y[0] == 10 && d->y[1] == 20);
     fc_dataset_free(&d);
-    fc_load_options opt = {NULL, 1};
+    fc_load_options opt = {.drop_exog = 1};
     const char *csv = "price,unique_id,promo,ds,y\nnot-a-number,s,0,2,20\n,s,,3,30\n";
     CHECK(fc_dataset_load_buffer("m.csv", csv, strlen(csv), &opt, &d) == FC_OK);
     if (d) CHECK(d->n_exog == 0 && d->n_rows == 2 && d->y[0] == 20 && d->y[1] == 30);
@@ -354,7 +368,7 @@ static void test_bundled_files(void) {
 static void test_forced_freq_fills(void) {
     char path[512];
     snprintf(path, sizeof path, "%s/data/quarterly_classics.csv", FC_SOURCE_DIR);
-    fc_load_options opt = {"MS", 0};
+    fc_load_options opt = {.freq = "MS"};
     fc_dataset *d = NULL;
     CHECK(fc_dataset_load_csv(path, &opt, &d) == FC_OK);
     if (!d) return;
@@ -374,6 +388,7 @@ int main(void) {
     test_line_endings_and_bom();
     test_missing_values_are_masked();
     test_gaps_are_filled();
+    test_keep_gaps();
     test_exog_columns_in_order();
     test_ds_kinds();
     test_values_round_correctly();

@@ -37,6 +37,7 @@ static void prices_free(price_set *p) {
 /* Each series' observed values (masked gaps dropped), in ds order. */
 static fc_status prices_load(const char *path, price_set *p) {
     fc_load_options opt = {0};
+    opt.keep_gaps = 1;   /* prices on trading days: a weekend is not a missing value */
     opt.drop_exog = 1;
     FC_TRY(fc_dataset_load_csv(path, &opt, &p->d));
     size_t S = p->d->n_series;

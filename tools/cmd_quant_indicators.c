@@ -118,14 +118,6 @@ static fc_status compute_and_write(output_ctx *c, const fc_ind_options *opt, con
                                        (double *const *const *)c->outs, none);
     if (st == FC_OK) st = report_short(c, none);
     free(none);
-    /* The loader fills gaps on the frequency grid (weekends of daily closes
-     * indexed by date) with missing points, indistinguishable here from empty
-     * cells; say so, since under POISON the first gap empties everything. */
-    if (st == FC_OK && d->n_filled)
-        fprintf(stderr,
-                "fcast " COMMAND ": warning: %zu timestamps missing from the '%s' grid of %s were filled in as "
-                "missing values and count as NaN (--nan %s); for trading days only, number ds 1, 2, 3, ...\n",
-                d->n_filled, d->freq.name, d->source, opt->nan == FC_NAN_POISON ? "poison" : "restart");
     if (st == FC_OK) st = fc_write_file_atomic(out_path, write_body, c);
     return st;
 }
@@ -134,6 +126,7 @@ static int run(const char *data, const char *out_path, fc_ind_spec *specs, size_
     fc_dataset *d = NULL;
     fc_load_options lo = {0};
     lo.drop_exog = 1;
+    lo.keep_gaps = 1;   /* prices on trading days: a weekend is not a missing value */
     output_ctx c = {0};
     c.specs = specs;
     c.n_specs = n_specs;

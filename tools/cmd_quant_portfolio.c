@@ -27,6 +27,7 @@ static int run(const char *path, int target_given, double target_annual) {
     fc_panel p = {0};
     double *mu = NULL, *cov = NULL, *w = NULL;
     fc_load_options opt = {0};
+    opt.keep_gaps = 1;   /* prices on trading days: a weekend is not a missing value */
     opt.drop_exog = 1;
     fc_status st = fc_dataset_load_csv(path, &opt, &d);
     if (st == FC_OK) st = fc_panel_align(d, 3, &p);

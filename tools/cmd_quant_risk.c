@@ -35,6 +35,7 @@ static fc_status parse_levels(const char *text, double *levels, size_t *n) {
 /* Loads the file and turns it into aligned returns. */
 static fc_status load_returns(const char *path, int are_returns, fc_dataset **d, fc_panel *p) {
     fc_load_options opt = {0};
+    opt.keep_gaps = 1;   /* prices on trading days: a weekend is not a missing value */
     opt.drop_exog = 1;
     FC_TRY(fc_dataset_load_csv(path, &opt, d));
     FC_TRY(fc_panel_align(*d, are_returns ? 2 : 3, p));

@@ -65,7 +65,7 @@ static int train(const train_args *a) {
     if (fc_arch_apply(&a->arch, &cfg) != FC_OK) return cli_fail("train");
     fc_train_options o;
     if (build_options(a, &o, kind) != FC_OK) return cli_fail("train");
-    fc_load_options lo = {a->freq, 1};
+    fc_load_options lo = {.freq = a->freq, .drop_exog = 1};
     fc_dataset *ds = NULL;
     fc_backend *be = NULL;
     fc_train_summary sum;

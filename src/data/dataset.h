@@ -49,6 +49,8 @@ typedef struct fc_dataset {
 typedef struct {
     const char *freq;    /* NULL: infer (most common step over all series) */
     int drop_exog;       /* 1: ignore extra columns instead of keeping them */
+    int keep_gaps;       /* 1: keep the rows as given, without filling gaps or checking
+                          * the grid (prices on trading days indexed by calendar date) */
 } fc_load_options;
 
 /* Reads and validates a long-format CSV. Errors name the file, line and

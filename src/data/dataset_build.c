@@ -180,6 +180,11 @@ static fc_status off_grid_error(const build_state *b, size_t s, size_t i, const 
 
 /* Checks every series against the grid and computes the filled offsets. */
 static fc_status plan_grid(build_state *b, size_t *n_total) {
+    if (b->t->opt.keep_gaps) {               /* the rows as given: no grid to check */
+        memcpy(b->out_offsets, b->raw_offsets, (b->n_series + 1) * sizeof *b->out_offsets);
+        *n_total = b->raw_offsets[b->n_series];
+        return FC_OK;
+    }
     size_t limit = b->t->n_rows * FILL_PER_ROW + FILL_ALLOWANCE / (1 + b->t->n_exog), total = 0;
     b->out_offsets[0] = 0;
     for (size_t s = 0; s < b->n_series; s++) {
@@ -225,7 +230,7 @@ static void fill_values(const build_state *b, fc_dataset *d) {
         copy_row(d, o++, b->t, b->rows[first].row);
         for (size_t i = first + 1; i < end; i++) {
             int64_t steps = 0, from = b->rows[i - 1].ds;
-            fc_freq_steps_between(&b->freq, from, b->rows[i].ds, &steps);
+            if (!b->t->opt.keep_gaps) fc_freq_steps_between(&b->freq, from, b->rows[i].ds, &steps);
             for (int64_t k = 1; k < steps; k++, d->n_filled++)
                 fill_missing(d, o++, fc_freq_advance(&b->freq, from, k));
             copy_row(d, o++, b->t, b->rows[i].row);

@@ -11,14 +11,14 @@ static fc_status kind_mismatch(const fc_forecaster *f, const char *path, fc_ds_k
 }
 
 fc_status fc_load_history(const fc_forecaster *f, const char *path, fc_dataset **out) {
-    fc_load_options lo = {f->freq.name, 1};
+    fc_load_options lo = {.freq = f->freq.name, .drop_exog = 1};
     fc_status st = fc_dataset_load_csv(path, &lo, out);
     if (st != FC_OK) {
         /* Say "wrong kind of ds" rather than "wrong frequency" when that is the cause. */
         char first[1024];
         snprintf(first, sizeof first, "%s", fc_last_error());
         fc_dataset *probe = NULL;
-        fc_load_options any = {NULL, 1};
+        fc_load_options any = {.drop_exog = 1};
         if (fc_dataset_load_csv(path, &any, &probe) == FC_OK && probe->ds_kind != f->ds_kind) {
             st = kind_mismatch(f, path, probe->ds_kind);
         } else {

@@ -44,7 +44,7 @@ static void check_dataset(const fc_dataset *d) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static const char *const freqs[8] = {NULL, NULL, NULL, "1", "D", "30min", "MS", "ME"};
     if (size == 0) return 0;
-    fc_load_options opt = {freqs[data[0] & 7], (data[0] >> 3) & 1};
+    fc_load_options opt = {.freq = freqs[data[0] & 7], .drop_exog = (data[0] >> 3) & 1, .keep_gaps = (data[0] >> 4) & 1};
     fc_dataset *d = NULL;
     fc_status st = fc_dataset_load_buffer("fuzz.csv", (const char *)data + 1, size - 1, &opt, &d);
     if (st == FC_OK) {
