@@ -4,12 +4,6 @@
 #include "core/error.h"
 #include "train/batch.h"
 
-size_t fc_batch_bytes(size_t cap, size_t L, size_t H) {
-    size_t host = cap * (2 * (L + H) + L + 2 * L + 2 * H + 2);
-    size_t dev = cap * (2 * L + 4 * H);
-    return (host + dev) * sizeof(float);
-}
-
 fc_status fc_batch_init(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H) {
     memset(b, 0, sizeof *b);
     b->be = be;

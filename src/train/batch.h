@@ -32,7 +32,4 @@ void fc_batch_free(fc_batch *b);
 void fc_batch_load(fc_batch *b, const fc_dataset *ds, const fc_window_spec *spec, const fc_window *w,
                    size_t B, int full, fc_scaler_kind scaler);
 
-/* Bytes the batch buffers take for `cap` windows (for memory planning). */
-size_t fc_batch_bytes(size_t cap, size_t L, size_t H);
-
 #endif

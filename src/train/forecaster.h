@@ -7,6 +7,7 @@
 #include "data/dataset.h"
 #include "kernels/scaler.h"
 #include "models/model.h"
+#include "train/batch.h"
 #include "train/windows.h"
 
 typedef enum { FC_LOSS_MAE = 0, FC_LOSS_MSE = 1 } fc_loss_kind;
@@ -59,6 +60,20 @@ void fc_train_options_default(fc_train_options *o);
  * the weights of the best validation check are kept (neuralforecast keeps
  * the last ones: see docs/training.md). */
 fc_status fc_train(fc_forecaster *f, const fc_dataset *ds, const fc_train_options *o, fc_train_summary *sum);
+
+/* Buffers for inference over many windows, allocated once (so validation
+ * during training allocates nothing after the first check). */
+typedef struct {
+    fc_batch batch;
+    float *forecast;          /* (cap, h) host */
+    fc_window *windows;
+    size_t n_windows, cap;
+} fc_runner;
+
+fc_status fc_validator_init(fc_runner *r, fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec);
+fc_status fc_validator_run(fc_runner *r, fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec,
+                           double *loss);
+void fc_validator_free(fc_runner *r);
 
 /* Mean validation loss on the original scale over the last val_size points
  * of every series (masked points excluded). */

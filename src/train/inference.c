@@ -11,38 +11,54 @@
 
 #define FC_INFER_CHUNK 1024
 
+/* Chunk size for inference: never more than the room the model already
+ * has, so validation during training does not move its buffers. */
+static size_t chunk_for(const fc_model *m, size_t n) {
+    size_t cap = m->capacity ? m->capacity : FC_INFER_CHUNK;
+    if (cap > FC_INFER_CHUNK) cap = FC_INFER_CHUNK;
+    return n < cap ? n : cap;
+}
+
+static void runner_free(fc_runner *r) {
+    fc_batch_free(&r->batch);
+    free(r->forecast);
+    free(r->windows);
+    memset(r, 0, sizeof *r);
+}
+
+static fc_status runner_init(fc_runner *r, fc_forecaster *f, size_t n) {
+    fc_model *m = f->model;
+    memset(r, 0, sizeof *r);
+    r->cap = chunk_for(m, n ? n : 1);
+    fc_status st = fc_batch_init(&r->batch, m->be, r->cap, m->cfg.input_size, m->cfg.h);
+    if (st == FC_OK && !(r->forecast = fc_malloc(r->cap * m->cfg.h * sizeof(float), "forecasts"))) st = FC_ERR_MEMORY;
+    if (st == FC_OK) st = fc_model_reserve(m, r->cap, 0);
+    if (st != FC_OK) runner_free(r);
+    return st;
+}
+
 /* Runs the windows through the model in chunks; after each chunk calls
  * emit(ctx, first window, count, batch, forecasts) with the forecasts and
- * b->out_y on the original scale. Chunks never exceed the room the model
- * already has, so validation during training does not move its buffers. */
+ * b->out_y on the original scale. Allocates nothing. */
 typedef void (*chunk_fn)(void *ctx, size_t first, size_t n, const fc_batch *b, const float *forecast);
 
-static fc_status run_windows(fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec,
+static fc_status run_windows(fc_runner *r, fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec,
                              const fc_window *w, size_t n, chunk_fn emit, void *ctx) {
     fc_model *m = f->model;
-    size_t H = m->cfg.h, cap = m->capacity ? m->capacity : FC_INFER_CHUNK;
-    if (cap > FC_INFER_CHUNK) cap = FC_INFER_CHUNK;
-    if (n < cap) cap = n;
-    if (cap == 0) return FC_OK;
-    fc_batch b;
-    FC_TRY(fc_batch_init(&b, m->be, cap, m->cfg.input_size, H));
-    float *fc = fc_malloc(cap * H * sizeof(float), "forecasts");
-    fc_status st = fc ? fc_model_reserve(m, cap, 0) : FC_ERR_MEMORY;
-    for (size_t k = 0; st == FC_OK && k < n; k += cap) {
-        size_t B = n - k < cap ? n - k : cap;
-        fc_batch_load(&b, ds, spec, w + k, B, 1, f->scaler);
-        st = fc_model_forward(m, b.d_forecast, b.d_in_y, b.d_in_mask, B);
-        if (st != FC_OK) break;
-        m->be->to_host(m->be, fc, b.d_forecast, B * H * sizeof(float));
+    size_t H = m->cfg.h;
+    fc_batch *b = &r->batch;
+    for (size_t k = 0; k < n; k += r->cap) {
+        size_t B = n - k < r->cap ? n - k : r->cap;
+        fc_batch_load(b, ds, spec, w + k, B, 1, f->scaler);
+        FC_TRY(fc_model_forward(m, b->d_forecast, b->d_in_y, b->d_in_mask, B));
+        m->be->to_host(m->be, r->forecast, b->d_forecast, B * H * sizeof(float));
         for (size_t i = 0; i < B; i++) {
-            fc_scaler_invert(fc + i * H, H, b.shift[i], b.scale[i]);
-            fc_scaler_invert(b.out_y + i * H, H, b.shift[i], b.scale[i]);   /* the original target */
+            fc_scaler_invert(r->forecast + i * H, H, b->shift[i], b->scale[i]);
+            fc_scaler_invert(b->out_y + i * H, H, b->shift[i], b->scale[i]);   /* the original target */
         }
-        emit(ctx, k, B, &b, fc);
+        emit(ctx, k, B, b, r->forecast);
     }
-    free(fc);
-    fc_batch_free(&b);
-    return st;
+    return FC_OK;
 }
 
 typedef struct { double sum, weight; fc_loss_kind loss; } loss_acc;
@@ -58,15 +74,30 @@ static void accumulate_loss(void *ctx, size_t first, size_t n, const fc_batch *b
     }
 }
 
-fc_status fc_validate(fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec, double *loss) {
+fc_status fc_validator_init(fc_runner *r, fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec) {
     size_t n = fc_validation_windows(ds, spec, NULL);
-    fc_window *w = fc_malloc(n * sizeof *w, "validation windows");
-    if (!w) return FC_ERR_MEMORY;
-    fc_validation_windows(ds, spec, w);
+    FC_TRY(runner_init(r, f, n));
+    r->windows = fc_malloc((n ? n : 1) * sizeof *r->windows, "validation windows");
+    if (!r->windows) { runner_free(r); return FC_ERR_MEMORY; }
+    r->n_windows = fc_validation_windows(ds, spec, r->windows);
+    return FC_OK;
+}
+
+fc_status fc_validator_run(fc_runner *r, fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec,
+                           double *loss) {
     loss_acc a = {0.0, 0.0, f->loss};
-    fc_status st = run_windows(f, ds, spec, w, n, accumulate_loss, &a);
-    free(w);
+    FC_TRY(run_windows(r, f, ds, spec, r->windows, r->n_windows, accumulate_loss, &a));
     *loss = a.weight > 0 ? a.sum / a.weight : 0.0;
+    return FC_OK;
+}
+
+void fc_validator_free(fc_runner *r) { runner_free(r); }
+
+fc_status fc_validate(fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec, double *loss) {
+    fc_runner r;
+    fc_status st = fc_validator_init(&r, f, ds, spec);
+    if (st == FC_OK) st = fc_validator_run(&r, f, ds, spec, loss);
+    runner_free(&r);
     return st;
 }
 
@@ -77,11 +108,15 @@ static void copy_forecasts(void *ctx, size_t first, size_t n, const fc_batch *b,
 
 fc_status fc_predict(fc_forecaster *f, const fc_dataset *ds, float *out) {
     size_t N = ds->n_series, L = f->model->cfg.input_size, H = f->model->cfg.h;
-    fc_window *w = fc_malloc(N * sizeof *w, "forecast windows");
-    if (!w) return FC_ERR_MEMORY;
-    for (size_t i = 0; i < N; i++) w[i] = (fc_window){(uint32_t)i, (int64_t)fc_dataset_len(ds, i) - (int64_t)L};
-    fc_window_spec spec = {L, H, 1, 0, 0.0, 0.0};
-    fc_status st = run_windows(f, ds, &spec, w, N, copy_forecasts, out);
-    free(w);
+    fc_runner r;
+    FC_TRY(runner_init(&r, f, N));
+    fc_status st = FC_ERR_MEMORY;
+    if ((r.windows = fc_malloc(N * sizeof *r.windows, "forecast windows"))) {
+        for (size_t i = 0; i < N; i++)
+            r.windows[i] = (fc_window){(uint32_t)i, (int64_t)fc_dataset_len(ds, i) - (int64_t)L};
+        fc_window_spec spec = {L, H, 1, 0, 0.0, 0.0};
+        st = run_windows(&r, f, ds, &spec, r.windows, N, copy_forecasts, out);
+    }
+    runner_free(&r);
     return st;
 }

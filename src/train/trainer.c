@@ -19,6 +19,7 @@ typedef struct {
     fc_batch batch;
     fc_window *windows;
     float *adam_m, *adam_v, *best;
+    fc_runner validator;
     size_t lr_decay_steps;
 } trainer;
 
@@ -47,6 +48,7 @@ static void trainer_free(trainer *t) {
     fc_backend *be = t->f->model->be;
     fc_window_sampler_free(&t->sampler);
     fc_batch_free(&t->batch);
+    fc_validator_free(&t->validator);
     free(t->windows);
     be->release(be, t->adam_m);
     be->release(be, t->adam_v);
@@ -71,7 +73,7 @@ static fc_status trainer_init(trainer *t) {
     if (!t->windows || !t->adam_m || !t->adam_v || (o->val_size && !t->best)) return FC_ERR_MEMORY;
     be->fill(be, t->adam_m, 0.0f, m->n_trainable);
     be->fill(be, t->adam_v, 0.0f, m->n_trainable);
-    return FC_OK;
+    return o->val_size ? fc_validator_init(&t->validator, t->f, t->ds, &t->spec) : FC_OK;
 }
 
 /* One optimizer step on a freshly sampled batch; returns the training loss. */
@@ -97,7 +99,7 @@ static fc_status validation_check(trainer *t, size_t step, fc_train_summary *s, 
                                   fc_progress *p, int *stop) {
     fc_model *m = t->f->model;
     double v;
-    FC_TRY(fc_validate(t->f, t->ds, &t->spec, &v));
+    FC_TRY(fc_validator_run(&t->validator, t->f, t->ds, &t->spec, &v));
     int improved = isnan(s->best_val_loss) || v < s->best_val_loss;
     if (improved) {
         s->best_val_loss = v;
