@@ -47,6 +47,15 @@ static size_t max_width(const fc_model *m) {
     return w;
 }
 
+fc_status fc_blocks_build(fc_model *m, fc_block_describer describe) {
+    int bi = 0;
+    for (int s = 0; s < m->cfg.n_stacks; s++)
+        for (int k = 0; k < m->cfg.n_blocks[s]; k++, bi++) describe(m, &m->blocks[bi], s, bi);
+    m->n_blocks = bi;
+    fc_blocks_plan(m);
+    return FC_OK;
+}
+
 void fc_blocks_plan(fc_model *m) {
     size_t L = m->cfg.input_size, H = m->cfg.h;
     m->a_mask = fc_model_plan_act(m, L);

@@ -154,6 +154,11 @@ fc_status fc_mlp_backward(fc_model *m, const float *dforecast, size_t B);
 void fc_block_add_mlp(fc_model *m, fc_block *blk, int block_index, size_t in, size_t n_theta);
 void fc_blocks_plan(fc_model *m);
 
+/* Calls describe(m, block, stack, block index) for every block of every
+ * stack, in state_dict order, then plans the activations. */
+typedef void (*fc_block_describer)(fc_model *m, fc_block *b, int stack, int block_index);
+fc_status fc_blocks_build(fc_model *m, fc_block_describer describe);
+
 /* Fills non-trainable buffers (N-BEATS basis matrices) in m->params. */
 fc_status fc_nbeats_fill_basis(fc_model *m);
 

@@ -30,30 +30,23 @@ static void add_basis_tensors(fc_model *m, fc_block *b, int bi, size_t rows) {
     b->basis_fore = fc_model_add_tensor(m, name, 2, (int64_t)rows, (int64_t)m->cfg.h, 0);
 }
 
-fc_status fc_nbeats_build(fc_model *m) {
+static void describe_block(fc_model *m, fc_block *b, int s, int bi) {
     const fc_model_config *c = &m->cfg;
-    size_t L = c->input_size, H = c->h;
-    int bi = 0;
-    for (int s = 0; s < c->n_stacks; s++)
-        for (int k = 0; k < c->n_blocks[s]; k++, bi++) {
-            fc_block *b = &m->blocks[bi];
-            fc_stack_type t = c->stack_types[s];
-            b->pool_k = 1;
-            b->stack = t;
-            if (t == FC_STACK_IDENTITY) {
-                b->basis = FC_BASIS_IDENTITY;
-                fc_block_add_mlp(m, b, bi, L, L + H);
-            } else {
-                size_t rows = basis_rows(c, t);
-                b->basis = FC_BASIS_MATRIX;
-                fc_block_add_mlp(m, b, bi, L, 2 * rows);
-                add_basis_tensors(m, b, bi, rows);
-            }
-        }
-    m->n_blocks = bi;
-    fc_blocks_plan(m);
-    return FC_OK;
+    fc_stack_type t = c->stack_types[s];
+    b->pool_k = 1;
+    b->stack = t;
+    if (t == FC_STACK_IDENTITY) {
+        b->basis = FC_BASIS_IDENTITY;
+        fc_block_add_mlp(m, b, bi, c->input_size, c->input_size + c->h);
+    } else {
+        size_t rows = basis_rows(c, t);
+        b->basis = FC_BASIS_MATRIX;
+        fc_block_add_mlp(m, b, bi, c->input_size, 2 * rows);
+        add_basis_tensors(m, b, bi, rows);
+    }
 }
+
+fc_status fc_nbeats_build(fc_model *m) { return fc_blocks_build(m, describe_block); }
 
 /* Polynomial basis (rows, len): (t / len)^i, as generate_polynomial_basis. */
 static void polynomial_basis(float *out, size_t rows, size_t len) {
