@@ -54,5 +54,19 @@ check "history with another ds kind is refused" "[ $? -eq 1 ] && grep -q 'traine
 "$fcast" train --help > "$tmp/help.txt"
 check "train --help documents every flag" "grep -q -- '--windows-batch-size' $tmp/help.txt && grep -q -- '--early-stop-patience' $tmp/help.txt"
 
+# Hostile sizes and diverging runs: refused early, nothing written.
+"$fcast" train --data "$tmp/train.csv" "${small[@]}" --h " -1" --out "$tmp/x" 2> "$tmp/err.txt"
+check "a negative size is a usage error" "[ $? -eq 2 ] && grep -q -- '--h' $tmp/err.txt"
+"$fcast" train --data "$tmp/train.csv" "${small[@]}" --mlp-units 16:16,64:64 --out "$tmp/x" 2> "$tmp/err.txt"
+check "mlp units that do not chain are refused" "[ $? -eq 1 ] && grep -q 'mlp_units\[1\]' $tmp/err.txt"
+"$fcast" train --data "$tmp/train.csv" "${small[@]}" --input-size 100000 --out "$tmp/x" 2> "$tmp/err.txt"
+check "an input longer than every series is refused before the model is built" "[ $? -eq 1 ] && grep -q 'input-size 100000' $tmp/err.txt"
+"$fcast" train --data "$tmp/train.csv" "${small[@]}" --out /nonexistent/dir/x.safetensors 2> "$tmp/err.txt"
+check "an unwritable --out is refused before training" "[ $? -eq 1 ] && grep -q '/nonexistent/dir' $tmp/err.txt"
+"$fcast" train --data "$tmp/train.csv" "${small[@]}" --lr 1e30 --loss mse --out "$tmp/nan.safetensors" 2> "$tmp/err.txt"
+check "a diverging run stops with an error and writes nothing" "[ $? -eq 1 ] && grep -q diverged $tmp/err.txt && [ ! -e $tmp/nan.safetensors ]"
+"$fcast" eval --model "$tmp/a.safetensors" --train "$tmp/train.csv" --test "$tmp/test.csv" --season 100000 2> "$tmp/err.txt"
+check "a season longer than every series is refused" "[ $? -eq 1 ] && grep -q -- '--season' $tmp/err.txt"
+
 echo "$passes passed, $fails failed"
 [ $fails -eq 0 ]

@@ -82,6 +82,14 @@ int main(void) {
     expect_error(be, "blocks.0.layers.0.weight");
     rewrite(NULL, NULL, "config", "{\"model\": \"NHITS\", \"h\": 6}");
     expect_error(be, "config");
+    /* a configuration claiming a 40 GB model is refused on its shapes, before any allocation */
+    rewrite(NULL, NULL, "config", "{\"model\":\"NBEATS\",\"h\":6,\"input_size\":12,\"stack_types\":[\"identity\"],"
+                                  "\"n_blocks\":[1],\"mlp_units\":[[100000,100000]]}");
+    expect_error(be, "blocks.0.layers.0.weight");
+    rewrite(NULL, NULL, "config", "{\"model\":\"NHITS\",\"h\":6,\"input_size\":12,\"stack_types\":[\"identity\"],"
+                                  "\"n_blocks\":[4294967297],\"mlp_units\":[[8,8]],\"n_pool_kernel_size\":[1],"
+                                  "\"n_freq_downsample\":[1]}");
+    expect_error(be, "n_blocks");
     rewrite(NULL, NULL, "scaler_type", "fancy");
     expect_error(be, "scaler_type");
     rewrite(NULL, NULL, "fcast_file_version", NULL);   /* dropped: not an fcast model file */

@@ -24,7 +24,7 @@ static int store_value(const char *command, arg_spec *s, const char *v) {
         return 0;
     }
     case ARG_SIZE: {
-        if (*v == '-') break;
+        if (*v < '0' || *v > '9') break;   /* strtoull would accept " -1" as a huge value */
         unsigned long long x = strtoull(v, &end, 10);
         if (errno || end == v || *end) break;
         *(size_t *)s->dest = (size_t)x;

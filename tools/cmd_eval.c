@@ -7,7 +7,7 @@
 #include "io/model_file.h"
 
 static void print_result(const fc_eval_result *r, const char *name) {
-    char naive[32];
+    char naive[48];
     snprintf(naive, sizeof naive, "SeasonalNaive(%zu)", r->season);
     printf("%-8s %14s %18s %8s\n", "metric", name, naive, "ratio");
     const char *names[4] = {"MAE", "RMSE", "sMAPE", "MASE"};
@@ -25,10 +25,10 @@ static int evaluate(const char *model_path, const char *train, const char *test,
     fc_forecaster f = {0};
     fc_dataset *tr = NULL, *te = NULL;
     fc_eval_result r;
-    fc_status st = fc_backend_cpu_create((int)threads, &be);
+    fc_status st = fc_backend_cpu_create((int)(threads > 100000 ? 100000 : threads), &be);
     if (st == FC_OK) st = fc_forecaster_load(model_path, be, &f);
-    if (st == FC_OK) st = fc_load_history(&f, train, &tr);
-    if (st == FC_OK) st = fc_load_history(&f, test, &te);
+    if (st == FC_OK) st = fc_load_history(&f, train, 0, &tr);
+    if (st == FC_OK) st = fc_load_history(&f, test, 1, &te);
     if (st == FC_OK) st = fc_evaluate(&f, tr, te, season, &r);
     if (st == FC_OK) print_result(&r, fc_model_kind_name(f.model->cfg.kind));
     int rc = st == FC_OK ? 0 : cli_fail("eval");

@@ -9,15 +9,30 @@
 #include "io/forecast_csv.h"
 #include "io/model_file.h"
 
+/* A series with nothing observed in its input window gets the model's answer
+ * to zeros: plausible-looking numbers with no basis. Say so. */
+static void warn_unobserved(const fc_dataset *ds, size_t L) {
+    size_t count = 0, first = 0;
+    for (size_t i = 0; i < ds->n_series; i++) {
+        size_t end = ds->offsets[i + 1], start = end - ds->offsets[i] > L ? end - L : ds->offsets[i], seen = 0;
+        for (size_t r = start; r < end; r++) seen += ds->mask[r];
+        if (!seen && !count++) first = i;
+    }
+    if (count)
+        fprintf(stderr, "fcast predict: warning: %zu series (the first is '%s') have no observed value in their "
+                "last %zu points; their forecasts carry no information\n", count, ds->ids[first], L);
+}
+
 static int predict(const char *model_path, const char *data, const char *out, size_t threads) {
     fc_backend *be = NULL;
     fc_forecaster f = {0};
     fc_dataset *ds = NULL;
     float *fc = NULL;
-    fc_status st = fc_backend_cpu_create((int)threads, &be);
+    fc_status st = fc_backend_cpu_create((int)(threads > 100000 ? 100000 : threads), &be);
     if (st == FC_OK) st = fc_forecaster_load(model_path, be, &f);
-    if (st == FC_OK) st = fc_load_history(&f, data, &ds);
+    if (st == FC_OK) st = fc_load_history(&f, data, 0, &ds);
     if (st == FC_OK) {
+        warn_unobserved(ds, f.model->cfg.input_size);
         fc = fc_malloc(ds->n_series * f.model->cfg.h * sizeof(float), "forecasts");
         st = fc ? fc_predict(&f, ds, fc) : FC_ERR_MEMORY;
     }

@@ -1,8 +1,10 @@
 /* fcast train: fit N-HiTS, N-BEATS or MLP on a long-format CSV and write a
  * model file. Defaults are neuralforecast's. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "args.h"
 #include "cli.h"
@@ -42,6 +44,19 @@ static fc_status build_options(const train_args *a, fc_train_options *o, fc_mode
     return FC_OK;
 }
 
+/* Fails before training, not after, when the model cannot be written. */
+static fc_status check_output_dir(const char *path) {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == dir) dir[1] = '\0';
+    else *slash = '\0';
+    if (access(dir, W_OK) != 0)
+        return fc_error(FC_ERR_IO, "--out %s: cannot write into directory %s: %s", path, dir, strerror(errno));
+    return FC_OK;
+}
+
 static void print_summary(const fc_train_summary *s, const fc_train_options *o, const char *out) {
     fprintf(stderr, "trained %zu steps in %.1f s (%.0f windows/s)%s", s->steps, s->seconds,
             s->windows_per_second, s->early_stopped ? ", stopped early" : "");
@@ -69,8 +84,10 @@ static int train(const train_args *a) {
     fc_dataset *ds = NULL;
     fc_backend *be = NULL;
     fc_train_summary sum;
-    fc_status st = fc_dataset_load_csv(a->data, &lo, &ds);
-    if (st == FC_OK) st = fc_backend_cpu_create((int)a->threads, &be);
+    fc_status st = check_output_dir(a->out);
+    if (st == FC_OK) st = fc_dataset_load_csv(a->data, &lo, &ds);
+    if (st == FC_OK) st = fc_train_check(ds, &cfg, &o);
+    if (st == FC_OK) st = fc_backend_cpu_create((int)(a->threads > 100000 ? 100000 : a->threads), &be);
     if (st == FC_OK) st = fc_model_create(&cfg, be, &f.model);
     if (st == FC_OK) st = fc_model_init_params(f.model, o.seed);
     if (st == FC_OK) {

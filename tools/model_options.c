@@ -31,8 +31,9 @@ static int parse_list(const char *text, size_t *out, int cap) {
     const char *p = text;
     while (*p) {
         char *end;
+        if (*p < '0' || *p > '9') return -1;
         unsigned long v = strtoul(p, &end, 10);
-        if (end == p || v == 0 || n == cap) return -1;
+        if (end == p || v == 0 || v > FC_MAX_DIM || n == cap) return -1;
         out[n++] = v;
         if (*end == ',') end++;
         else if (*end) return -1;
@@ -46,9 +47,15 @@ static fc_status apply_units(const char *text, fc_model_config *c) {
     const char *p = text;
     while (*p && n < FC_MAX_UNITS) {
         char *end;
+        if (*p < '0' || *p > '9') break;
         unsigned long a = strtoul(p, &end, 10), b = a;
-        if (end == p || a == 0) break;
-        if (*end == ':') { p = end + 1; b = strtoul(p, &end, 10); if (end == p || b == 0) break; }
+        if (end == p || a == 0 || a > FC_MAX_DIM) break;
+        if (*end == ':') {
+            p = end + 1;
+            if (*p < '0' || *p > '9') break;
+            b = strtoul(p, &end, 10);
+            if (end == p || b == 0 || b > FC_MAX_DIM) break;
+        }
         c->mlp_units[n][0] = a;
         c->mlp_units[n][1] = b;
         n++;
@@ -72,7 +79,7 @@ static fc_status apply_stacks(const fc_arch_options *a, fc_model_config *c) {
             else if (!strcmp(tok, "trend")) c->stack_types[n] = FC_STACK_TREND;
             else if (!strcmp(tok, "seasonality")) c->stack_types[n] = FC_STACK_SEASONALITY;
             else return fc_error(FC_ERR_INVALID, "--stack-types: '%s' is not identity, trend or seasonality", tok);
-            if (n >= c->n_stacks) {   /* new stacks take the last stack's settings */
+            if (n >= c->n_stacks) {   /* a stack beyond the defaults: 1 block, no pooling, no downsampling */
                 c->n_blocks[n] = 1;
                 c->n_pool_kernel_size[n] = 1;
                 c->n_freq_downsample[n] = 1;
@@ -86,8 +93,8 @@ static fc_status apply_stacks(const fc_arch_options *a, fc_model_config *c) {
     for (int k = 0; k < 3; k++) {
         if (!lists[k]) continue;
         if (parse_list(lists[k], v, FC_MAX_STACKS) != c->n_stacks)
-            return fc_error(FC_ERR_INVALID, "%s '%s': expected %d positive integers separated by commas (one per stack)",
-                            names[k], lists[k], c->n_stacks);
+            return fc_error(FC_ERR_INVALID, "%s '%s': expected %d integers from 1 to %zu separated by commas "
+                            "(one per stack)", names[k], lists[k], c->n_stacks, FC_MAX_DIM);
         for (int i = 0; i < c->n_stacks; i++) {
             if (k == 0) c->n_blocks[i] = (int)v[i];
             else if (k == 1) c->n_pool_kernel_size[i] = v[i];
@@ -100,6 +107,9 @@ static fc_status apply_stacks(const fc_arch_options *a, fc_model_config *c) {
 fc_status fc_arch_apply(const fc_arch_options *a, fc_model_config *c) {
     if (a->mlp_units) FC_TRY(apply_units(a->mlp_units, c));
     FC_TRY(apply_stacks(a, c));
+    if (a->n_harmonics > FC_MAX_HARMONICS || a->n_basis > FC_MAX_BASIS || a->num_layers > FC_MAX_LINEARS)
+        return fc_error(FC_ERR_INVALID, "--n-harmonics must be at most %d, --n-basis %d, --num-layers %d",
+                        FC_MAX_HARMONICS, FC_MAX_BASIS, FC_MAX_LINEARS - 1);
     if (a->n_harmonics) c->n_harmonics = (int)a->n_harmonics;
     if (a->n_basis) c->n_basis = (int)a->n_basis;
     if (a->hidden_size) c->hidden_size = a->hidden_size;

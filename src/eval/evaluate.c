@@ -10,8 +10,8 @@ static fc_status kind_mismatch(const fc_forecaster *f, const char *path, fc_ds_k
                     fc_ds_kind_name(found), fc_ds_kind_name(f->ds_kind));
 }
 
-fc_status fc_load_history(const fc_forecaster *f, const char *path, fc_dataset **out) {
-    fc_load_options lo = {.freq = f->freq.name, .drop_exog = 1};
+fc_status fc_load_history(const fc_forecaster *f, const char *path, int keep_gaps, fc_dataset **out) {
+    fc_load_options lo = {.freq = f->freq.name, .drop_exog = 1, .keep_gaps = keep_gaps};
     fc_status st = fc_dataset_load_csv(path, &lo, out);
     if (st != FC_OK) {
         /* Say "wrong kind of ds" rather than "wrong frequency" when that is the cause. */
@@ -63,7 +63,12 @@ static void score_series(const fc_forecaster *f, const fc_dataset *train, size_t
 fc_status fc_evaluate(fc_forecaster *f, const fc_dataset *train, const fc_dataset *test, size_t season,
                       fc_eval_result *r) {
     size_t N = train->n_series, H = f->model->cfg.h, used = 0;
-    if (season < 1) return fc_error(FC_ERR_INVALID, "--season must be >= 1");
+    size_t longest = 0;
+    for (size_t s = 0; s < N; s++)
+        if (fc_dataset_len(train, s) > longest) longest = fc_dataset_len(train, s);
+    if (season < 1 || season > longest)
+        return fc_error(FC_ERR_INVALID, "--season %zu: expected 1 to %zu (the longest series of %s)", season, longest,
+                        train->source);
     for (size_t t = 0; t < test->n_series; t++)
         if (fc_dataset_find(train, test->ids[t]) < 0)
             return fc_error(FC_ERR_INVALID, "%s: series '%s' is not in the training file %s", test->source,

@@ -10,7 +10,7 @@
 typedef struct {
     fc_metric_values model, naive;
     size_t season;
-    size_t test_rows_outside;   /* test rows beyond the horizon or not on its ds grid */
+    size_t test_rows_outside;   /* rows of the test file beyond the horizon or off its ds grid */
 } fc_eval_result;
 
 /* Every test series must exist in train (else FC_ERR_INVALID naming it). */
@@ -18,7 +18,8 @@ fc_status fc_evaluate(fc_forecaster *f, const fc_dataset *train, const fc_datase
                       fc_eval_result *r);
 
 /* Loads a history CSV on the forecaster's time axis (its frequency), and
- * checks that its ds kind is the one the model was trained with. */
-fc_status fc_load_history(const fc_forecaster *f, const char *path, fc_dataset **out);
+ * checks that its ds kind is the one the model was trained with. A test file
+ * is loaded with keep_gaps (its rows are looked up by ds, not windowed). */
+fc_status fc_load_history(const fc_forecaster *f, const char *path, int keep_gaps, fc_dataset **out);
 
 #endif

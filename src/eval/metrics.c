@@ -63,6 +63,7 @@ void fc_seasonal_naive(const fc_dataset *ds, size_t s, size_t m, size_t h, float
     int64_t n = (int64_t)fc_dataset_len(ds, s);
     double fallback = last_observed(ds, s);
     for (size_t k = 1; k <= h; k++) {
+        if (m >= (size_t)n) { out[k - 1] = (float)fallback; continue; }   /* no full season of history */
         int64_t seasons = (int64_t)((k + m - 1) / m), t = n - 1 + (int64_t)k - seasons * (int64_t)m;
         while (t >= 0 && !ds->mask[a + (size_t)t]) t -= (int64_t)m;
         out[k - 1] = (float)(t >= 0 ? ds->y[a + (size_t)t] : fallback);

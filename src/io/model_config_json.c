@@ -52,8 +52,8 @@ char *fc_model_config_to_json(const fc_model_config *c) {
 static fc_status get_size(json_t *o, const char *key, size_t *out, int need, const char *where) {
     json_t *v = json_object_get(o, key);
     if (!v && !need) return FC_OK;
-    if (!json_is_integer(v) || json_integer_value(v) < 0)
-        return fc_error(FC_ERR_FORMAT, "%s: config field '%s' must be a non-negative integer", where, key);
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || (size_t)json_integer_value(v) > FC_MAX_DIM)
+        return fc_error(FC_ERR_FORMAT, "%s: config field '%s' must be an integer from 0 to %zu", where, key, FC_MAX_DIM);
     *out = (size_t)json_integer_value(v);
     return FC_OK;
 }
@@ -64,8 +64,9 @@ static fc_status get_size_list(json_t *o, const char *key, size_t *out, int n, c
         return fc_error(FC_ERR_FORMAT, "%s: config field '%s' must be a list of %d integers", where, key, n);
     for (int i = 0; i < n; i++) {
         json_t *v = json_array_get(a, (size_t)i);
-        if (!json_is_integer(v) || json_integer_value(v) < 1)
-            return fc_error(FC_ERR_FORMAT, "%s: config field '%s'[%d] must be a positive integer", where, key, i);
+        if (!json_is_integer(v) || json_integer_value(v) < 1 || (size_t)json_integer_value(v) > FC_MAX_DIM)
+            return fc_error(FC_ERR_FORMAT, "%s: config field '%s'[%d] must be an integer from 1 to %zu", where, key, i,
+                            FC_MAX_DIM);
         out[i] = (size_t)json_integer_value(v);
     }
     return FC_OK;

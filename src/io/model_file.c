@@ -80,23 +80,31 @@ static fc_status read_header(const fc_safetensors *st, const char *path, fc_fore
 }
 
 /* Every tensor of the model must be in the file with its exact shape, and
- * the file must hold nothing else. */
-static fc_status read_tensors(const fc_safetensors *st, const char *path, fc_model *m) {
-    float *host = fc_malloc(m->n_floats * sizeof(float), "model parameters");
-    if (!host) return FC_ERR_MEMORY;
-    fc_status s = FC_OK;
-    for (size_t i = 0; s == FC_OK && i < m->n_tensors; i++) {
+ * the file must hold nothing else. Checked on the plan, before the
+ * parameters are allocated, so a file whose configuration claims a huge
+ * model fails fast instead of allocating it. */
+static fc_status check_tensors(const fc_safetensors *st, const char *path, const fc_model *m) {
+    for (size_t i = 0; i < m->n_tensors; i++) {
         const fc_tensor *t = &m->tensors[i];
         const float *data;
-        s = fc_st_get_f32(st, t->name, t->ndim, t->shape, &data);
-        if (s == FC_OK) memcpy(host + t->offset, data, t->numel * sizeof(float));
+        FC_TRY(fc_st_get_f32(st, t->name, t->ndim, t->shape, &data));
     }
-    if (s == FC_OK && fc_st_count(st) != m->n_tensors)
-        s = fc_error(FC_ERR_FORMAT, "%s: holds %zu tensors, the %s configuration in its metadata has %zu",
-                     path, fc_st_count(st), fc_model_kind_name(m->cfg.kind), m->n_tensors);
-    if (s == FC_OK) m->be->to_device(m->be, m->params, host, m->n_floats * sizeof(float));
+    if (fc_st_count(st) != m->n_tensors)
+        return fc_error(FC_ERR_FORMAT, "%s: holds %zu tensors, the %s configuration in its metadata has %zu",
+                        path, fc_st_count(st), fc_model_kind_name(m->cfg.kind), m->n_tensors);
+    return FC_OK;
+}
+
+static fc_status copy_tensors(const fc_safetensors *st, fc_model *m) {
+    float *host = fc_malloc(m->n_floats * sizeof(float), "model parameters");
+    if (!host) return FC_ERR_MEMORY;
+    for (size_t i = 0; i < m->n_tensors; i++) {
+        const fc_tensor *t = &m->tensors[i];
+        memcpy(host + t->offset, fc_st_data(st, fc_st_find(st, t->name)), t->numel * sizeof(float));
+    }
+    m->be->to_device(m->be, m->params, host, m->n_floats * sizeof(float));
     free(host);
-    return s;
+    return FC_OK;
 }
 
 fc_status fc_forecaster_load(const char *path, fc_backend *be, fc_forecaster *out) {
@@ -105,8 +113,10 @@ fc_status fc_forecaster_load(const char *path, fc_backend *be, fc_forecaster *ou
     FC_TRY(fc_st_read(path, &st));
     fc_model_config cfg;
     fc_status s = read_header(st, path, out, &cfg);
-    if (s == FC_OK) s = fc_model_create(&cfg, be, &out->model);
-    if (s == FC_OK) s = read_tensors(st, path, out->model);
+    if (s == FC_OK) s = fc_model_plan(&cfg, &out->model);
+    if (s == FC_OK) s = check_tensors(st, path, out->model);
+    if (s == FC_OK) s = fc_model_allocate(out->model, be);
+    if (s == FC_OK) s = copy_tensors(st, out->model);
     fc_st_free(&st);
     if (s != FC_OK) fc_forecaster_free(out);
     return s;

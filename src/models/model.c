@@ -9,7 +9,6 @@
 #include "core/rng.h"
 #include "models/model.h"
 
-#define FC_TENSOR_CAP 256
 enum { FC_STREAM_INIT = 1 };
 
 size_t fc_model_add_tensor(fc_model *m, const char *name, int ndim, int64_t d0, int64_t d1, int trainable) {
@@ -60,28 +59,35 @@ static fc_status build(fc_model *m) {
     return fc_error(FC_ERR_INVALID, "model: unknown kind %d", (int)m->cfg.kind);
 }
 
-fc_status fc_model_create(const fc_model_config *cfg, fc_backend *be, fc_model **out) {
+fc_status fc_model_plan(const fc_model_config *cfg, fc_model **out) {
     *out = NULL;
     FC_TRY(fc_model_config_check(cfg));
     fc_model *m = fc_calloc(1, sizeof *m, "model");
     if (!m) return FC_ERR_MEMORY;
     m->cfg = *cfg;
-    m->be = be;
     m->tensors = fc_calloc(FC_TENSOR_CAP, sizeof *m->tensors, "tensor table");
     fc_status st = m->tensors ? build(m) : FC_ERR_MEMORY;
-    if (st == FC_OK) {
-        assign_offsets(m);
-        m->params = be->alloc(be, m->n_floats * sizeof(float));
-        if (!m->params) st = FC_ERR_MEMORY;
-    }
     if (st != FC_OK) { fc_model_free(&m); return st; }
-    be->fill(be, m->params, 0.0f, m->n_floats);
-    if (cfg->kind == FC_MODEL_NBEATS && (st = fc_nbeats_fill_basis(m)) != FC_OK) {
-        fc_model_free(&m);
-        return st;
-    }
+    assign_offsets(m);
     *out = m;
     return FC_OK;
+}
+
+fc_status fc_model_allocate(fc_model *m, fc_backend *be) {
+    m->be = be;
+    m->params = be->alloc(be, m->n_floats * sizeof(float));
+    if (!m->params)
+        return fc_error_wrap(FC_ERR_MEMORY, "%s with %zu parameters (%.1f MB): ", fc_model_kind_name(m->cfg.kind),
+                             m->n_floats, (double)m->n_floats * sizeof(float) / 1e6);
+    be->fill(be, m->params, 0.0f, m->n_floats);
+    return m->cfg.kind == FC_MODEL_NBEATS ? fc_nbeats_fill_basis(m) : FC_OK;
+}
+
+fc_status fc_model_create(const fc_model_config *cfg, fc_backend *be, fc_model **out) {
+    FC_TRY(fc_model_plan(cfg, out));
+    fc_status st = fc_model_allocate(*out, be);
+    if (st != FC_OK) fc_model_free(out);
+    return st;
 }
 
 void fc_model_free(fc_model **mp) {
@@ -114,7 +120,11 @@ fc_status fc_model_reserve(fc_model *m, size_t B, int with_grads) {
         be->release(be, m->scratch);
         m->scratch = NULL;
         m->acts = be->alloc(be, fc_model_act_floats(m, B) * sizeof(float));
-        if (!m->acts) { m->capacity = 0; return FC_ERR_MEMORY; }
+        if (!m->acts) {
+            m->capacity = 0;
+            return fc_error_wrap(FC_ERR_MEMORY, "activations of %zu windows (%.1f MB): ", B,
+                                 (double)fc_model_act_floats(m, B) * sizeof(float) / 1e6);
+        }
         m->capacity = B;
     }
     if (with_grads && !m->scratch) {

@@ -18,6 +18,15 @@
 #define FC_MAX_UNITS 8            /* entries of mlp_units */
 #define FC_MAX_LINEARS (FC_MAX_UNITS + 2)
 #define FC_MAX_BLOCKS 32
+/* Bounds on every size in a configuration: large enough for any real model,
+ * small enough that no product of sizes (parameters, activations for a
+ * batch) can overflow a size_t. Memory is checked when it is allocated. */
+#define FC_MAX_DIM ((size_t)1 << 20)          /* h, input_size, layer widths */
+#define FC_MAX_HARMONICS 1024
+#define FC_MAX_BASIS 64
+/* Tensors of the largest configuration: every block with the most linear
+ * layers (weight and bias each) and two basis matrices, or the MLP. */
+#define FC_TENSOR_CAP (FC_MAX_BLOCKS * (2 * FC_MAX_LINEARS + 2) + 2 * FC_MAX_LINEARS)
 
 typedef enum { FC_MODEL_NHITS = 0, FC_MODEL_NBEATS, FC_MODEL_MLP } fc_model_kind;
 typedef enum { FC_STACK_IDENTITY = 0, FC_STACK_TREND, FC_STACK_SEASONALITY } fc_stack_type;
@@ -111,7 +120,13 @@ typedef struct fc_model {
     float *scratch;           /* (grad_scratch_floats) device; backward only */
 } fc_model;
 
-/* Builds the tensor table and the block layout from the configuration. */
+/* Builds the tensor table and the block layout from the configuration,
+ * allocating no parameters (model files are checked against the table
+ * before anything large is allocated). */
+fc_status fc_model_plan(const fc_model_config *cfg, fc_model **out);
+/* Allocates the parameters on be (zeroed; N-BEATS basis filled). */
+fc_status fc_model_allocate(fc_model *m, fc_backend *be);
+/* fc_model_plan + fc_model_allocate. */
 fc_status fc_model_create(const fc_model_config *cfg, fc_backend *be, fc_model **out);
 void fc_model_free(fc_model **m);
 

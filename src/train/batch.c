@@ -12,8 +12,8 @@ fc_status fc_batch_init(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_
     b->H = H;
     size_t W = L + H;
     float **host[] = {&b->win_y, &b->win_mask, &b->work, &b->in_y, &b->in_mask, &b->out_y, &b->out_mask,
-                      &b->shift, &b->scale};
-    size_t host_n[] = {W, W, L, L, L, H, H, 1, 1};
+                      &b->out_raw, &b->shift, &b->scale};
+    size_t host_n[] = {W, W, L, L, L, H, H, H, 1, 1};
     for (size_t i = 0; i < sizeof host / sizeof *host; i++)
         if (!(*host[i] = fc_malloc(cap * host_n[i] * sizeof(float), "batch staging"))) goto fail;
     float **dev[] = {&b->d_in_y, &b->d_in_mask, &b->d_out_y, &b->d_out_mask, &b->d_forecast, &b->d_grad};
@@ -27,7 +27,8 @@ fail:
 }
 
 void fc_batch_free(fc_batch *b) {
-    float *host[] = {b->win_y, b->win_mask, b->work, b->in_y, b->in_mask, b->out_y, b->out_mask, b->shift, b->scale};
+    float *host[] = {b->win_y, b->win_mask, b->work, b->in_y, b->in_mask, b->out_y, b->out_mask, b->out_raw,
+                     b->shift, b->scale};
     for (size_t i = 0; i < sizeof host / sizeof *host; i++) free(host[i]);
     if (b->be) {
         float *dev[] = {b->d_in_y, b->d_in_mask, b->d_out_y, b->d_out_mask, b->d_forecast, b->d_grad};
@@ -42,7 +43,7 @@ static void load_one(fc_batch *b, const fc_dataset *ds, const fc_window_spec *sp
     float *y = b->win_y + k * W, *m = b->win_mask + k * W;
     size_t limit = full ? fc_dataset_len(ds, w->series) : fc_train_length(ds, spec, w->series);
     fc_window_gather(ds, w, L, H, limit, y, m);
-    fc_scaler_stats(scaler, y, m, L, b->work + k * L, &b->shift[k], &b->scale[k]);
+    memcpy(b->out_raw + k * H, y + L, H * sizeof(float));    fc_scaler_stats(scaler, y, m, L, b->work + k * L, &b->shift[k], &b->scale[k]);
     fc_scaler_apply(y, W, b->shift[k], b->scale[k]);
     memcpy(b->in_y + k * L, y, L * sizeof(float));
     memcpy(b->in_mask + k * L, m, L * sizeof(float));

@@ -16,7 +16,8 @@ typedef struct {
     float *win_y, *win_mask;            /* (cap, L+H) */
     float *work;                        /* (cap, L) scaler scratch */
     float *in_y, *in_mask;              /* (cap, L) */
-    float *out_y, *out_mask;            /* (cap, H) */
+    float *out_y, *out_mask;            /* (cap, H) scaled target and its mask */
+    float *out_raw;                     /* (cap, H) the target as in the data */
     float *shift, *scale;               /* (cap) */
     /* device copies */
     float *d_in_y, *d_in_mask, *d_out_y, *d_out_mask;

@@ -56,6 +56,10 @@ typedef struct {
 
 void fc_train_options_default(fc_train_options *o);
 
+/* Checks options and data lengths for a model of configuration c, without
+ * allocating: what fc_train would refuse, before the model is built. */
+fc_status fc_train_check(const fc_dataset *ds, const fc_model_config *c, const fc_train_options *o);
+
 /* Trains f->model (already created and initialised) on ds. With validation,
  * the weights of the best validation check are kept (neuralforecast keeps
  * the last ones: see docs/training.md). */

@@ -38,8 +38,8 @@ static fc_status runner_init(fc_runner *r, fc_forecaster *f, size_t n) {
 }
 
 /* Runs the windows through the model in chunks; after each chunk calls
- * emit(ctx, first window, count, batch, forecasts) with the forecasts and
- * b->out_y on the original scale. Allocates nothing. */
+ * emit(ctx, first window, count, batch, forecasts) with the forecasts on
+ * the original scale (compare them with b->out_raw). Allocates nothing. */
 typedef void (*chunk_fn)(void *ctx, size_t first, size_t n, const fc_batch *b, const float *forecast);
 
 static fc_status run_windows(fc_runner *r, fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec,
@@ -52,10 +52,7 @@ static fc_status run_windows(fc_runner *r, fc_forecaster *f, const fc_dataset *d
         fc_batch_load(b, ds, spec, w + k, B, 1, f->scaler);
         FC_TRY(fc_model_forward(m, b->d_forecast, b->d_in_y, b->d_in_mask, B));
         m->be->to_host(m->be, r->forecast, b->d_forecast, B * H * sizeof(float));
-        for (size_t i = 0; i < B; i++) {
-            fc_scaler_invert(r->forecast + i * H, H, b->shift[i], b->scale[i]);
-            fc_scaler_invert(b->out_y + i * H, H, b->shift[i], b->scale[i]);   /* the original target */
-        }
+        for (size_t i = 0; i < B; i++) fc_scaler_invert(r->forecast + i * H, H, b->shift[i], b->scale[i]);
         emit(ctx, k, B, b, r->forecast);
     }
     return FC_OK;
@@ -68,7 +65,7 @@ static void accumulate_loss(void *ctx, size_t first, size_t n, const fc_batch *b
     (void)first;
     for (size_t i = 0; i < n * b->H; i++) {
         if (!(b->out_mask[i] > 0.0f)) continue;
-        double e = (double)fc[i] - (double)b->out_y[i];
+        double e = (double)fc[i] - (double)b->out_raw[i];
         a->sum += a->loss == FC_LOSS_MSE ? e * e : fabs(e);
         a->weight += 1.0;
     }

@@ -10,6 +10,9 @@
 #include "train/forecaster.h"
 #include "train/progress.h"
 
+/* Windows per step beyond this are a typo: refused before any sizing. */
+#define FC_MAX_WINDOWS_BATCH ((size_t)1 << 20)
+
 typedef struct {
     fc_forecaster *f;
     const fc_dataset *ds;
@@ -23,6 +26,10 @@ typedef struct {
     size_t lr_decay_steps;
 } trainer;
 
+static fc_window_spec spec_of(const fc_model_config *c, const fc_train_options *o) {
+    return (fc_window_spec){c->input_size, c->h, o->step_size, o->val_size, o->min_in_frac, o->min_out_frac};
+}
+
 /* StepLR(step_size = max(max_steps // num_lr_decays, 1), gamma = 0.5),
  * stepped after every optimizer step. */
 static double learning_rate_at(const trainer *t, size_t step) {
@@ -33,7 +40,10 @@ static fc_status check_options(const fc_train_options *o, const fc_model_config 
     if (o->max_steps < 1) return fc_error(FC_ERR_INVALID, "--max-steps must be >= 1");
     if (o->batch_size < 1) return fc_error(FC_ERR_INVALID, "--batch-size must be >= 1");
     if (o->windows_batch_size < 1) return fc_error(FC_ERR_INVALID, "--windows-batch-size must be >= 1");
-    if (!(o->learning_rate > 0)) return fc_error(FC_ERR_INVALID, "--lr must be > 0");
+    if (!(o->learning_rate > 0) || !isfinite(o->learning_rate))
+        return fc_error(FC_ERR_INVALID, "--lr must be a finite number > 0");
+    if (o->windows_batch_size > FC_MAX_WINDOWS_BATCH || o->batch_size > FC_MAX_WINDOWS_BATCH)
+        return fc_error(FC_ERR_INVALID, "--windows-batch-size and --batch-size must be at most %zu", FC_MAX_WINDOWS_BATCH);
     if (o->val_size && o->val_size < c->h)
         return fc_error(FC_ERR_INVALID, "--val-size %zu is shorter than the horizon h = %zu", o->val_size, c->h);
     if (o->early_stop_patience > 0 && !o->val_size)
@@ -60,7 +70,7 @@ static fc_status trainer_init(trainer *t) {
     fc_backend *be = m->be;
     const fc_train_options *o = t->o;
     size_t W = o->windows_batch_size;
-    t->spec = (fc_window_spec){m->cfg.input_size, m->cfg.h, o->step_size, o->val_size, o->min_in_frac, o->min_out_frac};
+    t->spec = spec_of(&m->cfg, o);
     t->lr_decay_steps = o->num_lr_decays > 0 ? o->max_steps / (size_t)o->num_lr_decays : (size_t)1 << 62;
     if (t->lr_decay_steps < 1) t->lr_decay_steps = 1;
     FC_TRY(fc_window_sampler_init(&t->sampler, t->ds, &t->spec, o->batch_size, W, o->seed));
@@ -100,7 +110,8 @@ static fc_status validation_check(trainer *t, size_t step, fc_train_summary *s, 
     fc_model *m = t->f->model;
     double v;
     FC_TRY(fc_validator_run(&t->validator, t->f, t->ds, &t->spec, &v));
-    int improved = isnan(s->best_val_loss) || v < s->best_val_loss;
+    /* A non-finite loss never counts as an improvement (Lightning's check_finite). */
+    int improved = isfinite(v) && (isnan(s->best_val_loss) || v < s->best_val_loss);
     if (improved) {
         s->best_val_loss = v;
         s->best_step = step;
@@ -124,6 +135,9 @@ static fc_status run_steps(trainer *t, fc_train_summary *s) {
     for (size_t step = 0; step < o->max_steps && !stop; step++) {
         FC_TRY(train_step(t, step, &s->last_train_loss));
         s->steps = step + 1;
+        if (!isfinite(s->last_train_loss))
+            return fc_error(FC_ERR_INVALID, "training diverged at step %zu: the loss is %g; lower --lr (%g) "
+                            "or scale the data (--scaler standard)", s->steps, s->last_train_loss, o->learning_rate);
         double elapsed = fc_now() - t0 - in_validation;
         fc_progress_step(&p, s->steps, s->last_train_loss, learning_rate_at(t, step),
                          (double)(s->steps * o->windows_batch_size) / elapsed);
@@ -138,6 +152,13 @@ static fc_status run_steps(trainer *t, fc_train_summary *s) {
     s->step_seconds = fc_now() - t0 - in_validation;
     s->windows_per_second = (double)(s->steps * o->windows_batch_size) / s->step_seconds;
     return FC_OK;
+}
+
+fc_status fc_train_check(const fc_dataset *ds, const fc_model_config *c, const fc_train_options *o) {
+    FC_TRY(check_options(o, c));
+    fc_window_spec spec = spec_of(c, o);
+    size_t longest;
+    return fc_windows_check(ds, &spec, &longest);
 }
 
 fc_status fc_train(fc_forecaster *f, const fc_dataset *ds, const fc_train_options *o, fc_train_summary *s) {

@@ -49,18 +49,18 @@ size_t fc_window_sampler_list(const fc_window_sampler *s, size_t i, fc_window *o
     return n;
 }
 
-static fc_status check_lengths(fc_window_sampler *s) {
-    const fc_dataset *ds = s->ds;
+fc_status fc_windows_check(const fc_dataset *ds, const fc_window_spec *spec, size_t *T_max) {
+    *T_max = 0;
     for (size_t i = 0; i < ds->n_series; i++) {
-        size_t T = fc_train_length(ds, &s->spec, i);
+        size_t T = fc_train_length(ds, spec, i);
         if (T == 0)
             return fc_error(FC_ERR_INVALID, "%s: series '%s' has %zu points and --val-size holds out %zu: "
-                            "no training points left", ds->source, ds->ids[i], fc_dataset_len(ds, i), s->spec.val_size);
-        if (T > s->T_max) s->T_max = T;
+                            "no training points left", ds->source, ds->ids[i], fc_dataset_len(ds, i), spec->val_size);
+        if (T > *T_max) *T_max = T;
     }
-    if (s->T_max < s->spec.L)
+    if (*T_max < spec->L)
         return fc_error(FC_ERR_INVALID, "%s: the longest series has %zu training points, fewer than "
-                        "--input-size %zu: use a smaller input size", ds->source, s->T_max, s->spec.L);
+                        "--input-size %zu: use a smaller input size", ds->source, *T_max, spec->L);
     return FC_OK;
 }
 
@@ -85,7 +85,7 @@ fc_status fc_window_sampler_init(fc_window_sampler *s, const fc_dataset *ds, con
     s->batch_size = batch_size < ds->n_series ? batch_size : ds->n_series;
     s->windows_batch_size = windows_batch_size;
     if (spec->step_size < 1) return fc_error(FC_ERR_INVALID, "--step-size must be >= 1");
-    FC_TRY(check_lengths(s));
+    FC_TRY(fc_windows_check(ds, spec, &s->T_max));
     s->grid = (s->T_max - spec->L) / spec->step_size + 1;
     s->observed = fc_malloc((ds->n_rows + ds->n_series) * sizeof(uint32_t), "window availability counts");
     s->perm = fc_malloc(ds->n_series * sizeof(uint32_t), "series order");

@@ -60,6 +60,10 @@ size_t fc_window_sampler_list(const fc_window_sampler *s, size_t i, fc_window *o
 /* Draws the windows of training step `step` into out (windows_batch_size). */
 void fc_window_sampler_next(fc_window_sampler *s, uint64_t step, fc_window *out);
 
+/* Checks that every series keeps training points after val_size and that
+ * the longest is at least L long; sets the longest training length. */
+fc_status fc_windows_check(const fc_dataset *ds, const fc_window_spec *spec, size_t *T_max);
+
 /* Training length of series i (without its validation tail). */
 size_t fc_train_length(const fc_dataset *ds, const fc_window_spec *spec, size_t i);
 

@@ -66,11 +66,15 @@ static void cpu_fill_table(fc_backend *be) {
 /* oneDNN was built with the same GNU OpenMP runtime as our loops, so one
  * omp_set_num_threads covers both: its primitives and dnnl_sgemm size their
  * parallel regions from omp_get_max_threads() of the calling thread. */
+/* More threads than this is a typo, not a machine: refuse it before
+ * libgomp tries to create them and exits. */
+#define FC_CPU_MAX_THREADS 1024
+
 fc_status fc_backend_cpu_create(int threads, fc_backend **out) {
     *out = NULL;
-    if (threads < 0)
-        return fc_error(FC_ERR_INVALID, "CPU backend: threads = %d; expected 0 (all cores) or more",
-                        threads);
+    if (threads < 0 || threads > FC_CPU_MAX_THREADS)
+        return fc_error(FC_ERR_INVALID, "CPU backend: threads = %d; expected 0 (all cores) to %d",
+                        threads, FC_CPU_MAX_THREADS);
     if (threads == 0) threads = omp_get_num_procs();
     fc_backend *be = fc_calloc(1, sizeof *be, "the CPU backend");
     if (!be) return FC_ERR_MEMORY;
