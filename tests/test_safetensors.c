@@ -495,6 +495,7 @@ static void test_get_f32_errors(void) {
 /* ------------------------------------------------ atomic writes */
 
 static fc_status body_fails(FILE *f, void *ctx) {
+    (void)ctx;
     fputs("half of the new cont", f);
     return fc_error(FC_ERR_IO, "simulated failure after %d bytes", 20);
 }

@@ -53,6 +53,7 @@ typedef struct {
 /* state: [total]; step needs x[t - (p - 1)] */
 
 FC_HD int fc_sma_seed(double *st, int w, const double *x, const fc_ind_kparams *k, double *out) {
+    (void)w;   /* one lane: the state needs no stride */
     double total = 0.0;
     for (int i = 0; i < k->p - 1; i++) {
         total += x[i];
@@ -64,6 +65,7 @@ FC_HD int fc_sma_seed(double *st, int w, const double *x, const fc_ind_kparams *
 
 FC_HD void fc_sma_step(double *st, int w, double x, double x_old, const fc_ind_kparams *k,
                        double *out) {
+    (void)w;
     double total = st[0] + x;
     *out = total / k->fp;
     st[0] = total - x_old;
@@ -79,6 +81,7 @@ FC_HD void fc_sma_run(double *st, int w, const double *x, long t0, long t1,
  * compatibility). Period 1 is a copy in TA-Lib and is dispatched as COPY. */
 
 FC_HD int fc_ema_seed(double *st, int w, const double *x, const fc_ind_kparams *k, double *out) {
+    (void)w;
     double total = 0.0;
     for (int i = 0; i < k->p; i++) total += x[i];
     for (int i = 0; i < k->p - 1; i++) out[i] = NAN;
@@ -88,6 +91,7 @@ FC_HD int fc_ema_seed(double *st, int w, const double *x, const fc_ind_kparams *
 }
 
 FC_HD void fc_ema_step(double *st, int w, double x, const fc_ind_kparams *k, double *out) {
+    (void)w;
     double m = fma(x - st[0], k->k_slow, st[0]);
     st[0] = m;
     *out = m;

@@ -11,6 +11,7 @@
 #include "core/error.h"
 
 static void *cpu_alloc(fc_backend *be, size_t bytes) {
+    (void)be;
     void *p = NULL;
     if (posix_memalign(&p, 64, bytes ? bytes : 64) != 0) {
         fc_error(FC_ERR_MEMORY, "cannot allocate %zu bytes (64-byte aligned) on the CPU backend",
@@ -20,9 +21,13 @@ static void *cpu_alloc(fc_backend *be, size_t bytes) {
     return p;
 }
 
-static void cpu_release(fc_backend *be, void *p) { free(p); }
+static void cpu_release(fc_backend *be, void *p) {
+    (void)be;
+    free(p);
+}
 
 static void cpu_copy(fc_backend *be, void *dst, const void *src, size_t bytes) {
+    (void)be;
     if (bytes) memcpy(dst, src, bytes);
 }
 
