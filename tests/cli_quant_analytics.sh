@@ -105,5 +105,19 @@ expect_error 1 "--slow" -- quant backtest --data "$DATA" --fast 5 --slow 5000
 expect_error 1 "--period" -- quant backtest --data "$DATA" --rule rsi --period 0
 expect_error 1 "--rule" -- quant backtest --data "$DATA" --rule macd
 
+# --- hostile sizes: refused at once, naming the flag (none may run for minutes or allocate gigabytes)
+expect_error 1 "--paths" -- quant option --call --S 100 --K 100 --sigma 0.2 --T 1 --paths 18446744073709551615
+expect_error 1 "path steps" -- quant option --call --S 100 --K 100 --sigma 0.2 --T 1 --steps 100000
+expect_error 1 "--r" -- quant option --call --S 100 --K 100 --sigma 0.2 --T 1 --r -1000 --json
+expect_error 1 "--sigma" -- quant option --call --S 100 --K 100 --sigma 1e200 --T 1
+expect_error 1 "more than one run" -- quant backtest --data "$DATA" --rule rsi --lower 0:99.99:0.01 --upper 0:99.9:0.1
+expect_error 1 "--period" -- quant backtest --data "$DATA" --rule rsi --period 1:40 --lower 0:29 --upper 70:100
+awk -F, 'NR == 1 || $1 == "DAX"' "$DATA" > "$TMP/dax.csv"
+awk -F, 'NR > 1 && $1 == "DAX" { printf "DAX2,%s,%.15g\n", $2, $3 * (1 + 1e-13) }' "$DATA" >> "$TMP/dax.csv"
+expect_error 1 "nearly singular" -- quant portfolio --data "$TMP/dax.csv"
+printf 'unique_id,ds,y\n"X,Y",1,10\n"X,Y",2,11\n"X,Y",3,12\n' > "$TMP/comma.csv"
+"$FCAST" quant risk --data "$TMP/comma.csv" --level 0.9 --csv > "$TMP/comma_risk.csv" 2>/dev/null; ok
+grep -q '^"X,Y",' "$TMP/comma_risk.csv" || fail "risk CSV does not quote an id with a comma: $(head -3 "$TMP/comma_risk.csv")"
+
 echo "cli_quant_analytics: $((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

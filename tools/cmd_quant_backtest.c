@@ -9,6 +9,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "io/csv_write.h"
 #include "core/error.h"
 #include "data/dataset.h"
 #include "quant/backtest.h"
@@ -75,6 +76,24 @@ static fc_status build_grid(const char *rule_name, const char *const *text, cons
     FC_TRY(fc_rule_grid_build(*rule, ranges, grid, n, skipped));
     if (*n == 0) return fc_error(FC_ERR_INVALID, "the parameter grid has no valid combination (%zu skipped: %s)",
                                  *skipped, *rule == FC_RULE_SMA_CROSS ? "fast >= slow" : "lower >= upper");
+    for (size_t c = 0; c < *n; c++)   /* parameter errors now, not after a long run */
+        FC_TRY(fc_rule_check(&(*grid)[c], (size_t)-1, NULL));
+    return FC_OK;
+}
+
+/* Bounds on one run: results kept for every (combination, symbol), and
+ * price points visited; beyond them a run takes minutes and gigabytes. */
+#define BT_MAX_BACKTESTS 10000000u
+#define BT_MAX_POINT_VISITS 20000000000.0
+
+static fc_status check_size(size_t n, const price_set *p) {
+    size_t S = p->d->n_series;
+    double points = 0;
+    for (size_t s = 0; s < S; s++) points += (double)p->len[s];
+    if ((double)n * (double)S > BT_MAX_BACKTESTS || (double)n * points > BT_MAX_POINT_VISITS)
+        return fc_error(FC_ERR_INVALID, "%zu combinations x %zu symbols (%.0f price points) is more than one run "
+                        "may take (%u backtests, %.0e point visits): narrow the ranges or step them more coarsely",
+                        n, S, points, BT_MAX_BACKTESTS, BT_MAX_POINT_VISITS);
     return FC_OK;
 }
 
@@ -100,8 +119,11 @@ static void format_params(const fc_rule_params *p, char *buf, size_t cap) {
 
 static void print_top(const fc_rule_params *grid, const fc_bt_metrics *out, size_t n_cells, size_t S,
                       char **ids, size_t top) {
-    ranked *r = malloc(n_cells * sizeof *r);
-    if (!r) return;
+    ranked *r = fc_malloc(n_cells * sizeof *r, "ranking");
+    if (!r) {
+        fprintf(stderr, "fcast quant backtest: %s: the top table is left out\n", fc_last_error());
+        return;
+    }
     for (size_t i = 0; i < n_cells; i++) r[i] = (ranked){&out[i], i};
     qsort(r, n_cells, sizeof *r, by_sharpe);
     printf("%4s  %-10s %-28s %10s %9s %8s %9s %7s %8s\n", "rank", "symbol", "parameters", "total_ret", "cagr",
@@ -127,7 +149,8 @@ static fc_status write_csv(const char *path, const fc_rule_params *grid, const f
     for (size_t c = 0; c < n; c++)
         for (size_t s = 0; s < S; s++) {
             const fc_bt_metrics *m = &out[c * S + s];
-            fprintf(f, "%s,%s", ids[s], fc_rule_name(k));
+            fc_csv_write_field(f, ids[s]);
+            fprintf(f, ",%s", fc_rule_name(k));
             for (size_t i = 0; i < fc_rule_param_count(k); i++) fprintf(f, ",%.17g", grid[c].p[i]);
             fprintf(f, ",%.17g,%.17g,%.17g,%.17g,%zu,%zu,%.17g\n", m->total_return, m->cagr, m->sharpe,
                     m->max_drawdown, m->trades, m->closed_trades, m->hit_rate);
@@ -154,6 +177,7 @@ static int run(const backtest_args *a, const arg_spec *specs) {
     if (st == FC_OK && !(a->cost_bps >= 0.0 && a->cost_bps < 10000.0))
         st = fc_error(FC_ERR_INVALID, "--cost-bps: expected a cost in [0, 10000) basis points, got %g", a->cost_bps);
     if (st == FC_OK) st = prices_load(a->data, &p);
+    if (st == FC_OK) st = check_size(n, &p);
     size_t S = p.d ? p.d->n_series : 0;
     if (st == FC_OK) st = (out = fc_malloc(n * S * sizeof *out, "backtest results")) ? FC_OK : FC_ERR_MEMORY;
     fc_bt_options o = {.cost_bps = a->cost_bps, .allow_short = a->allow_short};

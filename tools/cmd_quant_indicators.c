@@ -9,6 +9,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "io/csv_write.h"
 #include "core/error.h"
 #include "data/dataset.h"
 #include "io/atomic_file.h"
@@ -44,7 +45,8 @@ static fc_status write_body(FILE *f, void *ctx) {
     for (size_t s = 0; s < d->n_series; s++)
         for (size_t i = d->offsets[s]; i < d->offsets[s + 1]; i++) {
             fc_ds_format(d->ds_kind, d->ds[i], ds, sizeof ds);
-            fprintf(f, "%s,%s", d->ids[s], ds);
+            fc_csv_write_field(f, d->ids[s]);
+            fprintf(f, ",%s", ds);
             for (size_t j = 0; j < c->n_specs; j++)
                 for (int k = 0; k < fc_ind_n_outputs(&c->specs[j]); k++) {
                     double v = c->outs[j][k][i];
@@ -166,9 +168,9 @@ int cmd_quant_indicators(int argc, char **argv, int first) {
                 fc_last_error());
         return 2;
     }
-    if (threads < 0 || n_specs > 64) {
+    if (threads < 0 || threads > 1024 || n_specs > 64) {
         fprintf(stderr, "fcast " COMMAND ": %s\n",
-                threads < 0 ? "--threads: must be >= 0" : "--ind: at most 64 indicators at once");
+                threads < 0 || threads > 1024 ? "--threads: expected 0 (all cores) to 1024" : "--ind: at most 64 indicators at once");
         free(specs);
         return 2;
     }

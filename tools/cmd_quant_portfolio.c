@@ -33,6 +33,8 @@ static int run(const char *path, int target_given, double target_annual) {
     if (st == FC_OK) st = fc_panel_align(d, 3, &p);
     if (st == FC_OK) st = fc_panel_to_returns(&p);
     size_t N = p.n_series;
+    if (st == FC_OK && N > PORTFOLIO_MAX_ASSETS)
+        st = fc_error(FC_ERR_INVALID, "%s: %zu series; a portfolio takes 1 to %d assets", path, N, PORTFOLIO_MAX_ASSETS);
     if (st == FC_OK) {
         mu = fc_malloc(N * sizeof *mu, "means");
         cov = fc_malloc(N * N * sizeof *cov, "covariance");

@@ -9,6 +9,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "io/csv_write.h"
 #include "core/error.h"
 #include "quant/returns.h"
 #include "quant/risk.h"
@@ -70,7 +71,8 @@ static void print_table(const fc_panel *p, const double *v, size_t nm, const dou
         for (size_t s = 0; s < p->n_series; s++)
             for (size_t m = 0; m < nm; m++) {
                 metric_name(m, levels, name, sizeof name);
-                printf("%s,%s,%.17g\n", d->ids[s], name, v[s * nm + m]);
+                fc_csv_write_field(stdout, d->ids[s]);
+                printf(",%s,%.17g\n", name, v[s * nm + m]);
             }
         return;
     }

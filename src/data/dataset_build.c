@@ -149,6 +149,7 @@ static fc_status resolve_freq(build_state *b) {
     }
     int found = 0;
     FC_TRY(fc_freq_infer(t->kind, b->sorted_ds, b->raw_offsets, b->n_series, &b->freq, &found));
+    if (!found && t->opt.keep_gaps) return FC_OK;   /* rows as given: no grid needed */
     if (!found)
         return fc_raw_error(t, FC_ERR_INVALID, t->kind_line, t->col_ds,
                             "cannot infer the frequency: every series has a single row; pass "

@@ -6,16 +6,6 @@
 #include "io/atomic_file.h"
 #include "io/forecast_csv.h"
 
-void fc_csv_write_field(FILE *f, const char *s) {
-    if (!strpbrk(s, ",\"\r\n")) { fputs(s, f); return; }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 typedef struct {
     const fc_dataset *ds;
     const fc_freq *freq;

@@ -5,13 +5,11 @@
 #define FC_IO_FORECAST_CSV_H
 
 #include "data/dataset.h"
+#include "io/csv_write.h"
 
 /* forecasts (n_series, h) in the order of ds's series; the future ds of
  * series i are its last ds advanced 1..h steps of `freq`. */
 fc_status fc_forecast_write_csv(const char *path, const fc_dataset *ds, const fc_freq *freq, size_t h,
                                 const char *column, const float *forecasts);
-
-/* Writes one CSV field, quoted when it holds a comma, quote or newline. */
-void fc_csv_write_field(FILE *f, const char *text);
 
 #endif

@@ -40,8 +40,11 @@ int fc_rule_is_valid_combination(const fc_rule_params *p) {
 static fc_status check_period(const fc_rule_params *p, size_t i, size_t n, const char *series) {
     double v = p->p[i];
     const char *flag = fc_rule_param_name(p->rule, i);
-    if (!(v >= 1.0) || v != floor(v))
-        return fc_error(FC_ERR_INVALID, "--%s: a period must be a whole number >= 1, got %g", flag, v);
+    /* TA-Lib's own limits: RSI and Bollinger bands need at least 2 points, no period exceeds 100000 */
+    double lowest = p->rule == FC_RULE_SMA_CROSS ? 1.0 : 2.0;
+    if (!(v >= lowest) || v != floor(v) || v > 100000.0)
+        return fc_error(FC_ERR_INVALID, "--%s: a period must be a whole number from %g to 100000, got %g", flag,
+                        lowest, v);
     if (v > (double)n)
         return fc_error(FC_ERR_INVALID, "--%s: period %g is longer than series %s (%zu points)", flag, v,
                         series ? series : "", n);

@@ -16,6 +16,13 @@ fc_status fc_bs_check(const fc_bs_market *m) {
         return fc_error(FC_ERR_INVALID, "--T: the time to expiry must be > 0 years, got %g", m->expiry);
     if (!isfinite(m->rate)) return fc_error(FC_ERR_INVALID, "--r: the rate must be finite");
     if (!isfinite(m->div)) return fc_error(FC_ERR_INVALID, "--q: the dividend yield must be finite");
+    /* exp(+-700) is near the end of double range: beyond it prices turn into inf or NaN */
+    if (m->vol * m->vol * m->expiry > 700.0)
+        return fc_error(FC_ERR_INVALID, "--sigma %g with --T %g: sigma^2 T = %g is beyond 700, where the price "
+                        "is no longer representable", m->vol, m->expiry, m->vol * m->vol * m->expiry);
+    if (fabs(m->rate) * m->expiry > 700.0 || fabs(m->div) * m->expiry > 700.0)
+        return fc_error(FC_ERR_INVALID, "--r %g / --q %g with --T %g: |rate| T and |q| T must stay below 700",
+                        m->rate, m->div, m->expiry);
     return FC_OK;
 }
 

@@ -31,16 +31,27 @@ static void grid_free(mc_grid *g) {
     memset(g, 0, sizeof *g);
 }
 
+/* Bounds on the work one pricing may ask for: about two minutes on 2 cores
+ * at 10^8 normals per second. Larger requests are typos, not runs. */
+#define MC_MAX_PATHS 10000000000ULL
+#define MC_MAX_WORK 10000000000ULL   /* paths x time steps (or fixings) */
+
 static fc_status check_option(const fc_mc_option *o) {
     FC_TRY(fc_bs_check(&o->market));
-    if (o->paths < 2) return fc_error(FC_ERR_INVALID, "--paths: at least 2 paths are needed, got %llu",
-                                      (unsigned long long)o->paths);
+    if (o->paths < 2 || o->paths > MC_MAX_PATHS)
+        return fc_error(FC_ERR_INVALID, "--paths: expected 2 to %llu paths, got %llu", MC_MAX_PATHS,
+                        (unsigned long long)o->paths);
     if (o->asian && (o->n_fixings < 1 || o->n_fixings > MC_MAX_STEPS))
         return fc_error(FC_ERR_INVALID, "--fixings: expected 1 to %d fixings, got %zu", MC_MAX_STEPS,
                         o->n_fixings);
     if (!o->asian && (o->steps < 1 || o->steps > MC_MAX_STEPS))
         return fc_error(FC_ERR_INVALID, "--steps: expected 1 to %d time steps, got %zu", MC_MAX_STEPS,
                         o->steps);
+    unsigned long long per_path = o->asian ? o->n_fixings : o->steps;
+    if ((unsigned long long)o->paths > MC_MAX_WORK / per_path)
+        return fc_error(FC_ERR_INVALID, "--paths %llu x %s %llu = %.3g path steps, more than the %.0e one run may "
+                        "take: use fewer paths or steps", (unsigned long long)o->paths, o->asian ? "--fixings" : "--steps",
+                        per_path, (double)o->paths * (double)per_path, (double)MC_MAX_WORK);
     return FC_OK;
 }
 
@@ -168,13 +179,16 @@ fc_status fc_mc_price(const fc_mc_option *o, fc_mc_result *out) {
     if (st == FC_OK && o->asian)
         st = fc_geometric_asian_price(o->type, &o->market, g.times, o->n_fixings, &out->geo_exact);
     uint64_t per_draw = o->antithetic ? 4 : 2;
-    uint64_t draws = (o->paths + per_draw - 1) / per_draw;
+    uint64_t draws = o->paths / per_draw + (o->paths % per_draw != 0);
     mc_sums sums;
     if (st == FC_OK) st = run_draws(&spec, o->seed, draws, &sums);
     if (st == FC_OK) {
         out->paths = draws * per_draw;
         out->samples = draws * 2;
         finish_estimates(&sums, (double)out->samples, out->geo_exact, o->asian && o->control_variate, out);
+        if (!isfinite(out->price) || !isfinite(out->std_error))
+            st = fc_error(FC_ERR_INVALID, "the Monte Carlo price is not finite (%g): the inputs (--r, --q, --sigma, "
+                          "--T) are beyond what double precision can simulate", out->price);
     }
     grid_free(&g);
     return st;

@@ -10,7 +10,6 @@
 extern void dgesv_(const int *n, const int *nrhs, double *a, const int *lda, int *ipiv, double *b,
                    const int *ldb, int *info);
 
-#define PORTFOLIO_MAX_ASSETS 4096
 
 fc_status fc_portfolio_moments(const double *R, size_t T, size_t N, double *mu, double *cov) {
     if (T < 2) return fc_error(FC_ERR_INVALID, "a covariance needs at least 2 returns per asset, got %zu", T);
@@ -26,6 +25,24 @@ fc_status fc_portfolio_moments(const double *R, size_t T, size_t N, double *mu, 
             cov[i * N + j] = cov[j * N + i] = s / (double)(T - 1);
         }
     return FC_OK;
+}
+
+/* Below this the KKT solution is dominated by rounding: two series that
+ * differ by 1e-13 gave weights of -213 and +214. */
+#define PORTFOLIO_MIN_RCOND 1e-12
+
+double dlange_(const char *norm, const int *m, const int *n, const double *a, const int *lda, double *work);
+void dgecon_(const char *norm, const int *n, const double *a, const int *lda, const double *anorm, double *rcond,
+             double *work, int *iwork, int *info);
+
+/* LAPACK dgecon on the LU factors of K (n x n): 1-norm reciprocal condition. */
+static int reciprocal_condition(const double *lu, size_t n, double anorm, double *rcond) {
+    double *work = fc_malloc(4 * n * sizeof *work, "dgecon work");
+    int *iwork = fc_malloc(n * sizeof *iwork, "dgecon work");
+    int ni = (int)n, info = -1;
+    if (work && iwork) dgecon_("1", &ni, lu, &ni, &anorm, rcond, work, iwork, &info);
+    free(work), free(iwork);
+    return info;
 }
 
 /* Builds and solves the KKT system with m equality constraints (rows of A,
@@ -50,15 +67,22 @@ static fc_status solve_kkt(const double *cov, size_t N, const double *const *A, 
         rhs[N + c] = b[c];
     }
     int ni = (int)n, one = 1, info = 0;
+    double anorm = dlange_("1", &ni, &ni, K, &ni, NULL), rcond = 0.0;
     dgesv_(&ni, &one, K, &ni, piv, rhs, &ni, &info);
     fc_status st = FC_OK;
-    if (info != 0)
+    if (info == 0) info = reciprocal_condition(K, n, anorm, &rcond);
+    if (info == 0 && rcond < PORTFOLIO_MIN_RCOND)
+        st = fc_error(FC_ERR_INVALID, "portfolio: the KKT system is nearly singular (reciprocal condition number "
+                      "%.2g): near-duplicate series make the weights meaningless", rcond);
+    else if (info != 0)
         st = fc_error(FC_ERR_INVALID,
                       "portfolio: the KKT system is singular (LAPACK dgesv info=%d): the covariance matrix "
                       "is singular (duplicate or constant series?)%s",
                       info, m > 1 ? " or all assets have the same mean return" : "");
     else
         memcpy(w, rhs, N * sizeof *w);
+    for (size_t j = 0; st == FC_OK && j < N; j++)
+        if (!isfinite(w[j])) st = fc_error(FC_ERR_INVALID, "portfolio: the weights are not finite (target too large?)");
     free(K), free(rhs), free(piv);
     return st;
 }

@@ -12,6 +12,10 @@
 #include <stddef.h>
 #include "fcast.h"
 
+/* More assets than this make the N x N covariance and KKT system too large
+ * for one machine's memory; refused before anything is computed. */
+#define PORTFOLIO_MAX_ASSETS 4096
+
 /* mu (N) and cov (N, N) of the returns R (T, N) row-major; T >= 2. */
 fc_status fc_portfolio_moments(const double *R, size_t T, size_t N, double *mu, double *cov);
 

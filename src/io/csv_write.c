@@ -1,0 +1,17 @@
+/* RFC 4180 field quoting (see csv_write.h). */
+#include <string.h>
+
+#include "io/csv_write.h"
+
+void fc_csv_write_field(FILE *f, const char *s) {
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
