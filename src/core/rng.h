@@ -14,6 +14,15 @@
 
 typedef struct { uint32_t v[4]; } fc_philox_out;
 
+/* Every use of the generator has its own stream, listed here so that no
+ * two uses can draw the same numbers. */
+enum {
+    FC_RNG_STREAM_INIT = 1,             /* parameter initialisation */
+    FC_RNG_STREAM_EPOCH = 2,            /* series order of each epoch */
+    FC_RNG_STREAM_WINDOWS = 3,          /* windows drawn at each step */
+    FC_RNG_STREAM_PATHS = 0x50415448u   /* Monte Carlo paths ("PATH") */
+};
+
 FC_HD uint32_t fc_mulhilo32(uint32_t a, uint32_t b, uint32_t *hi) {
     uint64_t p = (uint64_t)a * (uint64_t)b;
     *hi = (uint32_t)(p >> 32);

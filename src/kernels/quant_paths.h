@@ -21,7 +21,6 @@
 #include "core/hd.h"
 #include "core/rng.h"
 
-#define FC_RNG_STREAM_PATHS 0x50415448u /* "PATH" */
 
 /* Everything a draw needs; the arrays are per time step. */
 typedef struct {

@@ -9,7 +9,6 @@
 #include "core/rng.h"
 #include "models/model.h"
 
-enum { FC_STREAM_INIT = 1 };
 
 size_t fc_model_add_tensor(fc_model *m, const char *name, int ndim, int64_t d0, int64_t d1, int trainable) {
     FC_ASSERT(m->n_tensors < FC_TENSOR_CAP);
@@ -159,7 +158,7 @@ fc_status fc_model_init_params(fc_model *m, uint64_t seed) {
         float bound = 1.0f / sqrtf((float)fan_in_of(m, i));
         for (size_t k = 0; k < t->numel; k++) {
             size_t idx = t->offset + k;
-            fc_philox_out r = fc_rng_block(seed, FC_STREAM_INIT, idx);
+            fc_philox_out r = fc_rng_block(seed, FC_RNG_STREAM_INIT, idx);
             host[idx] = (2.0f * fc_u32_to_unit_float(r.v[0]) - 1.0f) * bound;
         }
     }

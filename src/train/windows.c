@@ -5,8 +5,6 @@
 #include "core/rng.h"
 #include "train/windows.h"
 
-enum { FC_STREAM_EPOCH = 2, FC_STREAM_WINDOWS = 3 };
-
 size_t fc_train_length(const fc_dataset *ds, const fc_window_spec *spec, size_t i) {
     size_t n = fc_dataset_len(ds, i);
     return n > spec->val_size ? n - spec->val_size : 0;
@@ -119,7 +117,7 @@ static void shuffle_series(fc_window_sampler *s) {
     s->cursor = 0;
     for (size_t i = 0; i < N; i++) s->perm[i] = (uint32_t)i;
     for (size_t i = N - 1; i > 0; i--) {
-        fc_philox_out r = fc_rng_block(s->seed, FC_STREAM_EPOCH, (uint64_t)s->epoch * N + i);
+        fc_philox_out r = fc_rng_block(s->seed, FC_RNG_STREAM_EPOCH, (uint64_t)s->epoch * N + i);
         size_t j = fc_u32_below(r.v[0], (uint32_t)(i + 1));
         uint32_t t = s->perm[i]; s->perm[i] = s->perm[j]; s->perm[j] = t;
     }
@@ -142,7 +140,7 @@ void fc_window_sampler_next(fc_window_sampler *s, uint64_t step, fc_window *out)
     size_t n = next_candidates(s), W = s->windows_batch_size;
     uint64_t base = step * (uint64_t)W;
     for (size_t i = 0; i < W; i++) {
-        fc_philox_out r = fc_rng_block(s->seed, FC_STREAM_WINDOWS, base + i);
+        fc_philox_out r = fc_rng_block(s->seed, FC_RNG_STREAM_WINDOWS, base + i);
         if (n < W) {                    /* with replacement */
             out[i] = s->cand[fc_u32_below(r.v[0], (uint32_t)n)];
             continue;
