@@ -16,11 +16,12 @@
 #include <immintrin.h>
 #endif
 
-/* tile[j*8 + l] = rows[l][t + j] for j, l < 8. */
-static inline void fc_transpose_in8(const double *const rows[8], long t, double *tile) {
 #if defined(__AVX512F__)
-    __m512d r[8], u[8];
-    for (int l = 0; l < 8; l++) r[l] = _mm512_loadu_pd(rows[l] + t);
+/* The shared first two stages of an 8x8 double transpose in registers: pairs
+ * interleaved, then 128-bit lanes of pairs; the callers finish with the
+ * 256-bit halves, each in its own store pattern. */
+static inline void fc_transpose8_halves(__m512d r[8]) {
+    __m512d u[8];
     for (int l = 0; l < 8; l += 2) {
         u[l] = _mm512_unpacklo_pd(r[l], r[l + 1]);
         u[l + 1] = _mm512_unpackhi_pd(r[l], r[l + 1]);
@@ -31,6 +32,15 @@ static inline void fc_transpose_in8(const double *const rows[8], long t, double 
         r[h + 2] = _mm512_shuffle_f64x2(u[h + 0], u[h + 2], 0xdd);
         r[h + 3] = _mm512_shuffle_f64x2(u[h + 1], u[h + 3], 0xdd);
     }
+}
+#endif
+
+/* tile[j*8 + l] = rows[l][t + j] for j, l < 8. */
+static inline void fc_transpose_in8(const double *const rows[8], long t, double *tile) {
+#if defined(__AVX512F__)
+    __m512d r[8];
+    for (int l = 0; l < 8; l++) r[l] = _mm512_loadu_pd(rows[l] + t);
+    fc_transpose8_halves(r);
     for (int j = 0; j < 4; j++) {
         _mm512_storeu_pd(tile + j * 8, _mm512_shuffle_f64x2(r[j], r[j + 4], 0x88));
         _mm512_storeu_pd(tile + (j + 4) * 8, _mm512_shuffle_f64x2(r[j], r[j + 4], 0xdd));
@@ -57,18 +67,9 @@ static inline void fc_transpose_in8(const double *const rows[8], long t, double 
  * destination is 64-byte aligned (AVX-512 only; plain stores elsewhere). */
 static inline void fc_transpose_out8(const double *tile, double *const rows[8], long t, int stream) {
 #if defined(__AVX512F__)
-    __m512d r[8], u[8];
+    __m512d r[8];
     for (int j = 0; j < 8; j++) r[j] = _mm512_loadu_pd(tile + j * 8);
-    for (int j = 0; j < 8; j += 2) {
-        u[j] = _mm512_unpacklo_pd(r[j], r[j + 1]);
-        u[j + 1] = _mm512_unpackhi_pd(r[j], r[j + 1]);
-    }
-    for (int h = 0; h < 8; h += 4) {
-        r[h + 0] = _mm512_shuffle_f64x2(u[h + 0], u[h + 2], 0x88);
-        r[h + 1] = _mm512_shuffle_f64x2(u[h + 1], u[h + 3], 0x88);
-        r[h + 2] = _mm512_shuffle_f64x2(u[h + 0], u[h + 2], 0xdd);
-        r[h + 3] = _mm512_shuffle_f64x2(u[h + 1], u[h + 3], 0xdd);
-    }
+    fc_transpose8_halves(r);
     for (int l = 0; l < 4; l++) {
         __m512d lo = _mm512_shuffle_f64x2(r[l], r[l + 4], 0x88), hi = _mm512_shuffle_f64x2(r[l], r[l + 4], 0xdd);
         double *a = rows[l] + t, *b = rows[l + 4] + t;
