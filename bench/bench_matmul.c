@@ -5,7 +5,7 @@
  * against, in the same run, plain dnnl_sgemm of the same product and the
  * machine's fp32 FMA peak measured by a register-only loop.
  *
- * usage: bench_matmul [B I O [iterations [threads]]] */
+ * usage: bench_matmul [B I O [iterations [threads [fp32|bf16|fp16]]]] */
 #include <omp.h>
 #include <oneapi/dnnl/dnnl.h>
 #include <stdio.h>
@@ -72,15 +72,26 @@ static double measured_peak_gflops(int threads) {
 typedef struct {
     fc_backend *be;
     size_t B, I, O;
+    fc_precision prec;
     float *x, *w, *b, *y, *dy, *dx, *dw, *db;
+    void *x_low, *w_low, *dy_low;
 } bench_ctx;
 
-static int run_forward(bench_ctx *c) {
-    return c->be->linear_forward(c->be, c->y, c->x, c->w, c->b, c->B, c->I, c->O, FC_ACT_RELU);
+static fc_linear_call call_of(const bench_ctx *c) {
+    return (fc_linear_call){.B = c->B, .I = c->I, .O = c->O, .act = FC_ACT_RELU, .prec = c->prec,
+                            .x = c->x, .x_low = c->x_low, .w = c->w, .w_low = c->w_low, .b = c->b, .y = c->y};
 }
 
+static int run_forward(bench_ctx *c) {
+    fc_linear_call call = call_of(c);
+    return c->be->linear_forward(c->be, &call);
+}
+
+/* The ReLU mask zeroes dy where y <= 0 on the first call; later calls see
+ * the same sparsity a training step sees. */
 static int run_backward(bench_ctx *c) {
-    return c->be->linear_backward(c->be, c->dx, c->dw, c->db, c->dy, c->x, c->w, c->B, c->I, c->O);
+    fc_linear_call call = call_of(c);
+    return c->be->linear_backward(c->be, &call, c->dy, c->dy_low, c->dx, c->dw, c->db);
 }
 
 /* C = x . w^T with oneDNN's BLAS-style entry (no bias, no activation). */
@@ -121,6 +132,10 @@ int main(int argc, char **argv) {
     c.O = argc > 3 ? strtoul(argv[3], NULL, 10) : 512;
     int iters = argc > 4 ? atoi(argv[4]) : 50;
     int threads = argc > 5 ? atoi(argv[5]) : 0;
+    if (argc > 6 && fc_precision_parse(argv[6], &c.prec)) {
+        fprintf(stderr, "bench_matmul: precision '%s' is not fp32, bf16 or fp16\n", argv[6]);
+        return 2;
+    }
     if (fc_backend_cpu_create(threads, &c.be) != FC_OK) {
         fprintf(stderr, "bench_matmul: %s\n", fc_last_error());
         return 1;
@@ -134,10 +149,17 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_matmul: %s\n", fc_last_error());
         return 1;
     }
+    size_t lb = be->low_bytes[c.prec];
+    if (c.prec != FC_PREC_FP32) {
+        c.x_low = be->alloc(be, c.B * c.I * lb), c.w_low = be->alloc(be, c.O * c.I * lb);
+        c.dy_low = be->alloc(be, c.B * c.O * lb);
+        if (!c.x_low || !c.w_low || !c.dy_low) return 1;
+        be->round_to(be, c.w_low, c.w, c.O * c.I, c.prec);
+    }
     double flop = 2.0 * (double)c.B * (double)c.I * (double)c.O;
     double peak = measured_peak_gflops(be->threads);
-    printf("bench_matmul: B=%zu I=%zu O=%zu fp32, %d threads, %d iterations x 3 rounds (best)\n",
-           c.B, c.I, c.O, be->threads, iters);
+    printf("bench_matmul: B=%zu I=%zu O=%zu %s, %d threads, %d iterations x 3 rounds (best)\n",
+           c.B, c.I, c.O, fc_precision_name(c.prec), be->threads, iters);
     if (peak > 0) printf("measured fp32 FMA peak (AVX-512, all threads): %.1f GFLOP/s\n", peak);
     double t_sgemm = time_op(run_sgemm, &c, iters);
     double t_fwd = time_op(run_forward, &c, iters);
@@ -145,8 +167,8 @@ int main(int argc, char **argv) {
     report("reference dnnl_sgemm x.w^T", t_sgemm, flop, 0, peak);
     report("linear_forward (bias+ReLU fused)", t_fwd, flop, t_sgemm, peak);
     report("linear_backward (dx, dw+=, db+=)", t_bwd, 2 * flop, 2 * t_sgemm, peak);
-    void *bufs[8] = {c.x, c.w, c.b, c.y, c.dy, c.dx, c.dw, c.db};
-    for (int i = 0; i < 8; i++) be->release(be, bufs[i]);
+    void *bufs[11] = {c.x, c.w, c.b, c.y, c.dy, c.dx, c.dw, c.db, c.x_low, c.w_low, c.dy_low};
+    for (int i = 0; i < 11; i++) be->release(be, bufs[i]);
     fc_backend_destroy(&c.be);
     return 0;
 }

@@ -1,5 +1,5 @@
-/* The CPU backend against independent truth: matrix products against naive
- * double-precision loops (odd shapes and the N-HiTS shape), pooling against
+/* The CPU backend against independent truth (the dense layer has its own
+ * test, test_linear.c): GEMM against naive double-precision loops, pooling against
  * a naive reference, interpolation and Adam against numbers produced by
  * PyTorch (pasted below with the script that made them), losses against
  * hand-computed values, and the primitive cache against its counter. */
@@ -10,153 +10,8 @@
 #include "backend/backend.h"
 #include "backend/cpu/cpu_backend.h"
 #include "check.h"
+#include "test_arrays.h"
 #include "core/rng.h"
-
-static float *randu(size_t n, uint64_t seed, float lo, float hi) {
-    float *x = malloc((n ? n : 1) * sizeof *x);
-    for (size_t i = 0; i < n; i++) {
-        fc_philox_out r = fc_rng_block(seed, 7, i);
-        x[i] = lo + (hi - lo) * fc_u32_to_unit_float(r.v[0]);
-    }
-    return x;
-}
-
-static float *filled(size_t n, float v) {
-    float *x = malloc((n ? n : 1) * sizeof *x);
-    for (size_t i = 0; i < n; i++) x[i] = v;
-    return x;
-}
-
-/* Count of elements with |got - want| > tol * scale[i] (scale: the sum of
- * |terms|, the natural error scale of a dot product), over every `step`-th
- * row of a (rows, cols) matrix: the naive references compute only those, so
- * the large shapes stay fast in sanitizer builds. */
-static size_t count_bad(const float *got, const double *want, const double *scale, size_t rows,
-                        size_t cols, size_t step, double tol, double *max_rel) {
-    size_t bad = 0;
-    *max_rel = 0;
-    for (size_t r = 0; r < rows; r += step)
-        for (size_t i = r * cols; i < (r + 1) * cols; i++) {
-            double err = fabs((double)got[i] - want[i]) / (scale[i] > 1e-30 ? scale[i] : 1e-30);
-            if (!(err <= tol)) bad++;
-            if (err > *max_rel || err != err) *max_rel = err;
-        }
-    return bad;
-}
-
-/* ---- linear ---- */
-
-static void ref_linear(double *y, double *scale, const float *x, const float *w, const float *b,
-                       size_t B, size_t I, size_t O, int relu, size_t step) {
-    for (size_t r = 0; r < B; r += step)
-        for (size_t o = 0; o < O; o++) {
-            double s = b ? b[o] : 0.0, a = b ? fabs(b[o]) : 0.0;
-            for (size_t i = 0; i < I; i++) {
-                s += (double)x[r * I + i] * w[o * I + i];
-                a += fabs((double)x[r * I + i] * w[o * I + i]);
-            }
-            y[r * O + o] = relu && s < 0 ? 0.0 : s;
-            scale[r * O + o] = a;
-        }
-}
-
-static void check_linear_forward(fc_backend *be, size_t B, size_t I, size_t O, int bias,
-                                 fc_activation act, size_t step, double tol) {
-    float *x = randu(B * I, 1, -1, 1), *w = randu(O * I, 2, -1, 1);
-    float *b = bias ? randu(O, 3, -1, 1) : NULL, *y = filled(B * O, NAN);
-    double *ref = calloc(B * O, sizeof *ref), *scale = calloc(B * O, sizeof *scale), mr;
-    CHECK(be->linear_forward(be, y, x, w, b, B, I, O, act) == FC_OK);
-    ref_linear(ref, scale, x, w, b, B, I, O, act == FC_ACT_RELU, step);
-    size_t bad = count_bad(y, ref, scale, B, O, step, tol, &mr);
-    CHECK_MSG(bad == 0, "linear_forward B=%zu I=%zu O=%zu bias=%d act=%d: %zu bad, max rel %g",
-              B, I, O, bias, (int)act, bad, mr);
-    if (act == FC_ACT_RELU) {
-        size_t zeros = 0;
-        for (size_t i = 0; i < B * O; i++) zeros += y[i] == 0.0f;
-        CHECK_MSG(zeros > 0 && zeros < B * O, "ReLU must clip some but not all (%zu)", zeros);
-    }
-    free(x), free(w), free(b), free(y), free(ref), free(scale);
-}
-
-static void ref_linear_backward(double *dx, double *dxs, double *dw, double *dws, double *db,
-                                const float *dy, const float *x, const float *w, const float *dw0,
-                                size_t B, size_t I, size_t O, size_t step) {
-    for (size_t r = 0; r < B; r += step)
-        for (size_t i = 0; i < I; i++) {
-            double s = 0, a = 0;
-            for (size_t o = 0; o < O; o++) {
-                s += (double)dy[r * O + o] * w[o * I + i];
-                a += fabs((double)dy[r * O + o] * w[o * I + i]);
-            }
-            dx[r * I + i] = s, dxs[r * I + i] = a;
-        }
-    for (size_t o = 0; o < O; o++) {
-        for (size_t i = 0; i < I && o % step == 0; i++) {
-            double s = dw0[o * I + i], a = fabs(s);
-            for (size_t r = 0; r < B; r++) {
-                s += (double)dy[r * O + o] * x[r * I + i];
-                a += fabs((double)dy[r * O + o] * x[r * I + i]);
-            }
-            dw[o * I + i] = s, dws[o * I + i] = a;
-        }
-        double s = 0.5; /* db starts at 0.5 */
-        for (size_t r = 0; r < B; r++) s += dy[r * O + o];
-        db[o] = s;
-    }
-}
-
-static void check_linear_backward(fc_backend *be, size_t B, size_t I, size_t O, size_t step,
-                                  double tol) {
-    float *dy = randu(B * O, 4, -1, 1), *x = randu(B * I, 5, -1, 1), *w = randu(O * I, 6, -1, 1);
-    float *dw0 = randu(O * I, 8, -1, 1), *dw = malloc(O * I * sizeof *dw);
-    float *dx = filled(B * I, NAN), *db = filled(O, 0.5f);
-    for (size_t i = 0; i < O * I; i++) dw[i] = dw0[i];
-    double *rdx = calloc(B * I, 8), *sdx = calloc(B * I, 8), *rdw = calloc(O * I, 8),
-           *sdw = calloc(O * I, 8), *rdb = calloc(O, 8), *sdb = calloc(O, 8), mr;
-    CHECK(be->linear_backward(be, dx, dw, db, dy, x, w, B, I, O) == FC_OK);
-    ref_linear_backward(rdx, sdx, rdw, sdw, rdb, dy, x, w, dw0, B, I, O, step);
-    for (size_t o = 0; o < O; o++) sdb[o] = 0.5 + B; /* |dy| <= 1 */
-    size_t bad = count_bad(dx, rdx, sdx, B, I, step, tol, &mr);
-    CHECK_MSG(bad == 0, "dx B=%zu I=%zu O=%zu: %zu bad, max rel %g", B, I, O, bad, mr);
-    bad = count_bad(dw, rdw, sdw, O, I, step, tol, &mr);
-    CHECK_MSG(bad == 0, "dw (accumulated) B=%zu I=%zu O=%zu: %zu bad, max rel %g", B, I, O, bad, mr);
-    bad = count_bad(db, rdb, sdb, 1, O, 1, tol, &mr);
-    CHECK_MSG(bad == 0, "db (accumulated) B=%zu O=%zu: %zu bad, max rel %g", B, O, bad, mr);
-    /* A second call accumulates again; dx NULL and db NULL are skipped. */
-    CHECK(be->linear_backward(be, NULL, dw, NULL, dy, x, w, B, I, O) == FC_OK);
-    for (size_t i = 0; i < O * I; i++) rdw[i] += rdw[i] - dw0[i], sdw[i] *= 2;
-    bad = count_bad(dw, rdw, sdw, O, I, step, tol, &mr);
-    CHECK_MSG(bad == 0, "dw twice: %zu bad, max rel %g", bad, mr);
-    CHECK_CLOSE(db[0], rdb[0], 0, 1e-6); /* untouched by the db == NULL call */
-    free(dy), free(x), free(w), free(dw0), free(dw), free(dx), free(db);
-    free(rdx), free(sdx), free(rdw), free(sdw), free(rdb), free(sdb);
-}
-
-static void test_primitive_cache(fc_backend *be) {
-    float *x = randu(3 * 4, 1, -1, 1), *w = randu(2 * 4, 2, -1, 1), *b = randu(2, 3, -1, 1);
-    float y[6], dx[12], dw[8] = {0}, db[2] = {0};
-    size_t n0 = fc_backend_cpu_primitives_created(be);
-    CHECK(be->linear_forward(be, y, x, w, b, 3, 4, 2, FC_ACT_RELU) == FC_OK);
-    CHECK(fc_backend_cpu_primitives_created(be) == n0 + 1);
-    CHECK(be->linear_forward(be, y, x, w, b, 3, 4, 2, FC_ACT_RELU) == FC_OK);
-    CHECK(fc_backend_cpu_primitives_created(be) == n0 + 1);
-    CHECK(be->linear_forward(be, y, x, w, NULL, 3, 4, 2, FC_ACT_RELU) == FC_OK);
-    CHECK(fc_backend_cpu_primitives_created(be) == n0 + 2);
-    CHECK(be->linear_forward(be, y, x, w, b, 3, 4, 2, FC_ACT_NONE) == FC_OK);
-    CHECK(fc_backend_cpu_primitives_created(be) == n0 + 3);
-    CHECK(be->linear_backward(be, dx, dw, db, y, x, w, 3, 4, 2) == FC_OK);
-    CHECK(fc_backend_cpu_primitives_created(be) == n0 + 5);
-    for (int rep = 0; rep < 3; rep++) {
-        CHECK(be->linear_forward(be, y, x, w, b, 3, 4, 2, FC_ACT_RELU) == FC_OK);
-        CHECK(be->linear_backward(be, dx, dw, db, y, x, w, 3, 4, 2) == FC_OK);
-    }
-    CHECK(fc_backend_cpu_primitives_created(be) == n0 + 5);
-    CHECK(be->linear_forward(be, y, x, w, b, 0, 4, 2, FC_ACT_RELU) == FC_ERR_INVALID);
-    CHECK_CONTAINS(fc_last_error(), "B=0");
-    free(x), free(w), free(b);
-}
-
-/* ---- gemm ---- */
 
 static void check_gemm(fc_backend *be, int ta, int tb, size_t M, size_t N, size_t K) {
     size_t lda = (ta ? M : K) + 3, ldb = (tb ? K : N) + 2, ldc = N + 5;
@@ -394,9 +249,6 @@ static void check_adam(fc_backend *be, const adam_case *c) {
 /* ---- small element-wise entries ---- */
 
 static void test_elementwise(fc_backend *be) {
-    float dy[4] = {1, 2, 3, 4}, y[4] = {0.5f, 0, -1, NAN};
-    be->relu_backward(be, dy, y, 4);
-    CHECK(dy[0] == 1 && dy[1] == 0 && dy[2] == 0 && dy[3] == 4); /* torch passes NaN outputs */
     float x[2 * 5] = {1, 2, 3, 9, 9, 4, 5, 6, 9, 9}, f[2 * 4];
     be->flip_rows(be, f, 4, x, 5, 2, 3);
     CHECK(f[0] == 3 && f[1] == 2 && f[2] == 1 && f[4] == 6 && f[5] == 5 && f[6] == 4);
@@ -441,20 +293,6 @@ static void test_memory(fc_backend *be) {
 #endif
 }
 
-/* Bias gradient is a column sum owned by one thread per column: the same
- * bits whatever the thread count. */
-static void test_db_deterministic(fc_backend *be, fc_backend *be1) {
-    size_t B = 300, I = 8, O = 200;
-    float *dy = randu(B * O, 41, -1, 1), *x = randu(B * I, 42, -1, 1), *w = randu(O * I, 43, -1, 1);
-    float *dw = filled(O * I, 0), *db = filled(O, 0), *db1 = filled(O, 0);
-    CHECK(be->linear_backward(be, NULL, dw, db, dy, x, w, B, I, O) == FC_OK);
-    CHECK(be1->linear_backward(be1, NULL, dw, db1, dy, x, w, B, I, O) == FC_OK);
-    size_t diff = 0;
-    for (size_t o = 0; o < O; o++) diff += db[o] != db1[o];
-    CHECK_MSG(diff == 0, "db differs across thread counts in %zu columns", diff);
-    free(dy), free(x), free(w), free(dw), free(db), free(db1);
-}
-
 int main(void) {
     fc_backend *be = NULL, *be1 = NULL;
     CHECK(fc_backend_cpu_create(-1, &be) == FC_ERR_INVALID && be == NULL);
@@ -464,14 +302,6 @@ int main(void) {
     if (!be || !be1) return CHECK_DONE();
     CHECK(be->threads >= 1 && be1->threads == 1);
     test_memory(be);
-    for (int act = 0; act < 2; act++)
-        for (int bias = 0; bias < 2; bias++) check_linear_forward(be, 7, 13, 5, bias, act, 1, 1e-5);
-    /* The N-HiTS shape: every 8th row of y, dx and dw against the reference. */
-    check_linear_forward(be, 1024, 512, 512, 1, FC_ACT_RELU, 8, 1e-4);
-    check_linear_backward(be, 7, 13, 5, 1, 1e-5);
-    check_linear_backward(be, 1024, 512, 512, 8, 1e-4);
-    test_primitive_cache(be);
-    test_db_deterministic(be, be1);
     test_gemm(be);
     test_maxpool(be);
     for (size_t i = 0; i < sizeof interp_cases / sizeof *interp_cases; i++)

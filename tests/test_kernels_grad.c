@@ -17,6 +17,7 @@
 
 #include "backend/backend.h"
 #include "check.h"
+#include "kernels/activation.h"
 #include "core/rng.h"
 
 #define EPS 1e-2f
@@ -73,9 +74,15 @@ typedef struct {
     fc_activation act;
 } linear_ctx;
 
+static fc_linear_call linear_call(linear_ctx *c) {
+    return (fc_linear_call){.B = LB, .I = LI, .O = LO, .act = c->act, .prec = FC_PREC_FP32,
+                            .x = c->x, .w = c->w, .b = c->b, .y = c->y};
+}
+
 static double linear_objective(void *p) {
     linear_ctx *c = p;
-    CHECK(be->linear_forward(be, c->y, c->x, c->w, c->b, LB, LI, LO, c->act) == FC_OK);
+    fc_linear_call call = linear_call(c);
+    CHECK(be->linear_forward(be, &call) == FC_OK);
     return dot(c->r, c->y, LB * LO);
 }
 
@@ -104,12 +111,12 @@ static void check_linear(fc_activation act) {
     float dy[LB * LO], dx[LB * LI], dw[LO * LI] = {0}, db[LO] = {0};
     memcpy(dy, c.r, sizeof dy);
     if (act == FC_ACT_RELU) {
-        be->relu_backward(be, dy, c.y, LB * LO);
         size_t active = 0;
         for (size_t i = 0; i < LB * LO; i++) active += c.y[i] > 0;
         CHECK(active > 0 && active < LB * LO); /* both sides of the kink are exercised */
     }
-    CHECK(be->linear_backward(be, dx, dw, db, dy, c.x, c.w, LB, LI, LO) == FC_OK);
+    fc_linear_call call = linear_call(&c);   /* backward applies the ReLU mask itself (fused) */
+    CHECK(be->linear_backward(be, &call, dy, NULL, dx, dw, db) == FC_OK);
     const char *tag = act == FC_ACT_RELU ? "linear+relu" : "linear";
     char name[64];
     snprintf(name, sizeof name, "%s dx", tag);
@@ -140,7 +147,7 @@ static void check_relu(void) {
     relu_objective(&c);
     float g[RN];
     memcpy(g, c.r, sizeof g);
-    be->relu_backward(be, g, c.y, RN);
+    for (size_t i = 0; i < RN; i++) g[i] = fc_relu_backward(g[i], c.y[i]);   /* the shared body */
     check_grad("relu", relu_objective, &c, c.z, RN, g);
 }
 

@@ -15,10 +15,10 @@
 #include "train/forecaster.h"
 
 typedef struct {
-    const char *data, *model, *out, *scaler, *loss, *freq;
-    size_t h, input_size, max_steps, batch_size, wbs, val_size, val_check, step_size, threads;
+    const char *data, *model, *out, *scaler, *loss, *freq, *precision;
+    size_t h, input_size, max_steps, batch_size, wbs, val_size, val_check, step_size, threads, grad_accum;
     long num_lr_decays, patience, seed;
-    double lr;
+    double lr, clip;
     int quiet;
     fc_arch_options arch;
 } train_args;
@@ -41,6 +41,10 @@ static fc_status build_options(const train_args *a, fc_train_options *o, fc_mode
     if (a->seed < 0) return fc_error(FC_ERR_INVALID, "--seed must be >= 0");
     o->seed = (uint64_t)a->seed;
     o->verbose = a->quiet ? 0 : 1;
+    if (fc_precision_parse(a->precision, &o->precision))
+        return fc_error(FC_ERR_INVALID, "--precision '%s' is not one of fp32, bf16, fp16", a->precision);
+    o->grad_accum = a->grad_accum;
+    o->clip_grad_norm = a->clip;
     return FC_OK;
 }
 
@@ -58,8 +62,11 @@ static fc_status check_output_dir(const char *path) {
 }
 
 static void print_summary(const fc_train_summary *s, const fc_train_options *o, const char *out) {
-    fprintf(stderr, "trained %zu steps in %.1f s (%.0f windows/s)%s", s->steps, s->seconds,
-            s->windows_per_second, s->early_stopped ? ", stopped early" : "");
+    fprintf(stderr, "trained %zu steps in %.1f s (%.0f windows/s, %s)%s", s->steps, s->seconds,
+            s->windows_per_second, fc_precision_name(o->precision), s->early_stopped ? ", stopped early" : "");
+    if (o->precision == FC_PREC_FP16)
+        fprintf(stderr, "; %zu steps skipped by the loss scaler (final scale %g)", s->skipped_steps,
+                (double)s->loss_scale);
     if (o->val_size) fprintf(stderr, "; best validation loss %.5f at step %zu", s->best_val_loss, s->best_step);
     fprintf(stderr, "\nmodel written to %s\n", out);
 }
@@ -106,7 +113,8 @@ static int train(const train_args *a) {
 
 int cmd_train(int argc, char **argv, int first) {
     train_args a = {.scaler = "identity", .loss = "mae", .max_steps = 1000, .batch_size = 32, .wbs = 1024,
-                    .val_check = 100, .step_size = 1, .num_lr_decays = -2, .patience = -1, .seed = 1, .lr = 1e-3};
+                    .val_check = 100, .step_size = 1, .num_lr_decays = -2, .patience = -1, .seed = 1, .lr = 1e-3,
+                    .precision = "fp32", .grad_accum = 1};
     fc_arch_defaults(&a.arch);
     arg_spec specs[48] = {
         {"data", ARG_STR, &a.data, "FILE", "training data: long CSV with unique_id, ds, y", 1, 0},
@@ -129,8 +137,11 @@ int cmd_train(int argc, char **argv, int first) {
         {"threads", ARG_SIZE, &a.threads, "N", "CPU threads (0 = all cores)", 0, 0},
         {"freq", ARG_STR, &a.freq, "F", "frequency: 1, D, W, h, 30min, MS, QS, YS, ... (inferred)", 0, 0},
         {"quiet", ARG_FLAG, &a.quiet, NULL, "no progress output", 0, 0},
+        {"precision", ARG_STR, &a.precision, "P", "matrix products in fp32 | bf16 | fp16 (fp32; fp16 uses loss scaling)", 0, 0},
+        {"grad-accum", ARG_SIZE, &a.grad_accum, "K", "micro-batches per optimizer step; effective batch K x windows-batch-size (1)", 0, 0},
+        {"clip-grad-norm", ARG_DOUBLE, &a.clip, "X", "clip the global gradient norm to X (0 = off)", 0, 0},
     };
-    fc_arch_specs(&a.arch, specs + 20, 48 - 20);
+    fc_arch_specs(&a.arch, specs + 23, 48 - 23);
     int rc = args_parse("train", SUMMARY, specs, argc, argv, first);
     if (rc) return rc == 1 ? 0 : 2;
     return train(&a);

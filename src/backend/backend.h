@@ -18,6 +18,32 @@
 
 typedef enum { FC_ACT_NONE = 0, FC_ACT_RELU = 1 } fc_activation;
 
+/* The arithmetic of matrix products (--precision). Master weights,
+ * gradients, optimizer state, reductions, losses and scalers are fp32 in
+ * every precision; bf16 / fp16 apply to the inputs of matrix products,
+ * which accumulate in fp32. */
+typedef enum { FC_PREC_FP32 = 0, FC_PREC_BF16 = 1, FC_PREC_FP16 = 2, FC_PREC_COUNT = 3 } fc_precision;
+
+const char *fc_precision_name(fc_precision p);            /* "fp32", "bf16", "fp16" */
+int fc_precision_parse(const char *s, fc_precision *out); /* 0 on success */
+
+/* One dense layer: y (B,O) = act(x (B,I) . w (O,I)^T + b (O)); b may be NULL.
+ * In fp32, x_low and w_low are NULL. In bf16 / fp16 the product reads
+ * x_low (B,I), which forward writes as x rounded to the precision and
+ * backward reads for the weight gradient, and w_low (O,I), w rounded, which
+ * the caller keeps in step with w (the optimizer refreshes it). */
+typedef struct {
+    size_t B, I, O;
+    fc_activation act;
+    fc_precision prec;
+    const float *x;
+    void *x_low;
+    const float *w;
+    const void *w_low;
+    const float *b;
+    float *y;
+} fc_linear_call;
+
 typedef struct fc_backend fc_backend;
 
 struct fc_backend {
@@ -35,16 +61,25 @@ struct fc_backend {
     void (*destroy)(fc_backend *be);
 
     /* ---- dense ---- */
-    /* y (B,O) = act(x (B,I) . w(O,I)^T + b(O)) ; b may be NULL. */
-    fc_status (*linear_forward)(fc_backend *be, float *y, const float *x, const float *w,
-                                const float *b, size_t B, size_t I, size_t O, fc_activation act);
-    /* Given dy (B,O) (already multiplied by the activation's derivative):
-     * dx (B,I) = dy . w     (overwritten; skipped when dx is NULL)
-     * dw (O,I) += dy^T . x
-     * db (O)   += sum over B of dy   (skipped when db is NULL) */
-    fc_status (*linear_backward)(fc_backend *be, float *dx, float *dw, float *db,
-                                 const float *dy, const float *x, const float *w,
-                                 size_t B, size_t I, size_t O);
+    /* Bytes per element of a low-precision buffer (x_low, w_low, dy_low) of
+     * each precision: 2 where the matrix unit reads 16-bit values (bf16 on
+     * CPU; bf16 and fp16 on GPU), 4 where the values are rounded to the
+     * format but carried in fp32 (fp16 on CPU: oneDNN 2.6 has no fp16 matmul
+     * on CPU). low_bytes[FC_PREC_FP32] is 0: fp32 keeps no copies. */
+    size_t low_bytes[FC_PREC_COUNT];
+    /* dst (n) = src rounded to prec (bf16 / fp16, nearest-even; see kernels/lowp.h). */
+    void (*round_to)(fc_backend *be, void *dst, const float *src, size_t n, fc_precision prec);
+    /* y = act(x . w^T + b) (see fc_linear_call); ReLU and bias are fused
+     * into the matrix product. In low precision it first writes x_low. */
+    fc_status (*linear_forward)(fc_backend *be, const fc_linear_call *c);
+    /* Backward of the same call, given dy (B,O) = d loss / d y:
+     *   dy is overwritten with d loss / d (x.w^T + b) (ReLU mask), in ONE pass
+     *      fused with db (O) += sum over B of dy (skipped when db is NULL) and,
+     *      in low precision, with the rounding of dy into dy_low (B,O);
+     *   dx (B,I) = dy . w    (overwritten; skipped when dx is NULL)
+     *   dw (O,I) += dy^T . x */
+    fc_status (*linear_backward)(fc_backend *be, const fc_linear_call *c, float *dy, void *dy_low,
+                                 float *dx, float *dw, float *db);
     /* BLAS-style row-major C(M,N) = alpha * op(A) . op(B) + beta * C with
      * leading dimensions; op(X) = X^T when trans_x. */
     fc_status (*gemm)(fc_backend *be, int trans_a, int trans_b, size_t M, size_t N, size_t K,
@@ -52,8 +87,6 @@ struct fc_backend {
                       float beta, float *C, size_t ldc);
 
     /* ---- element-wise and per-row (bodies in kernels/) ---- */
-    /* dy (n) *= (y > 0), in place. */
-    void (*relu_backward)(fc_backend *be, float *dy, const float *y, size_t n);
     /* y (B, ceil(L/k)) = max over windows of k, ceil_mode; argmax (B, ceil(L/k)) index into L. */
     void (*maxpool1d_forward)(fc_backend *be, float *y, int32_t *argmax, const float *x,
                               size_t B, size_t L, size_t k);

@@ -79,7 +79,6 @@ void fc_blocks_plan(fc_model *m) {
 }
 
 static const float *P(const fc_model *m, size_t tensor) { return m->params + m->tensors[tensor].offset; }
-static float *G(const fc_model *m, size_t tensor) { return m->grads + m->tensors[tensor].offset; }
 
 /* Runs the block's MLP on its (pooled) input; returns theta (B, n_theta). */
 static fc_status block_mlp_forward(fc_model *m, fc_block *b, size_t B, const float **theta) {
@@ -92,7 +91,8 @@ static fc_status block_mlp_forward(fc_model *m, fc_block *b, size_t B, const flo
     }
     for (int j = 0; j < b->n_linear; j++) {
         const fc_linear *l = &b->lin[j];
-        FC_TRY(be->linear_forward(be, ACT(m, b->a_out[j]), x, P(m, l->w), P(m, l->b), B, l->in, l->out, l->act));
+        fc_linear_call call = fc_model_linear_call(m, l, x, ACT(m, b->a_out[j]), B);
+        FC_TRY(be->linear_forward(be, &call));
         x = ACT(m, b->a_out[j]);
     }
     *theta = x;
@@ -168,10 +168,10 @@ static fc_status block_mlp_backward(fc_model *m, fc_block *b, float *dtheta, siz
     for (int j = b->n_linear - 1; j >= 0; j--) {
         const fc_linear *l = &b->lin[j];
         const float *x = j > 0 ? ACT(m, b->a_out[j - 1]) : b->pool_k > 1 ? ACT(m, b->a_pool) : ACT(m, b->a_in);
-        if (l->act == FC_ACT_RELU) be->relu_backward(be, dy, ACT(m, b->a_out[j]), B * l->out);
         int need_dx = j > 0 || dinput != NULL;
         float *dx = need_dx ? (j == 0 && b->pool_k == 1 ? dinput : spare) : NULL;
-        FC_TRY(be->linear_backward(be, dx, G(m, l->w), G(m, l->b), dy, x, P(m, l->w), B, l->in, l->out));
+        fc_linear_call call = fc_model_linear_call(m, l, x, ACT(m, b->a_out[j]), B);
+        FC_TRY(fc_model_linear_backward(m, &call, l, dy, dx));
         if (dx == spare) { spare = dy; dy = dx; }
     }
     if (dinput && b->pool_k > 1)
@@ -179,7 +179,7 @@ static fc_status block_mlp_backward(fc_model *m, fc_block *b, float *dtheta, siz
     return FC_OK;
 }
 
-fc_status fc_blocks_backward(fc_model *m, const float *dforecast, size_t B) {
+fc_status fc_blocks_backward(fc_model *m, float *dforecast, size_t B) {
     fc_backend *be = m->be;
     size_t L = m->cfg.input_size;
     const float *mask = ACT(m, m->a_mask);

@@ -26,34 +26,31 @@ fc_status fc_mlp_build(fc_model *m) {
     return FC_OK;
 }
 
-static const float *P(const fc_model *m, size_t t) { return m->params + m->tensors[t].offset; }
-static float *G(const fc_model *m, size_t t) { return m->grads + m->tensors[t].offset; }
-
 fc_status fc_mlp_forward(fc_model *m, float *forecast, const float *insample, size_t B) {
     const float *x = insample;
     for (int i = 0; i < m->n_linear; i++) {
         const fc_linear *l = &m->lin[i];
         float *y = i + 1 < m->n_linear ? ACT(m, m->a_mlp_out[i]) : forecast;
-        FC_TRY(m->be->linear_forward(m->be, y, x, P(m, l->w), P(m, l->b), B, l->in, l->out, l->act));
+        fc_linear_call call = fc_model_linear_call(m, l, x, y, B);
+        FC_TRY(m->be->linear_forward(m->be, &call));
         x = y;
     }
     m->mlp_input = insample;
     return FC_OK;
 }
 
-fc_status fc_mlp_backward(fc_model *m, const float *dforecast, size_t B) {
-    fc_backend *be = m->be;
-    const float *dy = dforecast;
+/* Each layer's backward applies its own ReLU mask to dy (from its output). */
+fc_status fc_mlp_backward(fc_model *m, float *dforecast, size_t B) {
+    float *dy = dforecast;
     float *bufs[2] = {SCR(m, m->s_ping), SCR(m, m->s_pong)};
     for (int i = m->n_linear - 1; i >= 0; i--) {
         const fc_linear *l = &m->lin[i];
         const float *x = i > 0 ? ACT(m, m->a_mlp_out[i - 1]) : m->mlp_input;
         float *dx = i > 0 ? bufs[i & 1] : NULL;
-        FC_TRY(be->linear_backward(be, dx, G(m, l->w), G(m, l->b), dy, x, P(m, l->w), B, l->in, l->out));
-        if (dx) {
-            be->relu_backward(be, dx, x, B * l->in);   /* layer i-1 ends in ReLU */
-            dy = dx;
-        }
+        float *y = i + 1 < m->n_linear ? ACT(m, m->a_mlp_out[i]) : NULL;   /* NULL: no ReLU reads it */
+        fc_linear_call call = fc_model_linear_call(m, l, x, y, B);
+        FC_TRY(fc_model_linear_backward(m, &call, l, dy, dx));
+        if (dx) dy = dx;
     }
     return FC_OK;
 }

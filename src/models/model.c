@@ -29,6 +29,7 @@ fc_status fc_model_add_linear(fc_model *m, fc_linear *lin, const char *prefix, s
     lin->in = in;
     lin->out = out;
     lin->act = act;
+    lin->a_low = fc_model_plan_low(m, in);
     snprintf(name, sizeof name, "%s.weight", prefix);
     lin->w = fc_model_add_tensor(m, name, 2, (int64_t)out, (int64_t)in, 1);
     snprintf(name, sizeof name, "%s.bias", prefix);
@@ -58,6 +59,16 @@ static fc_status build(fc_model *m) {
     return fc_error(FC_ERR_INVALID, "model: unknown kind %d", (int)m->cfg.kind);
 }
 
+/* The widest layer output: the room dy_low needs. */
+static size_t widest_output(const fc_model *m) {
+    size_t w = 0;
+    for (int j = 0; j < m->n_linear; j++) w = m->lin[j].out > w ? m->lin[j].out : w;
+    for (int i = 0; i < m->n_blocks; i++)
+        for (int j = 0; j < m->blocks[i].n_linear; j++)
+            w = m->blocks[i].lin[j].out > w ? m->blocks[i].lin[j].out : w;
+    return w;
+}
+
 fc_status fc_model_plan(const fc_model_config *cfg, fc_model **out) {
     *out = NULL;
     FC_TRY(fc_model_config_check(cfg));
@@ -68,6 +79,7 @@ fc_status fc_model_plan(const fc_model_config *cfg, fc_model **out) {
     fc_status st = m->tensors ? build(m) : FC_ERR_MEMORY;
     if (st != FC_OK) { fc_model_free(&m); return st; }
     assign_offsets(m);
+    m->s_dylow = fc_model_plan_low(m, widest_output(m));
     *out = m;
     return FC_OK;
 }
@@ -97,6 +109,8 @@ void fc_model_free(fc_model **mp) {
         m->be->release(m->be, m->grads);
         m->be->release(m->be, m->acts);
         m->be->release(m->be, m->scratch);
+        m->be->release(m->be, m->params_low);
+        m->be->release(m->be, m->lows);
     }
     free(m->tensors);
     free(m);
@@ -118,6 +132,7 @@ fc_status fc_model_reserve(fc_model *m, size_t B, int with_grads) {
         be->release(be, m->acts);
         be->release(be, m->scratch);
         m->scratch = NULL;
+        fc_model_drop_low_acts(m);
         m->acts = be->alloc(be, fc_model_act_floats(m, B) * sizeof(float));
         if (!m->acts) {
             m->capacity = 0;
@@ -126,6 +141,7 @@ fc_status fc_model_reserve(fc_model *m, size_t B, int with_grads) {
         }
         m->capacity = B;
     }
+    FC_TRY(fc_model_reserve_low(m));
     if (with_grads && !m->scratch) {
         m->scratch = be->alloc(be, fc_model_scratch_floats(m, m->capacity) * sizeof(float));
         if (!m->scratch) return FC_ERR_MEMORY;
@@ -182,7 +198,7 @@ fc_status fc_model_forward(fc_model *m, float *forecast, const float *insample,
     return fc_blocks_forward(m, forecast, insample, insample_mask, B);
 }
 
-fc_status fc_model_backward(fc_model *m, const float *dforecast, size_t B) {
+fc_status fc_model_backward(fc_model *m, float *dforecast, size_t B) {
     FC_TRY(check_batch(m, B, 1));
     if (m->cfg.kind == FC_MODEL_MLP) return fc_mlp_backward(m, dforecast, B);
     return fc_blocks_backward(m, dforecast, B);

@@ -70,6 +70,7 @@ typedef struct {
     size_t in, out;
     fc_activation act;
     size_t w, b;         /* indices into the tensor table: weight (out,in), bias (out) */
+    size_t a_low;        /* low precision: offset of x_low in the low block (elements per window) */
 } fc_linear;
 
 /* How a block turns theta into a backcast and a forecast. */
@@ -113,6 +114,14 @@ typedef struct fc_model {
     size_t capacity;
     size_t act_floats;        /* per capacity */
     size_t grad_scratch_floats;
+    /* Mixed precision (fc_model_set_precision): the low block holds, per
+     * window, every layer's x_low and the backward's dy_low, in elements of
+     * be->low_bytes[prec] bytes. */
+    fc_precision prec;
+    size_t low_elems;         /* per window */
+    size_t s_dylow;           /* offset of dy_low in the low block */
+    void *params_low;         /* (n_trainable) trainable parameters rounded to prec */
+    void *lows;               /* (low_elems * capacity) */
     fc_backend *be;
     float *params;            /* (n_floats) device */
     float *grads;             /* (n_trainable) device; NULL until training */
@@ -142,14 +151,37 @@ fc_status fc_model_init_params(fc_model *m, uint64_t seed);
 
 const fc_tensor *fc_model_find(const fc_model *m, const char *name);
 
+/* Matrix products of forward and backward in `prec` (fp32 master weights
+ * stay in m->params). Allocates the rounded weights and refreshes them;
+ * the low activation block follows at the next fc_model_reserve. */
+fc_status fc_model_set_precision(fc_model *m, fc_precision prec);
+/* Re-rounds params_low from params (after every optimizer step or any
+ * write to the parameters); nothing in fp32. */
+void fc_model_refresh_low(fc_model *m);
+/* Bytes of the low-precision buffers: rounded weights, and activations
+ * per window (for planning). */
+size_t fc_model_low_param_bytes(const fc_model *m, fc_precision prec, const fc_backend *be);
+size_t fc_model_low_act_bytes(const fc_model *m, size_t B, fc_precision prec, const fc_backend *be);
+
+/* Matrix-product flops of one training step per window (model_flops.c). */
+double fc_model_train_flops_per_window(const fc_model *m);
+
+/* The backend call of linear layer l on input x (B, l->in) and output y. */
+fc_linear_call fc_model_linear_call(const fc_model *m, const fc_linear *l, const float *x, float *y,
+                                    size_t B);
+/* Backward of that call (see fc_backend.linear_backward); accumulates into m->grads. */
+fc_status fc_model_linear_backward(fc_model *m, const fc_linear_call *c, const fc_linear *l, float *dy,
+                                   float *dx);
+
 /* Forward: forecast (B,H) from insample (B,L) and its mask (B,L), all device
  * pointers. Saves what backward needs in the activation block. */
 fc_status fc_model_forward(fc_model *m, float *forecast, const float *insample,
                            const float *insample_mask, size_t B);
 
 /* Backward: accumulates d loss / d params into m->grads given d loss / d
- * forecast (B,H). Must follow a forward of the same batch. */
-fc_status fc_model_backward(fc_model *m, const float *dforecast, size_t B);
+ * forecast (B,H), which it may overwrite. Must follow a forward of the same
+ * batch. */
+fc_status fc_model_backward(fc_model *m, float *dforecast, size_t B);
 
 /* Per-kind builders (nhits.c, nbeats.c, mlp.c): fill tensors and layout. */
 fc_status fc_nhits_build(fc_model *m);
@@ -159,9 +191,9 @@ fc_status fc_mlp_build(fc_model *m);
 /* Forward and backward of residual block stacks (block_stack.c) and MLP (mlp.c). */
 fc_status fc_blocks_forward(fc_model *m, float *forecast, const float *insample,
                             const float *insample_mask, size_t B);
-fc_status fc_blocks_backward(fc_model *m, const float *dforecast, size_t B);
+fc_status fc_blocks_backward(fc_model *m, float *dforecast, size_t B);
 fc_status fc_mlp_forward(fc_model *m, float *forecast, const float *insample, size_t B);
-fc_status fc_mlp_backward(fc_model *m, const float *dforecast, size_t B);
+fc_status fc_mlp_backward(fc_model *m, float *dforecast, size_t B);
 
 /* Shared by the N-HiTS and N-BEATS builders (block_stack.c): the MLP of a
  * block with neuralforecast's layer layout and names, and the plan of all
@@ -181,6 +213,11 @@ fc_status fc_nbeats_fill_basis(fc_model *m);
  * and returns the per-window offset. */
 size_t fc_model_plan_act(fc_model *m, size_t width);
 size_t fc_model_plan_scratch(fc_model *m, size_t width);
+/* model_precision.c: low block planning (elements per window) and its
+ * allocation for the reserved capacity. */
+size_t fc_model_plan_low(fc_model *m, size_t width);
+fc_status fc_model_reserve_low(fc_model *m);
+void fc_model_drop_low_acts(fc_model *m);
 
 /* Tensor-table helpers for the builders (model.c). */
 size_t fc_model_add_tensor(fc_model *m, const char *name, int ndim, int64_t d0, int64_t d1, int trainable);

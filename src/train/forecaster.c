@@ -34,6 +34,8 @@ void fc_train_options_default(fc_train_options *o) {
     o->step_size = 1;
     o->seed = 1;
     o->verbose = 1;
+    o->precision = FC_PREC_FP32;
+    o->grad_accum = 1;
 }
 
 void fc_forecaster_free(fc_forecaster *f) { fc_model_free(&f->model); }

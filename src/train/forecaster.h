@@ -41,17 +41,24 @@ typedef struct {
     double min_in_frac, min_out_frac;   /* 0, 0 */
     uint64_t seed;               /* 1 */
     int verbose;                 /* 0 silent, 1 log lines, 2 progress bar */
+    /* Optimisation (docs/training.md "Precision, accumulation, clipping") */
+    fc_precision precision;      /* fp32; bf16 / fp16 matrix products (fp16 with loss scaling) */
+    size_t grad_accum;           /* 1: micro-batches of windows_batch_size per optimizer step */
+    double clip_grad_norm;       /* 0: off; else clip the global gradient norm to this */
 } fc_train_options;
 
 typedef struct {
     size_t steps;
     double seconds;              /* whole run */
     double step_seconds;         /* the training steps alone */
-    double windows_per_second;   /* windows_batch_size * steps / step_seconds */
+    double windows_per_second;   /* windows_batch_size * grad_accum * steps / step_seconds */
     double last_train_loss;
     double best_val_loss;        /* NaN without validation */
     size_t best_step;
     int early_stopped;
+    size_t skipped_steps;        /* fp16: steps skipped by the loss scaler */
+    float loss_scale;            /* fp16: the final loss scale; 0 otherwise */
+    double last_grad_norm;       /* NaN unless clipping or scaling computed it */
 } fc_train_summary;
 
 void fc_train_options_default(fc_train_options *o);

@@ -1,4 +1,5 @@
 /* Progress reporting for training (see progress.h). */
+#include <math.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,15 +18,37 @@ void fc_progress_init(fc_progress *p, int verbose, size_t total_steps) {
     p->every = total_steps >= 20 ? total_steps / 20 : 1;
 }
 
-void fc_progress_step(fc_progress *p, size_t step, double loss, double lr, double wps) {
+/* The optional parts of a step line: loss scale and skips (fp16), grad norm. */
+static void format_extras(char *buf, size_t cap, const fc_step_status *s) {
+    int n = 0;
+    buf[0] = 0;
+    if (s->loss_scale > 0)
+        n = snprintf(buf, cap, "  scale %g  skipped %zu", (double)s->loss_scale, s->skipped);
+    if (!isnan(s->grad_norm) && n >= 0 && (size_t)n < cap)
+        snprintf(buf + n, cap - (size_t)n, "  grad-norm %.3g", s->grad_norm);
+}
+
+void fc_progress_step(fc_progress *p, const fc_step_status *s) {
+    char extras[96];
+    if (p->mode == 0) return;
+    format_extras(extras, sizeof extras, s);
     if (p->mode == 2) {
-        int width = 30, done = (int)(width * step / (p->total ? p->total : 1));
-        fprintf(stderr, "\r[%.*s%*s] step %zu/%zu  loss %.5f  lr %.2e  %.0f windows/s ",
-                done, "==============================", width - done, "", step, p->total, loss, lr, wps);
+        int width = 30, done = (int)(width * s->step / (p->total ? p->total : 1));
+        fprintf(stderr, "\r[%.*s%*s] step %zu/%zu  loss %.5f  lr %.2e  %.0f windows/s%s ", done,
+                "==============================", width - done, "", s->step, p->total, s->loss, s->lr,
+                s->windows_per_s, extras);
         fflush(stderr);
-    } else if (p->mode == 1 && (step % p->every == 0 || step == p->total)) {
-        fprintf(stderr, "step %zu/%zu  loss %.5f  lr %.2e  %.0f windows/s\n", step, p->total, loss, lr, wps);
+    } else if (s->step % p->every == 0 || s->step == p->total) {
+        fprintf(stderr, "step %zu/%zu  loss %.5f  lr %.2e  %.0f windows/s%s\n", s->step, p->total, s->loss,
+                s->lr, s->windows_per_s, extras);
     }
+}
+
+void fc_progress_skip(fc_progress *p, size_t step, float new_scale) {
+    if (p->mode == 0) return;
+    if (p->mode == 2) fputc('\n', stderr);
+    fprintf(stderr, "step %zu: inf/NaN gradients in fp16, step skipped; loss scale now %g\n", step,
+            (double)new_scale);
 }
 
 void fc_progress_validation(fc_progress *p, size_t step, double val_loss, int improved) {

@@ -11,7 +11,18 @@ typedef struct {
 } fc_progress;
 
 void fc_progress_init(fc_progress *p, int verbose, size_t total_steps);
-void fc_progress_step(fc_progress *p, size_t step, double loss, double lr, double windows_per_s);
+/* What a log line reports about one optimizer step. */
+typedef struct {
+    size_t step;
+    double loss, lr, windows_per_s;
+    float loss_scale;        /* fp16's dynamic loss scale; 0: no scaler */
+    size_t skipped;          /* steps skipped so far by the scaler */
+    double grad_norm;        /* before clipping; NaN: not computed */
+} fc_step_status;
+
+void fc_progress_step(fc_progress *p, const fc_step_status *s);
+/* A step skipped by the loss scaler (always logged, it is rare). */
+void fc_progress_skip(fc_progress *p, size_t step, float new_scale);
 void fc_progress_validation(fc_progress *p, size_t step, double val_loss, int improved);
 void fc_progress_done(fc_progress *p);
 

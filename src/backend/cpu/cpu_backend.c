@@ -49,10 +49,13 @@ static void cpu_fill_table(fc_backend *be) {
     be->fill = fc_cpu_fill;
     be->sync = cpu_sync;
     be->destroy = cpu_destroy;
+    be->low_bytes[FC_PREC_FP32] = 0;
+    be->low_bytes[FC_PREC_BF16] = 2;
+    be->low_bytes[FC_PREC_FP16] = sizeof(float);   /* fp16 values carried in fp32 (cpu_lowp.c) */
+    be->round_to = fc_cpu_round_to;
     be->linear_forward = fc_cpu_linear_forward;
     be->linear_backward = fc_cpu_linear_backward;
     be->gemm = fc_cpu_gemm;
-    be->relu_backward = fc_cpu_relu_backward;
     be->maxpool1d_forward = fc_cpu_maxpool1d_forward;
     be->maxpool1d_backward = fc_cpu_maxpool1d_backward;
     be->interp_linear_forward = fc_cpu_interp_linear_forward;

@@ -8,8 +8,14 @@
 #include "backend/backend.h"
 
 /* How many oneDNN matmul primitives this backend has created so far: one per
- * distinct (kind, shape, activation, bias) seen. Lets tests check that the
+ * distinct (kind, shape, bf16 or not) seen, forward ones also per activation
+ * and bias (fp16 on CPU runs fp32 primitives). Lets tests check that the
  * steady state builds nothing. */
 size_t fc_backend_cpu_primitives_created(const fc_backend *be);
+
+/* 1 when this process found AMX advertised but not running and capped
+ * oneDNN below it (cpu_isa.c); tools report it and pass the cap on to
+ * other oneDNN users they start (ONEDNN_MAX_CPU_ISA=AVX512_CORE_BF16). */
+int fc_cpu_amx_capped(void);
 
 #endif

@@ -4,7 +4,6 @@
 #include <omp.h>
 
 #include "backend/cpu/cpu_internal.h"
-#include "kernels/activation.h"
 #include "kernels/rows.h"
 
 void fc_cpu_fill(fc_backend *be, float *x, float value, size_t n) {
@@ -15,11 +14,6 @@ void fc_cpu_fill(fc_backend *be, float *x, float value, size_t n) {
 void fc_cpu_scale(fc_backend *be, float *x, float s, size_t n) {
 #pragma omp parallel for if (n >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
     for (size_t i = 0; i < n; i++) x[i] *= s;
-}
-
-void fc_cpu_relu_backward(fc_backend *be, float *dy, const float *y, size_t n) {
-#pragma omp parallel for if (n >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
-    for (size_t i = 0; i < n; i++) dy[i] = fc_relu_backward(dy[i], y[i]);
 }
 
 void fc_cpu_flip_rows(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx,

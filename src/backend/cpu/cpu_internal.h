@@ -27,6 +27,7 @@ typedef struct {
     int64_t B, I, O;
     int act;        /* fc_activation, forward only */
     int has_bias;   /* forward only */
+    int low;        /* 1: bf16 inputs (fp32 accumulation and output); 0: fp32 */
 } fc_mm_key;
 
 /* One cached primitive with its memory objects; the data handles are set at
@@ -54,23 +55,29 @@ void fc_cpu_use_threads(const fc_backend *be);
 fc_status fc_cpu_matmul_init(fc_cpu_impl *impl);
 void fc_cpu_matmul_free(fc_cpu_impl *impl);
 fc_status fc_cpu_matmul_get(fc_cpu_impl *impl, const fc_mm_key *key, fc_mm_entry **out);
-fc_status fc_cpu_matmul_run(fc_cpu_impl *impl, fc_mm_entry *e, const float *src,
-                            const float *weights, const float *bias, float *dst);
+fc_status fc_cpu_matmul_run(fc_cpu_impl *impl, fc_mm_entry *e, const void *src,
+                            const void *weights, const float *bias, float *dst);
 fc_status fc_cpu_gemm(fc_backend *be, int trans_a, int trans_b, size_t M, size_t N, size_t K,
                       float alpha, const float *A, size_t lda, const float *Bm, size_t ldb,
                       float beta, float *C, size_t ldc);
 
 /* cpu_linear.c */
-fc_status fc_cpu_linear_forward(fc_backend *be, float *y, const float *x, const float *w,
-                                const float *b, size_t B, size_t I, size_t O, fc_activation act);
-fc_status fc_cpu_linear_backward(fc_backend *be, float *dx, float *dw, float *db,
-                                 const float *dy, const float *x, const float *w,
-                                 size_t B, size_t I, size_t O);
+fc_status fc_cpu_linear_forward(fc_backend *be, const fc_linear_call *c);
+fc_status fc_cpu_linear_backward(fc_backend *be, const fc_linear_call *c, float *dy, void *dy_low,
+                                 float *dx, float *dw, float *db);
+
+/* cpu_lowp.c: rounding to bf16 / fp16 (kernels/lowp.h bodies) */
+void fc_cpu_round_to(fc_backend *be, void *dst, const float *src, size_t n, fc_precision prec);
+/* 1 when the low-precision buffers of prec hold bf16 (2-byte) values the
+ * oneDNN bf16 kernels read; 0 when they hold fp32 values (fp16 on CPU). */
+int fc_cpu_prec_is_bf16(fc_precision prec);
+
+/* cpu_isa.c: keeps oneDNN off instruction sets the kernel has not enabled */
+void fc_cpu_isa_guard(void);
 
 /* cpu_elementwise.c */
 void fc_cpu_fill(fc_backend *be, float *x, float value, size_t n);
 void fc_cpu_scale(fc_backend *be, float *x, float s, size_t n);
-void fc_cpu_relu_backward(fc_backend *be, float *dy, const float *y, size_t n);
 void fc_cpu_flip_rows(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx,
                       size_t B, size_t L);
 void fc_cpu_axpby_rows(fc_backend *be, float *y, size_t ldy, float alpha, const float *x,

@@ -1,68 +1,115 @@
-/* The dense layer on CPU: y = act(x . w^T + b) as ONE oneDNN matmul with the
- * bias and ReLU fused; backward as two matmuls (input and weight gradients,
- * the latter accumulating through a sum post-op) and a column-sum loop for
- * the bias gradient. Parameter gradients accumulate (+=). */
-#include <omp.h>
-
+/* The dense layer on CPU.
+ *
+ * Forward: y = act(x . w^T + b) as ONE oneDNN matmul with the bias and ReLU
+ * fused as post-ops. Backward: one pass over dy applies the ReLU mask, sums
+ * the bias gradient and (low precision) rounds dy for the products; then two
+ * matmuls give the input gradient and accumulate the weight gradient
+ * (through a sum post-op). Parameter gradients accumulate (+=).
+ *
+ * In bf16 the products read 2-byte copies (x_low, w_low, dy_low) through
+ * oneDNN's bf16 kernels; in fp16 the copies are fp16 values held in fp32
+ * (cpu_lowp.c) and the products are fp32 ones. Accumulation, outputs, the
+ * bias and its gradient are fp32 in every precision. */
 #include "backend/cpu/cpu_internal.h"
 #include "core/error.h"
+#include "kernels/activation.h"
+#include "kernels/lowp.h"
 
-static fc_status check_dims(const char *what, size_t B, size_t I, size_t O) {
-    if (B == 0 || I == 0 || O == 0)
+static fc_status check_call(const char *what, const fc_linear_call *c) {
+    if (c->B == 0 || c->I == 0 || c->O == 0)
         return fc_error(FC_ERR_INVALID, "%s: every dimension must be positive (B=%zu I=%zu O=%zu)",
-                        what, B, I, O);
+                        what, c->B, c->I, c->O);
+    if (c->act != FC_ACT_NONE && c->act != FC_ACT_RELU)
+        return fc_error(FC_ERR_INVALID, "%s: unknown activation %d", what, (int)c->act);
+    if ((unsigned)c->prec >= FC_PREC_COUNT)
+        return fc_error(FC_ERR_INVALID, "%s: unknown precision %d", what, (int)c->prec);
+    if (c->prec != FC_PREC_FP32 && (!c->x_low || !c->w_low))
+        return fc_error(FC_ERR_INVALID, "%s: %s needs the low-precision copies x_low and w_low",
+                        what, fc_precision_name(c->prec));
     return FC_OK;
 }
 
-fc_status fc_cpu_linear_forward(fc_backend *be, float *y, const float *x, const float *w,
-                                const float *b, size_t B, size_t I, size_t O, fc_activation act) {
-    FC_TRY(check_dims("linear_forward", B, I, O));
-    if (act != FC_ACT_NONE && act != FC_ACT_RELU)
-        return fc_error(FC_ERR_INVALID, "linear_forward: unknown activation %d", (int)act);
-    fc_mm_key key = {FC_MM_LINEAR_FORWARD, (int64_t)B, (int64_t)I, (int64_t)O, (int)act, b != NULL};
-    fc_mm_entry *e;
-    fc_cpu_use_threads(be);
-    FC_TRY(fc_cpu_matmul_get(fc_cpu_impl_of(be), &key, &e));
-    return fc_cpu_matmul_run(fc_cpu_impl_of(be), e, x, w, b, y);
+static fc_mm_key key_of(fc_mm_kind kind, const fc_linear_call *c) {
+    int fwd = kind == FC_MM_LINEAR_FORWARD;
+    return (fc_mm_key){kind, (int64_t)c->B, (int64_t)c->I, (int64_t)c->O,
+                       fwd ? (int)c->act : 0, fwd && c->b != NULL, fc_cpu_prec_is_bf16(c->prec)};
 }
 
-/* Columns per task of the bias gradient: a task reads a (B, 64) strip of dy
- * row by row (one 256-byte span per row, friendly to the prefetcher). */
-#define FC_DB_STRIP 64
+fc_status fc_cpu_linear_forward(fc_backend *be, const fc_linear_call *c) {
+    FC_TRY(check_call("linear_forward", c));
+    fc_cpu_impl *impl = fc_cpu_impl_of(be);
+    const void *x = c->x, *w = c->w;
+    if (c->prec != FC_PREC_FP32) {
+        fc_cpu_round_to(be, c->x_low, c->x, c->B * c->I, c->prec);
+        x = c->x_low;
+        w = c->w_low;
+    }
+    fc_mm_key key = key_of(FC_MM_LINEAR_FORWARD, c);
+    fc_mm_entry *e;
+    fc_cpu_use_threads(be);
+    FC_TRY(fc_cpu_matmul_get(impl, &key, &e));
+    return fc_cpu_matmul_run(impl, e, x, w, c->b, c->y);
+}
 
-/* db (O) += sum over B of dy (B,O). Each column belongs to one task and is
- * summed in row order in double, so the result is the same for ANY thread
- * count. */
-static void bias_grad_accumulate(fc_backend *be, float *db, const float *dy, size_t B, size_t O) {
-    size_t strips = (O + FC_DB_STRIP - 1) / FC_DB_STRIP;
-#pragma omp parallel for if (B * O >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
-    for (size_t s = 0; s < strips; s++) {
-        size_t o0 = s * FC_DB_STRIP;
-        size_t width = O - o0 < FC_DB_STRIP ? O - o0 : FC_DB_STRIP;
-        double acc[FC_DB_STRIP] = {0};
-        for (size_t r = 0; r < B; r++) {
-            const float *row = dy + r * O + o0;
-            for (size_t j = 0; j < width; j++) acc[j] += row[j];
+/* Columns per task of the fused pass: a task owns a (B, 64) strip of dy and
+ * walks it row by row (one 256-byte span per row, friendly to the
+ * prefetcher); each column is summed in row order in double, so the bias
+ * gradient is the same for ANY thread count. */
+#define FC_DY_STRIP 64
+
+static void dy_strip(const fc_linear_call *c, float *dy, void *dy_low, float *db, size_t o0,
+                     size_t width) {
+    size_t O = c->O;
+    int relu = c->act == FC_ACT_RELU;
+    double acc[FC_DY_STRIP] = {0};
+    for (size_t r = 0; r < c->B; r++) {
+        float *g = dy + r * O + o0;
+        if (relu) {   /* y is read only here: without an activation it may be NULL */
+            const float *y = c->y + r * O + o0;
+            for (size_t j = 0; j < width; j++) g[j] = fc_relu_backward(g[j], y[j]);
         }
+        for (size_t j = 0; j < width; j++) acc[j] += g[j];
+        if (c->prec == FC_PREC_BF16) {
+            uint16_t *lo = (uint16_t *)dy_low + r * O + o0;
+            for (size_t j = 0; j < width; j++) lo[j] = fc_bf16_from_f32(g[j]);
+        } else if (c->prec == FC_PREC_FP16) {
+            float *lo = (float *)dy_low + r * O + o0;
+            for (size_t j = 0; j < width; j++) lo[j] = fc_round_f16(g[j]);
+        }
+    }
+    if (db)
         for (size_t j = 0; j < width; j++) db[o0 + j] += (float)acc[j];
+}
+
+/* ReLU mask, bias gradient and rounding of dy in one pass. */
+static void dy_prepare(fc_backend *be, const fc_linear_call *c, float *dy, void *dy_low, float *db) {
+    size_t strips = (c->O + FC_DY_STRIP - 1) / FC_DY_STRIP;
+    if (c->act != FC_ACT_RELU && !db && c->prec == FC_PREC_FP32) return;
+#pragma omp parallel for if (c->B * c->O >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
+    for (size_t s = 0; s < strips; s++) {
+        size_t o0 = s * FC_DY_STRIP;
+        dy_strip(c, dy, dy_low, db, o0, c->O - o0 < FC_DY_STRIP ? c->O - o0 : FC_DY_STRIP);
     }
 }
 
-fc_status fc_cpu_linear_backward(fc_backend *be, float *dx, float *dw, float *db,
-                                 const float *dy, const float *x, const float *w,
-                                 size_t B, size_t I, size_t O) {
-    FC_TRY(check_dims("linear_backward", B, I, O));
+fc_status fc_cpu_linear_backward(fc_backend *be, const fc_linear_call *c, float *dy, void *dy_low,
+                                 float *dx, float *dw, float *db) {
+    FC_TRY(check_call("linear_backward", c));
+    if (c->prec != FC_PREC_FP32 && !dy_low)
+        return fc_error(FC_ERR_INVALID, "linear_backward: %s needs the dy_low buffer",
+                        fc_precision_name(c->prec));
     fc_cpu_impl *impl = fc_cpu_impl_of(be);
+    dy_prepare(be, c, dy, dy_low, db);
+    int low = c->prec != FC_PREC_FP32;
+    const void *g = low ? dy_low : dy, *x = low ? c->x_low : c->x, *w = low ? c->w_low : c->w;
     fc_mm_entry *e;
     fc_cpu_use_threads(be);
     if (dx) {
-        fc_mm_key key = {FC_MM_LINEAR_GRAD_INPUT, (int64_t)B, (int64_t)I, (int64_t)O, 0, 0};
+        fc_mm_key key = key_of(FC_MM_LINEAR_GRAD_INPUT, c);
         FC_TRY(fc_cpu_matmul_get(impl, &key, &e));
-        FC_TRY(fc_cpu_matmul_run(impl, e, dy, w, NULL, dx));
+        FC_TRY(fc_cpu_matmul_run(impl, e, g, w, NULL, dx));
     }
-    fc_mm_key key = {FC_MM_LINEAR_GRAD_WEIGHT, (int64_t)B, (int64_t)I, (int64_t)O, 0, 0};
+    fc_mm_key key = key_of(FC_MM_LINEAR_GRAD_WEIGHT, c);
     FC_TRY(fc_cpu_matmul_get(impl, &key, &e));
-    FC_TRY(fc_cpu_matmul_run(impl, e, dy, x, NULL, dw));
-    if (db) bias_grad_accumulate(be, db, dy, B, O);
-    return FC_OK;
+    return fc_cpu_matmul_run(impl, e, g, x, NULL, dw);
 }

@@ -25,9 +25,9 @@ static const char *mm_kind_name(fc_mm_kind k) {
 
 static fc_status mm_fail(const fc_mm_key *k, const char *call, dnnl_status_t s) {
     return fc_error(FC_ERR_BACKEND,
-                    "oneDNN %s failed (%s) for the %s matmul with B=%lld I=%lld O=%lld%s%s",
-                    call, dnnl_status2str(s), mm_kind_name(k->kind), (long long)k->B,
-                    (long long)k->I, (long long)k->O, k->has_bias ? ", bias" : "",
+                    "oneDNN %s failed (%s) for the %s%s matmul with B=%lld I=%lld O=%lld%s%s",
+                    call, dnnl_status2str(s), k->low ? "bf16 " : "", mm_kind_name(k->kind),
+                    (long long)k->B, (long long)k->I, (long long)k->O, k->has_bias ? ", bias" : "",
                     k->act == FC_ACT_RELU ? ", ReLU" : "");
 }
 
@@ -40,6 +40,7 @@ void fc_cpu_use_threads(const fc_backend *be) {
 }
 
 fc_status fc_cpu_matmul_init(fc_cpu_impl *impl) {
+    fc_cpu_isa_guard();
     dnnl_status_t s = dnnl_engine_create(&impl->engine, dnnl_cpu, 0);
     if (s != dnnl_success)
         return fc_error(FC_ERR_BACKEND, "oneDNN dnnl_engine_create(cpu) failed (%s)",
@@ -69,15 +70,16 @@ void fc_cpu_matmul_free(fc_cpu_impl *impl) {
     memset(impl, 0, sizeof *impl);
 }
 
-/* A row-major-or-strided 2-D f32 matrix. */
+/* A row-major-or-strided 2-D matrix of type dt. */
 static dnnl_status_t md_2d(dnnl_memory_desc_t *md, int64_t rows, int64_t cols,
-                           int64_t row_stride, int64_t col_stride) {
+                           int64_t row_stride, int64_t col_stride, dnnl_data_type_t dt) {
     dnnl_dims_t dims = {rows, cols};
     dnnl_dims_t strides = {row_stride, col_stride};
-    return dnnl_memory_desc_init_by_strides(md, 2, dims, dnnl_f32, strides);
+    return dnnl_memory_desc_init_by_strides(md, 2, dims, dt, strides);
 }
 
-/* The layouts of each kind, all without copies (w is (O,I) row-major):
+/* The layouts of each kind, all without copies (w is (O,I) row-major);
+ * src and weights are bf16 when key->low, bias and dst always f32:
  *   forward:      src x (B,I)          weights w^T (I,O) strides {1,I}   dst y (B,O)
  *   grad input:   src dy (B,O)         weights w (O,I)                   dst dx (B,I)
  *   grad weight:  src dy^T (O,B) {1,O} weights x (B,I)                   dst dw (O,I) */
@@ -85,22 +87,23 @@ static dnnl_status_t mm_describe(const fc_mm_key *k, dnnl_memory_desc_t *src,
                                  dnnl_memory_desc_t *wei, dnnl_memory_desc_t *bias,
                                  dnnl_memory_desc_t *dst) {
     int64_t B = k->B, I = k->I, O = k->O;
+    dnnl_data_type_t in = k->low ? dnnl_bf16 : dnnl_f32, f32 = dnnl_f32;
     dnnl_status_t s = dnnl_success;
     switch (k->kind) {
     case FC_MM_LINEAR_FORWARD:
-        if ((s = md_2d(src, B, I, I, 1)) != dnnl_success) return s;
-        if ((s = md_2d(wei, I, O, 1, I)) != dnnl_success) return s;
-        if ((s = md_2d(dst, B, O, O, 1)) != dnnl_success) return s;
-        if (k->has_bias) s = md_2d(bias, 1, O, O, 1);
+        if ((s = md_2d(src, B, I, I, 1, in)) != dnnl_success) return s;
+        if ((s = md_2d(wei, I, O, 1, I, in)) != dnnl_success) return s;
+        if ((s = md_2d(dst, B, O, O, 1, f32)) != dnnl_success) return s;
+        if (k->has_bias) s = md_2d(bias, 1, O, O, 1, f32);
         return s;
     case FC_MM_LINEAR_GRAD_INPUT:
-        if ((s = md_2d(src, B, O, O, 1)) != dnnl_success) return s;
-        if ((s = md_2d(wei, O, I, I, 1)) != dnnl_success) return s;
-        return md_2d(dst, B, I, I, 1);
+        if ((s = md_2d(src, B, O, O, 1, in)) != dnnl_success) return s;
+        if ((s = md_2d(wei, O, I, I, 1, in)) != dnnl_success) return s;
+        return md_2d(dst, B, I, I, 1, f32);
     case FC_MM_LINEAR_GRAD_WEIGHT:
-        if ((s = md_2d(src, O, B, 1, O)) != dnnl_success) return s;
-        if ((s = md_2d(wei, B, I, I, 1)) != dnnl_success) return s;
-        return md_2d(dst, O, I, I, 1);
+        if ((s = md_2d(src, O, B, 1, O, in)) != dnnl_success) return s;
+        if ((s = md_2d(wei, B, I, I, 1, in)) != dnnl_success) return s;
+        return md_2d(dst, O, I, I, 1, f32);
     }
     return dnnl_invalid_arguments;
 }
@@ -189,7 +192,7 @@ done:
 
 static int mm_key_equal(const fc_mm_key *a, const fc_mm_key *b) {
     return a->kind == b->kind && a->B == b->B && a->I == b->I && a->O == b->O &&
-           a->act == b->act && a->has_bias == b->has_bias;
+           a->act == b->act && a->has_bias == b->has_bias && a->low == b->low;
 }
 
 fc_status fc_cpu_matmul_get(fc_cpu_impl *impl, const fc_mm_key *key, fc_mm_entry **out) {
@@ -220,8 +223,8 @@ fc_status fc_cpu_matmul_get(fc_cpu_impl *impl, const fc_mm_key *key, fc_mm_entry
 }
 
 /* oneDNN reads src, weights and bias only; its handles are non-const. */
-fc_status fc_cpu_matmul_run(fc_cpu_impl *impl, fc_mm_entry *e, const float *src,
-                            const float *weights, const float *bias, float *dst) {
+fc_status fc_cpu_matmul_run(fc_cpu_impl *impl, fc_mm_entry *e, const void *src,
+                            const void *weights, const float *bias, float *dst) {
     dnnl_exec_arg_t args[5];
     int n = 0;
     dnnl_memory_set_data_handle(e->src, (void *)src);

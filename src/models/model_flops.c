@@ -1,0 +1,21 @@
+/* Work of the dense layers, for benchmarks: what a training step asks of
+ * the matrix unit. Per window and linear layer (in -> out): forward 2*in*out,
+ * weight gradient 2*in*out, input gradient 2*in*out unless the layer reads
+ * data (the first layer of the first block, or of the MLP). The N-BEATS
+ * basis products, pooling, interpolation and element-wise work are left
+ * out: they are a few percent of N-HiTS's work and no matrix unit runs them. */
+#include "models/model.h"
+
+static double layer_flops(const fc_linear *l, int input_gradient) {
+    double io = 2.0 * (double)l->in * (double)l->out;
+    return io * (input_gradient ? 3.0 : 2.0);
+}
+
+double fc_model_train_flops_per_window(const fc_model *m) {
+    double f = 0.0;
+    for (int j = 0; j < m->n_linear; j++) f += layer_flops(&m->lin[j], j > 0);
+    for (int i = 0; i < m->n_blocks; i++)
+        for (int j = 0; j < m->blocks[i].n_linear; j++)
+            f += layer_flops(&m->blocks[i].lin[j], i > 0 || j > 0);
+    return f;
+}

@@ -1,0 +1,98 @@
+/* Mixed precision of a model: fp32 master weights in m->params, their
+ * rounded copies in m->params_low, and a low block for the rounded inputs
+ * of every linear layer (x_low, written by forward and read by backward's
+ * weight gradient) and the rounded output gradient (dy_low). Only matrix
+ * products read the low copies; everything else stays fp32. */
+#include "core/error.h"
+#include "models/model.h"
+
+/* Rows of every low buffer start 64-byte aligned for 2- and 4-byte elements. */
+#define FC_LOW_ALIGN 32
+
+size_t fc_model_plan_low(fc_model *m, size_t width) {
+    size_t off = m->low_elems;
+    m->low_elems += (width + FC_LOW_ALIGN - 1) & ~(size_t)(FC_LOW_ALIGN - 1);
+    return off;
+}
+
+size_t fc_model_low_param_bytes(const fc_model *m, fc_precision prec, const fc_backend *be) {
+    return m->n_trainable * be->low_bytes[prec];
+}
+
+size_t fc_model_low_act_bytes(const fc_model *m, size_t B, fc_precision prec, const fc_backend *be) {
+    return m->low_elems * B * be->low_bytes[prec];
+}
+
+static void release_low(fc_model *m) {
+    m->be->release(m->be, m->params_low);
+    m->be->release(m->be, m->lows);
+    m->params_low = NULL;
+    m->lows = NULL;
+}
+
+/* The low block for the reserved capacity (called by fc_model_reserve). */
+fc_status fc_model_reserve_low(fc_model *m) {
+    if (m->prec == FC_PREC_FP32 || m->lows || m->capacity == 0) return FC_OK;
+    size_t bytes = fc_model_low_act_bytes(m, m->capacity, m->prec, m->be);
+    m->lows = m->be->alloc(m->be, bytes);
+    if (!m->lows)
+        return fc_error_wrap(FC_ERR_MEMORY, "%s activations of %zu windows (%.1f MB): ",
+                             fc_precision_name(m->prec), m->capacity, (double)bytes / 1e6);
+    return FC_OK;
+}
+
+void fc_model_drop_low_acts(fc_model *m) {
+    m->be->release(m->be, m->lows);
+    m->lows = NULL;
+}
+
+fc_status fc_model_set_precision(fc_model *m, fc_precision prec) {
+    if ((unsigned)prec >= FC_PREC_COUNT)
+        return fc_error(FC_ERR_INVALID, "model: unknown precision %d", (int)prec);
+    if (prec == m->prec) return FC_OK;
+    release_low(m);
+    m->prec = prec;
+    if (prec == FC_PREC_FP32) return FC_OK;
+    size_t bytes = fc_model_low_param_bytes(m, prec, m->be);
+    m->params_low = m->be->alloc(m->be, bytes);
+    if (!m->params_low) {
+        m->prec = FC_PREC_FP32;
+        return fc_error_wrap(FC_ERR_MEMORY, "%s copies of the weights (%.1f MB): ", fc_precision_name(prec),
+                             (double)bytes / 1e6);
+    }
+    fc_model_refresh_low(m);
+    fc_status st = fc_model_reserve_low(m);
+    if (st != FC_OK) {
+        release_low(m);
+        m->prec = FC_PREC_FP32;
+    }
+    return st;
+}
+
+void fc_model_refresh_low(fc_model *m) {
+    if (m->prec != FC_PREC_FP32) m->be->round_to(m->be, m->params_low, m->params, m->n_trainable, m->prec);
+}
+
+static void *low_at(const fc_model *m, void *base, size_t elem_offset) {
+    return (char *)base + elem_offset * m->be->low_bytes[m->prec];
+}
+
+fc_linear_call fc_model_linear_call(const fc_model *m, const fc_linear *l, const float *x, float *y,
+                                    size_t B) {
+    int low = m->prec != FC_PREC_FP32;
+    return (fc_linear_call){
+        .B = B, .I = l->in, .O = l->out, .act = l->act, .prec = m->prec,
+        .x = x, .x_low = low ? low_at(m, m->lows, l->a_low * m->capacity) : NULL,
+        .w = m->params + m->tensors[l->w].offset,
+        .w_low = low ? low_at(m, m->params_low, m->tensors[l->w].offset) : NULL,
+        .b = m->params + m->tensors[l->b].offset,
+        .y = y,
+    };
+}
+
+fc_status fc_model_linear_backward(fc_model *m, const fc_linear_call *c, const fc_linear *l, float *dy,
+                                   float *dx) {
+    void *dy_low = m->prec != FC_PREC_FP32 ? low_at(m, m->lows, m->s_dylow * m->capacity) : NULL;
+    return m->be->linear_backward(m->be, c, dy, dy_low, dx, m->grads + m->tensors[l->w].offset,
+                                  m->grads + m->tensors[l->b].offset);
+}

@@ -1,0 +1,286 @@
+/* fcast bench train: how close training comes to the machine's limit.
+ *
+ * In one run: the dense-layer peak of each precision (the N-HiTS hidden
+ * layer, 1024 x 512 by 512 x 512, forward with bias and ReLU fused), then
+ * the default N-HiTS (h=48, input 96, 1024 windows per step) trained for a
+ * fixed number of steps on the bundled data in each precision, reported as
+ * windows/s, achieved GFLOP/s of its matrix products and share of the
+ * peak. With --vs-torch, python/bench_torch.py trains the same architecture
+ * in PyTorch eager with the same threads and batch, and the ratios are
+ * printed side by side. Figures, not pass/fail: timings on a shared machine
+ * are noisy, so compare ratios taken in the same run. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "backend/cpu/cpu_backend.h"
+#include "cli.h"
+#include "core/error.h"
+#include "data/dataset.h"
+#include "train/forecaster.h"
+#include "train/progress.h"
+
+#define BENCH_MAX_PRECISIONS 3
+
+typedef struct {
+    const char *data, *precisions, *python, *script;
+    size_t steps, warmup, threads, wbs;
+    int vs_torch, json;
+} bench_args;
+
+typedef struct {
+    fc_precision prec;
+    double peak_gflops;         /* dense-layer forward at the hidden shape */
+    double windows_per_s, gflops, val_mae, seconds;
+    double torch_windows_per_s; /* 0: not measured */
+    int torch_ok;
+} bench_row;
+
+static const char *SUMMARY =
+    "Benchmark training: dense-layer peak per precision, then the default N-HiTS (h=48, input 96,\n"
+    "1024 windows per step) trained in each precision on the bundled data; --vs-torch runs\n"
+    "python/bench_torch.py (PyTorch eager, same architecture, threads and batch) for the ratios.";
+
+/* ---- the dense-layer peak ---- */
+
+typedef struct {
+    float *x, *w, *b, *y;
+    void *x_low, *w_low;
+} peak_buffers;
+
+static void peak_free(fc_backend *be, peak_buffers *p) {
+    void *all[6] = {p->x, p->w, p->b, p->y, p->x_low, p->w_low};
+    for (int i = 0; i < 6; i++) be->release(be, all[i]);
+}
+
+static fc_status peak_alloc(fc_backend *be, peak_buffers *p, size_t B, size_t I, size_t O, fc_precision prec) {
+    size_t lb = be->low_bytes[prec] ? be->low_bytes[prec] : 1;
+    p->x = be->alloc(be, B * I * sizeof(float)), p->w = be->alloc(be, O * I * sizeof(float));
+    p->b = be->alloc(be, O * sizeof(float)), p->y = be->alloc(be, B * O * sizeof(float));
+    p->x_low = be->alloc(be, B * I * lb), p->w_low = be->alloc(be, O * I * lb);
+    if (!p->x || !p->w || !p->b || !p->y || !p->x_low || !p->w_low) return FC_ERR_MEMORY;
+    be->fill(be, p->x, 0.5f, B * I);
+    be->fill(be, p->w, 0.01f, O * I);
+    be->fill(be, p->b, 0.0f, O);
+    if (prec != FC_PREC_FP32) be->round_to(be, p->w_low, p->w, O * I, prec);
+    return FC_OK;
+}
+
+/* Best GFLOP/s over 3 rounds of 20 forward calls, after a warm-up. */
+static fc_status measure_peak(fc_backend *be, fc_precision prec, double *gflops) {
+    const size_t B = 1024, I = 512, O = 512, calls = 20;
+    peak_buffers p = {0};
+    fc_status st = peak_alloc(be, &p, B, I, O, prec);
+    fc_linear_call c = {.B = B, .I = I, .O = O, .act = FC_ACT_RELU, .prec = prec, .x = p.x,
+                        .x_low = prec != FC_PREC_FP32 ? p.x_low : NULL, .w = p.w,
+                        .w_low = prec != FC_PREC_FP32 ? p.w_low : NULL, .b = p.b, .y = p.y};
+    double best = 1e30;
+    for (int i = 0; st == FC_OK && i < 3; i++) st = be->linear_forward(be, &c);
+    for (int round = 0; st == FC_OK && round < 3; round++) {
+        double t0 = fc_now();
+        for (size_t i = 0; st == FC_OK && i < calls; i++) st = be->linear_forward(be, &c);
+        double dt = (fc_now() - t0) / (double)calls;
+        best = dt < best ? dt : best;
+    }
+    peak_free(be, &p);
+    *gflops = 2.0 * B * I * O / best * 1e-9;
+    return st;
+}
+
+/* ---- fcast training ---- */
+
+static void bench_train_options(const bench_args *a, fc_precision prec, size_t steps, fc_train_options *o) {
+    fc_train_options_default(o);
+    o->max_steps = steps;
+    o->windows_batch_size = a->wbs;
+    o->precision = prec;
+    o->val_size = 48;               /* one validation at the end: the MAE of each precision */
+    o->val_check_steps = steps;
+    o->verbose = 0;
+}
+
+/* Trains a fresh default N-HiTS; a short warm-up run on the same backend
+ * first builds the oneDNN primitives, so the timed run only executes. */
+static fc_status bench_train(fc_backend *be, const fc_dataset *ds, const bench_args *a, bench_row *row) {
+    fc_model_config cfg;
+    fc_model_config_default(&cfg, FC_MODEL_NHITS, 48, 96);
+    fc_forecaster f = {.scaler = FC_SCALER_IDENTITY, .loss = FC_LOSS_MAE, .ds_kind = ds->ds_kind, .freq = ds->freq};
+    fc_train_options o;
+    fc_train_summary s;
+    fc_status st = fc_model_create(&cfg, be, &f.model);
+    if (st == FC_OK && a->warmup) {
+        bench_train_options(a, row->prec, a->warmup, &o);
+        o.val_size = 0;
+        st = fc_model_init_params(f.model, 1);
+        if (st == FC_OK) st = fc_train(&f, ds, &o, &s);
+    }
+    bench_train_options(a, row->prec, a->steps, &o);
+    if (st == FC_OK) st = fc_model_init_params(f.model, 1);
+    if (st == FC_OK) st = fc_train(&f, ds, &o, &s);
+    if (st == FC_OK) {
+        row->windows_per_s = s.windows_per_second;
+        row->gflops = fc_model_train_flops_per_window(f.model) * s.windows_per_second * 1e-9;
+        row->val_mae = s.best_val_loss;
+        row->seconds = s.step_seconds;
+    }
+    fc_forecaster_free(&f);
+    return st;
+}
+
+/* ---- PyTorch ---- */
+
+/* Reads the JSON object on the last line of the script's stdout. */
+static int parse_torch_line(const char *line, double *windows_per_s) {
+    json_error_t err;
+    json_t *j = json_loads(line, 0, &err);
+    json_t *v = j ? json_object_get(j, "windows_per_second") : NULL;
+    int ok = v && json_is_number(v);
+    if (ok) *windows_per_s = json_number_value(v);
+    json_decref(j);
+    return ok;
+}
+
+static void run_torch(const bench_args *a, int threads, bench_row *row) {
+    char cmd[1024], line[4096], last[4096] = "";
+    /* PyTorch's oneDNN dies on the same unusable AMX; pass our cap on */
+    const char *env = fc_cpu_amx_capped() ? "ONEDNN_MAX_CPU_ISA=AVX512_CORE_BF16 " : "";
+    snprintf(cmd, sizeof cmd, "%s'%s' '%s' --threads %d --steps %zu --warmup %zu --batch %zu --precision %s",
+             env, a->python, a->script, threads, a->steps, a->warmup ? a->warmup : 1, a->wbs,
+             fc_precision_name(row->prec));
+    fprintf(stderr, "running: %s\n", cmd);
+    FILE *p = popen(cmd, "r");
+    if (!p) return;
+    while (fgets(line, sizeof line, p))
+        if (line[0] == '{') snprintf(last, sizeof last, "%s", line);
+    int rc = pclose(p);
+    row->torch_ok = rc == 0 && parse_torch_line(last, &row->torch_windows_per_s);
+    if (!row->torch_ok) fprintf(stderr, "fcast bench: %s failed for %s (exit status %d)\n", a->script,
+                                fc_precision_name(row->prec), rc);
+}
+
+/* ---- report ---- */
+
+static void print_table(const bench_row *rows, int n, int threads, const char *isa_note) {
+    printf("fcast bench train: N-HiTS h=48 input=96, 1024 windows/step, %d threads%s\n", threads, isa_note);
+    printf("%-6s %12s %12s %10s %8s %12s", "prec", "peak GFLOP/s", "windows/s", "GFLOP/s", "% peak", "val MAE");
+    if (rows[0].torch_ok || rows[0].torch_windows_per_s > 0) printf(" %14s %8s", "torch win/s", "ratio");
+    printf("\n");
+    for (int i = 0; i < n; i++) {
+        const bench_row *r = &rows[i];
+        printf("%-6s %12.1f %12.0f %10.1f %7.1f%% %12.2f", fc_precision_name(r->prec), r->peak_gflops,
+               r->windows_per_s, r->gflops, 100.0 * r->gflops / r->peak_gflops, r->val_mae);
+        if (r->torch_ok) printf(" %14.0f %7.2fx", r->torch_windows_per_s, r->windows_per_s / r->torch_windows_per_s);
+        printf("\n");
+    }
+    for (int i = 0; i < n; i++)
+        if (rows[i].prec != FC_PREC_FP32 && rows[0].prec == FC_PREC_FP32) {
+            printf("%s vs fp32 in fcast: %.2fx windows/s, val MAE %+.2f%%", fc_precision_name(rows[i].prec),
+                   rows[i].windows_per_s / rows[0].windows_per_s, 100.0 * (rows[i].val_mae / rows[0].val_mae - 1));
+            if (rows[0].torch_ok)
+                printf("; vs PyTorch fp32: %.2fx", rows[i].windows_per_s / rows[0].torch_windows_per_s);
+            printf("\n");
+        }
+}
+
+static void print_json(const bench_row *rows, int n, int threads) {
+    json_t *j = json_object(), *arr = json_array();
+    json_object_set_new(j, "threads", json_integer(threads));
+    json_object_set_new(j, "amx_capped", json_boolean(fc_cpu_amx_capped()));
+    for (int i = 0; i < n; i++) {
+        json_t *r = json_object();
+        json_object_set_new(r, "precision", json_string(fc_precision_name(rows[i].prec)));
+        json_object_set_new(r, "peak_gflops", json_real(rows[i].peak_gflops));
+        json_object_set_new(r, "windows_per_second", json_real(rows[i].windows_per_s));
+        json_object_set_new(r, "gflops", json_real(rows[i].gflops));
+        json_object_set_new(r, "val_mae", json_real(rows[i].val_mae));
+        if (rows[i].torch_ok) json_object_set_new(r, "torch_windows_per_second", json_real(rows[i].torch_windows_per_s));
+        json_array_append_new(arr, r);
+    }
+    json_object_set_new(j, "runs", arr);
+    char *text = json_dumps(j, JSON_COMPACT);
+    if (text) printf("%s\n", text);
+    free(text);
+    json_decref(j);
+}
+
+/* "fp32,bf16" -> precisions; at most one of each. */
+static fc_status parse_precisions(const char *list, fc_precision *out, int *n) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", list);
+    *n = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (*n == BENCH_MAX_PRECISIONS || fc_precision_parse(tok, &out[*n]))
+            return fc_error(FC_ERR_INVALID, "--precisions '%s': expected a comma list of fp32, bf16, fp16", list);
+        (*n)++;
+    }
+    return *n ? FC_OK : fc_error(FC_ERR_INVALID, "--precisions is empty");
+}
+
+static fc_status check_bench_args(const bench_args *a) {
+    if (a->steps < 1 || a->steps > 100000) return fc_error(FC_ERR_INVALID, "--steps must be between 1 and 100000");
+    if (a->warmup > 1000) return fc_error(FC_ERR_INVALID, "--warmup must be at most 1000");
+    if (a->wbs < 1 || a->wbs > 65536) return fc_error(FC_ERR_INVALID, "--windows-batch-size must be between 1 and 65536");
+    if (a->threads > 1024) return fc_error(FC_ERR_INVALID, "--threads must be at most 1024");
+    /* both go into a shell command line between single quotes */
+    if (strchr(a->python, '\'') || strchr(a->script, '\''))
+        return fc_error(FC_ERR_INVALID, "--python and --torch-script must not contain a single quote");
+    return FC_OK;
+}
+
+static int bench_train_cmd(const bench_args *a) {
+    fc_precision precs[BENCH_MAX_PRECISIONS];
+    bench_row rows[BENCH_MAX_PRECISIONS] = {0};
+    int n = 0;
+    fc_dataset *ds = NULL;
+    fc_backend *be = NULL;
+    fc_load_options lo = {.drop_exog = 1};
+    fc_status st = check_bench_args(a);
+    if (st == FC_OK) st = parse_precisions(a->precisions, precs, &n);
+    if (st == FC_OK) st = fc_dataset_load_csv(a->data, &lo, &ds);
+    if (st == FC_OK) st = fc_backend_cpu_create((int)a->threads, &be);
+    for (int i = 0; st == FC_OK && i < n; i++) {
+        rows[i].prec = precs[i];
+        fprintf(stderr, "%s: dense-layer peak, then %zu training steps\n", fc_precision_name(precs[i]), a->steps);
+        st = measure_peak(be, precs[i], &rows[i].peak_gflops);
+        if (st == FC_OK) st = bench_train(be, ds, a, &rows[i]);
+    }
+    if (st == FC_OK && a->vs_torch)
+        for (int i = 0; i < n; i++) run_torch(a, be->threads, &rows[i]);
+    if (st == FC_OK) {
+        print_table(rows, n, be->threads,
+                    fc_cpu_amx_capped() ? " (AMX advertised but not running: oneDNN capped at avx512_core_bf16)" : "");
+        if (a->json) print_json(rows, n, be->threads);
+    }
+    int rc = st == FC_OK ? 0 : cli_fail("bench train");
+    fc_backend_destroy(&be);
+    fc_dataset_free(&ds);
+    return rc;
+}
+
+int cmd_bench(int argc, char **argv, int first) {
+    if (first >= argc || strcmp(argv[first], "train") != 0) {
+        fprintf(stderr, "usage: fcast bench train [options]   (fcast bench train --help)\n");
+        return 2;
+    }
+    bench_args a = {.data = "data/taylor_halfhourly.csv", .precisions = "fp32,bf16", .python = "python3",
+                    .script = "python/bench_torch.py", .steps = 100, .warmup = 5, .wbs = 1024};
+    arg_spec specs[] = {
+        {"data", ARG_STR, &a.data, "FILE", "training data (data/taylor_halfhourly.csv)", 0, 0},
+        {"steps", ARG_SIZE, &a.steps, "N", "timed training steps per precision (100)", 0, 0},
+        {"warmup", ARG_SIZE, &a.warmup, "N", "untimed steps first (5)", 0, 0},
+        {"threads", ARG_SIZE, &a.threads, "N", "CPU threads (0 = all cores)", 0, 0},
+        {"windows-batch-size", ARG_SIZE, &a.wbs, "N", "windows per step (1024)", 0, 0},
+        {"precisions", ARG_STR, &a.precisions, "LIST", "comma list of fp32, bf16, fp16 (fp32,bf16)", 0, 0},
+        {"vs-torch", ARG_FLAG, &a.vs_torch, NULL, "also run PyTorch eager (python/bench_torch.py)", 0, 0},
+        {"python", ARG_STR, &a.python, "EXE", "Python for --vs-torch (python3)", 0, 0},
+        {"torch-script", ARG_STR, &a.script, "FILE", "the PyTorch side (python/bench_torch.py)", 0, 0},
+        {"json", ARG_FLAG, &a.json, NULL, "also print the figures as one JSON line", 0, 0},
+        {NULL, 0, NULL, NULL, NULL, 0, 0},
+    };
+    int rc = args_parse("bench train", SUMMARY, specs, argc, argv, first + 1);
+    if (rc) return rc == 1 ? 0 : 2;
+    return bench_train_cmd(&a);
+}
