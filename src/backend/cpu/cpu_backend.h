@@ -18,4 +18,9 @@ size_t fc_backend_cpu_primitives_created(const fc_backend *be);
  * other oneDNN users they start (ONEDNN_MAX_CPU_ISA=AVX512_CORE_BF16). */
 int fc_cpu_amx_capped(void);
 
+/* 1 when bf16 products run on fcast's own AMX kernels (cpu_amx.c): AMX
+ * computes correctly here, checked by a forked probe. FCAST_NO_AMX=1 in
+ * the environment turns them off (oneDNN's bf16 kernels then run). */
+int fc_backend_cpu_uses_amx(void);
+
 #endif

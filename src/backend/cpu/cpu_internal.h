@@ -46,6 +46,8 @@ typedef struct {
     size_t primitives_created;
     void *scratch;            /* user scratchpad shared by all primitives */
     size_t scratch_bytes;
+    void *amx_a, *amx_b, *amx_t;   /* padded operand blocks of cpu_amx.c (grow only) */
+    size_t amx_a_bytes, amx_b_bytes, amx_t_bytes;
 } fc_cpu_impl;
 
 static inline fc_cpu_impl *fc_cpu_impl_of(fc_backend *be) { return (fc_cpu_impl *)be->impl; }
@@ -71,6 +73,36 @@ void fc_cpu_round_to(fc_backend *be, void *dst, const float *src, size_t n, fc_p
 /* 1 when the low-precision buffers of prec hold bf16 (2-byte) values the
  * oneDNN bf16 kernels read; 0 when they hold fp32 values (fp16 on CPU). */
 int fc_cpu_prec_is_bf16(fc_precision prec);
+
+/* cpu_amx.c: bf16 products on AMX where oneDNN cannot use it (see there).
+ * A bf16 operand X (rows, cols) read as X[r][c] = p[r * row_stride + c * col_stride]. */
+typedef struct {
+    const uint16_t *p;
+    size_t row_stride, col_stride;
+} fc_amx_operand;
+/* C (M,N) fp32 with leading dimension ldc: C = [C +] A.B [+ bias (N)], then ReLU if relu. */
+typedef struct {
+    float *c;
+    size_t ldc;
+    int accumulate;
+    const float *bias;
+    int relu;
+} fc_amx_output;
+/* 1 when AMX bf16 runs here (a forked probe checked an exact product);
+ * FCAST_NO_AMX in the environment turns the path off. */
+int fc_cpu_amx_usable(void);
+fc_status fc_cpu_amx_gemm(fc_backend *be, const fc_amx_operand *a, const fc_amx_operand *b, size_t M, size_t N,
+                          size_t K, const fc_amx_output *o);
+/* The same with A already in its padded row-major block (Mp, Kp), Mp and Kp
+ * M and K rounded up to 32, zeros outside (M, K). */
+fc_status fc_cpu_amx_gemm_packed(fc_backend *be, const uint16_t *Ap, const fc_amx_operand *b, size_t M, size_t N,
+                                 size_t K, const fc_amx_output *o);
+/* A block for a caller that writes A itself (the backward pass writes dy
+ * transposed while it rounds it); *ld is the padded K. fc_cpu_amx_pad_block
+ * zeroes what lies outside (M, K) once it is written. */
+fc_status fc_cpu_amx_transposed_block(fc_backend *be, size_t M, size_t K, uint16_t **block, size_t *ld);
+void fc_cpu_amx_pad_block(uint16_t *block, size_t M, size_t K);
+void fc_cpu_amx_free(fc_cpu_impl *impl);
 
 /* cpu_isa.c: keeps oneDNN off instruction sets the kernel has not enabled */
 void fc_cpu_isa_guard(void);

@@ -35,12 +35,36 @@ static fc_mm_key key_of(fc_mm_kind kind, const fc_linear_call *c) {
                        fwd ? (int)c->act : 0, fwd && c->b != NULL, fc_cpu_prec_is_bf16(c->prec)};
 }
 
+/* bf16 on AMX (cpu_amx.c) where oneDNN cannot reach it. */
+static int use_amx(const fc_linear_call *c) { return c->prec == FC_PREC_BF16 && fc_cpu_amx_usable(); }
+
+/* The three products on AMX, with the layouts of cpu_matmul.c's table. */
+static fc_status amx_forward(fc_backend *be, const fc_linear_call *c) {
+    fc_amx_operand x = {c->x_low, c->I, 1}, wt = {c->w_low, 1, c->I};   /* w^T (I,O) */
+    fc_amx_output o = {.c = c->y, .ldc = c->O, .bias = c->b, .relu = c->act == FC_ACT_RELU};
+    return fc_cpu_amx_gemm(be, &x, &wt, c->B, c->O, c->I, &o);
+}
+
+/* dyT: dy^T (O,B) in AMX's padded A layout, written by dy_prepare. */
+static fc_status amx_backward(fc_backend *be, const fc_linear_call *c, const void *dy_low, const uint16_t *dyT,
+                              float *dx, float *dw) {
+    if (dx) {
+        fc_amx_operand g = {dy_low, c->O, 1}, w = {c->w_low, c->I, 1};
+        fc_amx_output o = {.c = dx, .ldc = c->I};
+        FC_TRY(fc_cpu_amx_gemm(be, &g, &w, c->B, c->I, c->O, &o));
+    }
+    fc_amx_operand x = {c->x_low, c->I, 1};
+    fc_amx_output o = {.c = dw, .ldc = c->I, .accumulate = 1};
+    return fc_cpu_amx_gemm_packed(be, dyT, &x, c->O, c->I, c->B, &o);
+}
+
 fc_status fc_cpu_linear_forward(fc_backend *be, const fc_linear_call *c) {
     FC_TRY(check_call("linear_forward", c));
     fc_cpu_impl *impl = fc_cpu_impl_of(be);
     const void *x = c->x, *w = c->w;
     if (c->prec != FC_PREC_FP32) {
         fc_cpu_round_to(be, c->x_low, c->x, c->B * c->I, c->prec);
+        if (use_amx(c)) return amx_forward(be, c);
         x = c->x_low;
         w = c->w_low;
     }
@@ -57,38 +81,62 @@ fc_status fc_cpu_linear_forward(fc_backend *be, const fc_linear_call *c) {
  * gradient is the same for ANY thread count. */
 #define FC_DY_STRIP 64
 
-static void dy_strip(const fc_linear_call *c, float *dy, void *dy_low, float *db, size_t o0,
+/* Where the AMX path wants dy^T written (rows of ld), or p NULL. */
+typedef struct {
+    uint16_t *p;
+    size_t ld;
+} dy_transposed;
+
+/* Rows of the strip handled together, so dy^T is written a full 64-byte
+ * line (32 bf16 values along B) at a time. */
+#define FC_DY_ROWS 32
+
+/* dy^T (strip columns, rows r0..r0+n) from the rounded rows in lo. */
+static void write_transposed(dy_transposed t, const uint16_t *lo, size_t ldlo, size_t o0, size_t width,
+                             size_t r0, size_t n) {
+    for (size_t j = 0; j < width; j++) {
+        uint16_t *dst = t.p + (o0 + j) * t.ld + r0;
+        for (size_t rr = 0; rr < n; rr++) dst[rr] = lo[rr * ldlo + j];
+    }
+}
+
+static void dy_strip(const fc_linear_call *c, float *dy, void *dy_low, dy_transposed t, float *db, size_t o0,
                      size_t width) {
     size_t O = c->O;
     int relu = c->act == FC_ACT_RELU;
     double acc[FC_DY_STRIP] = {0};
-    for (size_t r = 0; r < c->B; r++) {
-        float *g = dy + r * O + o0;
-        if (relu) {   /* y is read only here: without an activation it may be NULL */
-            const float *y = c->y + r * O + o0;
-            for (size_t j = 0; j < width; j++) g[j] = fc_relu_backward(g[j], y[j]);
+    for (size_t r0 = 0; r0 < c->B; r0 += FC_DY_ROWS) {
+        size_t n = c->B - r0 < FC_DY_ROWS ? c->B - r0 : FC_DY_ROWS;
+        for (size_t r = r0; r < r0 + n; r++) {
+            float *g = dy + r * O + o0;
+            if (relu) {   /* y is read only here: without an activation it may be NULL */
+                const float *y = c->y + r * O + o0;
+                for (size_t j = 0; j < width; j++) g[j] = fc_relu_backward(g[j], y[j]);
+            }
+            for (size_t j = 0; j < width; j++) acc[j] += g[j];
+            if (c->prec == FC_PREC_BF16) {
+                uint16_t *lo = (uint16_t *)dy_low + r * O + o0;
+                for (size_t j = 0; j < width; j++) lo[j] = fc_bf16_from_f32(g[j]);
+            } else if (c->prec == FC_PREC_FP16) {
+                float *lo = (float *)dy_low + r * O + o0;
+                for (size_t j = 0; j < width; j++) lo[j] = fc_round_f16(g[j]);
+            }
         }
-        for (size_t j = 0; j < width; j++) acc[j] += g[j];
-        if (c->prec == FC_PREC_BF16) {
-            uint16_t *lo = (uint16_t *)dy_low + r * O + o0;
-            for (size_t j = 0; j < width; j++) lo[j] = fc_bf16_from_f32(g[j]);
-        } else if (c->prec == FC_PREC_FP16) {
-            float *lo = (float *)dy_low + r * O + o0;
-            for (size_t j = 0; j < width; j++) lo[j] = fc_round_f16(g[j]);
-        }
+        if (t.p) write_transposed(t, (const uint16_t *)dy_low + r0 * O + o0, O, o0, width, r0, n);
     }
     if (db)
         for (size_t j = 0; j < width; j++) db[o0 + j] += (float)acc[j];
 }
 
 /* ReLU mask, bias gradient and rounding of dy in one pass. */
-static void dy_prepare(fc_backend *be, const fc_linear_call *c, float *dy, void *dy_low, float *db) {
+static void dy_prepare(fc_backend *be, const fc_linear_call *c, float *dy, void *dy_low, dy_transposed t,
+                       float *db) {
     size_t strips = (c->O + FC_DY_STRIP - 1) / FC_DY_STRIP;
     if (c->act != FC_ACT_RELU && !db && c->prec == FC_PREC_FP32) return;
 #pragma omp parallel for if (c->B * c->O >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
     for (size_t s = 0; s < strips; s++) {
         size_t o0 = s * FC_DY_STRIP;
-        dy_strip(c, dy, dy_low, db, o0, c->O - o0 < FC_DY_STRIP ? c->O - o0 : FC_DY_STRIP);
+        dy_strip(c, dy, dy_low, t, db, o0, c->O - o0 < FC_DY_STRIP ? c->O - o0 : FC_DY_STRIP);
     }
 }
 
@@ -99,7 +147,13 @@ fc_status fc_cpu_linear_backward(fc_backend *be, const fc_linear_call *c, float 
         return fc_error(FC_ERR_INVALID, "linear_backward: %s needs the dy_low buffer",
                         fc_precision_name(c->prec));
     fc_cpu_impl *impl = fc_cpu_impl_of(be);
-    dy_prepare(be, c, dy, dy_low, db);
+    dy_transposed t = {NULL, 0};
+    if (use_amx(c)) FC_TRY(fc_cpu_amx_transposed_block(be, c->O, c->B, &t.p, &t.ld));
+    dy_prepare(be, c, dy, dy_low, t, db);
+    if (t.p) {
+        fc_cpu_amx_pad_block(t.p, c->O, c->B);
+        return amx_backward(be, c, dy_low, t.p, dx, dw);
+    }
     int low = c->prec != FC_PREC_FP32;
     const void *g = low ? dy_low : dy, *x = low ? c->x_low : c->x, *w = low ? c->w_low : c->w;
     fc_mm_entry *e;
