@@ -14,10 +14,7 @@
 # $1 is the fcast binary.
 set -uo pipefail
 fcast=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0 passes=0
-check() { if eval "$2"; then passes=$((passes + 1)); else echo "FAIL: $1" >&2; fails=$((fails + 1)); fi; }
+source tests/lib_cli.sh
 
 scripts/split-tail.sh data/taylor_halfhourly.csv 48 "$tmp/train.csv" "$tmp/test.csv"
 model=(--model nhits --h 48 --input-size 336 --mlp-units 256,256,256 --max-steps 300 --threads 1 --quiet)
@@ -66,5 +63,4 @@ check "bench train compares bf16 with fp32" "grep -q 'bf16 vs fp32 in fcast' $tm
 "$fcast" bench train --precisions fp33 > /dev/null 2> "$tmp/err.txt"
 check "bench train rejects an unknown precision" "[ $? -ne 0 ] && grep -q fp33 $tmp/err.txt"
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish

@@ -4,10 +4,7 @@
 # clear errors for bad input. $1 is the fcast binary.
 set -uo pipefail
 fcast=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0 passes=0
-check() { if eval "$2"; then passes=$((passes + 1)); else echo "FAIL: $1" >&2; fails=$((fails + 1)); fi; }
+source tests/lib_cli.sh
 
 scripts/split-tail.sh data/monthly_classics.csv 12 "$tmp/train.csv" "$tmp/test.csv"
 small=(--model nhits --h 12 --input-size 24 --mlp-units 32,32,32 --max-steps 40 --windows-batch-size 128
@@ -68,5 +65,4 @@ check "a diverging run stops with an error and writes nothing" "[ $? -eq 1 ] && 
 "$fcast" eval --model "$tmp/a.safetensors" --train "$tmp/train.csv" --test "$tmp/test.csv" --season 100000 2> "$tmp/err.txt"
 check "a season longer than every series is refused" "[ $? -eq 1 ] && grep -q -- '--season' $tmp/err.txt"
 
-echo "$passes passed, $fails failed"
-[ $fails -eq 0 ]
+finish

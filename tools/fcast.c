@@ -15,6 +15,7 @@ static void usage(FILE *f) {
             "  train     train N-HiTS, N-BEATS or MLP on a long-format CSV\n"
             "  predict   forecast the next h points of every series\n"
             "  eval      score a model against a test file, next to seasonal naive\n"
+            "  plan      the memory plan of a training run (the flags of train)\n"
             "  bench     bench train: training speed per precision, against PyTorch\n"
             "  quant     trading analytics: indicators, option, risk, portfolio, backtest\n",
             fc_version());
@@ -54,6 +55,7 @@ int main(int argc, char **argv) {
     if (!strcmp(c, "predict")) return cmd_predict(argc, argv, 2);
     if (!strcmp(c, "eval")) return cmd_eval(argc, argv, 2);
     if (!strcmp(c, "bench")) return cmd_bench(argc, argv, 2);
+    if (!strcmp(c, "plan")) return cmd_plan(argc, argv, 2);
     if (!strcmp(c, "quant")) return cmd_quant(argc, argv, 2);
     fprintf(stderr, "fcast: unknown command '%s'\n\n", c);
     usage(stderr);

@@ -46,6 +46,8 @@ typedef struct {
 
 typedef struct fc_backend fc_backend;
 
+#define FC_WS_SLOTS 4   /* workspace buffers a backend may keep for dense layers */
+
 struct fc_backend {
     const char *name;
     void *impl;
@@ -69,6 +71,12 @@ struct fc_backend {
     size_t low_bytes[FC_PREC_COUNT];
     /* dst (n) = src rounded to prec (bf16 / fp16, nearest-even; see kernels/lowp.h). */
     void (*round_to)(fc_backend *be, void *dst, const float *src, size_t n, fc_precision prec);
+    /* Workspace the dense layer (B,I,O) needs besides its operands, in
+     * bytes per slot: a backend keeps one buffer per slot, grown to the
+     * largest request, so a model's workspace is the per-slot maximum over
+     * its layers. May build (and cache) the layer's kernels to ask them;
+     * allocates no workspace. */
+    fc_status (*linear_workspace)(fc_backend *be, const fc_linear_call *shape, size_t ws[FC_WS_SLOTS]);
     /* y = act(x . w^T + b) (see fc_linear_call); ReLU and bias are fused
      * into the matrix product. In low precision it first writes x_low. */
     fc_status (*linear_forward)(fc_backend *be, const fc_linear_call *c);

@@ -111,3 +111,12 @@ fc_status fc_dataset_load_csv(const char *path, const fc_load_options *opt, fc_d
     if (len) munmap((void *)text, len);
     return status;
 }
+
+size_t fc_dataset_bytes(const fc_dataset *d) {
+    size_t b = sizeof *d + d->n_rows * (sizeof *d->ds + sizeof *d->y + sizeof *d->mask) +
+               (d->n_series + 1) * sizeof *d->offsets + d->n_series * sizeof *d->ids +
+               d->n_rows * d->n_exog * sizeof(double) + d->n_exog * sizeof *d->exog_names;
+    for (size_t i = 0; i < d->n_series; i++) b += d->ids[i] ? strlen(d->ids[i]) + 1 : 0;
+    for (size_t j = 0; j < d->n_exog; j++) b += d->exog_names[j] ? strlen(d->exog_names[j]) + 1 : 0;
+    return b;
+}

@@ -85,4 +85,7 @@ int64_t fc_freq_advance(const fc_freq *f, int64_t ds, int64_t k);
 /* Writes ds as the file had it: "17", "2000-06-05", "2000-06-05 00:30:00". */
 void fc_ds_format(fc_ds_kind kind, int64_t ds, char *buf, size_t cap);
 
+/* Bytes the dataset's arrays and strings take (for memory plans). */
+size_t fc_dataset_bytes(const fc_dataset *d);
+
 #endif

@@ -4,20 +4,42 @@
 #include "core/error.h"
 #include "train/batch.h"
 
+/* Floats per window of each buffer, in the order fc_batch_init allocates
+ * them (one table for the allocation and for the memory plan). */
+static void host_widths(size_t L, size_t H, size_t n[10]) {
+    size_t w[10] = {L + H, L + H, L, L, L, H, H, H, 1, 1};
+    memcpy(n, w, sizeof w);
+}
+
+static void device_widths(size_t L, size_t H, size_t n[6]) {
+    size_t w[6] = {L, L, H, H, H, H};
+    memcpy(n, w, sizeof w);
+}
+
+size_t fc_batch_bytes(size_t cap, size_t L, size_t H) {
+    size_t h[10], d[6], floats = 0;
+    host_widths(L, H, h);
+    device_widths(L, H, d);
+    for (int i = 0; i < 10; i++) floats += h[i];
+    for (int i = 0; i < 6; i++) floats += d[i];
+    return cap * floats * sizeof(float);
+}
+
 fc_status fc_batch_init(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H) {
     memset(b, 0, sizeof *b);
     b->be = be;
     b->cap = cap;
     b->L = L;
     b->H = H;
-    size_t W = L + H;
     float **host[] = {&b->win_y, &b->win_mask, &b->work, &b->in_y, &b->in_mask, &b->out_y, &b->out_mask,
                       &b->out_raw, &b->shift, &b->scale};
-    size_t host_n[] = {W, W, L, L, L, H, H, H, 1, 1};
+    size_t host_n[10];
+    host_widths(L, H, host_n);
     for (size_t i = 0; i < sizeof host / sizeof *host; i++)
         if (!(*host[i] = fc_malloc(cap * host_n[i] * sizeof(float), "batch staging"))) goto fail;
     float **dev[] = {&b->d_in_y, &b->d_in_mask, &b->d_out_y, &b->d_out_mask, &b->d_forecast, &b->d_grad};
-    size_t dev_n[] = {L, L, H, H, H, H};
+    size_t dev_n[6];
+    device_widths(L, H, dev_n);
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
         if (!(*dev[i] = be->alloc(be, cap * dev_n[i] * sizeof(float)))) goto fail;
     return FC_OK;

@@ -4,6 +4,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/memory_stats.h"
 #include "train/progress.h"
 
 double fc_now(void) {
@@ -39,8 +40,10 @@ void fc_progress_step(fc_progress *p, const fc_step_status *s) {
                 s->windows_per_s, extras);
         fflush(stderr);
     } else if (s->step % p->every == 0 || s->step == p->total) {
-        fprintf(stderr, "step %zu/%zu  loss %.5f  lr %.2e  %.0f windows/s%s\n", s->step, p->total, s->loss,
-                s->lr, s->windows_per_s, extras);
+        char now[32], peak[32];   /* resident memory, read only when a line is printed */
+        fprintf(stderr, "step %zu/%zu  loss %.5f  lr %.2e  %.0f windows/s%s  mem %s (peak %s)\n", s->step, p->total,
+                s->loss, s->lr, s->windows_per_s, extras, fc_bytes_text(fc_rss_current(), now, sizeof now),
+                fc_bytes_text(fc_rss_peak(), peak, sizeof peak));
     }
 }
 

@@ -74,6 +74,12 @@ static void build_prefix_counts(fc_window_sampler *s) {
     }
 }
 
+size_t fc_window_sampler_bytes(const fc_dataset *ds, size_t batch_size, size_t grid) {
+    size_t series = batch_size < ds->n_series ? batch_size : ds->n_series;
+    return (ds->n_rows + ds->n_series) * sizeof(uint32_t) + ds->n_series * sizeof(uint32_t) +
+           series * grid * sizeof(fc_window);
+}
+
 fc_status fc_window_sampler_init(fc_window_sampler *s, const fc_dataset *ds, const fc_window_spec *spec,
                                  size_t batch_size, size_t windows_batch_size, uint64_t seed) {
     memset(s, 0, sizeof *s);

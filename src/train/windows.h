@@ -63,6 +63,9 @@ void fc_window_sampler_next(fc_window_sampler *s, uint64_t step, fc_window *out)
 /* Checks that every series keeps training points after val_size and that
  * the longest is at least L long; sets the longest training length. */
 fc_status fc_windows_check(const fc_dataset *ds, const fc_window_spec *spec, size_t *T_max);
+/* Bytes a sampler allocates (prefix counts, series order, candidates), with
+ * grid = (T_max - L) / step_size + 1 window starts per series. */
+size_t fc_window_sampler_bytes(const fc_dataset *ds, size_t batch_size, size_t grid);
 
 /* Training length of series i (without its validation tail). */
 size_t fc_train_length(const fc_dataset *ds, const fc_window_spec *spec, size_t i);

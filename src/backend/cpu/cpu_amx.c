@@ -223,6 +223,14 @@ fc_status fc_cpu_amx_transposed_block(fc_backend *be, size_t M, size_t K, uint16
     return FC_OK;
 }
 
+void fc_cpu_amx_workspace(size_t B, size_t I, size_t O, size_t ws[3]) {
+    size_t b = round_up(B, 32), i = round_up(I, 32), o = round_up(O, 32), e = sizeof(uint16_t);
+    ws[0] = (b * i > b * o ? b * i : b * o) * e;          /* A: x (forward), dy (input gradient) */
+    size_t kn = i * o > b * i ? i * o : b * i;            /* B: w^T, w, x */
+    ws[1] = kn * e;
+    ws[2] = o * b * e;                                    /* dy^T */
+}
+
 void fc_cpu_amx_pad_block(uint16_t *block, size_t M, size_t K) {
     size_t Mp = round_up(M, 32), Kp = round_up(K, 32);
     if (Kp > K)

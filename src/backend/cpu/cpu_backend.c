@@ -53,6 +53,7 @@ static void cpu_fill_table(fc_backend *be) {
     be->low_bytes[FC_PREC_BF16] = 2;
     be->low_bytes[FC_PREC_FP16] = sizeof(float);   /* fp16 values carried in fp32 (cpu_lowp.c) */
     be->round_to = fc_cpu_round_to;
+    be->linear_workspace = fc_cpu_linear_workspace;
     be->linear_forward = fc_cpu_linear_forward;
     be->linear_backward = fc_cpu_linear_backward;
     be->gemm = fc_cpu_gemm;

@@ -36,6 +36,7 @@ typedef struct {
     fc_mm_key key;
     dnnl_primitive_t prim;
     dnnl_memory_t src, weights, bias, dst, scratch;  /* bias, scratch may be NULL */
+    size_t scratch_bytes;     /* its user scratchpad */
 } fc_mm_entry;
 
 typedef struct {
@@ -67,6 +68,8 @@ fc_status fc_cpu_gemm(fc_backend *be, int trans_a, int trans_b, size_t M, size_t
 fc_status fc_cpu_linear_forward(fc_backend *be, const fc_linear_call *c);
 fc_status fc_cpu_linear_backward(fc_backend *be, const fc_linear_call *c, float *dy, void *dy_low,
                                  float *dx, float *dw, float *db);
+/* Slots: 0 oneDNN scratchpad, 1-3 the AMX blocks. */
+fc_status fc_cpu_linear_workspace(fc_backend *be, const fc_linear_call *shape, size_t ws[FC_WS_SLOTS]);
 
 /* cpu_lowp.c: rounding to bf16 / fp16 (kernels/lowp.h bodies) */
 void fc_cpu_round_to(fc_backend *be, void *dst, const float *src, size_t n, fc_precision prec);
@@ -102,6 +105,8 @@ fc_status fc_cpu_amx_gemm_packed(fc_backend *be, const uint16_t *Ap, const fc_am
  * zeroes what lies outside (M, K) once it is written. */
 fc_status fc_cpu_amx_transposed_block(fc_backend *be, size_t M, size_t K, uint16_t **block, size_t *ld);
 void fc_cpu_amx_pad_block(uint16_t *block, size_t M, size_t K);
+/* Bytes of the three AMX blocks (A, B, dy^T) a dense layer (B,I,O) needs. */
+void fc_cpu_amx_workspace(size_t B, size_t I, size_t O, size_t ws[3]);
 void fc_cpu_amx_free(fc_cpu_impl *impl);
 
 /* cpu_isa.c: keeps oneDNN off instruction sets the kernel has not enabled */

@@ -29,6 +29,16 @@ static fc_status check_call(const char *what, const fc_linear_call *c) {
     return FC_OK;
 }
 
+/* The shape checks of check_call, for a call that carries no buffers. */
+static fc_status check_dims_only(const fc_linear_call *c) {
+    if (c->B == 0 || c->I == 0 || c->O == 0)
+        return fc_error(FC_ERR_INVALID, "linear_workspace: every dimension must be positive (B=%zu I=%zu O=%zu)",
+                        c->B, c->I, c->O);
+    if ((unsigned)c->prec >= FC_PREC_COUNT)
+        return fc_error(FC_ERR_INVALID, "linear_workspace: unknown precision %d", (int)c->prec);
+    return FC_OK;
+}
+
 static fc_mm_key key_of(fc_mm_kind kind, const fc_linear_call *c) {
     int fwd = kind == FC_MM_LINEAR_FORWARD;
     return (fc_mm_key){kind, (int64_t)c->B, (int64_t)c->I, (int64_t)c->O,
@@ -166,4 +176,23 @@ fc_status fc_cpu_linear_backward(fc_backend *be, const fc_linear_call *c, float 
     fc_mm_key key = key_of(FC_MM_LINEAR_GRAD_WEIGHT, c);
     FC_TRY(fc_cpu_matmul_get(impl, &key, &e));
     return fc_cpu_matmul_run(impl, e, g, x, NULL, dw);
+}
+
+/* What the layer's products will ask for: the AMX blocks, or the largest
+ * scratchpad of its three oneDNN primitives (built and cached here). */
+fc_status fc_cpu_linear_workspace(fc_backend *be, const fc_linear_call *c, size_t ws[FC_WS_SLOTS]) {
+    FC_TRY(check_dims_only(c));
+    for (int i = 0; i < FC_WS_SLOTS; i++) ws[i] = 0;
+    if (use_amx(c)) {
+        fc_cpu_amx_workspace(c->B, c->I, c->O, ws + 1);
+        return FC_OK;
+    }
+    fc_mm_kind kinds[3] = {FC_MM_LINEAR_FORWARD, FC_MM_LINEAR_GRAD_INPUT, FC_MM_LINEAR_GRAD_WEIGHT};
+    for (int k = 0; k < 3; k++) {
+        fc_mm_key key = key_of(kinds[k], c);
+        fc_mm_entry *e;
+        FC_TRY(fc_cpu_matmul_get(fc_cpu_impl_of(be), &key, &e));
+        if (e->scratch_bytes > ws[0]) ws[0] = e->scratch_bytes;
+    }
+    return FC_OK;
 }

@@ -3,8 +3,9 @@
  * the step loop only executes), and the BLAS-style GEMM entry (dnnl_sgemm).
  *
  * Primitives are created with a user-managed scratchpad: the backend owns
- * one buffer, grown when a new primitive needs more, so oneDNN allocates
- * nothing per call on our behalf. */
+ * one buffer, grown when a primitive that needs more first runs, so oneDNN
+ * allocates nothing per call on our behalf, and a memory plan can build the
+ * primitives to learn their scratchpad sizes before anything is allocated. */
 #include <oneapi/dnnl/dnnl_debug.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -176,7 +177,7 @@ static fc_status mm_build(fc_cpu_impl *impl, fc_mm_entry *e) {
     if ((s = dnnl_primitive_create(&e->prim, pd)) != dnnl_success) goto fail;
     const dnnl_memory_desc_t *scratch = dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
     size_t scratch_bytes = scratch ? dnnl_memory_desc_get_size(scratch) : 0;
-    if ((st = scratch_reserve(impl, scratch_bytes)) != FC_OK) goto done;
+    e->scratch_bytes = scratch_bytes;   /* reserved at the first run: planning builds without allocating */
     call = "dnnl_memory_create";
     s = mm_memories(impl, e, &src, &wei, k->has_bias ? &bias : NULL, &dst,
                     scratch_bytes ? scratch : NULL);
@@ -228,6 +229,7 @@ fc_status fc_cpu_matmul_run(fc_cpu_impl *impl, fc_mm_entry *e, const void *src,
                             const void *weights, const float *bias, float *dst) {
     dnnl_exec_arg_t args[5];
     int n = 0;
+    FC_TRY(scratch_reserve(impl, e->scratch_bytes));
     dnnl_memory_set_data_handle(e->src, (void *)src);
     dnnl_memory_set_data_handle(e->weights, (void *)weights);
     dnnl_memory_set_data_handle(e->dst, dst);

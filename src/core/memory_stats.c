@@ -1,0 +1,39 @@
+/* Resident-memory figures from /proc/self (see memory_stats.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/memory_stats.h"
+
+/* The value of a "Key:   123 kB" line of /proc/self/status, in bytes. */
+static size_t status_kb(const char *key) {
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return 0;
+    char line[256];
+    size_t kb = 0, n = strlen(key);
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, key, n) == 0 && line[n] == ':') {
+            sscanf(line + n + 1, "%zu", &kb);
+            break;
+        }
+    fclose(f);
+    return kb * 1024;
+}
+
+size_t fc_rss_current(void) { return status_kb("VmRSS"); }
+size_t fc_rss_peak(void) { return status_kb("VmHWM"); }
+
+int fc_rss_reset_peak(void) {
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (!f) return -1;
+    int ok = fputs("5", f) >= 0;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+const char *fc_bytes_text(size_t bytes, char *buf, size_t cap) {
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024.0 && u < 4) v /= 1024.0, u++;
+    snprintf(buf, cap, u ? "%.1f %s" : "%.0f %s", v, units[u]);
+    return buf;
+}

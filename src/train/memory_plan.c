@@ -1,0 +1,154 @@
+/* The memory plan of a training run (see memory_plan.h). Each item calls
+ * the size function of the code that allocates it, so the plan and the
+ * allocation share one formula. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/memory_stats.h"
+#include "train/batch.h"
+#include "train/memory_plan.h"
+
+static void add(fc_memory_plan *p, const char *name, size_t bytes, size_t per_window) {
+    FC_ASSERT(p->n < FC_PLAN_MAX_ITEMS);
+    if (bytes == 0) return;
+    p->items[p->n++] = (fc_plan_item){name, bytes, per_window};
+    p->total += bytes;
+    p->per_window += per_window;
+}
+
+/* A dense layer's workspace, merged into the per-slot maxima. */
+static fc_status layer_workspace(fc_backend *be, const fc_model *m, const fc_linear *l, size_t B,
+                                 fc_precision prec, size_t ws[FC_WS_SLOTS]) {
+    fc_linear_call shape = {.B = B, .I = l->in, .O = l->out, .act = l->act, .prec = prec,
+                            .b = m->params};   /* non-NULL: the forward kernel with a bias */
+    size_t mine[FC_WS_SLOTS];
+    FC_TRY(be->linear_workspace(be, &shape, mine));
+    for (int i = 0; i < FC_WS_SLOTS; i++) ws[i] = mine[i] > ws[i] ? mine[i] : ws[i];
+    return FC_OK;
+}
+
+static fc_status workspace_bytes(fc_backend *be, const fc_model *m, size_t B, fc_precision prec, size_t *out) {
+    size_t ws[FC_WS_SLOTS] = {0};
+    for (int j = 0; j < m->n_linear; j++) FC_TRY(layer_workspace(be, m, &m->lin[j], B, prec, ws));
+    for (int i = 0; i < m->n_blocks; i++)
+        for (int j = 0; j < m->blocks[i].n_linear; j++)
+            FC_TRY(layer_workspace(be, m, &m->blocks[i].lin[j], B, prec, ws));
+    *out = 0;
+    for (int i = 0; i < FC_WS_SLOTS; i++) *out += ws[i];
+    return FC_OK;
+}
+
+/* Parameters and everything sized by them. */
+static void plan_parameters(fc_memory_plan *p, const fc_model *m, const fc_train_options *o, const fc_backend *be) {
+    size_t t = m->n_trainable * sizeof(float);
+    add(p, "parameters", m->n_floats * sizeof(float), 0);
+    add(p, "gradients", t, 0);
+    add(p, "Adam moments", 2 * t, 0);
+    if (o->val_size) add(p, "best weights (validation)", t, 0);
+    add(p, "low-precision weights", fc_model_low_param_bytes(m, o->precision, be), 0);
+}
+
+/* Everything that grows with the windows batch W. */
+static void plan_windows(fc_memory_plan *p, const fc_model *m, const fc_train_options *o, const fc_backend *be) {
+    size_t W = o->windows_batch_size, L = m->cfg.input_size, H = m->cfg.h;
+    size_t act = fc_model_act_floats(m, 1) * sizeof(float), scr = fc_model_scratch_floats(m, 1) * sizeof(float);
+    size_t low = fc_model_low_act_bytes(m, 1, o->precision, be), stage = fc_batch_bytes(1, L, H);
+    size_t idx = o->grad_accum * sizeof(fc_window);
+    add(p, "activations", act * W, act);
+    add(p, "backward scratch", scr * W, scr);
+    add(p, "low-precision activations", low * W, low);
+    add(p, "batch staging", stage * W, stage);
+    add(p, "window indices", idx * W, idx);
+}
+
+/* The sampler and the validation runner, sized by the data. */
+static fc_status plan_data(fc_memory_plan *p, const fc_model *m, const fc_dataset *ds, const fc_train_options *o) {
+    fc_window_spec spec = {m->cfg.input_size, m->cfg.h, o->step_size, o->val_size, o->min_in_frac, o->min_out_frac};
+    size_t T_max;
+    FC_TRY(fc_windows_check(ds, &spec, &T_max));
+    size_t grid = (T_max - spec.L) / spec.step_size + 1;
+    add(p, "window sampler", fc_window_sampler_bytes(ds, o->batch_size, grid), 0);
+    if (o->val_size) {
+        size_t n = fc_validation_windows(ds, &spec, NULL), W = o->windows_batch_size;
+        size_t cap = n < W ? n : W;
+        cap = cap < 1024 ? cap : 1024;   /* inference.c's chunk */
+        add(p, "validation", fc_batch_bytes(cap, spec.L, spec.H) + cap * spec.H * sizeof(float) +
+                                 n * sizeof(fc_window), 0);
+    }
+    add(p, "dataset", fc_dataset_bytes(ds), 0);
+    return FC_OK;
+}
+
+fc_status fc_memory_plan_train(const fc_model *m, const fc_dataset *ds, const fc_train_options *o,
+                               fc_backend *be, fc_memory_plan *p) {
+    memset(p, 0, sizeof *p);
+    p->windows_batch = o->windows_batch_size;
+    plan_parameters(p, m, o, be);
+    plan_windows(p, m, o, be);
+    size_t ws;
+    FC_TRY(workspace_bytes(be, m, o->windows_batch_size, o->precision, &ws));
+    add(p, "matrix-product workspace", ws, 0);
+    return plan_data(p, m, ds, o);
+}
+
+fc_status fc_memory_plan_largest_batch(const fc_model *m, const fc_dataset *ds, const fc_train_options *o,
+                                       fc_backend *be, size_t limit, size_t *out) {
+    fc_train_options t = *o;
+    fc_memory_plan p;
+    *out = 0;
+    FC_TRY(fc_memory_plan_train(m, ds, &t, be, &p));
+    size_t fixed = p.total - p.per_window * p.windows_batch;
+    if (limit <= fixed || p.per_window == 0) return FC_OK;
+    size_t cand = (limit - fixed) / p.per_window;
+    cand = cand > ((size_t)1 << 20) ? (size_t)1 << 20 : cand;
+    /* the workspace is not linear in W: check the candidate, shrink until it fits */
+    for (int tries = 0; cand > 0 && tries < 16; tries++) {
+        t.windows_batch_size = cand;
+        FC_TRY(fc_memory_plan_train(m, ds, &t, be, &p));
+        if (p.total <= limit) {
+            *out = cand;
+            return FC_OK;
+        }
+        size_t shrunk = (size_t)((double)cand * (double)limit / (double)p.total * 0.99);
+        cand = shrunk < cand ? shrunk : cand - 1;
+    }
+    return FC_OK;
+}
+
+static int by_size_desc(const void *a, const void *b) {
+    size_t x = ((const fc_plan_item *)a)->bytes, y = ((const fc_plan_item *)b)->bytes;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+void fc_memory_plan_print(const fc_memory_plan *p, FILE *f) {
+    fc_plan_item sorted[FC_PLAN_MAX_ITEMS];
+    char a[32], b[32];
+    memcpy(sorted, p->items, (size_t)p->n * sizeof *sorted);
+    qsort(sorted, (size_t)p->n, sizeof *sorted, by_size_desc);
+    for (int i = 0; i < p->n; i++) {
+        fprintf(f, "  %-28s %12zu bytes  %10s", sorted[i].name, sorted[i].bytes, fc_bytes_text(sorted[i].bytes, a, sizeof a));
+        if (sorted[i].per_window) fprintf(f, "  (%s per window)", fc_bytes_text(sorted[i].per_window, b, sizeof b));
+        fprintf(f, "\n");
+    }
+    fprintf(f, "  %-28s %12zu bytes  %10s  (%s per window of %zu)\n", "total", p->total,
+            fc_bytes_text(p->total, a, sizeof a), fc_bytes_text(p->per_window, b, sizeof b), p->windows_batch);
+}
+
+fc_status fc_memory_plan_refusal(const fc_memory_plan *p, size_t limit, size_t largest_batch) {
+    fc_plan_item top[FC_PLAN_MAX_ITEMS];
+    char need[32], lim[32], sz[3][32], fit[96];
+    memcpy(top, p->items, (size_t)p->n * sizeof *top);
+    qsort(top, (size_t)p->n, sizeof *top, by_size_desc);
+    for (int i = 0; i < 3; i++) fc_bytes_text(i < p->n ? top[i].bytes : 0, sz[i], sizeof sz[i]);
+    if (largest_batch)
+        snprintf(fit, sizeof fit, "the largest --windows-batch-size that fits is %zu", largest_batch);
+    else
+        snprintf(fit, sizeof fit, "not even one window fits: raise the limit or shrink the model");
+    return fc_error(FC_ERR_MEMORY,
+                    "--memory-limit %s: this run needs %s with --windows-batch-size %zu; the biggest parts are "
+                    "%s %s, %s %s, %s %s; %s (fcast plan prints the whole plan)",
+                    fc_bytes_text(limit, lim, sizeof lim), fc_bytes_text(p->total, need, sizeof need),
+                    p->windows_batch, p->n > 0 ? top[0].name : "", sz[0], p->n > 1 ? top[1].name : "", sz[1],
+                    p->n > 2 ? top[2].name : "", sz[2], fit);
+}

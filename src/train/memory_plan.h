@@ -1,0 +1,48 @@
+/* The memory of a training run, planned from its configuration before
+ * anything is allocated: every buffer fcast itself allocates, by purpose,
+ * with the part that grows with the windows batch. What the plan does not
+ * cover: code, the libraries' own state (oneDNN's kernels and primitive
+ * objects, the OpenMP runtime, libc), and thread stacks; on this machine
+ * those come to a few MiB (docs/memory.md). */
+#ifndef FC_TRAIN_MEMORY_PLAN_H
+#define FC_TRAIN_MEMORY_PLAN_H
+
+#include <stdio.h>
+
+#include "train/forecaster.h"
+
+#define FC_PLAN_MAX_ITEMS 16
+
+typedef struct {
+    const char *name;
+    size_t bytes;
+    size_t per_window;        /* share of bytes per window of the batch; 0: fixed */
+} fc_plan_item;
+
+typedef struct {
+    fc_plan_item items[FC_PLAN_MAX_ITEMS];
+    int n;
+    size_t windows_batch;     /* the windows_batch_size planned for */
+    size_t total;
+    size_t per_window;        /* bytes per window over all items */
+} fc_memory_plan;
+
+/* Plans training model m (built by fc_model_plan; its parameters need not
+ * be allocated) on ds with options o and backend be. The backend may build
+ * and cache its kernels to learn their workspace; no buffer is allocated. */
+fc_status fc_memory_plan_train(const fc_model *m, const fc_dataset *ds, const fc_train_options *o,
+                               fc_backend *be, fc_memory_plan *p);
+
+/* The largest windows batch (1 .. FC_MAX_WINDOWS_BATCH) whose plan fits in
+ * limit bytes, in *out; 0 when not even one window fits. */
+fc_status fc_memory_plan_largest_batch(const fc_model *m, const fc_dataset *ds, const fc_train_options *o,
+                                       fc_backend *be, size_t limit, size_t *out);
+
+/* The error of a plan over its limit: FC_ERR_MEMORY naming the total, the
+ * three biggest items and the largest batch that fits (0: none). */
+fc_status fc_memory_plan_refusal(const fc_memory_plan *p, size_t limit, size_t largest_batch);
+
+/* The breakdown, largest first, one line per item. */
+void fc_memory_plan_print(const fc_memory_plan *p, FILE *f);
+
+#endif

@@ -1,0 +1,10 @@
+# Shared by the tests/cli_*.sh scripts (sourced, not run): a temporary
+# directory removed on exit, a check that counts passes and failures, and
+# the closing line ctest reads.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0 passes=0
+# check NAME CONDITION: evaluates CONDITION; a failure is reported by NAME.
+check() { if eval "$2"; then passes=$((passes + 1)); else echo "FAIL: $1" >&2; fails=$((fails + 1)); fi; }
+# finish: prints the counts and exits non-zero on any failure.
+finish() { echo "$passes passed, $fails failed"; [ "$fails" -eq 0 ]; }

@@ -1,0 +1,85 @@
+/* The flags of `fcast train` and `fcast plan` (see train_flags.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/byte_size.h"
+#include "core/error.h"
+#include "train_flags.h"
+
+void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int out_required) {
+    *a = (train_flags){.scaler = "identity", .loss = "mae", .max_steps = 1000, .batch_size = 32, .wbs = 1024,
+                       .val_check = 100, .step_size = 1, .num_lr_decays = -2, .patience = -1, .seed = 1,
+                       .lr = 1e-3, .precision = "fp32", .grad_accum = 1};
+    fc_arch_defaults(&a->arch);
+    arg_spec table[] = {
+        {"data", ARG_STR, &a->data, "FILE", "training data: long CSV with unique_id, ds, y", 1, 0},
+        {"model", ARG_STR, &a->model, "NAME", "nhits | nbeats | mlp", 1, 0},
+        {"h", ARG_SIZE, &a->h, "H", "forecast horizon", 1, 0},
+        {"input-size", ARG_SIZE, &a->input_size, "L", "input window length", 1, 0},
+        {"out", ARG_STR, &a->out, "FILE", "model file to write (.safetensors)", out_required, 0},
+        {"max-steps", ARG_SIZE, &a->max_steps, "N", "training steps (1000)", 0, 0},
+        {"batch-size", ARG_SIZE, &a->batch_size, "N", "series per step (32)", 0, 0},
+        {"windows-batch-size", ARG_SIZE, &a->wbs, "N", "windows per step (1024)", 0, 0},
+        {"lr", ARG_DOUBLE, &a->lr, "X", "Adam learning rate (1e-3)", 0, 0},
+        {"num-lr-decays", ARG_INT, &a->num_lr_decays, "N", "halvings of the learning rate over max-steps (3; MLP: -1 = none)", 0, 0},
+        {"scaler", ARG_STR, &a->scaler, "NAME", "per-window scaler: identity|standard|robust|minmax (identity)", 0, 0},
+        {"loss", ARG_STR, &a->loss, "NAME", "mae | mse (mae)", 0, 0},
+        {"val-size", ARG_SIZE, &a->val_size, "N", "points held out at the end of each series for validation (0)", 0, 0},
+        {"val-check-steps", ARG_SIZE, &a->val_check, "N", "steps between validations (100)", 0, 0},
+        {"early-stop-patience", ARG_INT, &a->patience, "K", "stop after K validations without improvement (-1 = off)", 0, 0},
+        {"step-size", ARG_SIZE, &a->step_size, "N", "distance between training windows (1)", 0, 0},
+        {"seed", ARG_INT, &a->seed, "S", "random seed (1)", 0, 0},
+        {"threads", ARG_SIZE, &a->threads, "N", "CPU threads (0 = all cores)", 0, 0},
+        {"freq", ARG_STR, &a->freq, "F", "frequency: 1, D, W, h, 30min, MS, QS, YS, ... (inferred)", 0, 0},
+        {"quiet", ARG_FLAG, &a->quiet, NULL, "no progress output", 0, 0},
+        {"precision", ARG_STR, &a->precision, "P", "matrix products in fp32 | bf16 | fp16 (fp32; fp16 uses loss scaling)", 0, 0},
+        {"grad-accum", ARG_SIZE, &a->grad_accum, "K", "micro-batches per optimizer step; effective batch K x windows-batch-size (1)", 0, 0},
+        {"clip-grad-norm", ARG_DOUBLE, &a->clip, "X", "clip the global gradient norm to X (0 = off)", 0, 0},
+        {"memory-limit", ARG_STR, &a->memory_limit, "SIZE", "refuse runs whose memory plan exceeds SIZE (512MiB, 12GB, ...)", 0, 0},
+    };
+    size_t n = sizeof table / sizeof *table;
+    memset(specs, 0, FC_TRAIN_MAX_SPECS * sizeof *specs);
+    memcpy(specs, table, sizeof table);
+    fc_arch_specs(&a->arch, specs + n, FC_TRAIN_MAX_SPECS - n);
+}
+
+static fc_status build_options(const train_flags *a, fc_train_options *o, fc_model_kind kind) {
+    fc_train_options_default(o);
+    o->max_steps = a->max_steps;
+    o->batch_size = a->batch_size;
+    o->windows_batch_size = a->wbs;
+    o->learning_rate = a->lr;
+    o->num_lr_decays = a->num_lr_decays != -2 ? a->num_lr_decays : kind == FC_MODEL_MLP ? -1 : 3;
+    o->val_size = a->val_size;
+    o->val_check_steps = a->val_check;
+    o->early_stop_patience = a->patience;
+    o->step_size = a->step_size;
+    if (a->seed < 0) return fc_error(FC_ERR_INVALID, "--seed must be >= 0");
+    o->seed = (uint64_t)a->seed;
+    o->verbose = a->quiet ? 0 : 1;
+    if (fc_precision_parse(a->precision, &o->precision))
+        return fc_error(FC_ERR_INVALID, "--precision '%s' is not one of fp32, bf16, fp16", a->precision);
+    o->grad_accum = a->grad_accum;
+    o->clip_grad_norm = a->clip;
+    return FC_OK;
+}
+
+int train_flags_resolve(const char *command, const train_flags *a, train_setup *s) {
+    memset(s, 0, sizeof *s);
+    if (fc_model_kind_parse(a->model, &s->kind)) {
+        fprintf(stderr, "fcast %s: --model '%s' is not one of nhits, nbeats, mlp\n", command, a->model);
+        return 2;
+    }
+    if (fc_scaler_parse(a->scaler, &s->scaler) || fc_loss_parse(a->loss, &s->loss)) {
+        fprintf(stderr, "fcast %s: --scaler must be identity|standard|robust|minmax and --loss mae|mse\n", command);
+        return 2;
+    }
+    if (a->memory_limit && (fc_parse_byte_size(a->memory_limit, &s->memory_limit) || s->memory_limit == 0)) {
+        fc_error(FC_ERR_INVALID, "--memory-limit '%s' is not a size such as 512MiB, 12GB or 1073741824",
+                 a->memory_limit);
+        return 1;
+    }
+    fc_model_config_default(&s->cfg, s->kind, a->h, a->input_size);
+    if (fc_arch_apply(&a->arch, &s->cfg) != FC_OK) return 1;
+    return build_options(a, &s->o, s->kind) == FC_OK ? 0 : 1;
+}

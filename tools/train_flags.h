@@ -1,0 +1,39 @@
+/* The flags of `fcast train`, shared by `fcast plan` (which plans the same
+ * run without training it): the table, defaults, and their translation into
+ * a model configuration and training options. */
+#ifndef FC_TOOLS_TRAIN_FLAGS_H
+#define FC_TOOLS_TRAIN_FLAGS_H
+
+#include "args.h"
+#include "model_options.h"
+#include "train/forecaster.h"
+
+#define FC_TRAIN_MAX_SPECS 48
+
+typedef struct {
+    const char *data, *model, *out, *scaler, *loss, *freq, *precision, *memory_limit;
+    size_t h, input_size, max_steps, batch_size, wbs, val_size, val_check, step_size, threads, grad_accum;
+    long num_lr_decays, patience, seed;
+    double lr, clip;
+    int quiet;
+    fc_arch_options arch;
+} train_flags;
+
+/* What the flags ask for. memory_limit is 0 without --memory-limit. */
+typedef struct {
+    fc_model_kind kind;
+    fc_model_config cfg;
+    fc_train_options o;
+    fc_scaler_kind scaler;
+    fc_loss_kind loss;
+    size_t memory_limit;
+} train_setup;
+
+/* Defaults and the flag table (out_required: --out is required). */
+void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int out_required);
+
+/* 0 on success; 2 for a usage error (printed, naming the flag), 1 for an
+ * invalid value (in fc_last_error()). */
+int train_flags_resolve(const char *command, const train_flags *a, train_setup *s);
+
+#endif
