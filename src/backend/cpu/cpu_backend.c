@@ -2,6 +2,7 @@
  * (cpu_matmul.c, cpu_linear.c) and OpenMP loops over the kernels/ bodies
  * (cpu_elementwise.c, cpu_resample.c, cpu_reduce.c, cpu_adam.c). Memory is
  * plain host memory, 64-byte aligned for AVX-512 loads. */
+#include <malloc.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,8 +80,18 @@ static void cpu_fill_table(fc_backend *be) {
  * libgomp tries to create them and exits. */
 #define FC_CPU_MAX_THREADS 1024
 
+/* Large buffers (activations, parameters, staging) come and go with each
+ * model and run. glibc serves blocks over its mmap threshold with mmap and
+ * returns them on free, but raises that threshold as such blocks are freed
+ * (up to 32 MiB), after which they come from the heap and stay resident:
+ * repeated fits then ratchet the resident size up by tens of MiB although
+ * nothing leaks. A fixed threshold keeps every buffer of 256 KiB or more on
+ * mmap, so resident memory follows the memory plan. */
+static void keep_large_blocks_on_mmap(void) { mallopt(M_MMAP_THRESHOLD, 256 * 1024); }
+
 fc_status fc_backend_cpu_create(int threads, fc_backend **out) {
     *out = NULL;
+    keep_large_blocks_on_mmap();
     if (threads < 0 || threads > FC_CPU_MAX_THREADS)
         return fc_error(FC_ERR_INVALID, "CPU backend: threads = %d; expected 0 (all cores) to %d",
                         threads, FC_CPU_MAX_THREADS);
