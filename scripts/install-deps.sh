@@ -8,6 +8,7 @@ PACKAGES=(
   libdnnl-dev        # oneDNN: CPU matrix products (fp32/bf16, fused post-ops)
   libjansson-dev     # JSON: safetensors headers, HTTP requests
   liblapack-dev      # LAPACK: portfolio weights (quant)
+  time               # /usr/bin/time -v: the memory-limit test measures peak resident memory with it
 )
 
 missing=()

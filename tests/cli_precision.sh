@@ -36,7 +36,8 @@ check "fp16 logs its loss scale and skipped steps" "grep -q 'scale 65536  skippe
 check "clipping logs the gradient norm" "grep -q 'grad-norm' $tmp/fp16.log"
 check "the fp16 run completes its 40 optimizer steps" "grep -q 'trained 40 steps' $tmp/fp16.log"
 "$fcast" predict --model "$tmp/fp16.safetensors" --data "$tmp/train.csv" --out "$tmp/fc.csv" 2>/dev/null
-check "an fp16-trained model predicts finite numbers" \
+check "an fp16-trained model predicts 48 rows" "[ -s $tmp/fc.csv ] && [ \$(tail -n +2 $tmp/fc.csv | wc -l) -eq 48 ]"
+check "of finite numbers" \
     "! tail -n +2 $tmp/fc.csv | cut -d, -f3 | grep -qvE '^-?[0-9]+(\\.[0-9]+)?(e[-+]?[0-9]+)?\$'"
 
 "$fcast" train --data "$tmp/train.csv" --model nhits --h 48 --input-size 96 --windows-batch-size 128 \

@@ -510,6 +510,29 @@ static size_t process_threads(void) {
     return n;
 }
 
+/* A NaN reaching a fused ReLU comes out as 0 on every kernel path
+ * (oneDNN's max(x, 0); the AMX write-out follows it), so results do not
+ * depend on which kernels a machine runs. */
+static void nan_through_relu(fc_backend *be) {
+    for (int p = 0; p < FC_PREC_COUNT; p++) {
+        float x[2 * 32], w[32 * 32], b[32] = {0}, y[2 * 32];
+        uint16_t xl16[2 * 32], wl16[32 * 32];
+        float xl32[2 * 32], wl32[32 * 32];
+        for (int i = 0; i < 2 * 32; i++) x[i] = i % 3 ? 1.0f : NAN;
+        for (int i = 0; i < 32 * 32; i++) w[i] = 0.5f;
+        fc_linear_call c = {.B = 2, .I = 32, .O = 32, .act = FC_ACT_RELU, .prec = (fc_precision)p,
+                            .x = x, .w = w, .b = b, .y = y};
+        if (p == FC_PREC_BF16) c.x_low = xl16, c.w_low = wl16;
+        if (p == FC_PREC_FP16) c.x_low = xl32, c.w_low = wl32;
+        if (p != FC_PREC_FP32) be->round_to(be, (void *)c.w_low, w, 32 * 32, (fc_precision)p);
+        CHECK(be->linear_forward(be, &c) == FC_OK);
+        int zeros = 0;
+        for (int i = 0; i < 2 * 32; i++) zeros += y[i] == 0.0f;
+        CHECK_MSG(zeros == 2 * 32, "%s: %d of 64 NaN pre-activations became 0 after ReLU",
+                  fc_precision_name((fc_precision)p), zeros);
+    }
+}
+
 int main(void) {
     fc_backend *be = NULL, *be1 = NULL;
     CHECK(fc_backend_cpu_create(2, &be) == FC_OK && be != NULL);
@@ -547,6 +570,7 @@ int main(void) {
     for (int p = 0; p < FC_PREC_COUNT; p++) check_overflow(be, (fc_precision)p);
     /* e, f, g */
     test_errors(be);
+    nan_through_relu(be);
     test_primitive_cache(be);
     for (int p = 0; p < FC_PREC_COUNT; p++)
         for (int act = 0; act < 2; act++)

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "args.h"
 #include "backend/cpu/cpu_backend.h"
@@ -148,9 +149,13 @@ static void run_torch(const bench_args *a, int threads, bench_row *row) {
     char cmd[1024], line[4096], last[4096] = "";
     /* PyTorch's oneDNN dies on the same unusable AMX; pass our cap on */
     const char *env = fc_cpu_amx_capped() ? "ONEDNN_MAX_CPU_ISA=AVX512_CORE_BF16 " : "";
-    snprintf(cmd, sizeof cmd, "%s'%s' '%s' --threads %d --steps %zu --warmup %zu --batch %zu --precision %s",
+    int len = snprintf(cmd, sizeof cmd, "%s'%s' '%s' --threads %d --steps %zu --warmup %zu --batch %zu --precision %s",
              env, a->python, a->script, threads, a->steps, a->warmup ? a->warmup : 1, a->wbs,
              fc_precision_name(row->prec));
+    if (len < 0 || (size_t)len >= sizeof cmd) {
+        fprintf(stderr, "fcast bench: the PyTorch command line is too long; shorten --python or --torch-script\n");
+        return;
+    }
     fprintf(stderr, "running: %s\n", cmd);
     FILE *p = popen(cmd, "r");
     if (!p) return;
@@ -158,8 +163,12 @@ static void run_torch(const bench_args *a, int threads, bench_row *row) {
         if (line[0] == '{') snprintf(last, sizeof last, "%s", line);
     int rc = pclose(p);
     row->torch_ok = rc == 0 && parse_torch_line(last, &row->torch_windows_per_s);
-    if (!row->torch_ok) fprintf(stderr, "fcast bench: %s failed for %s (exit status %d)\n", a->script,
-                                fc_precision_name(row->prec), rc);
+    if (!row->torch_ok && WIFSIGNALED(rc))
+        fprintf(stderr, "fcast bench: %s died of signal %d for %s\n", a->script, WTERMSIG(rc),
+                fc_precision_name(row->prec));
+    else if (!row->torch_ok)
+        fprintf(stderr, "fcast bench: %s failed for %s (exit status %d)\n", a->script,
+                fc_precision_name(row->prec), WIFEXITED(rc) ? WEXITSTATUS(rc) : rc);
 }
 
 /* ---- report ---- */
@@ -167,7 +176,9 @@ static void run_torch(const bench_args *a, int threads, bench_row *row) {
 static void print_table(const bench_row *rows, int n, int threads, const char *isa_note) {
     printf("fcast bench train: N-HiTS h=48 input=96, 1024 windows/step, %d threads%s\n", threads, isa_note);
     printf("%-6s %12s %12s %10s %8s %12s", "prec", "peak GFLOP/s", "windows/s", "GFLOP/s", "% peak", "val MAE");
-    if (rows[0].torch_ok || rows[0].torch_windows_per_s > 0) printf(" %14s %8s", "torch win/s", "ratio");
+    int any_torch = 0;
+    for (int i = 0; i < n; i++) any_torch |= rows[i].torch_ok;
+    if (any_torch) printf(" %14s %8s", "torch win/s", "ratio");
     printf("\n");
     for (int i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
@@ -224,6 +235,9 @@ static fc_status parse_precisions(const char *list, fc_precision *out, int *n) {
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         if (*n == BENCH_MAX_PRECISIONS || fc_precision_parse(tok, &out[*n]))
             return fc_error(FC_ERR_INVALID, "--precisions '%s': expected a comma list of fp32, bf16, fp16", list);
+        for (int i = 0; i < *n; i++)
+            if (out[i] == out[*n])
+                return fc_error(FC_ERR_INVALID, "--precisions '%s' names %s twice", list, tok);
         (*n)++;
     }
     return *n ? FC_OK : fc_error(FC_ERR_INVALID, "--precisions is empty");

@@ -12,6 +12,7 @@
 #include "data/dataset.h"
 #include "io/model_file.h"
 #include "core/memory_stats.h"
+#include "train/batch_sweep.h"
 #include "train/memory_plan.h"
 #include "train_flags.h"
 #include "train/forecaster.h"
@@ -67,6 +68,24 @@ static fc_status check_memory(const train_setup *su, const fc_dataset *ds, fc_ba
     return fc_memory_plan_refusal(p, su->memory_limit, fits);
 }
 
+/* --windows-batch-size auto: the sweep's choice within the limit (or the
+ * memory available now, without --memory-limit). */
+static fc_status choose_batch(train_setup *su, const fc_dataset *ds, fc_backend *be) {
+    size_t limit = su->memory_limit ? su->memory_limit : fc_memory_available();
+    if (!limit) return fc_error(FC_ERR_INVALID, "--windows-batch-size auto needs --memory-limit here");
+    fc_batch_sweep sweep;
+    fc_backend *trial = NULL;   /* its kernels for every candidate shape go with it */
+    FC_TRY(fc_backend_cpu_create(be->threads, &trial));
+    fc_status st = fc_batch_sweep_run(&su->cfg, ds, &su->o, su->scaler, trial, limit, 3, &sweep);
+    fc_backend_destroy(&trial);
+    FC_TRY(st);
+    char line[1024];
+    fc_batch_sweep_describe(&sweep, line, sizeof line);
+    fprintf(stderr, "%s%s\n", line, su->memory_limit ? "" : " (no --memory-limit: the memory available now)");
+    su->o.windows_batch_size = sweep.chosen;
+    return FC_OK;
+}
+
 static int train(const train_flags *a) {
     train_setup su;
     int rc = train_flags_resolve("train", a, &su);
@@ -82,6 +101,7 @@ static int train(const train_flags *a) {
     if (st == FC_OK) st = fc_dataset_load_csv(a->data, &lo, &ds);
     if (st == FC_OK) st = fc_train_check(ds, &su.cfg, &su.o);
     if (st == FC_OK) st = fc_backend_cpu_create((int)(a->threads > 100000 ? 100000 : a->threads), &be);
+    if (st == FC_OK && su.auto_batch) st = choose_batch(&su, ds, be);
     if (st == FC_OK) st = check_memory(&su, ds, be, &plan);
     if (st == FC_OK) st = fc_model_create(&su.cfg, be, &f.model);
     if (st == FC_OK) st = fc_model_init_params(f.model, su.o.seed);

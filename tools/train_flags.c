@@ -1,5 +1,6 @@
 /* The flags of `fcast train` and `fcast plan` (see train_flags.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/byte_size.h"
@@ -7,7 +8,7 @@
 #include "train_flags.h"
 
 void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int out_required) {
-    *a = (train_flags){.scaler = "identity", .loss = "mae", .max_steps = 1000, .batch_size = 32, .wbs = 1024,
+    *a = (train_flags){.scaler = "identity", .loss = "mae", .max_steps = 1000, .batch_size = 32, .wbs = "1024",
                        .val_check = 100, .step_size = 1, .num_lr_decays = -2, .patience = -1, .seed = 1,
                        .lr = 1e-3, .precision = "fp32", .grad_accum = 1};
     fc_arch_defaults(&a->arch);
@@ -19,7 +20,7 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
         {"out", ARG_STR, &a->out, "FILE", "model file to write (.safetensors)", out_required, 0},
         {"max-steps", ARG_SIZE, &a->max_steps, "N", "training steps (1000)", 0, 0},
         {"batch-size", ARG_SIZE, &a->batch_size, "N", "series per step (32)", 0, 0},
-        {"windows-batch-size", ARG_SIZE, &a->wbs, "N", "windows per step (1024)", 0, 0},
+        {"windows-batch-size", ARG_STR, &a->wbs, "N|auto", "windows per step (1024; auto: the fastest that fits the memory limit)", 0, 0},
         {"lr", ARG_DOUBLE, &a->lr, "X", "Adam learning rate (1e-3)", 0, 0},
         {"num-lr-decays", ARG_INT, &a->num_lr_decays, "N", "halvings of the learning rate over max-steps (3; MLP: -1 = none)", 0, 0},
         {"scaler", ARG_STR, &a->scaler, "NAME", "per-window scaler: identity|standard|robust|minmax (identity)", 0, 0},
@@ -47,7 +48,16 @@ static fc_status build_options(const train_flags *a, fc_train_options *o, fc_mod
     fc_train_options_default(o);
     o->max_steps = a->max_steps;
     o->batch_size = a->batch_size;
-    o->windows_batch_size = a->wbs;
+    char *end;
+    if (strcmp(a->wbs, "auto") == 0) {
+        o->windows_batch_size = 1024;   /* replaced by the sweep's choice */
+    } else {
+        unsigned long long w = strtoull(a->wbs, &end, 10);
+        if (end == a->wbs || *end || a->wbs[0] == '-' || w == 0 || w > ((size_t)1 << 20))
+            return fc_error(FC_ERR_INVALID, "--windows-batch-size '%s' is not a number from 1 to %zu or auto",
+                            a->wbs, (size_t)1 << 20);
+        o->windows_batch_size = (size_t)w;
+    }
     o->learning_rate = a->lr;
     o->num_lr_decays = a->num_lr_decays != -2 ? a->num_lr_decays : kind == FC_MODEL_MLP ? -1 : 3;
     o->val_size = a->val_size;
@@ -79,6 +89,7 @@ int train_flags_resolve(const char *command, const train_flags *a, train_setup *
                  a->memory_limit);
         return 1;
     }
+    s->auto_batch = strcmp(a->wbs, "auto") == 0;
     fc_model_config_default(&s->cfg, s->kind, a->h, a->input_size);
     if (fc_arch_apply(&a->arch, &s->cfg) != FC_OK) return 1;
     return build_options(a, &s->o, s->kind) == FC_OK ? 0 : 1;

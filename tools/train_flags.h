@@ -11,8 +11,8 @@
 #define FC_TRAIN_MAX_SPECS 48
 
 typedef struct {
-    const char *data, *model, *out, *scaler, *loss, *freq, *precision, *memory_limit;
-    size_t h, input_size, max_steps, batch_size, wbs, val_size, val_check, step_size, threads, grad_accum;
+    const char *data, *model, *out, *scaler, *loss, *freq, *precision, *memory_limit, *wbs;
+    size_t h, input_size, max_steps, batch_size, val_size, val_check, step_size, threads, grad_accum;
     long num_lr_decays, patience, seed;
     double lr, clip;
     int quiet;
@@ -27,6 +27,7 @@ typedef struct {
     fc_scaler_kind scaler;
     fc_loss_kind loss;
     size_t memory_limit;
+    int auto_batch;       /* --windows-batch-size auto */
 } train_setup;
 
 /* Defaults and the flag table (out_required: --out is required). */

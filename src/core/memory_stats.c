@@ -4,9 +4,9 @@
 
 #include "core/memory_stats.h"
 
-/* The value of a "Key:   123 kB" line of /proc/self/status, in bytes. */
-static size_t status_kb(const char *key) {
-    FILE *f = fopen("/proc/self/status", "r");
+/* The value of a "Key:   123 kB" line of a /proc file, in bytes. */
+static size_t proc_kb(const char *path, const char *key) {
+    FILE *f = fopen(path, "r");
     if (!f) return 0;
     char line[256];
     size_t kb = 0, n = strlen(key);
@@ -19,8 +19,9 @@ static size_t status_kb(const char *key) {
     return kb * 1024;
 }
 
-size_t fc_rss_current(void) { return status_kb("VmRSS"); }
-size_t fc_rss_peak(void) { return status_kb("VmHWM"); }
+size_t fc_rss_current(void) { return proc_kb("/proc/self/status", "VmRSS"); }
+size_t fc_rss_peak(void) { return proc_kb("/proc/self/status", "VmHWM"); }
+size_t fc_memory_available(void) { return proc_kb("/proc/meminfo", "MemAvailable"); }
 
 int fc_rss_reset_peak(void) {
     FILE *f = fopen("/proc/self/clear_refs", "w");

@@ -49,7 +49,10 @@ void fc_model_drop_low_acts(fc_model *m) {
 fc_status fc_model_set_precision(fc_model *m, fc_precision prec) {
     if ((unsigned)prec >= FC_PREC_COUNT)
         return fc_error(FC_ERR_INVALID, "model: unknown precision %d", (int)prec);
-    if (prec == m->prec) return FC_OK;
+    if (prec == m->prec) {   /* the weights may have changed since: re-round them */
+        fc_model_refresh_low(m);
+        return FC_OK;
+    }
     release_low(m);
     m->prec = prec;
     if (prec == FC_PREC_FP32) return FC_OK;

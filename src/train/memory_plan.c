@@ -89,6 +89,7 @@ fc_status fc_memory_plan_train(const fc_model *m, const fc_dataset *ds, const fc
     size_t ws;
     FC_TRY(workspace_bytes(be, m, o->windows_batch_size, o->precision, &ws));
     add(p, "matrix-product workspace", ws, 0);
+    add(p, FC_PLAN_ALLOWANCE_NAME, FC_PLAN_ALLOWANCE, 0);
     return plan_data(p, m, ds, o);
 }
 

@@ -1,9 +1,8 @@
 /* The memory of a training run, planned from its configuration before
  * anything is allocated: every buffer fcast itself allocates, by purpose,
- * with the part that grows with the windows batch. What the plan does not
- * cover: code, the libraries' own state (oneDNN's kernels and primitive
- * objects, the OpenMP runtime, libc), and thread stacks; on this machine
- * those come to a few MiB (docs/memory.md). */
+ * with the part that grows with the windows batch, plus a fixed allowance
+ * for what is not fcast's: code, the libraries' own state and thread
+ * stacks (docs/memory.md). */
 #ifndef FC_TRAIN_MEMORY_PLAN_H
 #define FC_TRAIN_MEMORY_PLAN_H
 
@@ -12,6 +11,12 @@
 #include "train/forecaster.h"
 
 #define FC_PLAN_MAX_ITEMS 16
+/* Code, libraries (oneDNN's generated kernels and primitive objects, the
+ * OpenMP runtime, libc) and thread stacks are not fcast's buffers, but a
+ * limit must leave room for them: an allowance, measured at 5-12 MiB on the
+ * development machine over a run's lifetime (docs/memory.md). */
+#define FC_PLAN_ALLOWANCE ((size_t)16 << 20)
+#define FC_PLAN_ALLOWANCE_NAME "code and libraries (allowance)"
 
 typedef struct {
     const char *name;

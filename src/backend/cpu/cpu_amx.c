@@ -21,16 +21,23 @@
  *   3. the block is written out with bias, ReLU and accumulation applied.
  * Padding with zeros keeps every tile full, so there is one tile
  * configuration and no edge kernels. */
+/* AMX intrinsics need x86-64 and gcc 11 / clang 12 or newer; elsewhere the
+ * entry points below report AMX as unusable and oneDNN does all bf16 work. */
+#if !defined(FC_NO_AMX) && defined(__x86_64__) && \
+    ((defined(__clang__) && __clang_major__ >= 12) || (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 11))
+#define FC_HAVE_AMX 1
+#else
+#define FC_HAVE_AMX 0
+#endif
+
+#if FC_HAVE_AMX
 #include <cpuid.h>
-#include <errno.h>
 #include <immintrin.h>
 #include <omp.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "backend/cpu/cpu_backend.h"
@@ -158,7 +165,9 @@ static void block_write(const fc_amx_output *o, const float *out, size_t m0, siz
             float x = v[j];
             if (o->accumulate) x += c[j];
             if (o->bias) x += o->bias[n0 + j];
-            c[j] = o->relu && !(x > 0.0f) ? (x != x ? x : 0.0f) : x;
+            /* max(x, 0) as oneDNN's fused ReLU computes it (a NaN becomes 0), so
+             * bf16 gives the same results on AMX and on oneDNN's kernels */
+            c[j] = o->relu && !(x > 0.0f) ? 0.0f : x;
         }
     }
 }
@@ -257,6 +266,7 @@ static int cpu_has_amx_bf16(void) {
 /* A 40 x 36 by 36 x 40 product of small integers (exact in bf16 and fp32)
  * against plain loops; 0 when every element matches. Runs in the child. */
 static int probe_product(void) {
+    if (syscall(SYS_arch_prctl, FC_ARCH_REQ_XCOMP_PERM, FC_XFEATURE_XTILEDATA) != 0) return 1;
     enum { M = 40, K = 36, N = 40 };
     static uint16_t A[M * K], B[K * N];
     static float C[M * N];
@@ -279,30 +289,13 @@ static int probe_product(void) {
     return bad;
 }
 
-static int probe_in_child(void) {
-    pid_t pid = fork();
-    if (pid < 0) return 0;
-    if (pid == 0) {
-        struct rlimit no_core = {0, 0};
-        setrlimit(RLIMIT_CORE, &no_core);
-        alarm(10);
-        omp_set_num_threads(1);
-        if (syscall(SYS_arch_prctl, FC_ARCH_REQ_XCOMP_PERM, FC_XFEATURE_XTILEDATA) != 0) _exit(1);
-        _exit(probe_product());
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) return 0;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
 static int amx_usable;
 
 static void amx_check_once(void) {
     if (getenv("FCAST_NO_AMX") || !cpu_has_amx_bf16()) return;
     /* the permission is per process: ask in the parent too */
     if (syscall(SYS_arch_prctl, FC_ARCH_REQ_XCOMP_PERM, FC_XFEATURE_XTILEDATA) != 0) return;
-    amx_usable = probe_in_child();
+    amx_usable = fc_cpu_probe_in_child(probe_product, 10000);
 }
 
 int fc_cpu_amx_usable(void) {
@@ -312,3 +305,33 @@ int fc_cpu_amx_usable(void) {
 }
 
 int fc_backend_cpu_uses_amx(void) { return fc_cpu_amx_usable(); }
+
+#else /* !FC_HAVE_AMX */
+#include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/cpu_internal.h"
+#include "core/error.h"
+
+static fc_status no_amx(void) { return fc_error(FC_ERR_BACKEND, "AMX kernels are not built for this target"); }
+int fc_cpu_amx_usable(void) { return 0; }
+int fc_backend_cpu_uses_amx(void) { return 0; }
+fc_status fc_cpu_amx_gemm(fc_backend *be, const fc_amx_operand *a, const fc_amx_operand *b, size_t M, size_t N,
+                          size_t K, const fc_amx_output *o) {
+    (void)be, (void)a, (void)b, (void)M, (void)N, (void)K, (void)o;
+    return no_amx();
+}
+fc_status fc_cpu_amx_gemm_packed(fc_backend *be, const uint16_t *Ap, const fc_amx_operand *b, size_t M, size_t N,
+                                 size_t K, const fc_amx_output *o) {
+    (void)be, (void)Ap, (void)b, (void)M, (void)N, (void)K, (void)o;
+    return no_amx();
+}
+fc_status fc_cpu_amx_transposed_block(fc_backend *be, size_t M, size_t K, uint16_t **block, size_t *ld) {
+    (void)be, (void)M, (void)K, (void)block, (void)ld;
+    return no_amx();
+}
+void fc_cpu_amx_pad_block(uint16_t *block, size_t M, size_t K) { (void)block, (void)M, (void)K; }
+void fc_cpu_amx_workspace(size_t B, size_t I, size_t O, size_t ws[3]) {
+    (void)B, (void)I, (void)O;
+    ws[0] = ws[1] = ws[2] = 0;
+}
+void fc_cpu_amx_free(fc_cpu_impl *impl) { (void)impl; }
+#endif

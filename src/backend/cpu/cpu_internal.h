@@ -109,6 +109,10 @@ void fc_cpu_amx_pad_block(uint16_t *block, size_t M, size_t K);
 void fc_cpu_amx_workspace(size_t B, size_t I, size_t O, size_t ws[3]);
 void fc_cpu_amx_free(fc_cpu_impl *impl);
 
+/* cpu_probe.c: runs check() in a forked child with a deadline; 1 when it
+ * returned 0, 0 when it failed, crashed or ran out of time. */
+int fc_cpu_probe_in_child(int (*check)(void), int timeout_ms);
+
 /* cpu_isa.c: keeps oneDNN off instruction sets the kernel has not enabled */
 void fc_cpu_isa_guard(void);
 

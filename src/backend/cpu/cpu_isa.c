@@ -5,18 +5,13 @@
  * of SIGILL at their first tile instruction (seen on this project's VMs;
  * PyTorch 2.15's bf16 matmuls die the same way). No flag tells this in
  * advance, so, once per process and only when CPUID advertises AMX, a forked
- * child runs one small bf16 oneDNN matmul of a shape oneDNN gives to AMX.
- * If the child does not finish cleanly, oneDNN is capped at the best ISA
+ * child (cpu_probe.c) runs one small bf16 oneDNN matmul of a shape oneDNN
+ * gives to AMX. If it does not report success, oneDNN is capped at the best ISA
  * below AMX (avx512_core_bf16) before it builds any kernel in this process.
  * A user's DNNL_MAX_CPU_ISA / ONEDNN_MAX_CPU_ISA setting wins. */
 #include <cpuid.h>
-#include <errno.h>
-#include <omp.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/cpu_internal.h"
@@ -61,27 +56,9 @@ static int run_small_bf16_matmul(void) {
     return dnnl_primitive_execute(prim, st, 3, args) || dnnl_stream_wait(st);
 }
 
-/* 1 when the probe child finished cleanly; a crash, a hang (10 s alarm) or
- * a failed fork all count as "does not run". */
-static int bf16_matmul_runs_in_child(void) {
-    pid_t pid = fork();
-    if (pid < 0) return 0;
-    if (pid == 0) {
-        struct rlimit no_core = {0, 0};
-        setrlimit(RLIMIT_CORE, &no_core);   /* an expected crash leaves no core file */
-        alarm(10);
-        omp_set_num_threads(1);
-        _exit(run_small_bf16_matmul());
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) return 0;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
 static void isa_guard_once(void) {
     if (getenv("DNNL_MAX_CPU_ISA") || getenv("ONEDNN_MAX_CPU_ISA")) return;
-    if (!cpu_advertises_amx() || bf16_matmul_runs_in_child()) return;
+    if (!cpu_advertises_amx() || fc_cpu_probe_in_child(run_small_bf16_matmul, 10000)) return;
     amx_capped = dnnl_set_max_cpu_isa(dnnl_cpu_isa_avx512_core_bf16) == dnnl_success;
 }
 

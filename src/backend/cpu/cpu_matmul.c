@@ -42,6 +42,10 @@ void fc_cpu_use_threads(const fc_backend *be) {
 
 fc_status fc_cpu_matmul_init(fc_cpu_impl *impl) {
     fc_cpu_isa_guard();
+    /* Primitives live in our per-backend cache; oneDNN's process-wide cache
+     * (1024 entries by default) would keep a second reference to each, and
+     * their generated code, after the backend that built them is gone. */
+    dnnl_set_primitive_cache_capacity(0);
     dnnl_status_t s = dnnl_engine_create(&impl->engine, dnnl_cpu, 0);
     if (s != dnnl_success)
         return fc_error(FC_ERR_BACKEND, "oneDNN dnnl_engine_create(cpu) failed (%s)",
