@@ -8,3 +8,6 @@ fails=0 passes=0
 check() { if eval "$2"; then passes=$((passes + 1)); else echo "FAIL: $1" >&2; fails=$((fails + 1)); fi; }
 # finish: prints the counts and exits non-zero on any failure.
 finish() { echo "$passes passed, $fails failed"; [ "$fails" -eq 0 ]; }
+# sanitized BINARY: true when BINARY runs under AddressSanitizer, whose
+# shadow memory makes resident-size limits meaningless.
+sanitized() { ldd "$1" 2>/dev/null | grep -q libasan; }

@@ -67,17 +67,24 @@ ssize_t fc_dataset_find(const fc_dataset *d, const char *id) {
     return -1;
 }
 
-fc_status fc_dataset_load_buffer(const char *name, const char *text, size_t len,
-                                 const fc_load_options *opt, fc_dataset **out) {
+/* file_map: text is a private read-only mapping the parser may hand back. */
+static fc_status load_text(const char *name, const char *text, size_t len, const fc_load_options *opt,
+                           int file_map, fc_dataset **out) {
     fc_raw_table t;
     memset(&t, 0, sizeof t);
     t.source = name ? name : "<memory>";
+    t.file_map = file_map && len ? text : NULL;
     if (opt) t.opt = *opt;
     *out = NULL;
     fc_status st = fc_raw_table_parse(&t, text ? text : "", text ? len : 0);
     if (st == FC_OK) st = fc_raw_table_build(&t, out);
     fc_raw_table_free(&t);
     return st;
+}
+
+fc_status fc_dataset_load_buffer(const char *name, const char *text, size_t len,
+                                 const fc_load_options *opt, fc_dataset **out) {
+    return load_text(name, text, len, opt, 0, out);
 }
 
 fc_status fc_dataset_load_csv(const char *path, const fc_load_options *opt, fc_dataset **out) {
@@ -107,7 +114,7 @@ fc_status fc_dataset_load_csv(const char *path, const fc_load_options *opt, fc_d
         text = map;
     }
     close(fd);
-    fc_status status = fc_dataset_load_buffer(path, text, len, opt, out);
+    fc_status status = load_text(path, text, len, opt, 1, out);
     if (len) munmap((void *)text, len);
     return status;
 }

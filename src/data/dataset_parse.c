@@ -4,6 +4,8 @@
 #include "data/raw_table.h"
 
 #include <math.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,6 +283,20 @@ static fc_status field_count_error(const fc_raw_table *t, size_t line, size_t n,
                         header_line, t->n_cols, t->n_cols + 1, last, t->n_cols);
 }
 
+/* Hands the parsed part of a mapped file back to the kernel in steps of
+ * FC_RELEASE_STEP: its clean pages are dropped (and would be read again
+ * from the file if ever touched), so the text's resident share stays
+ * below one step whatever the file's size. */
+#define FC_RELEASE_STEP ((size_t)16 << 20)
+
+static void release_parsed_text(fc_raw_table *t, const char *pos) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t upto = (size_t)(pos - t->file_map) / page * page;
+    if (upto < t->map_released + FC_RELEASE_STEP) return;
+    madvise((char *)t->file_map + t->map_released, upto - t->map_released, MADV_DONTNEED);
+    t->map_released = upto;
+}
+
 static fc_status parse_rows(fc_raw_table *t, fc_csv_reader *r, size_t header_line, size_t len) {
     /* A first guess from the file size (a row takes at least one byte per
      * column); doubling handles the rest. */
@@ -297,6 +313,7 @@ static fc_status parse_rows(fc_raw_table *t, fc_csv_reader *r, size_t header_lin
         if (blank) continue;  /* as pandas' skip_blank_lines */
         if (n != t->n_cols) return field_count_error(t, line, n, header_line);
         FC_TRY(parse_row(t, r->fields, line));
+        if (t->file_map && (t->n_rows & 0xffff) == 0) release_parsed_text(t, r->pos);
     }
     if (t->n_rows == 0)
         return fc_raw_error(t, FC_ERR_PARSE, header_line + 1, FC_NO_COLUMN,

@@ -32,6 +32,11 @@ typedef struct {
     fc_ds_kind kind;
     size_t kind_line;        /* first data line, which fixed `kind` */
     fc_id_table ids;
+    /* When the text is a read-only mapping of the file: its start, and how
+     * far the parsed part has been handed back to the kernel (the parser
+     * reads the text once, so the file never has to be resident whole). */
+    const char *file_map;
+    size_t map_released;
 } fc_raw_table;
 
 /* Parses the whole text into t (t zeroed by the caller, source and opt set). */
