@@ -4,7 +4,9 @@
  * the plan made before anything was allocated, in fp32 and bf16, small and
  * large batches, with and without validation. Measured when written:
  * ratios 1.001-1.024. Also: byte sizes parse as people write them, and the
- * largest batch for a limit fits it while one more window would not.
+ * largest batch for a limit fits it while one more window would not; a
+ * run fits in the arena its plan sizes, and fails cleanly in one 1 MiB
+ * smaller.
  * Each measurement runs in a forked child: in one process, memory freed by
  * an earlier run stays resident (glibc keeps it) and hides the next run's. */
 #include <stdio.h>
@@ -86,6 +88,44 @@ static void largest_batch_fits(const fc_dataset *ds) {
     fc_backend_destroy(&be);
 }
 
+/* Trains in an arena of the plan's size (or `short_by` bytes less). */
+static fc_status train_in_arena(const fc_dataset *ds, fc_precision prec, size_t short_by, size_t *used) {
+    fc_backend *be = NULL;
+    CHECK(fc_backend_cpu_create(1, &be) == FC_OK);
+    fc_model_config c;
+    fc_model_config_default(&c, FC_MODEL_NHITS, 48, 96);
+    fc_train_options o;
+    fc_train_options_default(&o);
+    o.max_steps = 2, o.verbose = 0, o.precision = prec, o.windows_batch_size = 512, o.val_size = 48;
+    o.val_check_steps = 1, o.grad_accum = 2;
+    fc_model *planned = NULL;
+    fc_memory_plan p;
+    CHECK(fc_model_plan(&c, &planned) == FC_OK && fc_memory_plan_train(planned, ds, &o, be, &p) == FC_OK);
+    fc_model_free(&planned);
+    CHECK(be->arena_open(be, fc_memory_plan_arena_bytes(&p) - short_by) == FC_OK);
+    fc_forecaster f = {.scaler = FC_SCALER_STANDARD};
+    fc_train_summary s;
+    fc_status st = fc_model_create(&c, be, &f.model);
+    if (st == FC_OK) st = fc_model_init_params(f.model, 1);
+    if (st == FC_OK) st = fc_train(&f, ds, &o, &s);
+    size_t size;
+    be->arena_stats(be, used, &size);
+    fc_forecaster_free(&f);
+    be->arena_close(be);
+    fc_backend_destroy(&be);
+    return st;
+}
+
+static void arena_holds_the_run(const fc_dataset *ds) {
+    for (int p = 0; p < FC_PREC_COUNT; p++) {
+        size_t used = 0;
+        CHECK_MSG(train_in_arena(ds, (fc_precision)p, 0, &used) == FC_OK, "%s: %s",
+                  fc_precision_name((fc_precision)p), fc_last_error());
+        CHECK(train_in_arena(ds, (fc_precision)p, (size_t)1 << 20, &used) == FC_ERR_MEMORY);
+        CHECK_CONTAINS(fc_last_error(), "arena");
+    }
+}
+
 static void byte_sizes(void) {
     size_t v = 0;
     CHECK(fc_parse_byte_size("512MiB", &v) == 0 && v == (size_t)512 << 20);
@@ -108,6 +148,7 @@ int main(void) {
     in_child(ds, FC_PREC_BF16, 1024, 48);
     in_child(ds, FC_PREC_BF16, 256, 0);
     largest_batch_fits(ds);
+    arena_holds_the_run(ds);
     fc_dataset_free(&ds);
     return CHECK_DONE();
 }

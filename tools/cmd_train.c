@@ -35,13 +35,14 @@ static fc_status check_output_dir(const char *path) {
 }
 
 /* Resident memory of the run against its plan and limit. */
-static void print_memory(const fc_memory_plan *p, size_t limit, size_t rss_start) {
-    char a[32], b[32], c[32], d[32];
-    size_t peak = fc_rss_peak(), grown = peak > rss_start ? peak - rss_start : 0;
+static void print_memory(const fc_backend *be, const fc_memory_plan *p, size_t limit, size_t rss_start) {
+    char a[32], b[32], c[32], d[32], e[32], g[32];
+    size_t peak = fc_rss_peak(), grown = peak > rss_start ? peak - rss_start : 0, used, size;
+    be->arena_stats(be, &used, &size);
     fprintf(stderr, "memory: peak resident %s, %s above the start (plan %s", fc_bytes_text(peak, a, sizeof a),
             fc_bytes_text(grown, b, sizeof b), fc_bytes_text(p->total, c, sizeof c));
     if (limit) fprintf(stderr, ", limit %s", fc_bytes_text(limit, d, sizeof d));
-    fprintf(stderr, ")\n");
+    fprintf(stderr, "); arena %s of %s used\n", fc_bytes_text(used, e, sizeof e), fc_bytes_text(size, g, sizeof g));
 }
 
 static void print_summary(const fc_train_summary *s, const fc_train_options *o, const char *out) {
@@ -103,6 +104,7 @@ static int train(const train_flags *a) {
     if (st == FC_OK) st = fc_backend_cpu_create((int)(a->threads > 100000 ? 100000 : a->threads), &be);
     if (st == FC_OK && su.auto_batch) st = choose_batch(&su, ds, be);
     if (st == FC_OK) st = check_memory(&su, ds, be, &plan);
+    if (st == FC_OK) st = be->arena_open(be, fc_memory_plan_arena_bytes(&plan));   /* the model lives in it */
     if (st == FC_OK) st = fc_model_create(&su.cfg, be, &f.model);
     if (st == FC_OK) st = fc_model_init_params(f.model, su.o.seed);
     if (st == FC_OK) {
@@ -112,7 +114,7 @@ static int train(const train_flags *a) {
     }
     if (st == FC_OK) st = fc_forecaster_save(&f, a->out);
     if (st == FC_OK) print_summary(&sum, &su.o, a->out);
-    if (st == FC_OK) print_memory(&plan, su.memory_limit, rss_start);
+    if (st == FC_OK) print_memory(be, &plan, su.memory_limit, rss_start);
     rc = st == FC_OK ? 0 : cli_fail("train");
     fc_forecaster_free(&f);
     fc_backend_destroy(&be);

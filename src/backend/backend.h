@@ -60,6 +60,15 @@ struct fc_backend {
     void (*to_host)(fc_backend *be, void *dst, const void *src, size_t bytes);
     void (*fill)(fc_backend *be, float *x, float value, size_t n);
     void (*sync)(fc_backend *be);
+    /* A run's arena (docs/memory.md): one block of `bytes`, sized by the
+     * memory plan, from which alloc serves every buffer until arena_close.
+     * Releasing a buffer inside it gives nothing back (the run frees it
+     * whole); an alloc that does not fit fails with FC_ERR_MEMORY instead
+     * of going past the plan. arena_close frees the block; every buffer in
+     * it must have been released. */
+    fc_status (*arena_open)(fc_backend *be, size_t bytes);
+    void (*arena_close)(fc_backend *be);
+    void (*arena_stats)(const fc_backend *be, size_t *used, size_t *size);
     void (*destroy)(fc_backend *be);
 
     /* ---- dense ---- */

@@ -16,6 +16,13 @@ static void device_widths(size_t L, size_t H, size_t n[6]) {
     memcpy(n, w, sizeof w);
 }
 
+size_t fc_batch_device_bytes(size_t cap, size_t L, size_t H) {
+    size_t d[6], floats = 0;
+    device_widths(L, H, d);
+    for (int i = 0; i < 6; i++) floats += d[i];
+    return cap * floats * sizeof(float);
+}
+
 size_t fc_batch_bytes(size_t cap, size_t L, size_t H) {
     size_t h[10], d[6], floats = 0;
     host_widths(L, H, h);

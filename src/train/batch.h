@@ -28,6 +28,8 @@ fc_status fc_batch_init(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_
 void fc_batch_free(fc_batch *b);
 /* Bytes fc_batch_init allocates for cap windows (host and device). */
 size_t fc_batch_bytes(size_t cap, size_t L, size_t H);
+/* The part of it allocated on the backend. */
+size_t fc_batch_device_bytes(size_t cap, size_t L, size_t H);
 
 /* Gathers, scales and uploads B windows. `full` selects each series' whole
  * length as the visible range (validation, prediction) instead of its

@@ -9,12 +9,21 @@
 #include "train/batch.h"
 #include "train/memory_plan.h"
 
-static void add(fc_memory_plan *p, const char *name, size_t bytes, size_t per_window) {
+static void add_item(fc_memory_plan *p, const char *name, size_t bytes, size_t per_window, int on_backend) {
     FC_ASSERT(p->n < FC_PLAN_MAX_ITEMS);
     if (bytes == 0) return;
-    p->items[p->n++] = (fc_plan_item){name, bytes, per_window};
+    p->items[p->n++] = (fc_plan_item){name, bytes, per_window, on_backend};
     p->total += bytes;
     p->per_window += per_window;
+    if (on_backend) p->backend_bytes += bytes;
+}
+
+/* Host memory (malloc) and backend memory (the arena). */
+static void add(fc_memory_plan *p, const char *name, size_t bytes, size_t per_window) {
+    add_item(p, name, bytes, per_window, 0);
+}
+static void add_backend(fc_memory_plan *p, const char *name, size_t bytes, size_t per_window) {
+    add_item(p, name, bytes, per_window, 1);
 }
 
 /* A dense layer's workspace, merged into the per-slot maxima. */
@@ -42,23 +51,25 @@ static fc_status workspace_bytes(fc_backend *be, const fc_model *m, size_t B, fc
 /* Parameters and everything sized by them. */
 static void plan_parameters(fc_memory_plan *p, const fc_model *m, const fc_train_options *o, const fc_backend *be) {
     size_t t = m->n_trainable * sizeof(float);
-    add(p, "parameters", m->n_floats * sizeof(float), 0);
-    add(p, "gradients", t, 0);
-    add(p, "Adam moments", 2 * t, 0);
-    if (o->val_size) add(p, "best weights (validation)", t, 0);
-    add(p, "low-precision weights", fc_model_low_param_bytes(m, o->precision, be), 0);
+    add_backend(p, "parameters", m->n_floats * sizeof(float), 0);
+    add_backend(p, "gradients", t, 0);
+    add_backend(p, "Adam moments", 2 * t, 0);
+    if (o->val_size) add_backend(p, "best weights (validation)", t, 0);
+    add_backend(p, "low-precision weights", fc_model_low_param_bytes(m, o->precision, be), 0);
 }
 
 /* Everything that grows with the windows batch W. */
 static void plan_windows(fc_memory_plan *p, const fc_model *m, const fc_train_options *o, const fc_backend *be) {
     size_t W = o->windows_batch_size, L = m->cfg.input_size, H = m->cfg.h;
     size_t act = fc_model_act_floats(m, 1) * sizeof(float), scr = fc_model_scratch_floats(m, 1) * sizeof(float);
-    size_t low = fc_model_low_act_bytes(m, 1, o->precision, be), stage = fc_batch_bytes(1, L, H);
+    size_t low = fc_model_low_act_bytes(m, 1, o->precision, be);
+    size_t dev = fc_batch_device_bytes(1, L, H), host = fc_batch_bytes(1, L, H) - dev;
     size_t idx = o->grad_accum * sizeof(fc_window);
-    add(p, "activations", act * W, act);
-    add(p, "backward scratch", scr * W, scr);
-    add(p, "low-precision activations", low * W, low);
-    add(p, "batch staging", stage * W, stage);
+    add_backend(p, "activations", act * W, act);
+    add_backend(p, "backward scratch", scr * W, scr);
+    add_backend(p, "low-precision activations", low * W, low);
+    add_backend(p, "batch buffers", dev * W, dev);
+    add(p, "batch staging (host)", host * W, host);
     add(p, "window indices", idx * W, idx);
 }
 
@@ -73,8 +84,10 @@ static fc_status plan_data(fc_memory_plan *p, const fc_model *m, const fc_datase
         size_t n = fc_validation_windows(ds, &spec, NULL), W = o->windows_batch_size;
         size_t cap = n < W ? n : W;
         cap = cap < 1024 ? cap : 1024;   /* inference.c's chunk */
-        add(p, "validation", fc_batch_bytes(cap, spec.L, spec.H) + cap * spec.H * sizeof(float) +
-                                 n * sizeof(fc_window), 0);
+        size_t dev = fc_batch_device_bytes(cap, spec.L, spec.H);
+        add_backend(p, "validation batch buffers", dev, 0);
+        add(p, "validation (host)", fc_batch_bytes(cap, spec.L, spec.H) - dev + cap * spec.H * sizeof(float) +
+                                        n * sizeof(fc_window), 0);
     }
     add(p, "dataset", fc_dataset_bytes(ds), 0);
     return FC_OK;
@@ -128,11 +141,11 @@ void fc_memory_plan_print(const fc_memory_plan *p, FILE *f) {
     memcpy(sorted, p->items, (size_t)p->n * sizeof *sorted);
     qsort(sorted, (size_t)p->n, sizeof *sorted, by_size_desc);
     for (int i = 0; i < p->n; i++) {
-        fprintf(f, "  %-28s %12zu bytes  %10s", sorted[i].name, sorted[i].bytes, fc_bytes_text(sorted[i].bytes, a, sizeof a));
+        fprintf(f, "  %-32s %12zu bytes  %10s", sorted[i].name, sorted[i].bytes, fc_bytes_text(sorted[i].bytes, a, sizeof a));
         if (sorted[i].per_window) fprintf(f, "  (%s per window)", fc_bytes_text(sorted[i].per_window, b, sizeof b));
         fprintf(f, "\n");
     }
-    fprintf(f, "  %-28s %12zu bytes  %10s  (%s per window of %zu)\n", "total", p->total,
+    fprintf(f, "  %-32s %12zu bytes  %10s  (%s per window of %zu)\n", "total", p->total,
             fc_bytes_text(p->total, a, sizeof a), fc_bytes_text(p->per_window, b, sizeof b), p->windows_batch);
 }
 

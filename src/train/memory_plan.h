@@ -10,7 +10,7 @@
 
 #include "train/forecaster.h"
 
-#define FC_PLAN_MAX_ITEMS 16
+#define FC_PLAN_MAX_ITEMS 24
 /* Code, libraries (oneDNN's generated kernels and primitive objects, the
  * OpenMP runtime, libc) and thread stacks are not fcast's buffers, but a
  * limit must leave room for them: an allowance, measured at 5-12 MiB on the
@@ -22,6 +22,7 @@ typedef struct {
     const char *name;
     size_t bytes;
     size_t per_window;        /* share of bytes per window of the batch; 0: fixed */
+    int on_backend;           /* allocated through the backend: inside the run's arena */
 } fc_plan_item;
 
 typedef struct {
@@ -30,7 +31,15 @@ typedef struct {
     size_t windows_batch;     /* the windows_batch_size planned for */
     size_t total;
     size_t per_window;        /* bytes per window over all items */
+    size_t backend_bytes;     /* items on the backend: the arena's content */
 } fc_memory_plan;
+
+/* The arena a run opens on its backend: the backend items plus 64 bytes of
+ * alignment for each of at most FC_PLAN_ARENA_BUFFERS buffers. */
+#define FC_PLAN_ARENA_BUFFERS 64
+static inline size_t fc_memory_plan_arena_bytes(const fc_memory_plan *p) {
+    return p->backend_bytes + 64 * FC_PLAN_ARENA_BUFFERS;
+}
 
 /* Plans training model m (built by fc_model_plan; its parameters need not
  * be allocated) on ds with options o and backend be. The backend may build

@@ -3,6 +3,7 @@
  * (cpu_elementwise.c, cpu_resample.c, cpu_reduce.c, cpu_adam.c). Memory is
  * plain host memory, 64-byte aligned for AVX-512 loads. */
 #include <malloc.h>
+#include <sys/mman.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +12,58 @@
 #include "backend/cpu/cpu_internal.h"
 #include "core/error.h"
 
+/* From the arena when one is open: a bump pointer, 64-byte aligned. */
+static void *arena_alloc(fc_cpu_impl *impl, size_t bytes) {
+    size_t at = (impl->arena_used + 63) & ~(size_t)63;
+    if (bytes > impl->arena_size || at > impl->arena_size - bytes) {
+        fc_error(FC_ERR_MEMORY, "the run's memory arena (%zu bytes, from the memory plan) cannot hold %zu more "
+                 "bytes (%zu in use): an allocation the plan did not foresee", impl->arena_size, bytes,
+                 impl->arena_used);
+        return NULL;
+    }
+    impl->arena_used = at + bytes;
+    impl->arena_live++;
+    return impl->arena + at;
+}
+
+static int in_arena(const fc_cpu_impl *impl, const void *p) {
+    return impl->arena && (const char *)p >= impl->arena && (const char *)p < impl->arena + impl->arena_size;
+}
+
+static fc_status cpu_arena_open(fc_backend *be, size_t bytes) {
+    fc_cpu_impl *impl = fc_cpu_impl_of(be);
+    if (impl->arena) return fc_error(FC_ERR_INVALID, "a memory arena is already open on this backend");
+    void *p = mmap(NULL, bytes ? bytes : 64, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return fc_error(FC_ERR_MEMORY, "cannot reserve the run's memory arena of %zu bytes", bytes);
+    impl->arena = p;
+    impl->arena_size = bytes;
+    impl->arena_used = impl->arena_live = 0;
+    return FC_OK;
+}
+
+static void arena_unmap(fc_cpu_impl *impl) {
+    munmap(impl->arena, impl->arena_size ? impl->arena_size : 64);
+    impl->arena = NULL;
+    impl->arena_size = impl->arena_used = impl->arena_live = 0;
+}
+
+static void cpu_arena_close(fc_backend *be) {
+    fc_cpu_impl *impl = fc_cpu_impl_of(be);
+    if (!impl->arena) return;
+    FC_ASSERT(impl->arena_live == 0);   /* a buffer still in use would dangle */
+    arena_unmap(impl);
+}
+
+static void cpu_arena_stats(const fc_backend *be, size_t *used, size_t *size) {
+    const fc_cpu_impl *impl = (const fc_cpu_impl *)be->impl;
+    *used = impl->arena_used;
+    *size = impl->arena_size;
+}
+
 static void *cpu_alloc(fc_backend *be, size_t bytes) {
-    (void)be;
+    fc_cpu_impl *impl = fc_cpu_impl_of(be);
+    if (impl->arena) return arena_alloc(impl, bytes);
     void *p = NULL;
     if (posix_memalign(&p, 64, bytes ? bytes : 64) != 0) {
         fc_error(FC_ERR_MEMORY, "cannot allocate %zu bytes (64-byte aligned) on the CPU backend",
@@ -23,7 +74,11 @@ static void *cpu_alloc(fc_backend *be, size_t bytes) {
 }
 
 static void cpu_release(fc_backend *be, void *p) {
-    (void)be;
+    fc_cpu_impl *impl = fc_cpu_impl_of(be);
+    if (in_arena(impl, p)) {
+        impl->arena_live--;   /* its space returns when the arena closes */
+        return;
+    }
     free(p);
 }
 
@@ -36,6 +91,7 @@ static void cpu_sync(fc_backend *be) { dnnl_stream_wait(fc_cpu_impl_of(be)->stre
 
 static void cpu_destroy(fc_backend *be) {
     fc_cpu_impl *impl = fc_cpu_impl_of(be);
+    if (impl && impl->arena) arena_unmap(impl);   /* the backend's buffers go with it */
     if (impl) fc_cpu_matmul_free(impl);
     free(impl);
     free(be);
@@ -49,6 +105,9 @@ static void cpu_fill_table(fc_backend *be) {
     be->to_host = cpu_copy;
     be->fill = fc_cpu_fill;
     be->sync = cpu_sync;
+    be->arena_open = cpu_arena_open;
+    be->arena_close = cpu_arena_close;
+    be->arena_stats = cpu_arena_stats;
     be->destroy = cpu_destroy;
     be->low_bytes[FC_PREC_FP32] = 0;
     be->low_bytes[FC_PREC_BF16] = 2;

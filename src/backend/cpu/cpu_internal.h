@@ -47,6 +47,8 @@ typedef struct {
     size_t primitives_created;
     void *scratch;            /* user scratchpad shared by all primitives */
     size_t scratch_bytes;
+    char *arena;              /* the run's arena (cpu_backend.c), or NULL */
+    size_t arena_size, arena_used, arena_live;
     void *amx_a, *amx_b, *amx_t;   /* padded operand blocks of cpu_amx.c (grow only) */
     size_t amx_a_bytes, amx_b_bytes, amx_t_bytes;
 } fc_cpu_impl;
