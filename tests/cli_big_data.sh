@@ -4,7 +4,9 @@
 # --memory-limit 1GiB; the peak resident size (/usr/bin/time -v) minus the
 # process's baseline stays within the limit. Measured when written: 669 MiB
 # (the loader's peak: the parsed rows, their sort keys and the dataset;
-# the file itself is handed back to the kernel as it is parsed).
+# the file itself is handed back to the kernel as it is parsed). With a
+# 512 MiB limit the run is refused before loading, from the loader's
+# estimated peak (684 MiB for these rows).
 # $1 is the fcast binary.
 set -uo pipefail
 fcast=$1
@@ -21,5 +23,10 @@ peak=$(max_rss_kb "$fcast" train --data "$tmp/big.csv" --model nhits --h 24 --in
 echo "peak resident ${peak} kB, baseline ${base} kB, limit 1048576 kB"
 check "training on 10M rows completes" "[ -s $tmp/m.safetensors ]"
 check "peak resident minus baseline within 1 GiB ($peak - $base kB)" "[ \$(( $peak - $base )) -le 1048576 ]"
+start=$(date +%s)
+"$fcast" train --data "$tmp/big.csv" --model nhits --h 24 --input-size 96 --memory-limit 512MiB \
+    --out "$tmp/x.safetensors" 2> "$tmp/err.txt"
+check "512 MiB is refused before loading, within 5 s" "[ $? -eq 1 ] && [ \$(( \$(date +%s) - $start )) -le 5 ]"
+check "the message gives the rows and the loader's peak" "grep -q '10000000 rows' $tmp/err.txt && grep -q 'at its peak' $tmp/err.txt"
 rm -f "$tmp/big.csv"
 finish

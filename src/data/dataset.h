@@ -88,4 +88,10 @@ void fc_ds_format(fc_ds_kind kind, int64_t ds, char *buf, size_t cap);
 /* Bytes the dataset's arrays and strings take (for memory plans). */
 size_t fc_dataset_bytes(const fc_dataset *d);
 
+/* Before loading: the data rows of a CSV file (its lines less the header)
+ * and an estimate of the loader's peak memory for it, from per-row sizes
+ * of the loader's stages (about 70 bytes a row; gap filling can add rows).
+ * Reads the file once without keeping it resident. */
+fc_status fc_csv_load_estimate(const char *path, const fc_load_options *opt, size_t *rows, size_t *bytes);
+
 #endif
