@@ -44,6 +44,12 @@ chosen=$(sed -n 's/^--windows-batch-size auto: \([0-9]*\),.*/\1/p' "$tmp/auto.tx
 check "auto explains its choice" "grep -q 'the smallest within 3% of the fastest of' $tmp/auto.txt"
 check "auto chooses a batch that fits ($chosen <= $fits)" "[ -n '$chosen' ] && [ '$chosen' -le '$fits' ] && [ -s $tmp/a.safetensors ]"
 
+"$fcast" predict --model "$tmp/m.safetensors" --data data/taylor_halfhourly.csv --out "$tmp/fc.csv" --memory-limit 64MiB
+check "predict within a limit writes its forecasts" "[ \$(tail -n +2 $tmp/fc.csv | wc -l) -eq 48 ]"
+"$fcast" predict --model "$tmp/m.safetensors" --data data/taylor_halfhourly.csv --out "$tmp/fc2.csv" --memory-limit 20MiB 2> "$tmp/err.txt"
+check "predict over its limit exits 1 with the reason, writing nothing" \
+    "[ $? -eq 1 ] && grep -q -- '--memory-limit' $tmp/err.txt && [ ! -e $tmp/fc2.csv ]"
+
 "$fcast" train "${run[@]}" --memory-limit 12XB --out "$tmp/x.safetensors" 2> "$tmp/err.txt"
 check "a malformed size is refused, naming the flag" "[ $? -ne 0 ] && grep -q -- '--memory-limit' $tmp/err.txt"
 

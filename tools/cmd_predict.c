@@ -4,10 +4,13 @@
 
 #include "args.h"
 #include "cli.h"
+#include "core/byte_size.h"
 #include "core/error.h"
+#include "core/memory_stats.h"
 #include "eval/evaluate.h"
 #include "io/forecast_csv.h"
 #include "io/model_file.h"
+#include "train/memory_plan.h"
 
 /* A series with nothing observed in its input window gets the model's answer
  * to zeros: plausible-looking numbers with no basis. Say so. */
@@ -23,14 +26,25 @@ static void warn_unobserved(const fc_dataset *ds, size_t L) {
                 "last %zu points; their forecasts carry no information\n", count, ds->ids[first], L);
 }
 
-static int predict(const char *model_path, const char *data, const char *out, size_t threads) {
+/* After loading: refuses a forecast whose memory plan passes the limit
+ * (data whose loading alone would is refused before loading). */
+static fc_status check_plan(const fc_forecaster *f, const fc_dataset *ds, fc_backend *be, size_t limit) {
+    fc_memory_plan p;
+    FC_TRY(fc_memory_plan_predict(f->model, ds, be, &p));
+    return !limit || p.total <= limit ? FC_OK : fc_memory_plan_refusal(&p, limit, FC_PLAN_NO_BATCH_ADVICE);
+}
+
+static int predict(const char *model_path, const char *data, const char *out, size_t threads, size_t limit) {
     fc_backend *be = NULL;
     fc_forecaster f = {0};
     fc_dataset *ds = NULL;
     float *fc = NULL;
-    fc_status st = fc_backend_cpu_create((int)(threads > 100000 ? 100000 : threads), &be);
+    fc_load_options lo = {.drop_exog = 1};
+    fc_status st = fc_memory_check_loading(data, &lo, limit);
+    if (st == FC_OK) st = fc_backend_cpu_create((int)(threads > 100000 ? 100000 : threads), &be);
     if (st == FC_OK) st = fc_forecaster_load(model_path, be, &f);
     if (st == FC_OK) st = fc_load_history(&f, data, 0, &ds);
+    if (st == FC_OK) st = check_plan(&f, ds, be, limit);
     if (st == FC_OK) {
         warn_unobserved(ds, f.model->cfg.input_size);
         fc = fc_malloc(ds->n_series * f.model->cfg.h * sizeof(float), "forecasts");
@@ -49,17 +63,22 @@ static int predict(const char *model_path, const char *data, const char *out, si
 }
 
 int cmd_predict(int argc, char **argv, int first) {
-    const char *model = NULL, *data = NULL, *out = NULL;
-    size_t threads = 0;
+    const char *model = NULL, *data = NULL, *out = NULL, *limit_text = NULL;
+    size_t threads = 0, limit = 0;
     arg_spec specs[] = {
         {"model", ARG_STR, &model, "FILE", "model file written by fcast train", 1, 0},
         {"data", ARG_STR, &data, "FILE", "history: long CSV with unique_id, ds, y", 1, 0},
         {"out", ARG_STR, &out, "FILE", "forecast CSV to write (unique_id, ds, <MODEL>)", 1, 0},
         {"threads", ARG_SIZE, &threads, "N", "CPU threads (0 = all cores)", 0, 0},
+        {"memory-limit", ARG_STR, &limit_text, "SIZE", "refuse a forecast whose memory plan exceeds SIZE (512MiB, 12GB)", 0, 0},
         {0},
     };
     int rc = args_parse("predict", "Forecast the next h points of every series from its last input_size points.",
                         specs, argc, argv, first);
     if (rc) return rc == 1 ? 0 : 2;
-    return predict(model, data, out, threads);
+    if (limit_text && (fc_parse_byte_size(limit_text, &limit) || limit == 0)) {
+        fc_error(FC_ERR_INVALID, "--memory-limit '%s' is not a size such as 512MiB, 12GB or 1073741824", limit_text);
+        return cli_fail("predict");
+    }
+    return predict(model, data, out, threads, limit);
 }

@@ -87,18 +87,6 @@ static fc_status choose_batch(train_setup *su, const fc_dataset *ds, fc_backend 
     return FC_OK;
 }
 
-/* Before loading: refuses data whose loading alone would pass the limit. */
-static fc_status check_loading(const train_setup *su, const char *path, const fc_load_options *lo) {
-    size_t rows, bytes;
-    if (!su->memory_limit) return FC_OK;
-    FC_TRY(fc_csv_load_estimate(path, lo, &rows, &bytes));
-    if (bytes + FC_PLAN_ALLOWANCE <= su->memory_limit) return FC_OK;
-    char need[32], lim[32];
-    return fc_error(FC_ERR_MEMORY, "--memory-limit %s: loading %s (%zu rows) needs about %s at its peak (about 70 "
-                    "bytes a row, plus %zu MiB for code and libraries)", fc_bytes_text(su->memory_limit, lim, sizeof lim),
-                    path, rows, fc_bytes_text(bytes, need, sizeof need), FC_PLAN_ALLOWANCE >> 20);
-}
-
 static int train(const train_flags *a) {
     train_setup su;
     int rc = train_flags_resolve("train", a, &su);
@@ -111,7 +99,7 @@ static int train(const train_flags *a) {
     fc_memory_plan plan;
     size_t rss_start = fc_rss_current();
     fc_status st = check_output_dir(a->out);
-    if (st == FC_OK) st = check_loading(&su, a->data, &lo);
+    if (st == FC_OK) st = fc_memory_check_loading(a->data, &lo, su.memory_limit);
     if (st == FC_OK) st = fc_dataset_load_csv(a->data, &lo, &ds);
     if (st == FC_OK) st = fc_train_check(ds, &su.cfg, &su.o);
     if (st == FC_OK) st = fc_backend_cpu_create((int)(a->threads > 100000 ? 100000 : a->threads), &be);

@@ -52,6 +52,7 @@ struct fc_backend {
     const char *name;
     void *impl;
     int threads;
+    int host_visible;   /* 1: device pointers are host memory (CPU): no staging copies needed */
 
     /* ---- memory ---- */
     void *(*alloc)(fc_backend *be, size_t bytes);        /* 64-byte aligned; NULL + error on failure */

@@ -31,14 +31,17 @@ static fc_status add_metadata(fc_st_writer *w, const fc_forecaster *f) {
 
 fc_status fc_forecaster_save(const fc_forecaster *f, const char *path) {
     const fc_model *m = f->model;
-    float *host = fc_malloc(m->n_floats * sizeof(float), "model parameters");
-    fc_st_writer *w = host ? fc_st_writer_new() : NULL;
+    /* Written straight from the parameters when the backend's memory is the
+     * host's (no copy of the model at the end of a run, outside its plan). */
+    float *host = m->be->host_visible ? NULL : fc_malloc(m->n_floats * sizeof(float), "model parameters");
+    const float *params = m->be->host_visible ? m->params : host;
+    fc_st_writer *w = params ? fc_st_writer_new() : NULL;
     if (!w) { free(host); return FC_ERR_MEMORY; }
-    m->be->to_host(m->be, host, m->params, m->n_floats * sizeof(float));
+    if (host) m->be->to_host(m->be, host, m->params, m->n_floats * sizeof(float));
     fc_status st = add_metadata(w, f);
     for (size_t i = 0; st == FC_OK && i < m->n_tensors; i++) {
         const fc_tensor *t = &m->tensors[i];
-        st = fc_st_writer_add(w, t->name, FC_DT_F32, t->ndim, t->shape, host + t->offset);
+        st = fc_st_writer_add(w, t->name, FC_DT_F32, t->ndim, t->shape, params + t->offset);
     }
     if (st == FC_OK) st = fc_st_writer_write(w, path);
     fc_st_writer_free(&w);

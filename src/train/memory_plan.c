@@ -106,6 +106,25 @@ fc_status fc_memory_plan_train(const fc_model *m, const fc_dataset *ds, const fc
     return plan_data(p, m, ds, o);
 }
 
+fc_status fc_memory_plan_predict(const fc_model *m, const fc_dataset *ds, fc_backend *be, fc_memory_plan *p) {
+    size_t N = ds->n_series, L = m->cfg.input_size, H = m->cfg.h;
+    size_t cap = N < 1024 ? N : 1024;   /* inference.c's chunk */
+    memset(p, 0, sizeof *p);
+    p->windows_batch = cap;
+    add_backend(p, "parameters", m->n_floats * sizeof(float), 0);
+    add_backend(p, "activations", fc_model_act_floats(m, cap) * sizeof(float), 0);
+    size_t dev = fc_batch_device_bytes(cap, L, H);
+    add_backend(p, "batch buffers", dev, 0);
+    add(p, "batch staging (host)", fc_batch_bytes(cap, L, H) - dev + cap * H * sizeof(float), 0);
+    add(p, "forecasts and windows", N * H * sizeof(float) + N * sizeof(fc_window), 0);
+    size_t ws;
+    FC_TRY(workspace_bytes(be, m, cap, FC_PREC_FP32, &ws));
+    add(p, "matrix-product workspace", ws, 0);
+    add(p, FC_PLAN_ALLOWANCE_NAME, FC_PLAN_ALLOWANCE, 0);
+    add(p, "dataset", fc_dataset_bytes(ds), 0);
+    return FC_OK;
+}
+
 fc_status fc_memory_plan_largest_batch(const fc_model *m, const fc_dataset *ds, const fc_train_options *o,
                                        fc_backend *be, size_t limit, size_t *out) {
     fc_train_options t = *o;
@@ -155,7 +174,9 @@ fc_status fc_memory_plan_refusal(const fc_memory_plan *p, size_t limit, size_t l
     memcpy(top, p->items, (size_t)p->n * sizeof *top);
     qsort(top, (size_t)p->n, sizeof *top, by_size_desc);
     for (int i = 0; i < 3; i++) fc_bytes_text(i < p->n ? top[i].bytes : 0, sz[i], sizeof sz[i]);
-    if (largest_batch)
+    if (largest_batch == FC_PLAN_NO_BATCH_ADVICE)
+        snprintf(fit, sizeof fit, "raise the limit");
+    else if (largest_batch)
         snprintf(fit, sizeof fit, "the largest --windows-batch-size that fits is %zu", largest_batch);
     else
         snprintf(fit, sizeof fit, "not even one window fits: raise the limit or shrink the model");
@@ -165,4 +186,15 @@ fc_status fc_memory_plan_refusal(const fc_memory_plan *p, size_t limit, size_t l
                     fc_bytes_text(limit, lim, sizeof lim), fc_bytes_text(p->total, need, sizeof need),
                     p->windows_batch, p->n > 0 ? top[0].name : "", sz[0], p->n > 1 ? top[1].name : "", sz[1],
                     p->n > 2 ? top[2].name : "", sz[2], fit);
+}
+
+fc_status fc_memory_check_loading(const char *path, const fc_load_options *lo, size_t limit) {
+    size_t rows, bytes;
+    if (!limit) return FC_OK;
+    FC_TRY(fc_csv_load_estimate(path, lo, &rows, &bytes));
+    if (bytes + FC_PLAN_ALLOWANCE <= limit) return FC_OK;
+    char need[32], lim[32];
+    return fc_error(FC_ERR_MEMORY, "--memory-limit %s: loading %s (%zu rows) needs about %s at its peak (about 70 "
+                    "bytes a row, plus %zu MiB for code and libraries)", fc_bytes_text(limit, lim, sizeof lim),
+                    path, rows, fc_bytes_text(bytes, need, sizeof need), FC_PLAN_ALLOWANCE >> 20);
 }

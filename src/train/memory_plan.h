@@ -52,9 +52,20 @@ fc_status fc_memory_plan_train(const fc_model *m, const fc_dataset *ds, const fc
 fc_status fc_memory_plan_largest_batch(const fc_model *m, const fc_dataset *ds, const fc_train_options *o,
                                        fc_backend *be, size_t limit, size_t *out);
 
+/* Forecasting every series of ds with m (fcast predict): parameters,
+ * activations and batches of one inference chunk, the forecasts. m's
+ * parameters may already be allocated; nothing else is. */
+fc_status fc_memory_plan_predict(const fc_model *m, const fc_dataset *ds, fc_backend *be, fc_memory_plan *p);
+
 /* The error of a plan over its limit: FC_ERR_MEMORY naming the total, the
- * three biggest items and the largest batch that fits (0: none). */
+ * three biggest items and the largest batch that fits (0: none;
+ * FC_PLAN_NO_BATCH_ADVICE: no batch to choose, as in predict). */
+#define FC_PLAN_NO_BATCH_ADVICE ((size_t)-1)
 fc_status fc_memory_plan_refusal(const fc_memory_plan *p, size_t limit, size_t largest_batch);
+
+/* Before loading path: FC_ERR_MEMORY when the loader's estimated peak and
+ * the allowance pass limit (0: no limit), naming the rows and the peak. */
+fc_status fc_memory_check_loading(const char *path, const fc_load_options *lo, size_t limit);
 
 /* The breakdown, largest first, one line per item. */
 void fc_memory_plan_print(const fc_memory_plan *p, FILE *f);

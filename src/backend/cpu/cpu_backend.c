@@ -99,6 +99,7 @@ static void cpu_destroy(fc_backend *be) {
 
 static void cpu_fill_table(fc_backend *be) {
     be->name = "cpu";
+    be->host_visible = 1;
     be->alloc = cpu_alloc;
     be->release = cpu_release;
     be->to_device = cpu_copy;
