@@ -15,27 +15,23 @@
 #include "kernels/activation.h"
 #include "kernels/lowp.h"
 
-static fc_status check_call(const char *what, const fc_linear_call *c) {
+/* Dimensions and precision of a call (its buffers aside). */
+static fc_status check_shape(const char *what, const fc_linear_call *c) {
     if (c->B == 0 || c->I == 0 || c->O == 0)
         return fc_error(FC_ERR_INVALID, "%s: every dimension must be positive (B=%zu I=%zu O=%zu)",
                         what, c->B, c->I, c->O);
-    if (c->act != FC_ACT_NONE && c->act != FC_ACT_RELU)
-        return fc_error(FC_ERR_INVALID, "%s: unknown activation %d", what, (int)c->act);
     if ((unsigned)c->prec >= FC_PREC_COUNT)
         return fc_error(FC_ERR_INVALID, "%s: unknown precision %d", what, (int)c->prec);
-    if (c->prec != FC_PREC_FP32 && (!c->x_low || !c->w_low))
-        return fc_error(FC_ERR_INVALID, "%s: %s needs the low-precision copies x_low and w_low",
-                        what, fc_precision_name(c->prec));
     return FC_OK;
 }
 
-/* The shape checks of check_call, for a call that carries no buffers. */
-static fc_status check_dims_only(const fc_linear_call *c) {
-    if (c->B == 0 || c->I == 0 || c->O == 0)
-        return fc_error(FC_ERR_INVALID, "linear_workspace: every dimension must be positive (B=%zu I=%zu O=%zu)",
-                        c->B, c->I, c->O);
-    if ((unsigned)c->prec >= FC_PREC_COUNT)
-        return fc_error(FC_ERR_INVALID, "linear_workspace: unknown precision %d", (int)c->prec);
+static fc_status check_call(const char *what, const fc_linear_call *c) {
+    FC_TRY(check_shape(what, c));
+    if (c->act != FC_ACT_NONE && c->act != FC_ACT_RELU)
+        return fc_error(FC_ERR_INVALID, "%s: unknown activation %d", what, (int)c->act);
+    if (c->prec != FC_PREC_FP32 && (!c->x_low || !c->w_low))
+        return fc_error(FC_ERR_INVALID, "%s: %s needs the low-precision copies x_low and w_low",
+                        what, fc_precision_name(c->prec));
     return FC_OK;
 }
 
@@ -181,7 +177,7 @@ fc_status fc_cpu_linear_backward(fc_backend *be, const fc_linear_call *c, float 
 /* What the layer's products will ask for: the AMX blocks, or the largest
  * scratchpad of its three oneDNN primitives (built and cached here). */
 fc_status fc_cpu_linear_workspace(fc_backend *be, const fc_linear_call *c, size_t ws[FC_WS_SLOTS]) {
-    FC_TRY(check_dims_only(c));
+    FC_TRY(check_shape("linear_workspace", c));
     for (int i = 0; i < FC_WS_SLOTS; i++) ws[i] = 0;
     if (use_amx(c)) {
         fc_cpu_amx_workspace(c->B, c->I, c->O, ws + 1);
