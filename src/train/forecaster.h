@@ -81,6 +81,12 @@ typedef struct {
     size_t n_windows, cap;
 } fc_runner;
 
+/* Windows per inference chunk for n windows on a model with room for
+ * `capacity` (0: none yet): at most 1024, and never more than the room
+ * the model already has, so validation during training does not move its
+ * buffers. The memory plan sizes inference buffers with it too. */
+size_t fc_inference_chunk(size_t capacity, size_t n);
+
 fc_status fc_validator_init(fc_runner *r, fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec);
 fc_status fc_validator_run(fc_runner *r, fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec,
                            double *loss);

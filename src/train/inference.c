@@ -11,10 +11,8 @@
 
 #define FC_INFER_CHUNK 1024
 
-/* Chunk size for inference: never more than the room the model already
- * has, so validation during training does not move its buffers. */
-static size_t chunk_for(const fc_model *m, size_t n) {
-    size_t cap = m->capacity ? m->capacity : FC_INFER_CHUNK;
+size_t fc_inference_chunk(size_t capacity, size_t n) {
+    size_t cap = capacity ? capacity : FC_INFER_CHUNK;
     if (cap > FC_INFER_CHUNK) cap = FC_INFER_CHUNK;
     return n < cap ? n : cap;
 }
@@ -29,7 +27,7 @@ static void runner_free(fc_runner *r) {
 static fc_status runner_init(fc_runner *r, fc_forecaster *f, size_t n) {
     fc_model *m = f->model;
     memset(r, 0, sizeof *r);
-    r->cap = chunk_for(m, n ? n : 1);
+    r->cap = fc_inference_chunk(m->capacity, n ? n : 1);
     fc_status st = fc_batch_init(&r->batch, m->be, r->cap, m->cfg.input_size, m->cfg.h);
     if (st == FC_OK && !(r->forecast = fc_malloc(r->cap * m->cfg.h * sizeof(float), "forecasts"))) st = FC_ERR_MEMORY;
     if (st == FC_OK) st = fc_model_reserve(m, r->cap, 0);

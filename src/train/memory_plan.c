@@ -81,9 +81,8 @@ static fc_status plan_data(fc_memory_plan *p, const fc_model *m, const fc_datase
     size_t grid = (T_max - spec.L) / spec.step_size + 1;
     add(p, "window sampler", fc_window_sampler_bytes(ds, o->batch_size, grid), 0);
     if (o->val_size) {
-        size_t n = fc_validation_windows(ds, &spec, NULL), W = o->windows_batch_size;
-        size_t cap = n < W ? n : W;
-        cap = cap < 1024 ? cap : 1024;   /* inference.c's chunk */
+        size_t n = fc_validation_windows(ds, &spec, NULL);
+        size_t cap = fc_inference_chunk(o->windows_batch_size, n ? n : 1);   /* the model has room for W */
         size_t dev = fc_batch_device_bytes(cap, spec.L, spec.H);
         add_backend(p, "validation batch buffers", dev, 0);
         add(p, "validation (host)", fc_batch_bytes(cap, spec.L, spec.H) - dev + cap * spec.H * sizeof(float) +
@@ -108,7 +107,7 @@ fc_status fc_memory_plan_train(const fc_model *m, const fc_dataset *ds, const fc
 
 fc_status fc_memory_plan_predict(const fc_model *m, const fc_dataset *ds, fc_backend *be, fc_memory_plan *p) {
     size_t N = ds->n_series, L = m->cfg.input_size, H = m->cfg.h;
-    size_t cap = N < 1024 ? N : 1024;   /* inference.c's chunk */
+    size_t cap = fc_inference_chunk(0, N ? N : 1);   /* a loaded model has no room reserved yet */
     memset(p, 0, sizeof *p);
     p->windows_batch = cap;
     add_backend(p, "parameters", m->n_floats * sizeof(float), 0);

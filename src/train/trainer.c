@@ -19,6 +19,7 @@
 /* fp16: this many skipped steps in a row means the forward pass itself
  * overflows (the loss scale is down to 2^-14), which no scale can fix. */
 #define FC_MAX_CONSECUTIVE_SKIPS 30
+#define FC_FP16_ADVICE "values exceed fp16's range (65504); scale the data (--scaler standard) or use --precision bf16"
 
 typedef struct {
     fc_forecaster *f;
@@ -33,6 +34,9 @@ typedef struct {
     fc_runner validator;
     size_t lr_decay_steps;
 } trainer;
+
+/* Windows one optimizer step trains on: K micro-batches of W. */
+static size_t windows_per_step(const fc_train_options *o) { return o->windows_batch_size * o->grad_accum; }
 
 static fc_window_spec spec_of(const fc_model_config *c, const fc_train_options *o) {
     return (fc_window_spec){c->input_size, c->h, o->step_size, o->val_size, o->min_in_frac, o->min_out_frac};
@@ -87,7 +91,7 @@ static fc_status trainer_init(trainer *t) {
     fc_model *m = t->f->model;
     fc_backend *be = m->be;
     const fc_train_options *o = t->o;
-    size_t W = o->windows_batch_size, per_step = W * o->grad_accum;
+    size_t W = o->windows_batch_size, per_step = windows_per_step(o);
     t->spec = spec_of(&m->cfg, o);
     t->lr_decay_steps = o->num_lr_decays > 0 ? o->max_steps / (size_t)o->num_lr_decays : (size_t)1 << 62;
     if (t->lr_decay_steps < 1) t->lr_decay_steps = 1;
@@ -164,7 +168,7 @@ static void report_step(trainer *t, size_t step, const fc_step_report *r, fc_tra
     s->last_grad_norm = r->grad_norm;
     if (r->skipped) fc_progress_skip(p, s->steps, sc->scale);
     fc_step_status st = {s->steps, s->last_train_loss, learning_rate_at(t, step),
-                         (double)(s->steps * t->o->windows_batch_size * t->o->grad_accum) / elapsed,
+                         (double)(s->steps * windows_per_step(t->o)) / elapsed,
                          s->loss_scale, s->skipped_steps, r->grad_norm};
     fc_progress_step(p, &st);
 }
@@ -181,9 +185,8 @@ static fc_status run_steps(trainer *t, fc_train_summary *s) {
         FC_TRY(train_step(t, step, &s->last_train_loss, &r));
         s->steps = step + 1;
         if (!isfinite(s->last_train_loss) && o->precision == FC_PREC_FP16)
-            return fc_error(FC_ERR_INVALID, "fp16: the forward pass overflowed at step %zu (loss %g): values "
-                            "exceed fp16's range (65504); scale the data (--scaler standard) or use --precision "
-                            "bf16", s->steps, s->last_train_loss);
+            return fc_error(FC_ERR_INVALID, "fp16: the forward pass overflowed at step %zu (loss %g): "
+                            FC_FP16_ADVICE, s->steps, s->last_train_loss);
         if (!isfinite(s->last_train_loss))
             return fc_error(FC_ERR_INVALID, "training diverged at step %zu: the loss is %g; lower --lr (%g) "
                             "or scale the data (--scaler standard)", s->steps, s->last_train_loss, o->learning_rate);
@@ -191,8 +194,7 @@ static fc_status run_steps(trainer *t, fc_train_summary *s) {
         skips_in_a_row = r.skipped ? skips_in_a_row + 1 : 0;
         if (skips_in_a_row >= FC_MAX_CONSECUTIVE_SKIPS)
             return fc_error(FC_ERR_INVALID, "fp16: %ld steps in a row had inf/NaN gradients (loss scale now %g): "
-                            "values exceed fp16's range (65504); scale the data (--scaler standard) or use "
-                            "--precision bf16", skips_in_a_row, (double)t->opt.scaler.scale);
+                            FC_FP16_ADVICE, skips_in_a_row, (double)t->opt.scaler.scale);
         if (o->val_size && s->steps % o->val_check_steps == 0) {
             double v0 = fc_now();
             FC_TRY(validation_check(t, s->steps, s, &bad_checks, &p, &stop));
@@ -202,7 +204,7 @@ static fc_status run_steps(trainer *t, fc_train_summary *s) {
     fc_progress_done(&p);
     s->early_stopped = stop;
     s->step_seconds = fc_now() - t0 - in_validation;
-    s->windows_per_second = (double)(s->steps * o->windows_batch_size * o->grad_accum) / s->step_seconds;
+    s->windows_per_second = (double)(s->steps * windows_per_step(o)) / s->step_seconds;
     return FC_OK;
 }
 
