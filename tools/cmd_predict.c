@@ -4,7 +4,6 @@
 
 #include "args.h"
 #include "cli.h"
-#include "core/byte_size.h"
 #include "core/error.h"
 #include "core/memory_stats.h"
 #include "eval/evaluate.h"
@@ -76,9 +75,6 @@ int cmd_predict(int argc, char **argv, int first) {
     int rc = args_parse("predict", "Forecast the next h points of every series from its last input_size points.",
                         specs, argc, argv, first);
     if (rc) return rc == 1 ? 0 : 2;
-    if (limit_text && (fc_parse_byte_size(limit_text, &limit) || limit == 0)) {
-        fc_error(FC_ERR_INVALID, "--memory-limit '%s' is not a size such as 512MiB, 12GB or 1073741824", limit_text);
-        return cli_fail("predict");
-    }
+    if (fc_memory_limit_parse(limit_text, &limit) != FC_OK) return cli_fail("predict");
     return predict(model, data, out, threads, limit);
 }

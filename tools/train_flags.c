@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/byte_size.h"
+#include "train/memory_plan.h"
 #include "core/error.h"
 #include "train_flags.h"
 
@@ -84,11 +84,7 @@ int train_flags_resolve(const char *command, const train_flags *a, train_setup *
         fprintf(stderr, "fcast %s: --scaler must be identity|standard|robust|minmax and --loss mae|mse\n", command);
         return 2;
     }
-    if (a->memory_limit && (fc_parse_byte_size(a->memory_limit, &s->memory_limit) || s->memory_limit == 0)) {
-        fc_error(FC_ERR_INVALID, "--memory-limit '%s' is not a size such as 512MiB, 12GB or 1073741824",
-                 a->memory_limit);
-        return 1;
-    }
+    if (fc_memory_limit_parse(a->memory_limit, &s->memory_limit) != FC_OK) return 1;
     s->auto_batch = strcmp(a->wbs, "auto") == 0;
     fc_model_config_default(&s->cfg, s->kind, a->h, a->input_size);
     if (fc_arch_apply(&a->arch, &s->cfg) != FC_OK) return 1;

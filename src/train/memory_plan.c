@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/byte_size.h"
 #include "core/error.h"
 #include "core/memory_stats.h"
 #include "train/batch.h"
@@ -196,4 +197,12 @@ fc_status fc_memory_check_loading(const char *path, const fc_load_options *lo, s
     return fc_error(FC_ERR_MEMORY, "--memory-limit %s: loading %s (%zu rows) needs about %s at its peak (about 70 "
                     "bytes a row, plus %zu MiB for code and libraries)", fc_bytes_text(limit, lim, sizeof lim),
                     path, rows, fc_bytes_text(bytes, need, sizeof need), FC_PLAN_ALLOWANCE >> 20);
+}
+
+fc_status fc_memory_limit_parse(const char *text, size_t *out) {
+    *out = 0;
+    if (!text) return FC_OK;
+    if (fc_parse_byte_size(text, out) || *out == 0)
+        return fc_error(FC_ERR_INVALID, "--memory-limit '%s' is not a size such as 512MiB, 12GB or 1073741824", text);
+    return FC_OK;
 }

@@ -63,6 +63,10 @@ fc_status fc_memory_plan_predict(const fc_model *m, const fc_dataset *ds, fc_bac
 #define FC_PLAN_NO_BATCH_ADVICE ((size_t)-1)
 fc_status fc_memory_plan_refusal(const fc_memory_plan *p, size_t limit, size_t largest_batch);
 
+/* --memory-limit's text (NULL: no limit, *out 0) into bytes; the error
+ * names the flag and the accepted forms. */
+fc_status fc_memory_limit_parse(const char *text, size_t *out);
+
 /* Before loading path: FC_ERR_MEMORY when the loader's estimated peak and
  * the allowance pass limit (0: no limit), naming the rows and the peak. */
 fc_status fc_memory_check_loading(const char *path, const fc_load_options *lo, size_t limit);
