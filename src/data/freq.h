@@ -25,6 +25,31 @@ int fc_freq_is_anchor(const fc_freq *f, int64_t ds);
  * grid that a starts. */
 int fc_freq_steps_between(const fc_freq *f, int64_t a, int64_t b, int64_t *steps);
 
+/* Frequency inference fed point by point (the streaming loader holds no
+ * column of ds): every point through fc_freq_counter_point, every pair of
+ * consecutive points of a series (prev < ds) through fc_freq_counter_step,
+ * then fc_freq_counter_result gives what fc_freq_infer would. */
+typedef struct {
+    int64_t *keys;   /* step, 0 = empty slot (steps are always > 0) */
+    size_t *counts;
+    size_t cap, used;
+} fc_step_counter;
+
+typedef struct {
+    fc_ds_kind kind;
+    size_t points;
+    int month_start, month_end;   /* every point so far is a month start / end at midnight */
+    fc_step_counter fixed;        /* steps in ds units */
+    fc_step_counter months;       /* steps in calendar months, while a month grid is possible */
+} fc_freq_counter;
+
+void fc_freq_counter_init(fc_freq_counter *c, fc_ds_kind kind);
+void fc_freq_counter_point(fc_freq_counter *c, int64_t ds);
+fc_status fc_freq_counter_step(fc_freq_counter *c, int64_t prev, int64_t ds);
+/* 1 and *out set when some series had two points; 0 otherwise. */
+int fc_freq_counter_result(const fc_freq_counter *c, fc_freq *out);
+void fc_freq_counter_free(fc_freq_counter *c);
+
 /* The most common step between consecutive points over all series (rows
  * offsets[s]..offsets[s+1]-1 of ds, each sorted and without duplicates).
  * MONTHS when every date is a month start (or every one a month end) at

@@ -4,21 +4,16 @@
 #include "data/freq.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include "core/error.h"
 #include "data/calendar.h"
-
-typedef struct {
-    int64_t *keys;   /* step, 0 = empty slot (steps are always > 0) */
-    size_t *counts;
-    size_t cap, used;
-} step_counter;
 
 static size_t slot_of(int64_t key, size_t cap) {
     uint64_t h = (uint64_t)key * UINT64_C(0x9E3779B97F4A7C15);  /* Fibonacci hashing */
     return (size_t)(h >> 20) & (cap - 1);
 }
 
-static fc_status counter_grow(step_counter *c) {
+static fc_status counter_grow(fc_step_counter *c) {
     size_t cap = c->cap ? c->cap * 2 : 64;
     int64_t *keys = fc_calloc(cap, sizeof *keys, "frequency inference");
     size_t *counts = fc_calloc(cap, sizeof *counts, "frequency inference");
@@ -42,7 +37,7 @@ static fc_status counter_grow(step_counter *c) {
     return FC_OK;
 }
 
-static fc_status counter_add(step_counter *c, int64_t key) {
+static fc_status counter_add(fc_step_counter *c, int64_t key) {
     if (2 * (c->used + 1) > c->cap) FC_TRY(counter_grow(c));
     size_t j = slot_of(key, c->cap);
     while (c->keys[j] && c->keys[j] != key) j = (j + 1) & (c->cap - 1);
@@ -53,7 +48,7 @@ static fc_status counter_add(step_counter *c, int64_t key) {
 
 /* The most frequent key; the smaller one on ties, so that every point of
  * the other step stays on the grid when one step divides the other. */
-static int64_t counter_mode(const step_counter *c) {
+static int64_t counter_mode(const fc_step_counter *c) {
     int64_t best = 0;
     size_t best_count = 0;
     for (size_t i = 0; i < c->cap; i++) {
@@ -64,42 +59,71 @@ static int64_t counter_mode(const step_counter *c) {
     return best;
 }
 
-/* 1 if every ds is a month start (month_end = 0) or month end (1) at midnight. */
-static int all_on_month_anchor(const int64_t *ds, size_t n, int month_end) {
-    for (size_t i = 0; i < n; i++) {
-        fc_civil c = fc_civil_from_seconds(ds[i]);
-        int day = month_end ? fc_days_in_month(c.year, c.month) : 1;
-        if (c.second != 0 || c.day != day) return 0;
-    }
-    return n > 0;
+/* Month anchors are checked point by point (a ds stays a candidate for
+ * MS while every point is a month start at midnight, for ME while every
+ * one is a month end), and steps are counted both in ds units and in
+ * months while a month grid is still possible: the choice is made once
+ * every point has been seen, so a streaming loader can feed the points
+ * without holding them. */
+static int on_month_anchor(int64_t ds, int month_end) {
+    fc_civil c = fc_civil_from_seconds(ds);
+    int day = month_end ? fc_days_in_month(c.year, c.month) : 1;
+    return c.second == 0 && c.day == day;
 }
 
-static int64_t step_between(const fc_freq *f, int64_t a, int64_t b) {
-    if (f->unit == FC_FREQ_FIXED) return b - a;
+static int64_t months_between(int64_t a, int64_t b) {
     fc_civil ca = fc_civil_from_seconds(a), cb = fc_civil_from_seconds(b);
     return fc_civil_month_index(&cb) - fc_civil_month_index(&ca);
 }
 
+void fc_freq_counter_init(fc_freq_counter *c, fc_ds_kind kind) {
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    c->month_start = c->month_end = kind != FC_DS_INDEX;
+}
+
+void fc_freq_counter_point(fc_freq_counter *c, int64_t ds) {
+    c->points++;
+    if (c->month_start && !on_month_anchor(ds, 0)) c->month_start = 0;
+    if (c->month_end && !on_month_anchor(ds, 1)) c->month_end = 0;
+}
+
+fc_status fc_freq_counter_step(fc_freq_counter *c, int64_t prev, int64_t ds) {
+    FC_TRY(counter_add(&c->fixed, ds - prev));
+    if (c->month_start || c->month_end) FC_TRY(counter_add(&c->months, months_between(prev, ds)));
+    return FC_OK;
+}
+
+int fc_freq_counter_result(const fc_freq_counter *c, fc_freq *out) {
+    fc_freq f = {FC_FREQ_FIXED, 0, 0, ""};
+    int months = c->points > 0 && (c->month_start || c->month_end);
+    if (months) f.unit = FC_FREQ_MONTHS, f.month_end = !c->month_start;
+    f.step = counter_mode(months ? &c->months : &c->fixed);
+    if (f.step <= 0) return 0;
+    fc_freq_set_name(&f, c->kind);
+    *out = f;
+    return 1;
+}
+
+void fc_freq_counter_free(fc_freq_counter *c) {
+    for (int i = 0; i < 2; i++) {
+        fc_step_counter *k = i ? &c->months : &c->fixed;
+        free(k->keys);
+        free(k->counts);
+    }
+    memset(c, 0, sizeof *c);
+}
+
 fc_status fc_freq_infer(fc_ds_kind kind, const int64_t *ds, const size_t *offsets,
                         size_t n_series, fc_freq *out, int *found) {
-    fc_freq f = {FC_FREQ_FIXED, 0, 0, ""};
-    size_t n = offsets[n_series];
-    if (kind != FC_DS_INDEX) {
-        if (all_on_month_anchor(ds, n, 0)) f.unit = FC_FREQ_MONTHS;
-        else if (all_on_month_anchor(ds, n, 1)) f.unit = FC_FREQ_MONTHS, f.month_end = 1;
-    }
-    step_counter counter = {0};
+    fc_freq_counter c;
     fc_status st = FC_OK;
+    fc_freq_counter_init(&c, kind);
+    for (size_t i = 0; i < offsets[n_series]; i++) fc_freq_counter_point(&c, ds[i]);
     for (size_t s = 0; s < n_series && st == FC_OK; s++)
         for (size_t i = offsets[s] + 1; i < offsets[s + 1] && st == FC_OK; i++)
-            st = counter_add(&counter, step_between(&f, ds[i - 1], ds[i]));
-    f.step = counter_mode(&counter);
-    free(counter.keys);
-    free(counter.counts);
-    *found = st == FC_OK && f.step > 0;
-    if (*found) {
-        fc_freq_set_name(&f, kind);
-        *out = f;
-    }
+            st = fc_freq_counter_step(&c, ds[i - 1], ds[i]);
+    *found = st == FC_OK && fc_freq_counter_result(&c, out);
+    fc_freq_counter_free(&c);
     return st;
 }
