@@ -44,11 +44,16 @@ void fc_dataset_free(fc_dataset **dp) {
     free(d->source);
     free(d->ids);
     free(d->offsets);
-    free(d->ds);
-    free(d->y);
-    free(d->mask);
     free(d->exog_names);
-    free(d->exog);
+    if (d->map) {
+        munmap(d->map, d->map_len);
+    } else {
+        free(d->ds);
+        free(d->y);
+        free(d->mask);
+        free(d->exog);
+        free(d->observed);
+    }
     free(d);
     *dp = NULL;
 }
@@ -119,10 +124,25 @@ fc_status fc_dataset_load_csv(const char *path, const fc_load_options *opt, fc_d
     return status;
 }
 
+void fc_dataset_release_pages(const fc_dataset *d) {
+    if (d->map) madvise(d->map, d->map_len, MADV_DONTNEED);
+}
+
+void fc_mask_prefix_counts(const uint8_t *mask, const size_t *offsets, size_t n_series, uint32_t *out) {
+    for (size_t i = 0; i < n_series; i++) {
+        uint32_t *P = out + offsets[i] + i, c = 0;
+        P[0] = 0;
+        for (size_t r = offsets[i]; r < offsets[i + 1]; r++) {
+            c += mask[r] ? 1 : 0;
+            P[r - offsets[i] + 1] = c;
+        }
+    }
+}
+
 size_t fc_dataset_bytes(const fc_dataset *d) {
-    size_t b = sizeof *d + d->n_rows * (sizeof *d->ds + sizeof *d->y + sizeof *d->mask) +
-               (d->n_series + 1) * sizeof *d->offsets + d->n_series * sizeof *d->ids +
-               d->n_rows * d->n_exog * sizeof(double) + d->n_exog * sizeof *d->exog_names;
+    size_t columns = d->map ? 0 : d->n_rows * (sizeof *d->ds + sizeof *d->y + sizeof *d->mask + d->n_exog * sizeof(double));
+    size_t b = sizeof *d + columns + (d->n_series + 1) * sizeof *d->offsets + d->n_series * sizeof *d->ids +
+               d->n_exog * sizeof *d->exog_names;
     for (size_t i = 0; i < d->n_series; i++) b += d->ids[i] ? strlen(d->ids[i]) + 1 : 0;
     for (size_t j = 0; j < d->n_exog; j++) b += d->exog_names[j] ? strlen(d->exog_names[j]) + 1 : 0;
     return b;

@@ -44,6 +44,14 @@ typedef struct fc_dataset {
     fc_ds_kind ds_kind;
     fc_freq freq;
     size_t n_filled;     /* gap points inserted while loading */
+    /* Prefix counts of the mask per series, (n_rows + n_series): series i's
+     * count before its point t is observed[offsets[i] + i + t]. Kept by a
+     * streamed dataset; NULL otherwise (the window sampler counts). */
+    uint32_t *observed;
+    /* A streamed dataset's columns live in a mapped store file
+     * (series_store.h), not on the heap: its mapping, else NULL. */
+    void *map;
+    size_t map_len;
 } fc_dataset;
 
 typedef struct {
@@ -51,6 +59,7 @@ typedef struct {
     int drop_exog;       /* 1: ignore extra columns instead of keeping them */
     int keep_gaps;       /* 1: keep the rows as given, without filling gaps or checking
                           * the grid (prices on trading days indexed by calendar date) */
+    const char *store_dir;   /* streaming: where the store file goes (NULL: $TMPDIR, else /var/tmp) */
 } fc_load_options;
 
 /* Reads and validates a long-format CSV. Errors name the file, line and
@@ -61,6 +70,30 @@ fc_status fc_dataset_load_csv(const char *path, const fc_load_options *opt, fc_d
 /* The same from a buffer (HTTP bodies, tests); `name` stands for the file. */
 fc_status fc_dataset_load_buffer(const char *name, const char *text, size_t len,
                                  const fc_load_options *opt, fc_dataset **out);
+
+/* Streams a CSV into a dataset whose columns live in a memory-mapped file
+ * (series_store.h) instead of the heap, for data larger than the memory
+ * budget. Two passes over the file, each with bounded buffers; the heap
+ * holds O(series) (names, offsets, per-series state), never O(rows). Each
+ * series' rows must be in increasing ds order (series may interleave);
+ * otherwise the error names the line and says how to sort. Gives the same
+ * dataset as fc_dataset_load_csv, and the same errors for the same faults.
+ * max_heap (0: none) bounds the heap share, which grows with the series:
+ * FC_ERR_MEMORY names the series count when it would pass. */
+fc_status fc_dataset_stream_csv(const char *path, const fc_load_options *opt, size_t max_heap, fc_dataset **out);
+
+/* The heap a streamed load of n_series series with names of id_bytes bytes
+ * in all takes at its peak (store pages and the mapped file aside). */
+size_t fc_dataset_stream_heap(size_t n_series, size_t id_bytes, size_t n_exog);
+
+/* Hands the pages of a streamed dataset's store that reads have made
+ * resident back to the kernel (they are read again from the page cache or
+ * the file when touched). A no-op for a dataset on the heap. */
+void fc_dataset_release_pages(const fc_dataset *d);
+
+/* Per-series prefix counts of mask into out (n_rows + n_series), laid out
+ * as fc_dataset.observed. */
+void fc_mask_prefix_counts(const uint8_t *mask, const size_t *offsets, size_t n_series, uint32_t *out);
 
 void fc_dataset_free(fc_dataset **ds);
 
@@ -85,7 +118,8 @@ int64_t fc_freq_advance(const fc_freq *f, int64_t ds, int64_t k);
 /* Writes ds as the file had it: "17", "2000-06-05", "2000-06-05 00:30:00". */
 void fc_ds_format(fc_ds_kind kind, int64_t ds, char *buf, size_t cap);
 
-/* Bytes the dataset's arrays and strings take (for memory plans). */
+/* Bytes the dataset's arrays and strings take on the heap (for memory
+ * plans; a streamed dataset's columns are not on the heap). */
 size_t fc_dataset_bytes(const fc_dataset *d);
 
 /* Before loading: the data rows of a CSV file (its lines less the header)

@@ -12,22 +12,11 @@
 #include "data/ds_text.h"
 #include "data/freq.h"
 
-/* Gap filling may add at most FILL_PER_ROW points per parsed row, plus an
- * allowance of FILL_ALLOWANCE values shared by the row's columns: a typo
- * such as index 100000000 instead of 100 must become an error, not a
- * request for billions of rows. */
-#define FILL_PER_ROW 64
-#define FILL_ALLOWANCE 1000000
 
 typedef struct {
     int64_t ds;
     size_t row;  /* index in the raw table = file order, the tie-breaker */
 } keyed_row;
-
-typedef struct {
-    const char *text;
-    uint32_t id;
-} named_id;
 
 typedef struct {
     const fc_raw_table *t;
@@ -40,10 +29,6 @@ typedef struct {
     size_t *out_offsets;     /* (N+1) after gap filling */
     fc_freq freq;
 } build_state;
-
-static int compare_names(const void *a, const void *b) {
-    return strcmp(((const named_id *)a)->text, ((const named_id *)b)->text);
-}
 
 /* Stable sort of one series' rows by ds: insertion sort on runs of 16,
  * then bottom-up merges through `tmp` (n entries). Hand-written because
@@ -75,17 +60,7 @@ static void sort_by_ds(keyed_row *a, keyed_row *tmp, size_t n) {
 }
 
 static fc_status order_series(build_state *b) {
-    const fc_id_table *ids = &b->t->ids;
-    named_id *names = fc_malloc(b->n_series * sizeof *names, "series order");
-    if (!names) return FC_ERR_MEMORY;
-    for (uint32_t i = 0; i < b->n_series; i++) names[i] = (named_id){fc_id_table_str(ids, i), i};
-    qsort(names, b->n_series, sizeof *names, compare_names);
-    for (uint32_t s = 0; s < b->n_series; s++) {
-        b->id_of_series[s] = names[s].id;
-        b->series_of_id[names[s].id] = s;
-    }
-    free(names);
-    return FC_OK;
+    return fc_id_table_order(&b->t->ids, b->series_of_id, b->id_of_series);
 }
 
 /* Counting sort of rows by series (stable, so file order survives within a
@@ -123,60 +98,77 @@ static const char *series_name(const build_state *b, size_t s) {
     return fc_id_table_str(&b->t->ids, b->id_of_series[s]);
 }
 
+fc_status fc_raw_duplicate_error(const fc_raw_table *t, const char *series, int64_t ds, size_t line,
+                                 size_t first_line) {
+    char id[64], when[40];
+    fc_quote_field(series, strlen(series), id, sizeof id);
+    fc_ds_format(t->kind, ds, when, sizeof when);
+    return fc_raw_error(t, FC_ERR_PARSE, line, t->col_ds,
+                        "duplicate (unique_id, ds) = (%s, %s): already on line %zu; "
+                        "each series may have one row per ds", id, when, first_line);
+}
+
 static fc_status check_duplicates(const build_state *b) {
     const fc_raw_table *t = b->t;
     for (size_t s = 0; s < b->n_series; s++)
-        for (size_t i = b->raw_offsets[s] + 1; i < b->raw_offsets[s + 1]; i++) {
-            if (b->rows[i].ds != b->rows[i - 1].ds) continue;
-            char id[64], when[40];
-            const char *name = series_name(b, s);
-            fc_quote_field(name, strlen(name), id, sizeof id);
-            fc_ds_format(t->kind, b->rows[i].ds, when, sizeof when);
-            return fc_raw_error(t, FC_ERR_PARSE, t->line[b->rows[i].row], t->col_ds,
-                                "duplicate (unique_id, ds) = (%s, %s): already on line %zu; "
-                                "each series may have one row per ds", id, when,
-                                t->line[b->rows[i - 1].row]);
-        }
+        for (size_t i = b->raw_offsets[s] + 1; i < b->raw_offsets[s + 1]; i++)
+            if (b->rows[i].ds == b->rows[i - 1].ds)
+                return fc_raw_duplicate_error(t, series_name(b, s), b->rows[i].ds, t->line[b->rows[i].row],
+                                              t->line[b->rows[i - 1].row]);
     return FC_OK;
 }
 
-static fc_status resolve_freq(build_state *b) {
-    const fc_raw_table *t = b->t;
+fc_status fc_raw_table_freq(const fc_raw_table *t, const fc_freq_counter *c, fc_freq *out) {
     if (t->opt.freq) {
-        fc_status st = fc_freq_parse(t->opt.freq, t->kind, &b->freq);
+        fc_status st = fc_freq_parse(t->opt.freq, t->kind, out);
         if (st != FC_OK) return fc_error_wrap(st, "%s: ", t->source);
         return FC_OK;
     }
-    int found = 0;
-    FC_TRY(fc_freq_infer(t->kind, b->sorted_ds, b->raw_offsets, b->n_series, &b->freq, &found));
-    if (!found && t->opt.keep_gaps) return FC_OK;   /* rows as given: no grid needed */
-    if (!found)
-        return fc_raw_error(t, FC_ERR_INVALID, t->kind_line, t->col_ds,
-                            "cannot infer the frequency: every series has a single row; pass "
-                            "one (freq option: an integer step such as 1, or D, h, 30min, MS...)");
-    return FC_OK;
+    if (fc_freq_counter_result(c, out) || t->opt.keep_gaps) return FC_OK;   /* rows as given: no grid needed */
+    return fc_raw_error(t, FC_ERR_INVALID, t->kind_line, t->col_ds,
+                        "cannot infer the frequency: every series has a single row; pass "
+                        "one (freq option: an integer step such as 1, or D, h, 30min, MS...)");
 }
 
-/* `relation` says how point i stands to the grid ("off", "too far from the
- * previous point to fill..."); for the first point of a series the grid
- * anchor (a month start or end) is what failed. */
+static fc_status resolve_freq(build_state *b) {
+    if (b->t->opt.freq) return fc_raw_table_freq(b->t, NULL, &b->freq);
+    fc_freq_counter c;
+    fc_status st = FC_OK;
+    fc_freq_counter_init(&c, b->t->kind);
+    for (size_t i = 0; i < b->t->n_rows; i++) fc_freq_counter_point(&c, b->sorted_ds[i]);
+    for (size_t s = 0; s < b->n_series && st == FC_OK; s++)
+        for (size_t i = b->raw_offsets[s] + 1; i < b->raw_offsets[s + 1] && st == FC_OK; i++)
+            st = fc_freq_counter_step(&c, b->sorted_ds[i - 1], b->sorted_ds[i]);
+    if (st == FC_OK) st = fc_raw_table_freq(b->t, &c, &b->freq);
+    fc_freq_counter_free(&c);
+    return st;
+}
+
+fc_status fc_raw_off_grid_error(const fc_raw_table *t, const fc_freq *f, const char *series,
+                                const fc_grid_point *at, const fc_grid_point *prev, const char *relation,
+                                const char *hint) {
+    char id[64], when[40], before[40];
+    fc_quote_field(series, strlen(series), id, sizeof id);
+    fc_ds_format(t->kind, at->ds, when, sizeof when);
+    if (!prev)
+        return fc_raw_error(t, FC_ERR_PARSE, at->line, t->col_ds,
+                            "%s (first point of series %s) is not %s, as frequency %s requires",
+                            when, id, f->month_end ? "the last day of a month" :
+                            "the first day of a month", f->name);
+    fc_ds_format(t->kind, prev->ds, before, sizeof before);
+    return fc_raw_error(t, FC_ERR_PARSE, at->line, t->col_ds,
+                        "%s is %s the %s grid of series %s: the previous point is %s on line "
+                        "%zu; %s", when, relation, f->name, id, before, prev->line, hint);
+}
+
+/* Point i of sorted series s against the grid (see fc_raw_off_grid_error). */
 static fc_status off_grid_error(const build_state *b, size_t s, size_t i, const char *relation,
                                 const char *hint) {
     const fc_raw_table *t = b->t;
-    char id[64], when[40], prev[40];
-    const char *name = series_name(b, s);
-    fc_quote_field(name, strlen(name), id, sizeof id);
-    fc_ds_format(t->kind, b->rows[i].ds, when, sizeof when);
-    if (i == b->raw_offsets[s])
-        return fc_raw_error(t, FC_ERR_PARSE, t->line[b->rows[i].row], t->col_ds,
-                            "%s (first point of series %s) is not %s, as frequency %s requires",
-                            when, id, b->freq.month_end ? "the last day of a month" :
-                            "the first day of a month", b->freq.name);
-    fc_ds_format(t->kind, b->rows[i - 1].ds, prev, sizeof prev);
-    return fc_raw_error(t, FC_ERR_PARSE, t->line[b->rows[i].row], t->col_ds,
-                        "%s is %s the %s grid of series %s: the previous point is %s on line "
-                        "%zu; %s", when, relation, b->freq.name, id, prev,
-                        t->line[b->rows[i - 1].row], hint);
+    fc_grid_point at = {b->rows[i].ds, t->line[b->rows[i].row]};
+    fc_grid_point prev = {i > 0 ? b->rows[i - 1].ds : 0, i > 0 ? t->line[b->rows[i - 1].row] : 0};
+    return fc_raw_off_grid_error(t, &b->freq, series_name(b, s), &at, i == b->raw_offsets[s] ? NULL : &prev,
+                                 relation, hint);
 }
 
 /* Checks every series against the grid and computes the filled offsets. */
@@ -186,7 +178,7 @@ static fc_status plan_grid(build_state *b, size_t *n_total) {
         *n_total = b->raw_offsets[b->n_series];
         return FC_OK;
     }
-    size_t limit = b->t->n_rows * FILL_PER_ROW + FILL_ALLOWANCE / (1 + b->t->n_exog), total = 0;
+    size_t limit = fc_fill_limit(b->t->n_rows, b->t->n_exog), total = 0;
     b->out_offsets[0] = 0;
     for (size_t s = 0; s < b->n_series; s++) {
         size_t first = b->raw_offsets[s], end = b->raw_offsets[s + 1];

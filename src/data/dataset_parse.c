@@ -297,37 +297,57 @@ static void release_parsed_text(fc_raw_table *t, const char *pos) {
     t->map_released = upto;
 }
 
-static fc_status parse_rows(fc_raw_table *t, fc_csv_reader *r, size_t header_line, size_t len) {
-    /* A first guess from the file size (a row takes at least one byte per
-     * column); doubling handles the rest. */
-    t->cap = len / (32 + 2 * t->n_cols) + 16;
-    t->cap = t->cap > ((size_t)1 << 24) ? ((size_t)1 << 24) : t->cap;
-    t->cap = (t->cap + 1) / 2;
-    FC_TRY(grow_rows(t));
-    for (;;) {
+/* Room for `want` rows: the loader's first guess, then doubling. */
+static fc_status reserve_rows(fc_raw_table *t, size_t want) {
+    if (t->cap == 0) t->cap = (want + 1) / 2;
+    return t->n_rows == t->cap || !t->series ? grow_rows(t) : FC_OK;
+}
+
+static fc_status parse_rows(fc_raw_table *t, fc_csv_reader *r, size_t max_rows, int *end) {
+    *end = 0;
+    while (t->n_rows < max_rows) {
         size_t n, line;
         int blank;
         fc_csv_result res = fc_csv_next(r, &n, &line, &blank);
-        if (res == FC_CSV_END) break;
+        if (res == FC_CSV_END) {
+            *end = 1;
+            break;
+        }
         if (res != FC_CSV_RECORD) return reader_failure(t, r, res);
         if (blank) continue;  /* as pandas' skip_blank_lines */
-        if (n != t->n_cols) return field_count_error(t, line, n, header_line);
+        if (n != t->n_cols) return field_count_error(t, line, n, t->header_line);
+        if (t->n_rows == t->cap) FC_TRY(grow_rows(t));
         FC_TRY(parse_row(t, r->fields, line));
-        if (t->file_map && (t->n_rows & 0xffff) == 0) release_parsed_text(t, r->pos);
+        t->rows_read++;
+        if (t->file_map && (t->rows_read & 0xffff) == 0) release_parsed_text(t, r->pos);
     }
-    if (t->n_rows == 0)
-        return fc_raw_error(t, FC_ERR_PARSE, header_line + 1, FC_NO_COLUMN,
+    if (*end && t->rows_read == 0)
+        return fc_raw_error(t, FC_ERR_PARSE, t->header_line + 1, FC_NO_COLUMN,
                             "no data rows after the header (line %zu): expected rows of "
-                            "unique_id, ds, y", header_line);
+                            "unique_id, ds, y", t->header_line);
     return FC_OK;
+}
+
+fc_status fc_raw_table_begin(fc_raw_table *t, fc_csv_reader *r, const char *text, size_t len) {
+    fc_csv_init(r, text, len, MAX_COLUMNS + 1);
+    t->header_line = 1;
+    return read_header(t, r, &t->header_line);
+}
+
+fc_status fc_raw_table_read(fc_raw_table *t, fc_csv_reader *r, size_t max_rows, int *end) {
+    FC_TRY(reserve_rows(t, max_rows));
+    return parse_rows(t, r, max_rows, end);
 }
 
 fc_status fc_raw_table_parse(fc_raw_table *t, const char *text, size_t len) {
     fc_csv_reader r;
-    size_t header_line = 1;
-    fc_csv_init(&r, text, len, MAX_COLUMNS + 1);
-    fc_status st = read_header(t, &r, &header_line);
-    if (st == FC_OK) st = parse_rows(t, &r, header_line, len);
+    int end;
+    /* A first guess from the file size (a row takes at least one byte per
+     * column); doubling handles the rest. */
+    fc_status st = fc_raw_table_begin(t, &r, text, len);
+    size_t guess = len / (32 + 2 * t->n_cols) + 16;
+    if (st == FC_OK) st = reserve_rows(t, guess > ((size_t)1 << 24) ? ((size_t)1 << 24) : guess);
+    if (st == FC_OK) st = parse_rows(t, &r, SIZE_MAX, &end);
     fc_csv_free(&r);
     return st;
 }

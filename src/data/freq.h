@@ -28,7 +28,10 @@ int fc_freq_steps_between(const fc_freq *f, int64_t a, int64_t b, int64_t *steps
 /* Frequency inference fed point by point (the streaming loader holds no
  * column of ds): every point through fc_freq_counter_point, every pair of
  * consecutive points of a series (prev < ds) through fc_freq_counter_step,
- * then fc_freq_counter_result gives what fc_freq_infer would. */
+ * then fc_freq_counter_result gives the most common step over all series:
+ * MONTHS when every date is a month start (or every one a month end) at
+ * midnight; ties go to the smaller step, so that every point of the other
+ * step stays on the grid when one step divides the other. */
 typedef struct {
     int64_t *keys;   /* step, 0 = empty slot (steps are always > 0) */
     size_t *counts;
@@ -49,13 +52,5 @@ fc_status fc_freq_counter_step(fc_freq_counter *c, int64_t prev, int64_t ds);
 /* 1 and *out set when some series had two points; 0 otherwise. */
 int fc_freq_counter_result(const fc_freq_counter *c, fc_freq *out);
 void fc_freq_counter_free(fc_freq_counter *c);
-
-/* The most common step between consecutive points over all series (rows
- * offsets[s]..offsets[s+1]-1 of ds, each sorted and without duplicates).
- * MONTHS when every date is a month start (or every one a month end) at
- * midnight; ties go to the smaller step. Returns 0 if no series has two
- * points, FC_ERR_MEMORY if the counting table cannot be allocated. */
-fc_status fc_freq_infer(fc_ds_kind kind, const int64_t *ds, const size_t *offsets,
-                        size_t n_series, fc_freq *out, int *found);
 
 #endif

@@ -113,17 +113,3 @@ void fc_freq_counter_free(fc_freq_counter *c) {
     }
     memset(c, 0, sizeof *c);
 }
-
-fc_status fc_freq_infer(fc_ds_kind kind, const int64_t *ds, const size_t *offsets,
-                        size_t n_series, fc_freq *out, int *found) {
-    fc_freq_counter c;
-    fc_status st = FC_OK;
-    fc_freq_counter_init(&c, kind);
-    for (size_t i = 0; i < offsets[n_series]; i++) fc_freq_counter_point(&c, ds[i]);
-    for (size_t s = 0; s < n_series && st == FC_OK; s++)
-        for (size_t i = offsets[s] + 1; i < offsets[s + 1] && st == FC_OK; i++)
-            st = fc_freq_counter_step(&c, ds[i - 1], ds[i]);
-    *found = st == FC_OK && fc_freq_counter_result(&c, out);
-    fc_freq_counter_free(&c);
-    return st;
-}

@@ -95,3 +95,25 @@ void fc_id_table_free(fc_id_table *t) {
     free(t->slots);
     memset(t, 0, sizeof *t);
 }
+
+typedef struct {
+    const char *text;
+    uint32_t id;
+} named_id;
+
+static int compare_names(const void *a, const void *b) {
+    return strcmp(((const named_id *)a)->text, ((const named_id *)b)->text);
+}
+
+fc_status fc_id_table_order(const fc_id_table *t, uint32_t *series_of_id, uint32_t *id_of_series) {
+    named_id *names = fc_malloc(t->n * sizeof *names, "series order");
+    if (!names) return FC_ERR_MEMORY;
+    for (uint32_t i = 0; i < t->n; i++) names[i] = (named_id){fc_id_table_str(t, i), i};
+    qsort(names, t->n, sizeof *names, compare_names);
+    for (uint32_t s = 0; s < t->n; s++) {
+        id_of_series[s] = names[s].id;
+        series_of_id[names[s].id] = s;
+    }
+    free(names);
+    return FC_OK;
+}

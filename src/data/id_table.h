@@ -27,6 +27,11 @@ static inline const char *fc_id_table_str(const fc_id_table *t, uint32_t id) {
     return t->chars + t->offset[id];
 }
 
+/* Orders the ids by their bytes (strcmp, as pandas sorts strings):
+ * series_of_id[id] is the id's place in that order, id_of_series its
+ * inverse; both have room for t->n. */
+fc_status fc_id_table_order(const fc_id_table *t, uint32_t *series_of_id, uint32_t *id_of_series);
+
 void fc_id_table_free(fc_id_table *t);
 
 #endif

@@ -6,7 +6,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "data/csv_reader.h"
 #include "data/dataset.h"
+#include "data/freq.h"
 #include "data/id_table.h"
 
 #define FC_NO_COLUMN ((size_t)-1)
@@ -31,6 +33,8 @@ typedef struct {
     double *exog;            /* (n_rows, n_exog) */
     fc_ds_kind kind;
     size_t kind_line;        /* first data line, which fixed `kind` */
+    size_t header_line;
+    size_t rows_read;        /* over all chunks (the streaming loader empties the columns) */
     fc_id_table ids;
     /* When the text is a read-only mapping of the file: its start, and how
      * far the parsed part has been handed back to the kernel (the parser
@@ -42,10 +46,49 @@ typedef struct {
 /* Parses the whole text into t (t zeroed by the caller, source and opt set). */
 fc_status fc_raw_table_parse(fc_raw_table *t, const char *text, size_t len);
 
+/* The same in chunks, for the streaming loader: the header, then at most
+ * max_rows more rows appended at a time (the caller empties the columns by
+ * setting n_rows to 0; interned ids stay). *end = 1 when the text is read.
+ * The reader r belongs to the caller (fc_csv_free). */
+fc_status fc_raw_table_begin(fc_raw_table *t, fc_csv_reader *r, const char *text, size_t len);
+fc_status fc_raw_table_read(fc_raw_table *t, fc_csv_reader *r, size_t max_rows, int *end);
+
 /* Groups, sorts, validates and gap-fills t into a new dataset. */
 fc_status fc_raw_table_build(const fc_raw_table *t, fc_dataset **out);
 
 void fc_raw_table_free(fc_raw_table *t);
+
+/* The data's frequency: opt.freq when given (c may then be NULL), else the
+ * one c inferred; an error when none can be inferred and the grid is
+ * needed. */
+fc_status fc_raw_table_freq(const fc_raw_table *t, const fc_freq_counter *c, fc_freq *out);
+
+/* A point of a series as the messages show it. */
+typedef struct {
+    int64_t ds;
+    size_t line;
+} fc_grid_point;
+
+/* The error of a point off series' grid: `at` against the previous point
+ * (`relation`, e.g. "off", and a hint), or, with prev NULL, a first point
+ * that is not the month anchor the frequency requires. */
+fc_status fc_raw_off_grid_error(const fc_raw_table *t, const fc_freq *f, const char *series,
+                                const fc_grid_point *at, const fc_grid_point *prev, const char *relation,
+                                const char *hint);
+
+/* The error of a second row for the same (unique_id, ds). */
+fc_status fc_raw_duplicate_error(const fc_raw_table *t, const char *series, int64_t ds, size_t line,
+                                 size_t first_line);
+
+/* Gap filling may add at most FC_FILL_PER_ROW points per parsed row, plus
+ * an allowance of FC_FILL_ALLOWANCE values shared by the row's columns: a
+ * typo such as index 100000000 instead of 100 must become an error, not a
+ * request for billions of rows. The most points rows parsed rows may fill to. */
+#define FC_FILL_PER_ROW 64
+#define FC_FILL_ALLOWANCE 1000000
+static inline size_t fc_fill_limit(size_t rows, size_t n_exog) {
+    return rows * FC_FILL_PER_ROW + FC_FILL_ALLOWANCE / (1 + n_exog);
+}
 
 /* Sets a message "<source>:<line>: column '<name>' (<col+1>): <text>" (no
  * column part when col is FC_NO_COLUMN) and returns `code`. */

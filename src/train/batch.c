@@ -72,7 +72,8 @@ static void load_one(fc_batch *b, const fc_dataset *ds, const fc_window_spec *sp
     float *y = b->win_y + k * W, *m = b->win_mask + k * W;
     size_t limit = full ? fc_dataset_len(ds, w->series) : fc_train_length(ds, spec, w->series);
     fc_window_gather(ds, w, L, H, limit, y, m);
-    memcpy(b->out_raw + k * H, y + L, H * sizeof(float));    fc_scaler_stats(scaler, y, m, L, b->work + k * L, &b->shift[k], &b->scale[k]);
+    memcpy(b->out_raw + k * H, y + L, H * sizeof(float));
+    fc_scaler_stats(scaler, y, m, L, b->work + k * L, &b->shift[k], &b->scale[k]);
     fc_scaler_apply(y, W, b->shift[k], b->scale[k]);
     memcpy(b->in_y + k * L, y, L * sizeof(float));
     memcpy(b->in_mask + k * L, m, L * sizeof(float));
@@ -85,6 +86,7 @@ void fc_batch_load(fc_batch *b, const fc_dataset *ds, const fc_window_spec *spec
     FC_ASSERT(B <= b->cap);
     #pragma omp parallel for schedule(static) if (B >= 64)
     for (size_t k = 0; k < B; k++) load_one(b, ds, spec, &w[k], k, full, scaler);
+    fc_dataset_release_pages(ds);   /* a streamed dataset keeps no more than one batch resident */
     fc_backend *be = b->be;
     be->to_device(be, b->d_in_y, b->in_y, B * b->L * sizeof(float));
     be->to_device(be, b->d_in_mask, b->in_mask, B * b->L * sizeof(float));

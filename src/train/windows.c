@@ -62,22 +62,29 @@ fc_status fc_windows_check(const fc_dataset *ds, const fc_window_spec *spec, siz
     return FC_OK;
 }
 
-static void build_prefix_counts(fc_window_sampler *s) {
-    const fc_dataset *ds = s->ds;
-    for (size_t i = 0; i < ds->n_series; i++) {
-        uint32_t *P = s->observed + ds->offsets[i] + i, c = 0;
-        P[0] = 0;
-        for (size_t r = ds->offsets[i]; r < ds->offsets[i + 1]; r++) {
-            c += ds->mask[r] ? 1 : 0;
-            P[r - ds->offsets[i] + 1] = c;
-        }
-    }
+/* A streamed dataset keeps the prefix counts in its store; others get
+ * them counted here. */
+static size_t prefix_count_bytes(const fc_dataset *ds) {
+    return ds->observed ? 0 : (ds->n_rows + ds->n_series) * sizeof(uint32_t);
 }
 
 size_t fc_window_sampler_bytes(const fc_dataset *ds, size_t batch_size, size_t grid) {
     size_t series = batch_size < ds->n_series ? batch_size : ds->n_series;
-    return (ds->n_rows + ds->n_series) * sizeof(uint32_t) + ds->n_series * sizeof(uint32_t) +
-           series * grid * sizeof(fc_window);
+    return prefix_count_bytes(ds) + ds->n_series * sizeof(uint32_t) + series * grid * sizeof(fc_window);
+}
+
+/* Valid windows over all series. The count reads every prefix count once:
+ * a streamed dataset's pages are handed back as it goes. */
+static void count_valid(fc_window_sampler *s) {
+    size_t since_release = 0;
+    for (size_t i = 0; i < s->ds->n_series; i++) {
+        s->total_valid += fc_window_sampler_list(s, i, NULL);
+        since_release += fc_dataset_len(s->ds, i);
+        if (since_release < ((size_t)1 << 20)) continue;
+        fc_dataset_release_pages(s->ds);
+        since_release = 0;
+    }
+    fc_dataset_release_pages(s->ds);
 }
 
 fc_status fc_window_sampler_init(fc_window_sampler *s, const fc_dataset *ds, const fc_window_spec *spec,
@@ -91,12 +98,13 @@ fc_status fc_window_sampler_init(fc_window_sampler *s, const fc_dataset *ds, con
     if (spec->step_size < 1) return fc_error(FC_ERR_INVALID, "--step-size must be >= 1");
     FC_TRY(fc_windows_check(ds, spec, &s->T_max));
     s->grid = (s->T_max - spec->L) / spec->step_size + 1;
-    s->observed = fc_malloc((ds->n_rows + ds->n_series) * sizeof(uint32_t), "window availability counts");
+    s->own_observed = ds->observed ? NULL : fc_malloc(prefix_count_bytes(ds), "window availability counts");
+    s->observed = ds->observed ? ds->observed : s->own_observed;
     s->perm = fc_malloc(ds->n_series * sizeof(uint32_t), "series order");
     s->cand = fc_malloc(s->batch_size * s->grid * sizeof(fc_window), "window candidates");
     if (!s->observed || !s->perm || !s->cand) { fc_window_sampler_free(s); return FC_ERR_MEMORY; }
-    build_prefix_counts(s);
-    for (size_t i = 0; i < ds->n_series; i++) s->total_valid += fc_window_sampler_list(s, i, NULL);
+    if (s->own_observed) fc_mask_prefix_counts(ds->mask, ds->offsets, ds->n_series, s->own_observed);
+    count_valid(s);
     if (s->total_valid == 0) {
         fc_window_sampler_free(s);
         return fc_error(FC_ERR_INVALID, "%s: no training window has an observed point in both its %zu "
@@ -108,9 +116,10 @@ fc_status fc_window_sampler_init(fc_window_sampler *s, const fc_dataset *ds, con
 }
 
 void fc_window_sampler_free(fc_window_sampler *s) {
-    free(s->observed);
+    free(s->own_observed);
     free(s->perm);
     free(s->cand);
+    s->own_observed = NULL;
     s->observed = NULL;
     s->perm = NULL;
     s->cand = NULL;

@@ -42,7 +42,8 @@ typedef struct fc_window_sampler {
     size_t batch_size, windows_batch_size;
     size_t T_max;             /* longest training part */
     size_t grid;              /* window starts per series on the padded grid */
-    uint32_t *observed;       /* (n_rows + n_series) prefix counts of the mask, per series */
+    const uint32_t *observed; /* (n_rows + n_series) prefix counts of the mask, per series */
+    uint32_t *own_observed;   /* the counts when the dataset has none (freed with the sampler) */
     uint32_t *perm;           /* (N) this epoch's series order */
     size_t epoch, cursor;
     fc_window *cand;          /* (batch_size * grid) candidates of one step */
