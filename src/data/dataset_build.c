@@ -12,7 +12,6 @@
 #include "data/ds_text.h"
 #include "data/freq.h"
 
-
 typedef struct {
     int64_t ds;
     size_t row;  /* index in the raw table = file order, the tie-breaker */
@@ -202,14 +201,14 @@ static fc_status plan_grid(build_state *b, size_t *n_total) {
     return FC_OK;
 }
 
-static void copy_row(fc_dataset *d, size_t o, const fc_raw_table *t, size_t r) {
+void fc_dataset_put_row(fc_dataset *d, size_t o, const fc_raw_table *t, size_t r) {
     d->ds[o] = t->ds[r];
     d->y[o] = t->y[r];
     d->mask[o] = t->mask[r];
     if (d->n_exog) memcpy(d->exog + o * d->n_exog, t->exog + r * t->n_exog, d->n_exog * sizeof *d->exog);
 }
 
-static void fill_missing(fc_dataset *d, size_t o, int64_t ds) {
+void fc_dataset_put_missing(fc_dataset *d, size_t o, int64_t ds) {
     d->ds[o] = ds;
     d->y[o] = 0.0;
     d->mask[o] = 0;
@@ -220,13 +219,13 @@ static void fill_values(const build_state *b, fc_dataset *d) {
     size_t o = 0;
     for (size_t s = 0; s < b->n_series; s++) {
         size_t first = b->raw_offsets[s], end = b->raw_offsets[s + 1];
-        copy_row(d, o++, b->t, b->rows[first].row);
+        fc_dataset_put_row(d, o++, b->t, b->rows[first].row);
         for (size_t i = first + 1; i < end; i++) {
             int64_t steps = 0, from = b->rows[i - 1].ds;
             if (!b->t->opt.keep_gaps) fc_freq_steps_between(&b->freq, from, b->rows[i].ds, &steps);
             for (int64_t k = 1; k < steps; k++, d->n_filled++)
-                fill_missing(d, o++, fc_freq_advance(&b->freq, from, k));
-            copy_row(d, o++, b->t, b->rows[i].row);
+                fc_dataset_put_missing(d, o++, fc_freq_advance(&b->freq, from, k));
+            fc_dataset_put_row(d, o++, b->t, b->rows[i].row);
         }
     }
 }

@@ -90,6 +90,11 @@ static inline size_t fc_fill_limit(size_t rows, size_t n_exog) {
     return rows * FC_FILL_PER_ROW + FC_FILL_ALLOWANCE / (1 + n_exog);
 }
 
+/* Writes parsed row r of t, or a missing point at ds (y 0, mask 0,
+ * exogenous NaN), as point o of d. */
+void fc_dataset_put_row(fc_dataset *d, size_t o, const fc_raw_table *t, size_t r);
+void fc_dataset_put_missing(fc_dataset *d, size_t o, int64_t ds);
+
 /* Sets a message "<source>:<line>: column '<name>' (<col+1>): <text>" (no
  * column part when col is FC_NO_COLUMN) and returns `code`. */
 fc_status fc_raw_error(const fc_raw_table *t, fc_status code, size_t line, size_t col,

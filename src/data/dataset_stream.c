@@ -1,0 +1,327 @@
+/* The streaming loader (fc_dataset_stream_csv, see dataset.h): the same
+ * dataset as the in-memory loader, with the heap holding O(series).
+ *
+ * Pass 1 parses the file in chunks and keeps, per series, its row count
+ * and its first and last points, checks that each series' rows come in
+ * increasing ds order, and feeds the frequency inference. Between the
+ * passes: the frequency, the series order, every series' length after gap
+ * filling, and the store file sized for them. Pass 2 parses the file again
+ * and writes each row, and the missing points before it, at its series'
+ * cursor in the store. As in the in-memory loader, the mapped text is
+ * handed back as it is parsed; the store's written pages are handed back
+ * every STORE_RELEASE_ROWS points, so neither stays resident. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "data/raw_table.h"
+#include "data/series_store.h"
+
+#define CHUNK_ROWS 16384
+#define STORE_RELEASE_ROWS 1024
+#define TEXT_WINDOW ((size_t)16 << 20)   /* dataset_parse.c's release step */
+
+typedef struct {
+    fc_grid_point first, last;
+    size_t rows;
+} series_scan;
+
+typedef struct {
+    size_t next;          /* points written */
+    fc_grid_point prev;   /* the last row written */
+} series_cursor;
+
+typedef struct {
+    const char *text;
+    size_t len;
+    fc_load_options opt;
+    const char *source;
+    size_t max_heap;
+    fc_raw_table t;             /* the pass's table: chunks of rows, and the interned ids */
+    fc_freq_counter counter;    /* started on the first row, when ds's kind is known */
+    int counting;
+    series_scan *scan;          /* (ids) pass 1, by interned id */
+    uint32_t *series_of_id, *id_of_series;
+    series_cursor *cursor;      /* (N) pass 2, by sorted series */
+    size_t since_release;
+    fc_dataset *d;
+} stream_state;
+
+size_t fc_dataset_stream_heap(size_t n_series, size_t id_bytes, size_t n_exog) {
+    /* Per series: interned id (offset, length, hash, two hash slots), its
+     * scan, its order both ways, its cursor, the dataset's name pointer and
+     * offset; the names twice (interned and the dataset's copy). Per chunk
+     * row: series 4, ds 8, y 8, mask 1, line 8 and the exogenous values.
+     * The text and the store each keep at most a window resident. */
+    size_t per_series = 8 + 4 + 8 + 8 + sizeof(series_scan) + 8 + sizeof(series_cursor) + 8 + 8;
+    size_t chunk = CHUNK_ROWS * (29 + 8 * n_exog);
+    size_t store_window = STORE_RELEASE_ROWS * (3 + n_exog) * (size_t)sysconf(_SC_PAGESIZE);
+    return n_series * per_series + 2 * (id_bytes + n_series) + chunk + TEXT_WINDOW + store_window;
+}
+
+static const char *id_name(const stream_state *s, uint32_t id) {
+    return fc_id_table_str(&s->t.ids, id);
+}
+
+/* The heap grows with the series, found as pass 1 goes: it stops once
+ * they alone would pass max_heap. */
+static fc_status check_heap(const stream_state *s) {
+    size_t need = fc_dataset_stream_heap(s->t.ids.n, s->t.ids.chars_len, s->t.n_exog);
+    if (!s->max_heap || need <= s->max_heap) return FC_OK;
+    return fc_error(FC_ERR_MEMORY, "%s: %zu series so far: streaming still keeps about %zu MiB for their names "
+                    "and per-series state, more than the %zu MiB the memory limit leaves for loading",
+                    s->source, s->t.ids.n, need >> 20, s->max_heap >> 20);
+}
+
+/* Streaming cannot sort: a row earlier in time than its series' previous
+ * row is an error that says how to fix the file. */
+static fc_status order_error(const stream_state *s, uint32_t id, const fc_grid_point *at) {
+    char name[64], when[40], before[40];
+    const char *text = id_name(s, id);
+    fc_quote_field(text, strlen(text), name, sizeof name);
+    fc_ds_format(s->t.kind, at->ds, when, sizeof when);
+    fc_ds_format(s->t.kind, s->scan[id].last.ds, before, sizeof before);
+    return fc_raw_error(&s->t, FC_ERR_PARSE, at->line, s->t.col_ds,
+                        "%s comes after %s (line %zu) in series %s: loading in a stream (data larger than "
+                        "the memory limit) needs each series' rows in increasing ds order; sort the file "
+                        "by unique_id and ds, or raise the memory limit to load it whole",
+                        when, before, s->scan[id].last.line, name);
+}
+
+static fc_status scan_row(stream_state *s, size_t r, size_t *n_seen) {
+    const fc_raw_table *t = &s->t;
+    uint32_t id = t->series[r];
+    fc_grid_point at = {t->ds[r], t->line[r]};
+    if (!s->counting) {
+        fc_freq_counter_init(&s->counter, t->kind);
+        s->counting = 1;
+    }
+    fc_freq_counter_point(&s->counter, at.ds);
+    if (id == *n_seen) {   /* ids are numbered in order of first appearance */
+        series_scan *grown = fc_realloc(s->scan, (id + 1) * sizeof *grown, "series state");
+        if (!grown) return FC_ERR_MEMORY;
+        s->scan = grown;
+        s->scan[id] = (series_scan){at, at, 1};
+        (*n_seen)++;
+        return FC_OK;
+    }
+    series_scan *sc = &s->scan[id];
+    if (at.ds == sc->last.ds) return fc_raw_duplicate_error(t, id_name(s, id), at.ds, at.line, sc->last.line);
+    if (at.ds < sc->last.ds) return order_error(s, id, &at);
+    FC_TRY(fc_freq_counter_step(&s->counter, sc->last.ds, at.ds));
+    sc->last = at;
+    sc->rows++;
+    return FC_OK;
+}
+
+/* Runs one pass over the text: `row` for every parsed row. */
+static fc_status each_row(stream_state *s, fc_status (*row)(stream_state *, size_t, size_t *), size_t *arg) {
+    fc_csv_reader r;
+    int end = 0;
+    memset(&s->t, 0, sizeof s->t);
+    s->t.source = s->source;
+    s->t.opt = s->opt;
+    s->t.file_map = s->len ? s->text : NULL;
+    fc_status st = fc_raw_table_begin(&s->t, &r, s->text, s->len);
+    while (st == FC_OK && !end) {
+        s->t.n_rows = 0;
+        st = fc_raw_table_read(&s->t, &r, CHUNK_ROWS, &end);
+        for (size_t i = 0; i < s->t.n_rows && st == FC_OK; i++) st = row(s, i, arg);
+        if (st == FC_OK) st = check_heap(s);
+    }
+    fc_csv_free(&r);
+    return st;
+}
+
+/* Points of a series after gap filling; 0 when its last point is off the
+ * grid of its first (pass 2 then finds the first row that is off). */
+static size_t grid_length(const stream_state *s, const fc_freq *f, const series_scan *sc) {
+    int64_t steps;
+    if (s->opt.keep_gaps || sc->rows == 1) return sc->rows;
+    return fc_freq_steps_between(f, sc->first.ds, sc->last.ds, &steps) ? (size_t)steps + 1 : 0;
+}
+
+/* Gap filling past fc_fill_limit is refused before the store is made; the
+ * message names the series with the most points to fill. */
+static fc_status fill_error(const stream_state *s, const fc_freq *f) {
+    size_t worst = 0, most = 0;
+    for (uint32_t id = 0; id < s->t.ids.n; id++) {
+        size_t n = grid_length(s, f, &s->scan[id]), fill = n > s->scan[id].rows ? n - s->scan[id].rows : 0;
+        if (fill > most) most = fill, worst = id;
+    }
+    const series_scan *sc = &s->scan[worst];
+    char name[64], a[40], b[40];
+    fc_quote_field(id_name(s, (uint32_t)worst), strlen(id_name(s, (uint32_t)worst)), name, sizeof name);
+    fc_ds_format(s->t.kind, sc->first.ds, a, sizeof a);
+    fc_ds_format(s->t.kind, sc->last.ds, b, sizeof b);
+    return fc_raw_error(&s->t, FC_ERR_PARSE, sc->last.line, s->t.col_ds,
+                        "series %s runs from %s (line %zu) to %s on the %s grid with %zu rows: its %zu missing "
+                        "points are too many to fill; check the timestamps or pass a coarser frequency",
+                        name, a, sc->first.line, b, f->name, sc->rows, most);
+}
+
+static char *copy_string(const char *text) {
+    size_t n = strlen(text) + 1;
+    char *p = fc_malloc(n, "dataset strings");
+    if (p) memcpy(p, text, n);
+    return p;
+}
+
+/* The dataset's heap part: names, offsets, frequency; columns in the store. */
+static fc_status make_dataset(stream_state *s, const fc_freq *f) {
+    const fc_raw_table *t = &s->t;
+    size_t N = t->ids.n;
+    fc_dataset *d = fc_calloc(1, sizeof *d, "dataset");
+    if (!d) return FC_ERR_MEMORY;
+    s->d = d;
+    d->n_series = N;
+    d->n_exog = t->n_exog;
+    d->ds_kind = t->kind;
+    d->freq = *f;
+    if (!(d->source = copy_string(s->source))) return FC_ERR_MEMORY;
+    d->ids = fc_calloc(N, sizeof *d->ids, "series ids");
+    d->offsets = fc_calloc(N + 1, sizeof *d->offsets, "series offsets");
+    d->exog_names = fc_calloc(t->n_exog, sizeof *d->exog_names, "exogenous names");
+    if (!d->ids || !d->offsets || !d->exog_names) return FC_ERR_MEMORY;
+    for (size_t j = 0; j < t->n_exog; j++)
+        if (!(d->exog_names[j] = copy_string(t->col_names[t->exog_cols[j]]))) return FC_ERR_MEMORY;
+    for (size_t i = 0; i < N; i++) {
+        if (!(d->ids[i] = copy_string(id_name(s, s->id_of_series[i])))) return FC_ERR_MEMORY;
+        d->offsets[i + 1] = d->offsets[i] + grid_length(s, f, &s->scan[s->id_of_series[i]]);
+    }
+    d->n_rows = d->offsets[N];
+    return FC_OK;
+}
+
+/* Between the passes: frequency, order, lengths, and the store. */
+static fc_status plan_store(stream_state *s) {
+    fc_freq f = {0};
+    size_t N = s->t.ids.n, total = 0;
+    FC_TRY(fc_raw_table_freq(&s->t, &s->counter, &f));
+    s->series_of_id = fc_malloc(N * sizeof *s->series_of_id, "series order");
+    s->id_of_series = fc_malloc(N * sizeof *s->id_of_series, "series order");
+    s->cursor = fc_calloc(N, sizeof *s->cursor, "series cursors");
+    if (!s->series_of_id || !s->id_of_series || !s->cursor) return FC_ERR_MEMORY;
+    FC_TRY(fc_id_table_order(&s->t.ids, s->series_of_id, s->id_of_series));
+    for (uint32_t id = 0; id < N; id++) total += grid_length(s, &f, &s->scan[id]);
+    if (total > fc_fill_limit(s->t.rows_read, s->t.n_exog)) return fill_error(s, &f);
+    FC_TRY(make_dataset(s, &f));
+    return fc_series_store_create(s->d, s->opt.store_dir);
+}
+
+/* Counts a written point, handing the store's written pages back every
+ * STORE_RELEASE_ROWS points. */
+static void count_written(stream_state *s) {
+    if (++s->since_release < STORE_RELEASE_ROWS) return;
+    fc_dataset_release_pages(s->d);
+    s->since_release = 0;
+}
+
+/* Missing points between the cursor's last row and the next, `steps` away.
+ * A series with no room (off the grid, see grid_length) is only checked. */
+static void place_missing(stream_state *s, series_cursor *c, size_t base, size_t room, int64_t steps) {
+    fc_dataset *d = s->d;
+    for (int64_t k = 1; k < steps; k++, c->next++, d->n_filled++) {
+        if (c->next >= room) continue;
+        fc_dataset_put_missing(d, base + c->next, fc_freq_advance(&d->freq, c->prev.ds, k));
+        count_written(s);
+    }
+}
+
+static fc_status place_row(stream_state *s, size_t r, size_t *unused) {
+    (void)unused;
+    const fc_raw_table *t = &s->t;
+    fc_dataset *d = s->d;
+    if (t->series[r] >= d->n_series) return fc_error(FC_ERR_IO, "%s: the file changed while it was read", s->source);
+    size_t series = s->series_of_id[t->series[r]], base = d->offsets[series];
+    size_t room = d->offsets[series + 1] - base;   /* 0 for a series pass 1 found off the grid */
+    series_cursor *c = &s->cursor[series];
+    fc_grid_point at = {t->ds[r], t->line[r]};
+    int64_t steps = 1;
+    if (!s->opt.keep_gaps && c->next == 0 && !fc_freq_is_anchor(&d->freq, at.ds))
+        return fc_raw_off_grid_error(t, &d->freq, d->ids[series], &at, NULL, "", "");
+    if (!s->opt.keep_gaps && c->next > 0 && !fc_freq_steps_between(&d->freq, c->prev.ds, at.ds, &steps))
+        return fc_raw_off_grid_error(t, &d->freq, d->ids[series], &at, &c->prev, "off",
+                                     "fix the timestamp or pass a finer frequency");
+    place_missing(s, c, base, room, steps);
+    if (c->next < room) {
+        fc_dataset_put_row(d, base + c->next, t, r);
+        count_written(s);
+    }
+    c->next++;
+    c->prev = at;
+    return FC_OK;
+}
+
+/* After pass 2: every series filled exactly, and the mask's prefix counts
+ * for the window sampler, a series at a time. */
+static fc_status finish_store(stream_state *s) {
+    fc_dataset *d = s->d;
+    for (size_t i = 0; i < d->n_series; i++) {
+        size_t len = fc_dataset_len(d, i);
+        if (s->cursor[i].next != len)
+            return fc_error(FC_ERR_IO, "%s: series '%s' has %zu points on the second reading, %zu on the "
+                            "first: the file changed while it was read",
+                            s->source, d->ids[i], s->cursor[i].next, len);
+        fc_mask_prefix_counts(d->mask, d->offsets + i, 1, d->observed + i);
+        s->since_release += len;
+        if (s->since_release < ((size_t)1 << 20)) continue;
+        fc_dataset_release_pages(d);
+        s->since_release = 0;
+    }
+    fc_series_store_seal(d);
+    return FC_OK;
+}
+
+static fc_status stream_text(stream_state *s) {
+    size_t n_seen = 0;
+    FC_TRY(each_row(s, scan_row, &n_seen));
+    FC_TRY(plan_store(s));
+    free(s->scan);
+    s->scan = NULL;
+    fc_raw_table_free(&s->t);
+    FC_TRY(each_row(s, place_row, NULL));
+    if (s->t.ids.n != s->d->n_series)
+        return fc_error(FC_ERR_IO, "%s: the file changed while it was read", s->source);
+    return finish_store(s);
+}
+
+static fc_status map_text(const char *path, int fd, const char **text, size_t *len) {
+    struct stat st;
+    if (fstat(fd, &st) != 0) return fc_error(FC_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode)) return fc_error(FC_ERR_IO, "%s: not a regular file: expected a CSV file", path);
+    *len = (size_t)st.st_size;
+    *text = "";
+    if (!*len) return FC_OK;
+    void *map = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map == MAP_FAILED) return fc_error(FC_ERR_IO, "%s: cannot map: %s", path, strerror(errno));
+    madvise(map, *len, MADV_SEQUENTIAL);
+    *text = map;
+    return FC_OK;
+}
+
+fc_status fc_dataset_stream_csv(const char *path, const fc_load_options *opt, size_t max_heap, fc_dataset **out) {
+    stream_state s = {.source = path, .max_heap = max_heap};
+    if (opt) s.opt = *opt;
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return fc_error(FC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    fc_status st = map_text(path, fd, &s.text, &s.len);
+    close(fd);
+    if (st == FC_OK) st = stream_text(&s);
+    if (s.len) munmap((void *)s.text, s.len);
+    fc_raw_table_free(&s.t);
+    fc_freq_counter_free(&s.counter);
+    free(s.scan);
+    free(s.series_of_id);
+    free(s.id_of_series);
+    free(s.cursor);
+    if (st == FC_OK) *out = s.d;
+    else fc_dataset_free(&s.d);
+    return st;
+}
