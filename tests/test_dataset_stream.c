@@ -62,7 +62,7 @@ static void check_same(const char *path, const fc_load_options *opt, const char 
     fc_dataset *mem = NULL, *str = NULL;
     fc_status a = fc_dataset_load_csv(path, opt, &mem);
     CHECK_MSG(a == FC_OK, "%s: %s", what, fc_last_error());
-    fc_status b = fc_dataset_stream_csv(path, opt, 0, &str);
+    fc_status b = fc_dataset_stream_csv(path, opt, &str);
     CHECK_MSG(b == FC_OK, "%s: streaming: %s", what, fc_last_error());
     if (a == FC_OK && b == FC_OK) compare(mem, str, what);
     fc_dataset_free(&mem);
@@ -126,7 +126,7 @@ static void test_same_errors(void) {
         write_file(path, c->csv);
         fc_load_options opt = {.freq = c->freq};
         fc_dataset *d = (fc_dataset *)&opt;
-        fc_status st = fc_dataset_stream_csv(path, &opt, 0, &d);
+        fc_status st = fc_dataset_stream_csv(path, &opt, &d);
         CHECK_MSG(st != FC_OK && d == NULL, "case '%s' streamed", c->what);
         if (st == FC_OK) fc_dataset_free(&d);
         const char *msg = fc_last_error();
@@ -145,7 +145,7 @@ static void test_stream_only_errors(void) {
     snprintf(path, sizeof path, "%s/order.csv", dir);
     write_file(path, "unique_id,ds,y\na,1,1\nb,1,1\na,3,1\nb,2,1\na,2,1\n");
     fc_dataset *d = NULL;
-    CHECK(fc_dataset_stream_csv(path, NULL, 0, &d) == FC_ERR_PARSE && d == NULL);
+    CHECK(fc_dataset_stream_csv(path, NULL, &d) == FC_ERR_PARSE && d == NULL);
     CHECK_CONTAINS(fc_last_error(), "order.csv:6:");
     CHECK_CONTAINS(fc_last_error(), "column 'ds' (2)");
     CHECK_CONTAINS(fc_last_error(), "2 comes after 3 (line 4) in series 'a'");
@@ -156,14 +156,15 @@ static void test_stream_only_errors(void) {
     fprintf(f, "unique_id,ds,y\n");
     for (int s = 0; s < 200000; s++) fprintf(f, "series-%d,1,1\nseries-%d,2,2\n", s, s);
     fclose(f);
-    CHECK(fc_dataset_stream_csv(path, NULL, (size_t)32 << 20, &d) == FC_ERR_MEMORY && d == NULL);
+    fc_load_options small = {.max_heap = (size_t)32 << 20};
+    CHECK(fc_dataset_stream_csv(path, &small, &d) == FC_ERR_MEMORY && d == NULL);
     CHECK_CONTAINS(fc_last_error(), "many.csv:");
     CHECK_CONTAINS(fc_last_error(), "series so far");
-    CHECK(fc_dataset_stream_csv(path, NULL, 0, &d) == FC_OK && d && d->n_series == 200000);
+    CHECK(fc_dataset_stream_csv(path, NULL, &d) == FC_OK && d && d->n_series == 200000);
     fc_dataset_free(&d);
 
     fc_load_options nowhere = {.store_dir = "/nonexistent/store"};
-    CHECK(fc_dataset_stream_csv("data/eu_stock_markets.csv", &nowhere, 0, &d) == FC_ERR_IO && d == NULL);
+    CHECK(fc_dataset_stream_csv("data/eu_stock_markets.csv", &nowhere, &d) == FC_ERR_IO && d == NULL);
     CHECK_CONTAINS(fc_last_error(), "/nonexistent/store");
     CHECK_CONTAINS(fc_last_error(), "--store-dir");
 }
@@ -180,7 +181,7 @@ static size_t peak_growth(const char *path, int stream) {
         fc_rss_reset_peak();
         size_t base = fc_rss_current(), grown = 0;
         fc_dataset *d = NULL;
-        fc_status st = stream ? fc_dataset_stream_csv(path, NULL, 0, &d) : fc_dataset_load_csv(path, NULL, &d);
+        fc_status st = stream ? fc_dataset_stream_csv(path, NULL, &d) : fc_dataset_load_csv(path, NULL, &d);
         double sum = 0;
         for (size_t r = 0; st == FC_OK && r < d->n_rows; r++) {
             sum += d->y[r] * d->mask[r];

@@ -27,8 +27,8 @@ static int evaluate(const char *model_path, const char *train, const char *test,
     fc_eval_result r;
     fc_status st = fc_backend_cpu_create((int)(threads > 100000 ? 100000 : threads), &be);
     if (st == FC_OK) st = fc_forecaster_load(model_path, be, &f);
-    if (st == FC_OK) st = fc_load_history(&f, train, 0, &tr);
-    if (st == FC_OK) st = fc_load_history(&f, test, 1, &te);
+    if (st == FC_OK) st = fc_load_history(&f, train, NULL, &tr);
+    if (st == FC_OK) st = fc_load_history(&f, test, &(fc_load_options){.keep_gaps = 1}, &te);
     if (st == FC_OK) st = fc_evaluate(&f, tr, te, season, &r);
     if (st == FC_OK) print_result(&r, fc_model_kind_name(f.model->cfg.kind));
     int rc = st == FC_OK ? 0 : cli_fail("eval");

@@ -4,6 +4,7 @@
  * that fits. Loads the data (the plan depends on its size) and builds the
  * matrix-product kernels to ask their workspace; allocates no model. */
 #include <stdio.h>
+#include <string.h>
 
 #include "backend/backend.h"
 #include "cli.h"
@@ -17,14 +18,28 @@ static const char *SUMMARY =
     "every buffer fcast allocates, the bytes per window, and with --memory-limit the largest\n"
     "--windows-batch-size that fits.";
 
-static void print_plan(const train_setup *su, const fc_memory_plan *p, size_t fits, size_t rows, size_t load) {
-    char a[32], b[32], c[32];
+static void print_loading(const fc_data_choice *dc, const fc_dataset *ds) {
+    char a[32], b[32];
+    if (!dc->stream) {
+        if (dc->estimated)
+            printf("loading the data (before training, transient): about %s at its peak for %zu rows\n",
+                   fc_bytes_text(dc->whole_bytes, a, sizeof a), dc->rows);
+        return;
+    }
+    size_t names = 0;
+    for (size_t i = 0; i < ds->n_series; i++) names += strlen(ds->ids[i]);
+    printf("data streamed: a %s store file (not resident: the plan counts the pages a step touches); "
+           "loading kept about %s on the heap at its peak\n",
+           fc_bytes_text(ds->map_len, a, sizeof a),
+           fc_bytes_text(fc_dataset_stream_heap(ds->n_series, names, ds->n_exog), b, sizeof b));
+}
+
+static void print_plan(const train_setup *su, const fc_memory_plan *p, size_t fits) {
+    char a[32], b[32];
     printf("memory plan: %s h=%zu input=%zu, %zu windows per step, %s\n", fc_model_kind_name(su->kind), su->cfg.h,
            su->cfg.input_size, su->o.windows_batch_size, fc_precision_name(su->o.precision));
     fc_memory_plan_print(p, stdout);
     printf("bytes per window: %zu\n", p->per_window);
-    printf("loading the data (before training, transient): about %s at its peak for %zu rows\n",
-           fc_bytes_text(load, c, sizeof c), rows);
     if (!su->memory_limit) return;
     printf("memory limit: %s; this plan %s it\n", fc_bytes_text(su->memory_limit, a, sizeof a),
            p->total <= su->memory_limit ? "fits" : "exceeds");
@@ -36,21 +51,20 @@ static int plan(const train_flags *a) {
     train_setup su;
     int rc = train_flags_resolve("plan", a, &su);
     if (rc) return rc == 2 ? 2 : cli_fail("plan");
-    fc_load_options lo = {.freq = a->freq, .drop_exog = 1};
+    fc_data_choice choice;
     fc_dataset *ds = NULL;
     fc_backend *be = NULL;
     fc_model *m = NULL;
     fc_memory_plan p;
     size_t fits = 0;
-    size_t rows = 0, load = 0;
-    fc_status st = fc_csv_load_estimate(a->data, &lo, &rows, &load);
-    if (st == FC_OK) st = fc_dataset_load_csv(a->data, &lo, &ds);
+    fc_status st = train_flags_load_data(a, &su, &choice, &ds);
     if (st == FC_OK) st = fc_train_check(ds, &su.cfg, &su.o);
     if (st == FC_OK) st = fc_backend_cpu_create((int)(a->threads > 100000 ? 100000 : a->threads), &be);
     if (st == FC_OK) st = fc_model_plan(&su.cfg, &m);
     if (st == FC_OK) st = fc_memory_plan_train(m, ds, &su.o, be, &p);
     if (st == FC_OK && su.memory_limit) st = fc_memory_plan_largest_batch(m, ds, &su.o, be, su.memory_limit, &fits);
-    if (st == FC_OK) print_plan(&su, &p, fits, rows, load);
+    if (st == FC_OK) print_plan(&su, &p, fits);
+    if (st == FC_OK) print_loading(&choice, ds);
     rc = st == FC_OK ? 0 : cli_fail("plan");
     fc_model_free(&m);
     fc_backend_destroy(&be);

@@ -9,6 +9,7 @@
 #include "eval/evaluate.h"
 #include "io/forecast_csv.h"
 #include "io/model_file.h"
+#include "train/data_budget.h"
 #include "train/memory_plan.h"
 
 /* A series with nothing observed in its input window gets the model's answer
@@ -19,7 +20,9 @@ static void warn_unobserved(const fc_dataset *ds, size_t L) {
         size_t end = ds->offsets[i + 1], start = end - ds->offsets[i] > L ? end - L : ds->offsets[i], seen = 0;
         for (size_t r = start; r < end; r++) seen += ds->mask[r];
         if (!seen && !count++) first = i;
+        if ((i + 1) % FC_PREDICT_CHECK_SERIES == 0) fc_dataset_release_pages(ds);   /* as the memory plan counts */
     }
+    fc_dataset_release_pages(ds);
     if (count)
         fprintf(stderr, "fcast predict: warning: %zu series (the first is '%s') have no observed value in their "
                 "last %zu points; their forecasts carry no information\n", count, ds->ids[first], L);
@@ -33,16 +36,26 @@ static fc_status check_plan(const fc_forecaster *f, const fc_dataset *ds, fc_bac
     return !limit || p.total <= limit ? FC_OK : fc_memory_plan_refusal(&p, limit, FC_PLAN_NO_BATCH_ADVICE);
 }
 
-static int predict(const char *model_path, const char *data, const char *out, size_t threads, size_t limit) {
+typedef struct {
+    const char *model, *data, *out, *limit_text, *data_store, *store_dir;
+    size_t threads, limit;
+    fc_data_store mode;
+} predict_flags;
+
+static int predict(const predict_flags *a) {
     fc_backend *be = NULL;
     fc_forecaster f = {0};
     fc_dataset *ds = NULL;
     float *fc = NULL;
-    fc_load_options lo = {.drop_exog = 1};
-    fc_status st = fc_memory_check_loading(data, &lo, limit);
-    if (st == FC_OK) st = fc_backend_cpu_create((int)(threads > 100000 ? 100000 : threads), &be);
-    if (st == FC_OK) st = fc_forecaster_load(model_path, be, &f);
-    if (st == FC_OK) st = fc_load_history(&f, data, 0, &ds);
+    const char *data = a->data, *out = a->out;
+    size_t limit = a->limit;
+    fc_load_options lo = {.drop_exog = 1, .store_dir = a->store_dir};
+    fc_data_choice choice;
+    fc_status st = fc_data_choose(data, &lo, a->mode, limit, &choice);
+    if (st == FC_OK) fc_data_choice_print(&choice, &lo, limit, stderr);
+    if (st == FC_OK) st = fc_backend_cpu_create((int)(a->threads > 100000 ? 100000 : a->threads), &be);
+    if (st == FC_OK) st = fc_forecaster_load(a->model, be, &f);
+    if (st == FC_OK) st = fc_load_history(&f, data, &lo, &ds);
     if (st == FC_OK) st = check_plan(&f, ds, be, limit);
     if (st == FC_OK) {
         warn_unobserved(ds, f.model->cfg.input_size);
@@ -62,19 +75,21 @@ static int predict(const char *model_path, const char *data, const char *out, si
 }
 
 int cmd_predict(int argc, char **argv, int first) {
-    const char *model = NULL, *data = NULL, *out = NULL, *limit_text = NULL;
-    size_t threads = 0, limit = 0;
+    predict_flags a = {0};
     arg_spec specs[] = {
-        {"model", ARG_STR, &model, "FILE", "model file written by fcast train", 1, 0},
-        {"data", ARG_STR, &data, "FILE", "history: long CSV with unique_id, ds, y", 1, 0},
-        {"out", ARG_STR, &out, "FILE", "forecast CSV to write (unique_id, ds, <MODEL>)", 1, 0},
-        {"threads", ARG_SIZE, &threads, "N", "CPU threads (0 = all cores)", 0, 0},
-        {"memory-limit", ARG_STR, &limit_text, "SIZE", "refuse a forecast whose memory plan exceeds SIZE (512MiB, 12GB)", 0, 0},
+        {"model", ARG_STR, &a.model, "FILE", "model file written by fcast train", 1, 0},
+        {"data", ARG_STR, &a.data, "FILE", "history: long CSV with unique_id, ds, y", 1, 0},
+        {"out", ARG_STR, &a.out, "FILE", "forecast CSV to write (unique_id, ds, <MODEL>)", 1, 0},
+        {"threads", ARG_SIZE, &a.threads, "N", "CPU threads (0 = all cores)", 0, 0},
+        {"memory-limit", ARG_STR, &a.limit_text, "SIZE", "refuse a forecast whose memory plan exceeds SIZE (512MiB, 12GB)", 0, 0},
+        {"data-store", ARG_STR, &a.data_store, "MODE", "auto | memory | stream (as in fcast train)", 0, 0},
+        {"store-dir", ARG_STR, &a.store_dir, "DIR", "where a streamed data store goes ($TMPDIR, else /var/tmp)", 0, 0},
         {0},
     };
     int rc = args_parse("predict", "Forecast the next h points of every series from its last input_size points.",
                         specs, argc, argv, first);
     if (rc) return rc == 1 ? 0 : 2;
-    if (fc_memory_limit_parse(limit_text, &limit) != FC_OK) return cli_fail("predict");
-    return predict(model, data, out, threads, limit);
+    if (fc_memory_limit_parse(a.limit_text, &a.limit) != FC_OK || fc_data_store_parse(a.data_store, &a.mode) != FC_OK)
+        return cli_fail("predict");
+    return predict(&a);
 }

@@ -92,15 +92,14 @@ static int train(const train_flags *a) {
     int rc = train_flags_resolve("train", a, &su);
     if (rc) return rc == 2 ? 2 : cli_fail("train");
     fc_forecaster f = {.scaler = su.scaler, .loss = su.loss};
-    fc_load_options lo = {.freq = a->freq, .drop_exog = 1};
+    fc_data_choice choice;
     fc_dataset *ds = NULL;
     fc_backend *be = NULL;
     fc_train_summary sum;
     fc_memory_plan plan;
     size_t rss_start = fc_rss_current();
     fc_status st = check_output_dir(a->out);
-    if (st == FC_OK) st = fc_memory_check_loading(a->data, &lo, su.memory_limit);
-    if (st == FC_OK) st = fc_dataset_load_csv(a->data, &lo, &ds);
+    if (st == FC_OK) st = train_flags_load_data(a, &su, &choice, &ds);
     if (st == FC_OK) st = fc_train_check(ds, &su.cfg, &su.o);
     if (st == FC_OK) st = fc_backend_cpu_create((int)(a->threads > 100000 ? 100000 : a->threads), &be);
     if (st == FC_OK && su.auto_batch) st = choose_batch(&su, ds, be);

@@ -37,6 +37,9 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
         {"grad-accum", ARG_SIZE, &a->grad_accum, "K", "micro-batches per optimizer step; effective batch K x windows-batch-size (1)", 0, 0},
         {"clip-grad-norm", ARG_DOUBLE, &a->clip, "X", "clip the global gradient norm to X (0 = off)", 0, 0},
         {"memory-limit", ARG_STR, &a->memory_limit, "SIZE", "refuse runs whose memory plan exceeds SIZE (512MiB, 12GB, ...)", 0, 0},
+        {"data-store", ARG_STR, &a->data_store, "MODE", "auto | memory | stream: load the data whole or stream it into a mapped "
+                                                         "store file (auto: stream when loading whole would take over half the memory limit)", 0, 0},
+        {"store-dir", ARG_STR, &a->store_dir, "DIR", "where a streamed data store goes ($TMPDIR, else /var/tmp)", 0, 0},
     };
     size_t n = sizeof table / sizeof *table;
     memset(specs, 0, FC_TRAIN_MAX_SPECS * sizeof *specs);
@@ -85,8 +88,16 @@ int train_flags_resolve(const char *command, const train_flags *a, train_setup *
         return 2;
     }
     if (fc_memory_limit_parse(a->memory_limit, &s->memory_limit) != FC_OK) return 1;
+    if (fc_data_store_parse(a->data_store, &s->data_store) != FC_OK) return 1;
     s->auto_batch = strcmp(a->wbs, "auto") == 0;
     fc_model_config_default(&s->cfg, s->kind, a->h, a->input_size);
     if (fc_arch_apply(&a->arch, &s->cfg) != FC_OK) return 1;
     return build_options(a, &s->o, s->kind) == FC_OK ? 0 : 1;
+}
+
+fc_status train_flags_load_data(const train_flags *a, const train_setup *s, fc_data_choice *c, fc_dataset **out) {
+    fc_load_options lo = {.freq = a->freq, .drop_exog = 1, .store_dir = a->store_dir};
+    FC_TRY(fc_data_choose(a->data, &lo, s->data_store, s->memory_limit, c));
+    fc_data_choice_print(c, &lo, s->memory_limit, stderr);
+    return fc_dataset_open(a->data, &lo, out);
 }

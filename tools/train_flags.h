@@ -6,12 +6,13 @@
 
 #include "args.h"
 #include "model_options.h"
+#include "train/data_budget.h"
 #include "train/forecaster.h"
 
 #define FC_TRAIN_MAX_SPECS 48
 
 typedef struct {
-    const char *data, *model, *out, *scaler, *loss, *freq, *precision, *memory_limit, *wbs;
+    const char *data, *model, *out, *scaler, *loss, *freq, *precision, *memory_limit, *wbs, *data_store, *store_dir;
     size_t h, input_size, max_steps, batch_size, val_size, val_check, step_size, threads, grad_accum;
     long num_lr_decays, patience, seed;
     double lr, clip;
@@ -28,6 +29,7 @@ typedef struct {
     fc_loss_kind loss;
     size_t memory_limit;
     int auto_batch;       /* --windows-batch-size auto */
+    fc_data_store data_store;
 } train_setup;
 
 /* Defaults and the flag table (out_required: --out is required). */
@@ -36,5 +38,9 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
 /* 0 on success; 2 for a usage error (printed, naming the flag), 1 for an
  * invalid value (in fc_last_error()). */
 int train_flags_resolve(const char *command, const train_flags *a, train_setup *s);
+
+/* Loads --data as the flags and the limit say: whole or streamed (the
+ * choice in *c, announced on stderr when streamed). */
+fc_status train_flags_load_data(const train_flags *a, const train_setup *s, fc_data_choice *c, fc_dataset **out);
 
 #endif

@@ -139,6 +139,10 @@ void fc_mask_prefix_counts(const uint8_t *mask, const size_t *offsets, size_t n_
     }
 }
 
+fc_status fc_dataset_open(const char *path, const fc_load_options *opt, fc_dataset **out) {
+    return opt && opt->stream ? fc_dataset_stream_csv(path, opt, out) : fc_dataset_load_csv(path, opt, out);
+}
+
 size_t fc_dataset_bytes(const fc_dataset *d) {
     size_t columns = d->map ? 0 : d->n_rows * (sizeof *d->ds + sizeof *d->y + sizeof *d->mask + d->n_exog * sizeof(double));
     size_t b = sizeof *d + columns + (d->n_series + 1) * sizeof *d->offsets + d->n_series * sizeof *d->ids +

@@ -59,6 +59,8 @@ typedef struct {
     int drop_exog;       /* 1: ignore extra columns instead of keeping them */
     int keep_gaps;       /* 1: keep the rows as given, without filling gaps or checking
                           * the grid (prices on trading days indexed by calendar date) */
+    int stream;          /* 1: fc_dataset_open streams (fc_dataset_stream_csv) */
+    size_t max_heap;     /* streaming: bound on the loader's heap (0: none) */
     const char *store_dir;   /* streaming: where the store file goes (NULL: $TMPDIR, else /var/tmp) */
 } fc_load_options;
 
@@ -78,9 +80,12 @@ fc_status fc_dataset_load_buffer(const char *name, const char *text, size_t len,
  * series' rows must be in increasing ds order (series may interleave);
  * otherwise the error names the line and says how to sort. Gives the same
  * dataset as fc_dataset_load_csv, and the same errors for the same faults.
- * max_heap (0: none) bounds the heap share, which grows with the series:
- * FC_ERR_MEMORY names the series count when it would pass. */
-fc_status fc_dataset_stream_csv(const char *path, const fc_load_options *opt, size_t max_heap, fc_dataset **out);
+ * opt->max_heap (0: none) bounds the heap share, which grows with the
+ * series: FC_ERR_MEMORY names the series count when it would pass. */
+fc_status fc_dataset_stream_csv(const char *path, const fc_load_options *opt, fc_dataset **out);
+
+/* fc_dataset_stream_csv when opt->stream, else fc_dataset_load_csv. */
+fc_status fc_dataset_open(const char *path, const fc_load_options *opt, fc_dataset **out);
 
 /* The heap a streamed load of n_series series with names of id_bytes bytes
  * in all takes at its peak (store pages and the mapped file aside). */

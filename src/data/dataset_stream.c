@@ -305,9 +305,10 @@ static fc_status map_text(const char *path, int fd, const char **text, size_t *l
     return FC_OK;
 }
 
-fc_status fc_dataset_stream_csv(const char *path, const fc_load_options *opt, size_t max_heap, fc_dataset **out) {
-    stream_state s = {.source = path, .max_heap = max_heap};
+fc_status fc_dataset_stream_csv(const char *path, const fc_load_options *opt, fc_dataset **out) {
+    stream_state s = {.source = path};
     if (opt) s.opt = *opt;
+    s.max_heap = s.opt.max_heap;
     *out = NULL;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return fc_error(FC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));

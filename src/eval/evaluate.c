@@ -10,9 +10,12 @@ static fc_status kind_mismatch(const fc_forecaster *f, const char *path, fc_ds_k
                     fc_ds_kind_name(found), fc_ds_kind_name(f->ds_kind));
 }
 
-fc_status fc_load_history(const fc_forecaster *f, const char *path, int keep_gaps, fc_dataset **out) {
-    fc_load_options lo = {.freq = f->freq.name, .drop_exog = 1, .keep_gaps = keep_gaps};
-    fc_status st = fc_dataset_load_csv(path, &lo, out);
+fc_status fc_load_history(const fc_forecaster *f, const char *path, const fc_load_options *how, fc_dataset **out) {
+    fc_load_options lo = {0};
+    if (how) lo = *how;
+    lo.freq = f->freq.name;
+    lo.drop_exog = 1;
+    fc_status st = fc_dataset_open(path, &lo, out);
     if (st != FC_OK) {
         /* Say "wrong kind of ds" rather than "wrong frequency" when that is the cause. */
         char first[1024];

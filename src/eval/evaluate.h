@@ -18,8 +18,10 @@ fc_status fc_evaluate(fc_forecaster *f, const fc_dataset *train, const fc_datase
                       fc_eval_result *r);
 
 /* Loads a history CSV on the forecaster's time axis (its frequency), and
- * checks that its ds kind is the one the model was trained with. A test file
- * is loaded with keep_gaps (its rows are looked up by ds, not windowed). */
-fc_status fc_load_history(const fc_forecaster *f, const char *path, int keep_gaps, fc_dataset **out);
+ * checks that its ds kind is the one the model was trained with. `how`
+ * (may be NULL) says whether to stream and whether to keep gaps: a test
+ * file is loaded with keep_gaps (its rows are looked up by ds, not
+ * windowed); its frequency and exogenous columns are the model's. */
+fc_status fc_load_history(const fc_forecaster *f, const char *path, const fc_load_options *how, fc_dataset **out);
 
 #endif

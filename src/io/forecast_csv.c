@@ -25,7 +25,9 @@ static fc_status write_rows(FILE *f, void *vctx) {
             fc_csv_write_field(f, c->ds->ids[i]);
             fprintf(f, ",%s,%.9g\n", when, (double)c->fc[i * c->h + k]);
         }
+        if ((i + 1) % 256 == 0) fc_dataset_release_pages(c->ds);   /* a streamed dataset's pages: at most 256 */
     }
+    fc_dataset_release_pages(c->ds);
     return ferror(f) ? fc_error(FC_ERR_IO, "write error") : FC_OK;
 }
 

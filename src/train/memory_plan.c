@@ -74,6 +74,13 @@ static void plan_windows(fc_memory_plan *p, const fc_model *m, const fc_train_op
     add(p, "window indices", idx * W, idx);
 }
 
+static size_t longest_series(const fc_dataset *ds) {
+    size_t longest = 0;
+    for (size_t i = 0; i < ds->n_series; i++)
+        longest = fc_dataset_len(ds, i) > longest ? fc_dataset_len(ds, i) : longest;
+    return longest;
+}
+
 /* The sampler and the validation runner, sized by the data. */
 static fc_status plan_data(fc_memory_plan *p, const fc_model *m, const fc_dataset *ds, const fc_train_options *o) {
     fc_window_spec spec = {m->cfg.input_size, m->cfg.h, o->step_size, o->val_size, o->min_in_frac, o->min_out_frac};
@@ -81,15 +88,20 @@ static fc_status plan_data(fc_memory_plan *p, const fc_model *m, const fc_datase
     FC_TRY(fc_windows_check(ds, &spec, &T_max));
     size_t grid = (T_max - spec.L) / spec.step_size + 1;
     add(p, "window sampler", fc_window_sampler_bytes(ds, o->batch_size, grid), 0);
+    size_t listed = o->batch_size < ds->n_series ? o->batch_size : ds->n_series, val_cap = 0;
     if (o->val_size) {
         size_t n = fc_validation_windows(ds, &spec, NULL);
-        size_t cap = fc_inference_chunk(o->windows_batch_size, n ? n : 1);   /* the model has room for W */
+        size_t cap = val_cap = fc_inference_chunk(o->windows_batch_size, n ? n : 1);   /* the model has room for W */
         size_t dev = fc_batch_device_bytes(cap, spec.L, spec.H);
         add_backend(p, "validation batch buffers", dev, 0);
         add(p, "validation (host)", fc_batch_bytes(cap, spec.L, spec.H) - dev + cap * spec.H * sizeof(float) +
                                         n * sizeof(fc_window), 0);
     }
     add(p, "dataset", fc_dataset_bytes(ds), 0);
+    size_t W = o->windows_batch_size, longest = longest_series(ds), window = spec.L + spec.H;
+    size_t step = fc_window_touch_bytes(ds, listed, longest, W, window);
+    size_t val = fc_window_touch_bytes(ds, 0, longest, val_cap, window);
+    add(p, FC_PLAN_STREAMED_NAME, step > val ? step : val, 0);
     return FC_OK;
 }
 
@@ -122,6 +134,7 @@ fc_status fc_memory_plan_predict(const fc_model *m, const fc_dataset *ds, fc_bac
     add(p, "matrix-product workspace", ws, 0);
     add(p, FC_PLAN_ALLOWANCE_NAME, FC_PLAN_ALLOWANCE, 0);
     add(p, "dataset", fc_dataset_bytes(ds), 0);
+    add(p, FC_PLAN_STREAMED_NAME, fc_window_touch_bytes(ds, FC_PREDICT_CHECK_SERIES, L, cap, L + H), 0);
     return FC_OK;
 }
 
@@ -186,17 +199,6 @@ fc_status fc_memory_plan_refusal(const fc_memory_plan *p, size_t limit, size_t l
                     fc_bytes_text(limit, lim, sizeof lim), fc_bytes_text(p->total, need, sizeof need),
                     p->windows_batch, p->n > 0 ? top[0].name : "", sz[0], p->n > 1 ? top[1].name : "", sz[1],
                     p->n > 2 ? top[2].name : "", sz[2], fit);
-}
-
-fc_status fc_memory_check_loading(const char *path, const fc_load_options *lo, size_t limit) {
-    size_t rows, bytes;
-    if (!limit) return FC_OK;
-    FC_TRY(fc_csv_load_estimate(path, lo, &rows, &bytes));
-    if (bytes + FC_PLAN_ALLOWANCE <= limit) return FC_OK;
-    char need[32], lim[32];
-    return fc_error(FC_ERR_MEMORY, "--memory-limit %s: loading %s (%zu rows) needs about %s at its peak (about 70 "
-                    "bytes a row, plus %zu MiB for code and libraries)", fc_bytes_text(limit, lim, sizeof lim),
-                    path, rows, fc_bytes_text(bytes, need, sizeof need), FC_PLAN_ALLOWANCE >> 20);
 }
 
 fc_status fc_memory_limit_parse(const char *text, size_t *out) {

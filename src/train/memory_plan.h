@@ -18,6 +18,13 @@
 #define FC_PLAN_ALLOWANCE ((size_t)16 << 20)
 #define FC_PLAN_ALLOWANCE_NAME "code and libraries (allowance)"
 
+/* A streamed dataset's store pages that can be resident at once
+ * (fc_window_touch_bytes): not allocated, but counted in resident memory. */
+#define FC_PLAN_STREAMED_NAME "data pages in use (streamed)"
+/* fcast predict checks the last input of this many series between two
+ * hand-backs of a streamed dataset's pages. */
+#define FC_PREDICT_CHECK_SERIES 256
+
 typedef struct {
     const char *name;
     size_t bytes;
@@ -66,10 +73,6 @@ fc_status fc_memory_plan_refusal(const fc_memory_plan *p, size_t limit, size_t l
 /* --memory-limit's text (NULL: no limit, *out 0) into bytes; the error
  * names the flag and the accepted forms. */
 fc_status fc_memory_limit_parse(const char *text, size_t *out);
-
-/* Before loading path: FC_ERR_MEMORY when the loader's estimated peak and
- * the allowance pass limit (0: no limit), naming the rows and the peak. */
-fc_status fc_memory_check_loading(const char *path, const fc_load_options *lo, size_t limit);
 
 /* The breakdown, largest first, one line per item. */
 void fc_memory_plan_print(const fc_memory_plan *p, FILE *f);

@@ -1,5 +1,6 @@
 /* Window enumeration, sampling and gathering (see windows.h). */
 #include <string.h>
+#include <unistd.h>
 
 #include "core/error.h"
 #include "core/rng.h"
@@ -85,6 +86,22 @@ static void count_valid(fc_window_sampler *s) {
         since_release = 0;
     }
     fc_dataset_release_pages(s->ds);
+}
+
+/* Pages a span of n bytes can touch, wherever it starts. */
+static size_t span_pages(size_t n, size_t page) {
+    return n / page + 2;
+}
+
+size_t fc_window_touch_bytes(const fc_dataset *ds, size_t series_listed, size_t longest, size_t windows,
+                             size_t window_len) {
+    if (!ds->map) return 0;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t listing = series_listed * span_pages((longest + 1) * sizeof(uint32_t), page);
+    size_t gather = windows * (span_pages(window_len * sizeof *ds->y, page) + span_pages(window_len, page));
+    size_t first_count = span_pages((((size_t)1 << 21) + 2 * longest) * sizeof(uint32_t), page);
+    size_t pages = listing + gather > first_count ? listing + gather : first_count;
+    return pages * page < ds->map_len ? pages * page : ds->map_len;   /* never more than the whole store */
 }
 
 fc_status fc_window_sampler_init(fc_window_sampler *s, const fc_dataset *ds, const fc_window_spec *spec,

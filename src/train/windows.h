@@ -68,6 +68,16 @@ fc_status fc_windows_check(const fc_dataset *ds, const fc_window_spec *spec, siz
  * grid = (T_max - L) / step_size + 1 window starts per series. */
 size_t fc_window_sampler_bytes(const fc_dataset *ds, size_t batch_size, size_t grid);
 
+/* Bytes of a streamed dataset's store that can be resident at once (0
+ * for a dataset on the heap). The store's pages are handed back after
+ * every batch is gathered, so what coexists is: the sampler's listing of
+ * `series_listed` series of at most `longest` points (their prefix
+ * counts), and the gathering of `windows` windows of window_len points (y
+ * and mask); or the sampler's first count over all series, which hands
+ * pages back every 2^20 points. Page-granular, so an upper bound. */
+size_t fc_window_touch_bytes(const fc_dataset *ds, size_t series_listed, size_t longest, size_t windows,
+                             size_t window_len);
+
 /* Training length of series i (without its validation tail). */
 size_t fc_train_length(const fc_dataset *ds, const fc_window_spec *spec, size_t i);
 

@@ -1,0 +1,58 @@
+/* Loading the data within the memory limit (see data_budget.h). */
+#include <string.h>
+
+#include "core/byte_size.h"
+#include "core/memory_stats.h"
+#include "core/error.h"
+#include "data/series_store.h"
+#include "train/data_budget.h"
+#include "train/memory_plan.h"
+
+fc_status fc_data_store_parse(const char *text, fc_data_store *out) {
+    static const char *const names[] = {"auto", "memory", "stream"};
+    *out = FC_DATA_AUTO;
+    if (!text) return FC_OK;
+    for (int i = 0; i < 3; i++)
+        if (strcmp(text, names[i]) == 0) {
+            *out = (fc_data_store)i;
+            return FC_OK;
+        }
+    return fc_error(FC_ERR_INVALID, "--data-store '%s' is not auto, memory or stream", text);
+}
+
+static fc_status refuse_whole(const char *path, const fc_data_choice *c, size_t limit) {
+    char need[32], lim[32];
+    return fc_error(FC_ERR_MEMORY, "--memory-limit %s: loading %s (%zu rows) whole needs about %s at its peak (about "
+                    "70 bytes a row, plus %zu MiB for code and libraries); --data-store stream (or auto) loads it "
+                    "in a stream instead", fc_bytes_text(limit, lim, sizeof lim), path, c->rows,
+                    fc_bytes_text(c->whole_bytes, need, sizeof need), FC_PLAN_ALLOWANCE >> 20);
+}
+
+fc_status fc_data_choose(const char *path, fc_load_options *lo, fc_data_store mode, size_t limit,
+                         fc_data_choice *c) {
+    memset(c, 0, sizeof *c);
+    lo->stream = mode == FC_DATA_STREAM;
+    lo->max_heap = 0;
+    if (limit && mode != FC_DATA_STREAM) {
+        FC_TRY(fc_csv_load_estimate(path, lo, &c->rows, &c->whole_bytes));
+        c->estimated = 1;
+        size_t need = c->whole_bytes + FC_PLAN_ALLOWANCE;
+        if (mode == FC_DATA_MEMORY && need > limit) return refuse_whole(path, c, limit);
+        lo->stream = mode == FC_DATA_AUTO && need > limit / 2;
+    }
+    if (lo->stream && limit) lo->max_heap = limit > FC_PLAN_ALLOWANCE ? limit - FC_PLAN_ALLOWANCE : 1;
+    c->stream = lo->stream;
+    return FC_OK;
+}
+
+void fc_data_choice_print(const fc_data_choice *c, const fc_load_options *lo, size_t limit, FILE *f) {
+    if (!c->stream) return;
+    char whole[32], lim[32];
+    fprintf(f, "data: streamed into a store file in %s", fc_series_store_dir(lo->store_dir));
+    if (c->estimated)
+        fprintf(f, " (loading its %zu rows whole would take about %s, more than half the %s limit)", c->rows,
+                fc_bytes_text(c->whole_bytes, whole, sizeof whole), fc_bytes_text(limit, lim, sizeof lim));
+    else
+        fprintf(f, " (--data-store stream)");
+    fprintf(f, "\n");
+}
