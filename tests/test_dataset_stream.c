@@ -214,7 +214,7 @@ static void test_not_resident(void) {
     CHECK_MSG(streamed > 0 && loaded > 0, "a child failed");
     CHECK_MSG(loaded > store, "in memory: %zu bytes, not more than the store's %zu", loaded, store);
     CHECK_MSG(streamed < store / 2, "streamed: %zu bytes for a %zu-byte store", streamed, store);
-    CHECK_MSG(streamed < fc_dataset_stream_heap(30, 90, 0) + ((size_t)4 << 20), "streamed: %zu bytes over the bound",
+    CHECK_MSG(streamed < fc_dataset_stream_heap(30, 90, 0, (size_t)40 << 20) + ((size_t)4 << 20), "streamed: %zu bytes over the bound",
               streamed);
 }
 

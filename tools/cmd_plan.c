@@ -31,7 +31,7 @@ static void print_loading(const fc_data_choice *dc, const fc_dataset *ds) {
     printf("data streamed: a %s store file (not resident: the plan counts the pages a step touches); "
            "loading kept about %s on the heap at its peak\n",
            fc_bytes_text(ds->map_len, a, sizeof a),
-           fc_bytes_text(fc_dataset_stream_heap(ds->n_series, names, ds->n_exog), b, sizeof b));
+           fc_bytes_text(fc_dataset_stream_heap(ds->n_series, names, ds->n_exog, dc->file_bytes), b, sizeof b));
 }
 
 static void print_plan(const train_setup *su, const fc_memory_plan *p, size_t fits) {

@@ -38,7 +38,7 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
         {"clip-grad-norm", ARG_DOUBLE, &a->clip, "X", "clip the global gradient norm to X (0 = off)", 0, 0},
         {"memory-limit", ARG_STR, &a->memory_limit, "SIZE", "refuse runs whose memory plan exceeds SIZE (512MiB, 12GB, ...)", 0, 0},
         {"data-store", ARG_STR, &a->data_store, "MODE", "auto | memory | stream: load the data whole or stream it into a mapped "
-                                                         "store file (auto: stream when loading whole would take over half the memory limit)", 0, 0},
+                                                         "store file (auto: stream when loading whole would take over half of the memory limit)", 0, 0},
         {"store-dir", ARG_STR, &a->store_dir, "DIR", "where a streamed data store goes ($TMPDIR, else /var/tmp)", 0, 0},
     };
     size_t n = sizeof table / sizeof *table;

@@ -87,9 +87,11 @@ fc_status fc_dataset_stream_csv(const char *path, const fc_load_options *opt, fc
 /* fc_dataset_stream_csv when opt->stream, else fc_dataset_load_csv. */
 fc_status fc_dataset_open(const char *path, const fc_load_options *opt, fc_dataset **out);
 
-/* The heap a streamed load of n_series series with names of id_bytes bytes
- * in all takes at its peak (store pages and the mapped file aside). */
-size_t fc_dataset_stream_heap(size_t n_series, size_t id_bytes, size_t n_exog);
+/* The memory a streamed load of a text_len-byte file with n_series series,
+ * whose names take id_bytes in all, keeps at its peak: per-series state,
+ * the chunk of parsed rows, and the windows of text and store pages it
+ * holds before handing them back. */
+size_t fc_dataset_stream_heap(size_t n_series, size_t id_bytes, size_t n_exog, size_t text_len);
 
 /* Hands the pages of a streamed dataset's store that reads have made
  * resident back to the kernel (they are read again from the page cache or

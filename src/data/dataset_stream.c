@@ -52,16 +52,19 @@ typedef struct {
     fc_dataset *d;
 } stream_state;
 
-size_t fc_dataset_stream_heap(size_t n_series, size_t id_bytes, size_t n_exog) {
+size_t fc_dataset_stream_heap(size_t n_series, size_t id_bytes, size_t n_exog, size_t text_len) {
     /* Per series: interned id (offset, length, hash, two hash slots), its
      * scan, its order both ways, its cursor, the dataset's name pointer and
      * offset; the names twice (interned and the dataset's copy). Per chunk
      * row: series 4, ds 8, y 8, mask 1, line 8 and the exogenous values.
-     * The text and the store each keep at most a window resident. */
+     * The text keeps at most a window resident, and so does the store (a
+     * store row takes at most 4x the bytes of the shortest CSV row). */
     size_t per_series = 8 + 4 + 8 + 8 + sizeof(series_scan) + 8 + sizeof(series_cursor) + 8 + 8;
     size_t chunk = CHUNK_ROWS * (29 + 8 * n_exog);
-    size_t store_window = STORE_RELEASE_ROWS * (3 + n_exog) * (size_t)sysconf(_SC_PAGESIZE);
-    return n_series * per_series + 2 * (id_bytes + n_series) + chunk + TEXT_WINDOW + store_window;
+    size_t text = text_len < TEXT_WINDOW ? text_len : TEXT_WINDOW;
+    size_t store = STORE_RELEASE_ROWS * (3 + n_exog) * (size_t)sysconf(_SC_PAGESIZE);
+    store = store < 4 * text_len ? store : 4 * text_len;
+    return n_series * per_series + 2 * (id_bytes + n_series) + chunk + text + store;
 }
 
 static const char *id_name(const stream_state *s, uint32_t id) {
@@ -71,11 +74,11 @@ static const char *id_name(const stream_state *s, uint32_t id) {
 /* The heap grows with the series, found as pass 1 goes: it stops once
  * they alone would pass max_heap. */
 static fc_status check_heap(const stream_state *s) {
-    size_t need = fc_dataset_stream_heap(s->t.ids.n, s->t.ids.chars_len, s->t.n_exog);
+    size_t need = fc_dataset_stream_heap(s->t.ids.n, s->t.ids.chars_len, s->t.n_exog, s->len);
     if (!s->max_heap || need <= s->max_heap) return FC_OK;
-    return fc_error(FC_ERR_MEMORY, "%s: %zu series so far: streaming still keeps about %zu MiB for their names "
-                    "and per-series state, more than the %zu MiB the memory limit leaves for loading",
-                    s->source, s->t.ids.n, need >> 20, s->max_heap >> 20);
+    return fc_error(FC_ERR_MEMORY, "%s: %zu series so far: streaming needs about %.1f MiB for their names and "
+                    "per-series state and its buffers, more than the %.1f MiB the memory limit leaves for loading",
+                    s->source, s->t.ids.n, need / 1048576.0, s->max_heap / 1048576.0);
 }
 
 /* Streaming cannot sort: a row earlier in time than its series' previous

@@ -61,6 +61,6 @@ fc_status fc_csv_load_estimate(const char *path, const fc_load_options *opt, siz
     close(fd);
     size_t exog = commas > 2 && !(opt && opt->drop_exog) ? commas - 2 : 0;
     *rows = lines > 0 ? lines - 1 : 0;
-    *bytes = *rows * (FC_LOAD_ROW_BYTES + FC_LOAD_EXOG_BYTES * exog) + FC_LOAD_TEXT_WINDOW;
+    *bytes = *rows * (FC_LOAD_ROW_BYTES + FC_LOAD_EXOG_BYTES * exog) + (len < FC_LOAD_TEXT_WINDOW ? len : FC_LOAD_TEXT_WINDOW);
     return FC_OK;
 }

@@ -1,5 +1,6 @@
 /* Loading the data within the memory limit (see data_budget.h). */
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/byte_size.h"
 #include "core/memory_stats.h"
@@ -31,14 +32,16 @@ static fc_status refuse_whole(const char *path, const fc_data_choice *c, size_t 
 fc_status fc_data_choose(const char *path, fc_load_options *lo, fc_data_store mode, size_t limit,
                          fc_data_choice *c) {
     memset(c, 0, sizeof *c);
+    struct stat st;
+    if (stat(path, &st) == 0) c->file_bytes = (size_t)st.st_size;
     lo->stream = mode == FC_DATA_STREAM;
     lo->max_heap = 0;
     if (limit && mode != FC_DATA_STREAM) {
         FC_TRY(fc_csv_load_estimate(path, lo, &c->rows, &c->whole_bytes));
         c->estimated = 1;
-        size_t need = c->whole_bytes + FC_PLAN_ALLOWANCE;
-        if (mode == FC_DATA_MEMORY && need > limit) return refuse_whole(path, c, limit);
-        lo->stream = mode == FC_DATA_AUTO && need > limit / 2;
+        size_t usable = limit > FC_PLAN_ALLOWANCE ? limit - FC_PLAN_ALLOWANCE : 0;
+        if (mode == FC_DATA_MEMORY && c->whole_bytes > usable) return refuse_whole(path, c, limit);
+        lo->stream = mode == FC_DATA_AUTO && c->whole_bytes > usable / 2;
     }
     if (lo->stream && limit) lo->max_heap = limit > FC_PLAN_ALLOWANCE ? limit - FC_PLAN_ALLOWANCE : 1;
     c->stream = lo->stream;
@@ -50,8 +53,9 @@ void fc_data_choice_print(const fc_data_choice *c, const fc_load_options *lo, si
     char whole[32], lim[32];
     fprintf(f, "data: streamed into a store file in %s", fc_series_store_dir(lo->store_dir));
     if (c->estimated)
-        fprintf(f, " (loading its %zu rows whole would take about %s, more than half the %s limit)", c->rows,
-                fc_bytes_text(c->whole_bytes, whole, sizeof whole), fc_bytes_text(limit, lim, sizeof lim));
+        fprintf(f, " (loading its %zu rows whole would take about %s, more than half of what the %s limit leaves "
+                "beyond %zu MiB for code and libraries)", c->rows, fc_bytes_text(c->whole_bytes, whole, sizeof whole),
+                fc_bytes_text(limit, lim, sizeof lim), FC_PLAN_ALLOWANCE >> 20);
     else
         fprintf(f, " (--data-store stream)");
     fprintf(f, "\n");

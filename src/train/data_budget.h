@@ -1,7 +1,8 @@
 /* How a run loads its data under --memory-limit: whole, on the heap, when
- * that takes at most half the limit (the model and its batches need the
- * rest); streamed into a memory-mapped store file otherwise, so data
- * larger than the limit still trains inside it (docs/memory.md). */
+ * that takes at most half of what the limit leaves beyond the allowance for
+ * code and libraries (the model and its batches need the rest); streamed
+ * into a memory-mapped store file otherwise, so data larger than the limit
+ * still trains inside it (docs/memory.md). */
 #ifndef FC_TRAIN_DATA_BUDGET_H
 #define FC_TRAIN_DATA_BUDGET_H
 
@@ -19,6 +20,7 @@ typedef struct {
     int estimated;           /* rows and whole_bytes are known */
     size_t rows;             /* data rows in the file */
     size_t whole_bytes;      /* the in-memory loader's estimated peak */
+    size_t file_bytes;       /* the file's size */
 } fc_data_choice;
 
 /* Decides how path is loaded under limit (0: none) and sets lo->stream and
