@@ -3,14 +3,11 @@
  * dataset_parse.c and the grouping/validation in dataset_build.c. */
 #include "data/dataset.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "core/error.h"
 #include "data/raw_table.h"
+#include "data/text_map.h"
 
 fc_status fc_dataset_alloc(size_t n_series, size_t n_rows, size_t n_exog, fc_dataset **out) {
     fc_dataset *d = fc_calloc(1, sizeof *d, "dataset");
@@ -93,34 +90,12 @@ fc_status fc_dataset_load_buffer(const char *name, const char *text, size_t len,
 }
 
 fc_status fc_dataset_load_csv(const char *path, const fc_load_options *opt, fc_dataset **out) {
+    const char *text;
+    size_t len;
     *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return fc_error(FC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int err = errno;
-        close(fd);
-        return fc_error(FC_ERR_IO, "%s: cannot stat: %s", path, strerror(err));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return fc_error(FC_ERR_IO, "%s: not a regular file: expected a CSV file", path);
-    }
-    size_t len = (size_t)st.st_size;
-    const char *text = "";
-    if (len) {
-        void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (map == MAP_FAILED) {
-            int err = errno;
-            close(fd);
-            return fc_error(FC_ERR_IO, "%s: cannot map: %s", path, strerror(err));
-        }
-        madvise(map, len, MADV_SEQUENTIAL);
-        text = map;
-    }
-    close(fd);
+    FC_TRY(fc_text_map_open(path, &text, &len));
     fc_status status = load_text(path, text, len, opt, 1, out);
-    if (len) munmap((void *)text, len);
+    fc_text_map_close(text, len);
     return status;
 }
 

@@ -10,17 +10,14 @@
  * cursor in the store. As in the in-memory loader, the mapped text is
  * handed back as it is parsed; the store's written pages are handed back
  * every STORE_RELEASE_ROWS points, so neither stays resident. */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/error.h"
 #include "data/raw_table.h"
 #include "data/series_store.h"
+#include "data/text_map.h"
 
 #define CHUNK_ROWS 16384
 #define STORE_RELEASE_ROWS 1024
@@ -294,31 +291,14 @@ static fc_status stream_text(stream_state *s) {
     return finish_store(s);
 }
 
-static fc_status map_text(const char *path, int fd, const char **text, size_t *len) {
-    struct stat st;
-    if (fstat(fd, &st) != 0) return fc_error(FC_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
-    if (!S_ISREG(st.st_mode)) return fc_error(FC_ERR_IO, "%s: not a regular file: expected a CSV file", path);
-    *len = (size_t)st.st_size;
-    *text = "";
-    if (!*len) return FC_OK;
-    void *map = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (map == MAP_FAILED) return fc_error(FC_ERR_IO, "%s: cannot map: %s", path, strerror(errno));
-    madvise(map, *len, MADV_SEQUENTIAL);
-    *text = map;
-    return FC_OK;
-}
-
 fc_status fc_dataset_stream_csv(const char *path, const fc_load_options *opt, fc_dataset **out) {
     stream_state s = {.source = path};
     if (opt) s.opt = *opt;
     s.max_heap = s.opt.max_heap;
     *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return fc_error(FC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    fc_status st = map_text(path, fd, &s.text, &s.len);
-    close(fd);
+    fc_status st = fc_text_map_open(path, &s.text, &s.len);
     if (st == FC_OK) st = stream_text(&s);
-    if (s.len) munmap((void *)s.text, s.len);
+    fc_text_map_close(s.text, s.len);
     fc_raw_table_free(&s.t);
     fc_freq_counter_free(&s.counter);
     free(s.scan);

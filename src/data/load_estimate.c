@@ -3,15 +3,13 @@
  * it goes, like the parser), and the per-row sizes of the loader's stages
  * give the peak, when the parsed rows, their sort keys and the new dataset
  * coexist. */
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/error.h"
 #include "data/dataset.h"
+#include "data/text_map.h"
 
 /* Bytes per row at the loader's peak: parsed row (series 4, ds 8, y 8,
  * mask 1, line 8), sort key (ds 8, row 8) and row order (8), dataset row
@@ -41,24 +39,11 @@ static void count_lines(const char *text, size_t len, size_t *lines, size_t *hea
 }
 
 fc_status fc_csv_load_estimate(const char *path, const fc_load_options *opt, size_t *rows, size_t *bytes) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return fc_error(FC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return fc_error(FC_ERR_IO, "%s: not a regular file: expected a CSV file", path);
-    }
-    size_t len = (size_t)st.st_size, lines = 0, commas = 0;
-    if (len) {
-        void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (map == MAP_FAILED) {
-            close(fd);
-            return fc_error(FC_ERR_IO, "%s: cannot map: %s", path, strerror(errno));
-        }
-        count_lines(map, len, &lines, &commas);
-        munmap(map, len);
-    }
-    close(fd);
+    const char *text;
+    size_t len, lines = 0, commas = 0;
+    FC_TRY(fc_text_map_open(path, &text, &len));
+    if (len) count_lines(text, len, &lines, &commas);
+    fc_text_map_close(text, len);
     size_t exog = commas > 2 && !(opt && opt->drop_exog) ? commas - 2 : 0;
     *rows = lines > 0 ? lines - 1 : 0;
     *bytes = *rows * (FC_LOAD_ROW_BYTES + FC_LOAD_EXOG_BYTES * exog) + (len < FC_LOAD_TEXT_WINDOW ? len : FC_LOAD_TEXT_WINDOW);

@@ -1,0 +1,15 @@
+/* A text file mapped read-only for one sequential pass: the CSV loaders
+ * and the load estimate read files through it, handing parsed pages back
+ * to the kernel as they go (madvise), so a file is never resident whole. */
+#ifndef FC_DATA_TEXT_MAP_H
+#define FC_DATA_TEXT_MAP_H
+
+#include <stddef.h>
+#include "fcast.h"
+
+/* Maps path (a regular file) privately and read-only; *text is "" for an
+ * empty file. Errors name the file. */
+fc_status fc_text_map_open(const char *path, const char **text, size_t *len);
+void fc_text_map_close(const char *text, size_t len);
+
+#endif
