@@ -9,5 +9,6 @@ check() { if eval "$2"; then passes=$((passes + 1)); else echo "FAIL: $1" >&2; f
 # finish: prints the counts and exits non-zero on any failure.
 finish() { echo "$passes passed, $fails failed"; [ "$fails" -eq 0 ]; }
 # sanitized BINARY: true when BINARY runs under AddressSanitizer, whose
-# shadow memory makes resident-size limits meaningless.
-sanitized() { ldd "$1" 2>/dev/null | grep -q libasan; }
+# shadow memory makes resident-size limits meaningless. (Not `ldd | grep -q`:
+# under pipefail, grep's early exit can kill ldd with SIGPIPE and fail it.)
+sanitized() { [[ "$(ldd "$1" 2>/dev/null)" == *libasan* ]]; }

@@ -319,7 +319,7 @@ static fc_status parse_rows(fc_raw_table *t, fc_csv_reader *r, size_t max_rows, 
         if (t->n_rows == t->cap) FC_TRY(grow_rows(t));
         FC_TRY(parse_row(t, r->fields, line));
         t->rows_read++;
-        if (t->file_map && (t->rows_read & 0xffff) == 0) release_parsed_text(t, r->pos);
+        if (t->file_map && (t->rows_read & 0xfff) == 0) release_parsed_text(t, r->pos);   /* wide rows too */
     }
     if (*end && t->rows_read == 0)
         return fc_raw_error(t, FC_ERR_PARSE, t->header_line + 1, FC_NO_COLUMN,

@@ -10,8 +10,10 @@
  * cursor in the store. As in the in-memory loader, the mapped text is
  * handed back as it is parsed; the store's written pages are handed back
  * every STORE_RELEASE_ROWS points, so neither stays resident. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/error.h"
@@ -46,6 +48,7 @@ typedef struct {
     uint32_t *series_of_id, *id_of_series;
     series_cursor *cursor;      /* (N) pass 2, by sorted series */
     size_t since_release;
+    struct timespec mtime;      /* the file's, when it was mapped */
     fc_dataset *d;
 } stream_state;
 
@@ -73,9 +76,11 @@ static const char *id_name(const stream_state *s, uint32_t id) {
 static fc_status check_heap(const stream_state *s) {
     size_t need = fc_dataset_stream_heap(s->t.ids.n, s->t.ids.chars_len, s->t.n_exog, s->len);
     if (!s->max_heap || need <= s->max_heap) return FC_OK;
-    return fc_error(FC_ERR_MEMORY, "%s: %zu series so far: streaming needs about %.1f MiB for their names and "
-                    "per-series state and its buffers, more than the %.1f MiB the memory limit leaves for loading",
-                    s->source, s->t.ids.n, need / 1048576.0, s->max_heap / 1048576.0);
+    size_t buffers = fc_dataset_stream_heap(0, 0, s->t.n_exog, s->len);
+    return fc_error(FC_ERR_MEMORY, "%s: streaming needs about %.1f MiB: %.1f MiB of buffers and %.1f MiB for the "
+                    "names and state of the %zu series found so far; the memory limit leaves %.1f MiB for loading",
+                    s->source, need / 1048576.0, buffers / 1048576.0, (need - buffers) / 1048576.0, s->t.ids.n,
+                    s->max_heap / 1048576.0);
 }
 
 /* Streaming cannot sort: a row earlier in time than its series' previous
@@ -135,6 +140,7 @@ static fc_status each_row(stream_state *s, fc_status (*row)(stream_state *, size
         if (st == FC_OK) st = check_heap(s);
     }
     fc_csv_free(&r);
+    fc_text_map_release(s->text, s->len);   /* the parser hands back only whole 16 MiB steps */
     return st;
 }
 
@@ -208,10 +214,30 @@ static fc_status plan_store(stream_state *s) {
     s->cursor = fc_calloc(N, sizeof *s->cursor, "series cursors");
     if (!s->series_of_id || !s->id_of_series || !s->cursor) return FC_ERR_MEMORY;
     FC_TRY(fc_id_table_order(&s->t.ids, s->series_of_id, s->id_of_series));
-    for (uint32_t id = 0; id < N; id++) total += grid_length(s, &f, &s->scan[id]);
-    if (total > fc_fill_limit(s->t.rows_read, s->t.n_exog)) return fill_error(s, &f);
+    size_t limit = fc_fill_limit(s->t.rows_read, s->t.n_exog);
+    for (uint32_t id = 0; id < N; id++) {
+        size_t len = grid_length(s, &f, &s->scan[id]);
+        if (len > limit || total > limit - len) return fill_error(s, &f);   /* no sum that can wrap */
+        total += len;
+    }
     FC_TRY(make_dataset(s, &f));
     return fc_series_store_create(s->d, s->opt.store_dir);
+}
+
+static fc_status changed_error(const stream_state *s) {
+    return fc_error(FC_ERR_IO, "%s: the file changed while it was read", s->source);
+}
+
+/* Pass 2 numbers the ids afresh, in its own order of first appearance: a
+ * new id is placed by its name, so a file that changed between the passes
+ * is an error, never one series' rows written into another's place. */
+static fc_status map_pass2_id(stream_state *s, uint32_t id, size_t *n_seen) {
+    if (id < *n_seen) return FC_OK;
+    ssize_t series = id < s->d->n_series ? fc_dataset_find(s->d, id_name(s, id)) : -1;
+    if (series < 0) return changed_error(s);
+    s->series_of_id[id] = (uint32_t)series;
+    (*n_seen)++;
+    return FC_OK;
 }
 
 /* Counts a written point, handing the store's written pages back every
@@ -226,18 +252,22 @@ static void count_written(stream_state *s) {
  * A series with no room (off the grid, see grid_length) is only checked. */
 static void place_missing(stream_state *s, series_cursor *c, size_t base, size_t room, int64_t steps) {
     fc_dataset *d = s->d;
-    for (int64_t k = 1; k < steps; k++, c->next++, d->n_filled++) {
-        if (c->next >= room) continue;
+    if (steps <= 1) return;
+    if (room == 0) {   /* an off-grid series is only checked: count its gap, do not walk it */
+        c->next += (size_t)(steps - 1);
+        return;
+    }
+    for (int64_t k = 1; k < steps && c->next < room; k++, c->next++, d->n_filled++) {
         fc_dataset_put_missing(d, base + c->next, fc_freq_advance(&d->freq, c->prev.ds, k));
         count_written(s);
     }
 }
 
-static fc_status place_row(stream_state *s, size_t r, size_t *unused) {
-    (void)unused;
+static fc_status place_row(stream_state *s, size_t r, size_t *n_seen) {
     const fc_raw_table *t = &s->t;
     fc_dataset *d = s->d;
-    if (t->series[r] >= d->n_series) return fc_error(FC_ERR_IO, "%s: the file changed while it was read", s->source);
+    if (t->n_exog != d->n_exog) return changed_error(s);
+    FC_TRY(map_pass2_id(s, t->series[r], n_seen));
     size_t series = s->series_of_id[t->series[r]], base = d->offsets[series];
     size_t room = d->offsets[series + 1] - base;   /* 0 for a series pass 1 found off the grid */
     series_cursor *c = &s->cursor[series];
@@ -278,16 +308,28 @@ static fc_status finish_store(stream_state *s) {
     return FC_OK;
 }
 
+/* The file as pass 1 found it (size and modification time); pass 2 reads
+ * it only if it is still so. */
+static fc_status unchanged(const stream_state *s) {
+    struct stat now;
+    if (stat(s->source, &now) != 0 || (size_t)now.st_size != s->len || now.st_mtim.tv_sec != s->mtime.tv_sec ||
+        now.st_mtim.tv_nsec != s->mtime.tv_nsec)
+        return changed_error(s);
+    return FC_OK;
+}
+
 static fc_status stream_text(stream_state *s) {
     size_t n_seen = 0;
     FC_TRY(each_row(s, scan_row, &n_seen));
     FC_TRY(plan_store(s));
     free(s->scan);
     s->scan = NULL;
+    size_t n_cols = s->t.n_cols;
     fc_raw_table_free(&s->t);
-    FC_TRY(each_row(s, place_row, NULL));
-    if (s->t.ids.n != s->d->n_series)
-        return fc_error(FC_ERR_IO, "%s: the file changed while it was read", s->source);
+    n_seen = 0;
+    FC_TRY(unchanged(s));
+    FC_TRY(each_row(s, place_row, &n_seen));
+    if (s->t.n_cols != n_cols || s->t.n_exog != s->d->n_exog || s->t.ids.n != s->d->n_series) return changed_error(s);
     return finish_store(s);
 }
 
@@ -296,7 +338,11 @@ fc_status fc_dataset_stream_csv(const char *path, const fc_load_options *opt, fc
     if (opt) s.opt = *opt;
     s.max_heap = s.opt.max_heap;
     *out = NULL;
-    fc_status st = fc_text_map_open(path, &s.text, &s.len);
+    struct stat before;
+    fc_status st = stat(path, &before) == 0 ? FC_OK : fc_error(FC_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
+    s.mtime = before.st_mtim;
+    if (st == FC_OK) st = fc_text_map_open(path, &s.text, &s.len);
+    if (st == FC_OK && s.len != (size_t)before.st_size) st = changed_error(&s);
     if (st == FC_OK) st = stream_text(&s);
     fc_text_map_close(s.text, s.len);
     fc_raw_table_free(&s.t);

@@ -35,3 +35,7 @@ fc_status fc_text_map_open(const char *path, const char **text, size_t *len) {
 void fc_text_map_close(const char *text, size_t len) {
     if (len) munmap((void *)text, len);
 }
+
+void fc_text_map_release(const char *text, size_t len) {
+    if (len) madvise((void *)text, len, MADV_DONTNEED);
+}

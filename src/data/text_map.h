@@ -12,4 +12,8 @@
 fc_status fc_text_map_open(const char *path, const char **text, size_t *len);
 void fc_text_map_close(const char *text, size_t len);
 
+/* Hands every page of the mapping back (read again from the file if
+ * touched): between two passes over it, the first's tail is not kept. */
+void fc_text_map_release(const char *text, size_t len);
+
 #endif

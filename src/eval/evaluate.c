@@ -3,11 +3,30 @@
 
 #include "core/error.h"
 #include "data/ds_text.h"
+#include "data/text_map.h"
 #include "eval/evaluate.h"
 
 static fc_status kind_mismatch(const fc_forecaster *f, const char *path, fc_ds_kind found) {
     return fc_error(FC_ERR_INVALID, "%s: ds holds %s values but the model was trained on %s values", path,
                     fc_ds_kind_name(found), fc_ds_kind_name(f->ds_kind));
+}
+
+/* The kind of ds in the file's first rows: a load of at most its first
+ * 64 KiB, cut at a line end, so that explaining a failed load of a large
+ * (perhaps streamed) file never loads it whole. */
+static int probe_kind(const char *path, fc_ds_kind *kind) {
+    const char *text;
+    size_t len;
+    if (fc_text_map_open(path, &text, &len) != FC_OK) return 0;
+    size_t n = len < 65536 ? len : 65536;
+    while (n < len && n > 0 && text[n - 1] != '\n') n--;
+    fc_dataset *probe = NULL;
+    fc_load_options any = {.drop_exog = 1, .keep_gaps = 1};
+    int ok = fc_dataset_load_buffer(path, text, n, &any, &probe) == FC_OK;
+    if (ok) *kind = probe->ds_kind;
+    fc_dataset_free(&probe);
+    fc_text_map_close(text, len);
+    return ok;
 }
 
 fc_status fc_load_history(const fc_forecaster *f, const char *path, const fc_load_options *how, fc_dataset **out) {
@@ -20,14 +39,9 @@ fc_status fc_load_history(const fc_forecaster *f, const char *path, const fc_loa
         /* Say "wrong kind of ds" rather than "wrong frequency" when that is the cause. */
         char first[1024];
         snprintf(first, sizeof first, "%s", fc_last_error());
-        fc_dataset *probe = NULL;
-        fc_load_options any = {.drop_exog = 1};
-        if (fc_dataset_load_csv(path, &any, &probe) == FC_OK && probe->ds_kind != f->ds_kind) {
-            st = kind_mismatch(f, path, probe->ds_kind);
-        } else {
-            fc_error(st, "%s", first);
-        }
-        fc_dataset_free(&probe);
+        fc_ds_kind kind;
+        if (probe_kind(path, &kind) && kind != f->ds_kind) st = kind_mismatch(f, path, kind);
+        else fc_error(st, "%s", first);
         return st;
     }
     if ((*out)->ds_kind != f->ds_kind) {

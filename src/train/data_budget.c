@@ -1,6 +1,8 @@
 /* Loading the data within the memory limit (see data_budget.h). */
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 
 #include "core/byte_size.h"
 #include "core/memory_stats.h"
@@ -59,4 +61,8 @@ void fc_data_choice_print(const fc_data_choice *c, const fc_load_options *lo, si
     else
         fprintf(f, " (--data-store stream)");
     fprintf(f, "\n");
+    struct statfs fs;
+    if (statfs(fc_series_store_dir(lo->store_dir), &fs) == 0 && fs.f_type == TMPFS_MAGIC)
+        fprintf(f, "data: warning: %s is a tmpfs: the store file takes RAM that the memory limit does not see; "
+                "--store-dir can put it on a disk\n", fc_series_store_dir(lo->store_dir));
 }
