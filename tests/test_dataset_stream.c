@@ -164,6 +164,23 @@ static void test_stream_only_errors(void) {
     CHECK(fc_dataset_stream_csv(path, NULL, &d) == FC_OK && d && d->n_series == 200000);
     fc_dataset_free(&d);
 
+    /* Lengths whose sum wraps a size_t, and a huge gap in a series that is
+     * off its grid: refused at once (they once wrote past the store, and
+     * walked the gap point by point). */
+    snprintf(path, sizeof path, "%s/wrap.csv", dir);
+    f = fopen(path, "w");
+    fprintf(f, "unique_id,ds,y\n");
+    for (int s = 0; s < 10; s++) fprintf(f, "s%d,-999999999999999999,1\ns%d,999999999999999999,2\n", s, s);
+    fclose(f);
+    fc_load_options step1 = {.freq = "1"}, step2 = {.freq = "2"};
+    CHECK(fc_dataset_stream_csv(path, &step1, &d) == FC_ERR_PARSE && d == NULL);
+    CHECK_CONTAINS(fc_last_error(), "too many to fill");
+    snprintf(path, sizeof path, "%s/far.csv", dir);
+    write_file(path, "unique_id,ds,y\na,0,1\na,200000000000000000,2\na,200000000000000001,3\n");
+    CHECK(fc_dataset_stream_csv(path, &step2, &d) == FC_ERR_PARSE && d == NULL);
+    CHECK_CONTAINS(fc_last_error(), "far.csv:4:");
+    CHECK_CONTAINS(fc_last_error(), "off the 2 grid");
+
     fc_load_options nowhere = {.store_dir = "/nonexistent/store"};
     CHECK(fc_dataset_stream_csv("data/eu_stock_markets.csv", &nowhere, &d) == FC_ERR_IO && d == NULL);
     CHECK_CONTAINS(fc_last_error(), "/nonexistent/store");
