@@ -45,6 +45,7 @@ typedef struct {
     fc_freq_counter counter;    /* started on the first row, when ds's kind is known */
     int counting;
     series_scan *scan;          /* (ids) pass 1, by interned id */
+    size_t scan_cap;
     uint32_t *series_of_id, *id_of_series;
     series_cursor *cursor;      /* (N) pass 2, by sorted series */
     size_t since_release;
@@ -54,12 +55,12 @@ typedef struct {
 
 size_t fc_dataset_stream_heap(size_t n_series, size_t id_bytes, size_t n_exog, size_t text_len) {
     /* Per series: interned id (offset, length, hash, two hash slots), its
-     * scan, its order both ways, its cursor, the dataset's name pointer and
+     * scan (in an array that doubles), its order both ways, its cursor, the dataset's name pointer and
      * offset; the names twice (interned and the dataset's copy). Per chunk
      * row: series 4, ds 8, y 8, mask 1, line 8 and the exogenous values.
      * The text keeps at most a window resident, and so does the store (a
      * store row takes at most 4x the bytes of the shortest CSV row). */
-    size_t per_series = 8 + 4 + 8 + 8 + sizeof(series_scan) + 8 + sizeof(series_cursor) + 8 + 8;
+    size_t per_series = 8 + 4 + 8 + 8 + 2 * sizeof(series_scan) + 8 + sizeof(series_cursor) + 8 + 8;
     size_t chunk = CHUNK_ROWS * (29 + 8 * n_exog);
     size_t text = text_len < TEXT_WINDOW ? text_len : TEXT_WINDOW;
     size_t store = STORE_RELEASE_ROWS * (3 + n_exog) * (size_t)sysconf(_SC_PAGESIZE);
@@ -108,9 +109,13 @@ static fc_status scan_row(stream_state *s, size_t r, size_t *n_seen) {
     }
     fc_freq_counter_point(&s->counter, at.ds);
     if (id == *n_seen) {   /* ids are numbered in order of first appearance */
-        series_scan *grown = fc_realloc(s->scan, (id + 1) * sizeof *grown, "series state");
-        if (!grown) return FC_ERR_MEMORY;
-        s->scan = grown;
+        if (id == s->scan_cap) {
+            size_t cap = s->scan_cap ? 2 * s->scan_cap : 1024;
+            series_scan *grown = fc_realloc(s->scan, cap * sizeof *grown, "series state");
+            if (!grown) return FC_ERR_MEMORY;
+            s->scan = grown;
+            s->scan_cap = cap;
+        }
         s->scan[id] = (series_scan){at, at, 1};
         (*n_seen)++;
         return FC_OK;
