@@ -55,8 +55,9 @@ typedef struct {
 
 size_t fc_dataset_stream_heap(size_t n_series, size_t id_bytes, size_t n_exog, size_t text_len) {
     /* Per series: interned id (offset, length, hash, two hash slots), its
-     * scan (in an array that doubles), its order both ways, its cursor, the dataset's name pointer and
-     * offset; the names twice (interned and the dataset's copy). Per chunk
+     * scan (in an array that doubles), its order both ways, its cursor,
+     * the dataset's name pointer and offset; the names twice (interned and
+     * the dataset's copy). Per chunk
      * row: series 4, ds 8, y 8, mask 1, line 8 and the exogenous values.
      * The text keeps at most a window resident, and so does the store (a
      * store row takes at most 4x the bytes of the shortest CSV row). */
