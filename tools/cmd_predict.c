@@ -15,12 +15,12 @@
 /* A series with nothing observed in its input window gets the model's answer
  * to zeros: plausible-looking numbers with no basis. Say so. */
 static void warn_unobserved(const fc_dataset *ds, size_t L) {
-    size_t count = 0, first = 0;
+    size_t count = 0, first = 0, since = 0;
     for (size_t i = 0; i < ds->n_series; i++) {
         size_t end = ds->offsets[i + 1], start = end - ds->offsets[i] > L ? end - L : ds->offsets[i], seen = 0;
         for (size_t r = start; r < end; r++) seen += ds->mask[r];
         if (!seen && !count++) first = i;
-        if ((i + 1) % FC_PREDICT_CHECK_SERIES == 0) fc_dataset_release_pages(ds);   /* as the memory plan counts */
+        fc_dataset_release_every(ds, &since, 1, FC_RELEASE_SERIES);   /* as the memory plan counts */
     }
     fc_dataset_release_pages(ds);
     if (count)

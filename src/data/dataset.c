@@ -103,6 +103,13 @@ void fc_dataset_release_pages(const fc_dataset *d) {
     if (d->map) madvise(d->map, d->map_len, MADV_DONTNEED);
 }
 
+void fc_dataset_release_every(const fc_dataset *d, size_t *since, size_t points, size_t every) {
+    *since += points;
+    if (*since < every) return;
+    fc_dataset_release_pages(d);
+    *since = 0;
+}
+
 void fc_mask_prefix_counts(const uint8_t *mask, const size_t *offsets, size_t n_series, uint32_t *out) {
     for (size_t i = 0; i < n_series; i++) {
         uint32_t *P = out + offsets[i] + i, c = 0;

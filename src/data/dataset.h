@@ -98,6 +98,15 @@ size_t fc_dataset_stream_heap(size_t n_series, size_t id_bytes, size_t n_exog, s
  * the file when touched). A no-op for a dataset on the heap. */
 void fc_dataset_release_pages(const fc_dataset *d);
 
+/* The pace of those hand-backs for code that walks a streamed dataset:
+ * adds `points` read to *since and hands the pages back whenever `every`
+ * have been read since the last time. Walks over whole series use
+ * FC_RELEASE_POINTS; walks reading a few points of each series hand back
+ * every FC_RELEASE_SERIES series (the memory plan counts both). */
+#define FC_RELEASE_POINTS ((size_t)1 << 20)
+#define FC_RELEASE_SERIES 256
+void fc_dataset_release_every(const fc_dataset *d, size_t *since, size_t points, size_t every);
+
 /* Per-series prefix counts of mask into out (n_rows + n_series), laid out
  * as fc_dataset.observed. */
 void fc_mask_prefix_counts(const uint8_t *mask, const size_t *offsets, size_t n_series, uint32_t *out);

@@ -249,9 +249,7 @@ static fc_status map_pass2_id(stream_state *s, uint32_t id, size_t *n_seen) {
 /* Counts a written point, handing the store's written pages back every
  * STORE_RELEASE_ROWS points. */
 static void count_written(stream_state *s) {
-    if (++s->since_release < STORE_RELEASE_ROWS) return;
-    fc_dataset_release_pages(s->d);
-    s->since_release = 0;
+    fc_dataset_release_every(s->d, &s->since_release, 1, STORE_RELEASE_ROWS);
 }
 
 /* Missing points between the cursor's last row and the next, `steps` away.
@@ -305,10 +303,7 @@ static fc_status finish_store(stream_state *s) {
                             "first: the file changed while it was read",
                             s->source, d->ids[i], s->cursor[i].next, len);
         fc_mask_prefix_counts(d->mask, d->offsets + i, 1, d->observed + i);
-        s->since_release += len;
-        if (s->since_release < ((size_t)1 << 20)) continue;
-        fc_dataset_release_pages(d);
-        s->since_release = 0;
+        fc_dataset_release_every(d, &s->since_release, len, FC_RELEASE_POINTS);
     }
     fc_series_store_seal(d);
     return FC_OK;

@@ -17,6 +17,7 @@ typedef struct {
 static fc_status write_rows(FILE *f, void *vctx) {
     const forecast_ctx *c = vctx;
     char when[64];
+    size_t since = 0;
     fprintf(f, "unique_id,ds,%s\n", c->column);
     for (size_t i = 0; i < c->ds->n_series; i++) {
         int64_t last = c->ds->ds[c->ds->offsets[i + 1] - 1];
@@ -25,7 +26,7 @@ static fc_status write_rows(FILE *f, void *vctx) {
             fc_csv_write_field(f, c->ds->ids[i]);
             fprintf(f, ",%s,%.9g\n", when, (double)c->fc[i * c->h + k]);
         }
-        if ((i + 1) % 256 == 0) fc_dataset_release_pages(c->ds);   /* a streamed dataset's pages: at most 256 */
+        fc_dataset_release_every(c->ds, &since, 1, FC_RELEASE_SERIES);
     }
     fc_dataset_release_pages(c->ds);
     return ferror(f) ? fc_error(FC_ERR_IO, "write error") : FC_OK;

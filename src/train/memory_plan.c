@@ -134,7 +134,7 @@ fc_status fc_memory_plan_predict(const fc_model *m, const fc_dataset *ds, fc_bac
     add(p, "matrix-product workspace", ws, 0);
     add(p, FC_PLAN_ALLOWANCE_NAME, FC_PLAN_ALLOWANCE, 0);
     add(p, "dataset", fc_dataset_bytes(ds), 0);
-    add(p, FC_PLAN_STREAMED_NAME, fc_window_touch_bytes(ds, FC_PREDICT_CHECK_SERIES, L, cap, L + H), 0);
+    add(p, FC_PLAN_STREAMED_NAME, fc_window_touch_bytes(ds, FC_RELEASE_SERIES, L, cap, L + H), 0);
     return FC_OK;
 }
 

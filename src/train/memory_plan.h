@@ -21,9 +21,6 @@
 /* A streamed dataset's store pages that can be resident at once
  * (fc_window_touch_bytes): not allocated, but counted in resident memory. */
 #define FC_PLAN_STREAMED_NAME "data pages in use (streamed)"
-/* fcast predict checks the last input of this many series between two
- * hand-backs of a streamed dataset's pages. */
-#define FC_PREDICT_CHECK_SERIES 256
 
 typedef struct {
     const char *name;

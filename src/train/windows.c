@@ -77,13 +77,10 @@ size_t fc_window_sampler_bytes(const fc_dataset *ds, size_t batch_size, size_t g
 /* Valid windows over all series. The count reads every prefix count once:
  * a streamed dataset's pages are handed back as it goes. */
 static void count_valid(fc_window_sampler *s) {
-    size_t since_release = 0;
+    size_t since = 0;
     for (size_t i = 0; i < s->ds->n_series; i++) {
         s->total_valid += fc_window_sampler_list(s, i, NULL);
-        since_release += fc_dataset_len(s->ds, i);
-        if (since_release < ((size_t)1 << 20)) continue;
-        fc_dataset_release_pages(s->ds);
-        since_release = 0;
+        fc_dataset_release_every(s->ds, &since, fc_dataset_len(s->ds, i), FC_RELEASE_POINTS);
     }
     fc_dataset_release_pages(s->ds);
 }
@@ -99,7 +96,7 @@ size_t fc_window_touch_bytes(const fc_dataset *ds, size_t series_listed, size_t 
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t listing = series_listed * span_pages((longest + 1) * sizeof(uint32_t), page);
     size_t gather = windows * (span_pages(window_len * sizeof *ds->y, page) + span_pages(window_len, page));
-    size_t first_count = span_pages((((size_t)1 << 21) + 2 * longest) * sizeof(uint32_t), page);
+    size_t first_count = span_pages((2 * FC_RELEASE_POINTS + 2 * longest) * sizeof(uint32_t), page);
     size_t pages = listing + gather > first_count ? listing + gather : first_count;
     return pages * page < ds->map_len ? pages * page : ds->map_len;   /* never more than the whole store */
 }
