@@ -26,6 +26,8 @@ typedef enum {
 
 /* The message of the last failure on this thread ("" if none). */
 const char *fc_last_error(void);
+/* The status that went with that message (FC_OK if none). */
+fc_status fc_last_status(void);
 const char *fc_status_name(fc_status s);
 const char *fc_version(void);
 

@@ -20,7 +20,7 @@ check "plan gives the largest batch within 80 MiB ($fits)" "[ -n '$fits' ] && [ 
 start=$(date +%s)
 "$fcast" train "${run[@]}" --memory-limit 80MiB --max-steps 1000 --out "$tmp/m.safetensors" 2> "$tmp/err.txt"
 rc=$?
-check "over the limit: exit 1" "[ $rc -eq 1 ]"
+check "over the limit: exit 6 (memory)" "[ $rc -eq 6 ]"
 check "refused before training (within 5 s)" "[ \$(( \$(date +%s) - $start )) -le 5 ]"
 check "the message names the biggest consumers and the batch that fits" \
     "grep -q 'activations' $tmp/err.txt && grep -q -- 'largest --windows-batch-size that fits is $fits' $tmp/err.txt"
@@ -47,8 +47,8 @@ check "auto chooses a batch that fits ($chosen <= $fits)" "[ -n '$chosen' ] && [
 "$fcast" predict --model "$tmp/m.safetensors" --data data/taylor_halfhourly.csv --out "$tmp/fc.csv" --memory-limit 64MiB
 check "predict within a limit writes its forecasts" "[ \$(tail -n +2 $tmp/fc.csv | wc -l) -eq 48 ]"
 "$fcast" predict --model "$tmp/m.safetensors" --data data/taylor_halfhourly.csv --out "$tmp/fc2.csv" --memory-limit 20MiB 2> "$tmp/err.txt"
-check "predict over its limit exits 1 with the reason, writing nothing" \
-    "[ $? -eq 1 ] && grep -q -- '--memory-limit' $tmp/err.txt && [ ! -e $tmp/fc2.csv ]"
+check "predict over its limit exits 6 with the reason, writing nothing" \
+    "[ $? -eq 6 ] && grep -q -- '--memory-limit' $tmp/err.txt && [ ! -e $tmp/fc2.csv ]"
 
 "$fcast" train "${run[@]}" --memory-limit 12XB --out "$tmp/x.safetensors" 2> "$tmp/err.txt"
 check "a malformed size is refused, naming the flag" "[ $? -ne 0 ] && grep -q -- '--memory-limit' $tmp/err.txt"

@@ -42,7 +42,7 @@ check "of finite numbers" \
 
 "$fcast" train --data "$tmp/train.csv" --model nhits --h 48 --input-size 96 --windows-batch-size 128 \
     --max-steps 100 --threads 1 --precision fp16 --quiet --out "$tmp/x.safetensors" 2> "$tmp/err.txt"
-check "fp16 on unscaled demand exits 1" "[ $? -eq 1 ]"
+check "fp16 on unscaled demand exits 4 (invalid)" "[ $? -eq 4 ]"
 check "and explains the range and the fix" "grep -q '65504' $tmp/err.txt && grep -q -- '--scaler standard' $tmp/err.txt"
 check "and writes no model" "[ ! -e $tmp/x.safetensors ]"
 

@@ -42,10 +42,10 @@ out="$("$FCAST" quant option --type asian --put --S 90 --K 87 --r 0.025 --q 0.06
        --fixings 12 --paths 100000 --antithetic)" || fail "asian option exited non-zero"
 ok
 echo "$out" | grep -q "Kemna-Vorst" || fail "asian output lacks the geometric closed form: $out"
-expect_error 1 "--sigma" -- quant option --call --S 100 --K 100 --sigma 0 --T 1
-expect_error 1 "--T" -- quant option --call --S 100 --K 100 --sigma 0.2 --T -1
-expect_error 1 "--steps" -- quant option --type asian --call --S 100 --K 100 --sigma 0.2 --T 1 --steps 5
-expect_error 1 "--call" -- quant option --S 100 --K 100 --sigma 0.2 --T 1
+expect_error 4 "--sigma" -- quant option --call --S 100 --K 100 --sigma 0 --T 1
+expect_error 4 "--T" -- quant option --call --S 100 --K 100 --sigma 0.2 --T -1
+expect_error 4 "--steps" -- quant option --type asian --call --S 100 --K 100 --sigma 0.2 --T 1 --steps 5
+expect_error 4 "--call" -- quant option --S 100 --K 100 --sigma 0.2 --T 1
 expect_error 2 "--S" -- quant option --call --K 100 --sigma 0.2 --T 1
 
 # --- risk: the CSV rows match the empyrical/QuantLib fixture
@@ -62,18 +62,18 @@ done < <(tail -n +2 tests/fixtures/quant_risk_eu_stock.csv)
 [ "$matched" -eq 52 ] || fail "risk: $matched fixture rows matched, expected 52 (4 series x (5 + 2 levels x 4))"
 "$FCAST" quant risk --data "$DATA" | grep -q "inner join" || fail "risk table does not state the alignment"
 ok
-expect_error 1 "--level" -- quant risk --data "$DATA" --level 0.95,abc
-expect_error 1 "--level" -- quant risk --data "$DATA" --level 1.5
+expect_error 3 "--level" -- quant risk --data "$DATA" --level 0.95,abc
+expect_error 4 "--level" -- quant risk --data "$DATA" --level 1.5
 printf 'unique_id,ds,y\nA,1,10\nA,2,-1\nA,3,12\n' >"$TMP/neg.csv"
-expect_error 1 "series A at ds 2" -- quant risk --data "$TMP/neg.csv"
+expect_error 4 "series A at ds 2" -- quant risk --data "$TMP/neg.csv"
 printf 'unique_id,ds,y\nA,1,0.01\nA,2,-0.02\nA,3,0.03\n' >"$TMP/ret.csv"
 "$FCAST" quant risk --data "$TMP/ret.csv" --returns --level 0.5 --csv >"$TMP/r.csv" || fail "risk --returns failed"
 ok
 # k = ceil(0.5 * 3) = 2: the second-worst return, +0.01, is a gain: VaR -0.01
 grep -q "^A,hist_var_0.5,-0.01$" "$TMP/r.csv" || fail "risk --returns: hist_var_0.5 should be -0.01: $(cat "$TMP/r.csv")"
 printf 'unique_id,ds,y\nA,1,10\nA,2,abc\n' >"$TMP/bad.csv"
-expect_error 1 "bad.csv:3: column 'y'" -- quant risk --data "$TMP/bad.csv"
-expect_error 1 "missing.csv" -- quant risk --data "$TMP/missing.csv"
+expect_error 3 "bad.csv:3: column 'y'" -- quant risk --data "$TMP/bad.csv"
+expect_error 5 "missing.csv" -- quant risk --data "$TMP/missing.csv"
 
 # --- portfolio: minimum-variance weights against numpy (fixture), target return met
 "$FCAST" quant portfolio --data "$DATA" --target-return 0.2016 >"$TMP/pf.txt" || fail "portfolio exited non-zero"
@@ -99,22 +99,22 @@ head -1 "$TMP/bt.csv" | grep -q "^symbol,rule,fast,slow,total_return,cagr,sharpe
 ok
 "$FCAST" quant backtest --data "$DATA" --rule bbands --period 20 --k 1.5:2.5:0.5 >/dev/null || fail "bbands backtest failed"
 ok
-expect_error 1 "--fast" -- quant backtest --data "$DATA" --fast 5:x --slow 20
-expect_error 1 "--k does not apply" -- quant backtest --data "$DATA" --k 2
-expect_error 1 "--slow" -- quant backtest --data "$DATA" --fast 5 --slow 5000
-expect_error 1 "--period" -- quant backtest --data "$DATA" --rule rsi --period 0
-expect_error 1 "--rule" -- quant backtest --data "$DATA" --rule macd
+expect_error 3 "--fast" -- quant backtest --data "$DATA" --fast 5:x --slow 20
+expect_error 4 "--k does not apply" -- quant backtest --data "$DATA" --k 2
+expect_error 4 "--slow" -- quant backtest --data "$DATA" --fast 5 --slow 5000
+expect_error 4 "--period" -- quant backtest --data "$DATA" --rule rsi --period 0
+expect_error 4 "--rule" -- quant backtest --data "$DATA" --rule macd
 
 # --- hostile sizes: refused at once, naming the flag (none may run for minutes or allocate gigabytes)
-expect_error 1 "--paths" -- quant option --call --S 100 --K 100 --sigma 0.2 --T 1 --paths 18446744073709551615
-expect_error 1 "path steps" -- quant option --call --S 100 --K 100 --sigma 0.2 --T 1 --steps 100000
-expect_error 1 "--r" -- quant option --call --S 100 --K 100 --sigma 0.2 --T 1 --r -1000 --json
-expect_error 1 "--sigma" -- quant option --call --S 100 --K 100 --sigma 1e200 --T 1
-expect_error 1 "more than one run" -- quant backtest --data "$DATA" --rule rsi --lower 0:99.99:0.01 --upper 0:99.9:0.1
-expect_error 1 "--period" -- quant backtest --data "$DATA" --rule rsi --period 1:40 --lower 0:29 --upper 70:100
+expect_error 4 "--paths" -- quant option --call --S 100 --K 100 --sigma 0.2 --T 1 --paths 18446744073709551615
+expect_error 4 "path steps" -- quant option --call --S 100 --K 100 --sigma 0.2 --T 1 --steps 100000
+expect_error 4 "--r" -- quant option --call --S 100 --K 100 --sigma 0.2 --T 1 --r -1000 --json
+expect_error 4 "--sigma" -- quant option --call --S 100 --K 100 --sigma 1e200 --T 1
+expect_error 4 "more than one run" -- quant backtest --data "$DATA" --rule rsi --lower 0:99.99:0.01 --upper 0:99.9:0.1
+expect_error 4 "--period" -- quant backtest --data "$DATA" --rule rsi --period 1:40 --lower 0:29 --upper 70:100
 awk -F, 'NR == 1 || $1 == "DAX"' "$DATA" > "$TMP/dax.csv"
 awk -F, 'NR > 1 && $1 == "DAX" { printf "DAX2,%s,%.15g\n", $2, $3 * (1 + 1e-13) }' "$DATA" >> "$TMP/dax.csv"
-expect_error 1 "nearly singular" -- quant portfolio --data "$TMP/dax.csv"
+expect_error 4 "nearly singular" -- quant portfolio --data "$TMP/dax.csv"
 printf 'unique_id,ds,y\n"X,Y",1,10\n"X,Y",2,11\n"X,Y",3,12\n' > "$TMP/comma.csv"
 "$FCAST" quant risk --data "$TMP/comma.csv" --level 0.9 --csv > "$TMP/comma_risk.csv" 2>/dev/null; ok
 grep -q '^"X,Y",' "$TMP/comma_risk.csv" || fail "risk CSV does not quote an id with a comma: $(head -3 "$TMP/comma_risk.csv")"

@@ -99,11 +99,11 @@ expect_error 2 "--ind: 'rsi:abc': period must be an integer" -- quant indicators
 expect_error 2 "--ind: 'rsi:1': period must be >= 2" -- quant indicators --data "$DATA" --ind rsi:1 --out "$TMP/e.csv"
 expect_error 2 "--ind: 'bbands:20:x': nbdevup must be a number" -- quant indicators --data "$DATA" --ind bbands:20:x --out "$TMP/e.csv"
 expect_error 2 "--ind: 'sma:20': given twice" -- quant indicators --data "$DATA" --ind sma:20,sma:20 --out "$TMP/e.csv"
-expect_error 1 "--ind: 'sma:5000' needs more than 4999 points" -- quant indicators --data "$DATA" --ind sma:5000 --out "$TMP/e.csv"
+expect_error 4 "--ind: 'sma:5000' needs more than 4999 points" -- quant indicators --data "$DATA" --ind sma:5000 --out "$TMP/e.csv"
 expect_error 2 "--nan: expected 'poison' or 'restart', got 'maybe'" -- quant indicators --data "$DATA" --ind sma:5 --nan maybe --out "$TMP/e.csv"
 expect_error 2 "--out is required" -- quant indicators --data "$DATA" --ind sma:5
 printf 'unique_id,ds,y\nA,1,1\nA,2,oops\n' >"$TMP/bad.csv"
-expect_error 1 "bad.csv:3" -- quant indicators --data "$TMP/bad.csv" --ind sma:2 --out "$TMP/e.csv"
+expect_error 3 "bad.csv:3" -- quant indicators --data "$TMP/bad.csv" --ind sma:2 --out "$TMP/e.csv"
 ok
 [ -e "$TMP/e.csv" ] && fail "a failed run left $TMP/e.csv"
 

@@ -28,11 +28,11 @@ check "no store file is left behind" "[ -z \"\$(ls -A $tmp/store)\" ]"
 printf 'unique_id,ds,y\na,1,1\nb,1,2\na,3,1\nb,2,2\na,2,5\n' > "$tmp/order.csv"
 "$fcast" train --data "$tmp/order.csv" --model mlp --h 1 --input-size 1 --data-store stream --out "$tmp/o.safetensors" \
     2> "$tmp/err.txt"
-check "out-of-order rows: exit 1" "[ $? -eq 1 ]"
+check "out-of-order rows: exit 3 (malformed input)" "[ $? -eq 3 ]"
 check "the message names the file, line and column and says how to sort" \
     "grep -q 'order.csv:6: column .ds. (2): 2 comes after 3 (line 4) in series .a.' $tmp/err.txt && grep -q 'sort the file by unique_id and ds' $tmp/err.txt"
 "$fcast" train "${run[@]}" --data-store disk --out "$tmp/x.safetensors" 2> "$tmp/err.txt"
-check "--data-store disk is refused with the choices" "[ $? -eq 1 ] && grep -q \"data-store 'disk' is not auto, memory or stream\" $tmp/err.txt"
+check "--data-store disk is refused with the choices" "[ $? -eq 4 ] && grep -q \"data-store 'disk' is not auto, memory or stream\" $tmp/err.txt"
 "$fcast" train "${run[@]}" --data-store stream --store-dir "$tmp/nowhere" --out "$tmp/x.safetensors" 2> "$tmp/err.txt"
-check "a missing --store-dir is named" "[ $? -eq 1 ] && grep -q '$tmp/nowhere' $tmp/err.txt && [ ! -e $tmp/x.safetensors ]"
+check "a missing --store-dir is named" "[ $? -eq 5 ] && grep -q '$tmp/nowhere' $tmp/err.txt && [ ! -e $tmp/x.safetensors ]"
 finish

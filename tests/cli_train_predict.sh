@@ -30,13 +30,13 @@ check "eval scores 48 points over 4 series" "grep -q '48 points over 4 series' $
 # Errors: clear messages, non-zero exit, no crash.
 printf 'unique_id,ds\nA,1\n' > "$tmp/nocol.csv"
 "$fcast" train --data "$tmp/nocol.csv" "${small[@]}" --out "$tmp/x.safetensors" 2> "$tmp/err.txt"
-check "missing y column exits 1" "[ $? -eq 1 ]"
+check "missing y column exits 3 (malformed input)" "[ $? -eq 3 ]"
 check "message names the file and the column" "grep -q 'nocol.csv' $tmp/err.txt && grep -q \"'y'\" $tmp/err.txt"
 check "no model file on failure" "[ ! -e $tmp/x.safetensors ]"
 
 head -c 300 "$tmp/a.safetensors" > "$tmp/trunc.safetensors"
 "$fcast" predict --model "$tmp/trunc.safetensors" --data "$tmp/train.csv" --out "$tmp/fc2.csv" 2> "$tmp/err.txt"
-check "truncated model exits 1" "[ $? -eq 1 ]"
+check "truncated model exits 7 (bad file format)" "[ $? -eq 7 ]"
 check "message names the model file" "grep -q 'trunc.safetensors' $tmp/err.txt"
 check "no forecast written" "[ ! -e $tmp/fc2.csv ]"
 
@@ -45,9 +45,9 @@ check "unknown model is a usage error (2)" "[ $? -eq 2 ] && grep -q nope $tmp/er
 "$fcast" train --bogus 2> "$tmp/err.txt"
 check "unknown flag is a usage error naming it" "[ $? -eq 2 ] && grep -q -- '--bogus' $tmp/err.txt"
 "$fcast" train --data "$tmp/train.csv" "${small[@]}" --val-size 6 --out "$tmp/x" 2> "$tmp/err.txt"
-check "val-size below h is refused" "[ $? -eq 1 ] && grep -q 'val-size' $tmp/err.txt"
+check "val-size below h is refused" "[ $? -eq 4 ] && grep -q 'val-size' $tmp/err.txt"
 "$fcast" predict --model "$tmp/a.safetensors" --data data/eu_stock_markets.csv --out "$tmp/fc3.csv" 2> "$tmp/err.txt"
-check "history with another ds kind is refused" "[ $? -eq 1 ] && grep -q 'trained on' $tmp/err.txt"
+check "history with another ds kind is refused" "[ $? -eq 4 ] && grep -q 'trained on' $tmp/err.txt"
 "$fcast" train --help > "$tmp/help.txt"
 check "train --help documents every flag" "grep -q -- '--windows-batch-size' $tmp/help.txt && grep -q -- '--early-stop-patience' $tmp/help.txt"
 
@@ -55,14 +55,14 @@ check "train --help documents every flag" "grep -q -- '--windows-batch-size' $tm
 "$fcast" train --data "$tmp/train.csv" "${small[@]}" --h " -1" --out "$tmp/x" 2> "$tmp/err.txt"
 check "a negative size is a usage error" "[ $? -eq 2 ] && grep -q -- '--h' $tmp/err.txt"
 "$fcast" train --data "$tmp/train.csv" "${small[@]}" --mlp-units 16:16,64:64 --out "$tmp/x" 2> "$tmp/err.txt"
-check "mlp units that do not chain are refused" "[ $? -eq 1 ] && grep -q 'mlp_units\[1\]' $tmp/err.txt"
+check "mlp units that do not chain are refused" "[ $? -eq 4 ] && grep -q 'mlp_units\[1\]' $tmp/err.txt"
 "$fcast" train --data "$tmp/train.csv" "${small[@]}" --input-size 100000 --out "$tmp/x" 2> "$tmp/err.txt"
-check "an input longer than every series is refused before the model is built" "[ $? -eq 1 ] && grep -q 'input-size 100000' $tmp/err.txt"
+check "an input longer than every series is refused before the model is built" "[ $? -eq 4 ] && grep -q 'input-size 100000' $tmp/err.txt"
 "$fcast" train --data "$tmp/train.csv" "${small[@]}" --out /nonexistent/dir/x.safetensors 2> "$tmp/err.txt"
-check "an unwritable --out is refused before training" "[ $? -eq 1 ] && grep -q '/nonexistent/dir' $tmp/err.txt"
+check "an unwritable --out is refused before training" "[ $? -eq 5 ] && grep -q '/nonexistent/dir' $tmp/err.txt"
 "$fcast" train --data "$tmp/train.csv" "${small[@]}" --lr 1e30 --loss mse --out "$tmp/nan.safetensors" 2> "$tmp/err.txt"
-check "a diverging run stops with an error and writes nothing" "[ $? -eq 1 ] && grep -q diverged $tmp/err.txt && [ ! -e $tmp/nan.safetensors ]"
+check "a diverging run stops with an error and writes nothing" "[ $? -eq 4 ] && grep -q diverged $tmp/err.txt && [ ! -e $tmp/nan.safetensors ]"
 "$fcast" eval --model "$tmp/a.safetensors" --train "$tmp/train.csv" --test "$tmp/test.csv" --season 100000 2> "$tmp/err.txt"
-check "a season longer than every series is refused" "[ $? -eq 1 ] && grep -q -- '--season' $tmp/err.txt"
+check "a season longer than every series is refused" "[ $? -eq 4 ] && grep -q -- '--season' $tmp/err.txt"
 
 finish

@@ -1,8 +1,10 @@
 /* Subcommands of the fcast CLI. Each takes the full argv and the index of its
- * first own argument, and returns the process exit status (0 ok, 1 failure,
- * 2 usage error). Only the CLI decides to exit. */
+ * first own argument, and returns the process exit status (CLI_EXIT_*). Only
+ * the CLI decides to exit. */
 #ifndef FC_TOOLS_CLI_H
 #define FC_TOOLS_CLI_H
+
+#include "fcast.h"
 
 int cmd_train(int argc, char **argv, int first);
 int cmd_predict(int argc, char **argv, int first);
@@ -17,7 +19,24 @@ int cmd_quant_risk(int argc, char **argv, int first);
 int cmd_quant_portfolio(int argc, char **argv, int first);
 int cmd_quant_backtest(int argc, char **argv, int first);
 
-/* Prints "fcast <command>: <fc_last_error()>" to stderr and returns 1. */
+/* Exit codes, one per fc_status (docs/operations.md, "Exit codes"). */
+enum {
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_INTERNAL = 1,      /* a bug: a failure without a status */
+    CLI_EXIT_USAGE = 2,         /* unknown flag, missing or malformed flag value */
+    CLI_EXIT_PARSE = 3,         /* FC_ERR_PARSE: malformed input file */
+    CLI_EXIT_INVALID = 4,       /* FC_ERR_INVALID: well-formed but unusable data or option values */
+    CLI_EXIT_IO = 5,            /* FC_ERR_IO: a file could not be opened, read or written */
+    CLI_EXIT_MEMORY = 6,        /* FC_ERR_MEMORY: over the memory limit, or an allocation failed */
+    CLI_EXIT_FORMAT = 7,        /* FC_ERR_FORMAT: corrupt or incompatible model or checkpoint file */
+    CLI_EXIT_BACKEND = 8,       /* FC_ERR_BACKEND: the compute backend failed */
+    CLI_EXIT_INTERRUPTED = 130  /* FC_ERR_INTERRUPTED: stopped by a signal; a checkpoint was written */
+};
+
+int cli_exit_code(fc_status s);
+
+/* Prints "fcast <command>: <fc_last_error()>" to stderr and returns the exit
+ * code of fc_last_status(). */
 int cli_fail(const char *command);
 
 #endif

@@ -21,11 +21,6 @@ static void usage(FILE *f) {
             fc_version());
 }
 
-int cli_fail(const char *command) {
-    fprintf(stderr, "fcast %s: %s\n", command, fc_last_error());
-    return 1;
-}
-
 /* GNU OpenMP (used by oneDNN and by fcast) busy-waits for 300,000 spins
  * between parallel regions by default. When another process competes for
  * the cores, the spinning threads burn the time slices the working ones

@@ -6,12 +6,16 @@
 
 #define FC_ERROR_CAP 1024
 static _Thread_local char fc_error_message[FC_ERROR_CAP];
+/* The code of the last fc_error / fc_error_wrap, so the CLI can turn a
+ * failure into its documented exit code without threading it through. */
+static _Thread_local fc_status fc_error_code;
 
 fc_status fc_error(fc_status code, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(fc_error_message, FC_ERROR_CAP, fmt, ap);
     va_end(ap);
+    fc_error_code = code;
     return code;
 }
 
@@ -29,10 +33,16 @@ fc_status fc_error_wrap(fc_status code, const char *fmt, ...) {
     memcpy(fc_error_message, prefix, n);
     memcpy(fc_error_message + n, old, m);
     fc_error_message[n + m] = '\0';
+    fc_error_code = code;
     return code;
 }
 
-void fc_error_clear(void) { fc_error_message[0] = '\0'; }
+void fc_error_clear(void) {
+    fc_error_message[0] = '\0';
+    fc_error_code = FC_OK;
+}
+
+fc_status fc_last_status(void) { return fc_error_code; }
 
 const char *fc_last_error(void) { return fc_error_message; }
 
