@@ -19,6 +19,7 @@ run: all
 	@scripts/run-demo.sh $(BUILD)/fcast
 
 test: all
+	@scripts/install-deps.sh --test
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # Sanitizer build (address + undefined) of the whole suite.

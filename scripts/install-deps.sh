@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages fcast builds against. Idempotent and
 # non-interactive; prints nothing when everything is already present.
+#   scripts/install-deps.sh          what building and running fcast needs
+#   scripts/install-deps.sh --test   that, and what the test suite needs too
 set -euo pipefail
 
 PACKAGES=(
@@ -8,8 +10,13 @@ PACKAGES=(
   libdnnl-dev        # oneDNN: CPU matrix products (fp32/bf16, fused post-ops)
   libjansson-dev     # JSON: safetensors headers, HTTP requests
   liblapack-dev      # LAPACK: portfolio weights (quant)
-  time               # /usr/bin/time -v: the memory-limit test measures peak resident memory with it
+  libyaml-dev        # YAML: run configuration files (--config)
 )
+TEST_PACKAGES=(
+  time               # /usr/bin/time -v: the memory-limit test measures peak resident memory with it
+  chromium           # headless browser: the report test renders the HTML report in it
+)
+[ "${1:-}" = "--test" ] && PACKAGES+=("${TEST_PACKAGES[@]}")
 
 missing=()
 for p in "${PACKAGES[@]}"; do
