@@ -6,6 +6,7 @@
 #include "data/calendar.h"
 #include "data/dataset.h"
 #include "data/ds_text.h"
+#include "data/freq.h"
 
 static void test_days_from_civil(void) {
     /* (datetime.date(y, m, d) - datetime.date(1970, 1, 1)).days */
@@ -55,9 +56,17 @@ static void test_ds_parse_and_format(void) {
     CHECK(fc_ds_parse(" -42 ", 5, &kind, &v) && kind == FC_DS_INDEX && v == -42);
     static const char *bad[] = {"", "1.5", "2000-1-05", "2000-02-30", "2000-01-01 24:00", "2000-01-01 10:60",
                                 "2000-01-01 10:00:60", "2000-01-01X10:00", "2000-01-01 10:00Z", "1e3",
-                                "1234567890123456789", "2000/01/01", "2000-01-01 1:00"};
+                                "9223372036854775808", "-9223372036854775809", "12345678901234567890",
+                                "2000/01/01", "2000-01-01 1:00"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CHECK_MSG(!fc_ds_parse(bad[i], strlen(bad[i]), &kind, &v), "accepted '%s'", bad[i]);
+    /* Every int64 reads back as written (predict writes up to INT64_MAX). */
+    static const char *edge[] = {"9223372036854775807", "-9223372036854775808", "1234567890123456789"};
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+        CHECK_MSG(fc_ds_parse(edge[i], strlen(edge[i]), &kind, &v) && kind == FC_DS_INDEX, "'%s'", edge[i]);
+        fc_ds_format(FC_DS_INDEX, v, buf, sizeof buf);
+        CHECK_MSG(strcmp(buf, edge[i]) == 0, "'%s' -> %s", edge[i], buf);
+    }
 }
 
 static void test_freq_parse(void) {
@@ -142,6 +151,64 @@ static void test_freq_advance(void) {
     CHECK(fc_freq_advance(&f, 5, 3) == 11 && fc_freq_advance(&f, 5, -4) == -3);
 }
 
+/* Integer steps of 16+ digits (issue 10): parsed whole, never cut in the
+ * name a model file stores; counts that overflow are refused. */
+static void test_freq_long_steps(void) {
+    static const char *steps[] = {"1000000000000000", "1234567890123456789", "9223372036854775807"};
+    char name[FC_FREQ_NAME_MAX];
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        fc_freq f, again;
+        CHECK_MSG(fc_freq_parse(steps[i], FC_DS_INDEX, &f) == FC_OK, "'%s': %s", steps[i], fc_last_error());
+        fc_freq_format(&f, FC_DS_INDEX, name, sizeof name);
+        CHECK_MSG(strcmp(name, steps[i]) == 0, "'%s' formatted as '%s'", steps[i], name);
+        CHECK(fc_freq_parse(name, FC_DS_INDEX, &again) == FC_OK && again.step == f.step);
+        /* the fixed-size name is empty rather than another, cut, frequency */
+        CHECK_MSG(f.name[0] == '\0' || strcmp(f.name, steps[i]) == 0, "name '%s'", f.name);
+    }
+    fc_freq f;
+    CHECK(fc_freq_parse("9223372036854775808", FC_DS_INDEX, &f) == FC_ERR_INVALID);
+    CHECK(fc_freq_parse("153722867280912931min", FC_DS_DATETIME, &f) == FC_ERR_INVALID);
+    CHECK(fc_freq_parse("153722867280912930min", FC_DS_DATETIME, &f) == FC_OK);
+    fc_freq_format(&f, FC_DS_DATETIME, name, sizeof name);
+    CHECK_MSG(strcmp(name, "153722867280912930min") == 0, "%s", name);
+    CHECK(fc_freq_parse("99999999999999999999MS", FC_DS_DATE, &f) == FC_ERR_INVALID);
+}
+
+/* Future ds: an overflow of int64, or a date past year 9999, is refused,
+ * never wrapped. */
+static void test_freq_advance_checked(void) {
+    fc_freq f;
+    int64_t out = 0;
+    CHECK(fc_freq_parse("1000000000000000000", FC_DS_INDEX, &f) == FC_OK);
+    CHECK(fc_freq_advance_checked(&f, FC_DS_INDEX, 7000000000000000000, 2, &out));
+    CHECK(out == 9000000000000000000);
+    CHECK(!fc_freq_advance_checked(&f, FC_DS_INDEX, 7000000000000000000, 3, &out));
+    CHECK(fc_freq_advance(&f, 7000000000000000000, 3) == INT64_MAX);   /* saturates, no wrap */
+    CHECK(fc_freq_parse("1", FC_DS_INDEX, &f) == FC_OK);
+    CHECK(fc_freq_advance_checked(&f, FC_DS_INDEX, INT64_MAX - 1, 1, &out) && out == INT64_MAX);
+    CHECK(!fc_freq_advance_checked(&f, FC_DS_INDEX, INT64_MAX - 1, 2, &out));
+    CHECK(fc_freq_parse("YS", FC_DS_DATE, &f) == FC_OK);
+    CHECK(fc_freq_advance_checked(&f, FC_DS_DATE, date_seconds("9998-01-01"), 1, &out) &&
+          out == date_seconds("9999-01-01"));
+    CHECK(!fc_freq_advance_checked(&f, FC_DS_DATE, date_seconds("9998-01-01"), 2, &out));
+    CHECK(!fc_freq_advance_checked(&f, FC_DS_DATE, date_seconds("2000-01-01"), INT64_MAX / 2, &out));
+    CHECK(fc_freq_parse("D", FC_DS_DATE, &f) == FC_OK);
+    CHECK(!fc_freq_advance_checked(&f, FC_DS_DATE, date_seconds("9999-12-31"), 1, &out));
+
+    const char *csv = "unique_id,ds,y\na,9223372036854775800,1\na,9223372036854775802,2\n"
+                      "b,0,1\nb,2,1\n";
+    fc_dataset *d = NULL;
+    CHECK_MSG(fc_dataset_load_buffer("edge.csv", csv, strlen(csv), NULL, &d) == FC_OK, "%s", fc_last_error());
+    if (!d) return;
+    CHECK(fc_freq_check_future(d, &d->freq, 2) == FC_OK);   /* ...04, ...06 <= INT64_MAX ...07 */
+    CHECK(fc_freq_check_future(d, &d->freq, 3) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "edge.csv");
+    CHECK_CONTAINS(fc_last_error(), "series 'a'");
+    CHECK_CONTAINS(fc_last_error(), "9223372036854775802");
+    CHECK_CONTAINS(fc_last_error(), "3 steps of 2");
+    fc_dataset_free(&d);
+}
+
 /* Inference through the loader: the name of the frequency found. */
 static void check_inferred(const char *csv, const char *expected) {
     fc_dataset *d = NULL;
@@ -173,6 +240,8 @@ static void test_freq_infer(void) {
 int main(void) {
     test_days_from_civil();
     test_ds_parse_and_format();
+    test_freq_long_steps();
+    test_freq_advance_checked();
     test_freq_parse();
     test_freq_advance();
     test_freq_infer();

@@ -146,18 +146,19 @@ static fc_status resolve_freq(build_state *b) {
 fc_status fc_raw_off_grid_error(const fc_raw_table *t, const fc_freq *f, const char *series,
                                 const fc_grid_point *at, const fc_grid_point *prev, const char *relation,
                                 const char *hint) {
-    char id[64], when[40], before[40];
+    char id[64], when[40], before[40], name[FC_FREQ_NAME_MAX];
     fc_quote_field(series, strlen(series), id, sizeof id);
+    fc_freq_format(f, t->kind, name, sizeof name);
     fc_ds_format(t->kind, at->ds, when, sizeof when);
     if (!prev)
         return fc_raw_error(t, FC_ERR_PARSE, at->line, t->col_ds,
                             "%s (first point of series %s) is not %s, as frequency %s requires",
                             when, id, f->month_end ? "the last day of a month" :
-                            "the first day of a month", f->name);
+                            "the first day of a month", name);
     fc_ds_format(t->kind, prev->ds, before, sizeof before);
     return fc_raw_error(t, FC_ERR_PARSE, at->line, t->col_ds,
                         "%s is %s the %s grid of series %s: the previous point is %s on line "
-                        "%zu; %s", when, relation, f->name, id, before, prev->line, hint);
+                        "%zu; %s", when, relation, name, id, before, prev->line, hint);
 }
 
 /* Point i of sorted series s against the grid (see fc_raw_off_grid_error). */

@@ -3,6 +3,7 @@
  * field is allocated. Every failure names the file, line and column. */
 #include "data/raw_table.h"
 
+#include <float.h>
 #include <math.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -226,13 +227,20 @@ static fc_status parse_ds(fc_raw_table *t, const fc_span *f, size_t line, int64_
 }
 
 /* A numeric cell: *missing = 1 for empty/NaN/NA. Infinity is refused: a
- * target or an input of a network cannot be infinite. */
+ * target or an input of a network cannot be infinite. So is a magnitude
+ * beyond float's: values are kept as doubles here but the windows that
+ * reach the model are float, where such a value would become infinite. */
 static fc_status parse_value(const fc_raw_table *t, const fc_span *f, size_t line, size_t col,
                              double *v, int *missing) {
     char shown[64];
     *missing = 0;
     switch (fc_parse_number(f->ptr, f->len, v)) {
-    case FC_NUM_OK: return FC_OK;
+    case FC_NUM_OK:
+        if (fabs(*v) <= FLT_MAX) return FC_OK;
+        fc_quote_field(f->ptr, f->len, shown, sizeof shown);
+        return fc_raw_error(t, FC_ERR_PARSE, line, col, "%s is beyond the float range "
+                            "(magnitude above %g): expected a finite number the model can "
+                            "hold (rescale the column)", shown, (double)FLT_MAX);
     case FC_NUM_MISSING: *missing = 1; return FC_OK;
     case FC_NUM_INFINITE:
         fc_quote_field(f->ptr, f->len, shown, sizeof shown);

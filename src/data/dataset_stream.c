@@ -167,14 +167,15 @@ static fc_status fill_error(const stream_state *s, const fc_freq *f) {
         if (fill > most) most = fill, worst = id;
     }
     const series_scan *sc = &s->scan[worst];
-    char name[64], a[40], b[40];
+    char name[64], a[40], b[40], freq[FC_FREQ_NAME_MAX];
+    fc_freq_format(f, s->t.kind, freq, sizeof freq);
     fc_quote_field(id_name(s, (uint32_t)worst), strlen(id_name(s, (uint32_t)worst)), name, sizeof name);
     fc_ds_format(s->t.kind, sc->first.ds, a, sizeof a);
     fc_ds_format(s->t.kind, sc->last.ds, b, sizeof b);
     return fc_raw_error(&s->t, FC_ERR_PARSE, sc->last.line, s->t.col_ds,
                         "series %s runs from %s (line %zu) to %s on the %s grid with %zu rows: its %zu missing "
                         "points are too many to fill; check the timestamps or pass a coarser frequency",
-                        name, a, sc->first.line, b, f->name, sc->rows, most);
+                        name, a, sc->first.line, b, freq, sc->rows, most);
 }
 
 static char *copy_string(const char *text) {

@@ -16,13 +16,20 @@ static int64_t fixed_digits(const char *p, int width) {
     return v;
 }
 
+/* Any int64, "-9223372036854775808" to "9223372036854775807": a future ds
+ * that predict writes must read back. Digits are summed in uint64 (19 of
+ * them cannot overflow it), then checked against the signed range. */
 static int parse_index(const char *p, size_t n, int64_t *value) {
     int negative = 0;
     if (n && (*p == '+' || *p == '-')) negative = *p == '-', p++, n--;
-    if (n == 0 || n > 18) return 0;
-    int64_t v = fixed_digits(p, (int)n);
-    if (v < 0) return 0;
-    *value = negative ? -v : v;
+    if (n == 0 || n > 19) return 0;
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if ((unsigned)(p[i] - '0') > 9) return 0;
+        v = v * 10 + (uint64_t)(p[i] - '0');
+    }
+    if (v > (uint64_t)INT64_MAX + negative) return 0;
+    *value = negative ? (int64_t)(0 - v) : (int64_t)v;
     return 1;
 }
 

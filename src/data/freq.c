@@ -30,38 +30,52 @@ static const alias_entry aliases[] = {
 };
 
 /* Largest unit that divides the step, so 3600 s is "h" and 5400 s "90min". */
-static void name_with_unit(fc_freq *f, const char *const *units, const int64_t *sizes, int n) {
+static void name_with_unit(const fc_freq *f, const char *const *units, const int64_t *sizes, int n,
+                           char *buf, size_t cap) {
     for (int i = 0; i < n; i++) {
         if (f->step % sizes[i] != 0) continue;
         int64_t count = f->step / sizes[i];
-        if (count == 1) snprintf(f->name, sizeof f->name, "%s", units[i]);
-        else snprintf(f->name, sizeof f->name, "%lld%s", (long long)count, units[i]);
+        if (count == 1) snprintf(buf, cap, "%s", units[i]);
+        else snprintf(buf, cap, "%lld%s", (long long)count, units[i]);
         return;
     }
 }
 
-void fc_freq_set_name(fc_freq *f, fc_ds_kind kind) {
+void fc_freq_format(const fc_freq *f, fc_ds_kind kind, char *buf, size_t cap) {
     static const char *const second_units[] = {"W", "D", "h", "min", "s"};
     static const int64_t second_sizes[] = {604800, 86400, 3600, 60, 1};
     static const char *const start_units[] = {"YS", "QS", "MS"};
     static const char *const end_units[] = {"YE", "QE", "ME"};
     static const int64_t month_sizes[] = {12, 3, 1};
+    if (cap) *buf = '\0';
     if (f->unit == FC_FREQ_MONTHS)
-        name_with_unit(f, f->month_end ? end_units : start_units, month_sizes, 3);
+        name_with_unit(f, f->month_end ? end_units : start_units, month_sizes, 3, buf, cap);
     else if (kind == FC_DS_INDEX)
-        snprintf(f->name, sizeof f->name, "%lld", (long long)f->step);
+        snprintf(buf, cap, "%lld", (long long)f->step);
     else
-        name_with_unit(f, second_units, second_sizes, 5);
+        name_with_unit(f, second_units, second_sizes, 5, buf, cap);
 }
 
-/* Splits "30min" into 30 and "min"; the count defaults to 1. */
+/* A name that does not fit fc_freq.name is left empty rather than cut: a
+ * cut integer step ("1234567890123456" kept as "123456789012345") would be
+ * another, valid, frequency, and a model saved with it would refuse its
+ * own data. Writers format the name afresh with fc_freq_format. */
+void fc_freq_set_name(fc_freq *f, fc_ds_kind kind) {
+    char name[FC_FREQ_NAME_MAX];
+    fc_freq_format(f, kind, name, sizeof name);
+    if (strlen(name) < sizeof f->name) memcpy(f->name, name, strlen(name) + 1);
+    else f->name[0] = '\0';
+}
+
+/* Splits "30min" into 30 and "min"; the count defaults to 1. Any count
+ * up to INT64_MAX is taken (an integer ds may step by 10^15 or more). */
 static int split_count(const char *text, int64_t *count, const char **suffix) {
     const char *p = text;
     int64_t n = 0;
     int digits = 0;
     for (; *p >= '0' && *p <= '9'; p++, digits++)
-        if (digits < 12) n = n * 10 + (*p - '0');
-    if (digits > 12 || (digits && n == 0)) return 0;
+        if (__builtin_mul_overflow(n, 10, &n) || __builtin_add_overflow(n, *p - '0', &n)) return 0;
+    if (digits && n == 0) return 0;
     *count = digits ? n : 1;
     *suffix = p;
     return 1;
@@ -91,7 +105,9 @@ fc_status fc_freq_parse(const char *text, fc_ds_kind kind, fc_freq *out) {
                             "frequency '%s' needs dates, but ds is an integer index: use an "
                             "integer step such as 1", text);
         f.unit = aliases[i].unit;
-        f.step = count * aliases[i].step;
+        if (__builtin_mul_overflow(count, aliases[i].step, &f.step))
+            return fc_error(FC_ERR_INVALID, "frequency '%.40s' is too long a step: it passes the "
+                            "largest ds (%lld seconds)", text, (long long)INT64_MAX);
         f.month_end = aliases[i].month_end;
     }
     fc_freq_set_name(&f, kind);
@@ -104,17 +120,54 @@ static int64_t floor_div(int64_t a, int64_t b) {
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
-int64_t fc_freq_advance(const fc_freq *f, int64_t ds, int64_t k) {
-    if (f->unit == FC_FREQ_FIXED) return ds + k * f->step;
+/* Month grids beyond a million years are refused before the calendar
+ * arithmetic, whose seconds would overflow far later (ds text holds four
+ * digits of year anyway). */
+#define MONTHS_LIMIT ((int64_t)1000000 * 12)
+
+/* ds advanced by k months-steps of f into *out; 0 past MONTHS_LIMIT. */
+static int advance_months(const fc_freq *f, int64_t ds, int64_t k, int64_t *out) {
     fc_civil c = fc_civil_from_seconds(ds);
-    int64_t month = fc_civil_month_index(&c) + k * f->step;
+    int64_t month, delta;
+    if (__builtin_mul_overflow(k, f->step, &delta) ||
+        __builtin_add_overflow(fc_civil_month_index(&c), delta, &month) ||
+        month > MONTHS_LIMIT || month < -MONTHS_LIMIT)
+        return 0;
     c.year = floor_div(month, 12);
     c.month = (int)(month - c.year * 12) + 1;
     int last = fc_days_in_month(c.year, c.month);
     /* Month starts stay on day 1; other days are clamped to the month's
      * length, as pandas DateOffset(months=k) does. */
     c.day = f->month_end || c.day > last ? last : c.day;
-    return fc_seconds_from_civil(&c);
+    *out = fc_seconds_from_civil(&c);
+    return 1;
+}
+
+static int advance(const fc_freq *f, int64_t ds, int64_t k, int64_t *out) {
+    if (f->unit == FC_FREQ_MONTHS) return advance_months(f, ds, k, out);
+    int64_t delta;
+    return !__builtin_mul_overflow(k, f->step, &delta) && !__builtin_add_overflow(ds, delta, out);
+}
+
+/* Callers pass steps that stay between two points of the data (gap
+ * filling, the grid test); the result saturates rather than wrap if one
+ * does not. Future ds go through fc_freq_advance_checked. */
+int64_t fc_freq_advance(const fc_freq *f, int64_t ds, int64_t k) {
+    int64_t out;
+    if (advance(f, ds, k, &out)) return out;
+    return k > 0 ? INT64_MAX : INT64_MIN;
+}
+
+/* The years a ds text holds: "YYYY-MM-DD" has four digits. */
+static int in_date_range(int64_t ds) {
+    fc_civil first = {.year = 0, .month = 1, .day = 1, .second = 0};
+    fc_civil last = {.year = 9999, .month = 12, .day = 31, .second = FC_SECONDS_PER_DAY - 1};
+    return ds >= fc_seconds_from_civil(&first) && ds <= fc_seconds_from_civil(&last);
+}
+
+int fc_freq_advance_checked(const fc_freq *f, fc_ds_kind kind, int64_t ds, int64_t k, int64_t *out) {
+    if (!advance(f, ds, k, out)) return 0;
+    return kind == FC_DS_INDEX || in_date_range(*out);
 }
 
 int fc_freq_is_anchor(const fc_freq *f, int64_t ds) {
@@ -126,8 +179,13 @@ int fc_freq_is_anchor(const fc_freq *f, int64_t ds) {
 int fc_freq_steps_between(const fc_freq *f, int64_t a, int64_t b, int64_t *steps) {
     if (b <= a) return 0;
     if (f->unit == FC_FREQ_FIXED) {
-        if ((b - a) % f->step != 0) return 0;
-        *steps = (b - a) / f->step;
+        /* b - a in unsigned arithmetic: it may pass INT64_MAX (a < 0 < b).
+         * A count of steps beyond INT64_MAX is kept at INT64_MAX, which
+         * gap filling refuses as too far. */
+        uint64_t diff = (uint64_t)b - (uint64_t)a;
+        if (diff % (uint64_t)f->step != 0) return 0;
+        uint64_t n = diff / (uint64_t)f->step;
+        *steps = n > INT64_MAX ? INT64_MAX : (int64_t)n;
         return 1;
     }
     fc_civil ca = fc_civil_from_seconds(a), cb = fc_civil_from_seconds(b);
@@ -135,4 +193,29 @@ int fc_freq_steps_between(const fc_freq *f, int64_t a, int64_t b, int64_t *steps
     if (months <= 0 || months % f->step != 0) return 0;
     *steps = months / f->step;
     return fc_freq_advance(f, a, *steps) == b;
+}
+
+/* Steps are positive, so the h-th future ds is the largest: checking it
+ * checks them all. Reads one ds a series, handing a streamed dataset's
+ * pages back as fc_dataset_release_every paces it. */
+fc_status fc_freq_check_future(const fc_dataset *d, const fc_freq *f, size_t h) {
+    size_t since = 0;
+    fc_status st = FC_OK;
+    for (size_t i = 0; st == FC_OK && h > 0 && i < d->n_series; i++) {
+        if (fc_dataset_len(d, i) == 0) continue;
+        int64_t last = d->ds[d->offsets[i + 1] - 1], out;
+        if (h > INT64_MAX || !fc_freq_advance_checked(f, d->ds_kind, last, (int64_t)h, &out)) {
+            char when[40], name[FC_FREQ_NAME_MAX];
+            fc_ds_format(d->ds_kind, last, when, sizeof when);
+            fc_freq_format(f, d->ds_kind, name, sizeof name);
+            st = fc_error(FC_ERR_INVALID, "%s: series '%.64s' ends at %s: %zu steps of %s after it "
+                          "pass the largest ds fcast can write and read back (%s): shift or "
+                          "rescale ds, or use a shorter horizon", d->source ? d->source : "data",
+                          d->ids[i], when, h, name,
+                          d->ds_kind == FC_DS_INDEX ? "9223372036854775807" : "9999-12-31 23:59:59");
+        }
+        fc_dataset_release_every(d, &since, 1, FC_RELEASE_SERIES);
+    }
+    fc_dataset_release_pages(d);
+    return st;
 }

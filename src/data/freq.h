@@ -13,9 +13,29 @@
     "an integer step such as 1 or 2 (integer ds), or [n]D, [n]W, [n]h, [n]min, " \
     "[n]s, [n]MS, [n]QS, [n]YS, [n]ME, [n]QE, [n]YE (also H, T, S, AS, M, Q, Y, A)"
 
-/* Fills f->name with the canonical alias of (unit, step, month_end) for ds
- * of `kind`: "1", "D", "2h", "30min", "W", "MS", "QS", "YS", "ME", "6MS". */
+/* Room for any canonical alias: a 19-digit count and a unit ("min"). */
+#define FC_FREQ_NAME_MAX 32
+
+/* The canonical alias of (unit, step, month_end) for ds of `kind`: "1",
+ * "D", "2h", "30min", "W", "MS", "QS", "YS", "ME", "6MS",
+ * "1000000000000000" -- into buf (FC_FREQ_NAME_MAX always suffices). */
+void fc_freq_format(const fc_freq *f, fc_ds_kind kind, char *buf, size_t cap);
+
+/* Fills f->name with fc_freq_format's alias when it fits, else leaves it
+ * empty (never a cut, and so different, alias): code that writes or shows
+ * a frequency calls fc_freq_format. */
 void fc_freq_set_name(fc_freq *f, fc_ds_kind kind);
+
+/* ds advanced by k steps of f into *out: 1, or 0 when the result would
+ * overflow int64 or, for dates, leave the years 0000..9999 that a ds text
+ * holds -- a future ds that the loader could not read back. */
+int fc_freq_advance_checked(const fc_freq *f, fc_ds_kind kind, int64_t ds, int64_t k, int64_t *out);
+
+/* FC_OK if the next h ds of every series of d (its last ds advanced 1..h
+ * steps of f) can be written and read back; else FC_ERR_INVALID naming the
+ * series, its last ds, the step and the limit passed. For predict, before
+ * it forecasts. */
+fc_status fc_freq_check_future(const fc_dataset *d, const fc_freq *f, size_t h);
 
 /* 1 if ds can start a grid of f: always for FIXED; the first (or, with
  * month_end, the last) day of a month for MONTHS. */

@@ -89,7 +89,10 @@ void fc_freq_counter_point(fc_freq_counter *c, int64_t ds) {
 }
 
 fc_status fc_freq_counter_step(fc_freq_counter *c, int64_t prev, int64_t ds) {
-    FC_TRY(counter_add(&c->fixed, ds - prev));
+    /* A step past INT64_MAX (prev < 0 < ds) is no grid's step: not counted,
+     * so it never becomes the frequency; the grid test then refuses it. */
+    int64_t step;
+    if (!__builtin_sub_overflow(ds, prev, &step)) FC_TRY(counter_add(&c->fixed, step));
     if (c->month_start || c->month_end) FC_TRY(counter_add(&c->months, months_between(prev, ds)));
     return FC_OK;
 }

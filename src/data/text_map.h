@@ -7,6 +7,14 @@
 #include <stddef.h>
 #include "fcast.h"
 
+/* Opens a user's input file for reading without ever blocking or touching
+ * a device: a FIFO, a terminal, a socket or a device is refused before it
+ * is opened ("X is not a regular file (a FIFO): expected <what>"), and the
+ * open itself is non-blocking, so a FIFO swapped in after the check cannot
+ * hang it either (checked again on the descriptor). *fd is close-on-exec;
+ * the caller closes it. Errors are FC_ERR_IO naming the file. */
+fc_status fc_input_open(const char *path, const char *what, int *fd);
+
 /* Maps path (a regular file) privately and read-only; *text is "" for an
  * empty file. Errors name the file. */
 fc_status fc_text_map_open(const char *path, const char **text, size_t *len);

@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "data/ds_text.h"
+#include "data/freq.h"
 #include "io/model_file.h"
 #include "io/safetensors.h"
 
@@ -20,11 +21,15 @@ static fc_status add_metadata(fc_st_writer *w, const fc_forecaster *f) {
     if (st == FC_OK) st = fc_st_writer_meta(w, "scaler_type", fc_scaler_name(f->scaler));
     if (st == FC_OK) st = fc_st_writer_meta(w, "loss", fc_loss_name(f->loss));
     if (st == FC_OK) st = fc_st_writer_meta(w, "ds_kind", fc_ds_kind_name(f->ds_kind));
-    if (st == FC_OK) st = fc_st_writer_meta(w, "freq", f->freq.name);
+    char freq[FC_FREQ_NAME_MAX];   /* formatted afresh: fc_freq.name may be too short */
+    fc_freq_format(&f->freq, f->ds_kind, freq, sizeof freq);
+    if (st == FC_OK) st = fc_st_writer_meta(w, "freq", freq);
     snprintf(num, sizeof num, "%" PRIu64, f->seed);
     if (st == FC_OK) st = fc_st_writer_meta(w, "seed", num);
     snprintf(num, sizeof num, "%zu", f->steps_trained);
     if (st == FC_OK) st = fc_st_writer_meta(w, "steps", num);
+    /* Optional, and ignored on load, so the file version stays the same. */
+    if (st == FC_OK && f->run_config_json) st = fc_st_writer_meta(w, "run_config", f->run_config_json);
     free(config);
     return st;
 }
@@ -82,7 +87,8 @@ static fc_status read_header(const fc_safetensors *st, const char *path, fc_fore
     return FC_OK;
 }
 
-/* Every tensor of the model must be in the file with its exact shape, and
+/* Every tensor of the model must be in the file with its exact shape and
+ * finite values (an inf or NaN weight would forecast inf with exit 0), and
  * the file must hold nothing else. Checked on the plan, before the
  * parameters are allocated, so a file whose configuration claims a huge
  * model fails fast instead of allocating it. */
@@ -91,6 +97,7 @@ static fc_status check_tensors(const fc_safetensors *st, const char *path, const
         const fc_tensor *t = &m->tensors[i];
         const float *data;
         FC_TRY(fc_st_get_f32(st, t->name, t->ndim, t->shape, &data));
+        FC_TRY(fc_st_check_finite(st, fc_st_find(st, t->name)));
     }
     if (fc_st_count(st) != m->n_tensors)
         return fc_error(FC_ERR_FORMAT, "%s: holds %zu tensors, the %s configuration in its metadata has %zu",

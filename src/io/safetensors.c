@@ -6,11 +6,14 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/error.h"
+#include "data/text_map.h"
 #include "io/atomic_file.h"
 
 /* Tensor bytes are copied as they are: the format and this code both assume
@@ -381,10 +384,9 @@ static fc_status read_tensor_bytes(FILE *fp, fc_safetensors *f, const fc_st_tens
 
 static fc_status read_header(FILE *fp, const char *path, size_t *total, char **header,
                              size_t *header_len) {
-    struct stat st;
+    struct stat st;   /* fc_input_open made sure it is a regular file */
     if (fstat(fileno(fp), &st) != 0)
         return fc_error(FC_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
-    if (!S_ISREG(st.st_mode)) return fc_error(FC_ERR_IO, "%s: not a regular file", path);
     *total = (size_t)st.st_size;
     unsigned char prefix[8];
     size_t want = *total < 8 ? *total : 8;
@@ -413,8 +415,13 @@ static fc_status read_stream(FILE *fp, const char *path, fc_safetensors **out) {
 
 fc_status fc_st_read(const char *path, fc_safetensors **out) {
     *out = NULL;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return fc_error(FC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    int fd;
+    FC_TRY(fc_input_open(path, "a safetensors model file", &fd));
+    FILE *fp = fdopen(fd, "rb");
+    if (!fp) {
+        close(fd);
+        return fc_error(FC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    }
     fc_safetensors *f = NULL;
     fc_status s = read_stream(fp, path, &f);
     fclose(fp);
@@ -484,6 +491,46 @@ fc_status fc_st_get_f32(const fc_safetensors *f, const char *name, int ndim,
                         format_shape(found, sizeof found, t->ndim, t->shape));
     *data = fc_st_data(f, t);
     return FC_OK;
+}
+
+/* Index of the first non-finite element, or n if none. memcpy per element
+ * because the data need not be aligned for an F64 read (it is, but this
+ * does not depend on it). */
+static size_t first_non_finite(const unsigned char *p, fc_dtype dtype, size_t n, double *bad) {
+    for (size_t i = 0; i < n; i++) {
+        double v;
+        if (dtype == FC_DT_F32) {
+            float x;
+            memcpy(&x, p + i * sizeof x, sizeof x);
+            v = x;
+        } else {
+            memcpy(&v, p + i * sizeof v, sizeof v);
+        }
+        if (!isfinite(v)) { *bad = v; return i; }
+    }
+    return n;
+}
+
+/* Coordinates of flat index i in row-major order: "[1, 2]". */
+static const char *format_index(char *buf, size_t cap, const fc_st_tensor *t, size_t i) {
+    int64_t at[FC_ST_MAX_DIMS];
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        at[d] = t->shape[d] ? (int64_t)(i % (size_t)t->shape[d]) : 0;
+        i = t->shape[d] ? i / (size_t)t->shape[d] : 0;
+    }
+    return format_shape(buf, cap, t->ndim, at);
+}
+
+fc_status fc_st_check_finite(const fc_safetensors *f, const fc_st_tensor *t) {
+    if (t->dtype != FC_DT_F32 && t->dtype != FC_DT_F64) return FC_OK;
+    double bad = 0;
+    size_t i = first_non_finite(fc_st_data(f, t), t->dtype, t->numel, &bad);
+    if (i == t->numel) return FC_OK;
+    char at[256];
+    return fc_error(FC_ERR_FORMAT, "%s: tensor '%s': element %zu %s is %s: parameters must be "
+                    "finite (the model diverged before it was saved, or the file is corrupt): "
+                    "retrain it, or load an earlier checkpoint", f->path, t->name, i,
+                    format_index(at, sizeof at, t, i), isnan(bad) ? "NaN" : bad > 0 ? "inf" : "-inf");
 }
 
 void fc_st_free(fc_safetensors **pf) {

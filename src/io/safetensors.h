@@ -78,6 +78,12 @@ const char *fc_st_path(const fc_safetensors *f);
  * tensor, and expected vs found dtype and shape. */
 fc_status fc_st_get_f32(const fc_safetensors *f, const char *name, int ndim,
                         const int64_t *shape, const float **data);
+/* For tensors that must hold only finite numbers (model parameters): an
+ * F32 or F64 tensor with an infinite or NaN element is FC_ERR_FORMAT naming
+ * the file, the tensor, the first bad element (flat index and coordinates)
+ * and its value. Other dtypes pass. Not part of reading, because a
+ * safetensors file in general may hold NaN on purpose (a mask, a fixture). */
+fc_status fc_st_check_finite(const fc_safetensors *f, const fc_st_tensor *t);
 void fc_st_free(fc_safetensors **f);
 
 typedef struct fc_st_writer fc_st_writer;

@@ -20,6 +20,10 @@ typedef struct {
     fc_freq freq;
     uint64_t seed;
     size_t steps_trained;
+    /* The run's configuration as JSON, saved in the model file's metadata
+     * as "run_config" so a model says how it was trained; NULL (the
+     * default): not saved. Borrowed, never freed here; not read back. */
+    const char *run_config_json;
 } fc_forecaster;
 
 const char *fc_scaler_name(fc_scaler_kind k);
