@@ -1,6 +1,7 @@
 /* fcast predict: forecast the next h points of every series in a history
  * file with a trained model, written as neuralforecast's output CSV. */
 #include <stdio.h>
+#include <string.h>
 
 #include "args.h"
 #include "cli.h"
@@ -9,6 +10,7 @@
 #include "eval/evaluate.h"
 #include "io/forecast_csv.h"
 #include "io/model_file.h"
+#include "io/output_path.h"
 #include "train/data_budget.h"
 #include "train/memory_plan.h"
 
@@ -26,6 +28,25 @@ static void warn_unobserved(const fc_dataset *ds, size_t L) {
     if (count)
         fprintf(stderr, "fcast predict: warning: %zu series (the first is '%s') have no observed value in their "
                 "last %zu points; their forecasts carry no information\n", count, ds->ids[first], L);
+}
+
+/* A series shorter than the input window is forecast from a window whose
+ * front is padded with missing values: fewer points than the model was
+ * trained on, which the user should know. One line, the first few ids. */
+static void warn_short(const fc_dataset *ds, size_t L) {
+    enum { SHOWN = 3 };
+    size_t count = 0, used = 0;
+    char ids[256] = "";
+    for (size_t i = 0; i < ds->n_series; i++) {
+        if (fc_dataset_len(ds, i) >= L) continue;
+        if (count++ < SHOWN && used < sizeof ids)
+            used += (size_t)snprintf(ids + used, sizeof ids - used, "%s'%s' (%zu)", count > 1 ? ", " : "",
+                                     ds->ids[i], fc_dataset_len(ds, i));
+    }
+    if (count)
+        fprintf(stderr, "fcast predict: warning: %zu series %s shorter than the input window of %zu points (%s%s); "
+                "the missing points are padded and masked, so these forecasts rest on less history\n", count,
+                count == 1 ? "is" : "are", L, ids, count > SHOWN ? ", ..." : "");
 }
 
 /* After loading: refuses a forecast whose memory plan passes the limit
@@ -51,13 +72,16 @@ static int predict(const predict_flags *a) {
     size_t limit = a->limit;
     fc_load_options lo = {.drop_exog = 1, .store_dir = a->store_dir};
     fc_data_choice choice;
-    fc_status st = fc_data_choose(data, &lo, a->mode, limit, &choice);
+    const fc_input_path inputs[] = {{"--model", a->model}, {"--data", data}};
+    fc_status st = fc_output_check("--out", out, 1, inputs, 2);   /* before any work */
+    if (st == FC_OK) st = fc_data_choose(data, &lo, a->mode, limit, &choice);
     if (st == FC_OK) fc_data_choice_print(&choice, &lo, limit, stderr);
     if (st == FC_OK) st = fc_backend_cpu_create((int)(a->threads > 100000 ? 100000 : a->threads), &be);
     if (st == FC_OK) st = fc_forecaster_load(a->model, be, &f);
     if (st == FC_OK) st = fc_load_history(&f, data, &lo, &ds);
     if (st == FC_OK) st = check_plan(&f, ds, be, limit);
     if (st == FC_OK) {
+        warn_short(ds, f.model->cfg.input_size);
         warn_unobserved(ds, f.model->cfg.input_size);
         fc = fc_malloc(ds->n_series * f.model->cfg.h * sizeof(float), "forecasts");
         st = fc ? fc_predict(&f, ds, fc) : FC_ERR_MEMORY;
@@ -65,7 +89,8 @@ static int predict(const predict_flags *a) {
     if (st == FC_OK)
         st = fc_forecast_write_csv(out, ds, &f.freq, f.model->cfg.h, fc_model_kind_name(f.model->cfg.kind), fc);
     if (st == FC_OK)
-        fprintf(stderr, "%zu series x %zu steps written to %s\n", ds->n_series, f.model->cfg.h, out);
+        fprintf(stderr, "%zu series x %zu steps written to %s\n", ds->n_series, f.model->cfg.h,
+                strcmp(out, "-") ? out : "standard output");
     int rc = st == FC_OK ? 0 : cli_fail("predict");
     free(fc);
     fc_dataset_free(&ds);
@@ -79,7 +104,7 @@ int cmd_predict(int argc, char **argv, int first) {
     arg_spec specs[] = {
         {"model", ARG_STR, &a.model, "FILE", "model file written by fcast train", 1, 0},
         {"data", ARG_STR, &a.data, "FILE", "history: long CSV with unique_id, ds, y", 1, 0},
-        {"out", ARG_STR, &a.out, "FILE", "forecast CSV to write (unique_id, ds, <MODEL>)", 1, 0},
+        {"out", ARG_STR, &a.out, "FILE", "forecast CSV to write (unique_id, ds, <MODEL>); - for standard output", 1, 0},
         {"threads", ARG_SIZE, &a.threads, "N", "CPU threads (0 = all cores)", 0, 0},
         {"memory-limit", ARG_STR, &a.limit_text, "SIZE", "refuse a forecast whose memory plan exceeds SIZE (512MiB, 12GB)", 0, 0},
         {"data-store", ARG_STR, &a.data_store, "MODE", "auto | memory | stream (as in fcast train)", 0, 0},

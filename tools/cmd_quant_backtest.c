@@ -9,7 +9,9 @@
 
 #include "args.h"
 #include "cli.h"
+#include "io/atomic_file.h"
 #include "io/csv_write.h"
+#include "io/output_path.h"
 #include "core/error.h"
 #include "data/dataset.h"
 #include "quant/backtest.h"
@@ -117,7 +119,7 @@ static void format_params(const fc_rule_params *p, char *buf, size_t cap) {
                                  p->p[i]);
 }
 
-static void print_top(const fc_rule_params *grid, const fc_bt_metrics *out, size_t n_cells, size_t S,
+static void print_top(FILE *to, const fc_rule_params *grid, const fc_bt_metrics *out, size_t n_cells, size_t S,
                       char **ids, size_t top) {
     ranked *r = fc_malloc(n_cells * sizeof *r, "ranking");
     if (!r) {
@@ -126,36 +128,41 @@ static void print_top(const fc_rule_params *grid, const fc_bt_metrics *out, size
     }
     for (size_t i = 0; i < n_cells; i++) r[i] = (ranked){&out[i], i};
     qsort(r, n_cells, sizeof *r, by_sharpe);
-    printf("%4s  %-10s %-28s %10s %9s %8s %9s %7s %8s\n", "rank", "symbol", "parameters", "total_ret", "cagr",
+    fprintf(to, "%4s  %-10s %-28s %10s %9s %8s %9s %7s %8s\n", "rank", "symbol", "parameters", "total_ret", "cagr",
            "sharpe", "max_dd", "trades", "hit_rate");
     for (size_t k = 0; k < top && k < n_cells; k++) {
         const fc_bt_metrics *m = r[k].m;
         char params[64];
         format_params(&grid[r[k].index / S], params, sizeof params);
-        printf("%4zu  %-10.10s %-28s %10.4f %9.4f %8.3f %9.4f %7zu %8.3f\n", k + 1, ids[r[k].index % S], params,
+        fprintf(to, "%4zu  %-10.10s %-28s %10.4f %9.4f %8.3f %9.4f %7zu %8.3f\n", k + 1, ids[r[k].index % S], params,
                m->total_return, m->cagr, m->sharpe, m->max_drawdown, m->trades, m->hit_rate);
     }
     free(r);
 }
 
-static fc_status write_csv(const char *path, const fc_rule_params *grid, const fc_bt_metrics *out, size_t n,
-                           size_t S, char **ids) {
-    FILE *f = fopen(path, "w");
-    if (!f) return fc_error(FC_ERR_IO, "--out: cannot write %s", path);
-    fc_rule_kind k = grid[0].rule;
+typedef struct {
+    const fc_rule_params *grid;
+    const fc_bt_metrics *out;
+    size_t n, S;
+    char **ids;
+} csv_ctx;
+
+/* Every (combination, symbol), as a body for fc_write_file_atomic. */
+static fc_status write_csv(FILE *f, void *ctx) {
+    const csv_ctx *c = ctx;
+    fc_rule_kind k = c->grid[0].rule;
     fprintf(f, "symbol,rule");
     for (size_t i = 0; i < fc_rule_param_count(k); i++) fprintf(f, ",%s", fc_rule_param_name(k, i));
     fprintf(f, ",total_return,cagr,sharpe,max_drawdown,trades,closed_trades,hit_rate\n");
-    for (size_t c = 0; c < n; c++)
-        for (size_t s = 0; s < S; s++) {
-            const fc_bt_metrics *m = &out[c * S + s];
-            fc_csv_write_field(f, ids[s]);
+    for (size_t g = 0; g < c->n; g++)
+        for (size_t s = 0; s < c->S; s++) {
+            const fc_bt_metrics *m = &c->out[g * c->S + s];
+            fc_csv_write_field(f, c->ids[s]);
             fprintf(f, ",%s", fc_rule_name(k));
-            for (size_t i = 0; i < fc_rule_param_count(k); i++) fprintf(f, ",%.17g", grid[c].p[i]);
+            for (size_t i = 0; i < fc_rule_param_count(k); i++) fprintf(f, ",%.17g", c->grid[g].p[i]);
             fprintf(f, ",%.17g,%.17g,%.17g,%.17g,%zu,%zu,%.17g\n", m->total_return, m->cagr, m->sharpe,
                     m->max_drawdown, m->trades, m->closed_trades, m->hit_rate);
         }
-    if (fclose(f) != 0) return fc_error(FC_ERR_IO, "--out: error while writing %s", path);
     return FC_OK;
 }
 
@@ -173,7 +180,8 @@ static int run(const backtest_args *a, const arg_spec *specs) {
     fc_bt_metrics *out = NULL;
     size_t n = 0, skipped = 0;
     fc_rule_kind rule;
-    fc_status st = build_grid(a->rule, a->ranges, specs, &grid, &n, &skipped, &rule);
+    fc_status st = fc_output_check("--out", a->out, 1, &(fc_input_path){"--data", a->data}, 1);   /* before any work */
+    if (st == FC_OK) st = build_grid(a->rule, a->ranges, specs, &grid, &n, &skipped, &rule);
     if (st == FC_OK && !(a->cost_bps >= 0.0 && a->cost_bps < 10000.0))
         st = fc_error(FC_ERR_INVALID, "--cost-bps: expected a cost in [0, 10000) basis points, got %g", a->cost_bps);
     if (st == FC_OK) st = prices_load(a->data, &p);
@@ -184,12 +192,15 @@ static int run(const backtest_args *a, const arg_spec *specs) {
     double t0 = omp_get_wtime();
     if (st == FC_OK)
         st = fc_backtest_grid(grid, n, &o, (const double *const *)p.close, p.len, (const char *const *)p.d->ids, S, out);
+    /* With the CSV on standard output, the summary and the table go to stderr. */
+    FILE *log = a->out && !strcmp(a->out, "-") ? stderr : stdout;
     if (st == FC_OK) {
-        printf("%s: rule %s, %zu combinations (%zu invalid skipped) x %zu symbols = %zu backtests in %.3f s; "
+        fprintf(log, "%s: rule %s, %zu combinations (%zu invalid skipped) x %zu symbols = %zu backtests in %.3f s; "
                "cost %g bps, %s\n", a->data, a->rule, n, skipped, S, n * S, omp_get_wtime() - t0, a->cost_bps,
                a->allow_short ? "long-short" : "long-only");
-        print_top(grid, out, n * S, S, p.d->ids, a->top);
-        if (a->out) st = write_csv(a->out, grid, out, n, S, p.d->ids);
+        print_top(log, grid, out, n * S, S, p.d->ids, a->top);
+        fflush(log);
+        if (a->out) st = fc_write_file_atomic(a->out, write_csv, &(csv_ctx){grid, out, n, S, p.d->ids});
     }
     int rc = st == FC_OK ? 0 : cli_fail("quant backtest");
     free(grid);
@@ -212,7 +223,7 @@ int cmd_quant_backtest(int argc, char **argv, int first) {
         {"cost-bps", ARG_DOUBLE, &a.cost_bps, "BPS", "cost per unit of turnover, basis points (0)", 0, 0},
         {"short", ARG_FLAG, &a.allow_short, NULL, "long-short instead of long-only", 0, 0},
         {"top", ARG_SIZE, &a.top, "N", "rows of the table ranked by Sharpe (10)", 0, 0},
-        {"out", ARG_STR, &a.out, "FILE", "every (combination, symbol) as CSV", 0, 0},
+        {"out", ARG_STR, &a.out, "FILE", "every (combination, symbol) as CSV; - for standard output (the table then goes to stderr)", 0, 0},
         {0},
     };
     int rc = args_parse("quant backtest",

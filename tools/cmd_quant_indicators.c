@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "data/dataset.h"
 #include "io/atomic_file.h"
+#include "io/output_path.h"
 #include "quant/indicators.h"
 
 #define COMMAND "quant indicators"
@@ -55,7 +56,7 @@ static fc_status write_body(FILE *f, void *ctx) {
                 }
             fputc('\n', f);
         }
-    return ferror(f) ? fc_error(FC_ERR_IO, "write failed") : FC_OK;
+    return FC_OK;   /* a failed write is the atomic writer's to report, with its cause */
 }
 
 static fc_status parse_policy(const char *text, fc_nan_policy *out) {
@@ -132,7 +133,8 @@ static int run(const char *data, const char *out_path, fc_ind_spec *specs, size_
     output_ctx c = {0};
     c.specs = specs;
     c.n_specs = n_specs;
-    fc_status st = fc_dataset_load_csv(data, &lo, &d);
+    fc_status st = fc_output_check("--out", out_path, 1, &(fc_input_path){"--data", data}, 1);
+    if (st == FC_OK) st = fc_dataset_load_csv(data, &lo, &d);
     if (st == FC_OK) {
         c.d = d;
         st = compute_and_write(&c, opt, out_path);
@@ -150,7 +152,7 @@ int cmd_quant_indicators(int argc, char **argv, int first) {
         {"data", ARG_STR, &data, "FILE", "long CSV with unique_id, ds, y (empty y = missing)", 1, 0},
         {"ind", ARG_STR, &ind, "SPECS",
          "indicators, e.g. sma:20,rsi:14,bbands:20:2,macd:12:26:9 (name[:p1[:p2...]], TA-Lib's defaults)", 1, 0},
-        {"out", ARG_STR, &out_path, "FILE", "output CSV: unique_id, ds, one column per output", 1, 0},
+        {"out", ARG_STR, &out_path, "FILE", "output CSV: unique_id, ds, one column per output; - for standard output", 1, 0},
         {"nan", ARG_STR, &nan, "POLICY", "poison (TA-Lib's behaviour, default) or restart (after each gap)", 0, 0},
         {"threads", ARG_INT, &threads, "N", "threads (default: all cores)", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},

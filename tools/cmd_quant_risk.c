@@ -9,7 +9,9 @@
 
 #include "args.h"
 #include "cli.h"
+#include "io/atomic_file.h"
 #include "io/csv_write.h"
+#include "io/output_path.h"
 #include "core/error.h"
 #include "quant/returns.h"
 #include "quant/risk.h"
@@ -63,36 +65,51 @@ static void metric_name(size_t m, const double *levels, char *buf, size_t cap) {
     else snprintf(buf, cap, "%s_%g", tail[(m - 5) % 4], levels[(m - 5) / 4]);
 }
 
-static void print_table(const fc_panel *p, const double *v, size_t nm, const double *levels, int csv) {
-    const fc_dataset *d = p->source;
+typedef struct {
+    const char *path;
+    const fc_panel *p;
+    const double *v, *levels;
+    size_t nm;
+    int csv;
+} table_ctx;
+
+/* The table (or series,metric,value rows), as a body for
+ * fc_write_file_atomic (--out, standard output by default). */
+static fc_status write_table(FILE *f, void *ctx) {
+    const table_ctx *c = ctx;
+    const fc_dataset *d = c->p->source;
     char name[64];
-    if (csv) {
-        printf("series,metric,value\n");
-        for (size_t s = 0; s < p->n_series; s++)
-            for (size_t m = 0; m < nm; m++) {
-                metric_name(m, levels, name, sizeof name);
-                fc_csv_write_field(stdout, d->ids[s]);
-                printf(",%s,%.17g\n", name, v[s * nm + m]);
+    if (c->csv) {
+        fprintf(f, "series,metric,value\n");
+        for (size_t s = 0; s < c->p->n_series; s++)
+            for (size_t m = 0; m < c->nm; m++) {
+                metric_name(m, c->levels, name, sizeof name);
+                fc_csv_write_field(f, d->ids[s]);
+                fprintf(f, ",%s,%.17g\n", name, c->v[s * c->nm + m]);
             }
-        return;
+        return FC_OK;
     }
-    printf("%-22s", "metric");
-    for (size_t s = 0; s < p->n_series; s++) printf(" %12.12s", d->ids[s]);
-    printf("\n");
-    for (size_t m = 0; m < nm; m++) {
-        metric_name(m, levels, name, sizeof name);
-        printf("%-22s", name);
-        for (size_t s = 0; s < p->n_series; s++) printf(" %12.6f", v[s * nm + m]);
-        printf("\n");
+    fprintf(f, "%s: %zu series aligned on ds (inner join), %zu returns each; losses positive, 252 periods a year\n",
+            c->path, c->p->n_series, c->p->n_rows);
+    fprintf(f, "%-22s", "metric");
+    for (size_t s = 0; s < c->p->n_series; s++) fprintf(f, " %12.12s", d->ids[s]);
+    fprintf(f, "\n");
+    for (size_t m = 0; m < c->nm; m++) {
+        metric_name(m, c->levels, name, sizeof name);
+        fprintf(f, "%-22s", name);
+        for (size_t s = 0; s < c->p->n_series; s++) fprintf(f, " %12.6f", c->v[s * c->nm + m]);
+        fprintf(f, "\n");
     }
+    return FC_OK;
 }
 
-static int run(const char *path, int are_returns, const double *levels, size_t nl, int csv) {
+static int run(const char *path, const char *out, int are_returns, const double *levels, size_t nl, int csv) {
     fc_dataset *d = NULL;
     fc_panel p = {0};
     double *col = NULL, *v = NULL;
     const size_t nm = 5 + 4 * nl;
-    fc_status st = load_returns(path, are_returns, &d, &p);
+    fc_status st = fc_output_check("--out", out, 1, &(fc_input_path){"--data", path}, 1);   /* before any work */
+    if (st == FC_OK) st = load_returns(path, are_returns, &d, &p);
     if (st == FC_OK) {
         col = fc_malloc(p.n_rows * sizeof *col, "return column");
         v = fc_malloc(p.n_series * nm * sizeof *v, "risk table");
@@ -102,12 +119,7 @@ static int run(const char *path, int are_returns, const double *levels, size_t n
         fc_panel_column(&p, s, col);
         st = series_measures(col, p.n_rows, levels, nl, v + s * nm);
     }
-    if (st == FC_OK) {
-        if (!csv)
-            printf("%s: %zu series aligned on ds (inner join), %zu returns each; losses positive, 252 periods a year\n",
-                   path, p.n_series, p.n_rows);
-        print_table(&p, v, nm, levels, csv);
-    }
+    if (st == FC_OK) st = fc_write_file_atomic(out, write_table, &(table_ctx){path, &p, v, levels, nm, csv});
     int rc = st == FC_OK ? 0 : cli_fail("quant risk");
     free(col);
     free(v);
@@ -117,13 +129,14 @@ static int run(const char *path, int are_returns, const double *levels, size_t n
 }
 
 int cmd_quant_risk(int argc, char **argv, int first) {
-    const char *data = NULL, *level_text = "0.95,0.99";
+    const char *data = NULL, *level_text = "0.95,0.99", *out = "-";
     int are_returns = 0, csv = 0;
     arg_spec specs[] = {
         {"data", ARG_STR, &data, "FILE", "long CSV (unique_id, ds, y) of prices, or returns with --returns", 1, 0},
         {"returns", ARG_FLAG, &are_returns, NULL, "y holds simple returns, not prices", 0, 0},
         {"level", ARG_STR, &level_text, "A,B", "VaR/CVaR confidence levels (0.95,0.99)", 0, 0},
         {"csv", ARG_FLAG, &csv, NULL, "print series,metric,value rows (%.17g) instead of the table", 0, 0},
+        {"out", ARG_STR, &out, "FILE", "where the table goes (-, standard output)", 0, 0},
         {0},
     };
     int rc = args_parse("quant risk",
@@ -135,5 +148,5 @@ int cmd_quant_risk(int argc, char **argv, int first) {
     double levels[MAX_LEVELS];
     size_t nl = 0;
     if (parse_levels(level_text, levels, &nl) != FC_OK) return cli_fail("quant risk");
-    return run(data, are_returns, levels, nl, csv);
+    return run(data, out, are_returns, levels, nl, csv);
 }

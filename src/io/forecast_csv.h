@@ -1,6 +1,8 @@
 /* Forecast output as neuralforecast writes it: a long CSV with columns
  * unique_id, ds, <MODEL> (NHITS, NBEATS, MLP), h rows per series with the
- * future ds on the data's frequency. Written atomically. */
+ * future ds on the data's frequency. Written by fc_write_file_atomic (a
+ * file replaced atomically, a device or FIFO written through, "-" standard
+ * output). */
 #ifndef FC_IO_FORECAST_CSV_H
 #define FC_IO_FORECAST_CSV_H
 
