@@ -6,6 +6,8 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "data/dataset.h"
 
 static fc_dataset *load_text(const char *text, const char *freq) {
@@ -322,7 +324,47 @@ static void test_forced_freq_fills(void) {
     fc_dataset_free(&d);
 }
 
+/* A FIFO given as the data must be refused at once by both loaders, never
+ * block in open or read (issue 10); the alarm turns a hang into a failure. */
+static void test_fifo_refused(void) {
+    char dir[] = "/tmp/fcast_test_csv_XXXXXX", path[64];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/data.csv", dir);
+    CHECK(mkfifo(path, 0600) == 0);
+    fc_load_options memory = {0}, stream = {.stream = 1, .store_dir = dir};
+    const fc_load_options *how[] = {&memory, &stream};
+    for (int i = 0; i < 2; i++) {
+        fc_dataset *d = NULL;
+        alarm(10);
+        CHECK(fc_dataset_open(path, how[i], &d) == FC_ERR_IO);
+        alarm(0);
+        CHECK(d == NULL);
+        CHECK_CONTAINS(fc_last_error(), path);
+        CHECK_CONTAINS(fc_last_error(), "is not a regular file (a FIFO)");
+    }
+    size_t rows, bytes;
+    alarm(10);
+    CHECK(fc_csv_load_estimate(path, &memory, &rows, &bytes) == FC_ERR_IO);
+    alarm(0);
+    CHECK_CONTAINS(fc_last_error(), "(a FIFO)");
+    CHECK(fc_dataset_open(dir, &memory, &(fc_dataset *){NULL}) == FC_ERR_IO);
+    CHECK_CONTAINS(fc_last_error(), "is not a regular file (a directory)");
+    remove(path);
+    rmdir(dir);
+}
+
+/* Values up to float's maximum load; the ones past it are the error cases. */
+static void test_float_range(void) {
+    fc_dataset *d = load_text("unique_id,ds,y,x\na,1,3.4028234e38,-3.4e38\na,2,-340282346638528859811704183484516925440,1e-300\n", NULL);
+    if (!d) return;
+    CHECK(d->y[0] == 3.4028234e38 && d->y[1] == -340282346638528859811704183484516925440.0);
+    CHECK(d->exog[0] == -3.4e38 && d->exog[1] == 1e-300);
+    fc_dataset_free(&d);
+}
+
 int main(void) {
+    test_fifo_refused();
+    test_float_range();
     test_errors();
     test_missing_file();
     test_error_line_after_multiline_field();

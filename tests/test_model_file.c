@@ -1,6 +1,7 @@
 /* Model files: a saved forecaster loads back with the same configuration,
  * metadata and parameters; files from another version, with a missing or
  * misshapen tensor, or without fcast metadata are clear errors. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,12 +54,77 @@ static void rewrite(const char *drop, const char *reshape, const char *meta_key,
     fc_st_free(&in);
 }
 
+/* Rewrites PATH into BAD with element `index` of tensor `name` set to v:
+ * a crafted model whose weights are not finite (issue 10). */
+static void poison(const char *name, size_t index, float v) {
+    fc_safetensors *in = NULL;
+    CHECK(fc_st_read(PATH, &in) == FC_OK);
+    fc_st_writer *w = fc_st_writer_new();
+    for (size_t i = 0; i < fc_st_meta_count(in); i++) {
+        const char *k, *val;
+        fc_st_meta_at(in, i, &k, &val);
+        fc_st_writer_meta(w, k, val);
+    }
+    float *copy = NULL;
+    for (size_t i = 0; i < fc_st_count(in); i++) {
+        const fc_st_tensor *t = fc_st_at(in, i);
+        const void *data = fc_st_data(in, t);
+        if (!strcmp(t->name, name)) {
+            CHECK(index < t->numel && (copy = malloc(t->nbytes)) != NULL);
+            memcpy(copy, data, t->nbytes);
+            copy[index] = v;
+            data = copy;
+        }
+        fc_st_writer_add(w, t->name, t->dtype, t->ndim, t->shape, data);
+    }
+    CHECK(copy != NULL);
+    CHECK(fc_st_writer_write(w, BAD) == FC_OK);
+    fc_st_writer_free(&w);
+    free(copy);
+    fc_st_free(&in);
+}
+
 static void expect_error(fc_backend *be, const char *needle) {
     fc_forecaster g;
     CHECK(fc_forecaster_load(BAD, be, &g) == FC_ERR_FORMAT);
     CHECK_CONTAINS(fc_last_error(), BAD);
     CHECK_CONTAINS(fc_last_error(), needle);
     CHECK(g.model == NULL);
+}
+
+/* The optional run configuration lands in __metadata__ as "run_config",
+ * verbatim; a file without one has no such key; loading ignores it and the
+ * file version does not change. */
+static void test_run_config(fc_backend *be, fc_forecaster *f) {
+    const char *json = "{\"max_steps\":5,\"learning_rate\":0.001,\"data\":\"caf\u00e9.csv\"}";
+    fc_safetensors *in = NULL;
+    CHECK(fc_st_read(PATH, &in) == FC_OK);   /* saved without one */
+    CHECK(in && fc_st_meta(in, "run_config") == NULL);
+    fc_st_free(&in);
+    f->run_config_json = json;
+    CHECK(fc_forecaster_save(f, BAD) == FC_OK);
+    f->run_config_json = NULL;
+    CHECK(fc_st_read(BAD, &in) == FC_OK);
+    const char *got = in ? fc_st_meta(in, "run_config") : NULL;
+    CHECK_MSG(got && !strcmp(got, json), "run_config '%s'", got ? got : "(none)");
+    CHECK(in && !strcmp(fc_st_meta(in, "fcast_file_version"), FC_MODEL_FILE_VERSION));
+    fc_st_free(&in);
+    fc_forecaster g;
+    CHECK_MSG(fc_forecaster_load(BAD, be, &g) == FC_OK, "%s", fc_last_error());
+    CHECK(g.run_config_json == NULL);
+    fc_forecaster_free(&g);
+}
+
+/* An integer step of 16+ digits is stored whole and loads back (issue 10:
+ * a 16-byte name cut it, and predict refused the model train wrote). */
+static void test_long_integer_freq(fc_backend *be, fc_forecaster *f) {
+    fc_forecaster h = *f, g;
+    h.ds_kind = FC_DS_INDEX;
+    CHECK(fc_freq_parse("1234567890123456789", FC_DS_INDEX, &h.freq) == FC_OK);
+    CHECK(fc_forecaster_save(&h, BAD) == FC_OK);
+    CHECK_MSG(fc_forecaster_load(BAD, be, &g) == FC_OK, "%s", fc_last_error());
+    CHECK(g.ds_kind == FC_DS_INDEX && g.freq.unit == FC_FREQ_FIXED && g.freq.step == 1234567890123456789);
+    fc_forecaster_free(&g);
 }
 
 int main(void) {
@@ -95,6 +161,20 @@ int main(void) {
     rewrite(NULL, NULL, "fcast_file_version", NULL);   /* dropped: not an fcast model file */
     expect_error(be, "fcast_file_version");
 
+    /* Non-finite weights: refused, naming the tensor and the first bad element. */
+    poison("blocks.0.layers.0.weight", 13, NAN);
+    expect_error(be, "tensor 'blocks.0.layers.0.weight': element 13 [1, 1] is NaN");
+    poison("blocks.1.layers.3.bias", 0, INFINITY);
+    expect_error(be, "tensor 'blocks.1.layers.3.bias': element 0 [0] is inf");
+    poison("blocks.0.layers.0.weight", 0, -INFINITY);
+    expect_error(be, "-inf");
+    expect_error(be, "finite");
+    poison("blocks.0.layers.0.weight", 0, 3.0e38f);   /* large but finite: loads */
+    CHECK_MSG(fc_forecaster_load(BAD, be, &g) == FC_OK, "%s", fc_last_error());
+    fc_forecaster_free(&g);
+
+    test_run_config(be, &f);
+    test_long_integer_freq(be, &f);
     fc_forecaster_free(&f);
     fc_backend_destroy(&be);
     remove(PATH);

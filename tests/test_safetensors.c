@@ -470,7 +470,17 @@ static void test_missing_file(void) {
     CHECK_CONTAINS(fc_last_error(), path);
     CHECK_CONTAINS(fc_last_error(), strerror(ENOENT));
     CHECK(fc_st_read(tmpdir, &f) == FC_ERR_IO); /* a directory */
-    CHECK_CONTAINS(fc_last_error(), "not a regular file");
+    CHECK_CONTAINS(fc_last_error(), "not a regular file (a directory)");
+    /* A FIFO must be refused at once, not block in open waiting for a
+     * writer (issue 10); the alarm turns a regression into a failure. */
+    CHECK(mkfifo(tmp_file(path, sizeof path, "fifo.safetensors"), 0600) == 0);
+    alarm(10);
+    CHECK(fc_st_read(path, &f) == FC_ERR_IO);
+    alarm(0);
+    CHECK(f == NULL);
+    CHECK_CONTAINS(fc_last_error(), "is not a regular file (a FIFO)");
+    CHECK_CONTAINS(fc_last_error(), path);
+    remove(path);
 }
 
 static void test_get_f32_errors(void) {
