@@ -1,10 +1,30 @@
-/* Flag parsing for the CLI (see args.h). */
+/* Flag parsing for the CLI (see args.h): the command line is scanned into
+ * (flag, value) pairs first, so --help, --config and repeated flags are
+ * known before anything is stored; then the configuration file's values are
+ * stored, then the command line's over them. */
 #include "args.h"
 
 #include <errno.h>
-#include <stdio.h>
+#include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include "core/error.h"
+#include "io/config_yaml.h"
+
+typedef struct {
+    arg_spec *spec;
+    const char *value;   /* NULL for an ARG_FLAG */
+} arg_given;
+
+typedef struct {
+    arg_given *items;
+    int n;
+    const char *config;  /* --config FILE, or NULL */
+    int print_config, help;
+} argv_scan;
 
 static arg_spec *find_spec(arg_spec *specs, const char *name, size_t len) {
     for (arg_spec *s = specs; s->name; s++)
@@ -12,7 +32,8 @@ static arg_spec *find_spec(arg_spec *specs, const char *name, size_t len) {
     return NULL;
 }
 
-static int store_value(const char *command, arg_spec *s, const char *v) {
+/* `where` is "" for the command line, "FILE:LINE: " for a configuration file. */
+static int store_value(const char *command, const char *where, arg_spec *s, const char *v) {
     char *end = NULL;
     errno = 0;
     switch (s->kind) {
@@ -26,7 +47,7 @@ static int store_value(const char *command, arg_spec *s, const char *v) {
     case ARG_SIZE: {
         if (*v < '0' || *v > '9') break;   /* strtoull would accept " -1" as a huge value */
         unsigned long long x = strtoull(v, &end, 10);
-        if (errno || end == v || *end) break;
+        if (errno || end == v || *end || x >= (unsigned long long)ARG_SIZE_UNSET) break;
         *(size_t *)s->dest = (size_t)x;
         return 0;
     }
@@ -38,7 +59,7 @@ static int store_value(const char *command, arg_spec *s, const char *v) {
     }
     case ARG_FLAG: *(int *)s->dest = 1; return 0;
     }
-    fprintf(stderr, "fcast %s: --%s expects %s, got '%s'\n", command, s->name,
+    fprintf(stderr, "fcast %s: %s--%s expects %s, got '%s'\n", command, where, s->name,
             s->kind == ARG_DOUBLE ? "a number" : s->kind == ARG_SIZE ? "a non-negative integer" : "an integer", v);
     return 2;
 }
@@ -50,51 +71,339 @@ void args_print_help(const char *command, const char *summary, const arg_spec *s
         snprintf(left, sizeof left, "--%s%s%s", s->name, s->metavar ? " " : "", s->metavar ? s->metavar : "");
         printf("  %-28s %s%s\n", left, s->help, s->required ? " (required)" : "");
     }
+    printf("  %-28s %s\n", "--config FILE", "read these flags from a YAML file (keys: the flag names); flags given "
+                                            "here override it");
+    printf("  %-28s %s\n", "--print-config", "print the configuration (file, flags, defaults) as YAML and exit");
     printf("  %-28s %s\n", "--help", "show this help");
 }
 
-static void list_known(const char *command, const arg_spec *specs) {
-    fprintf(stderr, "fcast %s: known options:", command);
-    for (const arg_spec *s = specs; s->name; s++) fprintf(stderr, " --%s", s->name);
+/* prefix "--" for the command line, "" for a configuration file's keys. */
+static void list_known(const char *command, const arg_spec *specs, const char *prefix) {
+    fprintf(stderr, "fcast %s: known %s:", command, *prefix ? "options" : "keys");
+    for (const arg_spec *s = specs; s->name; s++) fprintf(stderr, " %s%s", prefix, s->name);
     fprintf(stderr, " (see fcast %s --help)\n", command);
 }
 
-int args_parse(const char *command, const char *summary, arg_spec *specs,
-               int argc, char **argv, int first) {
-    for (int i = first; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            args_print_help(command, summary, specs);
-            return 1;
+/* Edit distance, capped: enough to suggest "hidden-size" for "hiden-size". */
+static size_t edit_distance(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b), row[64];
+    if (la >= 64 || lb >= 64) return 64;
+    for (size_t j = 0; j <= lb; j++) row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            diag = up;
+            row[j] = best;
         }
-        if (strncmp(a, "--", 2) != 0) {
-            fprintf(stderr, "fcast %s: unexpected argument '%s'\n", command, a);
-            list_known(command, specs);
-            return 2;
-        }
-        const char *name = a + 2, *eq = strchr(name, '=');
-        size_t len = eq ? (size_t)(eq - name) : strlen(name);
-        arg_spec *s = find_spec(specs, name, len);
-        if (!s) {
-            fprintf(stderr, "fcast %s: unknown option '%.*s'\n", command, (int)len + 2, a);
-            list_known(command, specs);
-            return 2;
-        }
-        s->seen = 1;
-        if (s->kind == ARG_FLAG) {
-            if (eq) { fprintf(stderr, "fcast %s: --%s takes no value\n", command, s->name); return 2; }
-            *(int *)s->dest = 1;
-            continue;
-        }
-        const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-        if (!v) { fprintf(stderr, "fcast %s: --%s needs a value\n", command, s->name); return 2; }
-        int rc = store_value(command, s, v);
+    }
+    return row[lb];
+}
+
+/* Names close to a mistyped key ("hiden-size", "--max-steps", "steps"). */
+static int is_close(const char *key, const char *name) {
+    return edit_distance(key, name) <= 2 || (strlen(key) >= 3 && strstr(name, key));
+}
+
+static int unknown_key(const char *command, const arg_spec *specs, const char *file, const fc_config_entry *e) {
+    const char *bare = strncmp(e->key, "--", 2) ? e->key : e->key + 2;
+    fprintf(stderr, "fcast %s: %s:%zu: unknown key '%s'", command, file, e->line, e->key);
+    int any = 0;
+    for (const arg_spec *s = specs; s->name; s++)
+        if (is_close(bare, s->name)) fprintf(stderr, "%s%s", any++ ? ", " : "; did you mean ", s->name);
+    fprintf(stderr, "%s%s\n", any ? "?" : "", bare != e->key ? " (keys are flag names without the leading --)" : "");
+    list_known(command, specs, "");
+    return 2;
+}
+
+/* The strings a configuration file gave ARG_STR flags point into its
+ * entries, so the parsed files are kept until exit. */
+typedef struct kept_config {
+    fc_config c;
+    struct kept_config *next;
+} kept_config;
+
+static kept_config *kept;
+
+static void free_kept(void) {
+    while (kept) {
+        kept_config *k = kept;
+        kept = k->next;
+        fc_config_free(&k->c);
+        free(k);
+    }
+}
+
+static fc_config *keep_config(void) {
+    static int registered;
+    kept_config *k = calloc(1, sizeof *k);
+    if (!k) return NULL;
+    if (!registered) registered = atexit(free_kept) == 0;
+    k->next = kept;
+    kept = k;
+    return &k->c;
+}
+
+static int store_bool(const char *command, const char *where, arg_spec *s, const char *v) {
+    static const char *yes[] = {"true", "True", "TRUE"}, *no[] = {"false", "False", "FALSE"};
+    for (int i = 0; i < 3; i++) {
+        if (!strcmp(v, yes[i])) { *(int *)s->dest = 1; return 0; }
+        if (!strcmp(v, no[i])) { *(int *)s->dest = 0; return 0; }
+    }
+    fprintf(stderr, "fcast %s: %s--%s expects true or false, got '%s'\n", command, where, s->name, v);
+    return 2;
+}
+
+static int apply_entry(const char *command, arg_spec *specs, const char *file, const fc_config_entry *e) {
+    if (!strcmp(e->key, "config")) {
+        fprintf(stderr, "fcast %s: %s:%zu: 'config' cannot be set inside a configuration file (give one file "
+                "with --config)\n", command, file, e->line);
+        return 2;
+    }
+    arg_spec *s = find_spec(specs, e->key, strlen(e->key));
+    if (!s) return unknown_key(command, specs, file, e);
+    char where[4200];
+    snprintf(where, sizeof where, "%s:%zu: ", file, e->line);
+    if (e->is_null) {
+        fprintf(stderr, "fcast %s: %s--%s has no value (give one, or leave the key out)\n", command, where, s->name);
+        return 2;
+    }
+    int rc = s->kind == ARG_FLAG ? store_bool(command, where, s, e->value) : store_value(command, where, s, e->value);
+    if (!rc) s->seen |= ARG_FROM_FILE;
+    return rc;
+}
+
+static int apply_config(const char *command, arg_spec *specs, const char *path) {
+    fc_config *c = keep_config();
+    if (!c) { fprintf(stderr, "fcast %s: out of memory\n", command); return 2; }
+    if (fc_config_load(path, c) != FC_OK) {
+        fprintf(stderr, "fcast %s: --config %s\n", command, fc_last_error());
+        return 2;
+    }
+    for (size_t i = 0; i < c->n; i++) {
+        int rc = apply_entry(command, specs, c->path, &c->entries[i]);
         if (rc) return rc;
     }
-    for (arg_spec *s = specs; s->name; s++)
+    return 0;
+}
+
+static int twice(const char *command, const char *name) {
+    fprintf(stderr, "fcast %s: --%s given twice (give each flag once; a flag on the command line overrides "
+            "--config's file)\n", command, name);
+    return 2;
+}
+
+/* --config and --print-config, which no table lists. 0: handled (or not
+ * ours: *ours stays 0); 2: usage error. */
+static int scan_builtin(const char *command, const char *a, int argc, char **argv, int *i, argv_scan *sc, int *ours) {
+    *ours = 1;
+    if (!strcmp(a, "--print-config")) {
+        if (sc->print_config) return twice(command, "print-config");
+        sc->print_config = 1;
+        return 0;
+    }
+    if (strcmp(a, "--config") && strncmp(a, "--config=", 9)) { *ours = 0; return 0; }
+    if (sc->config) return twice(command, "config");
+    sc->config = a[8] == '=' ? a + 9 : (*i + 1 < argc ? argv[++*i] : NULL);
+    if (!sc->config) { fprintf(stderr, "fcast %s: --config needs a value\n", command); return 2; }
+    return 0;
+}
+
+/* One "--name[=value] [value]" at argv[*i] into sc->items. */
+static int scan_one(const char *command, arg_spec *specs, int argc, char **argv, int *i, argv_scan *sc) {
+    const char *a = argv[*i];
+    if (strncmp(a, "--", 2) != 0) {
+        fprintf(stderr, "fcast %s: unexpected argument '%s'\n", command, a);
+        list_known(command, specs, "--");
+        return 2;
+    }
+    int ours, rc = scan_builtin(command, a, argc, argv, i, sc, &ours);
+    if (ours) return rc;
+    const char *name = a + 2, *eq = strchr(name, '=');
+    size_t len = eq ? (size_t)(eq - name) : strlen(name);
+    arg_spec *s = find_spec(specs, name, len);
+    if (!s) {
+        fprintf(stderr, "fcast %s: unknown option '%.*s'\n", command, (int)len + 2, a);
+        list_known(command, specs, "--");
+        return 2;
+    }
+    for (int k = 0; k < sc->n; k++)
+        if (sc->items[k].spec == s) return twice(command, s->name);
+    const char *v = NULL;
+    if (s->kind == ARG_FLAG && eq) { fprintf(stderr, "fcast %s: --%s takes no value\n", command, s->name); return 2; }
+    if (s->kind != ARG_FLAG) {
+        v = eq ? eq + 1 : (*i + 1 < argc ? argv[++*i] : NULL);
+        if (!v) { fprintf(stderr, "fcast %s: --%s needs a value\n", command, s->name); return 2; }
+    }
+    sc->items[sc->n++] = (arg_given){s, v};
+    return 0;
+}
+
+static int scan_argv(const char *command, arg_spec *specs, int argc, char **argv, int first, argv_scan *sc) {
+    for (int i = first; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { sc->help = 1; return 0; }
+        int rc = scan_one(command, specs, argc, argv, &i, sc);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+static int apply_argv(const char *command, const argv_scan *sc) {
+    for (int k = 0; k < sc->n; k++) {
+        arg_spec *s = sc->items[k].spec;
+        int rc = store_value(command, "", s, sc->items[k].value);
+        if (rc) return rc;
+        s->seen |= ARG_FROM_ARGV;
+    }
+    return 0;
+}
+
+static int check_required(const char *command, const arg_spec *specs) {
+    for (const arg_spec *s = specs; s->name; s++)
         if (s->required && !s->seen) {
             fprintf(stderr, "fcast %s: --%s is required (see fcast %s --help)\n", command, s->name, command);
             return 2;
         }
     return 0;
+}
+
+static int print_config(const char *command, const arg_spec *specs) {
+    if (args_print_config(stdout, command, specs) == 0) return 1;
+    fprintf(stderr, "fcast %s: --print-config: cannot write to standard output: %s\n", command, strerror(errno));
+    return 2;
+}
+
+int args_parse(const char *command, const char *summary, arg_spec *specs,
+               int argc, char **argv, int first) {
+    argv_scan sc = {0};
+    sc.items = calloc(argc > first ? (size_t)(argc - first) : 1, sizeof *sc.items);
+    if (!sc.items) { fprintf(stderr, "fcast %s: out of memory\n", command); return 2; }
+    int rc = scan_argv(command, specs, argc, argv, first, &sc);
+    if (!rc && sc.help) {
+        args_print_help(command, summary, specs);
+        rc = 1;
+    }
+    if (!rc && sc.config) rc = apply_config(command, specs, sc.config);
+    if (!rc) rc = apply_argv(command, &sc);
+    if (!rc && sc.print_config) rc = print_config(command, specs);
+    if (!rc) rc = check_required(command, specs);
+    free(sc.items);
+    return rc;
+}
+
+/* ---- The resolved configuration, as YAML and as JSON ---- */
+
+static int has_value(const arg_spec *s) {
+    if (s->kind == ARG_STR) return *(const char *const *)s->dest != NULL;
+    if (s->kind == ARG_SIZE) return *(const size_t *)s->dest != ARG_SIZE_UNSET;
+    return 1;
+}
+
+/* The shortest "%.Ng" that reads back as the same double. */
+static void double_text(double x, char *buf, size_t size) {
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, size, "%.*g", digits, x);
+        if (strtod(buf, NULL) == x) return;
+    }
+}
+
+/* Words a YAML reader would take for null or a boolean rather than text. */
+static int special_word(const char *v) {
+    static const char *words[] = {"~", "null", "true", "false", "yes", "no", "on", "off", "y", "n"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (!strcasecmp(v, words[i])) return 1;
+    return 0;
+}
+
+/* Plain (unquoted) when nothing in the text means something to YAML. */
+static int plain_safe(const char *v) {
+    if (!*v || special_word(v) || !strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./", *v))
+        return 0;
+    for (const char *p = v; *p; p++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+-,=", *p) &&
+            !(*p == ':' && p[1] && p[1] != ' '))
+            return 0;
+    return 1;
+}
+
+static void yaml_string(FILE *f, const char *v) {
+    if (plain_safe(v)) { fputs(v, f); return; }
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
+        else if (*p == '\n') fputs("\\n", f);
+        else if (*p == '\t') fputs("\\t", f);
+        else if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\x%02x", *p);
+        else fputc(*p, f);   /* UTF-8 passes through as it is */
+    }
+    fputc('"', f);
+}
+
+static void yaml_value(FILE *f, const arg_spec *s) {
+    char buf[64];
+    switch (s->kind) {
+    case ARG_STR: yaml_string(f, *(const char *const *)s->dest); return;
+    case ARG_INT: fprintf(f, "%ld", *(const long *)s->dest); return;
+    case ARG_SIZE: fprintf(f, "%zu", *(const size_t *)s->dest); return;
+    case ARG_DOUBLE:
+        double_text(*(const double *)s->dest, buf, sizeof buf);
+        fputs(buf, f);
+        return;
+    case ARG_FLAG: fputs(*(const int *)s->dest ? "true" : "false", f); return;
+    }
+}
+
+int args_print_config(FILE *f, const char *command, const arg_spec *specs) {
+    fprintf(f, "# fcast %s: the configuration of this run, for fcast %s --config FILE\n"
+               "# (flags given with --config override the file; commented flags are not set)\n", command, command);
+    for (const arg_spec *s = specs; s->name; s++) {
+        if (!has_value(s)) {
+            fprintf(f, "# %s: (not set%s) %s\n", s->name, s->required ? ", required" : "", s->help);
+            continue;
+        }
+        fprintf(f, "%s: ", s->name);
+        yaml_value(f, s);
+        fputc('\n', f);
+    }
+    return fflush(f) == 0 && !ferror(f) ? 0 : -1;
+}
+
+static json_t *json_value(const arg_spec *s) {
+    if (!has_value(s)) return json_null();
+    switch (s->kind) {
+    case ARG_STR: {
+        json_t *v = json_string(*(const char *const *)s->dest);
+        return v ? v : json_null();   /* not UTF-8: JSON cannot say it */
+    }
+    case ARG_INT: return json_integer(*(const long *)s->dest);
+    case ARG_SIZE: {
+        size_t v = *(const size_t *)s->dest;
+        return v <= (size_t)LLONG_MAX ? json_integer((json_int_t)v) : json_real((double)v);
+    }
+    case ARG_DOUBLE: {
+        json_t *v = json_real(*(const double *)s->dest);
+        return v ? v : json_null();   /* inf and NaN have no JSON spelling */
+    }
+    case ARG_FLAG: return json_boolean(*(const int *)s->dest);
+    }
+    return json_null();
+}
+
+static int skipped(const char *name, const char *const *skip) {
+    for (; skip && *skip; skip++)
+        if (!strcmp(name, *skip)) return 1;
+    return 0;
+}
+
+char *args_config_json(const arg_spec *specs, const char *const *skip) {
+    json_t *o = json_object();
+    if (!o) return NULL;
+    for (const arg_spec *s = specs; s->name; s++)
+        if (!skipped(s->name, skip)) json_object_set_new(o, s->name, json_value(s));
+    char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    return text;
 }

@@ -1,12 +1,40 @@
 /* A small declarative flag parser shared by every subcommand, so all of them
  * accept "--name value" and "--name=value", reject unknown flags with the
- * list of known ones, and print the same style of --help from one table. */
+ * list of known ones, and print the same style of --help from one table.
+ *
+ * Every command also takes, from this parser alone:
+ *   --config FILE   flags from a YAML file whose keys are the long flag
+ *                   names (docs/operations.md, "Configuration files"). The
+ *                   file is applied first, so a flag on the command line
+ *                   overrides the file. Unknown keys, a key "config", and
+ *                   values of the wrong kind are usage errors naming
+ *                   FILE:LINE. Strings read from the file stay alive until
+ *                   the process exits (freed by an atexit handler).
+ *   --print-config  prints the resolved configuration (file, then command
+ *                   line, then defaults) as YAML that --config reads back
+ *                   to the same run, and stops (args_parse returns 1, as for
+ *                   --help). Required flags need not be present: those not
+ *                   set are written as comments, so the output doubles as a
+ *                   template. Only the flag syntax is checked; values are
+ *                   checked when a run starts.
+ * A flag given twice on the command line is a usage error: silently keeping
+ * the last value hid mistakes in long command lines and scripts. */
 #ifndef FC_TOOLS_ARGS_H
 #define FC_TOOLS_ARGS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 typedef enum { ARG_STR, ARG_INT, ARG_SIZE, ARG_DOUBLE, ARG_FLAG } arg_kind;
+
+/* An ARG_SIZE destination holding this before parsing has no default: the
+ * flag is "not given" (a model-dependent default, say), which a value read
+ * from the command line can never equal. --print-config writes such a flag
+ * as a comment, args_config_json as null. An ARG_STR left NULL is the same. */
+#define ARG_SIZE_UNSET ((size_t)-1)
+
+/* Bits of arg_spec.seen: where the value came from. */
+enum { ARG_FROM_FILE = 1, ARG_FROM_ARGV = 2 };
 
 typedef struct {
     const char *name;    /* without the leading "--" */
@@ -15,14 +43,28 @@ typedef struct {
     const char *metavar; /* shown in --help, e.g. "FILE"; NULL for flags */
     const char *help;    /* one line; say the default in it */
     int required;
-    int seen;            /* set by the parser */
+    int seen;            /* set by the parser: 0, or ARG_FROM_FILE | ARG_FROM_ARGV */
 } arg_spec;
 
-/* Parses argv[first..argc). Returns 0 on success, 1 when --help was printed,
- * 2 on a usage error (already printed to stderr with the command name). */
+/* Parses argv[first..argc) (and --config's file). Returns 0 on success, 1
+ * when --help or --print-config was printed, 2 on a usage error (already
+ * printed to stderr with the command name). */
 int args_parse(const char *command, const char *summary, arg_spec *specs,
                int argc, char **argv, int first);
 
 void args_print_help(const char *command, const char *summary, const arg_spec *specs);
+
+/* Writes the resolved configuration as YAML, one "flag: value" line per
+ * flag in table order (flags without a value as comments). Returns 0, or -1
+ * when writing to f failed. */
+int args_print_config(FILE *f, const char *command, const arg_spec *specs);
+
+/* The resolved configuration as a compact JSON object, {"flag": value, ...}
+ * in table order: ARG_INT/ARG_SIZE as integers, ARG_DOUBLE as numbers,
+ * ARG_FLAG as true/false, ARG_STR as strings, a flag without a value as
+ * null. Flags named in `skip` (NULL-terminated; NULL for none) are left out,
+ * e.g. "out", whose value is where a file goes rather than how it was made.
+ * Returns a malloc'ed string (free it), or NULL when out of memory. */
+char *args_config_json(const arg_spec *specs, const char *const *skip);
 
 #endif

@@ -5,7 +5,12 @@
 #include "core/error.h"
 #include "model_options.h"
 
-void fc_arch_defaults(fc_arch_options *a) { memset(a, 0, sizeof *a); }
+/* "Not given" is ARG_SIZE_UNSET, not 0, so that 0 given on purpose is
+ * refused (or, for --n-basis, honoured) rather than read as the default. */
+void fc_arch_defaults(fc_arch_options *a) {
+    memset(a, 0, sizeof *a);
+    a->n_harmonics = a->n_basis = a->hidden_size = a->num_layers = ARG_SIZE_UNSET;
+}
 
 void fc_arch_specs(fc_arch_options *a, arg_spec *s, size_t room) {
     arg_spec list[] = {
@@ -15,7 +20,7 @@ void fc_arch_specs(fc_arch_options *a, arg_spec *s, size_t room) {
         {"n-pool-kernel-size", ARG_STR, &a->pool, "LIST", "N-HiTS pooling kernels per stack (2,2,1)", 0, 0},
         {"n-freq-downsample", ARG_STR, &a->downsample, "LIST", "N-HiTS downsampling per stack (4,2,1)", 0, 0},
         {"n-harmonics", ARG_SIZE, &a->n_harmonics, "N", "N-BEATS seasonality harmonics (2)", 0, 0},
-        {"n-basis", ARG_SIZE, &a->n_basis, "N", "N-BEATS trend polynomial degree (2)", 0, 0},
+        {"n-basis", ARG_SIZE, &a->n_basis, "N", "N-BEATS trend polynomial degree (2; 0 = constant)", 0, 0},
         {"hidden-size", ARG_SIZE, &a->hidden_size, "N", "MLP hidden width (1024)", 0, 0},
         {"num-layers", ARG_SIZE, &a->num_layers, "N", "MLP hidden layers (2)", 0, 0},
     };
@@ -104,15 +109,26 @@ static fc_status apply_stacks(const fc_arch_options *a, fc_model_config *c) {
     return FC_OK;
 }
 
+/* A size flag that was given, checked against [lo, hi] and stored in *out. */
+static fc_status apply_size(const char *flag, size_t v, size_t lo, size_t hi, size_t *out) {
+    if (v == ARG_SIZE_UNSET) return FC_OK;
+    if (v < lo || v > hi)
+        return fc_error(FC_ERR_INVALID, "--%s %zu: must be from %zu to %zu (leave the flag out for the model's default)",
+                        flag, v, lo, hi);
+    *out = v;
+    return FC_OK;
+}
+
 fc_status fc_arch_apply(const fc_arch_options *a, fc_model_config *c) {
     if (a->mlp_units) FC_TRY(apply_units(a->mlp_units, c));
     FC_TRY(apply_stacks(a, c));
-    if (a->n_harmonics > FC_MAX_HARMONICS || a->n_basis > FC_MAX_BASIS || a->num_layers > FC_MAX_LINEARS)
-        return fc_error(FC_ERR_INVALID, "--n-harmonics must be at most %d, --n-basis %d, --num-layers %d",
-                        FC_MAX_HARMONICS, FC_MAX_BASIS, FC_MAX_LINEARS - 1);
-    if (a->n_harmonics) c->n_harmonics = (int)a->n_harmonics;
-    if (a->n_basis) c->n_basis = (int)a->n_basis;
-    if (a->hidden_size) c->hidden_size = a->hidden_size;
-    if (a->num_layers) c->num_layers = (int)a->num_layers;
+    size_t harmonics = (size_t)c->n_harmonics, basis = (size_t)c->n_basis, layers = (size_t)c->num_layers;
+    FC_TRY(apply_size("n-harmonics", a->n_harmonics, 1, FC_MAX_HARMONICS, &harmonics));
+    FC_TRY(apply_size("n-basis", a->n_basis, 0, FC_MAX_BASIS, &basis));
+    FC_TRY(apply_size("hidden-size", a->hidden_size, 1, FC_MAX_DIM, &c->hidden_size));
+    FC_TRY(apply_size("num-layers", a->num_layers, 1, FC_MAX_LINEARS - 1, &layers));
+    c->n_harmonics = (int)harmonics;
+    c->n_basis = (int)basis;
+    c->num_layers = (int)layers;
     return fc_model_config_check(c);
 }

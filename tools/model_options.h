@@ -1,7 +1,9 @@
 /* Architecture flags shared by the commands that build a model (train,
  * plan, bench): --mlp-units, --stack-types, --n-blocks, --n-pool-kernel-size,
  * --n-freq-downsample, --n-harmonics, --n-basis, --hidden-size, --num-layers.
- * Unset flags keep neuralforecast's defaults for the model. */
+ * Unset flags keep neuralforecast's defaults for the model; a size flag
+ * not given holds ARG_SIZE_UNSET, so that "--hidden-size 0" is an error,
+ * never the default in disguise. */
 #ifndef FC_TOOLS_MODEL_OPTIONS_H
 #define FC_TOOLS_MODEL_OPTIONS_H
 
@@ -16,7 +18,8 @@ typedef struct {
 void fc_arch_defaults(fc_arch_options *a);
 /* Appends the flag specs to `specs` (room for at least 10 entries). */
 void fc_arch_specs(fc_arch_options *a, arg_spec *specs, size_t room);
-/* Applies the flags that were given to cfg and validates the result. */
+/* Applies the flags that were given to cfg and validates the result
+ * (FC_ERR_INVALID naming the flag and its range). */
 fc_status fc_arch_apply(const fc_arch_options *a, fc_model_config *cfg);
 
 #endif
