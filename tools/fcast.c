@@ -16,6 +16,7 @@ static void usage(FILE *f) {
             "  predict   forecast the next h points of every series\n"
             "  eval      score a model against a test file, next to seasonal naive\n"
             "  plan      the memory plan of a training run (the flags of train)\n"
+            "  report    a training run log (and forecasts) as one self-contained HTML page\n"
             "  bench     bench train: training speed per precision, against PyTorch\n"
             "  quant     trading analytics: indicators, option, risk, portfolio, backtest\n",
             fc_version());
@@ -51,6 +52,7 @@ int main(int argc, char **argv) {
     if (!strcmp(c, "eval")) return cmd_eval(argc, argv, 2);
     if (!strcmp(c, "bench")) return cmd_bench(argc, argv, 2);
     if (!strcmp(c, "plan")) return cmd_plan(argc, argv, 2);
+    if (!strcmp(c, "report")) return cmd_report(argc, argv, 2);
     if (!strcmp(c, "quant")) return cmd_quant(argc, argv, 2);
     fprintf(stderr, "fcast: unknown command '%s'\n\n", c);
     usage(stderr);
