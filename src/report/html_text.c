@@ -24,7 +24,7 @@ void fc_format_number(char *buf, size_t cap, double v) {
     int k = 0;
     double a = fabs(v);
     while (a >= 1e4 && k < 4) { a /= 1000; v /= 1000; k++; }
-    snprintf(buf, cap, "%.3g%s", v, suffix[k]);
+    snprintf(buf, cap, k ? "%.3g%s" : "%.4g%s", v, suffix[k]);   /* 5000, not 5e+03 */
 }
 
 void fc_format_bytes(char *buf, size_t cap, double v) {

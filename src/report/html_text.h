@@ -9,7 +9,7 @@
 /* Writes s with & < > " ' escaped; NULL writes nothing. */
 void fc_html_escape(FILE *f, const char *s);
 
-/* Number as a short label: 3 significant digits, SI suffix past 10,000
+/* Number as a short label: 4 significant digits, or 3 with an SI suffix past 10,000
  * (15k, 1.2M), so axis labels stay narrow. */
 void fc_format_number(char *buf, size_t cap, double v);
 

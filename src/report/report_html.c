@@ -3,6 +3,7 @@
  * data the log lacks (no GPU, no --profile) is replaced by one line saying
  * so, so the reader knows it was not forgotten. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -44,6 +45,14 @@ static void kv_table(FILE *f, const char *title, const fc_kv_list *l) {
         fc_html_escape(f, l->items[i].key);
         fprintf(f, "</td><td>");
         fc_html_escape(f, l->items[i].value);
+        size_t k = strlen(l->items[i].key);
+        char *end;
+        double v = strtod(l->items[i].value, &end);
+        if (k > 6 && !strcmp(l->items[i].key + k - 6, "_bytes") && *end == 0 && v > 0) {
+            char b[32];   /* byte counts also in binary units */
+            fc_format_bytes(b, sizeof b, v);
+            fprintf(f, " (%s)", b);
+        }
         fprintf(f, "</td></tr>\n");
     }
     fprintf(f, "</table>\n");

@@ -2,6 +2,7 @@
  * "event" through a table, each handler reading only the keys it knows. */
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,11 @@ static fc_status get_num(const line_ctx *c, json_t *o, const char *key, int requ
 static char *value_text(json_t *v) {
     if (!v || json_is_null(v)) return NULL;
     if (json_is_string(v)) return strdup(json_string_value(v));
+    if (json_is_real(v)) {   /* 11.2, not jansson's 11.199999999999999 */
+        char buf[40];
+        snprintf(buf, sizeof buf, "%.6g", json_real_value(v));
+        return strdup(buf);
+    }
     return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 }
 
@@ -66,7 +72,7 @@ static fc_status kv_from_object(json_t *obj, fc_kv_list *list) {
     const char *key;
     json_t *v;
     json_object_foreach(obj, key, v) {
-        if (json_is_object(v) || json_is_array(v)) continue;
+        if (json_is_object(v) || json_is_array(v) || !strcmp(key, "event")) continue;
         char *t = json_is_null(v) ? strdup("null") : value_text(v);
         if (!t) return fc_error(FC_ERR_MEMORY, "out of memory reading the run log");
         fc_status st = fc_kv_push(list, key, t);

@@ -73,6 +73,19 @@ static void y_axis(const fc_chart *c, bounds *b, axes *a) {
         b->y1 = pow(10, ceil(log10(b->y1) * 10) / 10);
         a->ny = fc_ticks_log(b->y0, b->y1, 8, a->yt);
         a->y_step = 0;
+        /* Less than a decade (a loss scale halved once): the 1-2-5 marks
+         * leave one tick at most, so label linear steps on the log axis. */
+        if (a->ny < 3) a->ny = fc_ticks_linear(b->y0, b->y1, 5, a->yt, &a->y_step);
+    } else if (c->y_format == FC_AXIS_BYTES) {
+        /* Steps of 1, 2, 5 binary units (64 MiB, not 62.9 MB). */
+        double unit = 1;
+        while ((b->y1 - b->y0) / unit >= 1024 * 4) unit *= 1024;
+        fc_ticks_linear(b->y0 / unit, b->y1 / unit, 6, a->yt, &a->y_step);
+        b->y0 = floor(b->y0 / unit / a->y_step + 1e-9) * a->y_step * unit;
+        b->y1 = ceil(b->y1 / unit / a->y_step - 1e-9) * a->y_step * unit;
+        a->ny = fc_ticks_linear(b->y0 / unit, b->y1 / unit, 6, a->yt, &a->y_step);
+        for (size_t i = 0; i < a->ny; i++) a->yt[i] *= unit;
+        a->y_step *= unit;
     } else {
         fc_ticks_linear(b->y0, b->y1, 6, a->yt, &a->y_step);
         b->y0 = floor(b->y0 / a->y_step + 1e-9) * a->y_step;
