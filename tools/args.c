@@ -24,6 +24,7 @@ typedef struct {
     int n;
     const char *config;  /* --config FILE, or NULL */
     int print_config, help;
+    unsigned char *no_default;   /* per spec: an ARG_SIZE that started ARG_SIZE_UNSET */
 } argv_scan;
 
 static arg_spec *find_spec(arg_spec *specs, const char *name, size_t len) {
@@ -32,8 +33,10 @@ static arg_spec *find_spec(arg_spec *specs, const char *name, size_t len) {
     return NULL;
 }
 
-/* `where` is "" for the command line, "FILE:LINE: " for a configuration file. */
-static int store_value(const char *command, const char *where, arg_spec *s, const char *v) {
+/* `where` is "" for the command line, "FILE:LINE: " for a configuration file.
+ * no_default: the destination started as ARG_SIZE_UNSET, which a value must
+ * then never equal (anywhere else it is just a large number). */
+static int store_value(const char *command, const char *where, arg_spec *s, const char *v, int no_default) {
     char *end = NULL;
     errno = 0;
     switch (s->kind) {
@@ -47,7 +50,7 @@ static int store_value(const char *command, const char *where, arg_spec *s, cons
     case ARG_SIZE: {
         if (*v < '0' || *v > '9') break;   /* strtoull would accept " -1" as a huge value */
         unsigned long long x = strtoull(v, &end, 10);
-        if (errno || end == v || *end || x >= (unsigned long long)ARG_SIZE_UNSET) break;
+        if (errno || end == v || *end || (no_default && x >= (unsigned long long)ARG_SIZE_UNSET)) break;
         *(size_t *)s->dest = (size_t)x;
         return 0;
     }
@@ -157,7 +160,8 @@ static int store_bool(const char *command, const char *where, arg_spec *s, const
     return 2;
 }
 
-static int apply_entry(const char *command, arg_spec *specs, const char *file, const fc_config_entry *e) {
+static int apply_entry(const char *command, arg_spec *specs, const unsigned char *no_default, const char *file,
+                       const fc_config_entry *e) {
     if (!strcmp(e->key, "config")) {
         fprintf(stderr, "fcast %s: %s:%zu: 'config' cannot be set inside a configuration file (give one file "
                 "with --config)\n", command, file, e->line);
@@ -171,12 +175,13 @@ static int apply_entry(const char *command, arg_spec *specs, const char *file, c
         fprintf(stderr, "fcast %s: %s--%s has no value (give one, or leave the key out)\n", command, where, s->name);
         return 2;
     }
-    int rc = s->kind == ARG_FLAG ? store_bool(command, where, s, e->value) : store_value(command, where, s, e->value);
+    int rc = s->kind == ARG_FLAG ? store_bool(command, where, s, e->value)
+                                 : store_value(command, where, s, e->value, no_default[s - specs]);
     if (!rc) s->seen |= ARG_FROM_FILE;
     return rc;
 }
 
-static int apply_config(const char *command, arg_spec *specs, const char *path) {
+static int apply_config(const char *command, arg_spec *specs, const unsigned char *no_default, const char *path) {
     fc_config *c = keep_config();
     if (!c) { fprintf(stderr, "fcast %s: out of memory\n", command); return 2; }
     if (fc_config_load(path, c) != FC_OK) {
@@ -184,7 +189,7 @@ static int apply_config(const char *command, arg_spec *specs, const char *path) 
         return 2;
     }
     for (size_t i = 0; i < c->n; i++) {
-        int rc = apply_entry(command, specs, c->path, &c->entries[i]);
+        int rc = apply_entry(command, specs, no_default, c->path, &c->entries[i]);
         if (rc) return rc;
     }
     return 0;
@@ -251,10 +256,10 @@ static int scan_argv(const char *command, arg_spec *specs, int argc, char **argv
     return 0;
 }
 
-static int apply_argv(const char *command, const argv_scan *sc) {
+static int apply_argv(const char *command, const arg_spec *specs, const argv_scan *sc) {
     for (int k = 0; k < sc->n; k++) {
         arg_spec *s = sc->items[k].spec;
-        int rc = store_value(command, "", s, sc->items[k].value);
+        int rc = store_value(command, "", s, sc->items[k].value, sc->no_default[s - specs]);
         if (rc) return rc;
         s->seen |= ARG_FROM_ARGV;
     }
@@ -279,18 +284,29 @@ static int print_config(const char *command, const arg_spec *specs) {
 int args_parse(const char *command, const char *summary, arg_spec *specs,
                int argc, char **argv, int first) {
     argv_scan sc = {0};
+    size_t n_specs = 0;
+    while (specs[n_specs].name) n_specs++;
     sc.items = calloc(argc > first ? (size_t)(argc - first) : 1, sizeof *sc.items);
-    if (!sc.items) { fprintf(stderr, "fcast %s: out of memory\n", command); return 2; }
+    sc.no_default = calloc(n_specs + 1, 1);
+    if (!sc.items || !sc.no_default) {
+        free(sc.items);
+        free(sc.no_default);
+        fprintf(stderr, "fcast %s: out of memory\n", command);
+        return 2;
+    }
+    for (size_t i = 0; i < n_specs; i++)
+        sc.no_default[i] = specs[i].kind == ARG_SIZE && *(const size_t *)specs[i].dest == ARG_SIZE_UNSET;
     int rc = scan_argv(command, specs, argc, argv, first, &sc);
     if (!rc && sc.help) {
         args_print_help(command, summary, specs);
         rc = 1;
     }
-    if (!rc && sc.config) rc = apply_config(command, specs, sc.config);
-    if (!rc) rc = apply_argv(command, &sc);
+    if (!rc && sc.config) rc = apply_config(command, specs, sc.no_default, sc.config);
+    if (!rc) rc = apply_argv(command, specs, &sc);
     if (!rc && sc.print_config) rc = print_config(command, specs);
     if (!rc) rc = check_required(command, specs);
     free(sc.items);
+    free(sc.no_default);
     return rc;
 }
 
