@@ -6,20 +6,13 @@
 
 #include "args.h"
 #include "cli.h"
-#include "core/error.h"
 #include "io/atomic_file.h"
+#include "io/output_path.h"
 #include "report/report_html.h"
 
 #define DEFAULT_SERIES 4
 
 static fc_status write_body(FILE *f, void *ctx) { return fc_report_write_html(f, ctx); }
-
-static fc_status write_report(const char *out, fc_report *r) {
-    if (strcmp(out, "-")) return fc_write_file_atomic(out, write_body, r);
-    FC_TRY(fc_report_write_html(stdout, r));
-    if (ferror(stdout) || fflush(stdout) != 0) return fc_error(FC_ERR_IO, "writing the report to stdout failed");
-    return FC_OK;
-}
 
 typedef struct {
     const char *log, *forecasts, *actuals, *series, *out;
@@ -31,7 +24,9 @@ static int report(const report_args *a) {
     fc_dataset *act = NULL;
     fc_report r = {.log_path = a->log, .log = &log, .forecasts_path = a->forecasts, .actuals_path = a->actuals};
     size_t *series = NULL;
-    fc_status st = fc_run_log_read(a->log, &log);
+    const fc_input_path inputs[] = {{"--log", a->log}, {"--forecasts", a->forecasts}, {"--actuals", a->actuals}};
+    fc_status st = fc_output_check("--out", a->out, 1, inputs, 3);   /* before any work */
+    if (st == FC_OK) st = fc_run_log_read(a->log, &log);
     if (st != FC_OK) return cli_fail("report");
     if (a->forecasts) {
         st = fc_forecast_table_read(a->forecasts, &fc);
@@ -43,7 +38,7 @@ static int report(const report_args *a) {
         r.actuals = act;
         r.series = series;
     }
-    if (st == FC_OK) st = write_report(a->out, &r);
+    if (st == FC_OK) st = fc_write_file_atomic(a->out, write_body, &r);   /* "-": standard output */
     int rc = st == FC_OK ? 0 : cli_fail("report");
     free(series);
     fc_dataset_free(&act);
