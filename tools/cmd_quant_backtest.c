@@ -129,13 +129,13 @@ static void print_top(FILE *to, const fc_rule_params *grid, const fc_bt_metrics 
     for (size_t i = 0; i < n_cells; i++) r[i] = (ranked){&out[i], i};
     qsort(r, n_cells, sizeof *r, by_sharpe);
     fprintf(to, "%4s  %-10s %-28s %10s %9s %8s %9s %7s %8s\n", "rank", "symbol", "parameters", "total_ret", "cagr",
-           "sharpe", "max_dd", "trades", "hit_rate");
+            "sharpe", "max_dd", "trades", "hit_rate");
     for (size_t k = 0; k < top && k < n_cells; k++) {
         const fc_bt_metrics *m = r[k].m;
         char params[64];
         format_params(&grid[r[k].index / S], params, sizeof params);
         fprintf(to, "%4zu  %-10.10s %-28s %10.4f %9.4f %8.3f %9.4f %7zu %8.3f\n", k + 1, ids[r[k].index % S], params,
-               m->total_return, m->cagr, m->sharpe, m->max_drawdown, m->trades, m->hit_rate);
+                m->total_return, m->cagr, m->sharpe, m->max_drawdown, m->trades, m->hit_rate);
     }
     free(r);
 }
