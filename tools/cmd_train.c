@@ -16,23 +16,15 @@
 #include "train/memory_plan.h"
 #include "train_flags.h"
 #include "train/forecaster.h"
+#include "train/run_log.h"
+#include "io/output_path.h"
+#include "backend/cpu/cpu_backend.h"
+#include "stop_signals.h"
+#include <math.h>
 
 static const char *SUMMARY =
     "Train a forecasting model on a long-format CSV (unique_id, ds, y) and write it as safetensors.\n"
     "Defaults are neuralforecast's (NHITS, NBEATS, MLP).";
-
-/* Fails before training, not after, when the model cannot be written. */
-static fc_status check_output_dir(const char *path) {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash) snprintf(dir, sizeof dir, ".");
-    else if (slash == dir) dir[1] = '\0';
-    else *slash = '\0';
-    if (access(dir, W_OK) != 0)
-        return fc_error(FC_ERR_IO, "--out %s: cannot write into directory %s: %s", path, dir, strerror(errno));
-    return FC_OK;
-}
 
 /* Resident memory of the run against its plan and limit. */
 static void print_memory(const fc_backend *be, const fc_memory_plan *p, size_t limit, size_t rss_start) {
@@ -87,38 +79,163 @@ static fc_status choose_batch(train_setup *su, const fc_dataset *ds, fc_backend 
     return FC_OK;
 }
 
-static int train(const train_flags *a) {
-    train_setup su;
-    int rc = train_flags_resolve("train", a, &su);
-    if (rc) return rc == 2 ? 2 : cli_fail("train");
-    fc_forecaster f = {.scaler = su.scaler, .loss = su.loss};
-    fc_data_choice choice;
-    fc_dataset *ds = NULL;
-    fc_backend *be = NULL;
-    fc_train_summary sum;
-    fc_memory_plan plan;
-    size_t rss_start = fc_rss_current();
-    fc_status st = check_output_dir(a->out);
-    if (st == FC_OK) st = train_flags_load_data(a, &su, &choice, &ds);
-    if (st == FC_OK) st = fc_train_check(ds, &su.cfg, &su.o);
-    if (st == FC_OK) st = fc_backend_cpu_create((int)(a->threads > 100000 ? 100000 : a->threads), &be);
-    if (st == FC_OK && su.auto_batch) st = choose_batch(&su, ds, be);
-    if (st == FC_OK) st = check_memory(&su, ds, be, &plan);
-    if (st == FC_OK) st = be->arena_open(be, fc_memory_plan_arena_bytes(&plan));   /* the model lives in it */
-    if (st == FC_OK) st = fc_model_create(&su.cfg, be, &f.model);
-    if (st == FC_OK) st = fc_model_init_params(f.model, su.o.seed);
-    if (st == FC_OK) {
-        f.ds_kind = ds->ds_kind;
-        f.freq = ds->freq;
-        st = fc_train(&f, ds, &su.o, &sum);
+/* Where checkpoints go: --checkpoint, else beside --out (for a stop). */
+static char *checkpoint_path_for(const train_flags *a) {
+    if (a->checkpoint) return strdup(a->checkpoint);
+    size_t n = strlen(a->out), ext = strlen(".safetensors");
+    if (n > ext && !strcmp(a->out + n - ext, ".safetensors")) n -= ext;
+    char *p = malloc(n + 32);
+    if (p) snprintf(p, n + 32, "%.*s.ckpt.safetensors", (int)n, a->out);
+    return p;
+}
+
+/* Every file train writes is checked before any work: a training run is
+ * never thrown away because its output cannot be written. */
+static fc_status check_outputs(const train_flags *a, const char *checkpoint) {
+    fc_input_path inputs[] = {{"--data", a->data}, {"--resume", a->resume}, {"--config", NULL}};
+    FC_TRY(fc_output_check("--out", a->out, 0, inputs, 2));
+    FC_TRY(fc_output_check("--checkpoint", checkpoint, 0, inputs, 1));   /* it may be the --resume file */
+    if (!strcmp(checkpoint, a->out))
+        return fc_error(FC_ERR_INVALID, "--checkpoint %s is also --out: choose another path", checkpoint);
+    if (a->log_file) {
+        fc_input_path all[] = {{"--data", a->data}, {"--resume", a->resume}, {"--out", a->out},
+                               {"--checkpoint", checkpoint}};
+        FC_TRY(fc_output_check("--log-file", a->log_file, 0, all, 4));
     }
-    if (st == FC_OK) st = fc_forecaster_save(&f, a->out);
-    if (st == FC_OK) print_summary(&sum, &su.o, a->out);
-    if (st == FC_OK) print_memory(be, &plan, su.memory_limit, rss_start);
-    rc = st == FC_OK ? 0 : cli_fail("train");
-    fc_forecaster_free(&f);
-    fc_backend_destroy(&be);
-    fc_dataset_free(&ds);
+    return FC_OK;
+}
+
+/* The command line that continues a stopped run: this one, with --resume. */
+static void print_resume_command(int argc, char **argv, int first, const char *checkpoint) {
+    fprintf(stderr, "resume with:\n  fcast train");
+    for (int i = first; i < argc; i++) {
+        if (!strcmp(argv[i], "--resume")) { i++; continue; }
+        if (!strncmp(argv[i], "--resume=", 9)) continue;
+        int plain = strpbrk(argv[i], " \t\n'\"$`\\*?&;|<>()") == NULL;
+        fprintf(stderr, plain ? " %s" : " '%s'", argv[i]);
+    }
+    fprintf(stderr, " --resume %s\n", checkpoint);
+}
+
+/* One line: where the run's time went. */
+static void print_phases(const fc_train_summary *s) {
+    double total = 0;
+    for (int p = 0; p < FC_PHASE_COUNT; p++) total += s->phases.seconds[p];
+    if (!(total > 0)) return;
+    fprintf(stderr, "time:");
+    for (int p = 0; p < FC_PHASE_COUNT; p++)
+        fprintf(stderr, " %s %.1f%%", fc_phase_name((fc_phase)p), 100.0 * s->phases.seconds[p] / total);
+    fprintf(stderr, " (of %.2f s)\n", total);
+}
+
+static const char *kernel_note(fc_precision p) {
+    if (p == FC_PREC_FP32) return "oneDNN fp32";
+    if (p == FC_PREC_FP16) return "fp16 emulated (fp32 products of fp16-rounded inputs)";
+    return fc_backend_cpu_uses_amx() ? "bf16 on fcast's AMX kernels" : "bf16 on oneDNN";
+}
+
+typedef struct {
+    train_setup su;
+    fc_forecaster f;
+    fc_dataset *ds;
+    fc_backend *be;
+    fc_memory_plan plan;
+    fc_train_summary sum;
+    fc_run_log *log;
+    char *checkpoint, *run_config, *log_config;
+    size_t rss_start;
+} train_run;
+
+static void log_start(train_run *r, const train_flags *a) {
+    fc_run_start s = {"train", r->log_config, r->plan.total, r->su.memory_limit, r->be->threads,
+                      fc_precision_name(r->su.o.precision), r->su.o.max_steps, 0, kernel_note(r->su.o.precision)};
+    (void)a;
+    fc_run_log_start(r->log, &s);
+}
+
+static void log_summary(train_run *r, fc_status st, const char *out) {
+    const fc_train_summary *s = &r->sum;
+    size_t used = 0, size = 0;
+    if (r->be) r->be->arena_stats(r->be, &used, &size);
+    const char *status = st == FC_OK ? (s->early_stopped ? "early_stopped" : "completed")
+                       : st == FC_ERR_INTERRUPTED ? "interrupted" : "failed";
+    fc_run_end e = {status, s->steps, s->seconds, s->step_seconds, s->windows_per_second, s->last_train_loss,
+                    s->best_val_loss, s->best_step, fc_rss_peak(), r->plan.total, r->su.memory_limit, used,
+                    &s->phases, out, s->checkpoint, st == FC_OK ? NULL : fc_last_error()};
+    fc_run_log_summary(r->log, &e);
+}
+
+/* Loading, planning and building: everything before the first step. */
+static fc_status prepare(train_run *r, const train_flags *a) {
+    FC_TRY(train_flags_load_data(a, &r->su, &(fc_data_choice){0}, &r->ds));
+    FC_TRY(fc_train_check(r->ds, &r->su.cfg, &r->su.o));
+    FC_TRY(fc_backend_cpu_create((int)(a->threads > 100000 ? 100000 : a->threads), &r->be));
+    if (r->su.auto_batch) FC_TRY(choose_batch(&r->su, r->ds, r->be));
+    FC_TRY(check_memory(&r->su, r->ds, r->be, &r->plan));
+    FC_TRY(r->be->arena_open(r->be, fc_memory_plan_arena_bytes(&r->plan)));   /* the model lives in it */
+    FC_TRY(fc_model_create(&r->su.cfg, r->be, &r->f.model));
+    FC_TRY(fc_model_init_params(r->f.model, r->su.o.seed));
+    r->f.ds_kind = r->ds->ds_kind;
+    r->f.freq = r->ds->freq;
+    return FC_OK;
+}
+
+/* The operations options: checkpoints, resume, signals, run log. */
+static fc_status set_operations(train_run *r, const train_flags *a, const arg_spec *specs) {
+    fc_train_options *o = &r->su.o;
+    r->checkpoint = checkpoint_path_for(a);
+    r->run_config = args_config_json(specs, FC_TRAIN_OPERATIONS_FLAGS);
+    r->log_config = args_config_json(specs, NULL);
+    if (!r->checkpoint || !r->run_config || !r->log_config) return fc_error(FC_ERR_MEMORY, "out of memory");
+    FC_TRY(check_outputs(a, r->checkpoint));
+    o->checkpoint_path = r->checkpoint;
+    o->checkpoint_every = a->checkpoint_every;
+    o->checkpoint_at_validation = a->checkpoint != NULL;
+    o->resume_path = a->resume;
+    o->profile = a->profile;
+    o->stop_requested = stop_signals_install();
+    r->f.run_config_json = r->run_config;
+    if (a->log_file) FC_TRY(fc_run_log_open(a->log_file, &r->log));
+    o->log = r->log;
+    return FC_OK;
+}
+
+static void print_outcome(const train_run *r, fc_status st, const train_flags *a, int argc, char **argv, int first) {
+    if (st == FC_OK) {
+        print_summary(&r->sum, &r->su.o, a->out);
+        print_phases(&r->sum);
+        print_memory(r->be, &r->plan, r->su.memory_limit, r->rss_start);
+    } else if (st == FC_ERR_INTERRUPTED && r->sum.checkpoint) {
+        fprintf(stderr, "stopped after step %zu of %zu (%s); checkpoint %s; %s so far written to %s\n",
+                r->sum.steps, r->su.o.max_steps, strsignal(stop_signals_received()), r->sum.checkpoint,
+                isnan(r->sum.best_val_loss) ? "the model" : "the best model", a->out);
+        print_resume_command(argc, argv, first, r->sum.checkpoint);
+    }
+}
+
+static int train(const train_flags *a, const arg_spec *specs, int argc, char **argv, int first) {
+    train_run r = {.rss_start = fc_rss_current()};
+    int rc = train_flags_resolve("train", a, &r.su);
+    if (rc) return rc == 2 ? CLI_EXIT_USAGE : cli_fail("train");
+    r.f = (fc_forecaster){.scaler = r.su.scaler, .loss = r.su.loss};
+    fc_status st = set_operations(&r, a, specs);
+    if (st == FC_OK) st = prepare(&r, a);
+    if (st == FC_OK && r.log) log_start(&r, a);
+    if (st == FC_OK) st = fc_train(&r.f, r.ds, &r.su.o, &r.sum);
+    /* stopped by a signal: the model so far is written too (the checkpoint holds the rest) */
+    fc_status saved = st == FC_OK || (st == FC_ERR_INTERRUPTED && r.sum.steps > 0)
+                    ? fc_forecaster_save(&r.f, a->out) : FC_ERR_INVALID;
+    if (st == FC_OK) st = saved;
+    if (r.log) log_summary(&r, st, saved == FC_OK ? a->out : NULL);
+    print_outcome(&r, st, a, argc, argv, first);
+    rc = st == FC_OK ? CLI_EXIT_OK : cli_fail("train");
+    if (fc_run_log_close(&r.log) != FC_OK && rc == CLI_EXIT_OK) rc = cli_fail("train");
+    free(r.checkpoint);
+    free(r.run_config);
+    free(r.log_config);
+    fc_forecaster_free(&r.f);
+    fc_backend_destroy(&r.be);
+    fc_dataset_free(&r.ds);
     return rc;
 }
 
@@ -128,5 +245,5 @@ int cmd_train(int argc, char **argv, int first) {
     train_flags_init(&a, specs, 1);
     int rc = args_parse("train", SUMMARY, specs, argc, argv, first);
     if (rc) return rc == 1 ? 0 : 2;
-    return train(&a);
+    return train(&a, specs, argc, argv, first);
 }

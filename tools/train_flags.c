@@ -41,11 +41,25 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
                                                          "store file (auto: stream when loading whole would take over half of the memory limit)", 0, 0},
         {"store-dir", ARG_STR, &a->store_dir, "DIR", "where a streamed data store goes ($TMPDIR, else /var/tmp)", 0, 0},
     };
-    size_t n = sizeof table / sizeof *table;
+    arg_spec operations[] = {
+        {"checkpoint", ARG_STR, &a->checkpoint, "FILE", "write checkpoints here, every --checkpoint-every steps and at "
+                                                        "validation checks (default on a stop: OUT.ckpt.safetensors)", 0, 0},
+        {"checkpoint-every", ARG_SIZE, &a->checkpoint_every, "N", "steps between checkpoints (0 = only at validation "
+                                                                  "checks and on a stop)", 0, 0},
+        {"resume", ARG_STR, &a->resume, "FILE", "continue the run saved in this checkpoint (same options and data)", 0, 0},
+        {"log-file", ARG_STR, &a->log_file, "FILE", "append the run log here (JSON Lines; see fcast report)", 0, 0},
+        {"profile", ARG_FLAG, &a->profile, NULL, "every step's phase timings in the run log", 0, 0},
+    };
+    size_t n = sizeof table / sizeof *table, n_ops = out_required ? sizeof operations / sizeof *operations : 0;
     memset(specs, 0, FC_TRAIN_MAX_SPECS * sizeof *specs);
     memcpy(specs, table, sizeof table);
-    fc_arch_specs(&a->arch, specs + n, FC_TRAIN_MAX_SPECS - n);
+    memcpy(specs + n, operations, n_ops * sizeof *operations);
+    fc_arch_specs(&a->arch, specs + n + n_ops, FC_TRAIN_MAX_SPECS - n - n_ops);
 }
+
+const char *const FC_TRAIN_OPERATIONS_FLAGS[] = {"out", "quiet", "memory-limit", "data-store", "store-dir",
+                                                 "checkpoint", "checkpoint-every", "resume", "log-file", "profile",
+                                                 NULL};
 
 static fc_status build_options(const train_flags *a, fc_train_options *o, fc_model_kind kind) {
     fc_train_options_default(o);

@@ -9,7 +9,7 @@
 #include "train/data_budget.h"
 #include "train/forecaster.h"
 
-#define FC_TRAIN_MAX_SPECS 48
+#define FC_TRAIN_MAX_SPECS 56
 
 typedef struct {
     const char *data, *model, *out, *scaler, *loss, *freq, *precision, *memory_limit, *wbs, *data_store, *store_dir;
@@ -17,6 +17,10 @@ typedef struct {
     long num_lr_decays, patience, seed;
     double lr, clip;
     int quiet;
+    /* operations: none changes the trained model (train only) */
+    const char *checkpoint, *resume, *log_file;
+    size_t checkpoint_every;
+    int profile;
     fc_arch_options arch;
 } train_flags;
 
@@ -32,8 +36,14 @@ typedef struct {
     fc_data_store data_store;
 } train_setup;
 
-/* Defaults and the flag table (out_required: --out is required). */
+/* Defaults and the flag table. out_required: --out is required, and the
+ * operations flags of train (checkpoints, resume, run log) are in the table. */
 void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int out_required);
+
+/* Flags that say where files go or how a run is watched, not how the model
+ * is made: left out of the configuration echoed into the model file, so a
+ * resumed run writes the same file as an uninterrupted one. */
+extern const char *const FC_TRAIN_OPERATIONS_FLAGS[];
 
 /* 0 on success; 2 for a usage error (printed, naming the flag), 1 for an
  * invalid value (in fc_last_error()). */

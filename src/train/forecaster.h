@@ -8,7 +8,10 @@
 #include "kernels/scaler.h"
 #include "models/model.h"
 #include "train/batch.h"
+#include "train/phase_times.h"
 #include "train/windows.h"
+
+#include <signal.h>
 
 typedef enum { FC_LOSS_MAE = 0, FC_LOSS_MSE = 1 } fc_loss_kind;
 
@@ -49,6 +52,15 @@ typedef struct {
     fc_precision precision;      /* fp32; bf16 / fp16 matrix products (fp16 with loss scaling) */
     size_t grad_accum;           /* 1: micro-batches of windows_batch_size per optimizer step */
     double clip_grad_norm;       /* 0: off; else clip the global gradient norm to this */
+    /* Operations (docs/operations.md): none of these changes the trained model. */
+    const char *checkpoint_path; /* where checkpoints go (also the one written on a stop); NULL: none */
+    size_t checkpoint_every;     /* steps between checkpoints (0: none periodic) */
+    int checkpoint_at_validation;/* 1: a checkpoint after every validation check too */
+    const char *resume_path;     /* NULL: a fresh run; else continue from this checkpoint */
+    const volatile sig_atomic_t *stop_requested; /* set (by a signal handler): checkpoint after the current
+                                                    step and return FC_ERR_INTERRUPTED */
+    struct fc_run_log *log;      /* NULL: no run log */
+    int profile;                 /* 1: every step's phase timings in the run log */
 } fc_train_options;
 
 typedef struct {
@@ -63,6 +75,10 @@ typedef struct {
     size_t skipped_steps;        /* fp16: steps skipped by the loss scaler */
     float loss_scale;            /* fp16: the final loss scale; 0 otherwise */
     double last_grad_norm;       /* NaN unless clipping or scaling computed it */
+    size_t start_step;           /* > 0 for a resumed run */
+    size_t checkpoints;          /* checkpoints written */
+    const char *checkpoint;      /* the last one written (options' path), NULL if none */
+    fc_phase_times phases;       /* seconds per phase over the whole run */
 } fc_train_summary;
 
 void fc_train_options_default(fc_train_options *o);

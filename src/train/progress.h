@@ -8,9 +8,13 @@
 typedef struct {
     int mode;             /* 0 silent, 1 lines, 2 bar */
     size_t total, every;
+    size_t first;         /* the step a (resumed) run started from */
+    double t0;            /* fc_now() at init: elapsed time and ETA count from it */
+    const char *loss_unit;/* "scaled" or "original": what the training loss is measured in */
 } fc_progress;
 
-void fc_progress_init(fc_progress *p, int verbose, size_t total_steps);
+/* first_step > 0 for a resumed run (the ETA counts the steps this run did). */
+void fc_progress_init(fc_progress *p, int verbose, size_t total_steps, size_t first_step, const char *loss_unit);
 /* What a log line reports about one optimizer step. */
 typedef struct {
     size_t step;

@@ -5,13 +5,18 @@
  * optimizer.c (loss scaling, clipping, Adam). Every buffer is allocated
  * before the first step; the step loop allocates nothing. */
 #include <math.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
+#include "core/memory_stats.h"
 #include "train/batch.h"
+#include "train/checkpoint.h"
 #include "train/forecaster.h"
 #include "train/optimizer.h"
 #include "train/progress.h"
+#include "train/run_log.h"
 
 /* Windows per step beyond this are a typo: refused before any sizing. */
 #define FC_MAX_WINDOWS_BATCH ((size_t)1 << 20)
@@ -33,7 +38,17 @@ typedef struct {
     float *best;
     fc_runner validator;
     size_t lr_decay_steps;
+    fc_loop_state loop;        /* what a checkpoint saves besides model and optimizer */
+    fc_phase_times step_times; /* this step's phases (summed into the summary's) */
+    double mark;               /* fc_now() at the end of the last timed phase */
 } trainer;
+
+/* Charges the time since the last mark to phase p. */
+static void phase_end(trainer *t, fc_phase p) {
+    double now = fc_now();
+    t->step_times.seconds[p] += now - t->mark;
+    t->mark = now;
+}
 
 /* Windows one optimizer step trains on: K micro-batches of W. */
 static size_t windows_per_step(const fc_train_options *o) { return o->windows_batch_size * o->grad_accum; }
@@ -114,10 +129,15 @@ static fc_status micro_batch(trainer *t, const fc_window *windows, float grad_sc
     fc_batch *b = &t->batch;
     size_t W = t->o->windows_batch_size;
     fc_batch_load(b, t->ds, &t->spec, windows, W, 0, t->f->scaler);
+    phase_end(t, FC_PHASE_GATHER_SCALE);
     FC_TRY(fc_model_forward(m, b->d_forecast, b->d_in_y, b->d_in_mask, W));
+    phase_end(t, FC_PHASE_FORWARD);
     m->be->masked_loss(m->be, loss, b->d_grad, grad_scale, b->d_forecast, b->d_out_y, b->d_out_mask,
                        W * m->cfg.h, (int)t->f->loss);
-    return fc_model_backward(m, b->d_grad, W);
+    phase_end(t, FC_PHASE_LOSS);
+    fc_status st = fc_model_backward(m, b->d_grad, W);
+    phase_end(t, FC_PHASE_BACKWARD);
+    return st;
 }
 
 /* One optimizer step on a freshly sampled batch of grad_accum micro-batches;
@@ -127,84 +147,172 @@ static fc_status train_step(trainer *t, size_t step, double *loss, fc_step_repor
     fc_model *m = t->f->model;
     size_t K = t->o->grad_accum, W = t->o->windows_batch_size;
     float grad_scale = fc_optimizer_loss_scale(&t->opt) / (float)K;
+    t->mark = fc_now();
     fc_window_sampler_next(&t->sampler, step, t->windows);
     m->be->fill(m->be, m->grads, 0.0f, m->n_trainable);
+    phase_end(t, FC_PHASE_SAMPLE);
     *loss = 0.0;
     for (size_t k = 0; k < K; k++) {
         double micro;
         FC_TRY(micro_batch(t, t->windows + k * W, grad_scale, &micro));
         *loss += micro / (double)K;
     }
-    return fc_optimizer_step(&t->opt, m, (float)learning_rate_at(t, step), r);
+    fc_status st = fc_optimizer_step(&t->opt, m, (float)learning_rate_at(t, step), r);
+    phase_end(t, FC_PHASE_OPTIMIZER);
+    return st;
 }
 
 /* Validation with early-stopping bookkeeping; sets *stop when patience ran out. */
-static fc_status validation_check(trainer *t, size_t step, fc_train_summary *s, long *bad_checks,
-                                  fc_progress *p, int *stop) {
+static fc_status validation_check(trainer *t, fc_progress *p, int *stop) {
     fc_model *m = t->f->model;
+    fc_loop_state *l = &t->loop;
     double v;
     FC_TRY(fc_validator_run(&t->validator, t->f, t->ds, &t->spec, &v));
     /* A non-finite loss never counts as an improvement (Lightning's check_finite). */
-    int improved = isfinite(v) && (isnan(s->best_val_loss) || v < s->best_val_loss);
+    int improved = isfinite(v) && (isnan(l->best_val_loss) || v < l->best_val_loss);
     if (improved) {
-        s->best_val_loss = v;
-        s->best_step = step;
-        *bad_checks = 0;
+        l->best_val_loss = v;
+        l->best_step = l->step;
+        l->bad_checks = 0;
         m->be->axpby_rows(m->be, t->best, m->n_trainable, 1.0f, m->params, m->n_trainable, 0.0f, 1, m->n_trainable);
     } else {
-        (*bad_checks)++;
+        l->bad_checks++;
     }
-    fc_progress_validation(p, step, v, improved);
-    *stop = t->o->early_stop_patience > 0 && *bad_checks >= t->o->early_stop_patience;
+    fc_progress_validation(p, l->step, v, improved);
+    if (t->o->log) fc_run_log_validation(t->o->log, l->step, v, improved, l->best_val_loss, l->best_step);
+    *stop = t->o->early_stop_patience > 0 && l->bad_checks >= t->o->early_stop_patience;
     return FC_OK;
 }
 
+/* What the training loss is measured in: the scaled data, unless the
+ * scaler is the identity. Validation losses are always in original units. */
+static const char *train_loss_unit(const trainer *t) {
+    return t->f->scaler == FC_SCALER_IDENTITY ? "original" : "scaled";
+}
+
 /* The log line of a step, and the summary's running figures. */
-static void report_step(trainer *t, size_t step, const fc_step_report *r, fc_train_summary *s,
-                        fc_progress *p, double elapsed) {
+static void report_step(trainer *t, const fc_step_report *r, fc_train_summary *s, fc_progress *p, double elapsed) {
     const fc_loss_scaler *sc = &t->opt.scaler;
     s->skipped_steps = sc->skipped;
     s->loss_scale = sc->enabled ? sc->scale : 0.0f;
     s->last_grad_norm = r->grad_norm;
     if (r->skipped) fc_progress_skip(p, s->steps, sc->scale);
-    fc_step_status st = {s->steps, s->last_train_loss, learning_rate_at(t, step),
-                         (double)(s->steps * windows_per_step(t->o)) / elapsed,
-                         s->loss_scale, s->skipped_steps, r->grad_norm};
+    size_t done = s->steps - s->start_step;
+    fc_step_status st = {s->steps, t->loop.last_train_loss, learning_rate_at(t, s->steps - 1),
+                         (double)(done * windows_per_step(t->o)) / elapsed, s->loss_scale, s->skipped_steps,
+                         r->grad_norm};
     fc_progress_step(p, &st);
+    if (t->o->log) fc_run_log_step(t->o->log, &st, train_loss_unit(t), fc_rss_current(), 0);
+}
+
+static fc_status write_checkpoint(trainer *t, fc_train_summary *s) {
+    fc_window_sampler_position(&t->sampler, &t->loop.sampler_epoch, &t->loop.sampler_cursor);
+    fc_checkpoint_ref ref = {t->f, t->ds, t->o, &t->opt, t->best, &t->loop};
+    double t0 = fc_now();
+    size_t bytes = 0;
+    FC_TRY(fc_checkpoint_write(&ref, t->o->checkpoint_path, &bytes));
+    double seconds = fc_now() - t0;
+    t->step_times.seconds[FC_PHASE_CHECKPOINT_IO] += seconds;
+    s->checkpoints++;
+    s->checkpoint = t->o->checkpoint_path;
+    if (t->o->log) fc_run_log_checkpoint(t->o->log, t->loop.step, t->o->checkpoint_path, bytes, seconds);
+    return FC_OK;
+}
+
+/* A periodic checkpoint is due every checkpoint_every steps and at every
+ * validation check (when asked for: checkpoint_at_validation). */
+static int checkpoint_due(const fc_train_options *o, size_t step, int validated) {
+    if (!o->checkpoint_path) return 0;
+    return (o->checkpoint_every && step % o->checkpoint_every == 0) || (validated && o->checkpoint_at_validation);
+}
+
+/* Test hook (docs/operations.md): FCAST_TEST_INTERRUPT_AT=N raises SIGINT
+ * after step N's training, N:validation inside its validation check, so
+ * tests can interrupt a run at an exact point through the real handler. */
+static void test_interrupt(size_t step, int in_validation) {
+    static long at = -2, at_validation;
+    if (at == -2) {
+        const char *v = getenv("FCAST_TEST_INTERRUPT_AT");
+        char *end = NULL;
+        at = v ? strtol(v, &end, 10) : -1;
+        at_validation = end && !strcmp(end, ":validation");
+    }
+    if (at > 0 && (size_t)at == step && at_validation == in_validation) raise(SIGINT);
+}
+
+static int stop_requested(const fc_train_options *o) { return o->stop_requested && *o->stop_requested; }
+
+/* Checks that must stop a run, after a step. */
+static fc_status check_step(const trainer *t, size_t steps, int skipped) {
+    const fc_train_options *o = t->o;
+    double loss = t->loop.last_train_loss;
+    if (!isfinite(loss) && o->precision == FC_PREC_FP16)
+        return fc_error(FC_ERR_INVALID, "fp16: the forward pass overflowed at step %zu (loss %g): "
+                        FC_FP16_ADVICE, steps, loss);
+    if (!isfinite(loss))
+        return fc_error(FC_ERR_INVALID, "training diverged at step %zu: the loss is %g; lower --lr (%g) "
+                        "or scale the data (--scaler standard)", steps, loss, o->learning_rate);
+    if (skipped && t->loop.skips_in_a_row >= FC_MAX_CONSECUTIVE_SKIPS)
+        return fc_error(FC_ERR_INVALID, "fp16: %ld steps in a row had inf/NaN gradients (loss scale now %g): "
+                        FC_FP16_ADVICE, t->loop.skips_in_a_row, (double)t->opt.scaler.scale);
+    return FC_OK;
+}
+
+static void add_times(fc_phase_times *sum, const fc_phase_times *step) {
+    for (int p = 0; p < FC_PHASE_COUNT; p++) sum->seconds[p] += step->seconds[p];
 }
 
 static fc_status run_steps(trainer *t, fc_train_summary *s) {
     const fc_train_options *o = t->o;
+    fc_loop_state *l = &t->loop;
     fc_progress p;
-    long bad_checks = 0, skips_in_a_row = 0;
     int stop = 0;
-    fc_progress_init(&p, o->verbose, o->max_steps);
+    fc_progress_init(&p, o->verbose, o->max_steps, l->step, train_loss_unit(t));
     double t0 = fc_now(), in_validation = 0.0;
-    for (size_t step = 0; step < o->max_steps && !stop; step++) {
+    for (size_t step = l->step; step < o->max_steps && !stop; step++) {
         fc_step_report r;
-        FC_TRY(train_step(t, step, &s->last_train_loss, &r));
-        s->steps = step + 1;
-        if (!isfinite(s->last_train_loss) && o->precision == FC_PREC_FP16)
-            return fc_error(FC_ERR_INVALID, "fp16: the forward pass overflowed at step %zu (loss %g): "
-                            FC_FP16_ADVICE, s->steps, s->last_train_loss);
-        if (!isfinite(s->last_train_loss))
-            return fc_error(FC_ERR_INVALID, "training diverged at step %zu: the loss is %g; lower --lr (%g) "
-                            "or scale the data (--scaler standard)", s->steps, s->last_train_loss, o->learning_rate);
-        report_step(t, step, &r, s, &p, fc_now() - t0 - in_validation);
-        skips_in_a_row = r.skipped ? skips_in_a_row + 1 : 0;
-        if (skips_in_a_row >= FC_MAX_CONSECUTIVE_SKIPS)
-            return fc_error(FC_ERR_INVALID, "fp16: %ld steps in a row had inf/NaN gradients (loss scale now %g): "
-                            FC_FP16_ADVICE, skips_in_a_row, (double)t->opt.scaler.scale);
-        if (o->val_size && s->steps % o->val_check_steps == 0) {
+        memset(&t->step_times, 0, sizeof t->step_times);
+        FC_TRY(train_step(t, step, &l->last_train_loss, &r));
+        l->step = s->steps = step + 1;
+        l->skips_in_a_row = r.skipped ? l->skips_in_a_row + 1 : 0;
+        FC_TRY(check_step(t, s->steps, r.skipped));
+        report_step(t, &r, s, &p, fc_now() - t0 - in_validation);
+        test_interrupt(l->step, 0);
+        int validated = o->val_size && l->step % o->val_check_steps == 0;
+        if (validated) {
             double v0 = fc_now();
-            FC_TRY(validation_check(t, s->steps, s, &bad_checks, &p, &stop));
+            test_interrupt(l->step, 1);
+            FC_TRY(validation_check(t, &p, &stop));
+            t->step_times.seconds[FC_PHASE_VALIDATION] = fc_now() - v0;
             in_validation += fc_now() - v0;
+        }
+        /* The last step needs no checkpoint: the model file follows at once. */
+        int last = l->step == o->max_steps || stop, interrupted = stop_requested(o) && !last;
+        if (!last && ((interrupted && o->checkpoint_path) || checkpoint_due(o, l->step, validated)))
+            FC_TRY(write_checkpoint(t, s));
+        add_times(&s->phases, &t->step_times);
+        if (o->log && o->profile) fc_run_log_profile(o->log, l->step, &t->step_times);
+        if (interrupted) {
+            fc_progress_done(&p);
+            return fc_error(FC_ERR_INTERRUPTED, "stopped by a signal after step %zu of %zu; %s%s", l->step,
+                            o->max_steps, o->checkpoint_path ? "checkpoint written to " : "no checkpoint (none asked for)",
+                            o->checkpoint_path ? o->checkpoint_path : "");
         }
     }
     fc_progress_done(&p);
     s->early_stopped = stop;
     s->step_seconds = fc_now() - t0 - in_validation;
-    s->windows_per_second = (double)(s->steps * windows_per_step(o)) / s->step_seconds;
+    s->windows_per_second = (double)((s->steps - s->start_step) * windows_per_step(o)) / s->step_seconds;
+    return FC_OK;
+}
+
+/* Continues from o->resume_path: model, optimizer, sampler and loop state. */
+static fc_status resume(trainer *t, fc_train_summary *s) {
+    fc_checkpoint_ref ref = {t->f, t->ds, t->o, &t->opt, t->best, &t->loop};
+    FC_TRY(fc_checkpoint_read(&ref, t->o->resume_path));
+    fc_window_sampler_seek(&t->sampler, t->loop.sampler_epoch, t->loop.sampler_cursor);
+    s->start_step = s->steps = t->loop.step;
+    if (t->o->log) fc_run_log_resume(t->o->log, t->loop.step, t->o->resume_path);
     return FC_OK;
 }
 
@@ -221,11 +329,16 @@ fc_status fc_train(fc_forecaster *f, const fc_dataset *ds, const fc_train_option
     s->best_val_loss = NAN;
     s->last_grad_norm = NAN;
     FC_TRY(check_options(o, &f->model->cfg));
-    trainer t = {.f = f, .ds = ds, .o = o};
+    trainer t = {.f = f, .ds = ds, .o = o, .loop = {.best_val_loss = NAN}};
     fc_status st = trainer_init(&t);
+    if (st == FC_OK && o->resume_path) st = resume(&t, s);
     if (st == FC_OK) st = run_steps(&t, s);
     fc_model *m = f->model;
-    if (st == FC_OK && t.best && !isnan(s->best_val_loss))   /* keep the best validated weights */
+    s->last_train_loss = t.loop.last_train_loss;
+    s->best_val_loss = t.loop.best_val_loss;
+    s->best_step = t.loop.best_step;
+    /* keep the best validated weights (also when stopped: --out gets the best so far) */
+    if ((st == FC_OK || st == FC_ERR_INTERRUPTED) && t.best && !isnan(s->best_val_loss))
         m->be->axpby_rows(m->be, m->params, m->n_trainable, 1.0f, t.best, m->n_trainable, 0.0f, 1, m->n_trainable);
     f->steps_trained = s->steps;
     f->seed = o->seed;

@@ -152,6 +152,22 @@ static void shuffle_series(fc_window_sampler *s) {
     }
 }
 
+void fc_window_sampler_position(const fc_window_sampler *s, size_t *epoch, size_t *cursor) {
+    *epoch = s->epoch;
+    *cursor = s->cursor;
+}
+
+void fc_window_sampler_seek(fc_window_sampler *s, size_t epoch, size_t cursor) {
+    if (epoch == (size_t)-1) {              /* before the first draw */
+        s->epoch = epoch;
+        s->cursor = s->ds->n_series;
+        return;
+    }
+    s->epoch = epoch - 1;
+    shuffle_series(s);                      /* makes epoch `epoch`'s order */
+    s->cursor = cursor;
+}
+
 /* Valid windows of the next batch of series; skips batches without any. */
 static size_t next_candidates(fc_window_sampler *s) {
     for (;;) {

@@ -58,6 +58,12 @@ void fc_window_sampler_free(fc_window_sampler *s);
  * (room for s->grid; may be NULL) and returns their count. */
 size_t fc_window_sampler_list(const fc_window_sampler *s, size_t i, fc_window *out);
 
+/* Where the sampler stands (epoch, cursor), and a return to such a place:
+ * the series order of an epoch is a pure function of (seed, epoch), so this
+ * is all a checkpoint needs to continue the same sequence of batches. */
+void fc_window_sampler_position(const fc_window_sampler *s, size_t *epoch, size_t *cursor);
+void fc_window_sampler_seek(fc_window_sampler *s, size_t epoch, size_t cursor);
+
 /* Draws the windows of training step `step` into out (windows_batch_size). */
 void fc_window_sampler_next(fc_window_sampler *s, uint64_t step, fc_window *out);
 

@@ -1,0 +1,290 @@
+/* Training checkpoints (see checkpoint.h). */
+#include "train/checkpoint.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/error.h"
+#include "io/model_file.h"
+#include "io/safetensors.h"
+
+#define T_EXP_AVG "optimizer.exp_avg"
+#define T_EXP_AVG_SQ "optimizer.exp_avg_sq"
+#define T_BEST "trainer.best_params"
+
+/* ---- the options and data a checkpoint belongs to ---------------------- */
+
+/* The options that decide the trained model, under their flag names, so a
+ * mismatch is reported in the user's vocabulary. */
+static json_t *options_json(const fc_forecaster *f, const fc_train_options *o) {
+    char *cfg = fc_model_config_to_json(&f->model->cfg);
+    json_t *j = json_pack("{s:s?, s:s, s:s, s:I, s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:I, s:s, s:I, s:f}",
+        "model", cfg, "scaler", fc_scaler_name(f->scaler), "loss", fc_loss_name(f->loss),
+        "max-steps", (json_int_t)o->max_steps, "batch-size", (json_int_t)o->batch_size,
+        "windows-batch-size", (json_int_t)o->windows_batch_size, "lr", o->learning_rate,
+        "num-lr-decays", (json_int_t)o->num_lr_decays, "val-size", (json_int_t)o->val_size,
+        "val-check-steps", (json_int_t)o->val_check_steps, "early-stop-patience", (json_int_t)o->early_stop_patience,
+        "step-size", (json_int_t)o->step_size, "min-in-frac", o->min_in_frac, "min-out-frac", o->min_out_frac,
+        "seed", (json_int_t)o->seed, "precision", fc_precision_name(o->precision),
+        "grad-accum", (json_int_t)o->grad_accum, "clip-grad-norm", o->clip_grad_norm);
+    free(cfg);
+    return j;
+}
+
+/* FNV-1a over the series ids and lengths: which series, in which order,
+ * with how many points. Cheap next to a training step, and enough to tell
+ * another data set from this one (the file's size and mtime do the rest). */
+static uint64_t series_index_hash(const fc_dataset *ds) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < ds->n_series; i++) {
+        for (const unsigned char *p = (const unsigned char *)ds->ids[i]; ; p++) {
+            h = (h ^ *p) * 1099511628211ull;
+            if (!*p) break;
+        }
+        uint64_t len = ds->offsets[i + 1] - ds->offsets[i];
+        for (int b = 0; b < 8; b++) h = (h ^ ((len >> (8 * b)) & 0xff)) * 1099511628211ull;
+    }
+    return h;
+}
+
+typedef struct {
+    long long size, mtime;      /* -1 when the data is not a file */
+    uint64_t index_hash;
+} data_identity;
+
+static data_identity identity_of(const fc_dataset *ds) {
+    data_identity d = {-1, -1, series_index_hash(ds)};
+    struct stat st;
+    if (ds->source && stat(ds->source, &st) == 0) {
+        d.size = (long long)st.st_size;
+        d.mtime = (long long)st.st_mtime;
+    }
+    return d;
+}
+
+/* ---- writing ----------------------------------------------------------- */
+
+static fc_status meta_printf(fc_st_writer *w, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static fc_status meta_printf(fc_st_writer *w, const char *key, const char *fmt, ...) {
+    char buf[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return fc_st_writer_meta(w, key, buf);
+}
+
+static fc_status add_state_meta(fc_st_writer *w, const fc_checkpoint_ref *c) {
+    const fc_loop_state *l = c->loop;
+    const fc_loss_scaler *s = &c->opt->scaler;
+    data_identity d = identity_of(c->ds);
+    json_t *opts = options_json(c->f, c->o);
+    char *opts_text = opts ? json_dumps(opts, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    json_decref(opts);
+    if (!opts_text) return fc_error(FC_ERR_MEMORY, "cannot encode the training options");
+    fc_status st = fc_st_writer_meta(w, "format", "pt");
+    if (st == FC_OK) st = fc_st_writer_meta(w, "fcast_checkpoint_version", FC_CHECKPOINT_VERSION);
+    if (st == FC_OK) st = fc_st_writer_meta(w, "fcast_version", fc_version());
+    if (st == FC_OK) st = fc_st_writer_meta(w, "options", opts_text);
+    free(opts_text);
+    if (st == FC_OK) st = meta_printf(w, "data_size", "%lld", d.size);
+    if (st == FC_OK) st = meta_printf(w, "data_mtime", "%lld", d.mtime);
+    if (st == FC_OK) st = meta_printf(w, "data_index_hash", "%016" PRIx64, d.index_hash);
+    if (st == FC_OK) st = meta_printf(w, "step", "%zu", l->step);
+    if (st == FC_OK) st = meta_printf(w, "adam_steps", "%" PRId64, c->opt->adam_steps);
+    if (st == FC_OK) st = meta_printf(w, "loss_scale", "%a", (double)s->scale);
+    if (st == FC_OK) st = meta_printf(w, "loss_scale_growth_tracker", "%ld", s->growth_tracker);
+    if (st == FC_OK) st = meta_printf(w, "skipped_steps", "%zu", s->skipped);
+    if (st == FC_OK) st = meta_printf(w, "skips_in_a_row", "%ld", l->skips_in_a_row);
+    if (st == FC_OK) st = meta_printf(w, "sampler_epoch", "%zu", l->sampler_epoch);
+    if (st == FC_OK) st = meta_printf(w, "sampler_cursor", "%zu", l->sampler_cursor);
+    if (st == FC_OK) st = meta_printf(w, "best_val_loss", "%a", l->best_val_loss);
+    if (st == FC_OK) st = meta_printf(w, "best_step", "%zu", l->best_step);
+    if (st == FC_OK) st = meta_printf(w, "bad_checks", "%ld", l->bad_checks);
+    if (st == FC_OK) st = meta_printf(w, "last_train_loss", "%a", l->last_train_loss);
+    return st;
+}
+
+fc_status fc_checkpoint_write(const fc_checkpoint_ref *c, const char *path, size_t *bytes) {
+    const fc_model *m = c->f->model;
+    /* Written straight from the buffers: the CPU backend's memory is the
+     * host's. A device backend must copy them to the host first. */
+    if (!m->be->host_visible)
+        return fc_error(FC_ERR_BACKEND, "checkpoints need host-visible parameters on this backend");
+    fc_st_writer *w = fc_st_writer_new();
+    if (!w) return FC_ERR_MEMORY;
+    int64_t n = (int64_t)m->n_trainable;
+    fc_status st = add_state_meta(w, c);
+    for (size_t i = 0; st == FC_OK && i < m->n_tensors; i++) {
+        const fc_tensor *t = &m->tensors[i];
+        st = fc_st_writer_add(w, t->name, FC_DT_F32, t->ndim, t->shape, m->params + t->offset);
+    }
+    if (st == FC_OK) st = fc_st_writer_add(w, T_EXP_AVG, FC_DT_F32, 1, &n, c->opt->m);
+    if (st == FC_OK) st = fc_st_writer_add(w, T_EXP_AVG_SQ, FC_DT_F32, 1, &n, c->opt->v);
+    if (st == FC_OK && c->best) st = fc_st_writer_add(w, T_BEST, FC_DT_F32, 1, &n, c->best);
+    if (st == FC_OK) st = fc_st_writer_write(w, path);
+    fc_st_writer_free(&w);
+    if (st == FC_OK && bytes) {
+        struct stat sb;
+        *bytes = stat(path, &sb) == 0 ? (size_t)sb.st_size : 0;
+    }
+    return st;
+}
+
+/* ---- reading ----------------------------------------------------------- */
+
+static const char *need_meta(const fc_safetensors *st, const char *key) {
+    const char *v = fc_st_meta(st, key);
+    if (!v) fc_error(FC_ERR_FORMAT, "%s: checkpoint metadata '%s' is missing: not a checkpoint written by fcast "
+                     "train --checkpoint", fc_st_path(st), key);
+    return v;
+}
+
+/* Parses an integer or %a-formatted metadata value exactly. */
+static fc_status meta_long(const fc_safetensors *st, const char *key, long long *out) {
+    const char *v = need_meta(st, key);
+    if (!v) return FC_ERR_FORMAT;
+    char *end;
+    errno = 0;
+    *out = strtoll(v, &end, 10);
+    if (errno || end == v || *end)
+        return fc_error(FC_ERR_FORMAT, "%s: checkpoint metadata '%s' = '%s' is not an integer", fc_st_path(st), key, v);
+    return FC_OK;
+}
+
+static fc_status meta_size(const fc_safetensors *st, const char *key, size_t *out) {
+    long long v;
+    FC_TRY(meta_long(st, key, &v));
+    if (v < 0) return fc_error(FC_ERR_FORMAT, "%s: checkpoint metadata '%s' is negative", fc_st_path(st), key);
+    *out = (size_t)v;
+    return FC_OK;
+}
+
+static fc_status meta_double(const fc_safetensors *st, const char *key, double *out) {
+    const char *v = need_meta(st, key);
+    if (!v) return FC_ERR_FORMAT;
+    char *end;
+    *out = strtod(v, &end);
+    if (end == v || *end)
+        return fc_error(FC_ERR_FORMAT, "%s: checkpoint metadata '%s' = '%s' is not a number", fc_st_path(st), key, v);
+    return FC_OK;
+}
+
+/* The first option whose value differs, named as its flag. */
+static fc_status check_options(const fc_safetensors *st, const fc_checkpoint_ref *c) {
+    const char *saved_text = need_meta(st, "options");
+    if (!saved_text) return FC_ERR_FORMAT;
+    json_t *saved = json_loads(saved_text, 0, NULL), *now = options_json(c->f, c->o);
+    fc_status s = saved && json_is_object(saved) ? FC_OK
+                : fc_error(FC_ERR_FORMAT, "%s: checkpoint metadata 'options' is not a JSON object", fc_st_path(st));
+    const char *key;
+    json_t *value;
+    json_object_foreach(now, key, value) {
+        if (s != FC_OK) break;
+        json_t *old = json_object_get(saved, key);
+        if (old && json_equal(old, value)) continue;
+        char *a = old ? json_dumps(old, JSON_ENCODE_ANY) : NULL, *b = json_dumps(value, JSON_ENCODE_ANY);
+        s = fc_error(FC_ERR_INVALID, "--resume %s: the checkpoint was made with %s%s %s, this run has %s; resume "
+                     "with the options of the interrupted run", fc_st_path(st), strcmp(key, "model") ? "--" : "",
+                     key, a ? a : "(none)", b ? b : "?");
+        free(a);
+        free(b);
+    }
+    json_decref(saved);
+    json_decref(now);
+    return s;
+}
+
+static fc_status check_data(const fc_safetensors *st, const fc_dataset *ds) {
+    long long size, mtime;
+    const char *hash = need_meta(st, "data_index_hash");
+    if (!hash) return FC_ERR_FORMAT;
+    FC_TRY(meta_long(st, "data_size", &size));
+    FC_TRY(meta_long(st, "data_mtime", &mtime));
+    data_identity d = identity_of(ds);
+    char now_hash[32];
+    snprintf(now_hash, sizeof now_hash, "%016" PRIx64, d.index_hash);
+    if (size != d.size || strcmp(hash, now_hash))
+        return fc_error(FC_ERR_INVALID, "--resume %s: the checkpoint was made on other data (%lld bytes, series "
+                        "index %s) than %s (%lld bytes, series index %s); resume on the data of the interrupted run",
+                        fc_st_path(st), size, hash, ds->source, d.size, now_hash);
+    if (mtime != d.mtime)
+        fprintf(stderr, "warning: %s was modified since the checkpoint %s was written (same size and series); "
+                        "resuming on it\n", ds->source, fc_st_path(st));
+    return FC_OK;
+}
+
+static fc_status read_floats(const fc_safetensors *st, const char *name, size_t n, float *dst) {
+    const float *src;
+    int64_t shape = (int64_t)n;
+    FC_TRY(fc_st_get_f32(st, name, 1, &shape, &src));
+    memcpy(dst, src, n * sizeof(float));
+    return FC_OK;
+}
+
+static fc_status read_tensors(const fc_safetensors *st, const fc_checkpoint_ref *c) {
+    fc_model *m = c->f->model;
+    for (size_t i = 0; i < m->n_tensors; i++) {
+        const fc_tensor *t = &m->tensors[i];
+        const float *src;
+        FC_TRY(fc_st_get_f32(st, t->name, t->ndim, t->shape, &src));
+        memcpy(m->params + t->offset, src, t->numel * sizeof(float));
+    }
+    FC_TRY(read_floats(st, T_EXP_AVG, m->n_trainable, c->opt->m));
+    FC_TRY(read_floats(st, T_EXP_AVG_SQ, m->n_trainable, c->opt->v));
+    if (c->best) FC_TRY(read_floats(st, T_BEST, m->n_trainable, c->best));
+    fc_model_refresh_low(m);   /* the rounded copies follow the restored master weights */
+    return FC_OK;
+}
+
+static fc_status read_state(const fc_safetensors *st, const fc_checkpoint_ref *c) {
+    fc_loop_state *l = c->loop;
+    fc_loss_scaler *s = &c->opt->scaler;
+    long long adam, tracker, in_a_row, bad;
+    double scale;
+    FC_TRY(meta_size(st, "step", &l->step));
+    FC_TRY(meta_long(st, "adam_steps", &adam));
+    FC_TRY(meta_double(st, "loss_scale", &scale));
+    FC_TRY(meta_long(st, "loss_scale_growth_tracker", &tracker));
+    FC_TRY(meta_size(st, "skipped_steps", &s->skipped));
+    FC_TRY(meta_long(st, "skips_in_a_row", &in_a_row));
+    FC_TRY(meta_size(st, "sampler_epoch", &l->sampler_epoch));
+    FC_TRY(meta_size(st, "sampler_cursor", &l->sampler_cursor));
+    FC_TRY(meta_double(st, "best_val_loss", &l->best_val_loss));
+    FC_TRY(meta_size(st, "best_step", &l->best_step));
+    FC_TRY(meta_long(st, "bad_checks", &bad));
+    FC_TRY(meta_double(st, "last_train_loss", &l->last_train_loss));
+    if (l->step > c->o->max_steps || l->sampler_cursor > c->ds->n_series || !(scale > 0))
+        return fc_error(FC_ERR_FORMAT, "%s: checkpoint state is inconsistent (step %zu of %zu, sampler cursor %zu "
+                        "of %zu series, loss scale %g)", fc_st_path(st), l->step, c->o->max_steps,
+                        l->sampler_cursor, c->ds->n_series, scale);
+    c->opt->adam_steps = adam;
+    s->scale = (float)scale;
+    s->growth_tracker = (long)tracker;
+    l->skips_in_a_row = (long)in_a_row;
+    l->bad_checks = (long)bad;
+    return FC_OK;
+}
+
+fc_status fc_checkpoint_read(const fc_checkpoint_ref *c, const char *path) {
+    fc_safetensors *st = NULL;
+    FC_TRY(fc_st_read(path, &st));
+    const char *version = need_meta(st, "fcast_checkpoint_version");
+    fc_status s = version ? FC_OK : FC_ERR_FORMAT;
+    if (s == FC_OK && strcmp(version, FC_CHECKPOINT_VERSION))
+        s = fc_error(FC_ERR_FORMAT, "%s: checkpoint version %s, this fcast (%s) reads version %s: start the run "
+                     "again", path, version, fc_version(), FC_CHECKPOINT_VERSION);
+    if (s == FC_OK) s = check_options(st, c);
+    if (s == FC_OK) s = check_data(st, c->ds);
+    if (s == FC_OK) s = read_state(st, c);
+    if (s == FC_OK) s = read_tensors(st, c);
+    fc_st_free(&st);
+    return s;
+}

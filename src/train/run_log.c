@@ -1,0 +1,162 @@
+/* The run log (see run_log.h), written with jansson. */
+#include "train/run_log.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/error.h"
+
+struct fc_run_log {
+    FILE *f;
+    char *path;
+    double t0;           /* fc_now() at open: every event's elapsed_s counts from it */
+    int failed_errno;    /* first write failure, 0 if none */
+};
+
+fc_status fc_run_log_open(const char *path, fc_run_log **out) {
+    *out = NULL;
+    fc_run_log *l = fc_calloc(1, sizeof *l, "run log");
+    if (!l) return FC_ERR_MEMORY;
+    l->f = fopen(path, "a");   /* a resumed run appends; a symlink or FIFO is written through */
+    if (!l->f) {
+        int e = errno;
+        free(l);
+        return fc_error(FC_ERR_IO, "--log-file %s: cannot open: %s", path, strerror(e));
+    }
+    l->path = strdup(path);
+    l->t0 = fc_now();
+    *out = l;
+    return FC_OK;
+}
+
+fc_status fc_run_log_close(fc_run_log **log) {
+    fc_run_log *l = *log;
+    if (!l) return FC_OK;
+    if (fclose(l->f) != 0 && !l->failed_errno) l->failed_errno = errno ? errno : EIO;
+    fc_status s = l->failed_errno ? fc_error(FC_ERR_IO, "--log-file %s: not every line could be written: %s",
+                                             l->path, strerror(l->failed_errno))
+                                  : FC_OK;
+    free(l->path);
+    free(l);
+    *log = NULL;
+    return s;
+}
+
+/* Writes one event (and frees it). */
+static void emit(fc_run_log *l, json_t *event) {
+    if (!event) return;
+    if (l->failed_errno) { json_decref(event); return; }
+    errno = 0;
+    int bad = json_dumpf(event, l->f, JSON_COMPACT | JSON_PRESERVE_ORDER) != 0 || fputc('\n', l->f) == EOF ||
+              fflush(l->f) != 0;
+    json_decref(event);
+    if (!bad) return;
+    l->failed_errno = errno ? errno : EIO;
+    fprintf(stderr, "warning: run log %s: %s; training goes on without it\n", l->path, strerror(l->failed_errno));
+}
+
+/* A number, or null where it is not finite (JSON has no NaN). */
+static json_t *num(double x) { return isfinite(x) ? json_real(x) : json_null(); }
+static json_t *count(size_t x) { return json_integer((json_int_t)x); }
+
+static json_t *event(fc_run_log *l, const char *name) {
+    return json_pack("{s:s, s:o}", "event", name, "elapsed_s", num(fc_now() - l->t0));
+}
+
+void fc_run_log_start(fc_run_log *l, const fc_run_start *s) {
+    char when[32];
+    time_t now = time(NULL);
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    json_t *config = s->config_json ? json_loads(s->config_json, 0, NULL) : NULL;
+    json_t *e = json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:o, s:o, s:i, s:s, s:o, s:o, s:s?}", "event", "start",
+                          "schema", FC_RUN_LOG_SCHEMA, "fcast_version", fc_version(), "time", when,
+                          "command", s->command, "config", config ? config : json_object(),
+                          "plan_bytes", count(s->plan_bytes), "limit_bytes", count(s->limit_bytes),
+                          "threads", s->threads, "precision", s->precision, "max_steps", count(s->max_steps),
+                          "start_step", count(s->start_step), "kernel", s->kernel);
+    emit(l, e);
+}
+
+void fc_run_log_step(fc_run_log *l, const fc_step_status *s, const char *loss_unit, size_t rss_bytes,
+                     size_t device_bytes) {
+    json_t *e = event(l, "step");
+    json_object_set_new(e, "step", count(s->step));
+    json_object_set_new(e, "train_loss", num(s->loss));
+    json_object_set_new(e, "train_loss_unit", json_string(loss_unit));
+    json_object_set_new(e, "lr", num(s->lr));
+    json_object_set_new(e, "loss_scale", s->loss_scale > 0 ? json_real(s->loss_scale) : json_null());
+    json_object_set_new(e, "skipped", count(s->skipped));
+    json_object_set_new(e, "grad_norm", num(s->grad_norm));
+    json_object_set_new(e, "windows_per_s", num(s->windows_per_s));
+    json_object_set_new(e, "rss_bytes", count(rss_bytes));
+    json_object_set_new(e, "device_bytes", device_bytes ? count(device_bytes) : json_null());
+    emit(l, e);
+}
+
+void fc_run_log_validation(fc_run_log *l, size_t step, double val_loss, int improved, double best, size_t best_step) {
+    json_t *e = event(l, "validation");
+    json_object_set_new(e, "step", count(step));
+    json_object_set_new(e, "val_loss", num(val_loss));
+    json_object_set_new(e, "val_loss_unit", json_string("original"));
+    json_object_set_new(e, "improved", json_boolean(improved));
+    json_object_set_new(e, "best_val_loss", num(best));
+    json_object_set_new(e, "best_step", count(best_step));
+    emit(l, e);
+}
+
+void fc_run_log_resume(fc_run_log *l, size_t step, const char *checkpoint) {
+    json_t *e = event(l, "resume");
+    json_object_set_new(e, "step", count(step));
+    json_object_set_new(e, "checkpoint", json_string(checkpoint));
+    emit(l, e);
+}
+
+void fc_run_log_checkpoint(fc_run_log *l, size_t step, const char *path, size_t bytes, double seconds) {
+    json_t *e = event(l, "checkpoint");
+    json_object_set_new(e, "step", count(step));
+    json_object_set_new(e, "path", json_string(path));
+    json_object_set_new(e, "bytes", count(bytes));
+    json_object_set_new(e, "seconds", num(seconds));
+    emit(l, e);
+}
+
+static json_t *phases_json(const fc_phase_times *t, int with_io) {
+    json_t *o = json_object();
+    int last = with_io ? FC_PHASE_COUNT : FC_PHASE_VALIDATION;
+    for (int p = 0; p < last; p++) json_object_set_new(o, fc_phase_name((fc_phase)p), num(t->seconds[p]));
+    return o;
+}
+
+void fc_run_log_profile(fc_run_log *l, size_t step, const fc_phase_times *step_times) {
+    json_t *e = event(l, "profile");
+    json_object_set_new(e, "step", count(step));
+    json_object_set_new(e, "phases", phases_json(step_times, 0));
+    emit(l, e);
+}
+
+static json_t *text_or_null(const char *s) { return s ? json_string(s) : json_null(); }
+
+void fc_run_log_summary(fc_run_log *l, const fc_run_end *r) {
+    json_t *e = event(l, "summary");
+    json_object_set_new(e, "status", json_string(r->status));
+    json_object_set_new(e, "steps", count(r->steps));
+    json_object_set_new(e, "seconds", num(r->seconds));
+    json_object_set_new(e, "step_seconds", num(r->step_seconds));
+    json_object_set_new(e, "windows_per_s", num(r->windows_per_s));
+    json_object_set_new(e, "last_train_loss", num(r->last_train_loss));
+    json_object_set_new(e, "best_val_loss", num(r->best_val_loss));
+    json_object_set_new(e, "best_step", count(r->best_step));
+    json_object_set_new(e, "peak_rss_bytes", count(r->peak_rss_bytes));
+    json_object_set_new(e, "plan_bytes", count(r->plan_bytes));
+    json_object_set_new(e, "limit_bytes", count(r->limit_bytes));
+    json_object_set_new(e, "arena_used_bytes", count(r->arena_used_bytes));
+    json_object_set_new(e, "phases", r->phases ? phases_json(r->phases, 1) : json_object());
+    json_object_set_new(e, "out", text_or_null(r->out));
+    json_object_set_new(e, "checkpoint", text_or_null(r->checkpoint));
+    json_object_set_new(e, "error", text_or_null(r->error));
+    emit(l, e);
+}

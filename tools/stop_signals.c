@@ -1,0 +1,40 @@
+/* SIGINT / SIGTERM handling for long commands (see stop_signals.h). */
+#include "stop_signals.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "io/atomic_file.h"
+
+static volatile sig_atomic_t stop_flag, first_signal;
+
+static void say(const char *text) {
+    ssize_t ignored = write(STDERR_FILENO, text, strlen(text));   /* async-signal-safe */
+    (void)ignored;
+}
+
+static void on_stop_signal(int sig) {
+    if (!stop_flag) {
+        first_signal = sig;
+        stop_flag = 1;
+        say("\nfcast: stopping after this step and writing a checkpoint (signal again to stop at once)\n");
+        return;
+    }
+    fc_atomic_file_abandon();
+    say("fcast: stopped at once; the last complete checkpoint is kept\n");
+    _exit(CLI_EXIT_INTERRUPTED);
+}
+
+const volatile sig_atomic_t *stop_signals_install(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;   /* reads and writes in progress carry on */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    return &stop_flag;
+}
+
+int stop_signals_received(void) { return first_signal; }

@@ -1,0 +1,17 @@
+/* Safe termination of long commands (docs/operations.md, "Stopping a run").
+ * The first SIGINT or SIGTERM asks the work to stop at its next safe point
+ * (training: after the current step, with a checkpoint); a second one stops
+ * at once, removing the temporary file of any write in progress, so what is
+ * left on disk is the last complete checkpoint and model file. */
+#ifndef FC_TOOLS_STOP_SIGNALS_H
+#define FC_TOOLS_STOP_SIGNALS_H
+
+#include <signal.h>
+
+/* Installs the handlers; returns the flag the first signal sets. */
+const volatile sig_atomic_t *stop_signals_install(void);
+
+/* The signal that set the flag (SIGINT or SIGTERM), 0 if none. */
+int stop_signals_received(void);
+
+#endif
