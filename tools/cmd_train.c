@@ -17,6 +17,7 @@
 #include "train_flags.h"
 #include "train/forecaster.h"
 #include "train/run_log.h"
+#include "train/checkpoint.h"
 #include "io/output_path.h"
 #include "backend/cpu/cpu_backend.h"
 #include "stop_signals.h"
@@ -147,9 +148,10 @@ typedef struct {
 } train_run;
 
 static void log_start(train_run *r, const train_flags *a) {
+    size_t start = 0;
+    if (a->resume && fc_checkpoint_step(a->resume, &start) != FC_OK) start = 0;   /* fc_train reports it */
     fc_run_start s = {"train", r->log_config, r->plan.total, r->su.memory_limit, r->be->threads,
-                      fc_precision_name(r->su.o.precision), r->su.o.max_steps, 0, kernel_note(r->su.o.precision)};
-    (void)a;
+                      fc_precision_name(r->su.o.precision), r->su.o.max_steps, start, kernel_note(r->su.o.precision)};
     fc_run_log_start(r->log, &s);
 }
 

@@ -26,7 +26,7 @@ typedef struct {
     fc_freq_unit unit;
     int64_t step;
     int month_end;
-    char name[16]; /* pandas-style alias: "1", "D", "h", "30min", "W", "MS", "QS", "YS", "ME" */
+    char name[32];       /* FC_FREQ_NAME_MAX (data/freq.h): a pandas-style alias, or an integer step of up to 19 digits */
 } fc_freq;
 
 typedef struct fc_dataset {

@@ -221,21 +221,27 @@ static fc_status check_data(const fc_safetensors *st, const fc_dataset *ds) {
     return FC_OK;
 }
 
-static fc_status read_floats(const fc_safetensors *st, const char *name, size_t n, float *dst) {
+/* A tensor of the expected shape, all finite (a corrupt checkpoint must
+ * not resume into NaN weights), copied into dst. */
+static fc_status read_tensor(const fc_safetensors *st, const char *name, int ndim, const int64_t *shape, size_t n,
+                             float *dst) {
     const float *src;
-    int64_t shape = (int64_t)n;
-    FC_TRY(fc_st_get_f32(st, name, 1, &shape, &src));
+    FC_TRY(fc_st_get_f32(st, name, ndim, shape, &src));
+    FC_TRY(fc_st_check_finite(st, fc_st_find(st, name)));
     memcpy(dst, src, n * sizeof(float));
     return FC_OK;
+}
+
+static fc_status read_floats(const fc_safetensors *st, const char *name, size_t n, float *dst) {
+    int64_t shape = (int64_t)n;
+    return read_tensor(st, name, 1, &shape, n, dst);
 }
 
 static fc_status read_tensors(const fc_safetensors *st, const fc_checkpoint_ref *c) {
     fc_model *m = c->f->model;
     for (size_t i = 0; i < m->n_tensors; i++) {
         const fc_tensor *t = &m->tensors[i];
-        const float *src;
-        FC_TRY(fc_st_get_f32(st, t->name, t->ndim, t->shape, &src));
-        memcpy(m->params + t->offset, src, t->numel * sizeof(float));
+        FC_TRY(read_tensor(st, t->name, t->ndim, t->shape, t->numel, m->params + t->offset));
     }
     FC_TRY(read_floats(st, T_EXP_AVG, m->n_trainable, c->opt->m));
     FC_TRY(read_floats(st, T_EXP_AVG_SQ, m->n_trainable, c->opt->v));
@@ -271,6 +277,14 @@ static fc_status read_state(const fc_safetensors *st, const fc_checkpoint_ref *c
     l->skips_in_a_row = (long)in_a_row;
     l->bad_checks = (long)bad;
     return FC_OK;
+}
+
+fc_status fc_checkpoint_step(const char *path, size_t *step) {
+    fc_safetensors *st = NULL;
+    FC_TRY(fc_st_read(path, &st));
+    fc_status s = meta_size(st, "step", step);
+    fc_st_free(&st);
+    return s;
 }
 
 fc_status fc_checkpoint_read(const fc_checkpoint_ref *c, const char *path) {

@@ -47,6 +47,10 @@ typedef struct {
 
 fc_status fc_checkpoint_write(const fc_checkpoint_ref *c, const char *path, size_t *bytes);
 
+/* The step a checkpoint was written after (for what is logged before the
+ * run resumes from it); errors as fc_checkpoint_read's. */
+fc_status fc_checkpoint_step(const char *path, size_t *step);
+
 /* Reads a checkpoint into c after checking that it was made by this run's
  * model, options and data; every mismatch names the option or the data
  * property and what to do. */
