@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "core/error.h"
 #include "core/memory_stats.h"
+#include "data/freq.h"
 #include "eval/evaluate.h"
 #include "io/forecast_csv.h"
 #include "io/model_file.h"
@@ -80,6 +81,7 @@ static int predict(const predict_flags *a) {
     if (st == FC_OK) st = fc_forecaster_load(a->model, be, &f);
     if (st == FC_OK) st = fc_load_history(&f, data, &lo, &ds);
     if (st == FC_OK) st = check_plan(&f, ds, be, limit);
+    if (st == FC_OK) st = fc_freq_check_future(ds, &f.freq, f.model->cfg.h);   /* every future ds writable */
     if (st == FC_OK) {
         warn_short(ds, f.model->cfg.input_size);
         warn_unobserved(ds, f.model->cfg.input_size);
