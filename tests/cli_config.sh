@@ -27,6 +27,9 @@ check "--print-config then --config: the same model file (cmp)" "cmp -s $tmp/a.s
 "$fcast" train --config "$tmp/run.yaml" --out "$tmp/b.safetensors" --print-config > "$tmp/run2.yaml"
 check "printing a configuration read from a file gives it back" "diff <(grep -v '^out:' $tmp/run.yaml) <(grep -v '^out:' $tmp/run2.yaml) >/dev/null"
 
+"$fcast" train "${small[@]}" --lr 0.30000000000000004 --clip-grad-norm 1e-300 --print-config > "$tmp/digits.yaml"
+check "numbers are printed with every digit they need" "grep -qx 'lr: 0.30000000000000004' $tmp/digits.yaml && grep -qx 'clip-grad-norm: 1e-300' $tmp/digits.yaml"
+
 # The command line overrides the file, and only for the flags it gives.
 "$fcast" train --config "$tmp/run.yaml" --seed 2 --out "$tmp/c.safetensors"
 check "a flag overriding the file changes the model" "[ -s $tmp/c.safetensors ] && ! cmp -s $tmp/a.safetensors $tmp/c.safetensors"

@@ -143,6 +143,7 @@ static void test_files(void) {
 }
 
 int main(void) {
+    alarm(60);   /* a FIFO opened without O_NONBLOCK would hang here: fail instead */
     test_scalars_lists_comments_quotes();
     test_empty_files();
     test_refusals();
