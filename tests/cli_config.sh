@@ -124,6 +124,8 @@ printf 'data: %s\nind: sma:3\nmax-steps: 5\n' "$data" > "$tmp/wrong.yaml"
 check "a train key in an indicators config is unknown there" "[ $? -eq 2 ] && grep -q 'wrong.yaml:3: unknown key .max-steps.' $tmp/err.txt && [ ! -e $tmp/ind3.csv ]"
 "$fcast" quant indicators --print-config > "$tmp/tmpl.yaml"
 check "--print-config without the required flags writes a template" "[ $? -eq 0 ] && grep -q '^# data: (not set, required)' $tmp/tmpl.yaml"
+"$fcast" train --print-config > "$tmp/tmpl.yaml"
+check "... in which a required size is a comment, not 0" "grep -q '^# h: (not set, required)' $tmp/tmpl.yaml && ! grep -q '^h:' $tmp/tmpl.yaml"
 "$fcast" quant indicators --data "$data" --ind sma:3 --out "$tmp/ind.csv" --nan restart --nan poison 2> "$tmp/err.txt"
 check "a repeated flag is refused by every command" "[ $? -eq 2 ] && grep -q -- '--nan given twice' $tmp/err.txt"
 

@@ -376,7 +376,7 @@ int args_print_config(FILE *f, const char *command, const arg_spec *specs) {
     fprintf(f, "# fcast %s: the configuration of this run, for fcast %s --config FILE\n"
                "# (flags given with --config override the file; commented flags are not set)\n", command, command);
     for (const arg_spec *s = specs; s->name; s++) {
-        if (!has_value(s)) {
+        if (!has_value(s) || (s->required && !s->seen)) {   /* a required h left at 0 is no value */
             fprintf(f, "# %s: (not set%s) %s\n", s->name, s->required ? ", required" : "", s->help);
             continue;
         }
