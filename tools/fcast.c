@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "fcast.h"
+#include "stop_signals.h"
 
 static void usage(FILE *f) {
     fprintf(f,
@@ -43,6 +44,7 @@ static void prefer_short_openmp_spin(char **argv) {
 
 int main(int argc, char **argv) {
     prefer_short_openmp_spin(argv);
+    stop_signals_default();
     if (argc < 2) { usage(stderr); return 2; }
     const char *c = argv[1];
     if (!strcmp(c, "--help") || !strcmp(c, "-h") || !strcmp(c, "help")) { usage(stdout); return 0; }

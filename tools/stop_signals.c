@@ -26,14 +26,26 @@ static void on_stop_signal(int sig) {
     _exit(CLI_EXIT_INTERRUPTED);
 }
 
-const volatile sig_atomic_t *stop_signals_install(void) {
+static void on_default_signal(int sig) {
+    fc_atomic_file_abandon();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void handle(void (*handler)(int), int flags) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop_signal;
+    sa.sa_handler = handler;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;   /* reads and writes in progress carry on */
+    sa.sa_flags = flags;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+}
+
+void stop_signals_default(void) { handle(on_default_signal, SA_RESETHAND); }
+
+const volatile sig_atomic_t *stop_signals_install(void) {
+    handle(on_stop_signal, SA_RESTART);   /* reads and writes in progress carry on */
     return &stop_flag;
 }
 

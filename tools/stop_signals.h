@@ -8,6 +8,12 @@
 
 #include <signal.h>
 
+/* For every command, at start: SIGINT or SIGTERM removes the temporary
+ * file of a write in progress, then ends the process as the signal would
+ * have. Commands with a safe point to stop at (train) install the handlers
+ * below instead. */
+void stop_signals_default(void);
+
 /* Installs the handlers; returns the flag the first signal sets. */
 const volatile sig_atomic_t *stop_signals_install(void);
 
