@@ -67,6 +67,7 @@ static fc_status check_options(const fc_train_options *o, const fc_model_config 
     if (o->max_steps < 1) return fc_error(FC_ERR_INVALID, "--max-steps must be >= 1");
     if (o->batch_size < 1) return fc_error(FC_ERR_INVALID, "--batch-size must be >= 1");
     if (o->windows_batch_size < 1) return fc_error(FC_ERR_INVALID, "--windows-batch-size must be >= 1");
+    if (o->step_size < 1) return fc_error(FC_ERR_INVALID, "--step-size must be >= 1");   /* plans divide by it */
     if (!(o->learning_rate > 0) || !isfinite(o->learning_rate))
         return fc_error(FC_ERR_INVALID, "--lr must be a finite number > 0");
     if (o->windows_batch_size > FC_MAX_WINDOWS_BATCH || o->batch_size > FC_MAX_WINDOWS_BATCH)
