@@ -198,6 +198,7 @@ static fc_status set_operations(train_run *r, const train_flags *a, const arg_sp
     o->stop_requested = stop_signals_install();
     r->f.run_config_json = r->run_config;
     if (a->log_file) FC_TRY(fc_run_log_open(a->log_file, &r->log));
+    if (r->log) fc_run_log_sample_gpus(r->log);
     o->log = r->log;
     return FC_OK;
 }

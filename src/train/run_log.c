@@ -9,13 +9,28 @@
 #include <time.h>
 
 #include "core/error.h"
+#include "monitor/gpu_monitor.h"
+
+/* Seconds between two GPU samples. */
+#define FC_GPU_SAMPLE_SECONDS 1.0
 
 struct fc_run_log {
     FILE *f;
     char *path;
     double t0;           /* fc_now() at open: every event's elapsed_s counts from it */
     int failed_errno;    /* first write failure, 0 if none */
+    fc_gpu_monitor *gpu; /* NULL: no GPU samples */
+    double last_gpu;     /* fc_now() of the last GPU sample */
 };
+
+int fc_run_log_sample_gpus(fc_run_log *l) {
+    if (!l->gpu && fc_gpu_monitor_open(&l->gpu) != FC_OK) {
+        fc_error_clear();   /* no driver or no GPU: nothing to sample, and nothing wrong */
+        return 0;
+    }
+    l->last_gpu = fc_now() - FC_GPU_SAMPLE_SECONDS;   /* the first step samples */
+    return fc_gpu_monitor_count(l->gpu);
+}
 
 fc_status fc_run_log_open(const char *path, fc_run_log **out) {
     *out = NULL;
@@ -40,6 +55,7 @@ fc_status fc_run_log_close(fc_run_log **log) {
     fc_status s = l->failed_errno ? fc_error(FC_ERR_IO, "--log-file %s: not every line could be written: %s",
                                              l->path, strerror(l->failed_errno))
                                   : FC_OK;
+    fc_gpu_monitor_close(&l->gpu);
     free(l->path);
     free(l);
     *log = NULL;
@@ -81,6 +97,24 @@ void fc_run_log_start(fc_run_log *l, const fc_run_start *s) {
     emit(l, e);
 }
 
+static void log_gpus(fc_run_log *l) {
+    double now = fc_now();
+    if (!l->gpu || now - l->last_gpu < FC_GPU_SAMPLE_SECONDS) return;
+    l->last_gpu = now;
+    for (int d = 0; d < fc_gpu_monitor_count(l->gpu); d++) {
+        fc_gpu_sample g;
+        if (fc_gpu_monitor_sample(l->gpu, d, &g) != FC_OK) continue;   /* a failed read is a gap, not an error */
+        json_t *e = event(l, "gpu");
+        json_object_set_new(e, "device", json_integer(d));
+        json_object_set_new(e, "util_pct", num(g.util_pct));
+        json_object_set_new(e, "mem_used_bytes", count((size_t)g.mem_used_bytes));
+        json_object_set_new(e, "mem_total_bytes", count((size_t)g.mem_total_bytes));
+        json_object_set_new(e, "temp_c", num(g.temp_c));
+        json_object_set_new(e, "power_w", num(g.power_w));
+        emit(l, e);
+    }
+}
+
 void fc_run_log_step(fc_run_log *l, const fc_step_status *s, const char *loss_unit, size_t rss_bytes,
                      size_t device_bytes) {
     json_t *e = event(l, "step");
@@ -95,6 +129,7 @@ void fc_run_log_step(fc_run_log *l, const fc_step_status *s, const char *loss_un
     json_object_set_new(e, "rss_bytes", count(rss_bytes));
     json_object_set_new(e, "device_bytes", device_bytes ? count(device_bytes) : json_null());
     emit(l, e);
+    log_gpus(l);
 }
 
 void fc_run_log_validation(fc_run_log *l, size_t step, double val_loss, int improved, double best, size_t best_step) {

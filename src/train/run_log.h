@@ -20,6 +20,12 @@
 typedef struct fc_run_log fc_run_log;
 
 fc_status fc_run_log_open(const char *path, fc_run_log **out);
+
+/* GPU samples (utilisation, memory, temperature, power) through NVML, at
+ * most once a second, logged as "gpu" events with the steps. Quietly does
+ * nothing where NVML or a GPU is missing: the CPU needs no such samples.
+ * Returns the number of GPUs sampled. */
+int fc_run_log_sample_gpus(fc_run_log *l);
 /* Closes; FC_ERR_IO (with the cause) if any line could not be written. */
 fc_status fc_run_log_close(fc_run_log **log);
 

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The run log (--log-file, --profile) and the terminal progress: the events
+# a run writes, with the keys docs/operations.md lists; GPU samples through
+# a stand-in NVML library; what the terminal shows; fcast report reading it.
+# $1 is the fcast binary (the stand-in NVML is built beside it).
+set -uo pipefail
+fcast=$1
+source tests/lib_cli.sh
+
+fake_nvml=$(dirname "$fcast")/libfake_nvml.so
+run=(--data data/monthly_classics.csv --model nhits --h 12 --input-size 24 --mlp-units 64,64 --max-steps 40
+     --val-size 12 --val-check-steps 10 --scaler standard --threads 1)
+FCAST_NVML_LIBRARY=$fake_nvml "$fcast" train "${run[@]}" --out "$tmp/m.safetensors" --log-file "$tmp/run.jsonl" \
+    --profile 2>"$tmp/progress.txt"
+check "training with a run log succeeds" "[ $? -eq 0 ]"
+log=$tmp/run.jsonl
+events() { grep -c "^{\"event\":\"$1\"" "$log"; }
+check "one start event, first, with schema 1 and the configuration" \
+    "head -1 $log | grep -q '^{\"event\":\"start\",\"schema\":1,' && [ \$(events start) -eq 1 ] && head -1 $log | grep -q '\"config\":{\"data\":\"data/monthly_classics.csv\"'"
+check "one step event per step (40)" "[ \$(events step) -eq 40 ]"
+check "one validation event per check (4)" "[ \$(events validation) -eq 4 ]"
+check "one profile event per step with --profile" "[ \$(events profile) -eq 40 ]"
+check "one summary, last, completed" "tail -1 $log | grep -q '^{\"event\":\"summary\",.*\"status\":\"completed\"'"
+for key in step elapsed_s train_loss train_loss_unit lr loss_scale skipped grad_norm windows_per_s rss_bytes device_bytes; do
+  check "every step event has $key" "[ \$(grep '^{\"event\":\"step\"' $log | grep -c '\"$key\":') -eq 40 ]"
+done
+check "the training loss is labelled scaled, validation original" \
+    "grep -q '\"train_loss_unit\":\"scaled\"' $log && grep -q '\"val_loss_unit\":\"original\"' $log"
+for phase in sample gather_scale forward loss backward optimizer validation checkpoint_io; do
+  check "the summary times phase $phase" "tail -1 $log | grep -q '\"$phase\":[0-9]'"
+done
+check "GPU samples from NVML: both devices of the stand-in, with its figures" \
+    "grep -q '\"event\":\"gpu\",.*\"device\":1,\"util_pct\":87.0,\"mem_used_bytes\":1073741824,\"mem_total_bytes\":17179869184,\"temp_c\":61.0,\"power_w\":210.5' $log"
+check "the JSON has no NaN or Infinity (null instead)" "! grep -qiE 'nan|inf[^o]' $log"
+
+check "the terminal labels both losses" \
+    "grep -q 'train loss (scaled)' $tmp/progress.txt && grep -q 'validation loss (original units)' $tmp/progress.txt"
+check "the terminal shows elapsed time and ETA" "grep -q 'elapsed [0-9]*s  eta [0-9]*s' $tmp/progress.txt"
+check "the summary names where the time went" "grep -q '^time: sample' $tmp/progress.txt"
+
+FCAST_NVML_LIBRARY=$tmp/no-nvml.so "$fcast" train "${run[@]}" --quiet --out "$tmp/n.safetensors" --log-file "$tmp/run2.jsonl" 2>/dev/null
+check "without NVML (none at that path) there are no GPU events" "! grep -q '\"event\":\"gpu\"' $tmp/run2.jsonl"
+check "the run log does not change the model" "cmp -s $tmp/m.safetensors $tmp/n.safetensors"
+
+"$fcast" report "$log" --out "$tmp/report.html" 2>"$tmp/err.txt"
+check "fcast report reads the log, GPU charts included" "[ $? -eq 0 ] && grep -q 'GPU' $tmp/report.html"
+
+"$fcast" train "${run[@]}" --out "$tmp/x.safetensors" --log-file "$tmp/nowhere/run.jsonl" 2>"$tmp/err.txt"
+check "a run log in a missing directory is refused before training" \
+    "[ $? -eq 5 ] && grep -q nowhere $tmp/err.txt && [ ! -e $tmp/x.safetensors ]"
+finish
