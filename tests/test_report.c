@@ -75,6 +75,14 @@ static void test_resumed(void) {
     CHECK(!strcmp(g.config.items[0].value, "nhits"));   /* the first start's configuration */
     CHECK(!g.has_summary);
     fc_run_log_free(&g);
+    /* the interrupted run's summary, then the resumed run's: the last one holds */
+    const char *two = START STEP(10, 0.5)
+        "{\"event\":\"summary\",\"status\":\"interrupted\",\"out\":\"m\",\"error\":\"stopped by a signal\"}\n"
+        "{\"event\":\"start\",\"schema\":1,\"start_step\":10}\n" STEP(20, 0.4)
+        "{\"event\":\"summary\",\"status\":\"completed\",\"out\":null,\"error\":null}\n";
+    CHECK(parse(two, &g) == FC_OK);
+    CHECK(g.has_summary && !strcmp(g.status, "completed") && g.error == NULL && g.out == NULL);
+    fc_run_log_free(&g);
 }
 
 static void test_forward_compatible(void) {

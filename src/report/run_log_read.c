@@ -173,8 +173,13 @@ static fc_status on_profile(fc_run_log *log, line_ctx *c, json_t *o) {
     return FC_OK;
 }
 
+/* A later summary (a resumed run's) replaces an earlier one whole: an
+ * interrupted run's error must not stay on the page of a completed run. */
 static fc_status on_summary(fc_run_log *log, line_ctx *c, json_t *o) {
     log->has_summary = 1;
+    free(log->error);
+    free(log->out);
+    log->error = log->out = NULL;
     FC_TRY(get_text(o, "status", &log->status));
     FC_TRY(get_text(o, "error", &log->error));
     FC_TRY(get_text(o, "out", &log->out));
