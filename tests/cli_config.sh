@@ -3,7 +3,10 @@
 # --config trains the same model byte for byte, the command line overrides
 # the file, unknown keys and bad values name FILE:LINE, a flag given twice
 # is refused, and --hidden-size 0 / --num-layers 0 are errors rather than
-# the defaults. $1 is the fcast binary.
+# the defaults. Exit codes follow what refused: a flag or key is a usage
+# error (2), a file that is not flag: value YAML a parse error (3), a file
+# that cannot be read an I/O error (5), for every command. $1 is the fcast
+# binary.
 set -uo pipefail
 fcast=$1
 source tests/lib_cli.sh
@@ -71,20 +74,20 @@ printf 'seed: 3\nconfig: other.yaml\n' > "$tmp/nested.yaml"
 check "a config key inside a configuration file is refused" "[ $? -eq 2 ] && grep -q 'nested.yaml:2: .config. cannot be set' $tmp/err.txt"
 printf 'seed: 3\nthreads: 1\nseed: 4\n' > "$tmp/dup.yaml"
 "$fcast" train --config "$tmp/dup.yaml" 2> "$tmp/err.txt"
-check "a key given twice names both lines" "[ $? -eq 2 ] && grep -q 'dup.yaml:3: .seed. given twice (first at .*dup.yaml:1)' $tmp/err.txt"
+check "a key given twice is a parse error (3) naming both lines" "[ $? -eq 3 ] && grep -q 'dup.yaml:3: .seed. given twice (first at .*dup.yaml:1)' $tmp/err.txt"
 printf 'seed: 3\nmlp-units: [16, 16\n' > "$tmp/syntax.yaml"
 "$fcast" train --config "$tmp/syntax.yaml" 2> "$tmp/err.txt"
-check "a YAML syntax error names FILE:LINE:COLUMN" "[ $? -eq 2 ] && grep -q 'syntax.yaml:3:1: YAML syntax error' $tmp/err.txt"
+check "a YAML syntax error is a parse error (3) naming FILE:LINE:COLUMN" "[ $? -eq 3 ] && grep -q 'syntax.yaml:3:1: YAML syntax error' $tmp/err.txt"
 printf 'model:\n  name: nhits\n' > "$tmp/deep.yaml"
 "$fcast" train --config "$tmp/deep.yaml" 2> "$tmp/err.txt"
-check "a nested mapping is refused with its line" "[ $? -eq 2 ] && grep -q 'deep.yaml:2: .model. has a mapping' $tmp/err.txt"
+check "a nested mapping is a parse error (3) with its line" "[ $? -eq 3 ] && grep -q 'deep.yaml:2: .model. has a mapping' $tmp/err.txt"
 "$fcast" train --config "$tmp/missing.yaml" 2> "$tmp/err.txt"
-check "a missing file is named with the reason" "[ $? -eq 2 ] && grep -q 'missing.yaml: cannot open the configuration file: No such file' $tmp/err.txt"
+check "a missing file is an I/O error (5) named with the reason" "[ $? -eq 5 ] && grep -q 'missing.yaml: cannot open the configuration file: No such file' $tmp/err.txt"
 mkfifo "$tmp/fifo.yaml"
 timeout 10 "$fcast" train --config "$tmp/fifo.yaml" 2> "$tmp/err.txt"
-check "a FIFO as --config is refused at once, not waited on" "[ $? -eq 2 ] && grep -q 'not a regular file' $tmp/err.txt"
+check "a FIFO as --config is refused at once (5), not waited on" "[ $? -eq 5 ] && grep -q 'not a regular file' $tmp/err.txt"
 timeout 10 "$fcast" train --config "$tmp" 2> "$tmp/err.txt"
-check "a directory as --config is refused" "[ $? -eq 2 ] && grep -q 'is a directory' $tmp/err.txt"
+check "a directory as --config is refused (5)" "[ $? -eq 5 ] && grep -q 'is a directory' $tmp/err.txt"
 
 # A flag given twice on the command line is refused, not silently the last.
 "$fcast" train "${small[@]}" --max-steps 6 --out "$tmp/x.safetensors" 2> "$tmp/err.txt"
@@ -128,5 +131,37 @@ check "--print-config without the required flags writes a template" "[ $? -eq 0 
 check "... in which a required size is a comment, not 0" "grep -q '^# h: (not set, required)' $tmp/tmpl.yaml && ! grep -q '^h:' $tmp/tmpl.yaml"
 "$fcast" quant indicators --data "$data" --ind sma:3 --out "$tmp/ind.csv" --nan restart --nan poison 2> "$tmp/err.txt"
 check "a repeated flag is refused by every command" "[ $? -eq 2 ] && grep -q -- '--nan given twice' $tmp/err.txt"
+
+# Exit codes of --config errors: the same in every command, and no output.
+printf 'seed: 3\nmodel: &m nhits\nloss: *m\n' > "$tmp/alias.yaml"
+"$fcast" train --config "$tmp/alias.yaml" "${small[@]}" --out "$tmp/x.safetensors" 2> "$tmp/err.txt"
+check "an alias is a parse error (3)" "[ $? -eq 3 ] && grep -q 'alias.yaml:3: .loss. has an alias' $tmp/err.txt && [ ! -e $tmp/x.safetensors ]"
+printf 'seed: 3\nmodel: nh\xffits\n' > "$tmp/latin.yaml"
+"$fcast" train --config "$tmp/latin.yaml" 2> "$tmp/err.txt"
+check "a file that is not UTF-8 is a parse error (3)" "[ $? -eq 3 ] && grep -q 'latin.yaml: byte' $tmp/err.txt"
+printf '"": 3\n' > "$tmp/emptykey.yaml"
+"$fcast" train --config "$tmp/emptykey.yaml" 2> "$tmp/err.txt"
+check "a quoted empty key is a parse error (3)" "[ $? -eq 3 ] && grep -q 'emptykey.yaml:1: a key must be a flag name, not empty' $tmp/err.txt"
+printf 'seed: 3\nlr:\n' > "$tmp/null.yaml"
+"$fcast" train --config "$tmp/null.yaml" 2> "$tmp/err.txt"
+check "a key without a value stays a usage error (2)" "[ $? -eq 2 ] && grep -q 'null.yaml:2: --lr has no value' $tmp/err.txt"
+"$fcast" train --config 2> "$tmp/err.txt"
+check "--config without a file stays a usage error (2)" "[ $? -eq 2 ] && grep -q -- '--config needs a value' $tmp/err.txt"
+"$fcast" train --config "$tmp/run.yaml" --print-config > /dev/full 2> "$tmp/err.txt"
+check "--print-config that cannot write is an I/O error (5)" "[ $? -eq 5 ] && grep -q 'cannot write to standard output' $tmp/err.txt"
+"$fcast" train --config "$tmp/run.yaml" --help > /dev/null
+check "--help with --config exits 0" "[ $? -eq 0 ]"
+# Every command, including those that share no code with train but args_parse.
+cmds=("eval" "predict" "plan" "report" "bench train" "quant indicators" "quant option" "quant risk" "quant portfolio" "quant backtest")
+for c in "${cmds[@]}"; do
+    $fcast $c --config "$tmp/missing.yaml" > /dev/null 2> "$tmp/err.txt"
+    check "$c: a missing --config file exits 5" "[ $? -eq 5 ] && grep -q 'missing.yaml: cannot open' $tmp/err.txt"
+    $fcast $c --config "$tmp/syntax.yaml" > /dev/null 2> "$tmp/err.txt"
+    check "$c: malformed YAML exits 3" "[ $? -eq 3 ] && grep -q 'syntax.yaml:3:1: YAML syntax error' $tmp/err.txt"
+    $fcast $c --config "$tmp/typo.yaml" > /dev/null 2> "$tmp/err.txt"
+    check "$c: an unknown key exits 2" "[ $? -eq 2 ] && grep -q 'typo.yaml:[123]: unknown key' $tmp/err.txt"
+    $fcast $c --print-config > /dev/null
+    check "$c: --print-config exits 0" "[ $? -eq 0 ]"
+done
 
 finish

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cli.h"
 #include "core/error.h"
 #include "io/config_yaml.h"
 
@@ -64,7 +65,7 @@ static int store_value(const char *command, const char *where, arg_spec *s, cons
     }
     fprintf(stderr, "fcast %s: %s--%s expects %s, got '%s'\n", command, where, s->name,
             s->kind == ARG_DOUBLE ? "a number" : s->kind == ARG_SIZE ? "a non-negative integer" : "an integer", v);
-    return 2;
+    return CLI_EXIT_USAGE;
 }
 
 void args_print_help(const char *command, const char *summary, const arg_spec *specs) {
@@ -119,7 +120,7 @@ static int unknown_key(const char *command, const arg_spec *specs, const char *f
         if (is_close(bare, s->name)) fprintf(stderr, "%s%s", any++ ? ", " : "; did you mean ", s->name);
     fprintf(stderr, "%s%s\n", any ? "?" : "", bare != e->key ? " (keys are flag names without the leading --)" : "");
     list_known(command, specs, "");
-    return 2;
+    return CLI_EXIT_USAGE;
 }
 
 /* The strings a configuration file gave ARG_STR flags point into its
@@ -157,7 +158,7 @@ static int store_bool(const char *command, const char *where, arg_spec *s, const
         if (!strcmp(v, no[i])) { *(int *)s->dest = 0; return 0; }
     }
     fprintf(stderr, "fcast %s: %s--%s expects true or false, got '%s'\n", command, where, s->name, v);
-    return 2;
+    return CLI_EXIT_USAGE;
 }
 
 static int apply_entry(const char *command, arg_spec *specs, const unsigned char *no_default, const char *file,
@@ -165,7 +166,7 @@ static int apply_entry(const char *command, arg_spec *specs, const unsigned char
     if (!strcmp(e->key, "config")) {
         fprintf(stderr, "fcast %s: %s:%zu: 'config' cannot be set inside a configuration file (give one file "
                 "with --config)\n", command, file, e->line);
-        return 2;
+        return CLI_EXIT_USAGE;
     }
     arg_spec *s = find_spec(specs, e->key, strlen(e->key));
     if (!s) return unknown_key(command, specs, file, e);
@@ -173,7 +174,7 @@ static int apply_entry(const char *command, arg_spec *specs, const unsigned char
     snprintf(where, sizeof where, "%s:%zu: ", file, e->line);
     if (e->is_null) {
         fprintf(stderr, "fcast %s: %s--%s has no value (give one, or leave the key out)\n", command, where, s->name);
-        return 2;
+        return CLI_EXIT_USAGE;
     }
     int rc = s->kind == ARG_FLAG ? store_bool(command, where, s, e->value)
                                  : store_value(command, where, s, e->value, no_default[s - specs]);
@@ -183,10 +184,11 @@ static int apply_entry(const char *command, arg_spec *specs, const unsigned char
 
 static int apply_config(const char *command, arg_spec *specs, const unsigned char *no_default, const char *path) {
     fc_config *c = keep_config();
-    if (!c) { fprintf(stderr, "fcast %s: out of memory\n", command); return 2; }
-    if (fc_config_load(path, c) != FC_OK) {
+    if (!c) { fprintf(stderr, "fcast %s: out of memory\n", command); return CLI_EXIT_MEMORY; }
+    fc_status st = fc_config_load(path, c);
+    if (st != FC_OK) {   /* the file itself: unreadable (5), not flag: value YAML (3), memory (6) */
         fprintf(stderr, "fcast %s: --config %s\n", command, fc_last_error());
-        return 2;
+        return cli_exit_code(st);
     }
     for (size_t i = 0; i < c->n; i++) {
         int rc = apply_entry(command, specs, no_default, c->path, &c->entries[i]);
@@ -198,11 +200,11 @@ static int apply_config(const char *command, arg_spec *specs, const unsigned cha
 static int twice(const char *command, const char *name) {
     fprintf(stderr, "fcast %s: --%s given twice (give each flag once; a flag on the command line overrides "
             "--config's file)\n", command, name);
-    return 2;
+    return CLI_EXIT_USAGE;
 }
 
 /* --config and --print-config, which no table lists. 0: handled (or not
- * ours: *ours stays 0); 2: usage error. */
+ * ours: *ours stays 0); CLI_EXIT_USAGE: usage error. */
 static int scan_builtin(const char *command, const char *a, int argc, char **argv, int *i, argv_scan *sc, int *ours) {
     *ours = 1;
     if (!strcmp(a, "--print-config")) {
@@ -213,7 +215,7 @@ static int scan_builtin(const char *command, const char *a, int argc, char **arg
     if (strcmp(a, "--config") && strncmp(a, "--config=", 9)) { *ours = 0; return 0; }
     if (sc->config) return twice(command, "config");
     sc->config = a[8] == '=' ? a + 9 : (*i + 1 < argc ? argv[++*i] : NULL);
-    if (!sc->config) { fprintf(stderr, "fcast %s: --config needs a value\n", command); return 2; }
+    if (!sc->config) { fprintf(stderr, "fcast %s: --config needs a value\n", command); return CLI_EXIT_USAGE; }
     return 0;
 }
 
@@ -223,7 +225,7 @@ static int scan_one(const char *command, arg_spec *specs, int argc, char **argv,
     if (strncmp(a, "--", 2) != 0) {
         fprintf(stderr, "fcast %s: unexpected argument '%s'\n", command, a);
         list_known(command, specs, "--");
-        return 2;
+        return CLI_EXIT_USAGE;
     }
     int ours, rc = scan_builtin(command, a, argc, argv, i, sc, &ours);
     if (ours) return rc;
@@ -233,15 +235,18 @@ static int scan_one(const char *command, arg_spec *specs, int argc, char **argv,
     if (!s) {
         fprintf(stderr, "fcast %s: unknown option '%.*s'\n", command, (int)len + 2, a);
         list_known(command, specs, "--");
-        return 2;
+        return CLI_EXIT_USAGE;
     }
     for (int k = 0; k < sc->n; k++)
         if (sc->items[k].spec == s) return twice(command, s->name);
     const char *v = NULL;
-    if (s->kind == ARG_FLAG && eq) { fprintf(stderr, "fcast %s: --%s takes no value\n", command, s->name); return 2; }
+    if (s->kind == ARG_FLAG && eq) {
+        fprintf(stderr, "fcast %s: --%s takes no value\n", command, s->name);
+        return CLI_EXIT_USAGE;
+    }
     if (s->kind != ARG_FLAG) {
         v = eq ? eq + 1 : (*i + 1 < argc ? argv[++*i] : NULL);
-        if (!v) { fprintf(stderr, "fcast %s: --%s needs a value\n", command, s->name); return 2; }
+        if (!v) { fprintf(stderr, "fcast %s: --%s needs a value\n", command, s->name); return CLI_EXIT_USAGE; }
     }
     sc->items[sc->n++] = (arg_given){s, v};
     return 0;
@@ -270,7 +275,7 @@ static int check_required(const char *command, const arg_spec *specs) {
     for (const arg_spec *s = specs; s->name; s++)
         if (s->required && !s->seen) {
             fprintf(stderr, "fcast %s: --%s is required (see fcast %s --help)\n", command, s->name, command);
-            return 2;
+            return CLI_EXIT_USAGE;
         }
     return 0;
 }
@@ -278,7 +283,7 @@ static int check_required(const char *command, const arg_spec *specs) {
 static int print_config(const char *command, const arg_spec *specs) {
     if (args_print_config(stdout, command, specs) == 0) return 1;
     fprintf(stderr, "fcast %s: --print-config: cannot write to standard output: %s\n", command, strerror(errno));
-    return 2;
+    return CLI_EXIT_IO;
 }
 
 int args_parse(const char *command, const char *summary, arg_spec *specs,
@@ -292,7 +297,7 @@ int args_parse(const char *command, const char *summary, arg_spec *specs,
         free(sc.items);
         free(sc.no_default);
         fprintf(stderr, "fcast %s: out of memory\n", command);
-        return 2;
+        return CLI_EXIT_MEMORY;
     }
     for (size_t i = 0; i < n_specs; i++)
         sc.no_default[i] = specs[i].kind == ARG_SIZE && *(const size_t *)specs[i].dest == ARG_SIZE_UNSET;

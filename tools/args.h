@@ -8,7 +8,11 @@
  *                   file is applied first, so a flag on the command line
  *                   overrides the file. Unknown keys, a key "config", and
  *                   values of the wrong kind are usage errors naming
- *                   FILE:LINE. Strings read from the file stay alive until
+ *                   FILE:LINE. A file that cannot be read (missing, a
+ *                   directory, a FIFO) is an I/O error, malformed YAML or a
+ *                   file that is not a mapping of flag: value a parse error
+ *                   (exit codes 5 and 3, like any input file; see
+ *                   args_parse). Strings read from the file stay alive until
  *                   the process exits (freed by an atexit handler).
  *   --print-config  prints the resolved configuration (file, then command
  *                   line, then defaults) as YAML that --config reads back
@@ -47,10 +51,23 @@ typedef struct {
 } arg_spec;
 
 /* Parses argv[first..argc) (and --config's file). Returns 0 on success, 1
- * when --help or --print-config was printed, 2 on a usage error (already
- * printed to stderr with the command name). */
+ * when --help or --print-config was printed, else the exit code the command
+ * should return (the message is already on stderr with the command name):
+ * which layer refused says which code, so
+ *   CLI_EXIT_USAGE (2)   a flag or a key: unknown, repeated, missing, a value
+ *                        of the wrong kind, "config" inside the file;
+ *   CLI_EXIT_PARSE (3)   --config's file is not YAML, or not one mapping of
+ *                        flag: value (nested, aliased, a key twice, ...);
+ *   CLI_EXIT_IO (5)      --config's file cannot be opened or read, or
+ *                        --print-config cannot write standard output;
+ *   CLI_EXIT_MEMORY (6)  out of memory.
+ * Callers end with `if (rc) return args_exit(rc);`. */
 int args_parse(const char *command, const char *summary, arg_spec *specs,
                int argc, char **argv, int first);
+
+/* The process exit status for a non-zero args_parse result: 0 after --help
+ * or --print-config, the chosen code otherwise. */
+static inline int args_exit(int rc) { return rc == 1 ? 0 : rc; }
 
 void args_print_help(const char *command, const char *summary, const arg_spec *specs);
 

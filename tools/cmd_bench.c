@@ -310,6 +310,6 @@ int cmd_bench(int argc, char **argv, int first) {
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     int rc = args_parse("bench train", SUMMARY, specs, argc, argv, first + 1);
-    if (rc) return rc == 1 ? 0 : 2;
+    if (rc) return args_exit(rc);
     return bench_train_cmd(&a);
 }

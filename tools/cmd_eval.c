@@ -71,6 +71,6 @@ int cmd_eval(int argc, char **argv, int first) {
     };
     int rc = args_parse("eval", "Score a model's forecasts against a test file: MAE, RMSE, sMAPE (M4) and MASE,\n"
                         "next to the seasonal-naive forecast.", specs, argc, argv, first);
-    if (rc) return rc == 1 ? 0 : 2;
+    if (rc) return args_exit(rc);
     return evaluate(&a);
 }

@@ -77,6 +77,6 @@ int cmd_plan(int argc, char **argv, int first) {
     arg_spec specs[FC_TRAIN_MAX_SPECS];
     train_flags_init(&a, specs, 0);
     int rc = args_parse("plan", SUMMARY, specs, argc, argv, first);
-    if (rc) return rc == 1 ? 0 : 2;
+    if (rc) return args_exit(rc);
     return plan(&a);
 }

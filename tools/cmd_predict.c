@@ -115,7 +115,7 @@ int cmd_predict(int argc, char **argv, int first) {
     };
     int rc = args_parse("predict", "Forecast the next h points of every series from its last input_size points.",
                         specs, argc, argv, first);
-    if (rc) return rc == 1 ? 0 : 2;
+    if (rc) return args_exit(rc);
     if (fc_memory_limit_parse(a.limit_text, &a.limit) != FC_OK || fc_data_store_parse(a.data_store, &a.mode) != FC_OK)
         return cli_fail("predict");
     return predict(&a);

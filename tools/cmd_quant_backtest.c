@@ -231,6 +231,6 @@ int cmd_quant_backtest(int argc, char **argv, int first) {
                         "symbol in one pass. A position decided on the close of day t earns the return of day t+1\n"
                         "(no look-ahead); costs are charged per unit of turnover.",
                         specs, argc, argv, first);
-    if (rc) return rc == 1 ? 0 : 2;
+    if (rc) return args_exit(rc);
     return run(&a, specs);
 }

@@ -161,7 +161,7 @@ int cmd_quant_indicators(int argc, char **argv, int first) {
                         "SMA, EMA, WMA, BBANDS, RSI, MACD, MOM, ROC, STDDEV and a rolling z-score over every "
                         "series, with TA-Lib's values (docs/quant-indicators.md).",
                         args, argc, argv, first);
-    if (rc) return rc == 1 ? 0 : 2;
+    if (rc) return args_exit(rc);
     fc_ind_options opt = fc_ind_options_default();
     fc_ind_spec *specs = NULL;
     size_t n_specs = 0;

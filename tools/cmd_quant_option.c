@@ -111,7 +111,7 @@ int cmd_quant_option(int argc, char **argv, int first) {
                         "motion, Philox random numbers) with its standard error and 95% interval; European\n"
                         "options also get the Black-Scholes price and Greeks (vega and rho per 1.00, theta per year).",
                         specs, argc, argv, first);
-    if (rc) return rc == 1 ? 0 : 2;
+    if (rc) return args_exit(rc);
     fc_mc_option o;
     if (to_option(&a, specs, &o) != FC_OK) return cli_fail("quant option");
     fc_mc_result r;

@@ -75,6 +75,6 @@ int cmd_quant_portfolio(int argc, char **argv, int first) {
                         "Minimum-variance and mean-variance (target return) weights from the sample covariance\n"
                         "of simple returns: fully invested, shorts allowed, closed form (KKT system, LAPACK).",
                         specs, argc, argv, first);
-    if (rc) return rc == 1 ? 0 : 2;
+    if (rc) return args_exit(rc);
     return run(data, specs[1].seen, target);
 }

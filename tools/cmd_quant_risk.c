@@ -144,7 +144,7 @@ int cmd_quant_risk(int argc, char **argv, int first) {
                         "shortfall, annual return and volatility, Sharpe, Sortino and maximum drawdown (empyrical's\n"
                         "definitions) of every series; series are aligned on ds (inner join).",
                         specs, argc, argv, first);
-    if (rc) return rc == 1 ? 0 : 2;
+    if (rc) return args_exit(rc);
     double levels[MAX_LEVELS];
     size_t nl = 0;
     if (parse_levels(level_text, levels, &nl) != FC_OK) return cli_fail("quant risk");

@@ -65,7 +65,7 @@ int cmd_report(int argc, char **argv, int first) {
                           "loads nothing from the network.\n"
                           "usage: fcast report RUN.jsonl [--forecasts F.csv [--actuals A.csv] [--series a,b]] --out R.html";
     int rc = args_parse("report", summary, specs, argc, argv, first);
-    if (rc) return rc == 1 ? 0 : 2;
+    if (rc) return args_exit(rc);
     if (!a.log) { fprintf(stderr, "fcast report: the run log is missing: fcast report RUN.jsonl --out R.html\n"); return 2; }
     if (a.actuals && !a.forecasts) {
         fprintf(stderr, "fcast report: --actuals needs --forecasts (the actuals are drawn under the forecasts)\n");

@@ -247,6 +247,6 @@ int cmd_train(int argc, char **argv, int first) {
     arg_spec specs[FC_TRAIN_MAX_SPECS];
     train_flags_init(&a, specs, 1);
     int rc = args_parse("train", SUMMARY, specs, argc, argv, first);
-    if (rc) return rc == 1 ? 0 : 2;
+    if (rc) return args_exit(rc);
     return train(&a, specs, argc, argv, first);
 }
