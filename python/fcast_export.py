@@ -15,6 +15,11 @@ This adds the metadata fcast needs: configuration, scaler, loss, time axis.
 Run as a script, it checks itself: it trains a small model with
 neuralforecast, exports it, runs `fcast predict` and compares the forecasts.
     python3 python/fcast_export.py build/fcast
+It runs from any directory (needs neuralforecast, pandas, safetensors): the
+data is found from this script's location, FCAST is taken from the directory
+the script was started in (or from PATH), and training, the exported models
+and the forecasts all happen in a temporary directory, the working directory
+meanwhile, removed at the end, so Lightning leaves no lightning_logs/ behind.
 """
 import json
 import sys
@@ -71,19 +76,35 @@ def save_for_fcast(model, path, freq, ds_kind):
 
 def _self_check(fcast):
     """neuralforecast fit + predict versus fcast predict on the exported file."""
-    import logging, os, subprocess, tempfile, warnings
-    import numpy as np
+    import logging, os, shutil, tempfile, warnings
     import pandas as pd
     warnings.filterwarnings("ignore")
     logging.disable(logging.CRITICAL)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    df = pd.read_csv(os.path.join(root, "data", "monthly_classics.csv"), parse_dates=["ds"])
+    fcast = os.path.abspath(fcast) if os.sep in fcast else (shutil.which(fcast) or fcast)
+    quiet = dict(logger=False, enable_checkpointing=False, enable_progress_bar=False, enable_model_summary=False)
+    old = os.getcwd()
+    with tempfile.TemporaryDirectory(prefix="fcast_export_") as tmp:
+        os.chdir(tmp)   # whatever Lightning writes into the working directory goes with it
+        try:
+            return _compare(fcast, df, tmp, quiet)
+        finally:
+            os.chdir(old)
+
+
+def _compare(fcast, df, tmp, quiet):
+    """Trains, exports and compares, in the working directory `tmp`."""
+    import os, subprocess
+    import numpy as np
+    import pandas as pd
     from neuralforecast import NeuralForecast
     from neuralforecast.models import NBEATS, NHITS
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-    df = pd.read_csv(os.path.join(root, "data", "monthly_classics.csv"), parse_dates=["ds"])
-    tmp = tempfile.mkdtemp()
     worst = 0.0
-    for model in (NHITS(h=12, input_size=24, mlp_units=3 * [[64, 64]], scaler_type="standard", max_steps=30),
-                  NBEATS(h=12, input_size=24, mlp_units=3 * [[64, 64]], scaler_type="robust", max_steps=30)):
+    for model in (NHITS(h=12, input_size=24, mlp_units=3 * [[64, 64]], scaler_type="standard", max_steps=30,
+                        **quiet),
+                  NBEATS(h=12, input_size=24, mlp_units=3 * [[64, 64]], scaler_type="robust", max_steps=30,
+                         **quiet)):
         nf = NeuralForecast(models=[model], freq="MS")
         nf.fit(df)
         want = nf.predict().sort_values(["unique_id", "ds"])

@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
 """Reference fixtures from neuralforecast (PyTorch) for fcast's C tests.
 
-Run by developers, not by CI:
+Run by developers, not by CI, from any directory:
 
     pip install -r python/requirements-fixtures.txt
-    python3 python/make_fixtures.py            # writes tests/fixtures/
+    python3 python/make_fixtures.py [--out DIR]   # default: tests/fixtures/
+
+Paths are absolute (the data file and the default --out are found from this
+script's location; a relative --out is taken from the directory it was started
+in). Everything runs inside a temporary working directory, removed at the end,
+so that nothing Lightning may write into the current directory
+(lightning_logs/, checkpoints/) is left in the repository or wherever the
+script was started: the only files written are the fixtures.
 
 Everything is computed with neuralforecast's own classes (NHITS, NBEATS, MLP,
 MAE, MSE, TemporalNorm, TimeSeriesDataset/Loader, BaseModel._create_windows,
@@ -25,6 +32,7 @@ import json
 import logging
 import os
 import sys
+import tempfile
 import warnings
 
 import numpy as np
@@ -49,15 +57,30 @@ CURVE_LR = 1e-3      # Adam learning rate for the curve (betas, eps: defaults)
 SCALER_EPS = 1e-6    # TemporalNorm's default eps, the one BaseModel uses
 
 # The Lightning trainer only runs in the end-to-end predict fixture; keep it
-# quiet and on CPU.
+# quiet, on CPU, without logs or checkpoints (main() also runs in a scratch
+# directory, in case a Lightning version writes something regardless).
 TRAINER_KWARGS = dict(
     accelerator="cpu",
     devices=1,
     enable_progress_bar=False,
     enable_model_summary=False,
     logger=False,
+    enable_checkpointing=False,
     deterministic=True,
 )
+
+
+@contextlib.contextmanager
+def scratch_cwd():
+    """Run the block in a fresh temporary directory as the working directory,
+    then return to the previous one and delete it with whatever it holds."""
+    old = os.getcwd()
+    with tempfile.TemporaryDirectory(prefix="fcast_fixtures_") as tmp:
+        os.chdir(tmp)
+        try:
+            yield tmp
+        finally:
+            os.chdir(old)
 
 
 def set_determinism():
@@ -764,7 +787,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=os.path.join(REPO, "tests", "fixtures"))
     args = ap.parse_args()
+    args.out = os.path.abspath(args.out)  # before scratch_cwd() changes directory
     os.makedirs(args.out, exist_ok=True)
+    with scratch_cwd():
+        return generate(args)
+
+
+def generate(args):
     set_determinism()
     check_interpolation_rule()
     check_pooling_rule()

@@ -2,7 +2,12 @@
 """Reference fixtures for fcast's indicators, computed with the real TA-Lib.
 
     pip install ta-lib numpy        # wheels bundle the TA-Lib C library
-    python3 python/make_quant_fixtures.py [--out tests/fixtures/quant]
+    python3 python/make_quant_fixtures.py [--out DIR] [--prices FILE]
+
+Runs from any directory: the defaults (--out tests/fixtures/quant, --prices
+data/eu_stock_markets.csv) are found from this script's location, relative
+paths given are taken from the directory it was started in, and nothing but
+the fixtures is written (no training, no logs, no temporary files).
 
 Writes, from data/eu_stock_markets.csv (DAX, SMI, CAC, FTSE; 1860 closes each):
   indicators_eu.csv       every indicator at TA-Lib's default parameters, all
@@ -36,7 +41,7 @@ try:
 except ImportError:
     sys.exit("make_quant_fixtures.py: the ta-lib package is missing (pip install ta-lib)")
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 DEFAULT_SPECS = ["sma", "ema", "wma", "rsi", "mom", "roc", "stddev", "bbands", "macd", "zscore"]
 PARAM_SPECS = ["sma:5", "sma:20", "sma:1", "ema:10", "ema:20", "ema:1", "wma:10", "wma:1", "rsi:7",

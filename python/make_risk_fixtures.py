@@ -13,15 +13,24 @@ below); parametric VaR/ES use scipy.stats.norm; portfolio weights use numpy
 with the Merton closed form w = S^-1 [1 mu] c (a different route from the
 engine's KKT solve). Values are written with %.17g.
 
-Run from the repository root:  python3 python/make_risk_fixtures.py
+    pip install empyrical-reloaded numpy pandas scipy
+    python3 python/make_risk_fixtures.py
+
+Runs from any directory: the data and the fixtures are found from this
+script's location, and nothing but the two fixtures is written.
 """
 import csv
 import math
+import os
 
 import empyrical
 import numpy as np
 import pandas as pd
 from scipy.stats import norm
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, "data", "eu_stock_markets.csv")
+FIXTURES = os.path.join(ROOT, "tests", "fixtures")
 
 LEVELS = [0.5, 0.9, 0.95, 0.99]
 TARGET_RETURN = 0.0008  # per period (about 20% a year)
@@ -91,12 +100,13 @@ def write(path, header, rows):
 
 
 def main():
-    R = returns_panel("data/eu_stock_markets.csv")
+    R = returns_panel(DATA)
     rows = []
     for name in R.columns:
         rows += risk_rows(name, R[name])
-    write("tests/fixtures/quant_risk_eu_stock.csv", ["series", "metric", "value"], rows)
-    write("tests/fixtures/quant_portfolio_eu_stock.csv", ["portfolio", "asset", "value"], portfolio_rows(R))
+    write(os.path.join(FIXTURES, "quant_risk_eu_stock.csv"), ["series", "metric", "value"], rows)
+    write(os.path.join(FIXTURES, "quant_portfolio_eu_stock.csv"), ["portfolio", "asset", "value"],
+          portfolio_rows(R))
     print(f"{len(R)} returns x {len(R.columns)} series; fixtures written")
 
 
