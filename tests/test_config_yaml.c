@@ -81,6 +81,9 @@ static void test_refusals(void) {
         {"a: 1\n---\nb: 2\n", FC_ERR_PARSE, {"run.yaml:2: a second document", ""}},
         {"[a, b]: 1\n", FC_ERR_PARSE, {"run.yaml:1: a key must be a flag name, not a list", ""}},
         {"~: 1\n", FC_ERR_PARSE, {"run.yaml:1: a key must be a flag name, not empty", ""}},
+        /* found by tests/fuzz/fuzz_config.c: a quoted empty key was accepted, as key "" */
+        {"seed: 1\n\"\": 1\n", FC_ERR_PARSE, {"run.yaml:2: a key must be a flag name, not empty", ""}},
+        {"'': 1\n", FC_ERR_PARSE, {"run.yaml:1: a key must be a flag name, not empty", ""}},
         {"a: \"x\\0y\"\n", FC_ERR_PARSE, {"run.yaml:1: a value contains a NUL character", ""}},
         {"a: \xff\xfe\n", FC_ERR_PARSE, {"run.yaml: byte 3:", "UTF-8"}},
     };

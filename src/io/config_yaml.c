@@ -146,10 +146,11 @@ static fc_status read_mapping(reader *r) {
         item key;
         FC_TRY(next_item(r, &key));
         if (key.type == YAML_MAPPING_END_EVENT) return FC_OK;
-        if (key.type != YAML_SCALAR_EVENT || key.is_null) {
+        int empty = key.type == YAML_SCALAR_EVENT && (key.is_null || !*key.text);   /* ~, or "" quoted */
+        if (key.type != YAML_SCALAR_EVENT || empty) {
             free(key.text);
             return fc_error(FC_ERR_PARSE, "%s:%zu: a key must be a flag name, not %s", r->c->path, key.line,
-                            key.is_null ? "empty" : node_name(key.type));
+                            empty ? "empty" : node_name(key.type));
         }
         FC_TRY(read_pair(r, key));
     }
