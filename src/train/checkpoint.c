@@ -250,6 +250,34 @@ static fc_status read_tensors(const fc_safetensors *st, const fc_checkpoint_ref 
     return FC_OK;
 }
 
+/* What a run that wrote this state could have reached: every step either
+ * ran Adam or was skipped by the loss scaler; the counters stay within what
+ * that many steps can count; the loss scale is 1 without fp16 and a finite
+ * positive number with it. An edited or corrupt checkpoint that breaks any
+ * of these would resume into a run no interrupted run could produce.
+ * Returns the first broken rule, NULL if none. */
+static const char *state_violation(const fc_checkpoint_ref *c, long long adam, double scale, long long tracker,
+                                   long long in_a_row, long long bad) {
+    const fc_loop_state *l = c->loop;
+    const fc_loss_scaler *s = &c->opt->scaler;
+    const fc_train_options *o = c->o;
+    size_t checks = o->val_size && o->val_check_steps ? l->step / o->val_check_steps : 0;
+    if (l->step > o->max_steps) return "step beyond --max-steps";
+    if (s->skipped > l->step || adam != (long long)(l->step - s->skipped))
+        return "adam_steps + skipped_steps differ from step";
+    if (!isfinite((float)scale) || !((float)scale > 0)) /* NaN, infinite, negative, or beyond a float */
+        return "loss scale not a finite number > 0";
+    if (!s->enabled && scale != 1.0) return "loss scale other than 1 without fp16";
+    if (tracker < 0 || tracker >= s->growth_interval) return "loss-scale growth tracker out of range";
+    if (in_a_row < 0 || (unsigned long long)in_a_row > s->skipped) return "skips_in_a_row out of range";
+    if (l->sampler_cursor > c->ds->n_series) return "sampler cursor beyond the series";
+    if (l->sampler_epoch > l->step) return "sampler epoch beyond step";
+    if (isinf(l->best_val_loss)) return "best validation loss infinite";
+    if (l->best_step > l->step) return "best step beyond step";
+    if (bad < 0 || (unsigned long long)bad > checks) return "bad_checks out of range";
+    return NULL;
+}
+
 static fc_status read_state(const fc_safetensors *st, const fc_checkpoint_ref *c) {
     fc_loop_state *l = c->loop;
     fc_loss_scaler *s = &c->opt->scaler;
@@ -267,10 +295,13 @@ static fc_status read_state(const fc_safetensors *st, const fc_checkpoint_ref *c
     FC_TRY(meta_size(st, "best_step", &l->best_step));
     FC_TRY(meta_long(st, "bad_checks", &bad));
     FC_TRY(meta_double(st, "last_train_loss", &l->last_train_loss));
-    if (l->step > c->o->max_steps || l->sampler_cursor > c->ds->n_series || !(scale > 0))
-        return fc_error(FC_ERR_FORMAT, "%s: checkpoint state is inconsistent (step %zu of %zu, sampler cursor %zu "
-                        "of %zu series, loss scale %g)", fc_st_path(st), l->step, c->o->max_steps,
-                        l->sampler_cursor, c->ds->n_series, scale);
+    const char *broken = state_violation(c, adam, scale, tracker, in_a_row, bad);
+    if (broken)
+        return fc_error(FC_ERR_FORMAT, "%s: checkpoint state is inconsistent (%s: step %zu of %zu, adam steps %lld, "
+                        "skipped %zu, loss scale %g, sampler epoch %zu cursor %zu of %zu series, bad checks %lld); "
+                        "the file is damaged or edited: resume from another checkpoint or start the run again",
+                        fc_st_path(st), broken, l->step, c->o->max_steps, adam, s->skipped, scale, l->sampler_epoch,
+                        l->sampler_cursor, c->ds->n_series, bad);
     c->opt->adam_steps = adam;
     s->scale = (float)scale;
     s->growth_tracker = (long)tracker;
