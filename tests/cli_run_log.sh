@@ -48,4 +48,41 @@ check "fcast report reads the log, GPU charts included" "[ $? -eq 0 ] && grep -q
 "$fcast" train "${run[@]}" --out "$tmp/x.safetensors" --log-file "$tmp/nowhere/run.jsonl" 2>"$tmp/err.txt"
 check "a run log in a missing directory is refused before training" \
     "[ $? -eq 5 ] && grep -q nowhere $tmp/err.txt && [ ! -e $tmp/x.safetensors ]"
+
+# A FIFO: without a reader the run is refused at once (it used to wait in
+# open(2) forever); a reader that goes away must not kill the run (SIGPIPE):
+# training finishes and writes its model, the log failure is the exit code.
+short=(--data data/monthly_classics.csv --model nhits --h 12 --input-size 24 --mlp-units 64,64 --max-steps 20
+       --threads 1 --quiet)
+mkfifo "$tmp/fifo"
+timeout -k 2 10 "$fcast" train "${short[@]}" --out "$tmp/f.safetensors" --log-file "$tmp/fifo" 2>"$tmp/err.txt"
+check "a FIFO log without a reader: refused at once (exit 5), no model" \
+    "[ $? -eq 5 ] && grep -q 'no reader' $tmp/err.txt && [ ! -e $tmp/f.safetensors ]"
+head -c 100 "$tmp/fifo" >/dev/null &
+timeout -k 2 20 "$fcast" train "${short[@]}" --out "$tmp/f.safetensors" --log-file "$tmp/fifo" 2>"$tmp/err.txt"
+check "a FIFO log whose reader quits: the run completes with its model, exit 5 (not SIGPIPE)" \
+    "[ $? -eq 5 ] && [ -s $tmp/f.safetensors ] && grep -q 'Broken pipe' $tmp/err.txt"
+wait
+
+# A log whose last line was cut (a full disk, a kill): a run appending to it
+# drops the cut line, so the log stays lines that fcast report reads.
+head -c -40 "$log" >"$tmp/cut.jsonl"
+"$fcast" train "${short[@]}" --out "$tmp/c.safetensors" --log-file "$tmp/cut.jsonl" 2>"$tmp/err.txt"
+check "appending to a log with a cut last line drops it, and the report reads the log" \
+    "grep -q 'last line was cut short' $tmp/err.txt && $fcast report $tmp/cut.jsonl --out $tmp/cut.html 2>/dev/null"
+# A full disk (a 64 KiB tmpfs, where mounting is allowed): the cut line is
+# taken back at once; the stopped run resumes appending to a readable log.
+mkdir "$tmp/small"
+if mount -t tmpfs -o size=64k tmpfs "$tmp/small" 2>/dev/null; then
+  full=("${short[@]/20/300}" --val-size 12 --val-check-steps 10)
+  FCAST_TEST_INTERRUPT_AT=250 "$fcast" train "${full[@]}" --out "$tmp/d.safetensors" --log-file "$tmp/small/run.jsonl" \
+      --profile 2>"$tmp/err.txt"
+  check "full disk: the stopped run warns, exits 130" "[ $? -eq 130 ] && grep -q 'No space left' $tmp/err.txt"
+  check "full disk: the log ends with a whole line" "[ \"\$(tail -c 1 $tmp/small/run.jsonl | od -An -c | tr -d ' ')\" = '\\n' ]"
+  "$fcast" train "${full[@]}" --out "$tmp/d.safetensors" --log-file "$tmp/small/run.jsonl" \
+      --resume "$tmp/d.ckpt.safetensors" 2>/dev/null
+  check "full disk: the resumed run completes (exit 5: its log is incomplete) and the log reads" \
+      "[ $? -eq 5 ] && $fcast report $tmp/small/run.jsonl --out $tmp/small.html 2>/dev/null"
+  umount "$tmp/small"
+fi
 finish

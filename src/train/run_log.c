@@ -2,11 +2,17 @@
 #include "train/run_log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/error.h"
 #include "monitor/gpu_monitor.h"
@@ -15,7 +21,9 @@
 #define FC_GPU_SAMPLE_SECONDS 1.0
 
 struct fc_run_log {
-    FILE *f;
+    int fd;
+    int regular;         /* a regular file: a line cut short is taken back */
+    off_t good_end;      /* a regular file's size after the last complete line */
     char *path;
     double t0;           /* fc_now() at open: every event's elapsed_s counts from it */
     int failed_errno;    /* first write failure, 0 if none */
@@ -32,17 +40,77 @@ int fc_run_log_sample_gpus(fc_run_log *l) {
     return fc_gpu_monitor_count(l->gpu);
 }
 
+/* Drops the last line of the regular file fd (read through rd) when it
+ * is an event of ours cut short; returns the bytes dropped. */
+static off_t drop_cut_line_read(int fd, int rd, off_t size) {
+    static const char start[] = "{\"event\":";
+    char buf[4096];
+    char last;
+    if (pread(rd, &last, 1, size - 1) != 1 || last == '\n') return 0;
+    off_t begin = size;   /* where the last line starts */
+    while (begin > 0) {
+        off_t from = begin > (off_t)sizeof buf ? begin - (off_t)sizeof buf : 0;
+        ssize_t n = pread(rd, buf, (size_t)(begin - from), from);
+        if (n != begin - from) return 0;
+        ssize_t i = n;
+        while (i > 0 && buf[i - 1] != '\n') i--;
+        if (i > 0) { begin = from + i; break; }
+        begin = from;
+    }
+    char head[sizeof start - 1];
+    int ours = size - begin >= (off_t)sizeof head && pread(rd, head, sizeof head, begin) == (ssize_t)sizeof head &&
+               !memcmp(head, start, sizeof head);
+    return ours && ftruncate(fd, begin) == 0 ? size - begin : 0;
+}
+
+/* A run log whose last line was cut (a full disk, a kill in mid-write)
+ * would have the next run's first event glued to it, and the whole log
+ * refused by its readers: the cut line of ours (it starts like every
+ * event) is dropped. Anything else the file ends with is left alone. */
+static void drop_cut_line(int fd, const char *path, const struct stat *st) {
+    off_t size = st->st_size;
+    if (size <= 0) return;
+    int rd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);   /* fd itself is write-only */
+    struct stat rst;
+    if (rd < 0) return;
+    off_t dropped = fstat(rd, &rst) == 0 && rst.st_dev == st->st_dev && rst.st_ino == st->st_ino
+                  ? drop_cut_line_read(fd, rd, size) : 0;
+    close(rd);
+    if (dropped)
+        fprintf(stderr, "warning: run log %s: its last line was cut short (%lld bytes); dropped\n", path,
+                (long long)dropped);
+}
+
 fc_status fc_run_log_open(const char *path, fc_run_log **out) {
     *out = NULL;
-    fc_run_log *l = fc_calloc(1, sizeof *l, "run log");
-    if (!l) return FC_ERR_MEMORY;
-    l->f = fopen(path, "a");   /* a resumed run appends; a symlink or FIFO is written through */
-    if (!l->f) {
+    /* A resumed run appends; a symlink, device or FIFO is written through.
+     * Opened non-blocking so that a FIFO without a reader is an error at
+     * once, not a run that waits forever before its first step. */
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOCTTY | O_CLOEXEC | O_NONBLOCK, 0666);
+    if (fd < 0 && errno == ENXIO)
+        return fc_error(FC_ERR_IO, "--log-file %s: is a FIFO with no reader (start the reader first)", path);
+    if (fd < 0) return fc_error(FC_ERR_IO, "--log-file %s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
         int e = errno;
-        free(l);
-        return fc_error(FC_ERR_IO, "--log-file %s: cannot open: %s", path, strerror(e));
+        close(fd);
+        return fc_error(FC_ERR_IO, "--log-file %s: %s", path, strerror(e));
     }
-    l->path = strdup(path);
+    fc_run_log *l = fc_calloc(1, sizeof *l, "run log");
+    char *copy = strdup(path);
+    if (!l || !copy) {
+        free(l);
+        free(copy);
+        close(fd);
+        return FC_ERR_MEMORY;
+    }
+    l->fd = fd;
+    l->path = copy;
+    l->regular = S_ISREG(st.st_mode);
+    if (l->regular) {
+        drop_cut_line(fd, path, &st);
+        l->good_end = lseek(fd, 0, SEEK_END);
+    }
     l->t0 = fc_now();
     *out = l;
     return FC_OK;
@@ -51,7 +119,7 @@ fc_status fc_run_log_open(const char *path, fc_run_log **out) {
 fc_status fc_run_log_close(fc_run_log **log) {
     fc_run_log *l = *log;
     if (!l) return FC_OK;
-    if (fclose(l->f) != 0 && !l->failed_errno) l->failed_errno = errno ? errno : EIO;
+    if (close(l->fd) != 0 && !l->failed_errno) l->failed_errno = errno ? errno : EIO;
     fc_status s = l->failed_errno ? fc_error(FC_ERR_IO, "--log-file %s: not every line could be written: %s",
                                              l->path, strerror(l->failed_errno))
                                   : FC_OK;
@@ -62,16 +130,54 @@ fc_status fc_run_log_close(fc_run_log **log) {
     return s;
 }
 
-/* Writes one event (and frees it). */
+/* Writes all of text; 0 or the errno of the failure. A reader that went
+ * away must not kill the run with SIGPIPE: the signal is held back while
+ * writing and, if this write raised it, taken off the pending set. */
+static int write_line(int fd, const char *text, size_t n) {
+    sigset_t pipe_only, old, pending;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_only, &old);
+    int was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE);
+    int err = 0;
+    for (size_t done = 0; done < n && !err;) {
+        ssize_t w = write(fd, text + done, n - done);
+        if (w > 0) done += (size_t)w;
+        else if (w < 0 && errno == EINTR) continue;
+        else err = w < 0 ? errno : EIO;
+    }
+    if (err == EPIPE && !was_pending) {
+        struct timespec none = {0, 0};
+        while (sigtimedwait(&pipe_only, NULL, &none) < 0 && errno == EINTR) {}
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return err;
+}
+
+/* Writes one event as one line (and frees it). A line that cannot be
+ * written whole is taken back from a regular file, so the log stays
+ * complete lines that a resumed run can append to. */
 static void emit(fc_run_log *l, json_t *event) {
     if (!event) return;
-    if (l->failed_errno) { json_decref(event); return; }
-    errno = 0;
-    int bad = json_dumpf(event, l->f, JSON_COMPACT | JSON_PRESERVE_ORDER) != 0 || fputc('\n', l->f) == EOF ||
-              fflush(l->f) != 0;
+    char *text = l->failed_errno ? NULL : json_dumps(event, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(event);
-    if (!bad) return;
-    l->failed_errno = errno ? errno : EIO;
+    if (l->failed_errno) return;
+    size_t n = text ? strlen(text) : 0;
+    char *line = text ? realloc(text, n + 2) : NULL;
+    if (!line) {
+        free(text);
+        l->failed_errno = ENOMEM;
+    } else {
+        line[n] = '\n';
+        line[n + 1] = '\0';
+        l->failed_errno = write_line(l->fd, line, n + 1);
+        free(line);
+    }
+    if (!l->failed_errno) {
+        if (l->regular) l->good_end += (off_t)(n + 1);
+        return;
+    }
+    if (l->regular && ftruncate(l->fd, l->good_end) != 0) {}   /* best effort: the cut line goes */
     fprintf(stderr, "warning: run log %s: %s; training goes on without it\n", l->path, strerror(l->failed_errno));
 }
 
