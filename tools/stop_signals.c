@@ -36,7 +36,9 @@ static void handle(void (*handler)(int), int flags) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = handler;
-    sigemptyset(&sa.sa_mask);
+    sigemptyset(&sa.sa_mask);   /* each handler holds the other signal back: a SIGTERM landing inside the */
+    sigaddset(&sa.sa_mask, SIGINT);    /* SIGINT handler (before stop_flag is set) would else count as */
+    sigaddset(&sa.sa_mask, SIGTERM);   /* the first signal too, and the second of two would be lost */
     sa.sa_flags = flags;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
