@@ -79,6 +79,13 @@ check "other options: exit 4 naming the option and both values" "[ $? -eq 4 ] &&
 check "another architecture: exit 4 naming the model" "[ $? -eq 4 ] && grep -q 'made with model' $tmp/err.txt"
 "$fcast" train "${run[@]/$data/$tmp/air.csv}" --out "$tmp/x.safetensors" --resume $ck 2>"$tmp/err.txt"
 check "other data: exit 4 naming the data" "[ $? -eq 4 ] && grep -q 'other data' $tmp/err.txt"
+# one value changed, same length, same series, same second: still other data
+cp $data "$tmp/d.csv"
+FCAST_TEST_INTERRUPT_AT=10 "$fcast" train "${run[@]/$data/$tmp/d.csv}" --out "$tmp/d.safetensors" 2>/dev/null
+sed -i '0,/^AirPassengers,1949-01-01,112/s//AirPassengers,1949-01-01,999/' "$tmp/d.csv"
+touch -r $ck "$tmp/d.csv"
+"$fcast" train "${run[@]/$data/$tmp/d.csv}" --out "$tmp/x.safetensors" --resume "$tmp/d.ckpt.safetensors" 2>"$tmp/err.txt"
+check "one value changed (same size and series): exit 4 naming other values" "[ $? -eq 4 ] && grep -q 'other values' $tmp/err.txt"
 head -c 5000 $ck >"$tmp/cut.ck"
 "$fcast" train "${run[@]}" --out "$tmp/x.safetensors" --resume "$tmp/cut.ck" 2>"$tmp/err.txt"
 check "a truncated checkpoint: exit 7 naming it" "[ $? -eq 7 ] && grep -q cut.ck $tmp/err.txt"
@@ -109,6 +116,19 @@ check "the editing itself keeps a checkpoint that resumes to the same model" "cm
 rm -f "$tmp/ed.safetensors"
 "$fcast" train "${run[@]}" --out "$tmp/y.safetensors" --checkpoint "$tmp/y.safetensors" 2>"$tmp/err.txt"
 check "--checkpoint equal to --out is refused before training" "[ $? -eq 4 ] && [ ! -e $tmp/y.safetensors ]"
+
+# --windows-batch-size auto: the sweep's trials neither read the checkpoint
+# nor write checkpoints or log lines; a resume keeps the batch the run chose.
+auto=(--data $data --model nhits --h 12 --input-size 24 --mlp-units 64,64 --max-steps 30 --val-size 12
+      --val-check-steps 10 --scaler standard --threads 1 --quiet --windows-batch-size auto --memory-limit 256MiB)
+rm -f "$tmp/auto.jsonl"
+FCAST_TEST_INTERRUPT_AT=12 "$fcast" train "${auto[@]}" --out "$tmp/a.safetensors" --checkpoint "$tmp/a.ck" \
+    --checkpoint-every 1 --log-file "$tmp/auto.jsonl" 2>/dev/null
+check "auto batch: stopped at step 12 with 12 step and 12 checkpoint events (none from the sweep's trials)" \
+    "[ $? -eq 130 ] && [ \$(grep -c '\"event\":\"step\"' $tmp/auto.jsonl) -eq 12 ] && [ \$(grep -c '\"event\":\"checkpoint\"' $tmp/auto.jsonl) -eq 12 ]"
+"$fcast" train "${auto[@]}" --out "$tmp/a.safetensors" --checkpoint "$tmp/a.ck" --checkpoint-every 1 \
+    --log-file "$tmp/auto.jsonl" --resume "$tmp/a.ck" 2>"$tmp/err.txt"
+check "auto batch: the resume keeps the chosen batch and completes" "[ $? -eq 0 ] && [ \$(grep -c '\"event\":\"step\"' $tmp/auto.jsonl) -eq 30 ]"
 
 # Real signals, sent while a long run trains.
 long=(--data $data --model nhits --h 12 --input-size 24 --max-steps 100000 --threads 1 --quiet)

@@ -106,16 +106,29 @@ static fc_status check_outputs(const train_flags *a, const char *checkpoint) {
     return FC_OK;
 }
 
+/* One argument for a POSIX shell: plain when safe, else in single quotes
+ * with each ' written as '\''. */
+static void print_shell_word(const char *w) {
+    if (*w && !strpbrk(w, " \t\n'\"$`\\*?[]&;|<>(){}#~!=%^")) {
+        fprintf(stderr, " %s", w);
+        return;
+    }
+    fputs(" '", stderr);
+    for (; *w; w++) fputs(*w == '\'' ? "'\\''" : (char[]){*w, 0}, stderr);
+    fputc('\'', stderr);
+}
+
 /* The command line that continues a stopped run: this one, with --resume. */
 static void print_resume_command(int argc, char **argv, int first, const char *checkpoint) {
     fprintf(stderr, "resume with:\n  fcast train");
     for (int i = first; i < argc; i++) {
         if (!strcmp(argv[i], "--resume")) { i++; continue; }
         if (!strncmp(argv[i], "--resume=", 9)) continue;
-        int plain = strpbrk(argv[i], " \t\n'\"$`\\*?&;|<>()") == NULL;
-        fprintf(stderr, plain ? " %s" : " '%s'", argv[i]);
+        print_shell_word(argv[i]);
     }
-    fprintf(stderr, " --resume %s\n", checkpoint);
+    fputs(" --resume", stderr);
+    print_shell_word(checkpoint);
+    fputc('\n', stderr);
 }
 
 /* One line: where the run's time went. */
@@ -172,7 +185,10 @@ static fc_status prepare(train_run *r, const train_flags *a) {
     FC_TRY(train_flags_load_data(a, &r->su, &(fc_data_choice){0}, &r->ds));
     FC_TRY(fc_train_check(r->ds, &r->su.cfg, &r->su.o));
     FC_TRY(fc_backend_cpu_create((int)(a->threads > 100000 ? 100000 : a->threads), &r->be));
-    if (r->su.auto_batch) FC_TRY(choose_batch(&r->su, r->ds, r->be));
+    if (r->su.auto_batch && a->resume)   /* the batch the run chose: sweeping again could choose another */
+        FC_TRY(fc_checkpoint_windows_batch(a->resume, &r->su.o.windows_batch_size));
+    else if (r->su.auto_batch)
+        FC_TRY(choose_batch(&r->su, r->ds, r->be));
     FC_TRY(check_memory(&r->su, r->ds, r->be, &r->plan));
     FC_TRY(r->be->arena_open(r->be, fc_memory_plan_arena_bytes(&r->plan)));   /* the model lives in it */
     FC_TRY(fc_model_create(&r->su.cfg, r->be, &r->f.model));
@@ -208,11 +224,11 @@ static void print_outcome(const train_run *r, fc_status st, const train_flags *a
         print_summary(&r->sum, &r->su.o, a->out);
         print_phases(&r->sum);
         print_memory(r->be, &r->plan, r->su.memory_limit, r->rss_start);
-    } else if (st == FC_ERR_INTERRUPTED && r->sum.checkpoint) {
-        fprintf(stderr, "stopped after step %zu of %zu (%s); checkpoint %s; %s so far written to %s\n",
-                r->sum.steps, r->su.o.max_steps, strsignal(stop_signals_received()), r->sum.checkpoint,
+    } else if (st == FC_ERR_INTERRUPTED) {
+        fprintf(stderr, "stopped after step %zu of %zu (%s); %s so far written to %s\n", r->sum.steps,
+                r->su.o.max_steps, strsignal(stop_signals_received()),
                 isnan(r->sum.best_val_loss) ? "the model" : "the best model", a->out);
-        print_resume_command(argc, argv, first, r->sum.checkpoint);
+        if (r->sum.checkpoint) print_resume_command(argc, argv, first, r->sum.checkpoint);
     }
 }
 

@@ -25,6 +25,9 @@ static fc_status measure(const fc_model_config *cfg, const fc_dataset *ds, const
     fc_train_options t = *o;
     fc_train_summary s;
     t.windows_batch_size = W, t.val_size = 0, t.early_stop_patience = -1, t.verbose = 0, t.max_steps = 1;
+    /* a trial is not the run: no resume, checkpoints, run log or stop flag */
+    t.resume_path = NULL, t.checkpoint_path = NULL, t.checkpoint_every = 0, t.checkpoint_at_validation = 0;
+    t.log = NULL, t.profile = 0, t.stop_requested = NULL;
     fc_status st = fc_model_create(cfg, be, &f.model);
     if (st == FC_OK) st = fc_model_init_params(f.model, t.seed);
     if (st == FC_OK) st = fc_train(&f, ds, &t, &s);   /* builds the kernels of this shape */

@@ -43,7 +43,17 @@ typedef struct {
     fc_optimizer *opt;
     float *best;                /* (n_trainable) best weights, NULL without validation */
     fc_loop_state *loop;
+    uint64_t data_hash;         /* fc_checkpoint_data_hash(ds), computed once per run */
 } fc_checkpoint_ref;
+
+/* A hash of every value of the data (ds, y bits, mask, exogenous bits) in
+ * series order: a resume on data that differs in one value is refused.
+ * One pass over the data, handing streamed pages back as it goes. */
+uint64_t fc_checkpoint_data_hash(const fc_dataset *ds);
+
+/* The windows per step a checkpoint's run used (for --windows-batch-size
+ * auto on resume, which must not choose again). */
+fc_status fc_checkpoint_windows_batch(const char *path, size_t *windows);
 
 fc_status fc_checkpoint_write(const fc_checkpoint_ref *c, const char *path, size_t *bytes);
 

@@ -78,6 +78,7 @@ typedef struct {
     size_t start_step;           /* > 0 for a resumed run */
     size_t checkpoints;          /* checkpoints written */
     const char *checkpoint;      /* the last one written (options' path), NULL if none */
+    size_t checkpoint_step;      /* the step it holds */
     fc_phase_times phases;       /* seconds per phase over the whole run */
 } fc_train_summary;
 

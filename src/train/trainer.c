@@ -41,7 +41,19 @@ typedef struct {
     fc_loop_state loop;        /* what a checkpoint saves besides model and optimizer */
     fc_phase_times step_times; /* this step's phases (summed into the summary's) */
     double mark;               /* fc_now() at the end of the last timed phase */
+    uint64_t data_hash;        /* the data's values, for checkpoints: computed at the first need */
+    int data_hashed;
 } trainer;
+
+/* What a checkpoint saves and restores, with the data's hash (one pass over
+ * the data, so only runs that write or read a checkpoint pay for it). */
+static fc_checkpoint_ref checkpoint_ref(trainer *t) {
+    if (!t->data_hashed) {
+        t->data_hash = fc_checkpoint_data_hash(t->ds);
+        t->data_hashed = 1;
+    }
+    return (fc_checkpoint_ref){t->f, t->ds, t->o, &t->opt, t->best, &t->loop, t->data_hash};
+}
 
 /* Charges the time since the last mark to phase p. */
 static void phase_end(trainer *t, fc_phase p) {
@@ -120,6 +132,7 @@ static fc_status trainer_init(trainer *t) {
     t->windows = fc_malloc(per_step * sizeof(fc_window), "window indices");
     t->best = o->val_size ? be->alloc(be, m->n_trainable * sizeof(float)) : NULL;
     if (!t->windows || (o->val_size && !t->best)) return FC_ERR_MEMORY;
+    if (t->best) be->fill(be, t->best, 0.0f, m->n_trainable);   /* checkpointed before any improvement */
     return o->val_size ? fc_validator_init(&t->validator, t->f, t->ds, &t->spec) : FC_OK;
 }
 
@@ -208,7 +221,7 @@ static void report_step(trainer *t, const fc_step_report *r, fc_train_summary *s
 
 static fc_status write_checkpoint(trainer *t, fc_train_summary *s) {
     fc_window_sampler_position(&t->sampler, &t->loop.sampler_epoch, &t->loop.sampler_cursor);
-    fc_checkpoint_ref ref = {t->f, t->ds, t->o, &t->opt, t->best, &t->loop};
+    fc_checkpoint_ref ref = checkpoint_ref(t);
     double t0 = fc_now();
     size_t bytes = 0;
     FC_TRY(fc_checkpoint_write(&ref, t->o->checkpoint_path, &bytes));
@@ -216,6 +229,7 @@ static fc_status write_checkpoint(trainer *t, fc_train_summary *s) {
     t->step_times.seconds[FC_PHASE_CHECKPOINT_IO] += seconds;
     s->checkpoints++;
     s->checkpoint = t->o->checkpoint_path;
+    s->checkpoint_step = t->loop.step;
     if (t->o->log) fc_run_log_checkpoint(t->o->log, t->loop.step, t->o->checkpoint_path, bytes, seconds);
     return FC_OK;
 }
@@ -242,6 +256,30 @@ static void test_interrupt(size_t step, int in_validation) {
 }
 
 static int stop_requested(const fc_train_options *o) { return o->stop_requested && *o->stop_requested; }
+
+/* A stop asked for by a signal: the checkpoint, then FC_ERR_INTERRUPTED,
+ * also when the checkpoint cannot be written (a full disk), so the caller
+ * still writes the model so far; the message says which checkpoint to
+ * resume from, if any. */
+static fc_status stop_with_checkpoint(trainer *t, fc_train_summary *s) {
+    const fc_train_options *o = t->o;
+    size_t step = t->loop.step;
+    if (!o->checkpoint_path)
+        return fc_error(FC_ERR_INTERRUPTED, "stopped by a signal after step %zu of %zu; no checkpoint (none asked "
+                        "for)", step, o->max_steps);
+    if (write_checkpoint(t, s) == FC_OK)
+        return fc_error(FC_ERR_INTERRUPTED, "stopped by a signal after step %zu of %zu; checkpoint written to %s",
+                        step, o->max_steps, o->checkpoint_path);
+    char why[512];
+    snprintf(why, sizeof why, "%s", fc_last_error());
+    if (s->checkpoints)
+        return fc_error(FC_ERR_INTERRUPTED, "stopped by a signal after step %zu of %zu; its checkpoint could not be "
+                        "written (%s); %s still holds step %zu", step, o->max_steps, why, o->checkpoint_path,
+                        s->checkpoint_step);
+    s->checkpoint = NULL;
+    return fc_error(FC_ERR_INTERRUPTED, "stopped by a signal after step %zu of %zu; the checkpoint could not be "
+                    "written (%s)", step, o->max_steps, why);
+}
 
 /* Checks that must stop a run, after a step. */
 static fc_status check_step(const trainer *t, size_t steps, int skipped) {
@@ -289,16 +327,14 @@ static fc_status run_steps(trainer *t, fc_train_summary *s) {
         }
         /* The last step needs no checkpoint: the model file follows at once. */
         int last = l->step == o->max_steps || stop, interrupted = stop_requested(o) && !last;
-        if (!last && ((interrupted && o->checkpoint_path) || checkpoint_due(o, l->step, validated)))
-            FC_TRY(write_checkpoint(t, s));
+        if (interrupted) {
+            add_times(&s->phases, &t->step_times);
+            fc_progress_done(&p);
+            return stop_with_checkpoint(t, s);
+        }
+        if (!last && checkpoint_due(o, l->step, validated)) FC_TRY(write_checkpoint(t, s));
         add_times(&s->phases, &t->step_times);
         if (o->log && o->profile) fc_run_log_profile(o->log, l->step, &t->step_times);
-        if (interrupted) {
-            fc_progress_done(&p);
-            return fc_error(FC_ERR_INTERRUPTED, "stopped by a signal after step %zu of %zu; %s%s", l->step,
-                            o->max_steps, o->checkpoint_path ? "checkpoint written to " : "no checkpoint (none asked for)",
-                            o->checkpoint_path ? o->checkpoint_path : "");
-        }
     }
     fc_progress_done(&p);
     s->early_stopped = stop;
@@ -309,7 +345,7 @@ static fc_status run_steps(trainer *t, fc_train_summary *s) {
 
 /* Continues from o->resume_path: model, optimizer, sampler and loop state. */
 static fc_status resume(trainer *t, fc_train_summary *s) {
-    fc_checkpoint_ref ref = {t->f, t->ds, t->o, &t->opt, t->best, &t->loop};
+    fc_checkpoint_ref ref = checkpoint_ref(t);
     FC_TRY(fc_checkpoint_read(&ref, t->o->resume_path));
     fc_window_sampler_seek(&t->sampler, t->loop.sampler_epoch, t->loop.sampler_cursor);
     s->start_step = s->steps = t->loop.step;
