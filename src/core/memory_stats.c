@@ -1,21 +1,33 @@
 /* Resident-memory figures from /proc/self (see memory_stats.h). */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/memory_stats.h"
 
-/* The value of a "Key:   123 kB" line of a /proc file, in bytes. */
+/* The value of a "Key:   123 kB" line of a /proc file, in bytes. Read
+ * with open/read into a stack buffer, not stdio: the run log reads it
+ * every step, and fopen allocates (the step loop must not). */
 static size_t proc_kb(const char *path, const char *key) {
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    char line[256];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    char text[8192];
+    size_t len = 0;
+    for (ssize_t r; len < sizeof text - 1 && (r = read(fd, text + len, sizeof text - 1 - len)) != 0;) {
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) break;
+        len += (size_t)r;
+    }
+    close(fd);
+    text[len] = '\0';
     size_t kb = 0, n = strlen(key);
-    while (fgets(line, sizeof line, f))
+    for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
         if (strncmp(line, key, n) == 0 && line[n] == ':') {
             sscanf(line + n + 1, "%zu", &kb);
             break;
         }
-    fclose(f);
     return kb * 1024;
 }
 

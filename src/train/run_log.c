@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ struct fc_run_log {
     int failed_errno;    /* first write failure, 0 if none */
     fc_gpu_monitor *gpu; /* NULL: no GPU samples */
     double last_gpu;     /* fc_now() of the last GPU sample */
+    char line[1024];     /* the line of a step, profile or GPU event (each under 600 bytes) */
 };
 
 int fc_run_log_sample_gpus(fc_run_log *l) {
@@ -154,9 +156,22 @@ static int write_line(int fd, const char *text, size_t n) {
     return err;
 }
 
-/* Writes one event as one line (and frees it). A line that cannot be
+/* Writes one line (n bytes, ending in a newline). A line that cannot be
  * written whole is taken back from a regular file, so the log stays
  * complete lines that a resumed run can append to. */
+static void emit_line(fc_run_log *l, const char *line, size_t n) {
+    if (l->failed_errno) return;
+    l->failed_errno = write_line(l->fd, line, n);
+    if (!l->failed_errno) {
+        if (l->regular) l->good_end += (off_t)n;
+        return;
+    }
+    if (l->regular && ftruncate(l->fd, l->good_end) != 0) {}   /* best effort: the cut line goes */
+    fprintf(stderr, "warning: run log %s: %s; training goes on without it\n", l->path, strerror(l->failed_errno));
+}
+
+/* Writes one event built with jansson as one line (and frees it): the
+ * events of a run's start and end and of its rare checks. */
 static void emit(fc_run_log *l, json_t *event) {
     if (!event) return;
     char *text = l->failed_errno ? NULL : json_dumps(event, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -167,18 +182,51 @@ static void emit(fc_run_log *l, json_t *event) {
     if (!line) {
         free(text);
         l->failed_errno = ENOMEM;
-    } else {
-        line[n] = '\n';
-        line[n + 1] = '\0';
-        l->failed_errno = write_line(l->fd, line, n + 1);
-        free(line);
-    }
-    if (!l->failed_errno) {
-        if (l->regular) l->good_end += (off_t)(n + 1);
         return;
     }
-    if (l->regular && ftruncate(l->fd, l->good_end) != 0) {}   /* best effort: the cut line goes */
-    fprintf(stderr, "warning: run log %s: %s; training goes on without it\n", l->path, strerror(l->failed_errno));
+    line[n] = '\n';
+    emit_line(l, line, n + 1);
+    free(line);
+}
+
+/* The events of every step (step, profile, gpu) are formatted into the
+ * log's own buffer, so logging adds no allocation to the step loop. Their
+ * keys and strings are fcast's own (no escaping needed); numbers that are
+ * not finite are written as null. */
+typedef struct {
+    char *buf;
+    size_t cap, len;
+} line_text;
+
+static void text_add(line_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void text_add(line_text *t, const char *fmt, ...) {
+    if (t->len >= t->cap) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
+    t->len = n < 0 ? t->cap : t->len + (size_t)n;
+}
+
+static void text_num(line_text *t, const char *key, double x) {
+    if (isfinite(x)) text_add(t, ",\"%s\":%.17g", key, x);
+    else text_add(t, ",\"%s\":null", key);
+}
+
+static void text_count(line_text *t, const char *key, size_t x) { text_add(t, ",\"%s\":%zu", key, x); }
+
+static line_text text_begin(fc_run_log *l, const char *event) {
+    line_text t = {l->line, sizeof l->line, 0};
+    text_add(&t, "{\"event\":\"%s\"", event);
+    text_num(&t, "elapsed_s", fc_now() - l->t0);
+    return t;
+}
+
+/* Ends the line and writes it; a line that did not fit (it cannot: every
+ * field is bounded) is dropped rather than written cut. */
+static void text_emit(fc_run_log *l, line_text *t) {
+    text_add(t, "}\n");
+    if (t->len < t->cap) emit_line(l, t->buf, t->len);
 }
 
 /* A number, or null where it is not finite (JSON has no NaN). */
@@ -210,31 +258,32 @@ static void log_gpus(fc_run_log *l) {
     for (int d = 0; d < fc_gpu_monitor_count(l->gpu); d++) {
         fc_gpu_sample g;
         if (fc_gpu_monitor_sample(l->gpu, d, &g) != FC_OK) continue;   /* a failed read is a gap, not an error */
-        json_t *e = event(l, "gpu");
-        json_object_set_new(e, "device", json_integer(d));
-        json_object_set_new(e, "util_pct", num(g.util_pct));
-        json_object_set_new(e, "mem_used_bytes", count((size_t)g.mem_used_bytes));
-        json_object_set_new(e, "mem_total_bytes", count((size_t)g.mem_total_bytes));
-        json_object_set_new(e, "temp_c", num(g.temp_c));
-        json_object_set_new(e, "power_w", num(g.power_w));
-        emit(l, e);
+        line_text t = text_begin(l, "gpu");
+        text_add(&t, ",\"device\":%d", d);
+        text_num(&t, "util_pct", g.util_pct);
+        text_count(&t, "mem_used_bytes", (size_t)g.mem_used_bytes);
+        text_count(&t, "mem_total_bytes", (size_t)g.mem_total_bytes);
+        text_num(&t, "temp_c", g.temp_c);
+        text_num(&t, "power_w", g.power_w);
+        text_emit(l, &t);
     }
 }
 
 void fc_run_log_step(fc_run_log *l, const fc_step_status *s, const char *loss_unit, size_t rss_bytes,
                      size_t device_bytes) {
-    json_t *e = event(l, "step");
-    json_object_set_new(e, "step", count(s->step));
-    json_object_set_new(e, "train_loss", num(s->loss));
-    json_object_set_new(e, "train_loss_unit", json_string(loss_unit));
-    json_object_set_new(e, "lr", num(s->lr));
-    json_object_set_new(e, "loss_scale", s->loss_scale > 0 ? json_real(s->loss_scale) : json_null());
-    json_object_set_new(e, "skipped", count(s->skipped));
-    json_object_set_new(e, "grad_norm", num(s->grad_norm));
-    json_object_set_new(e, "windows_per_s", num(s->windows_per_s));
-    json_object_set_new(e, "rss_bytes", count(rss_bytes));
-    json_object_set_new(e, "device_bytes", device_bytes ? count(device_bytes) : json_null());
-    emit(l, e);
+    line_text t = text_begin(l, "step");
+    text_count(&t, "step", s->step);
+    text_num(&t, "train_loss", s->loss);
+    text_add(&t, ",\"train_loss_unit\":\"%s\"", loss_unit);
+    text_num(&t, "lr", s->lr);
+    text_num(&t, "loss_scale", s->loss_scale > 0 ? (double)s->loss_scale : NAN);
+    text_count(&t, "skipped", s->skipped);
+    text_num(&t, "grad_norm", s->grad_norm);
+    text_num(&t, "windows_per_s", s->windows_per_s);
+    text_count(&t, "rss_bytes", rss_bytes);
+    if (device_bytes) text_count(&t, "device_bytes", device_bytes);
+    else text_add(&t, ",\"device_bytes\":null");
+    text_emit(l, &t);
     log_gpus(l);
 }
 
@@ -273,10 +322,15 @@ static json_t *phases_json(const fc_phase_times *t, int with_io) {
 }
 
 void fc_run_log_profile(fc_run_log *l, size_t step, const fc_phase_times *step_times) {
-    json_t *e = event(l, "profile");
-    json_object_set_new(e, "step", count(step));
-    json_object_set_new(e, "phases", phases_json(step_times, 0));
-    emit(l, e);
+    line_text t = text_begin(l, "profile");
+    text_count(&t, "step", step);
+    text_add(&t, ",\"phases\":{");
+    for (int p = 0; p < FC_PHASE_VALIDATION; p++) {
+        double x = step_times->seconds[p];
+        text_add(&t, isfinite(x) ? "%s\"%s\":%.17g" : "%s\"%s\":null", p ? "," : "", fc_phase_name((fc_phase)p), x);
+    }
+    text_add(&t, "}");
+    text_emit(l, &t);
 }
 
 static json_t *text_or_null(const char *s) { return s ? json_string(s) : json_null(); }
