@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "core/error.h"
 #include "data/dataset.h"
+#include "train/dense_peak.h"
 #include "train/forecaster.h"
 #include "train/progress.h"
 
@@ -44,52 +45,6 @@ static const char *SUMMARY =
     "Benchmark training: dense-layer peak per precision, then the default N-HiTS (h=48, input 96,\n"
     "1024 windows per step) trained in each precision on the bundled data; --vs-torch runs\n"
     "python/bench_torch.py (PyTorch eager, same architecture, threads and batch) for the ratios.";
-
-/* ---- the dense-layer peak ---- */
-
-typedef struct {
-    float *x, *w, *b, *y;
-    void *x_low, *w_low;
-} peak_buffers;
-
-static void peak_free(fc_backend *be, peak_buffers *p) {
-    void *all[6] = {p->x, p->w, p->b, p->y, p->x_low, p->w_low};
-    for (int i = 0; i < 6; i++) be->release(be, all[i]);
-}
-
-static fc_status peak_alloc(fc_backend *be, peak_buffers *p, size_t B, size_t I, size_t O, fc_precision prec) {
-    size_t lb = be->low_bytes[prec] ? be->low_bytes[prec] : 1;
-    p->x = be->alloc(be, B * I * sizeof(float)), p->w = be->alloc(be, O * I * sizeof(float));
-    p->b = be->alloc(be, O * sizeof(float)), p->y = be->alloc(be, B * O * sizeof(float));
-    p->x_low = be->alloc(be, B * I * lb), p->w_low = be->alloc(be, O * I * lb);
-    if (!p->x || !p->w || !p->b || !p->y || !p->x_low || !p->w_low) return FC_ERR_MEMORY;
-    be->fill(be, p->x, 0.5f, B * I);
-    be->fill(be, p->w, 0.01f, O * I);
-    be->fill(be, p->b, 0.0f, O);
-    if (prec != FC_PREC_FP32) be->round_to(be, p->w_low, p->w, O * I, prec);
-    return FC_OK;
-}
-
-/* Best GFLOP/s over 5 rounds of 20 forward calls, after a warm-up. */
-static fc_status measure_peak(fc_backend *be, fc_precision prec, double *gflops) {
-    const size_t B = 1024, I = 512, O = 512, calls = 20;
-    peak_buffers p = {0};
-    fc_status st = peak_alloc(be, &p, B, I, O, prec);
-    fc_linear_call c = {.B = B, .I = I, .O = O, .act = FC_ACT_RELU, .prec = prec, .x = p.x,
-                        .x_low = prec != FC_PREC_FP32 ? p.x_low : NULL, .w = p.w,
-                        .w_low = prec != FC_PREC_FP32 ? p.w_low : NULL, .b = p.b, .y = p.y};
-    double best = 1e30;
-    for (int i = 0; st == FC_OK && i < 10; i++) st = be->linear_forward(be, &c);
-    for (int round = 0; st == FC_OK && round < 5; round++) {
-        double t0 = fc_now();
-        for (size_t i = 0; st == FC_OK && i < calls; i++) st = be->linear_forward(be, &c);
-        double dt = (fc_now() - t0) / (double)calls;
-        best = dt < best ? dt : best;
-    }
-    peak_free(be, &p);
-    *gflops = 2.0 * B * I * O / best * 1e-9;
-    return st;
-}
 
 /* ---- fcast training ---- */
 
@@ -271,9 +226,9 @@ static int bench_train_cmd(const bench_args *a) {
         /* the peak is the best of a measurement before and after training:
          * one alone can land in a slow moment of a shared machine */
         double before = 0, after = 0;
-        st = measure_peak(be, precs[i], &before);
+        st = fc_dense_peak_gflops(be, precs[i], 5, &before);
         if (st == FC_OK) st = bench_train(be, ds, a, &rows[i]);
-        if (st == FC_OK) st = measure_peak(be, precs[i], &after);
+        if (st == FC_OK) st = fc_dense_peak_gflops(be, precs[i], 5, &after);
         rows[i].peak_gflops = before > after ? before : after;
     }
     if (st == FC_OK && a->vs_torch)   /* PyTorch's CPU fp16 autocast is no baseline anyone uses */
