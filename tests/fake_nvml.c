@@ -5,7 +5,12 @@
  *   FAKE_NVML_NO_POWER      without nvmlDeviceGetPowerUsage (a missing entry point)
  *   FAKE_NVML_DEVICES=0     NVML that finds no GPU
  * FAKE_NVML_FAIL=<call name> in the environment makes that call fail with
- * NVML_ERROR_NOT_SUPPORTED. Signatures as in nvml.h (see gpu_monitor.c). */
+ * NVML_ERROR_NOT_SUPPORTED; FAKE_NVML_FAIL=describe makes every descriptive
+ * call (name, compute capability, versions, PCIe, MIG) fail at once.
+ * Descriptive answers: "Fake GPU 16GB", compute capability 8.0, driver
+ * 550.54.15, CUDA 12.4 (12040), PCIe gen 4 x16 of gen 5 x16, MIG disabled
+ * on GPU 0 and enabled on GPU 1. Signatures as in nvml.h (see gpu_monitor.c). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +93,70 @@ int nvmlDeviceGetPowerUsage(nvml_device d, unsigned int *milliwatts) {
     return r;
 }
 #endif
+
+/* ---- descriptive calls (optional in gpu_monitor.c) ---- */
+
+static int check_described(nvml_device d, const char *call) {
+    int r = check(d, call);
+    return r == OK && failing("describe") ? ERROR_NOT_SUPPORTED : r;
+}
+
+int nvmlDeviceGetName(nvml_device d, char *name, unsigned int length) {
+    int r = check_described(d, "nvmlDeviceGetName");
+    if (r == OK) snprintf(name, length, "Fake GPU 16GB");
+    return r;
+}
+
+int nvmlDeviceGetCudaComputeCapability(nvml_device d, int *major, int *minor) {
+    int r = check_described(d, "nvmlDeviceGetCudaComputeCapability");
+    if (r == OK) *major = 8, *minor = 0;
+    return r;
+}
+
+static int system_call(const char *call) {
+    if (fake_nvml_live <= 0) return ERROR_UNINITIALIZED;
+    return failing(call) || failing("describe") ? ERROR_NOT_SUPPORTED : OK;
+}
+
+int nvmlSystemGetDriverVersion(char *version, unsigned int length) {
+    int r = system_call("nvmlSystemGetDriverVersion");
+    if (r == OK) snprintf(version, length, "550.54.15");
+    return r;
+}
+
+int nvmlSystemGetCudaDriverVersion(int *version) {
+    int r = system_call("nvmlSystemGetCudaDriverVersion");
+    if (r == OK) *version = 12040;
+    return r;
+}
+
+static int link_figure(nvml_device d, const char *call, unsigned int value, unsigned int *out) {
+    int r = check_described(d, call);
+    if (r == OK) *out = value;
+    return r;
+}
+
+int nvmlDeviceGetCurrPcieLinkGeneration(nvml_device d, unsigned int *gen) {
+    return link_figure(d, "nvmlDeviceGetCurrPcieLinkGeneration", 4, gen);
+}
+
+int nvmlDeviceGetCurrPcieLinkWidth(nvml_device d, unsigned int *width) {
+    return link_figure(d, "nvmlDeviceGetCurrPcieLinkWidth", 16, width);
+}
+
+int nvmlDeviceGetMaxPcieLinkGeneration(nvml_device d, unsigned int *gen) {
+    return link_figure(d, "nvmlDeviceGetMaxPcieLinkGeneration", 5, gen);
+}
+
+int nvmlDeviceGetMaxPcieLinkWidth(nvml_device d, unsigned int *width) {
+    return link_figure(d, "nvmlDeviceGetMaxPcieLinkWidth", 16, width);
+}
+
+int nvmlDeviceGetMigMode(nvml_device d, unsigned int *current, unsigned int *pending) {
+    int r = check_described(d, "nvmlDeviceGetMigMode");
+    if (r == OK) *current = *pending = (char *)d == devices + 1;
+    return r;
+}
 
 const char *nvmlErrorString(int r) {
     switch (r) {

@@ -9,6 +9,7 @@
 
 #include <dlfcn.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "core/error.h"
 #include "monitor/gpu_monitor.h"
@@ -120,6 +121,32 @@ static void test_fake_samples(const char *lib) {
     if (keep) dlclose(keep);
 }
 
+/* The descriptive fields, then the same with every descriptive call
+ * failing: unknown ("" or -1), never an error. */
+static void test_fake_describe(const char *lib) {
+    fc_gpu_monitor *m = NULL;
+    fc_gpu_info info;
+    char driver[80];
+    CHECK(open_with(lib, &m) == FC_OK);
+    CHECK(fc_gpu_monitor_describe(m, 0, &info) == FC_OK);
+    CHECK(!strcmp(info.name, "Fake GPU 16GB") && info.cc_major == 8 && info.cc_minor == 0);
+    CHECK(info.mem_total_bytes == 16ULL << 30 && info.mem_free_bytes == 15ULL << 30);
+    CHECK(info.pcie_gen == 4 && info.pcie_width == 16 && info.pcie_max_gen == 5 && info.pcie_max_width == 16);
+    CHECK(info.mig_mode == 0);
+    CHECK(fc_gpu_monitor_describe(m, 1, &info) == FC_OK && info.mig_mode == 1);
+    CHECK(fc_gpu_monitor_describe(m, 2, &info) == FC_ERR_INVALID);
+    fc_gpu_monitor_driver_version(m, driver, sizeof driver);
+    CHECK(!strcmp(driver, "550.54.15") && fc_gpu_monitor_cuda_version(m) == 12040);
+    setenv("FAKE_NVML_FAIL", "describe", 1);
+    CHECK(fc_gpu_monitor_describe(m, 0, &info) == FC_OK);
+    CHECK(info.name[0] == '\0' && info.cc_major == -1 && info.pcie_gen == -1 && info.mig_mode == -1);
+    CHECK(info.mem_total_bytes == 16ULL << 30);   /* memory is not descriptive: still there */
+    fc_gpu_monitor_driver_version(m, driver, sizeof driver);
+    CHECK(driver[0] == '\0' && fc_gpu_monitor_cuda_version(m) == 0);
+    unsetenv("FAKE_NVML_FAIL");
+    fc_gpu_monitor_close(&m);
+}
+
 static void test_fake_missing_symbol(const char *lib) {
     fc_gpu_monitor *m = (fc_gpu_monitor *)1;
     CHECK(open_with(lib, &m) == FC_ERR_BACKEND && m == NULL);
@@ -143,6 +170,7 @@ int main(void) {
     const char *nopower = fake_path("FC_FAKE_NVML_NOPOWER_PATH", FAKE_NOPOWER);
     const char *nogpu = fake_path("FC_FAKE_NVML_NOGPU_PATH", FAKE_NOGPU);
     if (full) test_fake_samples(full);
+    if (full) test_fake_describe(full);
     if (nopower) test_fake_missing_symbol(nopower);
     if (nogpu) test_fake_no_gpu(nogpu);
     if (!full || !nopower || !nogpu)

@@ -40,9 +40,24 @@ typedef struct {
     const char *(*error_string)(nvml_return r);
 } nvml_api;
 
+/* Entry points fcast doctor uses for description only: optional, NULL
+ * when the library lacks them (nvml.h signatures). */
+typedef struct {
+    nvml_return (*name)(nvml_device device, char *name, unsigned int length);
+    nvml_return (*compute_capability)(nvml_device device, int *major, int *minor);
+    nvml_return (*driver_version)(char *version, unsigned int length);
+    nvml_return (*cuda_version)(int *version);
+    nvml_return (*pcie_gen)(nvml_device device, unsigned int *gen);
+    nvml_return (*pcie_width)(nvml_device device, unsigned int *width);
+    nvml_return (*pcie_max_gen)(nvml_device device, unsigned int *gen);
+    nvml_return (*pcie_max_width)(nvml_device device, unsigned int *width);
+    nvml_return (*mig_mode)(nvml_device device, unsigned int *current, unsigned int *pending);
+} nvml_optional_api;
+
 struct fc_gpu_monitor {
     void *lib;          /* dlopen handle */
     nvml_api api;
+    nvml_optional_api opt;
     int count;
 };
 
@@ -70,6 +85,26 @@ static fc_status resolve(fc_gpu_monitor *m, const char *path) {
         memcpy((char *)&m->api + entry_points[i].offset, &sym, sizeof sym);
     }
     return FC_OK;
+}
+
+static const struct { const char *name; size_t offset; } optional_entry_points[] = {
+    {"nvmlDeviceGetName", offsetof(nvml_optional_api, name)},
+    {"nvmlDeviceGetCudaComputeCapability", offsetof(nvml_optional_api, compute_capability)},
+    {"nvmlSystemGetDriverVersion", offsetof(nvml_optional_api, driver_version)},
+    {"nvmlSystemGetCudaDriverVersion", offsetof(nvml_optional_api, cuda_version)},
+    {"nvmlDeviceGetCurrPcieLinkGeneration", offsetof(nvml_optional_api, pcie_gen)},
+    {"nvmlDeviceGetCurrPcieLinkWidth", offsetof(nvml_optional_api, pcie_width)},
+    {"nvmlDeviceGetMaxPcieLinkGeneration", offsetof(nvml_optional_api, pcie_max_gen)},
+    {"nvmlDeviceGetMaxPcieLinkWidth", offsetof(nvml_optional_api, pcie_max_width)},
+    {"nvmlDeviceGetMigMode", offsetof(nvml_optional_api, mig_mode)},
+};
+
+/* Missing ones stay NULL: the fields they give are reported unknown. */
+static void resolve_optional(fc_gpu_monitor *m) {
+    for (size_t i = 0; i < sizeof optional_entry_points / sizeof optional_entry_points[0]; i++) {
+        void *sym = dlsym(m->lib, optional_entry_points[i].name);
+        if (sym) memcpy((char *)&m->opt + optional_entry_points[i].offset, &sym, sizeof sym);
+    }
 }
 
 static const char *nvml_error(const fc_gpu_monitor *m, nvml_return r) {
@@ -108,6 +143,7 @@ fc_status fc_gpu_monitor_open(fc_gpu_monitor **out) {
     if (!m) return FC_ERR_MEMORY;
     m->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     fc_status st = m->lib ? resolve(m, path) : load_failed(path);
+    if (st == FC_OK) resolve_optional(m);
     if (st == FC_OK) st = start(m);
     if (st != FC_OK) {
         if (m->lib) dlclose(m->lib);
@@ -153,6 +189,55 @@ fc_status fc_gpu_monitor_sample(fc_gpu_monitor *m, int device, fc_gpu_sample *s)
     fc_status st = read_sample(m, device, s);
     if (st != FC_OK) memset(s, 0, sizeof *s);
     return st;
+}
+
+/* An unsigned NVML figure as int, -1 when the call is absent or fails. */
+static int optional_uint(nvml_return (*call)(nvml_device, unsigned int *), nvml_device d) {
+    unsigned int v = 0;
+    return call && call(d, &v) == NVML_OK && v <= 1000000 ? (int)v : -1;
+}
+
+static void describe_optional(const fc_gpu_monitor *m, nvml_device d, fc_gpu_info *info) {
+    if (m->opt.name && m->opt.name(d, info->name, sizeof info->name) == NVML_OK)
+        info->name[sizeof info->name - 1] = '\0';
+    else
+        info->name[0] = '\0';
+    if (!m->opt.compute_capability || m->opt.compute_capability(d, &info->cc_major, &info->cc_minor) != NVML_OK)
+        info->cc_major = info->cc_minor = -1;
+    info->pcie_gen = optional_uint(m->opt.pcie_gen, d);
+    info->pcie_width = optional_uint(m->opt.pcie_width, d);
+    info->pcie_max_gen = optional_uint(m->opt.pcie_max_gen, d);
+    info->pcie_max_width = optional_uint(m->opt.pcie_max_width, d);
+    unsigned int current = 0, pending = 0;
+    info->mig_mode = m->opt.mig_mode && m->opt.mig_mode(d, &current, &pending) == NVML_OK ? current != 0 : -1;
+}
+
+fc_status fc_gpu_monitor_describe(fc_gpu_monitor *m, int device, fc_gpu_info *info) {
+    memset(info, 0, sizeof *info);
+    info->cc_major = info->cc_minor = info->pcie_gen = info->pcie_width = -1;
+    info->pcie_max_gen = info->pcie_max_width = info->mig_mode = -1;
+    if (!m || device < 0 || device >= m->count)
+        return fc_error(FC_ERR_INVALID, "GPU %d does not exist: NVML sees %d GPU%s", device,
+                        fc_gpu_monitor_count(m), fc_gpu_monitor_count(m) == 1 ? "" : "s");
+    nvml_device d;
+    if (m->api.handle((unsigned int)device, &d) != NVML_OK) return FC_OK;   /* all unknown */
+    nvml_memory mem;
+    if (m->api.memory(d, &mem) == NVML_OK) info->mem_total_bytes = mem.total, info->mem_free_bytes = mem.free;
+    describe_optional(m, d, info);
+    return FC_OK;
+}
+
+void fc_gpu_monitor_driver_version(fc_gpu_monitor *m, char *buf, size_t cap) {
+    if (!cap) return;
+    buf[0] = '\0';
+    if (!m || !m->opt.driver_version || cap > 4096) return;
+    if (m->opt.driver_version(buf, (unsigned int)cap) != NVML_OK) buf[0] = '\0';
+    buf[cap - 1] = '\0';
+}
+
+int fc_gpu_monitor_cuda_version(fc_gpu_monitor *m) {
+    int v = 0;
+    return m && m->opt.cuda_version && m->opt.cuda_version(&v) == NVML_OK && v > 0 ? v : 0;
 }
 
 void fc_gpu_monitor_close(fc_gpu_monitor **pm) {

@@ -6,6 +6,7 @@
 #ifndef FC_MONITOR_GPU_MONITOR_H
 #define FC_MONITOR_GPU_MONITOR_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "fcast.h"
 
@@ -35,6 +36,28 @@ int fc_gpu_monitor_count(const fc_gpu_monitor *m);
  * FC_ERR_INVALID; an NVML failure FC_ERR_BACKEND naming the call and the
  * device. *s is zeroed on failure. */
 fc_status fc_gpu_monitor_sample(fc_gpu_monitor *m, int device, fc_gpu_sample *s);
+
+/* What a GPU is, for fcast doctor. Every field comes from an NVML entry
+ * point that older drivers or some GPUs lack; such a field is unknown
+ * ("" or -1) and never an error. */
+typedef struct {
+    char name[96];              /* "NVIDIA H100 80GB HBM3"; "" unknown */
+    int cc_major, cc_minor;     /* CUDA compute capability; -1 unknown */
+    uint64_t mem_total_bytes, mem_free_bytes;   /* 0 unknown */
+    int pcie_gen, pcie_width;   /* current PCIe link generation and lanes; -1 unknown */
+    int pcie_max_gen, pcie_max_width;           /* what the link can reach; -1 unknown */
+    int mig_mode;               /* current MIG mode: 1 enabled, 0 disabled, -1 unknown or unsupported */
+} fc_gpu_info;
+
+/* Describes GPU `device`; FC_ERR_INVALID only for a device out of range. */
+fc_status fc_gpu_monitor_describe(fc_gpu_monitor *m, int device, fc_gpu_info *info);
+
+/* The driver's version text ("550.54.15") into buf; "" when unknown. */
+void fc_gpu_monitor_driver_version(fc_gpu_monitor *m, char *buf, size_t cap);
+
+/* The CUDA version the driver supports, as NVML gives it (12040 is 12.4);
+ * 0 when unknown. */
+int fc_gpu_monitor_cuda_version(fc_gpu_monitor *m);
 
 /* Shuts NVML down and unloads it; sets *m to NULL. */
 void fc_gpu_monitor_close(fc_gpu_monitor **m);
