@@ -18,6 +18,7 @@ static void usage(FILE *f) {
             "  eval      score a model against a test file, next to seasonal naive\n"
             "  plan      the memory plan of a training run (the flags of train)\n"
             "  report    a training run log (and forecasts) as one self-contained HTML page\n"
+            "  doctor    this machine as fcast sees it: CPU, GPUs, device, precision, largest batch\n"
             "  bench     bench train: training speed per precision, against PyTorch\n"
             "  quant     trading analytics: indicators, option, risk, portfolio, backtest\n",
             fc_version());
@@ -52,6 +53,7 @@ int main(int argc, char **argv) {
     if (!strcmp(c, "train")) return cmd_train(argc, argv, 2);
     if (!strcmp(c, "predict")) return cmd_predict(argc, argv, 2);
     if (!strcmp(c, "eval")) return cmd_eval(argc, argv, 2);
+    if (!strcmp(c, "doctor")) return cmd_doctor(argc, argv, 2);
     if (!strcmp(c, "bench")) return cmd_bench(argc, argv, 2);
     if (!strcmp(c, "plan")) return cmd_plan(argc, argv, 2);
     if (!strcmp(c, "report")) return cmd_report(argc, argv, 2);

@@ -1,0 +1,371 @@
+/* fcast doctor: what a user runs first on a new machine. The CPU (model,
+ * the ISA extensions fcast's kernels choose between, cores, memory, the
+ * measured matrix-product peak per precision), the GPUs NVML sees, and the
+ * conclusion: the device and precision fcast will use and the largest
+ * windows batch of the default N-HiTS within the memory limit. Text, or
+ * one JSON object with --json.
+ *
+ * GPU figures that need the CUDA runtime (host<->device bandwidth, GPU
+ * matrix-product peak) are said to be not measured: fcast has no CUDA
+ * backend yet, and a figure it did not measure is not printed. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "backend/cpu/cpu_backend.h"
+#include "cli.h"
+#include "core/error.h"
+#include "core/memory_stats.h"
+#include "data/dataset.h"
+#include "models/model.h"
+#include "monitor/cpu_info.h"
+#include "monitor/gpu_monitor.h"
+#include "train/dense_peak.h"
+#include "train/memory_plan.h"
+
+#define DOCTOR_MAX_GPUS 16
+/* The default N-HiTS of fcast bench: horizon 48, input window 96. */
+#define DOCTOR_H 48
+#define DOCTOR_L 96
+#define NOT_MEASURED_GPU "not measured: needs the CUDA backend (issue 11)"
+
+typedef struct {
+    const char *memory_limit, *data;
+    size_t threads;
+    int json, quick;
+} doctor_args;
+
+typedef struct {
+    fc_cpu_info info;
+    int amx_works, amx_capped, threads;
+    double peak[2];             /* GFLOP/s, fp32 and bf16; 0: not measured */
+} cpu_report;
+
+typedef struct {
+    int found, n;               /* n: devices described (at most DOCTOR_MAX_GPUS) */
+    char reason[256];           /* why none was found */
+    char driver[80];
+    int cuda;                   /* 12040 is 12.4; 0 unknown */
+    fc_gpu_info info[DOCTOR_MAX_GPUS];
+    fc_gpu_sample sample[DOCTOR_MAX_GPUS];
+    int sampled[DOCTOR_MAX_GPUS];
+} gpu_report;
+
+typedef struct {
+    fc_precision precision;
+    const char *device_reason, *precision_reason;
+    size_t limit, largest_batch;
+    int limit_given;
+    char data[160];             /* where the dataset for the plan came from */
+} conclusion;
+
+static const char *SUMMARY =
+    "Reports this machine as fcast sees it: CPU (model, AVX-512, AVX512-BF16, AMX, cores, memory,\n"
+    "measured matrix-product peak), GPUs (through NVML), and the conclusion: device, precision and the\n"
+    "largest --windows-batch-size of the default N-HiTS (h=48, input 96) within --memory-limit.";
+
+/* ---- CPU ---- */
+
+static fc_status measure_cpu(fc_backend *be, int quick, cpu_report *c) {
+    fc_cpu_info_read(&c->info);
+    c->amx_works = fc_backend_cpu_uses_amx();
+    c->amx_capped = fc_cpu_amx_capped();
+    c->threads = be->threads;
+    if (quick) return FC_OK;
+    FC_TRY(fc_dense_peak_gflops(be, FC_PREC_FP32, 5, &c->peak[0]));
+    return fc_dense_peak_gflops(be, FC_PREC_BF16, 5, &c->peak[1]);
+}
+
+static const char *amx_text(const cpu_report *c) {
+    if (!c->info.amx_tile) return "not advertised";
+    if (c->amx_works) return c->amx_capped ? "works (fcast's AMX kernels; oneDNN capped below AMX)" : "works (fcast's AMX kernels)";
+    return c->amx_capped ? "advertised but does not work here (oneDNN capped below AMX)" : "advertised, not used (FCAST_NO_AMX)";
+}
+
+/* ---- GPU ---- */
+
+static void describe_gpus(fc_gpu_monitor *m, gpu_report *g) {
+    int n = fc_gpu_monitor_count(m);
+    g->n = n < DOCTOR_MAX_GPUS ? n : DOCTOR_MAX_GPUS;
+    fc_gpu_monitor_driver_version(m, g->driver, sizeof g->driver);
+    g->cuda = fc_gpu_monitor_cuda_version(m);
+    for (int i = 0; i < g->n; i++) {
+        fc_gpu_monitor_describe(m, i, &g->info[i]);
+        g->sampled[i] = fc_gpu_monitor_sample(m, i, &g->sample[i]) == FC_OK;
+    }
+}
+
+/* No GPU is not a failure of doctor: the reason is part of the report. */
+static void probe_gpus(gpu_report *g) {
+    fc_gpu_monitor *m = NULL;
+    if (fc_gpu_monitor_open(&m) != FC_OK) {
+        snprintf(g->reason, sizeof g->reason, "%s", fc_last_error());
+        return;
+    }
+    g->found = 1;
+    describe_gpus(m, g);
+    fc_gpu_monitor_close(&m);
+}
+
+/* ---- conclusion ---- */
+
+/* The plan needs a dataset: --data, else one synthetic series long enough
+ * for many windows, built in memory (its few kB do not move the answer). */
+static fc_status plan_dataset(const doctor_args *a, conclusion *c, fc_dataset **ds) {
+    fc_load_options lo = {.drop_exog = 1};
+    if (a->data) {
+        snprintf(c->data, sizeof c->data, "%s", a->data);
+        return fc_dataset_load_csv(a->data, &lo, ds);
+    }
+    enum { POINTS = 2000 };
+    size_t cap = 32 + POINTS * 24, len = 0;
+    char *text = malloc(cap);
+    if (!text) return fc_error(FC_ERR_MEMORY, "out of memory");
+    len += (size_t)snprintf(text, cap, "unique_id,ds,y\n");
+    for (int t = 0; t < POINTS; t++) len += (size_t)snprintf(text + len, cap - len, "s,%d,%d\n", t, 100 + t % 48);
+    snprintf(c->data, sizeof c->data, "synthetic: 1 series of %d points, built in memory (--data FILE for yours)", POINTS);
+    fc_status st = fc_dataset_load_buffer("synthetic", text, len, &lo, ds);
+    free(text);
+    return st;
+}
+
+static fc_status largest_batch(const doctor_args *a, fc_backend *be, conclusion *c) {
+    fc_model_config cfg;
+    fc_model_config_default(&cfg, FC_MODEL_NHITS, DOCTOR_H, DOCTOR_L);
+    fc_train_options o;
+    fc_train_options_default(&o);
+    o.precision = c->precision;
+    fc_dataset *ds = NULL;
+    fc_model *m = NULL;
+    fc_status st = plan_dataset(a, c, &ds);
+    if (st == FC_OK) st = fc_model_plan(&cfg, &m);
+    if (st == FC_OK) st = fc_memory_plan_largest_batch(m, ds, &o, be, c->limit, &c->largest_batch);
+    fc_model_free(&m);
+    fc_dataset_free(&ds);
+    return st;
+}
+
+/* bf16 when the CPU computes it natively and, when measured, it is faster;
+ * fcast train itself defaults to fp32 and has no --precision auto yet. */
+static void choose_precision(const cpu_report *cpu, conclusion *c) {
+    int native = cpu->info.avx512_bf16 || cpu->amx_works;
+    int measured = cpu->peak[0] > 0 && cpu->peak[1] > 0;
+    c->precision = native && (!measured || cpu->peak[1] > cpu->peak[0]) ? FC_PREC_BF16 : FC_PREC_FP32;
+    if (!native) c->precision_reason = "no AVX512-BF16 or working AMX: bf16 would be emulated";
+    else if (!measured) c->precision_reason = "native bf16 (AVX512-BF16 or AMX); peak not measured (--quick)";
+    else c->precision_reason = c->precision == FC_PREC_BF16 ? "native bf16, faster than fp32 in the measured peak"
+                                                             : "native bf16, but not faster than fp32 in the measured peak";
+}
+
+static fc_status conclude(const doctor_args *a, fc_backend *be, const cpu_report *cpu, const gpu_report *g,
+                          conclusion *c) {
+    c->device_reason = g->found ? "GPU found, but fcast has no CUDA backend yet: issue 11" : "no GPU found";
+    choose_precision(cpu, c);
+    c->limit_given = a->memory_limit != NULL;
+    FC_TRY(fc_memory_limit_parse(a->memory_limit, &c->limit));
+    if (!c->limit) c->limit = fc_memory_available();
+    if (!c->limit) return fc_error(FC_ERR_INVALID, "the available memory is unknown here: give --memory-limit");
+    return largest_batch(a, be, c);
+}
+
+/* ---- text ---- */
+
+static const char *yes_no(int v) { return v ? "yes" : "no"; }
+
+static void print_cpu(const cpu_report *c) {
+    char total[32], avail[32];
+    printf("CPU\n  model:        %s\n", c->info.model[0] ? c->info.model : "unknown");
+    printf("  cores:        %d logical CPUs", c->info.logical_cpus);
+    if (c->info.physical_cores) printf(", %d physical cores", c->info.physical_cores);
+    printf("; fcast uses %d threads\n", c->threads);
+    printf("  memory:       %s total, %s available\n", c->info.mem_total ? fc_bytes_text(c->info.mem_total, total, sizeof total) : "unknown",
+           c->info.mem_available ? fc_bytes_text(c->info.mem_available, avail, sizeof avail) : "unknown");
+    printf("  AVX-512:      %s\n  AVX512-BF16:  %s\n", yes_no(c->info.avx512f), yes_no(c->info.avx512_bf16));
+    printf("  AMX:          %s\n", amx_text(c));
+    printf("  bf16 kernels: %s\n", c->amx_works ? "fcast's AMX" : "oneDNN");
+    if (c->peak[0] > 0)
+        printf("  matrix-product peak (1024x512 by 512x512, bias+ReLU): fp32 %.1f GFLOP/s, bf16 %.1f GFLOP/s\n",
+               c->peak[0], c->peak[1]);
+    else
+        printf("  matrix-product peak: not measured (--quick)\n");
+}
+
+static void print_link(const fc_gpu_info *i) {
+    if (i->pcie_gen < 0 && i->pcie_width < 0) { printf("unknown"); return; }
+    printf("gen %d x%d", i->pcie_gen, i->pcie_width);
+    if (i->pcie_max_gen >= 0) printf(" (max gen %d x%d)", i->pcie_max_gen, i->pcie_max_width);
+}
+
+static void print_gpu_device(const gpu_report *g, int d) {
+    const fc_gpu_info *i = &g->info[d];
+    char total[32], free_[32];
+    printf("  GPU %d: %s\n", d, i->name[0] ? i->name : "unknown");
+    if (i->cc_major >= 0) printf("    compute capability: %d.%d\n", i->cc_major, i->cc_minor);
+    else printf("    compute capability: unknown\n");
+    printf("    memory:       %s free of %s\n", fc_bytes_text(i->mem_free_bytes, free_, sizeof free_),
+           fc_bytes_text(i->mem_total_bytes, total, sizeof total));
+    printf("    PCIe link:    "), print_link(i), printf("\n");
+    printf("    MIG mode:     %s\n", i->mig_mode < 0 ? "unknown" : i->mig_mode ? "enabled" : "disabled");
+    if (g->sampled[d])
+        printf("    now:          %.0f %% busy, %.0f C, %.1f W\n", g->sample[d].util_pct, g->sample[d].temp_c,
+               g->sample[d].power_w);
+    else
+        printf("    now:          unknown (an NVML sample failed)\n");
+}
+
+static void print_gpus(const gpu_report *g) {
+    printf("GPU\n");
+    if (!g->found) { printf("  none: %s\n", g->reason); return; }
+    printf("  %d GPU%s; driver %s, CUDA ", g->n, g->n == 1 ? "" : "s", g->driver[0] ? g->driver : "unknown");
+    if (g->cuda) printf("%d.%d\n", g->cuda / 1000, g->cuda % 1000 / 10);
+    else printf("unknown\n");
+    for (int d = 0; d < g->n; d++) print_gpu_device(g, d);
+    printf("  host<->device bandwidth (pageable, pinned): " NOT_MEASURED_GPU "\n");
+    printf("  matrix-product peak per precision: " NOT_MEASURED_GPU "\n");
+}
+
+static void print_conclusion(const conclusion *c) {
+    char limit[32];
+    printf("Conclusion\n  device:       cpu (%s)\n", c->device_reason);
+    printf("  precision:    %s (%s)\n", fc_precision_name(c->precision), c->precision_reason);
+    if (c->precision != FC_PREC_FP32)
+        printf("                fcast train defaults to fp32 (no --precision auto yet): pass --precision %s\n",
+               fc_precision_name(c->precision));
+    printf("  largest --windows-batch-size of the default N-HiTS (h=%d, input %d, %s) within %s (%s): ",
+           DOCTOR_H, DOCTOR_L, fc_precision_name(c->precision), fc_bytes_text(c->limit, limit, sizeof limit),
+           c->limit_given ? "--memory-limit" : "available memory");
+    if (c->largest_batch) printf("%zu\n", c->largest_batch);
+    else printf("none: not one window fits\n");
+    printf("  data for the plan: %s\n", c->data);
+}
+
+/* ---- JSON ---- */
+
+static json_t *json_or_null(int known, json_t *v) {
+    if (known) return v;
+    json_decref(v);
+    return json_null();
+}
+
+static json_t *cpu_json(const cpu_report *c) {
+    json_t *j = json_object(), *peak = json_object();
+    json_object_set_new(j, "model", json_or_null(c->info.model[0] != 0, json_string(c->info.model)));
+    json_object_set_new(j, "logical_cpus", json_integer(c->info.logical_cpus));
+    json_object_set_new(j, "physical_cores", json_or_null(c->info.physical_cores > 0, json_integer(c->info.physical_cores)));
+    json_object_set_new(j, "threads", json_integer(c->threads));
+    json_object_set_new(j, "memory_total_bytes", json_or_null(c->info.mem_total > 0, json_integer((json_int_t)c->info.mem_total)));
+    json_object_set_new(j, "memory_available_bytes",
+                        json_or_null(c->info.mem_available > 0, json_integer((json_int_t)c->info.mem_available)));
+    json_object_set_new(j, "avx512f", json_boolean(c->info.avx512f));
+    json_object_set_new(j, "avx512_bf16", json_boolean(c->info.avx512_bf16));
+    json_object_set_new(j, "amx_advertised", json_boolean(c->info.amx_tile && c->info.amx_bf16));
+    json_object_set_new(j, "amx_works", json_boolean(c->amx_works));
+    json_object_set_new(j, "amx_capped", json_boolean(c->amx_capped));
+    json_object_set_new(peak, "fp32", json_or_null(c->peak[0] > 0, json_real(c->peak[0])));
+    json_object_set_new(peak, "bf16", json_or_null(c->peak[1] > 0, json_real(c->peak[1])));
+    json_object_set_new(j, "peak_gflops", peak);
+    return j;
+}
+
+static json_t *gpu_device_json(const gpu_report *g, int d) {
+    const fc_gpu_info *i = &g->info[d];
+    json_t *j = json_object();
+    char cc[16];
+    snprintf(cc, sizeof cc, "%d.%d", i->cc_major, i->cc_minor);
+    json_object_set_new(j, "name", json_or_null(i->name[0] != 0, json_string(i->name)));
+    json_object_set_new(j, "compute_capability", json_or_null(i->cc_major >= 0, json_string(cc)));
+    json_object_set_new(j, "memory_total_bytes", json_integer((json_int_t)i->mem_total_bytes));
+    json_object_set_new(j, "memory_free_bytes", json_integer((json_int_t)i->mem_free_bytes));
+    json_object_set_new(j, "pcie_gen", json_or_null(i->pcie_gen >= 0, json_integer(i->pcie_gen)));
+    json_object_set_new(j, "pcie_width", json_or_null(i->pcie_width >= 0, json_integer(i->pcie_width)));
+    json_object_set_new(j, "mig_enabled", json_or_null(i->mig_mode >= 0, json_boolean(i->mig_mode == 1)));
+    json_object_set_new(j, "utilization_pct", json_or_null(g->sampled[d], json_real(g->sample[d].util_pct)));
+    json_object_set_new(j, "temperature_c", json_or_null(g->sampled[d], json_real(g->sample[d].temp_c)));
+    json_object_set_new(j, "power_w", json_or_null(g->sampled[d], json_real(g->sample[d].power_w)));
+    return j;
+}
+
+static json_t *gpu_json(const gpu_report *g) {
+    json_t *j = json_object(), *devices = json_array();
+    char cuda[16];
+    snprintf(cuda, sizeof cuda, "%d.%d", g->cuda / 1000, g->cuda % 1000 / 10);
+    json_object_set_new(j, "found", json_boolean(g->found));
+    json_object_set_new(j, "reason", json_or_null(!g->found, json_string(g->reason)));
+    json_object_set_new(j, "count", json_integer(g->n));
+    json_object_set_new(j, "driver_version", json_or_null(g->driver[0] != 0, json_string(g->driver)));
+    json_object_set_new(j, "cuda_version", json_or_null(g->cuda > 0, json_string(cuda)));
+    for (int d = 0; d < g->n; d++) json_array_append_new(devices, gpu_device_json(g, d));
+    json_object_set_new(j, "devices", devices);
+    json_object_set_new(j, "host_device_bandwidth", json_string(NOT_MEASURED_GPU));
+    json_object_set_new(j, "matmul_peak", json_string(NOT_MEASURED_GPU));
+    return j;
+}
+
+static json_t *conclusion_json(const conclusion *c) {
+    json_t *j = json_object();
+    json_object_set_new(j, "device", json_string("cpu"));
+    json_object_set_new(j, "device_reason", json_string(c->device_reason));
+    json_object_set_new(j, "precision", json_string(fc_precision_name(c->precision)));
+    json_object_set_new(j, "precision_reason", json_string(c->precision_reason));
+    json_object_set_new(j, "train_default_precision", json_string("fp32"));
+    json_object_set_new(j, "memory_limit_bytes", json_integer((json_int_t)c->limit));
+    json_object_set_new(j, "memory_limit_source", json_string(c->limit_given ? "--memory-limit" : "available memory"));
+    json_object_set_new(j, "model", json_string("NHITS h=48 input_size=96"));
+    json_object_set_new(j, "largest_windows_batch_size", json_integer((json_int_t)c->largest_batch));
+    json_object_set_new(j, "plan_data", json_string(c->data));
+    return j;
+}
+
+static int print_json(const cpu_report *cpu, const gpu_report *g, const conclusion *c) {
+    json_t *j = json_object();
+    json_object_set_new(j, "cpu", cpu_json(cpu));
+    json_object_set_new(j, "gpu", gpu_json(g));
+    json_object_set_new(j, "conclusion", conclusion_json(c));
+    char *text = json_dumps(j, JSON_INDENT(2));
+    json_decref(j);
+    if (!text) {
+        fprintf(stderr, "fcast doctor: out of memory\n");
+        return CLI_EXIT_MEMORY;
+    }
+    printf("%s\n", text);
+    free(text);
+    return CLI_EXIT_OK;
+}
+
+/* ---- the command ---- */
+
+static fc_status doctor_run(const doctor_args *a, cpu_report *cpu, gpu_report *g, conclusion *c) {
+    if (a->threads > 1024) return fc_error(FC_ERR_INVALID, "--threads must be at most 1024");
+    fc_backend *be = NULL;
+    FC_TRY(fc_backend_cpu_create((int)a->threads, &be));
+    fc_status st = measure_cpu(be, a->quick, cpu);
+    if (st == FC_OK) probe_gpus(g);
+    if (st == FC_OK) st = conclude(a, be, cpu, g, c);
+    fc_backend_destroy(&be);
+    return st;
+}
+
+int cmd_doctor(int argc, char **argv, int first) {
+    doctor_args a = {0};
+    arg_spec specs[] = {
+        {"json", ARG_FLAG, &a.json, NULL, "one JSON object instead of text", 0, 0},
+        {"memory-limit", ARG_STR, &a.memory_limit, "SIZE", "budget for the batch conclusion, e.g. 2GiB (the memory available now)", 0, 0},
+        {"data", ARG_STR, &a.data, "FILE", "plan on this CSV (a small synthetic series built in memory)", 0, 0},
+        {"threads", ARG_SIZE, &a.threads, "N", "CPU threads (0 = all cores)", 0, 0},
+        {"quick", ARG_FLAG, &a.quick, NULL, "skip the timed matrix-product peaks", 0, 0},
+        {NULL, 0, NULL, NULL, NULL, 0, 0},
+    };
+    int rc = args_parse("doctor", SUMMARY, specs, argc, argv, first);
+    if (rc) return args_exit(rc);
+    cpu_report cpu = {0};
+    gpu_report g = {0};
+    conclusion c = {0};
+    if (doctor_run(&a, &cpu, &g, &c) != FC_OK) return cli_fail("doctor");
+    if (a.json) return print_json(&cpu, &g, &c);
+    print_cpu(&cpu);
+    print_gpus(&g);
+    print_conclusion(&c);
+    return CLI_EXIT_OK;
+}
