@@ -33,6 +33,10 @@ batch() { FCAST_NVML_LIBRARY=$tmp/none "$fcast" doctor --quick --memory-limit "$
 small=$(batch 64MiB) large=$(batch 1GiB)
 check "batch grows with the limit ($small < $large)" "[ -n '$small' ] && [ -n '$large' ] && [ '$small' -lt '$large' ]"
 
+# --data: the plan on the user's file, named in the output.
+FCAST_NVML_LIBRARY=$tmp/none "$fcast" doctor --quick --data data/taylor_halfhourly.csv --memory-limit 1GiB >"$tmp/data" 2>&1
+check "--data named" "[ $? -eq 0 ] && grep -q 'data for the plan: data/taylor_halfhourly.csv' '$tmp/data'"
+
 # JSON: parses, has the keys.
 FCAST_NVML_LIBRARY=$tmp/none "$fcast" doctor --quick --json --memory-limit 256MiB >"$tmp/json" 2>"$tmp/err"
 check "json run succeeds" "[ $? -eq 0 ]"

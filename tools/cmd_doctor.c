@@ -268,7 +268,8 @@ static json_t *cpu_json(const cpu_report *c) {
                         json_or_null(c->info.mem_available > 0, json_integer((json_int_t)c->info.mem_available)));
     json_object_set_new(j, "avx512f", json_boolean(c->info.avx512f));
     json_object_set_new(j, "avx512_bf16", json_boolean(c->info.avx512_bf16));
-    json_object_set_new(j, "amx_advertised", json_boolean(c->info.amx_tile && c->info.amx_bf16));
+    json_object_set_new(j, "amx_advertised", json_boolean(c->info.amx_tile));
+    json_object_set_new(j, "amx_bf16_advertised", json_boolean(c->info.amx_bf16));
     json_object_set_new(j, "amx_works", json_boolean(c->amx_works));
     json_object_set_new(j, "amx_capped", json_boolean(c->amx_capped));
     json_object_set_new(peak, "fp32", json_or_null(c->peak[0] > 0, json_real(c->peak[0])));
