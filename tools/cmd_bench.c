@@ -19,6 +19,7 @@
 #include "args.h"
 #include "backend/cpu/cpu_backend.h"
 #include "cli.h"
+#include "device_choice.h"
 #include "core/error.h"
 #include "data/dataset.h"
 #include "train/dense_peak.h"
@@ -28,7 +29,7 @@
 #define BENCH_MAX_PRECISIONS 3
 
 typedef struct {
-    const char *data, *precisions, *python, *script;
+    const char *data, *precisions, *python, *script, *device;
     size_t steps, warmup, threads, wbs;
     int vs_torch, json;
 } bench_args;
@@ -218,8 +219,8 @@ static int bench_train_cmd(const bench_args *a) {
     fc_load_options lo = {.drop_exog = 1};
     fc_status st = check_bench_args(a);
     if (st == FC_OK) st = parse_precisions(a->precisions, precs, &n);
+    if (st == FC_OK) st = device_backend_open(a->device, a->threads, 0, &be);   /* before reading data */
     if (st == FC_OK) st = fc_dataset_load_csv(a->data, &lo, &ds);
-    if (st == FC_OK) st = fc_backend_cpu_create((int)a->threads, &be);
     for (int i = 0; st == FC_OK && i < n; i++) {
         rows[i].prec = precs[i];
         fprintf(stderr, "%s: dense-layer peak, then %zu training steps\n", fc_precision_name(precs[i]), a->steps);
@@ -250,12 +251,13 @@ int cmd_bench(int argc, char **argv, int first) {
         return 2;
     }
     bench_args a = {.data = "data/taylor_halfhourly.csv", .precisions = "fp32,bf16", .python = "python3",
-                    .script = "python/bench_torch.py", .steps = 100, .warmup = 5, .wbs = 1024};
+                    .script = "python/bench_torch.py", .device = "auto", .steps = 100, .warmup = 5, .wbs = 1024};
     arg_spec specs[] = {
         {"data", ARG_STR, &a.data, "FILE", "training data (data/taylor_halfhourly.csv)", 0, 0},
         {"steps", ARG_SIZE, &a.steps, "N", "timed training steps per precision (100)", 0, 0},
         {"warmup", ARG_SIZE, &a.warmup, "N", "untimed steps first (5)", 0, 0},
         {"threads", ARG_SIZE, &a.threads, "N", "CPU threads (0 = all cores)", 0, 0},
+        {"device", ARG_STR, &a.device, "DEV", DEVICE_FLAG_HELP, 0, 0},
         {"windows-batch-size", ARG_SIZE, &a.wbs, "N", "windows per step (1024)", 0, 0},
         {"precisions", ARG_STR, &a.precisions, "LIST", "comma list of fp32, bf16, fp16 (fp32,bf16)", 0, 0},
         {"vs-torch", ARG_FLAG, &a.vs_torch, NULL, "also run PyTorch eager (python/bench_torch.py)", 0, 0},

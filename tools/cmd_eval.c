@@ -3,6 +3,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "device_choice.h"
 #include "eval/evaluate.h"
 #include "io/atomic_file.h"
 #include "io/model_file.h"
@@ -32,7 +33,7 @@ static fc_status write_result(FILE *f, void *ctx) {
 }
 
 typedef struct {
-    const char *model, *train, *test, *out;
+    const char *model, *train, *test, *out, *device;
     size_t season, threads;
 } eval_flags;
 
@@ -43,7 +44,7 @@ static int evaluate(const eval_flags *a) {
     fc_eval_result r;
     const fc_input_path inputs[] = {{"--model", a->model}, {"--train", a->train}, {"--test", a->test}};
     fc_status st = fc_output_check("--out", a->out, 1, inputs, 3);   /* before any work */
-    if (st == FC_OK) st = fc_backend_cpu_create((int)(a->threads > 100000 ? 100000 : a->threads), &be);
+    if (st == FC_OK) st = device_backend_open(a->device, a->threads, 0, &be);
     if (st == FC_OK) st = fc_forecaster_load(a->model, be, &f);
     if (st == FC_OK) st = fc_load_history(&f, a->train, NULL, &tr);
     if (st == FC_OK) st = fc_load_history(&f, a->test, &(fc_load_options){.keep_gaps = 1}, &te);
@@ -59,13 +60,14 @@ static int evaluate(const eval_flags *a) {
 }
 
 int cmd_eval(int argc, char **argv, int first) {
-    eval_flags a = {.season = 1, .out = "-"};
+    eval_flags a = {.season = 1, .out = "-", .device = "auto"};
     arg_spec specs[] = {
         {"model", ARG_STR, &a.model, "FILE", "model file written by fcast train", 1, 0},
         {"train", ARG_STR, &a.train, "FILE", "history the forecasts start from (long CSV)", 1, 0},
         {"test", ARG_STR, &a.test, "FILE", "actual values of the following points (long CSV)", 1, 0},
         {"season", ARG_SIZE, &a.season, "M", "seasonal period for seasonal naive and MASE (1)", 0, 0},
         {"threads", ARG_SIZE, &a.threads, "N", "CPU threads (0 = all cores)", 0, 0},
+        {"device", ARG_STR, &a.device, "DEV", DEVICE_FLAG_HELP, 0, 0},
         {"out", ARG_STR, &a.out, "FILE", "where the table goes (-, standard output)", 0, 0},
         {0},
     };

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/memory_stats.h"
 #include "train/memory_plan.h"
+#include "device_choice.h"
 #include "train_flags.h"
 
 static const char *SUMMARY =
@@ -57,9 +58,9 @@ static int plan(const train_flags *a) {
     fc_model *m = NULL;
     fc_memory_plan p;
     size_t fits = 0;
-    fc_status st = train_flags_load_data(a, &su, &choice, &ds);
+    fc_status st = device_backend_open(a->device, a->threads, a->quiet, &be);   /* before reading data */
+    if (st == FC_OK) st = train_flags_load_data(a, &su, &choice, &ds);
     if (st == FC_OK) st = fc_train_check(ds, &su.cfg, &su.o);
-    if (st == FC_OK) st = fc_backend_cpu_create((int)(a->threads > 100000 ? 100000 : a->threads), &be);
     if (st == FC_OK) st = fc_model_plan(&su.cfg, &m);
     if (st == FC_OK) st = fc_memory_plan_train(m, ds, &su.o, be, &p);
     if (st == FC_OK && su.memory_limit) st = fc_memory_plan_largest_batch(m, ds, &su.o, be, su.memory_limit, &fits);

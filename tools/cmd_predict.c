@@ -5,6 +5,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "device_choice.h"
 #include "core/error.h"
 #include "core/memory_stats.h"
 #include "data/freq.h"
@@ -59,7 +60,7 @@ static fc_status check_plan(const fc_forecaster *f, const fc_dataset *ds, fc_bac
 }
 
 typedef struct {
-    const char *model, *data, *out, *limit_text, *data_store, *store_dir;
+    const char *model, *data, *out, *limit_text, *data_store, *store_dir, *device;
     size_t threads, limit;
     fc_data_store mode;
 } predict_flags;
@@ -75,9 +76,9 @@ static int predict(const predict_flags *a) {
     fc_data_choice choice;
     const fc_input_path inputs[] = {{"--model", a->model}, {"--data", data}};
     fc_status st = fc_output_check("--out", out, 1, inputs, 2);   /* before any work */
+    if (st == FC_OK) st = device_backend_open(a->device, a->threads, 0, &be);
     if (st == FC_OK) st = fc_data_choose(data, &lo, a->mode, limit, &choice);
     if (st == FC_OK) fc_data_choice_print(&choice, &lo, limit, stderr);
-    if (st == FC_OK) st = fc_backend_cpu_create((int)(a->threads > 100000 ? 100000 : a->threads), &be);
     if (st == FC_OK) st = fc_forecaster_load(a->model, be, &f);
     if (st == FC_OK) st = fc_load_history(&f, data, &lo, &ds);
     if (st == FC_OK) st = check_plan(&f, ds, be, limit);
@@ -102,12 +103,13 @@ static int predict(const predict_flags *a) {
 }
 
 int cmd_predict(int argc, char **argv, int first) {
-    predict_flags a = {0};
+    predict_flags a = {.device = "auto"};
     arg_spec specs[] = {
         {"model", ARG_STR, &a.model, "FILE", "model file written by fcast train", 1, 0},
         {"data", ARG_STR, &a.data, "FILE", "history: long CSV with unique_id, ds, y", 1, 0},
         {"out", ARG_STR, &a.out, "FILE", "forecast CSV to write (unique_id, ds, <MODEL>); - for standard output", 1, 0},
         {"threads", ARG_SIZE, &a.threads, "N", "CPU threads (0 = all cores)", 0, 0},
+        {"device", ARG_STR, &a.device, "DEV", DEVICE_FLAG_HELP, 0, 0},
         {"memory-limit", ARG_STR, &a.limit_text, "SIZE", "refuse a forecast whose memory plan exceeds SIZE (512MiB, 12GB)", 0, 0},
         {"data-store", ARG_STR, &a.data_store, "MODE", "auto | memory | stream (as in fcast train)", 0, 0},
         {"store-dir", ARG_STR, &a.store_dir, "DIR", "where a streamed data store goes ($TMPDIR, else /var/tmp)", 0, 0},

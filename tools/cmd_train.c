@@ -14,6 +14,7 @@
 #include "core/memory_stats.h"
 #include "train/batch_sweep.h"
 #include "train/memory_plan.h"
+#include "device_choice.h"
 #include "train_flags.h"
 #include "train/forecaster.h"
 #include "train/run_log.h"
@@ -64,12 +65,12 @@ static fc_status check_memory(const train_setup *su, const fc_dataset *ds, fc_ba
 
 /* --windows-batch-size auto: the sweep's choice within the limit (or the
  * memory available now, without --memory-limit). */
-static fc_status choose_batch(train_setup *su, const fc_dataset *ds, fc_backend *be) {
+static fc_status choose_batch(train_setup *su, const fc_dataset *ds, fc_backend *be, const char *device) {
     size_t limit = su->memory_limit ? su->memory_limit : fc_memory_available();
     if (!limit) return fc_error(FC_ERR_INVALID, "--windows-batch-size auto needs --memory-limit here");
     fc_batch_sweep sweep;
     fc_backend *trial = NULL;   /* its kernels for every candidate shape go with it */
-    FC_TRY(fc_backend_cpu_create(be->threads, &trial));
+    FC_TRY(fc_backend_create(device, be->threads, &trial, NULL, 0));   /* the run's device */
     fc_status st = fc_batch_sweep_run(&su->cfg, ds, &su->o, su->scaler, trial, limit, 3, &sweep);
     fc_backend_destroy(&trial);
     FC_TRY(st);
@@ -180,15 +181,15 @@ static void log_summary(train_run *r, fc_status st, const char *out) {
     fc_run_log_summary(r->log, &e);
 }
 
-/* Loading, planning and building: everything before the first step. */
+/* Loading, planning and building: everything before the first step
+ * (the backend is already made). */
 static fc_status prepare(train_run *r, const train_flags *a) {
     FC_TRY(train_flags_load_data(a, &r->su, &(fc_data_choice){0}, &r->ds));
     FC_TRY(fc_train_check(r->ds, &r->su.cfg, &r->su.o));
-    FC_TRY(fc_backend_cpu_create((int)(a->threads > 100000 ? 100000 : a->threads), &r->be));
     if (r->su.auto_batch && a->resume)   /* the batch the run chose: sweeping again could choose another */
         FC_TRY(fc_checkpoint_windows_batch(a->resume, &r->su.o.windows_batch_size));
     else if (r->su.auto_batch)
-        FC_TRY(choose_batch(&r->su, r->ds, r->be));
+        FC_TRY(choose_batch(&r->su, r->ds, r->be, a->device));
     FC_TRY(check_memory(&r->su, r->ds, r->be, &r->plan));
     FC_TRY(r->be->arena_open(r->be, fc_memory_plan_arena_bytes(&r->plan)));   /* the model lives in it */
     FC_TRY(fc_model_create(&r->su.cfg, r->be, &r->f.model));
@@ -237,7 +238,9 @@ static int train(const train_flags *a, const arg_spec *specs, int argc, char **a
     int rc = train_flags_resolve("train", a, &r.su);
     if (rc) return rc == 2 ? CLI_EXIT_USAGE : cli_fail("train");
     r.f = (fc_forecaster){.scaler = r.su.scaler, .loss = r.su.loss};
-    fc_status st = set_operations(&r, a, specs);
+    /* the device first: a GPU that cannot run fails before data is read or a log opened */
+    fc_status st = device_backend_open(a->device, a->threads, a->quiet, &r.be);
+    if (st == FC_OK) st = set_operations(&r, a, specs);
     if (st == FC_OK) st = prepare(&r, a);
     if (st == FC_OK && r.log) log_start(&r, a);
     if (st == FC_OK) st = fc_train(&r.f, r.ds, &r.su.o, &r.sum);

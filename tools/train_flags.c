@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device_choice.h"
 #include "train/memory_plan.h"
 #include "core/error.h"
 #include "train_flags.h"
@@ -10,7 +11,7 @@
 void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int out_required) {
     *a = (train_flags){.scaler = "identity", .loss = "mae", .max_steps = 1000, .batch_size = 32, .wbs = "1024",
                        .val_check = 100, .step_size = 1, .num_lr_decays = -2, .patience = -1, .seed = 1,
-                       .lr = 1e-3, .precision = "fp32", .grad_accum = 1};
+                       .lr = 1e-3, .precision = "fp32", .grad_accum = 1, .device = "auto"};
     fc_arch_defaults(&a->arch);
     arg_spec table[] = {
         {"data", ARG_STR, &a->data, "FILE", "training data: long CSV with unique_id, ds, y", 1, 0},
@@ -31,6 +32,7 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
         {"step-size", ARG_SIZE, &a->step_size, "N", "distance between training windows (1)", 0, 0},
         {"seed", ARG_INT, &a->seed, "S", "random seed (1)", 0, 0},
         {"threads", ARG_SIZE, &a->threads, "N", "CPU threads (0 = all cores)", 0, 0},
+        {"device", ARG_STR, &a->device, "DEV", DEVICE_FLAG_HELP, 0, 0},
         {"freq", ARG_STR, &a->freq, "F", "frequency: 1, D, W, h, 30min, MS, QS, YS, ... (inferred)", 0, 0},
         {"quiet", ARG_FLAG, &a->quiet, NULL, "no progress output", 0, 0},
         {"precision", ARG_STR, &a->precision, "P", "matrix products in fp32 | bf16 | fp16 (fp32; fp16 uses loss scaling)", 0, 0},
@@ -57,7 +59,7 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
     fc_arch_specs(&a->arch, specs + n + n_ops, FC_TRAIN_MAX_SPECS - n - n_ops);
 }
 
-const char *const FC_TRAIN_OPERATIONS_FLAGS[] = {"out", "quiet", "memory-limit", "data-store", "store-dir",
+const char *const FC_TRAIN_OPERATIONS_FLAGS[] = {"out", "quiet", "memory-limit", "data-store", "store-dir", "device",
                                                  "checkpoint", "checkpoint-every", "resume", "log-file", "profile",
                                                  NULL};
 

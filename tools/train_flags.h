@@ -12,7 +12,7 @@
 #define FC_TRAIN_MAX_SPECS 56
 
 typedef struct {
-    const char *data, *model, *out, *scaler, *loss, *freq, *precision, *memory_limit, *wbs, *data_store, *store_dir;
+    const char *data, *model, *out, *scaler, *loss, *freq, *precision, *memory_limit, *wbs, *data_store, *store_dir, *device;
     size_t h, input_size, max_steps, batch_size, val_size, val_check, step_size, threads, grad_accum;
     long num_lr_decays, patience, seed;
     double lr, clip;

@@ -1,6 +1,59 @@
 /* Backend lifetime shared by every backend: each *_create fills the table,
- * including its own `destroy`, which fc_backend_destroy calls. */
+ * including its own `destroy`, which fc_backend_destroy calls; and the
+ * factory that turns a device name into a backend. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "backend/backend.h"
+#include "backend/backend_loader.h"
+#include "core/error.h"
+
+enum { MAX_GPU_INDEX = 1023 };   /* far past any machine; keeps the number an int */
+
+fc_status fc_device_parse(const char *name, fc_device_kind *kind, int *index) {
+    *index = -1;
+    if (!name || !strcmp(name, "auto")) { *kind = FC_DEVICE_AUTO; return FC_OK; }
+    if (!strcmp(name, "cpu")) { *kind = FC_DEVICE_CPU; return FC_OK; }
+    *kind = FC_DEVICE_CUDA;
+    if (!strcmp(name, "cuda")) { *index = 0; return FC_OK; }
+    if (!strncmp(name, "cuda:", 5) && name[5] >= '0' && name[5] <= '9') {
+        char *end;
+        long n = strtol(name + 5, &end, 10);
+        if (!*end && n <= MAX_GPU_INDEX) { *index = (int)n; return FC_OK; }
+    }
+    return fc_error(FC_ERR_INVALID, "--device '%s' is not a device: use " FC_DEVICE_FORMS " (N a GPU number from 0)",
+                    name);
+}
+
+/* The loader's reason without its "no CUDA backend: " head, which the
+ * auto note's "no GPU:" already says. */
+static const char *reason(const char *why) {
+    static const char head[] = "no CUDA backend: ";
+    return strncmp(why, head, sizeof head - 1) ? why : why + sizeof head - 1;
+}
+
+fc_status fc_backend_create(const char *device, int threads, fc_backend **out, char *note, size_t note_cap) {
+    fc_device_kind kind;
+    int gpu;
+    char why[640] = "", name[32];
+    *out = NULL;
+    if (note && note_cap) note[0] = 0;
+    FC_TRY(fc_device_parse(device, &kind, &gpu));
+    if (kind != FC_DEVICE_CPU) {   /* auto looks at GPU 0 */
+        snprintf(name, sizeof name, "cuda:%d", gpu < 0 ? 0 : gpu);
+        fc_status st = fc_cuda_backend_load(gpu < 0 ? 0 : gpu, out, why, sizeof why);
+        if (st == FC_OK) {
+            if (note && note_cap) snprintf(note, note_cap, "device: %s (%s)", name, (*out)->name);
+            return FC_OK;
+        }
+        if (kind == FC_DEVICE_CUDA) return fc_error(st, "device %s: %s", name, why);
+    }
+    FC_TRY(fc_backend_cpu_create(threads, out));
+    if (note && note_cap && kind == FC_DEVICE_AUTO) snprintf(note, note_cap, "device: cpu (no GPU: %s)", reason(why));
+    else if (note && note_cap) snprintf(note, note_cap, "device: cpu");
+    return FC_OK;
+}
 
 void fc_backend_destroy(fc_backend **be) {
     if (!be || !*be) return;

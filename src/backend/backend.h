@@ -149,6 +149,48 @@ struct fc_backend {
 /* The CPU backend with `threads` OpenMP threads (0: all cores). */
 fc_status fc_backend_cpu_create(int threads, fc_backend **out);
 
+/* The backend a device name asks for (--device): "auto" (or NULL), "cpu",
+ * "cuda" (GPU 0) or "cuda:N". cuda loads the CUDA backend library at run
+ * time (backend_loader.c), so a machine without the CUDA runtime or driver
+ * runs the CPU backend unchanged. "auto" tries GPU 0 and falls back to the
+ * CPU. On success, note (note_cap bytes; may be NULL) holds one line for the
+ * log saying which device runs and, for an auto fallback, why:
+ * "device: cpu (no GPU: ...)". Errors: FC_ERR_INVALID for a name outside
+ * those forms; FC_ERR_BACKEND when cuda was asked for and cannot run, the
+ * message naming the check that failed. threads: CPU threads (0: all cores). */
+fc_status fc_backend_create(const char *device, int threads, fc_backend **out, char *note, size_t note_cap);
+
+/* The device names fc_backend_create accepts, for messages and --help. */
+#define FC_DEVICE_FORMS "auto | cpu | cuda | cuda:N"
+typedef enum { FC_DEVICE_AUTO = 0, FC_DEVICE_CPU = 1, FC_DEVICE_CUDA = 2 } fc_device_kind;
+
+/* Parses a device name (NULL: auto); *index is the GPU for cuda (0 for
+ * "cuda"), else -1. FC_ERR_INVALID naming the accepted forms otherwise. */
+fc_status fc_device_parse(const char *name, fc_device_kind *kind, int *index);
+
+/* The contract of the CUDA backend library (libfcast-cuda.so, built
+ * separately by nvcc). It is looked up, in order, at $FCAST_CUDA_BACKEND (a
+ * path: an explicit choice wins, and tests use it), next to the running
+ * binary, in ../lib beside it (an install), then on the library path. It
+ * exports one C function, FC_CUDA_ENTRY_NAME, of type fc_cuda_entry:
+ *
+ *   fc_status fc_backend_cuda_create(int abi, int device, fc_backend **out,
+ *                                    char *why, size_t why_cap);
+ *
+ * abi is FC_BACKEND_ABI (the layout of struct fc_backend the caller was
+ * built with); a library built against another layout must refuse it. On
+ * success *out is a filled table whose destroy releases everything. On
+ * failure it returns FC_ERR_BACKEND (FC_ERR_MEMORY when the device is out of
+ * memory) with *out NULL and one line in why naming the check that failed:
+ * no driver, no device, compute capability too old, out of memory. The
+ * library has its own copy of fcast's error state, so why, not
+ * fc_last_error, carries the message across. The library is never
+ * unloaded: backends it made may live until the process ends. */
+#define FC_BACKEND_ABI 1
+#define FC_CUDA_LIBRARY_NAME "libfcast-cuda.so"
+#define FC_CUDA_ENTRY_NAME "fc_backend_cuda_create"
+typedef fc_status (*fc_cuda_entry)(int abi, int device, fc_backend **out, char *why, size_t why_cap);
+
 /* Releases a backend created by any *_create; sets *be to NULL. */
 void fc_backend_destroy(fc_backend **be);
 

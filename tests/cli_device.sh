@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# --device and the run-time choice of backend (src/backend/backend_loader.c)
+# on a machine without a GPU: the CUDA backend library absent, a file that is
+# not a library, and a stand-in library on a machine with no GPU
+# (tests/fake_cuda_backend.c, built next to fcast as libfake_cuda_backend.so).
+# $1 is the fcast binary.
+set -uo pipefail
+fcast=$1
+source tests/lib_cli.sh
+fake="$(dirname "$1")/libfake_cuda_backend.so"
+unset FCAST_CUDA_BACKEND
+# The tests mean "no CUDA backend library": one built next to fcast would
+# change every answer below.
+if [ -e "$(dirname "$1")/libfcast-cuda.so" ]; then echo "skipped: a real libfcast-cuda.so is next to fcast"; exit 0; fi
+
+scripts/split-tail.sh data/monthly_classics.csv 12 "$tmp/train.csv" "$tmp/test.csv"
+small=(--data "$tmp/train.csv" --model nhits --h 12 --input-size 24 --mlp-units 16,16,16 --max-steps 3
+       --windows-batch-size 64 --threads 1)
+missing=(--data "$tmp/nothing.csv" --model nhits --h 12 --input-size 24)   # data that cannot be read
+
+"$fcast" train "${small[@]}" --device cpu --out "$tmp/cpu.safetensors" 2> "$tmp/err.txt"
+check "--device cpu trains" "[ \$? -eq 0 ] && [ -s $tmp/cpu.safetensors ]"
+check "--device cpu says so" "grep -qx 'device: cpu' $tmp/err.txt"
+"$fcast" train "${small[@]}" --out "$tmp/auto.safetensors" 2> "$tmp/err.txt"
+check "auto (the default) trains without a GPU" "[ \$? -eq 0 ] && [ -s $tmp/auto.safetensors ]"
+check "auto falls back to the CPU and says why" \
+      "grep -q '^device: cpu (no GPU: libfcast-cuda.so not found' $tmp/err.txt"
+check "auto and cpu train the same model" "cmp -s $tmp/cpu.safetensors $tmp/auto.safetensors"
+"$fcast" train "${small[@]}" --device auto --quiet --out "$tmp/q.safetensors" 2> "$tmp/err.txt"
+check "--quiet leaves the device line out" "! grep -q '^device:' $tmp/err.txt"
+
+# cuda without a usable GPU: exit 8 with the failed check, before reading data, writing nothing
+for dev in cuda cuda:0 cuda:3; do
+    "$fcast" train "${missing[@]}" --device $dev --out "$tmp/gpu.safetensors" 2> "$tmp/err.txt"
+    check "--device $dev without the library exits 8" "[ \$? -eq 8 ]"
+    name=$dev; [ "$dev" = cuda ] && name=cuda:0   # cuda is GPU 0
+    check "--device $dev names the device and the missing library" \
+          "grep -q '^fcast train: device $name: no CUDA backend: libfcast-cuda.so not found' $tmp/err.txt"
+done
+check "--device cuda writes no model" "[ ! -e $tmp/gpu.safetensors ]"
+"$fcast" plan "${missing[@]}" --device cuda 2> "$tmp/err.txt"
+check "plan --device cuda exits 8 before reading data" "[ \$? -eq 8 ] && grep -q 'libfcast-cuda.so not found' $tmp/err.txt"
+"$fcast" predict --model "$tmp/cpu.safetensors" --data "$tmp/train.csv" --out "$tmp/fc.csv" --device cuda 2> "$tmp/err.txt"
+check "predict --device cuda exits 8 and writes nothing" "[ \$? -eq 8 ] && [ ! -e $tmp/fc.csv ]"
+"$fcast" eval --model "$tmp/cpu.safetensors" --train "$tmp/train.csv" --test "$tmp/test.csv" --out "$tmp/ev.txt" \
+    --device cuda:1 2> "$tmp/err.txt"
+check "eval --device cuda:1 exits 8 and writes nothing" "[ \$? -eq 8 ] && [ ! -e $tmp/ev.txt ]"
+"$fcast" bench train --data "$tmp/nothing.csv" --device cuda 2> "$tmp/err.txt"
+check "bench train --device cuda exits 8 before reading data" "[ \$? -eq 8 ] && grep -q 'no CUDA backend' $tmp/err.txt"
+"$fcast" predict --model "$tmp/cpu.safetensors" --data "$tmp/train.csv" --out "$tmp/fc.csv" --device cpu 2> /dev/null
+check "predict --device cpu forecasts" "[ \$? -eq 0 ] && [ -s $tmp/fc.csv ]"
+
+# names that are no device: exit 4, naming the accepted forms
+for dev in gpu cuda:x cuda: cuda:-1 CPU "cuda:0 "; do
+    "$fcast" train "${missing[@]}" --device "$dev" --out "$tmp/bad.safetensors" 2> "$tmp/err.txt"
+    check "--device '$dev' exits 4" "[ \$? -eq 4 ]"
+    check "--device '$dev' names the accepted forms" "grep -q 'auto | cpu | cuda | cuda:N' $tmp/err.txt"
+done
+
+# FCAST_CUDA_BACKEND: an explicit library, whose failure is final
+echo "not a library" > "$tmp/notalib.so"
+FCAST_CUDA_BACKEND="$tmp/notalib.so" "$fcast" train "${missing[@]}" --device cuda --out "$tmp/x.safetensors" \
+    2> "$tmp/err.txt"
+check "a file that is not a library: exit 8" "[ \$? -eq 8 ]"
+check "a file that is not a library: named, with the loader's reason" \
+      "grep -q \"no CUDA backend: $tmp/notalib.so could not be loaded: .*\" $tmp/err.txt"
+FCAST_CUDA_BACKEND="$tmp/absent.so" "$fcast" train "${missing[@]}" --device cuda --out "$tmp/x.safetensors" \
+    2> "$tmp/err.txt"
+check "FCAST_CUDA_BACKEND naming no file: exit 8, said" \
+      "[ \$? -eq 8 ] && grep -q 'FCAST_CUDA_BACKEND=$tmp/absent.so: no such file' $tmp/err.txt"
+FCAST_CUDA_BACKEND=/bin/true "$fcast" train "${missing[@]}" --device cuda --out "$tmp/x.safetensors" 2> "$tmp/err.txt"
+check "an executable that is not a library: exit 8" "[ \$? -eq 8 ] && grep -q 'could not be loaded' $tmp/err.txt"
+
+# the stand-in CUDA backend: present, but no GPU
+if [ -e "$fake" ]; then
+    FCAST_CUDA_BACKEND="$fake" "$fcast" train "${missing[@]}" --device cuda --out "$tmp/x.safetensors" \
+        2> "$tmp/err.txt"
+    check "library present, no GPU: exit 8" "[ \$? -eq 8 ]"
+    check "library present, no GPU: the entry point's reason" \
+          "grep -qx 'fcast train: device cuda:0: no CUDA device: cudaGetDeviceCount returned 0' $tmp/err.txt"
+    FCAST_CUDA_BACKEND="$fake" "$fcast" train "${small[@]}" --out "$tmp/fake.safetensors" 2> "$tmp/err.txt"
+    check "library present, no GPU: auto trains on the CPU" "[ \$? -eq 0 ] && [ -s $tmp/fake.safetensors ]"
+    check "library present, no GPU: auto says why" \
+          "grep -qx 'device: cpu (no GPU: no CUDA device: cudaGetDeviceCount returned 0)' $tmp/err.txt"
+else
+    echo "skipped: the stand-in CUDA backend $fake is not built (tests/fake_cuda_backend.c)"
+fi
+# A library without the entry point: the stand-in for NVML is one
+nvml="$(dirname "$1")/libfake_nvml.so"
+if [ -e "$nvml" ]; then
+    FCAST_CUDA_BACKEND="$nvml" "$fcast" train "${missing[@]}" --device cuda --out "$tmp/x.safetensors" 2> "$tmp/err.txt"
+    check "a library without the entry point: exit 8, named" \
+          "[ \$? -eq 8 ] && grep -q 'lacks fc_backend_cuda_create' $tmp/err.txt"
+else
+    echo "skipped: $nvml is not built"
+fi
+finish

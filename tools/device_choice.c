@@ -1,0 +1,14 @@
+/* --device: see device_choice.h. */
+#include <stdio.h>
+
+#include "device_choice.h"
+
+enum { MAX_THREADS = 100000 };   /* --threads is a size_t; the backend takes an int */
+
+fc_status device_backend_open(const char *device, size_t threads, int quiet, fc_backend **out) {
+    char note[768];
+    fc_status st = fc_backend_create(device, (int)(threads > MAX_THREADS ? MAX_THREADS : threads), out, note,
+                                     sizeof note);
+    if (st == FC_OK && !quiet) fprintf(stderr, "%s\n", note);
+    return st;
+}
