@@ -57,6 +57,23 @@ for dev in gpu cuda:x cuda: cuda:-1 CPU "cuda:0 "; do
     check "--device '$dev' names the accepted forms" "grep -q 'auto | cpu | cuda | cuda:N' $tmp/err.txt"
 done
 
+# the quant commands run on the CPU only: auto and cpu accepted, cuda refused by name (exit 4)
+prices=data/eu_stock_markets.csv
+"$fcast" quant risk --data $prices --device cpu > /dev/null 2>&1
+check "quant risk --device cpu runs" "[ \$? -eq 0 ]"
+"$fcast" quant portfolio --data $prices --device auto > /dev/null 2>&1
+check "quant portfolio --device auto runs" "[ \$? -eq 0 ]"
+for q in "risk --data $prices" "portfolio --data $prices" "indicators --data $prices --ind sma:5 --out -" \
+         "backtest --data $prices" "option --call --S 100 --K 100 --sigma 0.2 --T 1 --paths 1000"; do
+    name=${q%% *}
+    "$fcast" quant $q --device cuda:0 > /dev/null 2> "$tmp/err.txt"
+    check "quant $name --device cuda:0 exits 4" "[ \$? -eq 4 ]"
+    check "quant $name --device cuda:0 says it runs on the CPU only" \
+          "grep -q 'quant $name runs on the CPU only in this version' $tmp/err.txt"
+done
+"$fcast" quant risk --data $prices --device gpu > /dev/null 2> "$tmp/err.txt"
+check "quant risk --device gpu exits 4 naming the forms" "[ \$? -eq 4 ] && grep -q 'auto | cpu | cuda | cuda:N' $tmp/err.txt"
+
 # FCAST_CUDA_BACKEND: an explicit library, whose failure is final
 echo "not a library" > "$tmp/notalib.so"
 FCAST_CUDA_BACKEND="$tmp/notalib.so" "$fcast" train "${missing[@]}" --device cuda --out "$tmp/x.safetensors" \

@@ -9,6 +9,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "device_choice.h"
 #include "io/atomic_file.h"
 #include "io/csv_write.h"
 #include "io/output_path.h"
@@ -211,6 +212,7 @@ static int run(const backtest_args *a, const arg_spec *specs) {
 
 int cmd_quant_backtest(int argc, char **argv, int first) {
     backtest_args a = {.rule = "sma-cross", .top = 10};
+    const char *device = NULL;
     arg_spec specs[] = {
         {"data", ARG_STR, &a.data, "FILE", "long CSV (unique_id, ds, y) of closing prices", 1, 0},
         {"rule", ARG_STR, &a.rule, "RULE", "sma-cross, rsi or bbands (sma-cross)", 0, 0},
@@ -224,6 +226,7 @@ int cmd_quant_backtest(int argc, char **argv, int first) {
         {"short", ARG_FLAG, &a.allow_short, NULL, "long-short instead of long-only", 0, 0},
         {"top", ARG_SIZE, &a.top, "N", "rows of the table ranked by Sharpe (10)", 0, 0},
         {"out", ARG_STR, &a.out, "FILE", "every (combination, symbol) as CSV; - for standard output (the table then goes to stderr)", 0, 0},
+        {"device", ARG_STR, &device, "DEV", DEVICE_CPU_ONLY_HELP, 0, 0},
         {0},
     };
     int rc = args_parse("quant backtest",
@@ -232,5 +235,6 @@ int cmd_quant_backtest(int argc, char **argv, int first) {
                         "(no look-ahead); costs are charged per unit of turnover.",
                         specs, argc, argv, first);
     if (rc) return args_exit(rc);
+    if (device_cpu_only("quant backtest", device) != FC_OK) return cli_fail("quant backtest");
     return run(&a, specs);
 }

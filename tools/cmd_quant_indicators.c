@@ -9,6 +9,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "device_choice.h"
 #include "io/csv_write.h"
 #include "core/error.h"
 #include "data/dataset.h"
@@ -146,7 +147,7 @@ static int run(const char *data, const char *out_path, fc_ind_spec *specs, size_
 }
 
 int cmd_quant_indicators(int argc, char **argv, int first) {
-    const char *data = NULL, *ind = NULL, *out_path = NULL, *nan = "poison";
+    const char *data = NULL, *ind = NULL, *out_path = NULL, *nan = "poison", *device = NULL;
     long threads = 0;
     arg_spec args[] = {
         {"data", ARG_STR, &data, "FILE", "long CSV with unique_id, ds, y (empty y = missing)", 1, 0},
@@ -155,6 +156,7 @@ int cmd_quant_indicators(int argc, char **argv, int first) {
         {"out", ARG_STR, &out_path, "FILE", "output CSV: unique_id, ds, one column per output; - for standard output", 1, 0},
         {"nan", ARG_STR, &nan, "POLICY", "poison (TA-Lib's behaviour, default) or restart (after each gap)", 0, 0},
         {"threads", ARG_INT, &threads, "N", "threads (default: all cores)", 0, 0},
+        {"device", ARG_STR, &device, "DEV", DEVICE_CPU_ONLY_HELP, 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     int rc = args_parse(COMMAND,
@@ -162,6 +164,7 @@ int cmd_quant_indicators(int argc, char **argv, int first) {
                         "series, with TA-Lib's values (docs/quant-indicators.md).",
                         args, argc, argv, first);
     if (rc) return args_exit(rc);
+    if (device_cpu_only("quant indicators", device) != FC_OK) return cli_fail("quant indicators");
     fc_ind_options opt = fc_ind_options_default();
     fc_ind_spec *specs = NULL;
     size_t n_specs = 0;

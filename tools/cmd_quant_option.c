@@ -7,6 +7,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "device_choice.h"
 #include "core/error.h"
 #include "quant/black_scholes.h"
 #include "quant/mc_options.h"
@@ -87,6 +88,7 @@ static void print_json(const fc_mc_option *o, const fc_mc_result *r, const fc_bs
 
 int cmd_quant_option(int argc, char **argv, int first) {
     option_args a = {.type = "european", .paths = 1000000, .steps = 1, .fixings = 12, .seed = 42};
+    const char *device = NULL;
     arg_spec specs[] = {
         {"type", ARG_STR, &a.type, "KIND", "european or asian (arithmetic average price) (european)", 0, 0},
         {"call", ARG_FLAG, &a.call, NULL, "a call option", 0, 0},
@@ -104,6 +106,7 @@ int cmd_quant_option(int argc, char **argv, int first) {
         {"no-control-variate", ARG_FLAG, &a.no_cv, NULL, "Asian: no geometric control variate", 0, 0},
         {"seed", ARG_SIZE, &a.seed, "S", "random seed (42)", 0, 0},
         {"json", ARG_FLAG, &a.json, NULL, "print one JSON object", 0, 0},
+        {"device", ARG_STR, &device, "DEV", DEVICE_CPU_ONLY_HELP, 0, 0},
         {0},
     };
     int rc = args_parse("quant option",
@@ -112,6 +115,7 @@ int cmd_quant_option(int argc, char **argv, int first) {
                         "options also get the Black-Scholes price and Greeks (vega and rho per 1.00, theta per year).",
                         specs, argc, argv, first);
     if (rc) return args_exit(rc);
+    if (device_cpu_only("quant option", device) != FC_OK) return cli_fail("quant option");
     fc_mc_option o;
     if (to_option(&a, specs, &o) != FC_OK) return cli_fail("quant option");
     fc_mc_result r;

@@ -8,6 +8,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "device_choice.h"
 #include "core/error.h"
 #include "quant/portfolio.h"
 #include "quant/returns.h"
@@ -63,12 +64,13 @@ static int run(const char *path, int target_given, double target_annual) {
 }
 
 int cmd_quant_portfolio(int argc, char **argv, int first) {
-    const char *data = NULL;
+    const char *data = NULL, *device = NULL;
     double target = 0.0;
     arg_spec specs[] = {
         {"data", ARG_STR, &data, "FILE", "long CSV (unique_id, ds, y) of prices", 1, 0},
         {"target-return", ARG_DOUBLE, &target, "R",
          "also the minimum-variance portfolio earning R a year (mean return x 252)", 0, 0},
+        {"device", ARG_STR, &device, "DEV", DEVICE_CPU_ONLY_HELP, 0, 0},
         {0},
     };
     int rc = args_parse("quant portfolio",
@@ -76,5 +78,6 @@ int cmd_quant_portfolio(int argc, char **argv, int first) {
                         "of simple returns: fully invested, shorts allowed, closed form (KKT system, LAPACK).",
                         specs, argc, argv, first);
     if (rc) return args_exit(rc);
+    if (device_cpu_only("quant portfolio", device) != FC_OK) return cli_fail("quant portfolio");
     return run(data, specs[1].seen, target);
 }

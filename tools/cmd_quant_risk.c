@@ -9,6 +9,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "device_choice.h"
 #include "io/atomic_file.h"
 #include "io/csv_write.h"
 #include "io/output_path.h"
@@ -129,7 +130,7 @@ static int run(const char *path, const char *out, int are_returns, const double 
 }
 
 int cmd_quant_risk(int argc, char **argv, int first) {
-    const char *data = NULL, *level_text = "0.95,0.99", *out = "-";
+    const char *data = NULL, *level_text = "0.95,0.99", *out = "-", *device = NULL;
     int are_returns = 0, csv = 0;
     arg_spec specs[] = {
         {"data", ARG_STR, &data, "FILE", "long CSV (unique_id, ds, y) of prices, or returns with --returns", 1, 0},
@@ -137,6 +138,7 @@ int cmd_quant_risk(int argc, char **argv, int first) {
         {"level", ARG_STR, &level_text, "A,B", "VaR/CVaR confidence levels (0.95,0.99)", 0, 0},
         {"csv", ARG_FLAG, &csv, NULL, "print series,metric,value rows (%.17g) instead of the table", 0, 0},
         {"out", ARG_STR, &out, "FILE", "where the table goes (-, standard output)", 0, 0},
+        {"device", ARG_STR, &device, "DEV", DEVICE_CPU_ONLY_HELP, 0, 0},
         {0},
     };
     int rc = args_parse("quant risk",
@@ -145,6 +147,7 @@ int cmd_quant_risk(int argc, char **argv, int first) {
                         "definitions) of every series; series are aligned on ds (inner join).",
                         specs, argc, argv, first);
     if (rc) return args_exit(rc);
+    if (device_cpu_only("quant risk", device) != FC_OK) return cli_fail("quant risk");
     double levels[MAX_LEVELS];
     size_t nl = 0;
     if (parse_levels(level_text, levels, &nl) != FC_OK) return cli_fail("quant risk");

@@ -13,4 +13,10 @@
  * printed to stderr unless quiet. Errors as fc_backend_create's. */
 fc_status device_backend_open(const char *device, size_t threads, int quiet, fc_backend **out);
 
+/* --device in commands that have no backend yet (the quant commands): auto
+ * and cpu mean the CPU; cuda is refused, FC_ERR_INVALID, naming `command`,
+ * so a script that asks for a GPU learns it did not get one. */
+#define DEVICE_CPU_ONLY_HELP "auto | cpu: this command runs on the CPU only in this version (cuda is refused)"
+fc_status device_cpu_only(const char *command, const char *device);
+
 #endif
