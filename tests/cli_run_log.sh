@@ -17,6 +17,7 @@ log=$tmp/run.jsonl
 events() { grep -c "^{\"event\":\"$1\"" "$log"; }
 check "one start event, first, with schema 1 and the configuration" \
     "head -1 $log | grep -q '^{\"event\":\"start\",\"schema\":1,' && [ \$(events start) -eq 1 ] && head -1 $log | grep -q '\"config\":{\"data\":\"data/monthly_classics.csv\"'"
+check "the start event names the device" "head -1 $log | grep -q '\"device\":\"cpu\"'"
 check "one step event per step (40)" "[ \$(events step) -eq 40 ]"
 check "one validation event per check (4)" "[ \$(events validation) -eq 4 ]"
 check "one profile event per step with --profile" "[ \$(events profile) -eq 40 ]"

@@ -165,7 +165,8 @@ static void log_start(train_run *r, const train_flags *a) {
     size_t start = 0;
     if (a->resume && fc_checkpoint_step(a->resume, &start) != FC_OK) start = 0;   /* fc_train reports it */
     fc_run_start s = {"train", r->log_config, r->plan.total, r->su.memory_limit, r->be->threads,
-                      fc_precision_name(r->su.o.precision), r->su.o.max_steps, start, kernel_note(r->su.o.precision)};
+                      fc_precision_name(r->su.o.precision), r->su.o.max_steps, start, kernel_note(r->su.o.precision),
+                      r->be->name};
     fc_run_log_start(r->log, &s);
 }
 

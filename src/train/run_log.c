@@ -242,12 +242,12 @@ void fc_run_log_start(fc_run_log *l, const fc_run_start *s) {
     time_t now = time(NULL);
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     json_t *config = s->config_json ? json_loads(s->config_json, 0, NULL) : NULL;
-    json_t *e = json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:o, s:o, s:i, s:s, s:o, s:o, s:s?}", "event", "start",
+    json_t *e = json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:o, s:o, s:i, s:s, s:o, s:o, s:s?, s:s?}", "event", "start",
                           "schema", FC_RUN_LOG_SCHEMA, "fcast_version", fc_version(), "time", when,
                           "command", s->command, "config", config ? config : json_object(),
                           "plan_bytes", count(s->plan_bytes), "limit_bytes", count(s->limit_bytes),
                           "threads", s->threads, "precision", s->precision, "max_steps", count(s->max_steps),
-                          "start_step", count(s->start_step), "kernel", s->kernel);
+                          "start_step", count(s->start_step), "kernel", s->kernel, "device", s->device);
     emit(l, e);
 }
 

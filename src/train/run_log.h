@@ -38,6 +38,7 @@ typedef struct {
     const char *precision;
     size_t max_steps, start_step;
     const char *kernel;         /* which matrix-product kernels ran ("oneDNN fp32", "AMX bf16", ...) */
+    const char *device;         /* the backend the run is on ("cpu", "cuda:0") */
 } fc_run_start;
 
 void fc_run_log_start(fc_run_log *l, const fc_run_start *s);
