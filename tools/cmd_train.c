@@ -221,15 +221,16 @@ static fc_status set_operations(train_run *r, const train_flags *a, const arg_sp
     return FC_OK;
 }
 
-static void print_outcome(const train_run *r, fc_status st, const train_flags *a, int argc, char **argv, int first) {
+static void print_outcome(const train_run *r, fc_status st, int saved, const train_flags *a, int argc, char **argv,
+                          int first) {
     if (st == FC_OK) {
         print_summary(&r->sum, &r->su.o, a->out);
         print_phases(&r->sum);
         print_memory(r->be, &r->plan, r->su.memory_limit, r->rss_start);
     } else if (st == FC_ERR_INTERRUPTED) {
-        fprintf(stderr, "stopped after step %zu of %zu (%s); %s so far written to %s\n", r->sum.steps,
-                r->su.o.max_steps, strsignal(stop_signals_received()),
-                isnan(r->sum.best_val_loss) ? "the model" : "the best model", a->out);
+        fprintf(stderr, "stopped after step %zu of %zu (%s); %s so far %s %s\n", r->sum.steps, r->su.o.max_steps,
+                strsignal(stop_signals_received()), isnan(r->sum.best_val_loss) ? "the model" : "the best model",
+                saved ? "written to" : "could not be written to", a->out);
         if (r->sum.checkpoint) print_resume_command(argc, argv, first, r->sum.checkpoint);
     }
 }
@@ -250,7 +251,7 @@ static int train(const train_flags *a, const arg_spec *specs, int argc, char **a
                     ? fc_forecaster_save(&r.f, a->out) : FC_ERR_INVALID;
     if (st == FC_OK) st = saved;
     if (r.log) log_summary(&r, st, saved == FC_OK ? a->out : NULL);
-    print_outcome(&r, st, a, argc, argv, first);
+    print_outcome(&r, st, saved == FC_OK, a, argc, argv, first);
     rc = st == FC_OK ? CLI_EXIT_OK : cli_fail("train");
     if (fc_run_log_close(&r.log) != FC_OK && rc == CLI_EXIT_OK) rc = cli_fail("train");
     free(r.checkpoint);
