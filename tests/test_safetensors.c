@@ -568,6 +568,33 @@ static void remove_tmpdir(void) {
     rmdir(tmpdir);
 }
 
+/* The header alone: the same tensors and metadata as a whole read, no
+ * data held; a file cut short is still refused (its size is checked). */
+static void test_header_only(void) {
+    const char *path = "tests/fixtures/model_nhits_small.safetensors";
+    fc_safetensors *whole = NULL, *head = NULL;
+    CHECK(fc_st_read(path, &whole) == FC_OK && fc_st_read_header(path, &head) == FC_OK);
+    if (!whole || !head) return;
+    CHECK(fc_st_count(head) == fc_st_count(whole) && fc_st_meta_count(head) == fc_st_meta_count(whole));
+    for (size_t i = 0; i < fc_st_count(whole); i++) {
+        const fc_st_tensor *a = fc_st_at(whole, i), *b = fc_st_find(head, a->name);
+        CHECK(b && b->nbytes == a->nbytes && b->ndim == a->ndim);
+    }
+    CHECK(!strcmp(fc_st_meta(head, "config"), fc_st_meta(whole, "config")));
+    fc_st_free(&whole);
+    fc_st_free(&head);
+    char cut[512];
+    tmp_file(cut, sizeof cut, "cut_header_only.safetensors");
+    FILE *in = fopen(path, "rb"), *out = fopen(cut, "wb");
+    char buf[4096];
+    size_t n = in ? fread(buf, 1, sizeof buf, in) : 0;   /* the header and a little data */
+    if (out) fwrite(buf, 1, n, out);
+    if (in) fclose(in);
+    if (out) fclose(out);
+    CHECK(fc_st_read_header(cut, &head) == FC_ERR_FORMAT && head == NULL);
+    remove(cut);
+}
+
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "--export") == 0) { /* for python/check_safetensors.py */
         char a[512], b[512];
@@ -591,6 +618,7 @@ int main(int argc, char **argv) {
     test_missing_file();
     test_get_f32_errors();
     test_atomic_write();
+    test_header_only();
     remove_tmpdir();
     return CHECK_DONE();
 }

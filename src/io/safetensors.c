@@ -291,7 +291,9 @@ static fc_status check_coverage(const fc_safetensors *f, size_t data_len,
 }
 
 /* Name index and aligned storage, once the header is known to be sound. */
-static fc_status allocate_storage(fc_safetensors *f) {
+/* The name index and data slots; the data itself only when with_data (a
+ * header-only read leaves f->data NULL). */
+static fc_status allocate_storage(fc_safetensors *f, int with_data) {
     f->by_name = fc_malloc(f->count * sizeof(*f->by_name), "safetensors name index");
     f->slot = fc_malloc(f->count * sizeof(*f->slot), "safetensors slots");
     if (!f->by_name || !f->slot) return FC_ERR_MEMORY;
@@ -303,6 +305,7 @@ static fc_status allocate_storage(fc_safetensors *f) {
         total += (f->tensors[i].nbytes + ST_ALIGN - 1) / ST_ALIGN * ST_ALIGN;
     }
     qsort(f->by_name, f->count, sizeof(*f->by_name), compare_by_name);
+    if (!with_data) return FC_OK;
     f->data = aligned_alloc(ST_ALIGN, total ? total : ST_ALIGN);
     if (!f->data)
         return fc_error(FC_ERR_MEMORY, "%s: cannot allocate %zu bytes for tensor data", f->path,
@@ -310,9 +313,10 @@ static fc_status allocate_storage(fc_safetensors *f) {
     return FC_OK;
 }
 
-/* Everything but copying the tensor bytes: parse, validate, allocate. */
-static fc_status prepare(const char *path, const char *header, size_t header_len,
-                         size_t data_len, fc_safetensors **out, const fc_st_tensor ***order) {
+/* Everything but copying the tensor bytes: parse, validate, allocate
+ * (the data only when with_data). */
+static fc_status prepare(const char *path, const char *header, size_t header_len, size_t data_len,
+                         int with_data, fc_safetensors **out, const fc_st_tensor ***order) {
     fc_safetensors *f = fc_calloc(1, sizeof *f, "safetensors file");
     if (!f) return FC_ERR_MEMORY;
     *out = f;
@@ -320,7 +324,7 @@ static fc_status prepare(const char *path, const char *header, size_t header_len
     if (!f->path) return fc_error(FC_ERR_MEMORY, "out of memory for a file name");
     FC_TRY(parse_header(f, header, header_len, data_len));
     FC_TRY(check_coverage(f, data_len, order));
-    return allocate_storage(f);
+    return allocate_storage(f, with_data);
 }
 
 /* Checks the 8-byte header length against the cap and the bytes present. */
@@ -348,7 +352,7 @@ static fc_status read_memory(const unsigned char *bytes, size_t len, const char 
     size_t n = 0;
     FC_TRY(check_prefix(name, bytes, len, &n));
     const fc_st_tensor **order = NULL;
-    fc_status s = prepare(name, (const char *)bytes + 8, n, len - 8 - n, out, &order);
+    fc_status s = prepare(name, (const char *)bytes + 8, n, len - 8 - n, 1, out, &order);
     free(order);
     if (s != FC_OK) return s;
     const unsigned char *data = bytes + 8 + n;
@@ -401,19 +405,19 @@ static fc_status read_header(FILE *fp, const char *path, size_t *total, char **h
     return FC_OK;
 }
 
-static fc_status read_stream(FILE *fp, const char *path, fc_safetensors **out) {
+static fc_status read_stream(FILE *fp, const char *path, int with_data, fc_safetensors **out) {
     size_t total = 0, n = 0;
     char *header = NULL;
     const fc_st_tensor **order = NULL;
     fc_status s = read_header(fp, path, &total, &header, &n);
-    if (s == FC_OK) s = prepare(path, header, n, total - 8 - n, out, &order);
+    if (s == FC_OK) s = prepare(path, header, n, total - 8 - n, with_data, out, &order);
     free(header);
-    if (s == FC_OK) s = read_tensor_bytes(fp, *out, order);
+    if (s == FC_OK && with_data) s = read_tensor_bytes(fp, *out, order);
     free(order);
     return s;
 }
 
-fc_status fc_st_read(const char *path, fc_safetensors **out) {
+static fc_status read_file(const char *path, int with_data, fc_safetensors **out) {
     *out = NULL;
     int fd;
     FC_TRY(fc_input_open(path, "a safetensors model file", &fd));
@@ -423,12 +427,15 @@ fc_status fc_st_read(const char *path, fc_safetensors **out) {
         return fc_error(FC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     }
     fc_safetensors *f = NULL;
-    fc_status s = read_stream(fp, path, &f);
+    fc_status s = read_stream(fp, path, with_data, &f);
     fclose(fp);
     if (s != FC_OK) fc_st_free(&f);
     *out = f;
     return s;
 }
+
+fc_status fc_st_read(const char *path, fc_safetensors **out) { return read_file(path, 1, out); }
+fc_status fc_st_read_header(const char *path, fc_safetensors **out) { return read_file(path, 0, out); }
 
 size_t fc_st_count(const fc_safetensors *f) { return f->count; }
 
@@ -450,6 +457,7 @@ const fc_st_tensor *fc_st_find(const fc_safetensors *f, const char *name) {
 
 const void *fc_st_data(const fc_safetensors *f, const fc_st_tensor *t) {
     FC_ASSERT(t >= f->tensors && t < f->tensors + f->count);
+    FC_ASSERT(f->data);   /* not a header-only read */
     return f->data + f->slot[t - f->tensors];
 }
 

@@ -53,6 +53,11 @@ typedef struct fc_safetensors fc_safetensors;   /* opaque */
 /* Reads and validates the whole file; tensor data is copied into memory.
  * A missing or unreadable file is FC_ERR_IO; a corrupt one FC_ERR_FORMAT. */
 fc_status fc_st_read(const char *path, fc_safetensors **out);
+/* The header alone (tensor names, shapes, metadata), validated against the
+ * file's size, without reading or holding the tensor bytes: for what a
+ * file says about itself (a checkpoint's step) at no cost of its size.
+ * fc_st_data and fc_st_get_f32 must not be used on it. */
+fc_status fc_st_read_header(const char *path, fc_safetensors **out);
 /* Same from a buffer in memory (an HTTP upload, the fuzzer); `name` stands
  * for the file name in messages. The buffer is not referenced afterwards. */
 fc_status fc_st_read_memory(const void *bytes, size_t len, const char *name,

@@ -353,7 +353,7 @@ static fc_status read_state(const fc_safetensors *st, const fc_checkpoint_ref *c
 
 fc_status fc_checkpoint_step(const char *path, size_t *step) {
     fc_safetensors *st = NULL;
-    FC_TRY(fc_st_read(path, &st));
+    FC_TRY(fc_st_read_header(path, &st));
     fc_status s = meta_size(st, "step", step);
     fc_st_free(&st);
     return s;
@@ -361,7 +361,7 @@ fc_status fc_checkpoint_step(const char *path, size_t *step) {
 
 fc_status fc_checkpoint_windows_batch(const char *path, size_t *windows) {
     fc_safetensors *st = NULL;
-    FC_TRY(fc_st_read(path, &st));
+    FC_TRY(fc_st_read_header(path, &st));
     const char *text = need_meta(st, "options");
     json_t *o = text ? json_loads(text, 0, NULL) : NULL, *w = o ? json_object_get(o, "windows-batch-size") : NULL;
     fc_status s = json_is_integer(w) && json_integer_value(w) > 0 ? FC_OK
