@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all deps configure run test bench clean asan
+.PHONY: all deps configure run test test-gpu bench clean asan
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -21,6 +21,12 @@ run: all
 test: all
 	@scripts/install-deps.sh --test
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The GPU checks (docs/gpu.md): op parity on CUDA, training parity and
+# determinism, the memory plan against the device, quant parity. On a
+# machine with an NVIDIA GPU; without one they fail, saying why.
+test-gpu: all
+	cd $(BUILD) && FCAST_REQUIRE_GPU=1 ctest -L gpu --output-on-failure
 
 # Sanitizer build (address + undefined) of the whole suite.
 asan:

@@ -49,6 +49,11 @@ interrupt_and_resume "inside a validation check" 40:validation "$tmp/full.safete
 interrupt_and_resume "fp16 during loss-scale backoff" 5 "$tmp/full16.safetensors" "${fp16[@]}"
 check "the checkpoint was taken while the loss scale was backing off" \
     "grep -q 'steps skipped by the loss scaler' $tmp/resume.err"
+# A device backend's state is not host memory: checkpoints stage it through
+# to_host / to_device. FCAST_TEST_NOT_HOST_VISIBLE makes the CPU backend
+# take that path (the CUDA backend's), which must write the same bytes.
+FCAST_TEST_NOT_HOST_VISIBLE=1 interrupt_and_resume "staged through to_host (a device's path)" 25 \
+    "$tmp/full.safetensors" "${run[@]}"
 
 # Twice stopped, with periodic checkpoints and a run log appended to.
 rm -f "$tmp/c.ck" "$tmp/run.jsonl"

@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # --device and the run-time choice of backend (src/backend/backend_loader.c)
 # on a machine without a GPU: the CUDA backend library absent, a file that is
-# not a library, and a stand-in library on a machine with no GPU
-# (tests/fake_cuda_backend.c, built next to fcast as libfake_cuda_backend.so).
+# not a library, a stand-in library on a machine with no GPU
+# (tests/fake_cuda_backend.c, built next to fcast as libfake_cuda_backend.so)
+# and the real libfcast-cuda.so where it was built and no GPU is present.
 # $1 is the fcast binary.
 set -uo pipefail
-fcast=$1
 source tests/lib_cli.sh
 fake="$(dirname "$1")/libfake_cuda_backend.so"
+real="$(dirname "$1")/libfcast-cuda.so"
 unset FCAST_CUDA_BACKEND
-# The tests mean "no CUDA backend library": one built next to fcast would
-# change every answer below.
-if [ -e "$(dirname "$1")/libfcast-cuda.so" ]; then echo "skipped: a real libfcast-cuda.so is next to fcast"; exit 0; fi
+# "No CUDA backend library": a copy of fcast in a directory of its own, so
+# the libfcast-cuda.so built next to the original is not found.
+mkdir -p "$tmp/bin" && cp "$1" "$tmp/bin/fcast"
+fcast="$tmp/bin/fcast"
 
 scripts/split-tail.sh data/monthly_classics.csv 12 "$tmp/train.csv" "$tmp/test.csv"
 small=(--data "$tmp/train.csv" --model nhits --h 12 --input-size 24 --mlp-units 16,16,16 --max-steps 3
@@ -101,6 +103,24 @@ if [ -e "$fake" ]; then
           "grep -qx 'device: cpu (no GPU: no CUDA device: cudaGetDeviceCount returned 0)' $tmp/err.txt"
 else
     echo "skipped: the stand-in CUDA backend $fake is not built (tests/fake_cuda_backend.c)"
+fi
+# the real CUDA backend, present, on a machine without a GPU: refused with the
+# check that failed (no driver, or no device), and auto falls back
+if [ ! -e "$real" ]; then
+    echo "skipped: $real is not built (no nvcc?)"
+elif [ -e /dev/nvidiactl ] || command -v nvidia-smi > /dev/null; then
+    echo "skipped: the real CUDA backend's refusal (this machine has an NVIDIA driver: make test-gpu covers it)"
+else
+    FCAST_CUDA_BACKEND="$real" "$fcast" train "${missing[@]}" --device cuda --out "$tmp/x.safetensors" \
+        2> "$tmp/err.txt"
+    check "the real library, no GPU: exit 8" "[ \$? -eq 8 ]"
+    check "the real library, no GPU: says which check failed" \
+          "grep -Eq '^fcast train: device cuda:0: no (NVIDIA driver|CUDA device)' $tmp/err.txt"
+    FCAST_CUDA_BACKEND="$real" "$fcast" train "${small[@]}" --out "$tmp/real.safetensors" 2> "$tmp/err.txt"
+    check "the real library, no GPU: auto trains on the CPU" "[ \$? -eq 0 ] && cmp -s $tmp/cpu.safetensors $tmp/real.safetensors"
+    check "the real library, no GPU: auto says why" "grep -Eq '^device: cpu \(no GPU: no (NVIDIA driver|CUDA device)' $tmp/err.txt"
+    "$1" train "${small[@]}" --out "$tmp/next.safetensors" 2> "$tmp/err.txt"
+    check "the library next to fcast is found by auto" "grep -Eq '^device: cpu \(no GPU: no (NVIDIA driver|CUDA device)' $tmp/err.txt"
 fi
 # A library without the entry point: the stand-in for NVML is one
 nvml="$(dirname "$1")/libfake_nvml.so"

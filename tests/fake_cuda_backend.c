@@ -10,12 +10,16 @@
 #include "fcast.h"
 
 typedef struct fc_backend fc_backend;
+typedef fc_status (*fc_error_fn)(fc_status code, const char *fmt, ...);
 
-fc_status fc_backend_cuda_create(int abi, int device, fc_backend **out, char *why, size_t why_cap);
+fc_status fc_backend_cuda_create(int abi, int device, fc_error_fn report, fc_backend **out, char *why,
+                                 size_t why_cap);
 
-fc_status fc_backend_cuda_create(int abi, int device, fc_backend **out, char *why, size_t why_cap) {
+fc_status fc_backend_cuda_create(int abi, int device, fc_error_fn report, fc_backend **out, char *why,
+                                 size_t why_cap) {
     (void)abi;
     (void)device;
+    (void)report;
     *out = NULL;
     snprintf(why, why_cap, "no CUDA device: cudaGetDeviceCount returned 0");
     return FC_ERR_BACKEND;

@@ -242,6 +242,7 @@ static int train(const train_flags *a, const arg_spec *specs, int argc, char **a
     r.f = (fc_forecaster){.scaler = r.su.scaler, .loss = r.su.loss};
     /* the device first: a GPU that cannot run fails before data is read or a log opened */
     fc_status st = device_backend_open(a->device, a->threads, a->quiet, &r.be);
+    if (st == FC_OK) r.be->tf32 = a->tf32;
     if (st == FC_OK) st = set_operations(&r, a, specs);
     if (st == FC_OK) st = prepare(&r, a);
     if (st == FC_OK && r.log) log_start(&r, a);

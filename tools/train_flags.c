@@ -36,6 +36,8 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
         {"freq", ARG_STR, &a->freq, "F", "frequency: 1, D, W, h, 30min, MS, QS, YS, ... (inferred)", 0, 0},
         {"quiet", ARG_FLAG, &a->quiet, NULL, "no progress output", 0, 0},
         {"precision", ARG_STR, &a->precision, "P", "matrix products in fp32 | bf16 | fp16 (fp32; fp16 uses loss scaling)", 0, 0},
+        {"tf32", ARG_FLAG, &a->tf32, NULL, "on a GPU, fp32 matrix products round their inputs to TF32 on tensor cores "
+                                             "(faster; off by default so fp32 means fp32; no effect on the CPU)", 0, 0},
         {"grad-accum", ARG_SIZE, &a->grad_accum, "K", "micro-batches per optimizer step; effective batch K x windows-batch-size (1)", 0, 0},
         {"clip-grad-norm", ARG_DOUBLE, &a->clip, "X", "clip the global gradient norm to X (0 = off)", 0, 0},
         {"memory-limit", ARG_STR, &a->memory_limit, "SIZE", "refuse runs whose memory plan exceeds SIZE (512MiB, 12GB, ...)", 0, 0},

@@ -17,6 +17,7 @@ typedef struct {
     long num_lr_decays, patience, seed;
     double lr, clip;
     int quiet;
+    int tf32;      /* fp32 products on TF32 tensor cores (GPU only) */
     /* operations: none changes the trained model (train only) */
     const char *checkpoint, *resume, *log_file;
     size_t checkpoint_every;

@@ -46,6 +46,14 @@ typedef struct {
 
 typedef struct fc_backend fc_backend;
 
+/* Types of the optional quant entries, defined where quant computes them:
+ * fc_mc_spec and fc_mc_sums in kernels/quant_paths.h, fc_ind_plan and
+ * fc_ind_seg in quant/indicator_exec.h. */
+struct fc_mc_spec;
+struct fc_mc_sums;
+struct fc_ind_plan;
+struct fc_ind_seg;
+
 #define FC_WS_SLOTS 4   /* workspace buffers a backend may keep for dense layers */
 
 struct fc_backend {
@@ -53,12 +61,21 @@ struct fc_backend {
     void *impl;
     int threads;
     int host_visible;   /* 1: device pointers are host memory (CPU): no staging copies needed */
+    /* fp32 products may round their inputs to TF32 on tensor cores (--tf32;
+     * GPU only, off by default so that fp32 means fp32). Read at each call. */
+    int tf32;
 
     /* ---- memory ---- */
     void *(*alloc)(fc_backend *be, size_t bytes);        /* 64-byte aligned; NULL + error on failure */
     void (*release)(fc_backend *be, void *p);
     void (*to_device)(fc_backend *be, void *dst, const void *src, size_t bytes);
     void (*to_host)(fc_backend *be, void *dst, const void *src, size_t bytes);
+    /* Host memory the device copies from and to at full speed (pinned on a
+     * GPU; plain aligned memory on the CPU), for staging buffers. Copies
+     * from it may run asynchronously: a buffer passed to to_device must not
+     * change until the next sync. NULL + error on failure. */
+    void *(*host_alloc)(fc_backend *be, size_t bytes);
+    void (*host_release)(fc_backend *be, void *p);
     void (*fill)(fc_backend *be, float *x, float value, size_t n);
     void (*sync)(fc_backend *be);
     /* A run's arena (docs/memory.md): one block of `bytes`, sized by the
@@ -144,6 +161,28 @@ struct fc_backend {
     void (*sum_squares)(fc_backend *be, double *out, const float *x, size_t n);
     /* x (n) *= s. */
     void (*scale)(fc_backend *be, float *x, float s, size_t n);
+
+    /* ---- quant (optional) ---- */
+    /* NULL where a backend has none: the CPU leaves them NULL and src/quant
+     * runs its own OpenMP loops on the host. Every pointer here is a host
+     * pointer; the backend stages what it needs on its device and returns
+     * once the results are in host memory. */
+    /* Monte Carlo (quant/mc_options.c): chunk_sums (n_chunks = ceil(n_draws /
+     * chunk_draws)), chunk c = the sums of the samples of draws
+     * [c * chunk_draws, min((c + 1) * chunk_draws, n_draws)), each draw by
+     * fc_mc_draw(spec, seed, draw) and added in draw order by fc_mc_sums_add,
+     * as on the CPU. spec's arrays are host pointers. */
+    fc_status (*mc_chunk_sums)(fc_backend *be, const struct fc_mc_spec *spec, uint64_t seed, uint64_t n_draws,
+                               uint32_t chunk_draws, struct fc_mc_sums *chunk_sums);
+    /* Indicators (quant/indicators.c): for every plan j and segment i,
+     * fc_ind_segment_run(&plans[j], x + seg[i].begin, seg[i].len, out) with
+     * out[k] = outs[j][k] + seg[i].begin; the rows of [row0, row0 + n_rows)
+     * outside every segment get NaN in every output, and rows outside that
+     * span are not touched. Rows are absolute: x and each outs[j][k] hold at
+     * least row0 + n_rows values, and every segment lies in the span. */
+    fc_status (*indicator_segments)(fc_backend *be, const struct fc_ind_plan *plans, size_t n_specs,
+                                    const double *x, size_t row0, size_t n_rows, const struct fc_ind_seg *seg,
+                                    size_t n_seg, double *const *const *outs);
 };
 
 /* The CPU backend with `threads` OpenMP threads (0: all cores). */
@@ -174,22 +213,26 @@ fc_status fc_device_parse(const char *name, fc_device_kind *kind, int *index);
  * binary, in ../lib beside it (an install), then on the library path. It
  * exports one C function, FC_CUDA_ENTRY_NAME, of type fc_cuda_entry:
  *
- *   fc_status fc_backend_cuda_create(int abi, int device, fc_backend **out,
- *                                    char *why, size_t why_cap);
+ *   fc_status fc_backend_cuda_create(int abi, int device, fc_error_fn report,
+ *                                    fc_backend **out, char *why, size_t why_cap);
  *
  * abi is FC_BACKEND_ABI (the layout of struct fc_backend the caller was
- * built with); a library built against another layout must refuse it. On
+ * built with); a library built against another layout must refuse it.
+ * report is the caller's fc_error: the library has no error state of its
+ * own, and every error it meets later (a failed launch, an allocation
+ * beyond the arena) goes through report into the caller's message. On
  * success *out is a filled table whose destroy releases everything. On
  * failure it returns FC_ERR_BACKEND (FC_ERR_MEMORY when the device is out of
  * memory) with *out NULL and one line in why naming the check that failed:
  * no driver, no device, compute capability too old, out of memory. The
- * library has its own copy of fcast's error state, so why, not
- * fc_last_error, carries the message across. The library is never
- * unloaded: backends it made may live until the process ends. */
-#define FC_BACKEND_ABI 1
+ * library is never unloaded: backends it made may live until the process
+ * ends. */
+#define FC_BACKEND_ABI 3
 #define FC_CUDA_LIBRARY_NAME "libfcast-cuda.so"
 #define FC_CUDA_ENTRY_NAME "fc_backend_cuda_create"
-typedef fc_status (*fc_cuda_entry)(int abi, int device, fc_backend **out, char *why, size_t why_cap);
+typedef fc_status (*fc_error_fn)(fc_status code, const char *fmt, ...);
+typedef fc_status (*fc_cuda_entry)(int abi, int device, fc_error_fn report, fc_backend **out, char *why,
+                                   size_t why_cap);
 
 /* Releases a backend created by any *_create; sets *be to NULL. */
 void fc_backend_destroy(fc_backend **be);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "backend/backend_loader.h"
+#include "core/error.h"
 
 /* The directory of the running binary, from /proc/self/exe ("" if unknown). */
 static void exe_dir(char *dir, size_t cap) {
@@ -81,7 +82,7 @@ fc_status fc_cuda_backend_load(int device, fc_backend **out, char *why, size_t w
         dlclose(h);   /* nothing of it ran */
         return FC_ERR_BACKEND;
     }
-    fc_status st = entry(FC_BACKEND_ABI, device, out, why, why_cap);
+    fc_status st = entry(FC_BACKEND_ABI, device, fc_error, out, why, why_cap);
     if (st == FC_OK && *out) return FC_OK;
     if (st == FC_OK) st = FC_ERR_BACKEND;   /* success without a backend breaks the contract */
     *out = NULL;

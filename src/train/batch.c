@@ -32,6 +32,17 @@ size_t fc_batch_bytes(size_t cap, size_t L, size_t H) {
     return cap * floats * sizeof(float);
 }
 
+/* The four buffers copied to the device each batch come from the backend's
+ * staging memory (pinned on a GPU, so the copies run at full speed); the
+ * rest is plain host memory. */
+static int is_staged(const fc_batch *b, float *const *p) {
+    return p == &b->in_y || p == &b->in_mask || p == &b->out_y || p == &b->out_mask;
+}
+
+static float *host_buffer(fc_batch *b, float **p, size_t bytes) {
+    return is_staged(b, p) ? b->be->host_alloc(b->be, bytes) : fc_malloc(bytes, "batch staging");
+}
+
 fc_status fc_batch_init(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H) {
     memset(b, 0, sizeof *b);
     b->be = be;
@@ -43,7 +54,7 @@ fc_status fc_batch_init(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_
     size_t host_n[10];
     host_widths(L, H, host_n);
     for (size_t i = 0; i < sizeof host / sizeof *host; i++)
-        if (!(*host[i] = fc_malloc(cap * host_n[i] * sizeof(float), "batch staging"))) goto fail;
+        if (!(*host[i] = host_buffer(b, host[i], cap * host_n[i] * sizeof(float)))) goto fail;
     float **dev[] = {&b->d_in_y, &b->d_in_mask, &b->d_out_y, &b->d_out_mask, &b->d_forecast, &b->d_grad};
     size_t dev_n[6];
     device_widths(L, H, dev_n);
@@ -56,9 +67,15 @@ fail:
 }
 
 void fc_batch_free(fc_batch *b) {
-    float *host[] = {b->win_y, b->win_mask, b->work, b->in_y, b->in_mask, b->out_y, b->out_mask, b->out_raw,
-                     b->shift, b->scale};
-    for (size_t i = 0; i < sizeof host / sizeof *host; i++) free(host[i]);
+    float **host[] = {&b->win_y, &b->win_mask, &b->work, &b->in_y, &b->in_mask, &b->out_y, &b->out_mask,
+                      &b->out_raw, &b->shift, &b->scale};
+    for (size_t i = 0; i < sizeof host / sizeof *host; i++) {
+        if (is_staged(b, host[i])) {
+            if (*host[i]) b->be->host_release(b->be, *host[i]);
+        } else {
+            free(*host[i]);
+        }
+    }
     if (b->be) {
         float *dev[] = {b->d_in_y, b->d_in_mask, b->d_out_y, b->d_out_mask, b->d_forecast, b->d_grad};
         for (size_t i = 0; i < sizeof dev / sizeof *dev; i++) b->be->release(b->be, dev[i]);
@@ -84,6 +101,11 @@ static void load_one(fc_batch *b, const fc_dataset *ds, const fc_window_spec *sp
 void fc_batch_load(fc_batch *b, const fc_dataset *ds, const fc_window_spec *spec, const fc_window *w,
                    size_t B, int full, fc_scaler_kind scaler) {
     FC_ASSERT(B <= b->cap);
+    /* Copies from staging memory may still be reading the last batch (they
+     * are asynchronous on a GPU): wait before overwriting it. In training
+     * the loss of the last batch was already read, so this waits for
+     * nothing; double buffering would need the loss kept on the device. */
+    b->be->sync(b->be);
     #pragma omp parallel for schedule(static) if (B >= 64)
     for (size_t k = 0; k < B; k++) load_one(b, ds, spec, &w[k], k, full, scaler);
     fc_dataset_release_pages(ds);   /* a streamed dataset keeps no more than one batch resident */

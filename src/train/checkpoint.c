@@ -148,25 +148,53 @@ static fc_status add_state_meta(fc_st_writer *w, const fc_checkpoint_ref *c) {
     return st;
 }
 
+/* The state's buffers as the host sees them: the buffers themselves on a
+ * host-visible backend, else one host copy of all four (a GPU's). */
+typedef struct {
+    const float *params, *m, *v, *best;
+    float *copy;
+} host_state;
+
+static fc_status host_state_get(const fc_checkpoint_ref *c, host_state *h) {
+    const fc_model *m = c->f->model;
+    fc_backend *be = m->be;
+    *h = (host_state){m->params, c->opt->m, c->opt->v, c->best, NULL};
+    if (be->host_visible) return FC_OK;
+    size_t n = m->n_trainable, floats = m->n_floats + 3 * n;
+    if (!(h->copy = fc_malloc(floats * sizeof(float), "the checkpoint's host copy"))) return FC_ERR_MEMORY;
+    float *at = h->copy;
+    be->to_host(be, at, m->params, m->n_floats * sizeof(float));
+    h->params = at;
+    be->to_host(be, at += m->n_floats, c->opt->m, n * sizeof(float));
+    h->m = at;
+    be->to_host(be, at += n, c->opt->v, n * sizeof(float));
+    h->v = at;
+    if (c->best) be->to_host(be, at += n, c->best, n * sizeof(float));
+    h->best = c->best ? at : NULL;
+    return FC_OK;
+}
+
 fc_status fc_checkpoint_write(const fc_checkpoint_ref *c, const char *path, size_t *bytes) {
     const fc_model *m = c->f->model;
-    /* Written straight from the buffers: the CPU backend's memory is the
-     * host's. A device backend must copy them to the host first. */
-    if (!m->be->host_visible)
-        return fc_error(FC_ERR_BACKEND, "checkpoints need host-visible parameters on this backend");
+    host_state h;
+    FC_TRY(host_state_get(c, &h));
     fc_st_writer *w = fc_st_writer_new();
-    if (!w) return FC_ERR_MEMORY;
+    if (!w) {
+        free(h.copy);
+        return FC_ERR_MEMORY;
+    }
     int64_t n = (int64_t)m->n_trainable;
     fc_status st = add_state_meta(w, c);
     for (size_t i = 0; st == FC_OK && i < m->n_tensors; i++) {
         const fc_tensor *t = &m->tensors[i];
-        st = fc_st_writer_add(w, t->name, FC_DT_F32, t->ndim, t->shape, m->params + t->offset);
+        st = fc_st_writer_add(w, t->name, FC_DT_F32, t->ndim, t->shape, h.params + t->offset);
     }
-    if (st == FC_OK) st = fc_st_writer_add(w, T_EXP_AVG, FC_DT_F32, 1, &n, c->opt->m);
-    if (st == FC_OK) st = fc_st_writer_add(w, T_EXP_AVG_SQ, FC_DT_F32, 1, &n, c->opt->v);
-    if (st == FC_OK && c->best) st = fc_st_writer_add(w, T_BEST, FC_DT_F32, 1, &n, c->best);
+    if (st == FC_OK) st = fc_st_writer_add(w, T_EXP_AVG, FC_DT_F32, 1, &n, h.m);
+    if (st == FC_OK) st = fc_st_writer_add(w, T_EXP_AVG_SQ, FC_DT_F32, 1, &n, h.v);
+    if (st == FC_OK && h.best) st = fc_st_writer_add(w, T_BEST, FC_DT_F32, 1, &n, h.best);
     if (st == FC_OK) st = fc_st_writer_write(w, path);
     fc_st_writer_free(&w);
+    free(h.copy);
     if (st == FC_OK && bytes) {
         struct stat sb;
         *bytes = stat(path, &sb) == 0 ? (size_t)sb.st_size : 0;
@@ -263,30 +291,32 @@ static fc_status check_data(const fc_safetensors *st, const fc_checkpoint_ref *c
 }
 
 /* A tensor of the expected shape, all finite (a corrupt checkpoint must
- * not resume into NaN weights), copied into dst. */
-static fc_status read_tensor(const fc_safetensors *st, const char *name, int ndim, const int64_t *shape, size_t n,
-                             float *dst) {
+ * not resume into NaN weights), copied into the backend's dst. */
+static fc_status read_tensor(fc_backend *be, const fc_safetensors *st, const char *name, int ndim,
+                             const int64_t *shape, size_t n, float *dst) {
     const float *src;
     FC_TRY(fc_st_get_f32(st, name, ndim, shape, &src));
     FC_TRY(fc_st_check_finite(st, fc_st_find(st, name)));
-    memcpy(dst, src, n * sizeof(float));
+    be->to_device(be, dst, src, n * sizeof(float));
     return FC_OK;
 }
 
-static fc_status read_floats(const fc_safetensors *st, const char *name, size_t n, float *dst) {
+static fc_status read_floats(fc_backend *be, const fc_safetensors *st, const char *name, size_t n, float *dst) {
     int64_t shape = (int64_t)n;
-    return read_tensor(st, name, 1, &shape, n, dst);
+    return read_tensor(be, st, name, 1, &shape, n, dst);
 }
 
 static fc_status read_tensors(const fc_safetensors *st, const fc_checkpoint_ref *c) {
     fc_model *m = c->f->model;
+    fc_backend *be = m->be;
     for (size_t i = 0; i < m->n_tensors; i++) {
         const fc_tensor *t = &m->tensors[i];
-        FC_TRY(read_tensor(st, t->name, t->ndim, t->shape, t->numel, m->params + t->offset));
+        FC_TRY(read_tensor(be, st, t->name, t->ndim, t->shape, t->numel, m->params + t->offset));
     }
-    FC_TRY(read_floats(st, T_EXP_AVG, m->n_trainable, c->opt->m));
-    FC_TRY(read_floats(st, T_EXP_AVG_SQ, m->n_trainable, c->opt->v));
-    if (c->best) FC_TRY(read_floats(st, T_BEST, m->n_trainable, c->best));
+    FC_TRY(read_floats(be, st, T_EXP_AVG, m->n_trainable, c->opt->m));
+    FC_TRY(read_floats(be, st, T_EXP_AVG_SQ, m->n_trainable, c->opt->v));
+    if (c->best) FC_TRY(read_floats(be, st, T_BEST, m->n_trainable, c->best));
+    be->sync(be);   /* the mapped file is released after this returns */
     fc_model_refresh_low(m);   /* the rounded copies follow the restored master weights */
     return FC_OK;
 }

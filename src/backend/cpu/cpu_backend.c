@@ -14,20 +14,13 @@
 
 /* From the arena when one is open: a bump pointer, 64-byte aligned. */
 static void *arena_alloc(fc_cpu_impl *impl, size_t bytes) {
-    size_t at = (impl->arena_used + 63) & ~(size_t)63;
-    if (bytes > impl->arena_size || at > impl->arena_size - bytes) {
-        fc_error(FC_ERR_MEMORY, "the run's memory arena (%zu bytes, from the memory plan) cannot hold %zu more "
-                 "bytes (%zu in use): an allocation the plan did not foresee", impl->arena_size, bytes,
-                 impl->arena_used);
-        return NULL;
-    }
-    impl->arena_used = at + bytes;
-    impl->arena_live++;
+    size_t at;
+    if (fc_arena_take(&impl->books, bytes, 64, &at) != FC_OK) return NULL;
     return impl->arena + at;
 }
 
 static int in_arena(const fc_cpu_impl *impl, const void *p) {
-    return impl->arena && (const char *)p >= impl->arena && (const char *)p < impl->arena + impl->arena_size;
+    return impl->arena && (const char *)p >= impl->arena && (const char *)p < impl->arena + impl->books.size;
 }
 
 static fc_status cpu_arena_open(fc_backend *be, size_t bytes) {
@@ -37,28 +30,27 @@ static fc_status cpu_arena_open(fc_backend *be, size_t bytes) {
     if (p == MAP_FAILED)
         return fc_error(FC_ERR_MEMORY, "cannot reserve the run's memory arena of %zu bytes", bytes);
     impl->arena = p;
-    impl->arena_size = bytes;
-    impl->arena_used = impl->arena_live = 0;
+    impl->books = (fc_arena_books){bytes, 0, 0};
     return FC_OK;
 }
 
 static void arena_unmap(fc_cpu_impl *impl) {
-    munmap(impl->arena, impl->arena_size ? impl->arena_size : 64);
+    munmap(impl->arena, impl->books.size ? impl->books.size : 64);
     impl->arena = NULL;
-    impl->arena_size = impl->arena_used = impl->arena_live = 0;
+    impl->books = (fc_arena_books){0, 0, 0};
 }
 
 static void cpu_arena_close(fc_backend *be) {
     fc_cpu_impl *impl = fc_cpu_impl_of(be);
     if (!impl->arena) return;
-    FC_ASSERT(impl->arena_live == 0);   /* a buffer still in use would dangle */
+    FC_ASSERT(impl->books.live == 0);   /* a buffer still in use would dangle */
     arena_unmap(impl);
 }
 
 static void cpu_arena_stats(const fc_backend *be, size_t *used, size_t *size) {
     const fc_cpu_impl *impl = (const fc_cpu_impl *)be->impl;
-    *used = impl->arena_used;
-    *size = impl->arena_size;
+    *used = impl->books.used;
+    *size = impl->books.size;
 }
 
 static void *cpu_alloc(fc_backend *be, size_t bytes) {
@@ -76,9 +68,25 @@ static void *cpu_alloc(fc_backend *be, size_t bytes) {
 static void cpu_release(fc_backend *be, void *p) {
     fc_cpu_impl *impl = fc_cpu_impl_of(be);
     if (in_arena(impl, p)) {
-        impl->arena_live--;   /* its space returns when the arena closes */
+        fc_arena_give_back(&impl->books);   /* its space returns when the arena closes */
         return;
     }
+    free(p);
+}
+
+/* Staging memory is plain memory on the CPU: there is no device to pin it for. */
+static void *cpu_host_alloc(fc_backend *be, size_t bytes) {
+    (void)be;
+    void *p = NULL;
+    if (posix_memalign(&p, 64, bytes ? bytes : 64) != 0) {
+        fc_error(FC_ERR_MEMORY, "cannot allocate %zu bytes of staging memory", bytes);
+        return NULL;
+    }
+    return p;
+}
+
+static void cpu_host_release(fc_backend *be, void *p) {
+    (void)be;
     free(p);
 }
 
@@ -104,6 +112,8 @@ static void cpu_fill_table(fc_backend *be) {
     be->release = cpu_release;
     be->to_device = cpu_copy;
     be->to_host = cpu_copy;
+    be->host_alloc = cpu_host_alloc;
+    be->host_release = cpu_host_release;
     be->fill = fc_cpu_fill;
     be->sync = cpu_sync;
     be->arena_open = cpu_arena_open;
@@ -172,6 +182,10 @@ fc_status fc_backend_cpu_create(int threads, fc_backend **out) {
         return st;
     }
     omp_set_num_threads(threads);
+    /* Test hook (docs/operations.md): the CPU backend declares its memory
+     * not host-visible, so callers take the to_host / to_device path a GPU
+     * needs, and tests check that path on machines without one. */
+    if (getenv("FCAST_TEST_NOT_HOST_VISIBLE")) be->host_visible = 0;
     *out = be;
     return FC_OK;
 }

@@ -10,6 +10,7 @@
 #include <oneapi/dnnl/dnnl.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "backend/arena_books.h"
 #include "backend/backend.h"
 
 /* Below this many elements an OpenMP region costs more than it saves. */
@@ -48,7 +49,7 @@ typedef struct {
     void *scratch;            /* user scratchpad shared by all primitives */
     size_t scratch_bytes;
     char *arena;              /* the run's arena (cpu_backend.c), or NULL */
-    size_t arena_size, arena_used, arena_live;
+    fc_arena_books books;     /* its offsets (backend/arena_books.h) */
     void *amx_a, *amx_b, *amx_t;   /* padded operand blocks of cpu_amx.c (grow only) */
     size_t amx_a_bytes, amx_b_bytes, amx_t_bytes;
 } fc_cpu_impl;

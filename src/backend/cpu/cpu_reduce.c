@@ -1,23 +1,15 @@
 /* Reductions of the CPU backend (masked losses, sums of squares), all
  * accumulated in double and deterministic for ANY thread count: the input
- * is cut into blocks whose boundaries depend only on n, each block is summed
+ * is cut into blocks whose boundaries depend only on n (fc_reduce_split_of,
+ * shared with the CUDA backend), each block is summed
  * in a fixed order by whichever thread gets it, and the block sums are added
  * in block order. No allocation: at most FC_REDUCE_MAX_BLOCKS partials on
  * the stack. */
 #include <omp.h>
 
 #include "backend/cpu/cpu_internal.h"
+#include "backend/launch_geometry.h"
 #include "kernels/loss.h"
-
-#define FC_REDUCE_MAX_BLOCKS 256
-#define FC_REDUCE_MIN_BLOCK 4096
-
-/* Block length for n elements: at least FC_REDUCE_MIN_BLOCK (so small
- * inputs stay in one block) and at most FC_REDUCE_MAX_BLOCKS blocks. */
-static size_t reduce_block_len(size_t n) {
-    size_t len = (n + FC_REDUCE_MAX_BLOCKS - 1) / FC_REDUCE_MAX_BLOCKS;
-    return len < FC_REDUCE_MIN_BLOCK ? FC_REDUCE_MIN_BLOCK : len;
-}
 
 /* Four interleaved accumulators hide the latency of the double adds; the
  * order is still fixed by n alone. */
@@ -32,7 +24,8 @@ static double block_sum_squares(const float *x, size_t n) {
 
 void fc_cpu_sum_squares(fc_backend *be, double *out, const float *x, size_t n) {
     double partial[FC_REDUCE_MAX_BLOCKS];
-    size_t len = reduce_block_len(n), blocks = (n + len - 1) / len;
+    fc_reduce_split split = fc_reduce_split_of(n);
+    size_t len = split.block_len, blocks = split.blocks;
 #pragma omp parallel for if (blocks > 1) num_threads(be->threads) schedule(static)
     for (size_t b = 0; b < blocks; b++) {
         size_t start = b * len, count = n - start < len ? n - start : len;
@@ -61,7 +54,8 @@ static void block_masked_loss(const float *yhat, const float *y, const float *ma
 void fc_cpu_masked_loss(fc_backend *be, double *loss, float *grad, float grad_scale,
                         const float *yhat, const float *y, const float *mask, size_t n, int kind) {
     double loss_part[FC_REDUCE_MAX_BLOCKS], mask_part[FC_REDUCE_MAX_BLOCKS];
-    size_t len = reduce_block_len(n), blocks = (n + len - 1) / len;
+    fc_reduce_split split = fc_reduce_split_of(n);
+    size_t len = split.block_len, blocks = split.blocks;
 #pragma omp parallel for if (blocks > 1) num_threads(be->threads) schedule(static)
     for (size_t b = 0; b < blocks; b++) {
         size_t start = b * len, count = n - start < len ? n - start : len;

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The GPU checks (ctest -L gpu, `make test-gpu`): on a machine with an NVIDIA
+# GPU and the CUDA backend built, training on cuda:0 against the CPU on the
+# bundled data, determinism on the GPU, the memory plan against the device
+# memory measured by NVML, and the quant commands' parity. Elsewhere it
+# prints why it cannot run and exits 77, which ctest reports as skipped.
+# $1 is the fcast binary.
+set -uo pipefail
+fcast=$1
+source tests/lib_cli.sh
+
+scripts/split-tail.sh data/monthly_classics.csv 12 "$tmp/train.csv" "$tmp/test.csv"
+run=(--data "$tmp/train.csv" --model nhits --h 12 --input-size 24 --max-steps 200 --scaler standard
+     --seed 7 --quiet)
+if ! "$fcast" train "${run[@]}" --max-steps 1 --device cuda --out "$tmp/probe.safetensors" 2> "$tmp/probe.err"; then
+    echo "skipped: no usable GPU: $(tail -1 "$tmp/probe.err")"
+    [ -n "${FCAST_REQUIRE_GPU:-}" ] && exit 1   # make test-gpu: a GPU was promised
+    exit 77
+fi
+
+# training parity: the same seed on CPU and GPU. The products sum in another
+# order (cuBLASLt vs oneDNN), so the runs drift apart by rounding: the
+# forecasts' accuracy must agree, not their bits.
+"$fcast" train "${run[@]}" --device cpu --out "$tmp/cpu.safetensors" --log-file "$tmp/cpu.jsonl"
+"$fcast" train "${run[@]}" --device cuda --out "$tmp/gpu.safetensors" --log-file "$tmp/gpu.jsonl"
+check "GPU training completes" "[ -s $tmp/gpu.safetensors ]"
+# final_loss FILE: the last step's training loss of a run log
+final_loss() { grep '"event":"step"' "$1" | tail -1 | grep -o '"train_loss":[-0-9.e+]*' | cut -d: -f2; }
+check "loss curves alike: final training losses within 10%" \
+      "awk -v a=$(final_loss "$tmp/cpu.jsonl") -v b=$(final_loss "$tmp/gpu.jsonl") 'BEGIN{d=a-b; if(d<0)d=-d; exit !(d <= 0.1*a)}'"
+for dev in cpu cuda; do
+    "$fcast" eval --model "$tmp/$( [ $dev = cpu ] && echo cpu || echo gpu).safetensors" --train "$tmp/train.csv" \
+        --test "$tmp/test.csv" --season 12 --device $dev --out "$tmp/eval_$dev.txt" 2>/dev/null
+done
+# mae FILE: the model's MAE from an eval table (row "MAE", column 2)
+mae() { awk '$1 == "MAE" {print $2}' "$1"; }
+check "forecast accuracy alike: MAE on the test months within 5%" \
+      "awk -v a=$(mae "$tmp/eval_cpu.txt") -v b=$(mae "$tmp/eval_gpu.txt") 'BEGIN{d=a-b; if(d<0)d=-d; exit !(a > 0 && d <= 0.05*a)}'"
+
+# determinism: fixed-order reductions and cuBLASLt algorithms without atomics
+"$fcast" train "${run[@]}" --device cuda --out "$tmp/gpu2.safetensors"
+check "the same seed on the same GPU gives the same model file" "cmp -s $tmp/gpu.safetensors $tmp/gpu2.safetensors"
+for p in bf16 fp16; do
+    "$fcast" train "${run[@]}" --device cuda --precision $p --out "$tmp/$p.safetensors"
+    check "$p training on the GPU completes" "[ \$? -eq 0 ] && [ -s $tmp/$p.safetensors ]"
+done
+
+# the memory plan against the device: NVML's memory in use during the run
+# stays within the plan plus the CUDA context (which the plan does not count)
+plan=$(grep '"event":"summary"' "$tmp/gpu.jsonl" | grep -o '"plan_bytes":[0-9]*' | cut -d: -f2)
+used=$(grep '"event":"gpu"' "$tmp/gpu.jsonl" | grep -o '"mem_used_bytes":[0-9]*' | cut -d: -f2 | sort -n | tail -1)
+if [ -n "$used" ]; then
+    check "device memory in use (${used} B) within the plan (${plan} B) + 1 GiB of context" \
+          "[ $used -le \$(( $plan + 1073741824 )) ]"
+else
+    echo "skipped: the memory check (no NVML samples in the run log)"
+fi
+
+# quant: the same Philox streams, same draws
+opt=(--call --S 100 --K 105 --sigma 0.25 --T 1 --r 0.03 --paths 2000000 --seed 3 --json)
+# price FILE: the Monte Carlo price of quant option --json (full precision)
+price() { grep -o '"price": *[-0-9.e+]*' "$1" | head -1 | sed 's/.*: *//'; }
+"$fcast" quant option "${opt[@]}" --device cpu > "$tmp/opt_cpu.json"
+"$fcast" quant option "${opt[@]}" --device cuda > "$tmp/opt_gpu.json"
+check "quant option on the GPU prices within 1e-12 (relative) of the CPU" \
+      "awk -v a=$(price "$tmp/opt_cpu.json") -v b=$(price "$tmp/opt_gpu.json") 'BEGIN{d=a-b; if(d<0)d=-d; exit !(a>0 && d <= 1e-12*a)}'"
+ind=(--data data/eu_stock_markets.csv --ind sma:20,ema:12,rsi:14,macd:12:26:9,bbands:20)
+"$fcast" quant indicators "${ind[@]}" --device cpu --out "$tmp/ind_cpu.csv"
+"$fcast" quant indicators "${ind[@]}" --device cuda --out "$tmp/ind_gpu.csv"
+check "quant indicators on the GPU equal the CPU's to the last bit" "cmp -s $tmp/ind_cpu.csv $tmp/ind_gpu.csv"
+finish
