@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """PyTorch-eager side of `fcast bench train --vs-torch`: training steps per
-second of neuralforecast's NHITS on the CPU.
+second of neuralforecast's NHITS on the CPU or an NVIDIA GPU.
 
-    python3 python/bench_torch.py [--threads N] [--steps 50] [--warmup 5]
-        [--repeats 3] [--batch 1024] [--input-size 96] [--h 48]
-        [--precision fp32|bf16] [--seed 1]
+    python3 python/bench_torch.py [--device cpu|cuda|cuda:N] [--threads N]
+        [--steps 50] [--warmup 5] [--repeats 3] [--batch 1024]
+        [--input-size 96] [--h 48] [--precision fp32|bf16|fp16] [--seed 1]
 
 The model is neuralforecast's NHITS(h, input_size) with every other
 hyperparameter at its default (3 identity stacks of one block, mlp_units
@@ -18,7 +18,9 @@ once so that data generation stays out of the timing; the loss therefore
 falls as the model fits it.
 
 Timing: --warmup steps, then --repeats runs of --steps steps, each timed with
-time.perf_counter; seconds_per_step is the median run divided by --steps.
+time.perf_counter; seconds_per_step is the median run divided by --steps. On a
+GPU, torch.cuda.synchronize() runs before each reading of the clock, since
+kernels are queued and the step returns before they end.
 
 Implementation: neuralforecast's NHITS when it imports, otherwise (or when the
 environment has FCAST_BENCH_PURE_TORCH=1) a pure-torch copy of the same module
@@ -26,7 +28,17 @@ environment has FCAST_BENCH_PURE_TORCH=1) a pure-torch copy of the same module
 the same seed, the same initial weights).
 
 --precision bf16 runs forward and loss under torch.autocast('cpu', bfloat16);
-the master weights and Adam state stay fp32.
+the master weights and Adam state stay fp32. fp16 on the CPU is refused
+(PyTorch's CPU fp16 autocast is no baseline anyone uses).
+
+--device cuda (or cuda:N): model and batch on that GPU (the batch is drawn on
+the CPU with the same generator, then copied once, outside the timing),
+TF32 off for fp32 matrix products (fp32 means fp32, as in fcast without
+--tf32), and automatic mixed precision for bf16 and fp16:
+torch.autocast('cuda', bfloat16 | float16), and for fp16 a GradScaler
+(torch.amp.GradScaler('cuda'), or torch.cuda.amp.GradScaler on older torch;
+its defaults are fcast's loss scaling: init 65536, x2 after 2000 clean
+steps, x0.5 and a skipped step on inf/NaN).
 
 AMX caveat: some VMs advertise AMX in CPUID (amx_tile in /proc/cpuinfo) but
 hide CPUID leaves 0x1D/0x1E, which describe the tile palette; oneDNN then picks
@@ -39,7 +51,10 @@ amx_tile is advertised and that variable is unset.
 
 Output: human-readable lines, then as the LAST stdout line one JSON object:
 {"impl", "torch", "threads", "precision", "batch", "steps",
- "seconds_per_step", "windows_per_second", "final_loss"}.
+ "seconds_per_step", "windows_per_second", "final_loss",
+ "device" ("cpu", or "cuda:0 (GPU name)"), "cuda" (torch's CUDA version on
+ a GPU, else null), "autocast" ("bfloat16", "float16" or null),
+ "grad_scaler" (true for fp16)}.
 Exits non-zero with a message on stderr on any error.
 """
 import argparse
@@ -59,8 +74,17 @@ def fail(msg):
     sys.exit(f"bench_torch.py: {msg}")
 
 
+def device_name(text):
+    """argparse type of --device: cpu, cuda or cuda:N."""
+    head, sep, index = text.partition(":")
+    if text == "cpu" or (head == "cuda" and (not sep or index.isdigit())):
+        return text
+    raise argparse.ArgumentTypeError(f"'{text}' is not cpu, cuda or cuda:N")
+
+
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--device", type=device_name, default="cpu", help="cpu, cuda or cuda:N (default: cpu)")
     p.add_argument("--threads", type=int, default=os.cpu_count() or 1,
                    help="intra-op threads (default: all cores)")
     p.add_argument("--steps", type=int, default=50, help="measured steps per repeat")
@@ -69,7 +93,7 @@ def parse_args():
     p.add_argument("--batch", type=int, default=1024, help="windows per step")
     p.add_argument("--input-size", type=int, default=96, help="input length L")
     p.add_argument("--h", type=int, default=48, help="forecast horizon")
-    p.add_argument("--precision", choices=["fp32", "bf16"], default="fp32")
+    p.add_argument("--precision", choices=["fp32", "bf16", "fp16"], default="fp32")
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args()
     for name in ("threads", "steps", "repeats", "batch", "input_size", "h"):
@@ -77,6 +101,9 @@ def parse_args():
             p.error(f"--{name.replace('_', '-')} must be >= 1")
     if a.warmup < 0:
         p.error("--warmup must be >= 0")
+    if a.precision == "fp16" and a.device == "cpu":
+        p.error("--precision fp16 runs on --device cuda only: PyTorch's CPU fp16 autocast is no "
+                "baseline anyone uses")
     return a
 
 
@@ -197,6 +224,41 @@ def build_model(args):
     return "pure-torch", model, loss_fn
 
 
+def open_device(torch, name, precision):
+    """The torch.device for --device, checked; on a GPU, TF32 off."""
+    device = torch.device(name)
+    if device.type == "cpu":
+        return device
+    if not torch.cuda.is_available():
+        fail(f"--device {name}: torch.cuda.is_available() is False (torch {torch.__version__}, "
+             f"built with CUDA {torch.version.cuda})")
+    if device.index is None:
+        device = torch.device("cuda", torch.cuda.current_device())
+    if device.index >= torch.cuda.device_count():
+        fail(f"--device {name}: this machine has {torch.cuda.device_count()} GPU(s)")
+    torch.cuda.set_device(device)
+    if precision == "bf16" and not torch.cuda.is_bf16_supported():
+        fail(f"--precision bf16: {torch.cuda.get_device_name(device)} has no bf16")
+    torch.backends.cuda.matmul.allow_tf32 = False
+    return device
+
+
+def describe_device(torch, device):
+    """"cpu", or "cuda:0 (GPU name, compute capability 9.0)"."""
+    if device.type == "cpu":
+        return "cpu"
+    major, minor = torch.cuda.get_device_capability(device)
+    return f"{device} ({torch.cuda.get_device_name(device)}, compute capability {major}.{minor})"
+
+
+def make_grad_scaler(torch):
+    """fp16's loss scaling: torch.amp.GradScaler('cuda') (torch >= 2.3), else
+    torch.cuda.amp.GradScaler, both at their defaults."""
+    if hasattr(torch, "amp") and hasattr(torch.amp, "GradScaler"):
+        return torch.amp.GradScaler("cuda")
+    return torch.cuda.amp.GradScaler()
+
+
 def make_batch(args):
     import torch
     g = torch.Generator().manual_seed(args.seed)
@@ -226,7 +288,8 @@ def check_output(model, windows_batch, y, mask, args):
 
 def main():
     args = parse_args()
-    warn_amx(args.precision)
+    if args.device == "cpu":
+        warn_amx(args.precision)
     try:
         import torch
     except ImportError as e:
@@ -238,34 +301,55 @@ def main():
     except RuntimeError as e:
         print(f"bench_torch.py: warning: set_num_interop_threads: {e}", file=sys.stderr)
 
+    device = open_device(torch, args.device, args.precision)
+    on_gpu = device.type == "cuda"
     impl, model, loss_fn = build_model(args)
     model.train()
     n_params = sum(p.numel() for p in model.parameters())
     windows_batch, y, mask = make_batch(args)
+    if on_gpu:  # drawn on the CPU as there, so both devices train on the same numbers
+        model.to(device)
+        windows_batch = {k: v if v is None else v.to(device) for k, v in windows_batch.items()}
+        y, mask = y.to(device), mask.to(device)
     y, mask = check_output(model, windows_batch, y, mask, args)
     opt = torch.optim.Adam(model.parameters(), lr=1e-3)
-    autocast = args.precision == "bf16"
+    amp_dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}.get(args.precision)
+    scaler = make_grad_scaler(torch) if args.precision == "fp16" else None
 
     def step():
-        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
+        with torch.autocast(device.type, dtype=amp_dtype or torch.bfloat16, enabled=amp_dtype is not None):
             y_hat = model(windows_batch)
             loss = loss_fn(y, y_hat, mask)
-        loss.backward()
-        opt.step()
+        if scaler is None:
+            loss.backward()
+            opt.step()
+        else:
+            scaler.scale(loss).backward()
+            scaler.step(opt)  # unscales first; skips the step on inf/NaN
+            scaler.update()
         opt.zero_grad()
         return loss
 
-    print(f"impl {impl}, torch {torch.__version__}, threads {torch.get_num_threads()}, "
-          f"precision {args.precision}, parameters {n_params}")
+    def sync():  # a GPU returns before its queued kernels end: wait before reading the clock
+        if on_gpu:
+            torch.cuda.synchronize(device)
+
+    where = describe_device(torch, device)
+    cuda = torch.version.cuda if on_gpu else None
+    amp = f" (autocast {str(amp_dtype).replace('torch.', '')}{' + GradScaler' if scaler else ''})" if amp_dtype else ""
+    print(f"impl {impl}, torch {torch.__version__}{f', CUDA {cuda}' if cuda else ''}, device {where}, "
+          f"threads {torch.get_num_threads()}, precision {args.precision}{amp}, parameters {n_params}")
     print(f"batch {args.batch}, L {args.input_size}, h {args.h}, "
           f"warmup {args.warmup}, {args.repeats} x {args.steps} steps")
     for _ in range(args.warmup):
         step()
     runs = []
     for r in range(args.repeats):
+        sync()
         t0 = time.perf_counter()
         for _ in range(args.steps):
             loss = step()
+        sync()
         runs.append((time.perf_counter() - t0) / args.steps)
         print(f"repeat {r + 1}: {runs[-1] * 1e3:.2f} ms/step, "
               f"{args.batch / runs[-1]:.0f} windows/s, loss {loss.item():.5f}")
@@ -277,7 +361,9 @@ def main():
     print(json.dumps(dict(
         impl=impl, torch=torch.__version__, threads=torch.get_num_threads(),
         precision=args.precision, batch=args.batch, steps=args.steps,
-        seconds_per_step=sps, windows_per_second=args.batch / sps, final_loss=final_loss)))
+        seconds_per_step=sps, windows_per_second=args.batch / sps, final_loss=final_loss,
+        device=where, cuda=cuda, autocast=str(amp_dtype).replace("torch.", "") if amp_dtype else None,
+        grad_scaler=scaler is not None)))
 
 
 if __name__ == "__main__":

@@ -25,8 +25,9 @@ check "--device cpu trains" "[ \$? -eq 0 ] && [ -s $tmp/cpu.safetensors ]"
 check "--device cpu says so" "grep -qx 'device: cpu' $tmp/err.txt"
 "$fcast" train "${small[@]}" --out "$tmp/auto.safetensors" 2> "$tmp/err.txt"
 check "auto (the default) trains without a GPU" "[ \$? -eq 0 ] && [ -s $tmp/auto.safetensors ]"
+# (without the NVIDIA driver auto does not even look for the library)
 check "auto falls back to the CPU and says why" \
-      "grep -q '^device: cpu (no GPU: libfcast-cuda.so not found' $tmp/err.txt"
+      "grep -Eq '^device: cpu \(no GPU: (libfcast-cuda.so not found|no NVIDIA driver: neither /dev/nvidiactl)' $tmp/err.txt"
 check "auto and cpu train the same model" "cmp -s $tmp/cpu.safetensors $tmp/auto.safetensors"
 "$fcast" train "${small[@]}" --device auto --quiet --out "$tmp/q.safetensors" 2> "$tmp/err.txt"
 check "--quiet leaves the device line out" "! grep -q '^device:' $tmp/err.txt"
@@ -59,14 +60,67 @@ for dev in gpu cuda:x cuda: cuda:-1 CPU "cuda:0 "; do
     check "--device '$dev' names the accepted forms" "grep -q 'auto | cpu | cuda | cuda:N' $tmp/err.txt"
 done
 
-# the quant commands run on the CPU only: auto and cpu accepted, cuda refused by name (exit 4)
+# the quant commands. option and indicators run on a GPU when one is asked
+# for (cuda) or found (auto); without one, auto runs on the CPU, silently but
+# for --verbose, with the CPU's results; cuda stops with exit 8 before any
+# data is read or result written. risk, portfolio and backtest run on the
+# CPU only: cuda is refused by name (exit 4).
 prices=data/eu_stock_markets.csv
+opt=(--call --S 100 --K 100 --sigma 0.2 --T 1 --paths 20000 --json)
+ind=(--data $prices --ind sma:5,ema:1,rsi:14,macd:12:26:9,bbands:20)
+"$fcast" quant option "${opt[@]}" --device cpu > "$tmp/opt_cpu.json" 2> "$tmp/err.txt"
+check "quant option --device cpu prices, silently" "[ \$? -eq 0 ] && [ -s $tmp/opt_cpu.json ] && [ ! -s $tmp/err.txt ]"
+"$fcast" quant option "${opt[@]}" > "$tmp/opt_auto.json" 2> "$tmp/err.txt"
+check "quant option auto (the default) falls back to the CPU silently" "[ \$? -eq 0 ] && [ ! -s $tmp/err.txt ]"
+check "quant option: auto and cpu give the same price to the bit" "cmp -s $tmp/opt_cpu.json $tmp/opt_auto.json"
+"$fcast" quant option "${opt[@]}" --verbose > /dev/null 2> "$tmp/err.txt"
+check "quant option --verbose: auto says it fell back and why" \
+      "grep -Eqx 'device: cpu \\(no GPU: (libfcast-cuda.so not found|no NVIDIA driver: neither /dev/nvidiactl).*' $tmp/err.txt"
+"$fcast" quant option "${opt[@]}" --device cpu --verbose > /dev/null 2> "$tmp/err.txt"
+check "quant option --device cpu --verbose says cpu" "grep -qx 'device: cpu' $tmp/err.txt"
+"$fcast" quant indicators "${ind[@]}" --device cpu --out "$tmp/ind_cpu.csv" 2> "$tmp/err.txt"
+check "quant indicators --device cpu" "[ \$? -eq 0 ] && [ -s $tmp/ind_cpu.csv ] && [ ! -s $tmp/err.txt ]"
+"$fcast" quant indicators "${ind[@]}" --device auto --out "$tmp/ind_auto.csv" 2> "$tmp/err.txt"
+check "quant indicators: auto and cpu write the same file" "[ \$? -eq 0 ] && cmp -s $tmp/ind_cpu.csv $tmp/ind_auto.csv"
+for dev in cuda cuda:0 cuda:2; do
+    name=$dev; [ "$dev" = cuda ] && name=cuda:0   # cuda is GPU 0
+    "$fcast" quant option "${opt[@]}" --device $dev > "$tmp/out.txt" 2> "$tmp/err.txt"
+    check "quant option --device $dev without the library: exit 8, no price" "[ \$? -eq 8 ] && [ ! -s $tmp/out.txt ]"
+    check "quant option --device $dev names the device and the missing library" \
+          "grep -q '^fcast quant option: device $name: no CUDA backend: libfcast-cuda.so not found' $tmp/err.txt"
+    "$fcast" quant indicators --data "$tmp/nothing.csv" --ind sma:5 --out "$tmp/ind_gpu.csv" --device $dev \
+        2> "$tmp/err.txt"
+    check "quant indicators --device $dev: exit 8 before reading data, nothing written" \
+          "[ \$? -eq 8 ] && [ ! -e $tmp/ind_gpu.csv ] && grep -q '^fcast quant indicators: device $name: no CUDA backend' $tmp/err.txt"
+done
+for q in "option ${opt[*]}" "indicators ${ind[*]} --out -"; do
+    name=${q%% *}
+    "$fcast" quant $q --device gpu > /dev/null 2> "$tmp/err.txt"
+    check "quant $name --device gpu exits 4 naming the forms" "[ \$? -eq 4 ] && grep -q 'auto | cpu | cuda | cuda:N' $tmp/err.txt"
+done
+if [ -e "$fake" ]; then
+    FCAST_CUDA_BACKEND="$fake" "$fcast" quant option "${opt[@]}" --device cuda > /dev/null 2> "$tmp/err.txt"
+    check "quant option, library present, no GPU: exit 8 with the entry point's reason" \
+          "[ \$? -eq 8 ] && grep -qx 'fcast quant option: device cuda:0: no CUDA device: cudaGetDeviceCount returned 0' $tmp/err.txt"
+    FCAST_CUDA_BACKEND="$fake" "$fcast" quant indicators "${ind[@]}" --out "$tmp/ind_fake.csv" --verbose 2> "$tmp/err.txt"
+    check "quant indicators, library present, no GPU: auto gives the CPU's file" \
+          "[ \$? -eq 0 ] && cmp -s $tmp/ind_cpu.csv $tmp/ind_fake.csv"
+    check "quant indicators, library present, no GPU: --verbose says why" \
+          "grep -qx 'device: cpu (no GPU: no CUDA device: cudaGetDeviceCount returned 0)' $tmp/err.txt"
+fi
+if [ -e "$real" ] && [ ! -e /dev/nvidiactl ] && ! command -v nvidia-smi > /dev/null; then
+    FCAST_CUDA_BACKEND="$real" "$fcast" quant option "${opt[@]}" --device cuda > /dev/null 2> "$tmp/err.txt"
+    check "quant option, the real library, no GPU: exit 8 naming the check" \
+          "[ \$? -eq 8 ] && grep -Eq '^fcast quant option: device cuda:0: no (NVIDIA driver|CUDA device)' $tmp/err.txt"
+    FCAST_CUDA_BACKEND="$real" "$fcast" quant option "${opt[@]}" > "$tmp/opt_real.json" 2> /dev/null
+    check "quant option, the real library, no GPU: auto prices on the CPU" "cmp -s $tmp/opt_cpu.json $tmp/opt_real.json"
+fi
+# (tests/gpu_parity.sh compares the GPU's quant results with the CPU's where a GPU is present.)
 "$fcast" quant risk --data $prices --device cpu > /dev/null 2>&1
 check "quant risk --device cpu runs" "[ \$? -eq 0 ]"
 "$fcast" quant portfolio --data $prices --device auto > /dev/null 2>&1
 check "quant portfolio --device auto runs" "[ \$? -eq 0 ]"
-for q in "risk --data $prices" "portfolio --data $prices" "indicators --data $prices --ind sma:5 --out -" \
-         "backtest --data $prices" "option --call --S 100 --K 100 --sigma 0.2 --T 1 --paths 1000"; do
+for q in "risk --data $prices" "portfolio --data $prices" "backtest --data $prices"; do
     name=${q%% *}
     "$fcast" quant $q --device cuda:0 > /dev/null 2> "$tmp/err.txt"
     check "quant $name --device cuda:0 exits 4" "[ \$? -eq 4 ]"

@@ -40,6 +40,15 @@ check "forecast accuracy alike: MAE on the test months within 5%" \
 # determinism: fixed-order reductions and cuBLASLt algorithms without atomics
 "$fcast" train "${run[@]}" --device cuda --out "$tmp/gpu2.safetensors"
 check "the same seed on the same GPU gives the same model file" "cmp -s $tmp/gpu.safetensors $tmp/gpu2.safetensors"
+# CUDA graphs: replaying the captured forward and backward gives the bits of plain launches
+"$fcast" train "${run[@]}" --device cuda --cuda-graph off --out "$tmp/nograph.safetensors" 2> "$tmp/nograph.err"
+check "CUDA-graph replay equals plain launches" "cmp -s $tmp/gpu.safetensors $tmp/nograph.safetensors"
+"$fcast" train "${run[@]}" --device cuda --out "$tmp/graph.safetensors" --quiet 2> "$tmp/graph.err"
+check "graphs were captured (no fallback warning)" "! grep -q 'CUDA graphs off' $tmp/graph.err"
+"$fcast" train "${run[@]}" --device cuda --grad-accum 3 --windows-batch-size 256 --out "$tmp/acc.safetensors"
+"$fcast" train "${run[@]}" --device cuda --grad-accum 3 --windows-batch-size 256 --cuda-graph off \
+    --out "$tmp/acc_nograph.safetensors"
+check "graphs with gradient accumulation equal plain launches" "cmp -s $tmp/acc.safetensors $tmp/acc_nograph.safetensors"
 for p in bf16 fp16; do
     "$fcast" train "${run[@]}" --device cuda --precision $p --out "$tmp/$p.safetensors"
     check "$p training on the GPU completes" "[ \$? -eq 0 ] && [ -s $tmp/$p.safetensors ]"

@@ -1,13 +1,10 @@
 /* fcast doctor: what a user runs first on a new machine. The CPU (model,
  * the ISA extensions fcast's kernels choose between, cores, memory, the
- * measured matrix-product peak per precision), the GPUs NVML sees, and the
+ * measured matrix-product peak per precision), the GPUs (doctor_gpu.c:
+ * what NVML sees, and what the CUDA backend measures on each), and the
  * conclusion: the device and precision fcast will use and the largest
- * windows batch of the default N-HiTS within the memory limit. Text, or
- * one JSON object with --json.
- *
- * GPU figures that need the CUDA runtime (host<->device bandwidth, GPU
- * matrix-product peak) are said to be not measured: fcast has no CUDA
- * backend yet, and a figure it did not measure is not printed. */
+ * windows batch of the default N-HiTS within the memory limit, planned on
+ * that device's backend. Text, or one JSON object with --json. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,17 +16,15 @@
 #include "core/error.h"
 #include "core/memory_stats.h"
 #include "data/dataset.h"
+#include "doctor_gpu.h"
 #include "models/model.h"
 #include "monitor/cpu_info.h"
-#include "monitor/gpu_monitor.h"
 #include "train/dense_peak.h"
 #include "train/memory_plan.h"
 
-#define DOCTOR_MAX_GPUS 16
 /* The default N-HiTS of fcast bench: horizon 48, input window 96. */
 #define DOCTOR_H 48
 #define DOCTOR_L 96
-#define NOT_MEASURED_GPU "not measured: needs the CUDA backend (issue 11)"
 
 typedef struct {
     const char *memory_limit, *data;
@@ -44,27 +39,19 @@ typedef struct {
 } cpu_report;
 
 typedef struct {
-    int found, n;               /* n: devices described (at most DOCTOR_MAX_GPUS) */
-    char reason[256];           /* why none was found */
-    char driver[80];
-    int cuda;                   /* 12040 is 12.4; 0 unknown */
-    fc_gpu_info info[DOCTOR_MAX_GPUS];
-    fc_gpu_sample sample[DOCTOR_MAX_GPUS];
-    int sampled[DOCTOR_MAX_GPUS];
-} gpu_report;
-
-typedef struct {
+    const char *device;         /* "cpu" or "cuda:0": where --device auto runs */
+    char device_reason[1024];
     fc_precision precision;
-    const char *device_reason, *precision_reason;
+    const char *precision_reason, *limit_source;
     size_t limit, largest_batch;
-    int limit_given;
     char data[160];             /* where the dataset for the plan came from */
 } conclusion;
 
 static const char *SUMMARY =
     "Reports this machine as fcast sees it: CPU (model, AVX-512, AVX512-BF16, AMX, cores, memory,\n"
-    "measured matrix-product peak), GPUs (through NVML), and the conclusion: device, precision and the\n"
-    "largest --windows-batch-size of the default N-HiTS (h=48, input 96) within --memory-limit.";
+    "measured matrix-product peak), GPUs (through NVML; through the CUDA backend, host<->device\n"
+    "bandwidth and matrix-product peak), and the conclusion: device, precision and the largest\n"
+    "--windows-batch-size of the default N-HiTS (h=48, input 96) within --memory-limit.";
 
 /* ---- CPU ---- */
 
@@ -90,31 +77,6 @@ static const char *amx_text(const cpu_report *c) {
     if (!c->info.amx_tile) return "not advertised";
     if (c->amx_works) return c->amx_capped ? "works (fcast's AMX kernels; oneDNN capped below AMX)" : "works (fcast's AMX kernels)";
     return c->amx_capped ? "advertised but does not work here (oneDNN capped below AMX)" : "advertised, not used (FCAST_NO_AMX)";
-}
-
-/* ---- GPU ---- */
-
-static void describe_gpus(fc_gpu_monitor *m, gpu_report *g) {
-    int n = fc_gpu_monitor_count(m);
-    g->n = n < DOCTOR_MAX_GPUS ? n : DOCTOR_MAX_GPUS;
-    fc_gpu_monitor_driver_version(m, g->driver, sizeof g->driver);
-    g->cuda = fc_gpu_monitor_cuda_version(m);
-    for (int i = 0; i < g->n; i++) {
-        fc_gpu_monitor_describe(m, i, &g->info[i]);
-        g->sampled[i] = fc_gpu_monitor_sample(m, i, &g->sample[i]) == FC_OK;
-    }
-}
-
-/* No GPU is not a failure of doctor: the reason is part of the report. */
-static void probe_gpus(gpu_report *g) {
-    fc_gpu_monitor *m = NULL;
-    if (fc_gpu_monitor_open(&m) != FC_OK) {
-        snprintf(g->reason, sizeof g->reason, "%s", fc_last_error());
-        return;
-    }
-    g->found = 1;
-    describe_gpus(m, g);
-    fc_gpu_monitor_close(&m);
 }
 
 /* ---- conclusion ---- */
@@ -157,7 +119,7 @@ static fc_status largest_batch(const doctor_args *a, fc_backend *be, conclusion 
 
 /* bf16 when the CPU computes it natively and, when measured, it is faster;
  * fcast train itself defaults to fp32 and has no --precision auto yet. */
-static void choose_precision(const cpu_report *cpu, conclusion *c) {
+static void choose_cpu_precision(const cpu_report *cpu, conclusion *c) {
     int native = cpu->info.avx512_bf16 || cpu->amx_works;
     int measured = cpu->peak[0] > 0 && cpu->peak[1] > 0;
     c->precision = native && (!measured || cpu->peak[1] > cpu->peak[0]) ? FC_PREC_BF16 : FC_PREC_FP32;
@@ -167,14 +129,57 @@ static void choose_precision(const cpu_report *cpu, conclusion *c) {
                                                              : "native bf16, but not faster than fp32 in the measured peak";
 }
 
-static fc_status conclude(const doctor_args *a, fc_backend *be, const cpu_report *cpu, const gpu_report *g,
-                          conclusion *c) {
-    c->device_reason = g->found ? "GPU found, but fcast has no CUDA backend yet: issue 11" : "no GPU found";
-    choose_precision(cpu, c);
-    c->limit_given = a->memory_limit != NULL;
+/* The CUDA backend runs on compute capability 8.0 or newer only, all of
+ * which have bf16 tensor cores; bf16 over fp16 at the same speed, since
+ * fp16 needs loss scaling. */
+static void choose_gpu_precision(const doctor_cuda *d, conclusion *c) {
+    double fp32 = d->peak[FC_PREC_FP32], bf16 = d->peak[FC_PREC_BF16];
+    int measured = fp32 > 0 && bf16 > 0;
+    c->precision = !measured || bf16 > fp32 ? FC_PREC_BF16 : FC_PREC_FP32;
+    if (!measured)
+        c->precision_reason = "bf16 tensor cores (compute capability 8.0 or newer); peak not measured (--quick)";
+    else c->precision_reason = c->precision == FC_PREC_BF16
+        ? "bf16 tensor cores, faster than fp32 in the measured peak; bf16 rather than fp16: no loss scaling"
+        : "bf16 not faster than fp32 in the measured peak";
+}
+
+/* What --device auto does: cuda:0 when its backend opens, else the CPU. */
+static void choose_device(const gpu_report *g, const fc_backend *gpu0, conclusion *c) {
+    const doctor_cuda *d0 = &g->cuda_dev[0];
+    char *why = c->device_reason;
+    size_t cap = sizeof c->device_reason;
+    c->device = gpu0 ? "cuda:0" : "cpu";
+    if (gpu0) snprintf(why, cap, "the CUDA backend runs on it: --device auto takes it");
+    else if (d0->usable) snprintf(why, cap, "cuda:0 opened, but %s", d0->reason);
+    else if (g->found) snprintf(why, cap, "GPU found, but cuda:0 cannot run: %s", d0->reason);
+    else snprintf(why, cap, "no GPU found");
+}
+
+/* --memory-limit, else the memory available now: on a GPU no more than
+ * GPU 0's free memory, which holds the run's arena (conservative: the plan
+ * also counts the host's staging buffers and dataset). */
+static fc_status choose_limit(const doctor_args *a, const gpu_report *g, int on_gpu, conclusion *c) {
     FC_TRY(fc_memory_limit_parse(a->memory_limit, &c->limit));
-    if (!c->limit) c->limit = fc_memory_available();
+    c->limit_source = "--memory-limit";
+    if (c->limit) return FC_OK;
+    c->limit = fc_memory_available();
+    c->limit_source = "available memory";
+    size_t gpu_free = on_gpu ? doctor_gpu0_free_bytes(g) : 0;
+    if (gpu_free && (!c->limit || gpu_free < c->limit)) {
+        c->limit = gpu_free;
+        c->limit_source = "GPU 0's free memory";
+    }
     if (!c->limit) return fc_error(FC_ERR_INVALID, "the available memory is unknown here: give --memory-limit");
+    return FC_OK;
+}
+
+/* be: the backend the conclusion's device runs (gpu0, or the CPU's). */
+static fc_status conclude(const doctor_args *a, fc_backend *be, fc_backend *gpu0, const cpu_report *cpu,
+                          const gpu_report *g, conclusion *c) {
+    choose_device(g, gpu0, c);
+    if (gpu0) choose_gpu_precision(&g->cuda_dev[0], c);
+    else choose_cpu_precision(cpu, c);
+    FC_TRY(choose_limit(a, g, gpu0 != NULL, c));
     return largest_batch(a, be, c);
 }
 
@@ -200,50 +205,16 @@ static void print_cpu(const cpu_report *c) {
         printf("  matrix-product peak: not measured (--quick)\n");
 }
 
-static void print_link(const fc_gpu_info *i) {
-    if (i->pcie_gen < 0 && i->pcie_width < 0) { printf("unknown"); return; }
-    printf("gen %d x%d", i->pcie_gen, i->pcie_width);
-    if (i->pcie_max_gen >= 0) printf(" (max gen %d x%d)", i->pcie_max_gen, i->pcie_max_width);
-}
-
-static void print_gpu_device(const gpu_report *g, int d) {
-    const fc_gpu_info *i = &g->info[d];
-    char total[32], free_[32];
-    printf("  GPU %d: %s\n", d, i->name[0] ? i->name : "unknown");
-    if (i->cc_major >= 0) printf("    compute capability: %d.%d\n", i->cc_major, i->cc_minor);
-    else printf("    compute capability: unknown\n");
-    printf("    memory:       %s free of %s\n", fc_bytes_text(i->mem_free_bytes, free_, sizeof free_),
-           fc_bytes_text(i->mem_total_bytes, total, sizeof total));
-    printf("    PCIe link:    "), print_link(i), printf("\n");
-    printf("    MIG mode:     %s\n", i->mig_mode < 0 ? "unknown" : i->mig_mode ? "enabled" : "disabled");
-    if (g->sampled[d])
-        printf("    now:          %.0f %% busy, %.0f C, %.1f W\n", g->sample[d].util_pct, g->sample[d].temp_c,
-               g->sample[d].power_w);
-    else
-        printf("    now:          unknown (an NVML sample failed)\n");
-}
-
-static void print_gpus(const gpu_report *g) {
-    printf("GPU\n");
-    if (!g->found) { printf("  none: %s\n", g->reason); return; }
-    printf("  %d GPU%s; driver %s, CUDA ", g->n, g->n == 1 ? "" : "s", g->driver[0] ? g->driver : "unknown");
-    if (g->cuda) printf("%d.%d\n", g->cuda / 1000, g->cuda % 1000 / 10);
-    else printf("unknown\n");
-    for (int d = 0; d < g->n; d++) print_gpu_device(g, d);
-    printf("  host<->device bandwidth (pageable, pinned): " NOT_MEASURED_GPU "\n");
-    printf("  matrix-product peak per precision: " NOT_MEASURED_GPU "\n");
-}
-
 static void print_conclusion(const conclusion *c) {
     char limit[32];
-    printf("Conclusion\n  device:       cpu (%s)\n", c->device_reason);
+    printf("Conclusion\n  device:       %s (%s)\n", c->device, c->device_reason);
     printf("  precision:    %s (%s)\n", fc_precision_name(c->precision), c->precision_reason);
     if (c->precision != FC_PREC_FP32)
         printf("                fcast train defaults to fp32 (no --precision auto yet): pass --precision %s\n",
                fc_precision_name(c->precision));
     printf("  largest --windows-batch-size of the default N-HiTS (h=%d, input %d, %s) within %s (%s): ",
            DOCTOR_H, DOCTOR_L, fc_precision_name(c->precision), fc_bytes_text(c->limit, limit, sizeof limit),
-           c->limit_given ? "--memory-limit" : "available memory");
+           c->limit_source);
     if (c->largest_batch) printf("%zu\n", c->largest_batch);
     else printf("none: not one window fits\n");
     printf("  data for the plan: %s\n", c->data);
@@ -251,76 +222,36 @@ static void print_conclusion(const conclusion *c) {
 
 /* ---- JSON ---- */
 
-static json_t *json_or_null(int known, json_t *v) {
-    if (known) return v;
-    json_decref(v);
-    return json_null();
-}
-
 static json_t *cpu_json(const cpu_report *c) {
     json_t *j = json_object(), *peak = json_object();
-    json_object_set_new(j, "model", json_or_null(c->info.model[0] != 0, json_string(c->info.model)));
+    json_object_set_new(j, "model", doctor_json_or_null(c->info.model[0] != 0, json_string(c->info.model)));
     json_object_set_new(j, "logical_cpus", json_integer(c->info.logical_cpus));
-    json_object_set_new(j, "physical_cores", json_or_null(c->info.physical_cores > 0, json_integer(c->info.physical_cores)));
+    json_object_set_new(j, "physical_cores", doctor_json_or_null(c->info.physical_cores > 0, json_integer(c->info.physical_cores)));
     json_object_set_new(j, "threads", json_integer(c->threads));
-    json_object_set_new(j, "memory_total_bytes", json_or_null(c->info.mem_total > 0, json_integer((json_int_t)c->info.mem_total)));
+    json_object_set_new(j, "memory_total_bytes", doctor_json_or_null(c->info.mem_total > 0, json_integer((json_int_t)c->info.mem_total)));
     json_object_set_new(j, "memory_available_bytes",
-                        json_or_null(c->info.mem_available > 0, json_integer((json_int_t)c->info.mem_available)));
+                        doctor_json_or_null(c->info.mem_available > 0, json_integer((json_int_t)c->info.mem_available)));
     json_object_set_new(j, "avx512f", json_boolean(c->info.avx512f));
     json_object_set_new(j, "avx512_bf16", json_boolean(c->info.avx512_bf16));
     json_object_set_new(j, "amx_advertised", json_boolean(c->info.amx_tile));
     json_object_set_new(j, "amx_bf16_advertised", json_boolean(c->info.amx_bf16));
     json_object_set_new(j, "amx_works", json_boolean(c->amx_works));
     json_object_set_new(j, "amx_capped", json_boolean(c->amx_capped));
-    json_object_set_new(peak, "fp32", json_or_null(c->peak[0] > 0, json_real(c->peak[0])));
-    json_object_set_new(peak, "bf16", json_or_null(c->peak[1] > 0, json_real(c->peak[1])));
+    json_object_set_new(peak, "fp32", doctor_json_or_null(c->peak[0] > 0, json_real(c->peak[0])));
+    json_object_set_new(peak, "bf16", doctor_json_or_null(c->peak[1] > 0, json_real(c->peak[1])));
     json_object_set_new(j, "peak_gflops", peak);
-    return j;
-}
-
-static json_t *gpu_device_json(const gpu_report *g, int d) {
-    const fc_gpu_info *i = &g->info[d];
-    json_t *j = json_object();
-    char cc[16];
-    snprintf(cc, sizeof cc, "%d.%d", i->cc_major, i->cc_minor);
-    json_object_set_new(j, "name", json_or_null(i->name[0] != 0, json_string(i->name)));
-    json_object_set_new(j, "compute_capability", json_or_null(i->cc_major >= 0, json_string(cc)));
-    json_object_set_new(j, "memory_total_bytes", json_integer((json_int_t)i->mem_total_bytes));
-    json_object_set_new(j, "memory_free_bytes", json_integer((json_int_t)i->mem_free_bytes));
-    json_object_set_new(j, "pcie_gen", json_or_null(i->pcie_gen >= 0, json_integer(i->pcie_gen)));
-    json_object_set_new(j, "pcie_width", json_or_null(i->pcie_width >= 0, json_integer(i->pcie_width)));
-    json_object_set_new(j, "mig_enabled", json_or_null(i->mig_mode >= 0, json_boolean(i->mig_mode == 1)));
-    json_object_set_new(j, "utilization_pct", json_or_null(g->sampled[d], json_real(g->sample[d].util_pct)));
-    json_object_set_new(j, "temperature_c", json_or_null(g->sampled[d], json_real(g->sample[d].temp_c)));
-    json_object_set_new(j, "power_w", json_or_null(g->sampled[d], json_real(g->sample[d].power_w)));
-    return j;
-}
-
-static json_t *gpu_json(const gpu_report *g) {
-    json_t *j = json_object(), *devices = json_array();
-    char cuda[16];
-    snprintf(cuda, sizeof cuda, "%d.%d", g->cuda / 1000, g->cuda % 1000 / 10);
-    json_object_set_new(j, "found", json_boolean(g->found));
-    json_object_set_new(j, "reason", json_or_null(!g->found, json_string(g->reason)));
-    json_object_set_new(j, "count", json_integer(g->n));
-    json_object_set_new(j, "driver_version", json_or_null(g->driver[0] != 0, json_string(g->driver)));
-    json_object_set_new(j, "cuda_version", json_or_null(g->cuda > 0, json_string(cuda)));
-    for (int d = 0; d < g->n; d++) json_array_append_new(devices, gpu_device_json(g, d));
-    json_object_set_new(j, "devices", devices);
-    json_object_set_new(j, "host_device_bandwidth", json_string(NOT_MEASURED_GPU));
-    json_object_set_new(j, "matmul_peak", json_string(NOT_MEASURED_GPU));
     return j;
 }
 
 static json_t *conclusion_json(const conclusion *c) {
     json_t *j = json_object();
-    json_object_set_new(j, "device", json_string("cpu"));
+    json_object_set_new(j, "device", json_string(c->device));
     json_object_set_new(j, "device_reason", json_string(c->device_reason));
     json_object_set_new(j, "precision", json_string(fc_precision_name(c->precision)));
     json_object_set_new(j, "precision_reason", json_string(c->precision_reason));
     json_object_set_new(j, "train_default_precision", json_string("fp32"));
     json_object_set_new(j, "memory_limit_bytes", json_integer((json_int_t)c->limit));
-    json_object_set_new(j, "memory_limit_source", json_string(c->limit_given ? "--memory-limit" : "available memory"));
+    json_object_set_new(j, "memory_limit_source", json_string(c->limit_source));
     json_object_set_new(j, "model", json_string("NHITS h=48 input_size=96"));
     json_object_set_new(j, "largest_windows_batch_size", json_integer((json_int_t)c->largest_batch));
     json_object_set_new(j, "plan_data", json_string(c->data));
@@ -330,7 +261,7 @@ static json_t *conclusion_json(const conclusion *c) {
 static int print_json(const cpu_report *cpu, const gpu_report *g, const conclusion *c) {
     json_t *j = json_object();
     json_object_set_new(j, "cpu", cpu_json(cpu));
-    json_object_set_new(j, "gpu", gpu_json(g));
+    json_object_set_new(j, "gpu", doctor_gpu_json(g));
     json_object_set_new(j, "conclusion", conclusion_json(c));
     char *text = json_dumps(j, JSON_INDENT(2));
     json_decref(j);
@@ -347,11 +278,12 @@ static int print_json(const cpu_report *cpu, const gpu_report *g, const conclusi
 
 static fc_status doctor_run(const doctor_args *a, cpu_report *cpu, gpu_report *g, conclusion *c) {
     if (a->threads > 1024) return fc_error(FC_ERR_INVALID, "--threads must be at most 1024");
-    fc_backend *be = NULL;
+    fc_backend *be = NULL, *gpu0 = NULL;
     FC_TRY(fc_backend_cpu_create((int)a->threads, &be));
     fc_status st = measure_cpu(be, a->quick, cpu);
-    if (st == FC_OK) probe_gpus(g);
-    if (st == FC_OK) st = conclude(a, be, cpu, g, c);
+    if (st == FC_OK) doctor_gpu_probe(a->quick, g, &gpu0);
+    if (st == FC_OK) st = conclude(a, gpu0 ? gpu0 : be, gpu0, cpu, g, c);
+    fc_backend_destroy(&gpu0);
     fc_backend_destroy(&be);
     return st;
 }
@@ -363,7 +295,7 @@ int cmd_doctor(int argc, char **argv, int first) {
         {"memory-limit", ARG_STR, &a.memory_limit, "SIZE", "budget for the batch conclusion, e.g. 2GiB (the memory available now)", 0, 0},
         {"data", ARG_STR, &a.data, "FILE", "plan on this CSV (a small synthetic series built in memory)", 0, 0},
         {"threads", ARG_SIZE, &a.threads, "N", "CPU threads (0 = all cores)", 0, 0},
-        {"quick", ARG_FLAG, &a.quick, NULL, "skip the timed matrix-product peaks", 0, 0},
+        {"quick", ARG_FLAG, &a.quick, NULL, "skip the timed peaks and GPU copy bandwidths", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     int rc = args_parse("doctor", SUMMARY, specs, argc, argv, first);
@@ -374,7 +306,7 @@ int cmd_doctor(int argc, char **argv, int first) {
     if (doctor_run(&a, &cpu, &g, &c) != FC_OK) return cli_fail("doctor");
     if (a.json) return print_json(&cpu, &g, &c);
     print_cpu(&cpu);
-    print_gpus(&g);
+    doctor_gpu_print(&g);
     print_conclusion(&c);
     return CLI_EXIT_OK;
 }

@@ -149,6 +149,7 @@ static int run(const char *data, const char *out_path, fc_ind_spec *specs, size_
 int cmd_quant_indicators(int argc, char **argv, int first) {
     const char *data = NULL, *ind = NULL, *out_path = NULL, *nan = "poison", *device = NULL;
     long threads = 0;
+    int verbose = 0;
     arg_spec args[] = {
         {"data", ARG_STR, &data, "FILE", "long CSV with unique_id, ds, y (empty y = missing)", 1, 0},
         {"ind", ARG_STR, &ind, "SPECS",
@@ -156,7 +157,8 @@ int cmd_quant_indicators(int argc, char **argv, int first) {
         {"out", ARG_STR, &out_path, "FILE", "output CSV: unique_id, ds, one column per output; - for standard output", 1, 0},
         {"nan", ARG_STR, &nan, "POLICY", "poison (TA-Lib's behaviour, default) or restart (after each gap)", 0, 0},
         {"threads", ARG_INT, &threads, "N", "threads (default: all cores)", 0, 0},
-        {"device", ARG_STR, &device, "DEV", DEVICE_CPU_ONLY_HELP, 0, 0},
+        {"device", ARG_STR, &device, "DEV", DEVICE_FLAG_HELP, 0, 0},
+        {"verbose", ARG_FLAG, &verbose, NULL, "say on stderr which device runs", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     int rc = args_parse(COMMAND,
@@ -164,7 +166,6 @@ int cmd_quant_indicators(int argc, char **argv, int first) {
                         "series, with TA-Lib's values (docs/quant-indicators.md).",
                         args, argc, argv, first);
     if (rc) return args_exit(rc);
-    if (device_cpu_only("quant indicators", device) != FC_OK) return cli_fail("quant indicators");
     fc_ind_options opt = fc_ind_options_default();
     fc_ind_spec *specs = NULL;
     size_t n_specs = 0;
@@ -180,7 +181,13 @@ int cmd_quant_indicators(int argc, char **argv, int first) {
         return 2;
     }
     opt.threads = (int)threads;
+    /* the device before the data: a GPU that cannot run fails before anything is read */
+    if (device_quant_open(device, (size_t)threads, verbose, &opt.backend) != FC_OK) {
+        free(specs);
+        return cli_fail(COMMAND);
+    }
     rc = run(data, out_path, specs, n_specs, &opt);
+    fc_backend_destroy(&opt.backend);
     free(specs);
     return rc;
 }

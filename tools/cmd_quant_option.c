@@ -14,7 +14,7 @@
 
 typedef struct {
     const char *type;
-    int call, put, antithetic, json, no_cv;
+    int call, put, antithetic, json, no_cv, verbose;
     double S, K, r, q, sigma, T;
     size_t paths, steps, fixings, seed;
 } option_args;
@@ -106,7 +106,8 @@ int cmd_quant_option(int argc, char **argv, int first) {
         {"no-control-variate", ARG_FLAG, &a.no_cv, NULL, "Asian: no geometric control variate", 0, 0},
         {"seed", ARG_SIZE, &a.seed, "S", "random seed (42)", 0, 0},
         {"json", ARG_FLAG, &a.json, NULL, "print one JSON object", 0, 0},
-        {"device", ARG_STR, &device, "DEV", DEVICE_CPU_ONLY_HELP, 0, 0},
+        {"device", ARG_STR, &device, "DEV", DEVICE_FLAG_HELP, 0, 0},
+        {"verbose", ARG_FLAG, &a.verbose, NULL, "say on stderr which device runs", 0, 0},
         {0},
     };
     int rc = args_parse("quant option",
@@ -115,12 +116,16 @@ int cmd_quant_option(int argc, char **argv, int first) {
                         "options also get the Black-Scholes price and Greeks (vega and rho per 1.00, theta per year).",
                         specs, argc, argv, first);
     if (rc) return args_exit(rc);
-    if (device_cpu_only("quant option", device) != FC_OK) return cli_fail("quant option");
     fc_mc_option o;
     if (to_option(&a, specs, &o) != FC_OK) return cli_fail("quant option");
+    fc_backend *be = NULL;   /* NULL: the draws run on the CPU */
+    if (device_quant_open(device, 0, a.verbose, &be) != FC_OK) return cli_fail("quant option");
+    o.backend = be;
     fc_mc_result r;
     fc_bs_greeks g = {0};
-    if (fc_mc_price(&o, &r) != FC_OK) return cli_fail("quant option");
+    fc_status st = fc_mc_price(&o, &r);
+    fc_backend_destroy(&be);
+    if (st != FC_OK) return cli_fail("quant option");
     if (!o.asian && fc_bs_european(o.type, &o.market, &g) != FC_OK) return cli_fail("quant option");
     if (a.json) print_json(&o, &r, &g);
     else print_text(&o, &r, &g);

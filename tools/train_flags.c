@@ -11,7 +11,8 @@
 void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int out_required) {
     *a = (train_flags){.scaler = "identity", .loss = "mae", .max_steps = 1000, .batch_size = 32, .wbs = "1024",
                        .val_check = 100, .step_size = 1, .num_lr_decays = -2, .patience = -1, .seed = 1,
-                       .lr = 1e-3, .precision = "fp32", .grad_accum = 1, .device = "auto"};
+                       .lr = 1e-3, .precision = "fp32", .grad_accum = 1, .device = "auto",
+                       .cuda_graph = "on"};
     fc_arch_defaults(&a->arch);
     arg_spec table[] = {
         {"data", ARG_STR, &a->data, "FILE", "training data: long CSV with unique_id, ds, y", 1, 0},
@@ -38,6 +39,8 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
         {"precision", ARG_STR, &a->precision, "P", "matrix products in fp32 | bf16 | fp16 (fp32; fp16 uses loss scaling)", 0, 0},
         {"tf32", ARG_FLAG, &a->tf32, NULL, "on a GPU, fp32 matrix products round their inputs to TF32 on tensor cores "
                                              "(faster; off by default so fp32 means fp32; no effect on the CPU)", 0, 0},
+        {"cuda-graph", ARG_STR, &a->cuda_graph, "on|off", "on a GPU, replay each step's forward and backward as CUDA "
+                                                         "graphs (on; off for debugging)", 0, 0},
         {"grad-accum", ARG_SIZE, &a->grad_accum, "K", "micro-batches per optimizer step; effective batch K x windows-batch-size (1)", 0, 0},
         {"clip-grad-norm", ARG_DOUBLE, &a->clip, "X", "clip the global gradient norm to X (0 = off)", 0, 0},
         {"memory-limit", ARG_STR, &a->memory_limit, "SIZE", "refuse runs whose memory plan exceeds SIZE (512MiB, 12GB, ...)", 0, 0},
@@ -79,6 +82,9 @@ static fc_status build_options(const train_flags *a, fc_train_options *o, fc_mod
                             a->wbs, (size_t)1 << 20);
         o->windows_batch_size = (size_t)w;
     }
+    if (strcmp(a->cuda_graph, "on") && strcmp(a->cuda_graph, "off"))
+        return fc_error(FC_ERR_INVALID, "--cuda-graph '%s': expected on or off", a->cuda_graph);
+    o->no_graphs = !strcmp(a->cuda_graph, "off");
     o->learning_rate = a->lr;
     o->num_lr_decays = a->num_lr_decays != -2 ? a->num_lr_decays : kind == FC_MODEL_MLP ? -1 : 3;
     o->val_size = a->val_size;

@@ -18,6 +18,7 @@ typedef struct {
     double lr, clip;
     int quiet;
     int tf32;      /* fp32 products on TF32 tensor cores (GPU only) */
+    const char *cuda_graph;   /* on | off */
     /* operations: none changes the trained model (train only) */
     const char *checkpoint, *resume, *log_file;
     size_t checkpoint_every;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend/backend.h"
 #include "backend/backend_loader.h"
@@ -33,6 +34,18 @@ static const char *reason(const char *why) {
     return strncmp(why, head, sizeof head - 1) ? why : why + sizeof head - 1;
 }
 
+/* auto without an NVIDIA driver on the machine: the CUDA library is not
+ * even loaded, since cuBLASLt's relocations alone would add ~150 MB to the
+ * resident memory of every CPU run. The driver shows as /dev/nvidiactl
+ * (also inside containers given a GPU) or /proc/driver/nvidia. A library
+ * named by $FCAST_CUDA_BACKEND is always loaded: an explicit choice. */
+static int no_nvidia_driver(char *why, size_t cap) {
+    const char *env = getenv("FCAST_CUDA_BACKEND");
+    if ((env && *env) || access("/dev/nvidiactl", F_OK) == 0 || access("/proc/driver/nvidia", F_OK) == 0) return 0;
+    snprintf(why, cap, "no NVIDIA driver: neither /dev/nvidiactl nor /proc/driver/nvidia exists");
+    return 1;
+}
+
 fc_status fc_backend_create(const char *device, int threads, fc_backend **out, char *note, size_t note_cap) {
     fc_device_kind kind;
     int gpu;
@@ -40,7 +53,8 @@ fc_status fc_backend_create(const char *device, int threads, fc_backend **out, c
     *out = NULL;
     if (note && note_cap) note[0] = 0;
     FC_TRY(fc_device_parse(device, &kind, &gpu));
-    if (kind != FC_DEVICE_CPU) {   /* auto looks at GPU 0 */
+    if (kind == FC_DEVICE_CUDA || (kind == FC_DEVICE_AUTO && !no_nvidia_driver(why, sizeof why))) {
+        /* auto looks at GPU 0 */
         snprintf(name, sizeof name, "cuda:%d", gpu < 0 ? 0 : gpu);
         fc_status st = fc_cuda_backend_load(gpu < 0 ? 0 : gpu, out, why, sizeof why);
         if (st == FC_OK) {

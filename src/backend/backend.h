@@ -162,6 +162,20 @@ struct fc_backend {
     /* x (n) *= s. */
     void (*scale)(fc_backend *be, float *x, float s, size_t n);
 
+    /* ---- graphs (optional: NULL where the backend has none, as on CPU) ---- */
+    /* Records the calls made on this backend between capture_begin and
+     * capture_end into *graph instead of running them (CUDA graphs), so a
+     * sequence of launches repeated every step costs one launch. The calls
+     * recorded must not read results on the host nor allocate. On failure
+     * (a call that cannot be recorded) capture_end returns the error with
+     * *graph NULL and the backend as before the capture: nothing ran, so
+     * the caller runs the calls again itself. graph_launch replays a graph
+     * on the same buffers; graph_free releases it. */
+    fc_status (*capture_begin)(fc_backend *be);
+    fc_status (*capture_end)(fc_backend *be, void **graph);
+    fc_status (*graph_launch)(fc_backend *be, void *graph);
+    void (*graph_free)(fc_backend *be, void *graph);
+
     /* ---- quant (optional) ---- */
     /* NULL where a backend has none: the CPU leaves them NULL and src/quant
      * runs its own OpenMP loops on the host. Every pointer here is a host
@@ -227,7 +241,7 @@ fc_status fc_device_parse(const char *name, fc_device_kind *kind, int *index);
  * no driver, no device, compute capability too old, out of memory. The
  * library is never unloaded: backends it made may live until the process
  * ends. */
-#define FC_BACKEND_ABI 3
+#define FC_BACKEND_ABI 4
 #define FC_CUDA_LIBRARY_NAME "libfcast-cuda.so"
 #define FC_CUDA_ENTRY_NAME "fc_backend_cuda_create"
 typedef fc_status (*fc_error_fn)(fc_status code, const char *fmt, ...);

@@ -65,4 +65,35 @@ FC_HD void fc_interp_linear_row_backward(float *dx, const float *dy, size_t n_in
     }
 }
 
+/* The first output point whose tap starts at knot `lo` or later (n_out if
+ * none). Taps only move right as j grows (every step of
+ * fc_interp_linear_tap is monotone: float rounding, a positive scale,
+ * max, floor, min), so a binary search over the exact taps finds it. */
+FC_HD size_t fc_interp_linear_first_tap(size_t lo, size_t n_in, size_t n_out) {
+    size_t a = 0, b = n_out;
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (fc_interp_linear_tap(n_in, n_out, mid).i0 < lo) a = mid + 1;
+        else b = mid;
+    }
+    return a;
+}
+
+/* dx[i] of one row, as fc_interp_linear_row_backward leaves it, for a
+ * kernel with one thread per knot (the CUDA backend's): the
+ * scatter adds w0 * dy[j] to dx[i0] then w1 * dy[j] to dx[i1], j rising,
+ * from 0.0f. Only taps starting at knot i - 1 (through i1) or i reach
+ * knot i, and they are consecutive in j: visiting them in order with the
+ * i0 add before the i1 add repeats the scatter's adds to dx[i] exactly. */
+FC_HD float fc_interp_linear_backward_point(const float *dy, size_t n_in, size_t n_out, size_t i) {
+    float acc = 0.0f;
+    for (size_t j = fc_interp_linear_first_tap(i ? i - 1 : 0, n_in, n_out); j < n_out; j++) {
+        fc_interp_tap t = fc_interp_linear_tap(n_in, n_out, j);
+        if (t.i0 > i) break;
+        if (t.i0 == i) acc += t.w0 * dy[j];
+        if (t.i1 == i) acc += t.w1 * dy[j];
+    }
+    return acc;
+}
+
 #endif

@@ -51,4 +51,17 @@ FC_HD void fc_maxpool1d_row_backward(float *dx, size_t L, const float *dy,
     for (size_t j = 0; j < n_out; j++) dx[argmax[j]] += dy[j];
 }
 
+/* dx[i] of one row, as fc_maxpool1d_row_backward leaves it, for a kernel
+ * with one thread per input point (the CUDA backend's): zero, plus
+ * dy[j] for each window j whose argmax is i. Windows do not overlap
+ * (stride k) and forward's argmax of window j lies inside it, so only
+ * window i / k can reach i: at most one add, to 0.0f, as in the scatter
+ * (0.0f + dy is not always dy's bits: -0.0f becomes +0.0f on both). */
+FC_HD float fc_maxpool1d_backward_point(const float *dy, const int32_t *argmax, size_t k, size_t i) {
+    size_t j = i / k;
+    float acc = 0.0f;
+    if ((size_t)argmax[j] == i) acc += dy[j];
+    return acc;
+}
+
 #endif

@@ -1,6 +1,6 @@
 /* Geometric Brownian motion paths and option payoffs for Monte Carlo, shared
- * by the CPU loop (src/quant/mc_options.c) and a future CUDA kernel (one
- * thread per draw).
+ * by the CPU loop (src/quant/mc_options.c) and the CUDA kernels
+ * (src/backend/cuda/cuda_quant.cu: one thread per draw, one per chunk sum).
  *
  * Random numbers come from the counter of what is computed, never from who
  * computes it: the normals of draw d at step k are the Box-Muller pair of
@@ -22,8 +22,9 @@
 #include "core/rng.h"
 
 
-/* Everything a draw needs; the arrays are per time step. */
-typedef struct {
+/* Everything a draw needs; the arrays are per time step. (Tagged so that
+ * backend.h can name it without including this header.) */
+typedef struct fc_mc_spec {
     double log_s0;
     double strike;
     double discount;              /* e^{-rT}, applied to every payoff */
@@ -45,6 +46,24 @@ typedef struct {
 typedef struct {
     double x, y;
 } fc_mc_sample;
+
+/* Sums over a chunk of samples: x, y, x^2, y^2, xy. */
+typedef struct fc_mc_sums {
+    double x, y, xx, yy, xy;
+} fc_mc_sums;
+
+/* Adds one draw's two samples to a chunk's sums, lane 0 then lane 1: the
+ * CPU and the GPU add every chunk through this one body, in draw order, so
+ * equal samples give equal sums to the last bit. */
+FC_HD void fc_mc_sums_add(fc_mc_sums *acc, const fc_mc_sample s[2]) {
+    for (int l = 0; l < 2; l++) {
+        acc->x += s[l].x;
+        acc->y += s[l].y;
+        acc->xx += s[l].x * s[l].x;
+        acc->yy += s[l].y * s[l].y;
+        acc->xy += s[l].x * s[l].y;
+    }
+}
 
 FC_HD double fc_vanilla_payoff(int is_call, double s, double k) {
     double v = is_call ? s - k : k - s;

@@ -1,6 +1,7 @@
 /* One indicator on one segment, scalar: the kernels' seed followed by their
- * run loop. This is the whole computation for short or odd segments, and the
- * tail of every SIMD lane block (indicator_lanes.c). */
+ * run loop (fc_ind_segment_run in indicator_exec.h, shared with the GPU).
+ * This is the whole computation for short or odd segments, and the tail of
+ * every SIMD lane block (indicator_lanes.c). */
 #include "quant/indicator_exec.h"
 
 #include <math.h>
@@ -46,50 +47,7 @@ void fc_ind_plan_make(const fc_ind_spec *spec, fc_ind_plan *plan) {
     }
 }
 
-static void fill_nan(double *const *out, int n_out, long from, long to) {
-    for (int j = 0; j < n_out; j++)
-        for (long t = from; t < to; t++) out[j][t] = NAN;
-}
-
-static void bands_segment(const fc_ind_plan *plan, const double *x, long n, double *const *out) {
-    double st[5];
-    const fc_ind_kparams *k = &plan->k;
-    long start = fc_bands_seed(st, 1, x, k);
-    fill_nan(out, plan->n_out, 0, start);
-    if (plan->kind == FC_IND_BBANDS) fc_bbands_run(st, 1, x, start, n, k, out[0], out[1], out[2]);
-    else fc_zscore_run(st, 1, x, start, n, k, out[0]);
-}
-
 int fc_ind_segment(const fc_ind_plan *plan, const double *x, long n, double *const *out) {
-    if (n <= plan->lookback) {
-        fill_nan(out, plan->n_out, 0, n);
-        return 0;
-    }
-    if (plan->copy) {
-        memcpy(out[0], x, (size_t)n * sizeof *x);
-        return 1;
-    }
-    const fc_ind_kparams *k = &plan->k;
-    double st[5];
-    long start;
-    switch (plan->kind) {
-    case FC_IND_SMA: start = fc_sma_seed(st, 1, x, k, out[0]); fc_sma_run(st, 1, x, start, n, k, out[0]); break;
-    case FC_IND_EMA: start = fc_ema_seed(st, 1, x, k, out[0]); fc_ema_run(st, 1, x, start, n, k, out[0]); break;
-    case FC_IND_WMA: start = fc_wma_seed(st, 1, x, k, out[0]); fc_wma_run(st, 1, x, start, n, k, out[0]); break;
-    case FC_IND_STDDEV:
-        start = fc_stddev_seed(st, 1, x, k, out[0]);
-        fc_stddev_run(st, 1, x, start, n, k, out[0]);
-        break;
-    case FC_IND_BBANDS:
-    case FC_IND_ZSCORE: bands_segment(plan, x, n, out); break;
-    case FC_IND_RSI: start = fc_rsi_seed(st, 1, x, k, out[0]); fc_rsi_run(st, 1, x, start, n, k, out[0]); break;
-    case FC_IND_MACD:
-        start = fc_macd_seed(st, 1, x, k, out[0], out[1], out[2]);
-        fc_macd_run(st, 1, x, start, n, k, out[0], out[1], out[2]);
-        break;
-    case FC_IND_MOM: start = fc_lagged_seed(k, out[0]); fc_mom_run(x, start, n, k, out[0]); break;
-    case FC_IND_ROC: start = fc_lagged_seed(k, out[0]); fc_roc_run(x, start, n, k, out[0]); break;
-    default: FC_ASSERT(0);
-    }
-    return 1;
+    FC_ASSERT((unsigned)plan->kind < FC_IND_KIND_COUNT);
+    return fc_ind_segment_run(plan, x, n, out);
 }

@@ -1,24 +1,22 @@
 /* The batched indicator API (quant/indicators.h): series -> segments (per NaN
  * policy) -> groups of FC_IND_LANES segments of similar length, computed in
  * parallel over groups (OpenMP), every spec of a group before the next group
- * so each series is read from memory once for all specs. */
+ * so each series is read from memory once for all specs; or, on a backend
+ * with an indicator entry (a GPU), one segment per thread. */
 #include "quant/indicators.h"
 
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include "backend/backend.h"
 #include "core/error.h"
 #include "quant/indicator_exec.h"
 
-/* A stretch of one series that starts on a non-NaN value: under POISON the
- * series from its first value on (TA-Lib's Python wrapper skips leading
- * NaNs); under RESTART each run between NaNs. */
-typedef struct {
-    size_t series;
-    size_t begin; /* row of the first point */
-    size_t len;
-} segment;
+/* Segments (fc_ind_seg, indicator_exec.h) are stretches of one series that
+ * start on a non-NaN value: under POISON the series from its first value on
+ * (TA-Lib's Python wrapper skips leading NaNs); under RESTART each run
+ * between NaNs. */
 
 typedef struct {
     const fc_ind_plan *plans;
@@ -36,7 +34,7 @@ typedef struct {
 #define STREAMING_BYTES ((size_t)64 << 20)
 
 fc_ind_options fc_ind_options_default(void) {
-    fc_ind_options o = {FC_NAN_POISON, 0, -1};
+    fc_ind_options o = {FC_NAN_POISON, 0, -1, NULL};
     return o;
 }
 
@@ -78,7 +76,7 @@ static void write_nan_rows(const run_ctx *c, size_t from, size_t to) {
 
 /* Segments of rows [a, b) (one series); when `seg` is NULL only counts them.
  * Rows outside every segment get NaN outputs (when seg is given). */
-static size_t split_series(const run_ctx *c, fc_nan_policy nan, size_t s, size_t a, size_t b, segment *seg) {
+static size_t split_series(const run_ctx *c, fc_nan_policy nan, size_t s, size_t a, size_t b, fc_ind_seg *seg) {
     const double *x = c->x;
     size_t count = 0, i = a;
     while (i < b) {
@@ -90,14 +88,14 @@ static size_t split_series(const run_ctx *c, fc_nan_policy nan, size_t s, size_t
         if (nan == FC_NAN_POISON) i = b;
         else
             while (i < b && !isnan(x[i])) i++;
-        if (seg) seg[count] = (segment){s, begin, i - begin};
+        if (seg) seg[count] = (fc_ind_seg){s, begin, i - begin};
         count++;
     }
     return count;
 }
 
 static fc_status build_segments(const run_ctx *c, fc_nan_policy nan, const size_t *offsets, size_t n_series,
-                                int threads, segment **out, size_t *n_out) {
+                                int threads, fc_ind_seg **out, size_t *n_out) {
     int par = offsets[n_series] - offsets[0] >= PARALLEL_MIN_ROWS;
     size_t *first = fc_malloc((n_series + 1) * sizeof *first, "segment counts");
     if (!first) return FC_ERR_MEMORY;
@@ -105,7 +103,7 @@ static fc_status build_segments(const run_ctx *c, fc_nan_policy nan, const size_
     for (size_t s = 0; s < n_series; s++) first[s + 1] = split_series(c, nan, s, offsets[s], offsets[s + 1], NULL);
     first[0] = 0;
     for (size_t s = 0; s < n_series; s++) first[s + 1] += first[s];
-    segment *seg = fc_malloc((first[n_series] + 1) * sizeof *seg, "segments");
+    fc_ind_seg *seg = fc_malloc((first[n_series] + 1) * sizeof *seg, "segments");
     if (!seg) {
         free(first);
         return FC_ERR_MEMORY;
@@ -120,17 +118,17 @@ static fc_status build_segments(const run_ctx *c, fc_nan_policy nan, const size_
 
 /* Longest first, so that a group of lanes holds segments of similar length. */
 static int by_length_desc(const void *pa, const void *pb) {
-    const segment *a = pa, *b = pb;
+    const fc_ind_seg *a = pa, *b = pb;
     if (a->len != b->len) return a->len < b->len ? 1 : -1;
     return a->begin < b->begin ? -1 : a->begin > b->begin;
 }
 
-static void segment_outputs(const run_ctx *c, size_t j, const segment *s, double **o) {
+static void segment_outputs(const run_ctx *c, size_t j, const fc_ind_seg *s, double **o) {
     for (int k = 0; k < c->plans[j].n_out; k++) o[k] = c->outs[j][k] + s->begin;
 }
 
 /* One spec on segments g[0..count): in lanes when all are long enough. */
-static void run_group(const run_ctx *c, size_t j, const segment *g, size_t count, uint8_t *produced) {
+static void run_group(const run_ctx *c, size_t j, const fc_ind_seg *g, size_t count, uint8_t *produced) {
     const fc_ind_plan *p = &c->plans[j];
     int lanes_ok = count == FC_IND_LANES && !p->copy && p->kind != FC_IND_MOM && p->kind != FC_IND_ROC &&
                    g[count - 1].len > (size_t)p->lookback + MIN_LANE_STEPS;
@@ -154,7 +152,7 @@ static void run_group(const run_ctx *c, size_t j, const segment *g, size_t count
     }
 }
 
-static void run_all(const run_ctx *c, const segment *seg, size_t n_seg, int threads, uint8_t *produced) {
+static void run_all(const run_ctx *c, const fc_ind_seg *seg, size_t n_seg, int threads, uint8_t *produced) {
     size_t n_groups = (n_seg + FC_IND_LANES - 1) / FC_IND_LANES;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n_groups > 1)
     for (size_t g = 0; g < n_groups; g++) {
@@ -165,7 +163,7 @@ static void run_all(const run_ctx *c, const segment *seg, size_t n_seg, int thre
 }
 
 /* no_output[j][s] = 1 unless some segment of series s produced spec j. */
-static void report_short(const segment *seg, size_t n_seg, const uint8_t *produced, size_t n_specs,
+static void report_short(const fc_ind_seg *seg, size_t n_seg, const uint8_t *produced, size_t n_specs,
                          size_t n_series, uint8_t *no_output) {
     if (!no_output) return;
     memset(no_output, 1, n_specs * n_series);
@@ -174,9 +172,22 @@ static void report_short(const segment *seg, size_t n_seg, const uint8_t *produc
             if (produced[i * n_specs + j]) no_output[j * n_series + seg[i].series] = 0;
 }
 
+/* The segments on a backend with an indicator entry (a GPU): the same
+ * bodies one segment per thread, the same outputs. A segment produces a
+ * value when it is longer than the lookback, as fc_ind_segment says. */
+static fc_status run_on_backend(const run_ctx *c, fc_backend *be, const size_t *offsets, size_t n_series,
+                                const fc_ind_seg *seg, size_t n_seg, uint8_t *produced) {
+    FC_TRY(be->indicator_segments(be, c->plans, c->n_specs, c->x, offsets[0], offsets[n_series] - offsets[0],
+                                  seg, n_seg, c->outs));
+    for (size_t i = 0; i < n_seg; i++)
+        for (size_t j = 0; j < c->n_specs; j++)
+            produced[i * c->n_specs + j] = seg[i].len > (size_t)c->plans[j].lookback;
+    return FC_OK;
+}
+
 static fc_status compute_segments(run_ctx *c, const fc_ind_options *o, const size_t *offsets,
                                   size_t n_series, uint8_t *no_output) {
-    segment *seg = NULL;
+    fc_ind_seg *seg = NULL;
     size_t n_seg = 0;
     int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
     FC_TRY(build_segments(c, o->nan, offsets, n_series, threads, &seg, &n_seg));
@@ -185,12 +196,16 @@ static fc_status compute_segments(run_ctx *c, const fc_ind_options *o, const siz
         free(seg);
         return FC_ERR_MEMORY;
     }
-    qsort(seg, n_seg, sizeof *seg, by_length_desc);
-    run_all(c, seg, n_seg, threads, produced);
-    report_short(seg, n_seg, produced, c->n_specs, n_series, no_output);
+    qsort(seg, n_seg, sizeof *seg, by_length_desc);   /* a GPU warp, too, likes segments of one length */
+    fc_status st = FC_OK;
+    if (o->backend && o->backend->indicator_segments)
+        st = run_on_backend(c, o->backend, offsets, n_series, seg, n_seg, produced);
+    else
+        run_all(c, seg, n_seg, threads, produced);
+    if (st == FC_OK) report_short(seg, n_seg, produced, c->n_specs, n_series, no_output);
     free(produced);
     free(seg);
-    return FC_OK;
+    return st;
 }
 
 fc_status fc_ind_compute_many(const fc_ind_spec *specs, size_t n_specs, const double *y, const uint8_t *mask,

@@ -57,10 +57,17 @@ typedef struct {
  *   NaN at the gap and for `lookback` points after it. */
 typedef enum { FC_NAN_POISON = 0, FC_NAN_RESTART } fc_nan_policy;
 
+struct fc_backend;
+
 typedef struct {
     fc_nan_policy nan;
     int threads;   /* 0: OpenMP's default */
     int streaming; /* -1: auto (large outputs bypass the cache), 0: never, 1: always */
+    /* Where the segments run: NULL, or a backend without indicator_segments
+     * (the CPU), runs them on the host; a GPU backend runs the same kernels
+     * (kernels/indicators.h) one segment per thread, with the same bits. The
+     * split into segments and the NaN policy stay on the host. */
+    struct fc_backend *backend;
 } fc_ind_options;
 
 /* fc_ind_options with the defaults above. */

@@ -1,21 +1,19 @@
 /* Monte Carlo option pricing (see mc_options.h): builds the time grid, runs
- * the draws in fixed-size chunks over OpenMP and reduces the chunk sums in
- * chunk order, so the answer does not depend on the thread count. */
+ * the draws in fixed-size chunks (over OpenMP, or on the option's backend)
+ * and reduces the chunk sums in chunk order, so the answer depends neither
+ * on the thread count nor on who summed the chunks. */
 #include "quant/mc_options.h"
 
 #include <math.h>
 #include <string.h>
+#include "backend/backend.h"
 #include "core/error.h"
 #include "kernels/quant_paths.h"
+#include "quant/mc_slices.h"
 
 #define MC_CHUNK_DRAWS 1024
 #define MC_Z95 1.959963984540054 /* Phi^-1(0.975) */
 #define MC_MAX_STEPS 100000
-
-/* Sums over one chunk of samples: x, y, x^2, y^2, xy. */
-typedef struct {
-    double x, y, xx, yy, xy;
-} mc_sums;
 
 typedef struct {
     double *drift, *vol;
@@ -109,35 +107,39 @@ static fc_status build_grid(const fc_mc_option *o, mc_grid *g, fc_mc_spec *spec)
     return FC_OK;
 }
 
-static void run_chunk(const fc_mc_spec *spec, uint64_t seed, uint64_t first, uint64_t end, mc_sums *s) {
-    mc_sums acc = {0, 0, 0, 0, 0};
+static void run_chunk(const fc_mc_spec *spec, uint64_t seed, uint64_t first, uint64_t end, fc_mc_sums *s) {
+    fc_mc_sums acc = {0, 0, 0, 0, 0};
     for (uint64_t d = first; d < end; d++) {
         fc_mc_sample smp[2];
         fc_mc_draw(spec, seed, d, smp);
-        for (int l = 0; l < 2; l++) {
-            acc.x += smp[l].x;
-            acc.y += smp[l].y;
-            acc.xx += smp[l].x * smp[l].x;
-            acc.yy += smp[l].y * smp[l].y;
-            acc.xy += smp[l].x * smp[l].y;
-        }
+        fc_mc_sums_add(&acc, smp);
     }
     *s = acc;
 }
 
-/* Runs all draws; the chunk sums are added in chunk order (thread-count free). */
-static fc_status run_draws(const fc_mc_spec *spec, uint64_t seed, uint64_t draws, mc_sums *total) {
-    uint64_t n_chunks = (draws + MC_CHUNK_DRAWS - 1) / MC_CHUNK_DRAWS;
-    mc_sums *chunk = fc_malloc((size_t)n_chunks * sizeof *chunk, "Monte Carlo chunk sums");
-    if (!chunk) return FC_ERR_MEMORY;
+/* The chunk sums on the host: chunks are independent, threads take them in any order. */
+static void host_chunk_sums(const fc_mc_spec *spec, uint64_t seed, uint64_t draws, uint64_t n_chunks,
+                            fc_mc_sums *chunk) {
     #pragma omp parallel for schedule(dynamic, 16)
     for (int64_t c = 0; c < (int64_t)n_chunks; c++) {
         uint64_t first = (uint64_t)c * MC_CHUNK_DRAWS;
         uint64_t end = first + MC_CHUNK_DRAWS < draws ? first + MC_CHUNK_DRAWS : draws;
         run_chunk(spec, seed, first, end, &chunk[c]);
     }
-    *total = (mc_sums){0, 0, 0, 0, 0};
-    for (uint64_t c = 0; c < n_chunks; c++) {
+}
+
+/* Runs all draws, on `be` when it has a Monte Carlo entry; the chunk sums
+ * are then added in chunk order on the host, whoever computed them. */
+static fc_status run_draws(fc_backend *be, const fc_mc_spec *spec, uint64_t seed, uint64_t draws,
+                           fc_mc_sums *total) {
+    uint64_t n_chunks = fc_mc_chunk_count(draws, MC_CHUNK_DRAWS);
+    fc_mc_sums *chunk = fc_malloc((size_t)n_chunks * sizeof *chunk, "Monte Carlo chunk sums");
+    if (!chunk) return FC_ERR_MEMORY;
+    fc_status st = FC_OK;
+    if (be && be->mc_chunk_sums) st = be->mc_chunk_sums(be, spec, seed, draws, MC_CHUNK_DRAWS, chunk);
+    else host_chunk_sums(spec, seed, draws, n_chunks, chunk);
+    *total = (fc_mc_sums){0, 0, 0, 0, 0};
+    for (uint64_t c = 0; st == FC_OK && c < n_chunks; c++) {
         total->x += chunk[c].x;
         total->y += chunk[c].y;
         total->xx += chunk[c].xx;
@@ -145,11 +147,11 @@ static fc_status run_draws(const fc_mc_spec *spec, uint64_t seed, uint64_t draws
         total->xy += chunk[c].xy;
     }
     free(chunk);
-    return FC_OK;
+    return st;
 }
 
 /* Sample means, variances (ddof 1) and covariance from the sums. */
-static void finish_estimates(const mc_sums *s, double n, double geo_exact, int use_cv, fc_mc_result *r) {
+static void finish_estimates(const fc_mc_sums *s, double n, double geo_exact, int use_cv, fc_mc_result *r) {
     double mx = s->x / n, my = s->y / n;
     double vx = fmax((s->xx - n * mx * mx) / (n - 1.0), 0.0);
     double vy = fmax((s->yy - n * my * my) / (n - 1.0), 0.0);
@@ -180,8 +182,8 @@ fc_status fc_mc_price(const fc_mc_option *o, fc_mc_result *out) {
         st = fc_geometric_asian_price(o->type, &o->market, g.times, o->n_fixings, &out->geo_exact);
     uint64_t per_draw = o->antithetic ? 4 : 2;
     uint64_t draws = o->paths / per_draw + (o->paths % per_draw != 0);
-    mc_sums sums;
-    if (st == FC_OK) st = run_draws(&spec, o->seed, draws, &sums);
+    fc_mc_sums sums;
+    if (st == FC_OK) st = run_draws(o->backend, &spec, o->seed, draws, &sums);
     if (st == FC_OK) {
         out->paths = draws * per_draw;
         out->samples = draws * 2;

@@ -3,7 +3,8 @@
  *
  * - Paths: exact log-normal steps (kernels/quant_paths.h), Philox normals
  *   indexed by (draw, step): the result is bitwise identical for any number
- *   of threads (per-chunk sums are combined in a fixed order).
+ *   of threads (per-chunk sums are combined in a fixed order), and a GPU
+ *   runs the same draws in the same order.
  * - Antithetic variates: each sample is the mean payoff of a path and its
  *   mirror (-z); the standard error is computed over those pair means.
  * - Asian options: the arithmetic average uses the geometric-average payoff
@@ -19,6 +20,8 @@
 #include "fcast.h"
 #include "quant/black_scholes.h"
 
+struct fc_backend;
+
 typedef struct {
     fc_option_type type;
     int asian;                   /* 0 European, 1 arithmetic-average-price Asian */
@@ -30,6 +33,11 @@ typedef struct {
     int antithetic;
     int control_variate;         /* Asian only: use the geometric-average control variate */
     uint64_t seed;
+    /* Where the draws run: NULL, or a backend without mc_chunk_sums (the
+     * CPU), runs them on the host over OpenMP; a GPU backend runs the same
+     * draws in the same order (backend.h), equal to the host's but for the
+     * last bits of its exp, log, sin and cos (docs/gpu.md). */
+    struct fc_backend *backend;
 } fc_mc_option;
 
 typedef struct {

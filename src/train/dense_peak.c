@@ -36,8 +36,11 @@ fc_status fc_dense_peak_gflops(fc_backend *be, fc_precision prec, int rounds, do
     double best = 1e30;
     for (int i = 0; st == FC_OK && i < 10; i++) st = be->linear_forward(be, &c);   /* builds the kernels */
     for (int round = 0; st == FC_OK && round < rounds; round++) {
+        /* synced on both sides of the clock: a GPU queues the calls and returns */
+        be->sync(be);
         double t0 = fc_now();
         for (size_t i = 0; st == FC_OK && i < calls; i++) st = be->linear_forward(be, &c);
+        be->sync(be);
         double dt = (fc_now() - t0) / (double)calls;
         best = dt < best ? dt : best;
     }

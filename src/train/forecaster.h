@@ -61,6 +61,7 @@ typedef struct {
                                                     step and return FC_ERR_INTERRUPTED */
     struct fc_run_log *log;      /* NULL: no run log */
     int profile;                 /* 1: every step's phase timings in the run log */
+    int no_graphs;               /* 1: never capture steps into graphs (--cuda-graph off; for debugging) */
 } fc_train_options;
 
 typedef struct {

@@ -1,0 +1,218 @@
+/* Element-wise and per-row entries of the CUDA backend: thin __global__
+ * wrappers over the kernels/ bodies the CPU backend loops over, so the GPU
+ * does the CPU's arithmetic element for element (the library is built with
+ * --fmad=false: nothing is contracted that the CPU does not contract).
+ *
+ * One thread per element where the body works per element or the entry
+ * only moves data; one thread per row where the body accumulates along the
+ * row (sum_rows_into_col); one thread per input point for the two scatters
+ * (maxpool and interpolation backward), which gather into each point the
+ * very adds the row body's scatter makes to it, in the same order, from
+ * the same 0.0f. Row-per-thread scatters would leave most of the GPU idle
+ * and write rows with a stride between threads.
+ *
+ * Every kernel runs on impl->stream and loops with a grid stride over
+ * size_t indices (fc_launch_1d); nothing is launched for an empty block.
+ * i + stride cannot wrap: n counts floats in device memory (n < 2^62) and
+ * the stride is below 2^24 (test_reduce_geometry). */
+#include <stdint.h>
+#include <string.h>
+
+#include "backend/cuda/cuda_internal.h"
+#include "kernels/interp_linear.h"
+#include "kernels/maxpool1d.h"
+#include "kernels/rows.h"
+
+
+
+/* ---- fill, scale ---- */
+
+static __global__ void fill_kernel(float *x, float value, size_t n) {
+    for (size_t i = fc_first_index(); i < n; i += fc_grid_stride()) x[i] = value;
+}
+
+static __global__ void scale_kernel(float *x, float s, size_t n) {
+    for (size_t i = fc_first_index(); i < n; i += fc_grid_stride()) x[i] *= s;
+}
+
+/* +0.0f is all zero bytes, which the copy engine writes fastest; -0.0f
+ * (== 0.0f, other bits) and everything else goes through the kernel. */
+void fc_cuda_fill(fc_backend *be, float *x, float value, size_t n) {
+    if (n == 0) return;
+    uint32_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    if (bits == 0) {
+        fc_cuda_note_failure(be, FC_CUDA(cudaMemsetAsync(x, 0, n * sizeof(float), fc_cuda_stream(be))));
+        return;
+    }
+    fc_launch l = fc_cuda_grid(n);
+    fill_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(x, value, n);
+    fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("fill_kernel"));
+}
+
+void fc_cuda_scale(fc_backend *be, float *x, float s, size_t n) {
+    fc_launch l = fc_cuda_grid(n);
+    if (!l.grid) return;
+    scale_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(x, s, n);
+    fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("scale_kernel"));
+}
+
+/* ---- strided (B, C) blocks: n = B * C, item t is row t / C, column t % C ---- */
+
+/* One pair (i, L-1-i) of a row per thread, both read before either is
+ * written, as fc_flip_row swaps them: so y == x works as on the CPU. The
+ * middle point of an odd row is its own pair. */
+static __global__ void flip_pairs_kernel(float *y, size_t ldy, const float *x, size_t ldx, size_t L, size_t n) {
+    size_t half = (L + 1) / 2;
+    for (size_t t = fc_first_index(); t < n; t += fc_grid_stride()) {
+        size_t r = t / half, i = t % half, j = L - 1 - i;
+        float a = x[r * ldx + i], b = x[r * ldx + j];
+        y[r * ldy + i] = b;
+        y[r * ldy + j] = a;
+    }
+}
+
+static __global__ void axpby_kernel(float *y, size_t ldy, float alpha, const float *x, size_t ldx, float beta,
+                                    size_t C, size_t n) {
+    for (size_t t = fc_first_index(); t < n; t += fc_grid_stride()) {
+        size_t r = t / C, c = t % C;
+        float *yp = &y[r * ldy + c];
+        *yp = fc_axpby(alpha, x[r * ldx + c], beta, *yp);
+    }
+}
+
+/* fc_mul_row on a row of one: the body's own multiply, one element per thread. */
+static __global__ void mul_kernel(float *y, size_t ldy, const float *m, size_t ldm, size_t C, size_t n) {
+    for (size_t t = fc_first_index(); t < n; t += fc_grid_stride()) {
+        size_t r = t / C, c = t % C;
+        fc_mul_row(&y[r * ldy + c], &m[r * ldm + c], 1);
+    }
+}
+
+/* y is contiguous (B, C), as on the CPU (fc_fill_row(y + r * C, ...)). */
+static __global__ void broadcast_col_kernel(float *y, const float *x, size_t ldx, size_t col, size_t C, size_t n) {
+    for (size_t t = fc_first_index(); t < n; t += fc_grid_stride()) y[t] = x[(t / C) * ldx + col];
+}
+
+/* One row per thread: fc_sum_row adds along the row in a fixed order,
+ * which splitting the row would change. */
+static __global__ void sum_rows_into_col_kernel(float *x, size_t ldx, size_t col, const float *dy, size_t B,
+                                                size_t C) {
+    for (size_t r = fc_first_index(); r < B; r += fc_grid_stride()) x[r * ldx + col] += fc_sum_row(dy + r * C, C);
+}
+
+void fc_cuda_flip_rows(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B, size_t L) {
+    size_t n = B * ((L + 1) / 2);
+    fc_launch l = fc_cuda_grid(n);
+    if (!l.grid) return;
+    flip_pairs_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(y, ldy, x, ldx, L, n);
+    fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("flip_pairs_kernel"));
+}
+
+void fc_cuda_axpby_rows(fc_backend *be, float *y, size_t ldy, float alpha, const float *x, size_t ldx,
+                        float beta, size_t B, size_t C) {
+    fc_launch l = fc_cuda_grid(B * C);
+    if (!l.grid) return;
+    axpby_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(y, ldy, alpha, x, ldx, beta, C, B * C);
+    fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("axpby_kernel"));
+}
+
+void fc_cuda_mul_rows(fc_backend *be, float *y, size_t ldy, const float *m, size_t ldm, size_t B, size_t C) {
+    fc_launch l = fc_cuda_grid(B * C);
+    if (!l.grid) return;
+    mul_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(y, ldy, m, ldm, C, B * C);
+    fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("mul_kernel"));
+}
+
+void fc_cuda_broadcast_col(fc_backend *be, float *y, const float *x, size_t ldx, size_t col, size_t B, size_t C) {
+    fc_launch l = fc_cuda_grid(B * C);
+    if (!l.grid) return;
+    broadcast_col_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(y, x, ldx, col, C, B * C);
+    fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("broadcast_col_kernel"));
+}
+
+/* Launched over the B rows even when C == 0: the CPU still adds
+ * fc_sum_row's 0.0f to each x[r, col] (which turns -0.0f into +0.0f). */
+void fc_cuda_sum_rows_into_col(fc_backend *be, float *x, size_t ldx, size_t col, const float *dy, size_t B,
+                               size_t C) {
+    fc_launch l = fc_cuda_grid(B);
+    if (!l.grid) return;
+    sum_rows_into_col_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(x, ldx, col, dy, B, C);
+    fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("sum_rows_into_col_kernel"));
+}
+
+/* ---- max pooling: x (B, L), y and argmax (B, n_out) ---- */
+
+/* One output point per thread: fc_maxpool1d_point is the body's per-point step. */
+static __global__ void maxpool_forward_kernel(float *y, int32_t *argmax, const float *x, size_t L, size_t k,
+                                              size_t n_out, size_t n) {
+    for (size_t t = fc_first_index(); t < n; t += fc_grid_stride()) {
+        size_t r = t / n_out, j = t % n_out;
+        fc_maxpool1d_point(x + r * L, L, k, j, &y[t], &argmax[t]);
+    }
+}
+
+static __global__ void maxpool_backward_kernel(float *dx, const float *dy, const int32_t *argmax, size_t L,
+                                               size_t k, size_t n_out, size_t n) {
+    for (size_t t = fc_first_index(); t < n; t += fc_grid_stride()) {
+        size_t r = t / L, i = t % L;
+        dx[t] = fc_maxpool1d_backward_point(dy + r * n_out, argmax + r * n_out, k, i);
+    }
+}
+
+void fc_cuda_maxpool1d_forward(fc_backend *be, float *y, int32_t *argmax, const float *x, size_t B, size_t L,
+                               size_t k) {
+    FC_ASSERT(k > 0);   /* the model's configuration check rejects k == 0 */
+    size_t n_out = fc_maxpool1d_out_len(L, k);
+    fc_launch l = fc_cuda_grid(B * n_out);
+    if (!l.grid) return;
+    maxpool_forward_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(y, argmax, x, L, k, n_out, B * n_out);
+    fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("maxpool_forward_kernel"));
+}
+
+void fc_cuda_maxpool1d_backward(fc_backend *be, float *dx, const float *dy, const int32_t *argmax, size_t B,
+                                size_t L, size_t k) {
+    FC_ASSERT(k > 0);
+    size_t n_out = fc_maxpool1d_out_len(L, k);
+    fc_launch l = fc_cuda_grid(B * L);
+    if (!l.grid) return;
+    maxpool_backward_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(dx, dy, argmax, L, k, n_out, B * L);
+    fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("maxpool_backward_kernel"));
+}
+
+/* ---- linear interpolation: x (B, n_in) row stride ldx, y (B, n_out) row stride ldy ---- */
+
+static __global__ void interp_forward_kernel(float *y, size_t ldy, const float *x, size_t ldx, size_t n_in,
+                                             size_t n_out, size_t n) {
+    for (size_t t = fc_first_index(); t < n; t += fc_grid_stride()) {
+        size_t r = t / n_out, j = t % n_out;
+        y[r * ldy + j] = fc_interp_linear_point(x + r * ldx, n_in, n_out, j);
+    }
+}
+
+static __global__ void interp_backward_kernel(float *dx, size_t ldx, const float *dy, size_t ldy, size_t n_in,
+                                              size_t n_out, size_t n) {
+    for (size_t t = fc_first_index(); t < n; t += fc_grid_stride()) {
+        size_t r = t / n_in, i = t % n_in;
+        dx[r * ldx + i] = fc_interp_linear_backward_point(dy + r * ldy, n_in, n_out, i);
+    }
+}
+
+void fc_cuda_interp_linear_forward(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B,
+                                   size_t n_in, size_t n_out) {
+    FC_ASSERT(n_in > 0);   /* there is nothing to interpolate from */
+    fc_launch l = fc_cuda_grid(B * n_out);
+    if (!l.grid) return;
+    interp_forward_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(y, ldy, x, ldx, n_in, n_out, B * n_out);
+    fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("interp_forward_kernel"));
+}
+
+/* Over the B * n_in knots: with n_out == 0 each dx[i] is still zeroed, as on the CPU. */
+void fc_cuda_interp_linear_backward(fc_backend *be, float *dx, size_t ldx, const float *dy, size_t ldy,
+                                    size_t B, size_t n_in, size_t n_out) {
+    FC_ASSERT(n_in > 0);
+    fc_launch l = fc_cuda_grid(B * n_in);
+    if (!l.grid) return;
+    interp_backward_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(dx, ldx, dy, ldy, n_in, n_out, B * n_in);
+    fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("interp_backward_kernel"));
+}

@@ -1,0 +1,151 @@
+/* Fixed-order reductions of the CUDA backend (masked losses, sums of
+ * squares): the same inputs on the same GPU give the same bits every run.
+ * The input is cut as the CPU backend cuts it (fc_reduce_split_of: piece
+ * bounds depend on n alone); one block per piece, each thread adds a fixed
+ * strided subset of its piece in double, a fixed-shape tree in shared
+ * memory adds the threads' sums, and the host adds the pieces in piece
+ * order, in double, as the CPU does. No float atomics anywhere. The bits
+ * differ from the CPU's (a piece is added in another order), not the
+ * method. Point losses come from kernels/loss.h, as on the CPU. */
+#include <math.h>
+
+#include "backend/cuda/cuda_internal.h"
+#include "kernels/loss.h"
+
+extern "C" {
+#include "backend/reduce_geometry.h"
+}
+
+static_assert((FC_REDUCE_THREADS & (FC_REDUCE_THREADS - 1)) == 0, "block_sum halves the block down to one thread");
+
+
+/* ---- device: one block per piece ---- */
+
+/* The sum of one value per thread, by halving: the same pairs are added
+ * in the same order every run. Every thread of the block must call it;
+ * the block has FC_REDUCE_THREADS threads (fc_reduce_launch), a power of
+ * two. Each tree needs its own `sh`, so that a second tree cannot
+ * overwrite sh[0] before thread 0 has read the first one's. */
+static __device__ double block_sum(double *sh, double v) {
+    unsigned t = threadIdx.x;
+    sh[t] = v;
+    __syncthreads();
+    for (unsigned half = FC_REDUCE_THREADS / 2; half > 0; half /= 2) {
+        if (t < half) sh[t] += sh[t + half];
+        __syncthreads();
+    }
+    return sh[0];
+}
+
+/* partials[b] = sum of x[i]^2 over piece b, the squares in double as the CPU. */
+static __global__ void sum_squares_pieces(const float *x, size_t n, fc_reduce_split split, double *partials) {
+    __shared__ double sh[FC_REDUCE_THREADS];
+    fc_reduce_piece p = fc_reduce_piece_of(split, n, blockIdx.x);
+    double s = 0.0;
+    for (size_t i = p.start + threadIdx.x; i < p.start + p.count; i += FC_REDUCE_THREADS)
+        s += (double)x[i] * (double)x[i];
+    double total = block_sum(sh, s);
+    if (threadIdx.x == 0) partials[blockIdx.x] = total;
+}
+
+/* partials[b] = sum of mask * loss, partials[blocks + b] = sum of mask over
+ * piece b. The weighted point loss is formed in float, as torch's
+ * `losses * weights` and the CPU, then accumulated in double. */
+static __global__ void masked_loss_pieces(const float *yhat, const float *y, const float *mask, size_t n, int kind,
+                                          fc_reduce_split split, double *partials) {
+    __shared__ double sh_loss[FC_REDUCE_THREADS], sh_mask[FC_REDUCE_THREADS];
+    fc_reduce_piece p = fc_reduce_piece_of(split, n, blockIdx.x);
+    double ls = 0.0, ms = 0.0;
+    for (size_t i = p.start + threadIdx.x; i < p.start + p.count; i += FC_REDUCE_THREADS) {
+        ls += (double)(mask[i] * fc_loss_point(kind, yhat[i], y[i]));
+        ms += (double)mask[i];
+    }
+    double loss_sum = block_sum(sh_loss, ls);
+    double mask_sum = block_sum(sh_mask, ms);
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = loss_sum;
+        partials[gridDim.x + blockIdx.x] = mask_sum;
+    }
+}
+
+/* grad[i] exactly as cpu_reduce.c writes it, coef from the host. */
+static __global__ void masked_loss_grad(float *grad, float coef, const float *yhat, const float *y,
+                                        const float *mask, size_t n, int kind) {
+    for (size_t i = fc_first_index(); i < n; i += fc_grid_stride())
+        grad[i] = coef == 0.0f ? 0.0f : coef * mask[i] * fc_loss_point_grad(kind, yhat[i], y[i]);
+}
+
+/* ---- host ---- */
+
+/* The first `count` partials, on the host once the stream has reached them. */
+static fc_status fetch_partials(fc_cuda_impl *impl, size_t count) {
+    FC_TRY(FC_CUDA(cudaMemcpyAsync(impl->h_partials, impl->d_partials, count * sizeof(double),
+                                   cudaMemcpyDeviceToHost, impl->stream)));
+    return FC_CUDA(cudaStreamSynchronize(impl->stream));
+}
+
+/* Pieces added in piece order, as the CPU backend adds its blocks. */
+static double add_in_order(const double *part, size_t count) {
+    double total = 0.0;
+    for (size_t b = 0; b < count; b++) total += part[b];
+    return total;
+}
+
+static fc_status sum_squares(fc_backend *be, const float *x, size_t n, double *out) {
+    fc_cuda_impl *impl = fc_cuda_impl_of(be);
+    fc_reduce_split split = fc_reduce_split_of(n);
+    fc_launch l = fc_reduce_launch(n);
+    *out = 0.0;
+    if (!l.grid) return FC_OK;
+    sum_squares_pieces<<<l.grid, l.block, 0, impl->stream>>>(x, n, split, impl->d_partials);
+    FC_TRY(FC_CUDA_LAUNCHED("sum_squares_pieces"));
+    FC_TRY(fetch_partials(impl, split.blocks));
+    *out = add_in_order(impl->h_partials, split.blocks);
+    return FC_OK;
+}
+
+/* sums[0] = sum of mask * loss, sums[1] = sum of mask (0 and 0 when n == 0). */
+static fc_status masked_sums(fc_backend *be, const float *yhat, const float *y, const float *mask, size_t n,
+                             int kind, double sums[2]) {
+    fc_cuda_impl *impl = fc_cuda_impl_of(be);
+    fc_reduce_split split = fc_reduce_split_of(n);
+    fc_launch l = fc_reduce_launch(n);
+    sums[0] = sums[1] = 0.0;
+    if (!l.grid) return FC_OK;
+    masked_loss_pieces<<<l.grid, l.block, 0, impl->stream>>>(yhat, y, mask, n, kind, split, impl->d_partials);
+    FC_TRY(FC_CUDA_LAUNCHED("masked_loss_pieces"));
+    FC_TRY(fetch_partials(impl, 2 * split.blocks));
+    sums[0] = add_in_order(impl->h_partials, split.blocks);
+    sums[1] = add_in_order(impl->h_partials + split.blocks, split.blocks);
+    return FC_OK;
+}
+
+/* loss = sum(mask * l) / sum(mask), 0 when sum(mask) == 0 (neuralforecast's
+ * _divide_no_nan); grad = grad_scale * mask * l'(yhat) / sum(mask), 0 then.
+ * The grad kernel is queued behind the loss and not waited for. */
+static fc_status masked_loss(fc_backend *be, double *loss, float *grad, float grad_scale, const float *yhat,
+                             const float *y, const float *mask, size_t n, int kind) {
+    double sums[2];
+    FC_TRY(masked_sums(be, yhat, y, mask, n, kind, sums));
+    *loss = sums[1] == 0.0 ? 0.0 : sums[0] / sums[1];
+    fc_launch l = fc_cuda_grid(n);
+    if (!grad || !l.grid) return FC_OK;
+    float coef = sums[1] == 0.0 ? 0.0f : (float)((double)grad_scale / sums[1]);
+    masked_loss_grad<<<l.grid, l.block, 0, fc_cuda_impl_of(be)->stream>>>(grad, coef, yhat, y, mask, n, kind);
+    return FC_CUDA_LAUNCHED("masked_loss_grad");
+}
+
+/* On a CUDA failure the value is NAN, so a caller that only reads the
+ * number (the trainer's non-finite check) stops as well. */
+void fc_cuda_masked_loss(fc_backend *be, double *loss, float *grad, float grad_scale, const float *yhat,
+                         const float *y, const float *mask, size_t n, int kind) {
+    fc_status st = masked_loss(be, loss, grad, grad_scale, yhat, y, mask, n, kind);
+    if (st != FC_OK) *loss = NAN;
+    fc_cuda_note_failure(be, st);
+}
+
+void fc_cuda_sum_squares(fc_backend *be, double *out, const float *x, size_t n) {
+    fc_status st = sum_squares(be, x, n, out);
+    if (st != FC_OK) *out = NAN;
+    fc_cuda_note_failure(be, st);
+}

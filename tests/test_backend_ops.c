@@ -1,0 +1,1080 @@
+/* The op-parity test, after ggml's test-backend-ops: every computing entry
+ * of the backend table (backend.h) over one TABLE of shapes and precisions,
+ * run on every backend this machine has (the CPU with all cores and with
+ * one thread; CUDA when a GPU answers), against the plain-C references of
+ * backend_ops_reference.h, within the tolerance stated in each row.
+ *
+ * Buffers go through be->alloc / to_device / to_host only (a device pointer
+ * need not be host memory), so the same code checks a GPU. Every buffer
+ * carries GUARD bytes of a sentinel on both sides that must come back
+ * untouched, every input must come back unchanged, and outputs with strided
+ * rows start with known contents that must survive in the gaps. Rows marked
+ * SAME_BITS must also give the first backend's bits on every other backend
+ * (bodies shared through kernels/, compared with a tolerance against the
+ * independent reference). Prints one line per row and backend. */
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "backend/launch_geometry.h"
+#include "backend_ops_reference.h"
+#include "check.h"
+#include "core/error.h"
+#include "kernels/lowp.h"
+#include "test_arrays.h"
+
+/* ---- tolerances (each row names one; the measure is per op, see run_*) ---- */
+
+/* Dot products, as |got - want| / sum |terms| against the double sum of the
+ * same terms: fp32 accumulation of K terms errs by ~sqrt(K) 2^-24 of
+ * sum |terms| for random signs (1e-6 at K = 257; K 2^-24 = 1.5e-5 only if
+ * every rounding went one way), so 1e-5 has a wide margin and still sees
+ * one wrong term. The bf16 / fp16 rows use it too: their references round
+ * the inputs with kernels/lowp.h, a product of two rounded values is exact
+ * in fp32 (8+8 or 11+11 significant bits <= 24), and fp32 accumulation is
+ * all that is left. A backend that skipped the rounding errs by ~2^-9
+ * (bf16) or ~2^-12 (fp16) of a term: those rows also require the result to
+ * be FARTHER than this from the unrounded product somewhere. */
+#define TOL_DOT 1e-5
+
+/* Bit for bit: element-wise, per-row, pooling, interpolation and rounding
+ * ops run the shared bodies of kernels/ on every backend, and their
+ * references follow the op's defined float arithmetic (torch's where torch
+ * defines it; BLAS's alpha x + beta y; a row sum in double rounded once),
+ * so there is no rounding left to forgive. Any NaN matches any NaN. */
+#define TOL_EXACT 0.0
+
+/* Reductions accumulated in double (sum of squares, masked loss), as
+ * |got - want| / want against a long double sum of the same float terms
+ * (all >= 0): only the order and width of the additions differ, a few
+ * 2^-53 per block of the split (the CPU shows <= 1.4e-14 up to n = 10^6);
+ * an fp32 accumulator would be off by ~1e-7. */
+#define TOL_SUM 1e-12
+
+/* Adam over ADAM_STEPS steps of float arithmetic against double, as
+ * |got - want| / scale with the natural scale of each state (m: max |g|,
+ * v: max g^2, p: |p| + lr + the sum of |updates|): the float body rounds
+ * about a dozen times per step (two lerps, the float scalars, sqrt, two
+ * divisions, the update), each 2^-24 of that scale: 5 x 12 x 2^-24 =
+ * 3.6e-6. A wrong bias correction or step is ~lr = 1e-2 of the scale. */
+#define TOL_ADAM 4e-6
+#define ADAM_STEPS 5
+
+/* The masked loss's gradient, coef * mask * l' in float against double, as
+ * |got - want| / |want|: three roundings of 2^-24 (coef, two products). */
+#define TOL_GRAD (4 * 0x1p-24)
+
+/* ---- device buffers with guards ---- */
+
+#define GUARD 64          /* bytes on each side of every buffer: 16 floats */
+#define GUARD_BYTE 0xA5   /* their sentinel */
+#define MAX_BUFS 16
+#define MAX_TMPS 64
+
+typedef struct {
+    const char *name;
+    char *block;          /* on the device: GUARD bytes, the payload, GUARD bytes */
+    size_t bytes;         /* the payload */
+    const void *init;     /* host copy of what was uploaded */
+    int input;            /* 1: must come back unchanged */
+} dbuf;
+
+/* One row run on one backend: its buffers, host scratch and verdict. */
+typedef struct {
+    fc_backend *be;
+    dbuf buf[MAX_BUFS];
+    int nbuf;
+    void *tmp[MAX_TMPS];  /* host allocations, freed with the row */
+    int ntmp;
+    const char *out_name[MAX_BUFS];   /* outputs read back, in order (SAME_BITS) */
+    const void *out[MAX_BUFS];
+    size_t out_bytes[MAX_BUFS];
+    int nout;
+    char shape[72];
+    double worst_ratio, worst_err, worst_tol;   /* the output closest to (or past) its tolerance */
+    size_t bad;
+    char first_bad[240];
+} ctx;
+
+static void *keep(ctx *c, void *p) {
+    if (!p || c->ntmp == MAX_TMPS) {
+        fprintf(stderr, "test_backend_ops: out of host scratch\n");
+        exit(2);
+    }
+    return c->tmp[c->ntmp++] = p;
+}
+
+static float *rnd_f(ctx *c, size_t n, uint64_t seed, float lo, float hi) { return keep(c, randu(n, seed, lo, hi)); }
+static float *val_f(ctx *c, size_t n, float v) { return keep(c, filled(n, v)); }
+static double *dbl(ctx *c, size_t n) { return keep(c, calloc(n ? n : 1, sizeof(double))); }
+
+static void *junk(ctx *c, size_t bytes) {
+    void *p = keep(c, malloc(bytes ? bytes : 1));
+    memset(p, 0x5A, bytes);
+    return p;
+}
+
+static void fail(ctx *c, const char *fmt, ...) {
+    c->bad++;
+    if (c->first_bad[0]) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->first_bad, sizeof c->first_bad, fmt, ap);
+    va_end(ap);
+}
+
+static void shape(ctx *c, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->shape, sizeof c->shape, fmt, ap);
+    va_end(ap);
+}
+
+/* Copies host (bytes) into a new guarded block; returns the payload's
+ * device pointer. */
+static void *upload(ctx *c, const char *name, const void *host, size_t bytes, int input) {
+    if (c->nbuf == MAX_BUFS) {
+        fprintf(stderr, "test_backend_ops: more than %d buffers in one row\n", MAX_BUFS);
+        exit(2);
+    }
+    size_t whole = bytes + 2 * GUARD;
+    unsigned char *h = keep(c, malloc(whole));
+    memset(h, GUARD_BYTE, whole);
+    if (bytes) memcpy(h + GUARD, host, bytes);
+    char *d = c->be->alloc(c->be, whole);
+    if (!d) {
+        fprintf(stderr, "test_backend_ops: %s: cannot allocate %zu bytes: %s\n", c->be->name, whole, fc_last_error());
+        exit(2);
+    }
+    c->be->to_device(c->be, d, h, whole);
+    c->buf[c->nbuf++] = (dbuf){name, d, bytes, h + GUARD, input};
+    return d + GUARD;
+}
+
+#define dev_in(c, name, host, n) upload(c, name, host, (n) * sizeof *(host), 1)
+#define dev_out(c, name, host, n) upload(c, name, host, (n) * sizeof *(host), 0)
+
+static unsigned char *read_block(ctx *c, const dbuf *b) {
+    unsigned char *h = keep(c, malloc(b->bytes + 2 * GUARD));
+    c->be->sync(c->be);
+    c->be->to_host(c->be, h, b->block, b->bytes + 2 * GUARD);
+    return h;
+}
+
+static dbuf *find(ctx *c, const void *dev) {
+    for (int i = 0; i < c->nbuf; i++)
+        if (c->buf[i].block + GUARD == (const char *)dev) return &c->buf[i];
+    fprintf(stderr, "test_backend_ops: unknown device pointer\n");
+    exit(2);
+}
+
+/* An output's payload read back to the host (freed with the row). */
+static void *read_out(ctx *c, const void *dev) {
+    dbuf *b = find(c, dev);
+    unsigned char *payload = read_block(c, b) + GUARD;
+    c->out_name[c->nout] = b->name;
+    c->out[c->nout] = payload;
+    c->out_bytes[c->nout++] = b->bytes;
+    return payload;
+}
+
+/* Guards intact and inputs unchanged; releases every buffer. */
+static void check_buffers(ctx *c) {
+    for (int i = 0; i < c->nbuf; i++) {
+        dbuf *b = &c->buf[i];
+        const unsigned char *h = read_block(c, b);
+        size_t before = 0, after = 0;
+        for (size_t j = 0; j < GUARD; j++) {
+            before += h[j] != GUARD_BYTE;
+            after += h[GUARD + b->bytes + j] != GUARD_BYTE;
+        }
+        if (before || after)
+            fail(c, "%s: %zu guard bytes before and %zu after it were written", b->name, before, after);
+        if (b->input && b->bytes && memcmp(h + GUARD, b->init, b->bytes))
+            fail(c, "input %s was modified", b->name);
+        c->be->release(c->be, b->block);
+    }
+    c->nbuf = 0;
+}
+
+static void ctx_free(ctx *c) {
+    for (int i = 0; i < c->ntmp; i++) free(c->tmp[i]);
+    c->ntmp = 0;
+}
+
+/* ---- verdicts ---- */
+
+static int same_value(float got, float want) {
+    uint32_t a, b;
+    memcpy(&a, &got, 4);
+    memcpy(&b, &want, 4);
+    return (isnan(got) && isnan(want)) || a == b;
+}
+
+/* Records one output's worst error against its tolerance. */
+static void note(ctx *c, const char *what, double worst, double tol, size_t bad, size_t n, size_t first,
+                 double got, double want) {
+    double ratio = bad ? INFINITY : tol > 0 ? worst / tol : 0;
+    if (ratio > c->worst_ratio) c->worst_ratio = ratio, c->worst_err = worst, c->worst_tol = tol;
+    if (bad)
+        fail(c, "%s: %zu of %zu elements off (worst %.3g, tol %.3g), first [%zu]: got %.9g want %.9g", what, bad, n,
+             worst, tol, first, got, want);
+}
+
+/* got (n) against want (n): |got - want| / scale <= tol, and bit for bit
+ * where tol is 0, scale is NULL or scale[i] is 0 (gaps of strided rows,
+ * exact zeros). */
+static void judge(ctx *c, const char *what, const float *got, const double *want, const double *scale, size_t n,
+                  double tol) {
+    size_t bad = 0, first = 0;
+    double worst = 0;
+    for (size_t i = 0; i < n; i++) {
+        int exact = tol == 0 || !scale || scale[i] == 0;
+        double err = fabs((double)got[i] - want[i]) / (exact ? 1.0 : scale[i]);
+        int ok = exact ? same_value(got[i], (float)want[i]) : err <= tol;
+        if (isnan(err)) err = ok ? 0 : INFINITY;
+        if (!ok && bad++ == 0) first = i;
+        if (err > worst) worst = err;
+    }
+    note(c, what, worst, tol, bad, n, first, n ? got[first] : 0, n ? want[first] : 0);
+}
+
+/* Exact comparison with a float reference. */
+static void judge_f(ctx *c, const char *what, const float *got, const float *want, size_t n) {
+    double *w = dbl(c, n);
+    for (size_t i = 0; i < n; i++) w[i] = want[i];
+    judge(c, what, got, w, NULL, n, TOL_EXACT);
+}
+
+static void judge_i(ctx *c, const char *what, const int32_t *got, const int32_t *want, size_t n) {
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != want[i] && bad++ == 0) first = i;
+    note(c, what, bad ? INFINITY : 0, TOL_EXACT, bad, n, first, n ? got[first] : 0, n ? want[first] : 0);
+}
+
+/* A host double (loss, sum): relative to scale, exact when scale is 0. */
+static void judge_scalar(ctx *c, const char *what, double got, double want, double scale, double tol) {
+    int exact = scale == 0;
+    double err = fabs(got - want) / (exact ? 1.0 : scale);
+    int ok = exact ? got == want || (isnan(got) && isnan(want)) : err <= tol;
+    if (isnan(err)) err = ok ? 0 : INFINITY;
+    note(c, what, err, tol, !ok, 1, 0, got, want);
+}
+
+/* A low-precision buffer (backend layout, low_bytes) against src rounded by
+ * the defined rounding (lowp.h). */
+static void judge_low(ctx *c, const char *what, const void *dev, const float *src, size_t n, fc_precision p) {
+    float *got = keep(c, malloc((n ? n : 1) * sizeof *got));
+    ref_low_values(got, read_out(c, dev), n, c->be->low_bytes[p], p);
+    double *want = dbl(c, n);
+    for (size_t i = 0; i < n; i++) want[i] = ref_rnd(src[i], p);
+    judge(c, what, got, want, NULL, n, TOL_EXACT);
+}
+
+/* In bf16 / fp16 the result must be FARTHER than tol from the product of
+ * the unrounded inputs somewhere, or the backend skipped the rounding.
+ * Checked on 64 elements or more, where some element surely shows it. */
+static void rounding_visible(ctx *c, const char *what, const float *got, const double *unrounded,
+                             const double *scale, size_t n, double tol) {
+    if (n < 64) return;
+    double far = 0;
+    for (size_t i = 0; i < n; i++) {
+        double e = fabs((double)got[i] - unrounded[i]) / scale[i];
+        far = e > far ? e : far;
+    }
+    if (!(far > tol))
+        fail(c, "%s is within %g of the fp32 product everywhere (max %.3g): were the inputs rounded?", what, tol,
+             far);
+}
+
+static void status(ctx *c, const char *call, fc_status st) {
+    if (st != FC_OK) fail(c, "%s returned %d: %s", call, (int)st, fc_last_error());
+}
+
+/* ---- the rows ---- */
+
+typedef struct op_case op_case;
+typedef void (*op_run)(ctx *c, const op_case *k, uint64_t seed);
+
+struct op_case {
+    const char *op;
+    op_run run;
+    size_t m, n, k;       /* the shape; what each means is in the op's run_ function */
+    size_t pad;           /* extra elements per row (strided rows: ld = width + pad) */
+    fc_precision prec;
+    unsigned opt;         /* the bits below */
+    float alpha, beta;    /* the op's scalars (gemm, axpby, scale, fill value, grad scale) */
+    double tol;           /* one of the TOL_ values */
+};
+
+enum {
+    RELU = 1u << 0,       /* linear: ReLU (else no activation) */
+    BIAS = 1u << 1,       /* linear_forward: with a bias */
+    DX = 1u << 2,         /* linear_backward: dx asked for (else NULL) */
+    DB = 1u << 3,         /* linear_backward: db asked for (else NULL) */
+    TA = 1u << 4,         /* gemm: op(A) = A^T */
+    TB = 1u << 5,         /* gemm: op(B) = B^T */
+    NAN_OUT = 1u << 6,    /* gemm / axpby with beta 0: the output starts as NaN, which must not be read */
+    MSE = 1u << 7,        /* masked_loss: MSE (else MAE) */
+    NO_GRAD = 1u << 8,    /* masked_loss: grad NULL */
+    NO_MASK = 1u << 9,    /* masked_loss: every point unobserved */
+    SPECIAL = 1u << 10,   /* maxpool: ties, NaN and a window of -inf */
+    CONFIG_B = 1u << 11,  /* adam: the second set of hyper-parameters */
+    SAME_BITS = 1u << 12  /* every backend must give the first backend's bits */
+};
+
+/* ---- dense layer ---- */
+
+/* src (n) rounded by lowp.h into the backend's low-precision layout:
+ * 2-byte patterns, or fp32 values (low_bytes 4). */
+static void *low_copy(ctx *c, const float *src, size_t n, fc_precision p) {
+    size_t bytes = c->be->low_bytes[p];
+    unsigned char *out = keep(c, malloc(n * bytes + 1));
+    for (size_t i = 0; i < n; i++) {
+        float v = ref_rnd(src[i], p);
+        uint16_t h = p == FC_PREC_BF16 ? fc_bf16_from_f32(src[i]) : fc_f16_from_f32(src[i]);
+        memcpy(out + i * bytes, bytes == 4 ? (const void *)&v : (const void *)&h, bytes);
+    }
+    return out;
+}
+
+/* m = B, n = I, k = O. Outputs y (and x_low in low precision). */
+static void run_linear_forward(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, I = k->n, O = k->k, lb = c->be->low_bytes[k->prec];
+    int relu = !!(k->opt & RELU), low = k->prec != FC_PREC_FP32;
+    shape(c, "B%zu I%zu O%zu %s%s", B, I, O, relu ? "relu" : "none", k->opt & BIAS ? " bias" : "");
+    float *x = rnd_f(c, B * I, seed, -1, 1), *w = rnd_f(c, O * I, seed + 1, -1, 1);
+    float *b = k->opt & BIAS ? rnd_f(c, O, seed + 2, -1, 1) : NULL;
+    fc_linear_call call = {.B = B, .I = I, .O = O, .act = relu ? FC_ACT_RELU : FC_ACT_NONE, .prec = k->prec};
+    call.x = dev_in(c, "x", x, B * I);
+    call.w = dev_in(c, "w", w, O * I);
+    call.b = b ? dev_in(c, "b", b, O) : NULL;
+    call.y = dev_out(c, "y", val_f(c, B * O, NAN), B * O);
+    if (low) {
+        call.x_low = upload(c, "x_low", junk(c, B * I * lb), B * I * lb, 0);
+        call.w_low = upload(c, "w_low", low_copy(c, w, O * I, k->prec), O * I * lb, 1);
+    }
+    size_t ws[FC_WS_SLOTS];
+    status(c, "linear_workspace", c->be->linear_workspace(c->be, &call, ws));
+    status(c, "linear_forward", c->be->linear_forward(c->be, &call));
+    float *y = read_out(c, call.y);
+    double *want = dbl(c, B * O), *scale = dbl(c, B * O);
+    ref_linear_forward(want, scale, x, w, b, B, I, O, relu, k->prec);
+    judge(c, "y", y, want, scale, B * O, k->tol);
+    if (!low) return;
+    judge_low(c, "x_low", call.x_low, x, B * I, k->prec);
+    ref_linear_forward(want, scale, x, w, b, B, I, O, relu, FC_PREC_FP32);
+    rounding_visible(c, "y", y, want, scale, B * O, k->tol);
+}
+
+/* A forward output for the ReLU mask: random signs, and NaN, -0, a tiny
+ * positive and +0 first (a NaN output passes the gradient, as torch). */
+static float *relu_outputs(ctx *c, size_t n, uint64_t seed) {
+    float *y = rnd_f(c, n, seed, -1, 1);
+    const float special[] = {NAN, -0.0f, 1e-30f, 0.0f};
+    for (size_t i = 0; i < n && i < 4; i++) y[i] = special[i];
+    return y;
+}
+
+/* m = B, n = I, k = O. Outputs dy (masked), dy_low, dx (overwritten), dw
+ * and db (accumulated). */
+static void run_linear_backward(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, I = k->n, O = k->k, lb = c->be->low_bytes[k->prec];
+    int relu = !!(k->opt & RELU), low = k->prec != FC_PREC_FP32;
+    shape(c, "B%zu I%zu O%zu %s%s%s", B, I, O, relu ? "relu" : "none", k->opt & DX ? " dx" : "",
+          k->opt & DB ? " db" : "");
+    float *x = rnd_f(c, B * I, seed, -1, 1), *w = rnd_f(c, O * I, seed + 1, -1, 1), *b = rnd_f(c, O, seed + 2, -1, 1);
+    /* without an activation y is not read: all -1 would mask everything */
+    float *y = relu ? relu_outputs(c, B * O, seed + 3) : val_f(c, B * O, -1.0f);
+    float *dy = rnd_f(c, B * O, seed + 4, -1, 1), *dw0 = rnd_f(c, O * I, seed + 5, -1, 1);
+    float *db0 = rnd_f(c, O, seed + 6, -1, 1);
+    fc_linear_call call = {.B = B, .I = I, .O = O, .act = relu ? FC_ACT_RELU : FC_ACT_NONE, .prec = k->prec};
+    /* in low precision backward reads x through x_low (backend.h): x itself is poison */
+    call.x = dev_in(c, "x", low ? val_f(c, B * I, 1000.0f) : x, B * I);
+    call.w = dev_in(c, "w", w, O * I);
+    call.b = dev_in(c, "b", b, O);
+    call.y = dev_in(c, "y", y, B * O);
+    void *ddy_low = NULL;
+    if (low) {
+        call.x_low = upload(c, "x_low", low_copy(c, x, B * I, k->prec), B * I * lb, 1);
+        call.w_low = upload(c, "w_low", low_copy(c, w, O * I, k->prec), O * I * lb, 1);
+        ddy_low = upload(c, "dy_low", junk(c, B * O * lb), B * O * lb, 0);
+    }
+    float *ddy = dev_out(c, "dy", dy, B * O);
+    float *ddx = k->opt & DX ? dev_out(c, "dx", val_f(c, B * I, NAN), B * I) : NULL;
+    float *ddw = dev_out(c, "dw", dw0, O * I);
+    float *ddb = k->opt & DB ? dev_out(c, "db", db0, O) : NULL;
+    status(c, "linear_backward", c->be->linear_backward(c->be, &call, ddy, ddy_low, ddx, ddw, ddb));
+
+    float *g = keep(c, malloc(B * O * sizeof *g));
+    for (size_t i = 0; i < B * O; i++) g[i] = relu ? ref_relu_mask(dy[i], y[i]) : dy[i];
+    size_t most = B * I > O * I ? B * I : O * I;
+    double *want = dbl(c, most), *scale = dbl(c, most);
+    judge_f(c, "dy", read_out(c, ddy), g, B * O);
+    if (low) judge_low(c, "dy_low", ddy_low, g, B * O, k->prec);
+    if (ddx) {
+        ref_linear_dx(want, scale, g, w, B, I, O, k->prec);
+        judge(c, "dx", read_out(c, ddx), want, scale, B * I, k->tol);
+    }
+    if (ddb) {
+        ref_linear_db(want, scale, db0, g, B, O);
+        judge(c, "db", read_out(c, ddb), want, scale, O, k->tol);
+    }
+    float *dw = read_out(c, ddw);
+    ref_linear_dw(want, scale, dw0, g, x, B, I, O, k->prec);
+    judge(c, "dw", dw, want, scale, O * I, k->tol);
+    if (!low) return;
+    ref_linear_dw(want, scale, dw0, g, x, B, I, O, FC_PREC_FP32);
+    rounding_visible(c, "dw", dw, want, scale, O * I, k->tol);
+}
+
+/* m, n, k = M, N, K; lda, ldb, ldc past the stored widths by pad, 2 pad, pad. */
+static void run_gemm(ctx *c, const op_case *k, uint64_t seed) {
+    int ta = !!(k->opt & TA), tb = !!(k->opt & TB);
+    size_t M = k->m, N = k->n, K = k->k;
+    size_t aw = ta ? M : K, bw = tb ? K : N, arows = ta ? K : M, brows = tb ? N : K;
+    size_t lda = (aw ? aw : 1) + k->pad, ldb = (bw ? bw : 1) + 2 * k->pad, ldc = N + k->pad;
+    shape(c, "%c%c M%zu N%zu K%zu ld+%zu a=%g b=%g%s", ta ? 'T' : 'N', tb ? 'T' : 'N', M, N, K, k->pad,
+          (double)k->alpha, (double)k->beta, k->opt & NAN_OUT ? " C=NaN" : "");
+    float *A = rnd_f(c, arows * lda, seed, -1, 1), *Bm = rnd_f(c, brows * ldb, seed + 1, -1, 1);
+    float *C0 = k->opt & NAN_OUT ? val_f(c, M * ldc, NAN) : rnd_f(c, M * ldc, seed + 2, -1, 1);
+    const float *dA = dev_in(c, "A", A, arows * lda), *dB = dev_in(c, "B", Bm, brows * ldb);
+    float *dC = dev_out(c, "C", C0, M * ldc);
+    status(c, "gemm", c->be->gemm(c->be, ta, tb, M, N, K, k->alpha, dA, lda, dB, ldb, k->beta, dC, ldc));
+    double *want = dbl(c, M * ldc), *scale = dbl(c, M * ldc);
+    ref_gemm(want, scale, ta, tb, M, N, K, k->alpha, A, lda, Bm, ldb, k->beta, C0, ldc);
+    judge(c, "C", read_out(c, dC), want, scale, M * ldc, k->tol);
+}
+
+/* ---- rounding ---- */
+
+/* Ties, the ends of each format's range, subnormals of both, zeros,
+ * infinities and NaN; the rest of the input is random over many binades. */
+static const float round_specials[] = {
+    1.00390625f,  /* 1 + 2^-8: bf16 tie -> 1 (even) */
+    1.01171875f,  /* 1 + 3 2^-8: bf16 tie -> 1 + 2^-6 (even) */
+    1.00048828125f, /* 1 + 2^-11: fp16 tie -> 1 */
+    -1.00146484375f, /* -(1 + 3 2^-11): fp16 tie -> -(1 + 2^-9) */
+    65504.0f, 65519.0f, 65520.0f, -65536.0f,   /* fp16: max, below the tie, the tie -> inf, past it */
+    0x1.fep127f, 0x1.ffp127f, -FLT_MAX,        /* bf16: max, the tie -> inf, fp32's max */
+    0x1p-24f, 0x1p-25f, 0x1.8p-24f, 0x1p-14f, -0x1.ff8p-15f,  /* fp16 subnormals and the smallest normal */
+    0x1p-133f, 0x1p-134f, 0x1.8p-133f, 1e-40f, /* bf16 subnormals (fp32 subnormal inputs) */
+    0.0f, -0.0f, INFINITY, -INFINITY, NAN,
+};
+
+/* m = n (elements). Output: dst in the backend's layout (low_bytes). */
+static void run_round_to(ctx *c, const op_case *k, uint64_t seed) {
+    size_t n = k->m, lb = c->be->low_bytes[k->prec], nspec = sizeof round_specials / sizeof *round_specials;
+    int bf16 = k->prec == FC_PREC_BF16, lo = bf16 ? -135 : -28, span = bf16 ? 263 : 46;
+    shape(c, "n%zu", n);
+    float *x = rnd_f(c, n, seed, -1, 1);
+    for (size_t i = 0; i < n; i++) x[i] = i < nspec ? round_specials[i] : ldexpf(x[i], lo + (int)(i * 7919 % span));
+    const float *dx = dev_in(c, "src", x, n);
+    void *dst = upload(c, "dst", junk(c, n * lb), n * lb, 0);
+    c->be->round_to(c->be, dst, dx, n, k->prec);
+    float *got = keep(c, malloc((n ? n : 1) * sizeof *got));
+    ref_low_values(got, read_out(c, dst), n, lb, k->prec);
+    float *want = keep(c, malloc((n ? n : 1) * sizeof *want));
+    for (size_t i = 0; i < n; i++) want[i] = ref_round(x[i], k->prec);
+    judge_f(c, "dst", got, want, n);
+}
+
+/* ---- pooling ---- */
+
+/* Random input, or (SPECIAL) five levels for many ties, NaN in some
+ * windows and row 0's second window all -inf. */
+static float *pool_input(ctx *c, size_t B, size_t L, size_t k, int special, uint64_t seed) {
+    float *x = rnd_f(c, B * L, seed, -1, 1);
+    if (!special) return x;
+    for (size_t i = 0; i < B * L; i++) {
+        x[i] = 0.5f * (float)((int)((x[i] + 1.0f) * 2.5f) - 2);
+        if (i % 17 == 5 || i % 17 == 9) x[i] = NAN;
+    }
+    for (size_t i = k; i < 2 * k && i < L; i++) x[i] = -INFINITY;
+    return x;
+}
+
+/* m = B, n = L, k = window. Outputs y and argmax. */
+static void run_maxpool1d_forward(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, L = k->n, K = k->k, n_out = (L + K - 1) / K;
+    shape(c, "B%zu L%zu k%zu%s", B, L, K, k->opt & SPECIAL ? " ties,nan,-inf" : "");
+    float *x = pool_input(c, B, L, K, !!(k->opt & SPECIAL), seed);
+    int32_t *idx0 = keep(c, malloc(B * n_out * sizeof *idx0 + 4));
+    for (size_t i = 0; i < B * n_out; i++) idx0[i] = -7;
+    const float *dx = dev_in(c, "x", x, B * L);
+    float *dy = dev_out(c, "y", val_f(c, B * n_out, 777.0f), B * n_out);
+    int32_t *didx = dev_out(c, "argmax", idx0, B * n_out);
+    c->be->maxpool1d_forward(c->be, dy, didx, dx, B, L, K);
+    float *want = keep(c, malloc(B * n_out * sizeof *want + 4));
+    int32_t *widx = keep(c, malloc(B * n_out * sizeof *widx + 4));
+    for (size_t r = 0; r < B; r++) ref_maxpool_row(x + r * L, L, K, want + r * n_out, widx + r * n_out);
+    judge_f(c, "y", read_out(c, dy), want, B * n_out);
+    judge_i(c, "argmax", read_out(c, didx), widx, B * n_out);
+}
+
+/* m = B, n = L, k = window; argmax from the reference forward. Output dx. */
+static void run_maxpool1d_backward(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, L = k->n, K = k->k, n_out = (L + K - 1) / K;
+    shape(c, "B%zu L%zu k%zu%s", B, L, K, k->opt & SPECIAL ? " ties,nan,-inf" : "");
+    float *x = pool_input(c, B, L, K, !!(k->opt & SPECIAL), seed), *dy = rnd_f(c, B * n_out, seed + 1, -1, 1);
+    dy[0] = -0.0f;   /* scattered onto 0.0f it lands as +0 */
+    float *y = keep(c, malloc(B * n_out * sizeof *y + 4));
+    int32_t *idx = keep(c, malloc(B * n_out * sizeof *idx + 4));
+    for (size_t r = 0; r < B; r++) ref_maxpool_row(x + r * L, L, K, y + r * n_out, idx + r * n_out);
+    const float *ddy = dev_in(c, "dy", dy, B * n_out);
+    const int32_t *didx = dev_in(c, "argmax", idx, B * n_out);
+    float *ddx = dev_out(c, "dx", val_f(c, B * L, NAN), B * L);
+    c->be->maxpool1d_backward(c->be, ddx, ddy, didx, B, L, K);
+    float *want = keep(c, malloc(B * L * sizeof *want + 4));
+    for (size_t r = 0; r < B; r++) ref_maxpool_backward_row(want + r * L, L, dy + r * n_out, idx + r * n_out, n_out);
+    judge_f(c, "dx", read_out(c, ddx), want, B * L);
+}
+
+/* ---- interpolation ---- */
+
+/* m = B, n = n_in, k = n_out; ldx = n_in + pad, ldy = n_out + 2 pad. */
+static void run_interp_linear_forward(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, n_in = k->n, n_out = k->k, ldx = n_in + k->pad, ldy = n_out + 2 * k->pad;
+    shape(c, "B%zu %zu->%zu ldx%zu ldy%zu", B, n_in, n_out, ldx, ldy);
+    float *x = rnd_f(c, B * ldx, seed, -1, 1), *y0 = val_f(c, B * ldy, NAN);
+    const float *dx = dev_in(c, "x", x, B * ldx);
+    float *dy = dev_out(c, "y", y0, B * ldy);
+    c->be->interp_linear_forward(c->be, dy, ldy, dx, ldx, B, n_in, n_out);
+    float *want = val_f(c, B * ldy, NAN);
+    for (size_t r = 0; r < B; r++) ref_interp_row(want + r * ldy, x + r * ldx, n_in, n_out);
+    judge_f(c, "y", read_out(c, dy), want, B * ldy);
+}
+
+/* m = B, n = n_in, k = n_out; ldx = n_in + pad, ldy = n_out + 2 pad. */
+static void run_interp_linear_backward(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, n_in = k->n, n_out = k->k, ldx = n_in + k->pad, ldy = n_out + 2 * k->pad;
+    shape(c, "B%zu %zu->%zu ldx%zu ldy%zu", B, n_in, n_out, ldx, ldy);
+    float *dy = rnd_f(c, B * ldy, seed, -1, 1), *dx0 = val_f(c, B * ldx, NAN);
+    dy[0] = -0.0f;   /* accumulated from 0.0f it lands as +0, even when n_in == n_out */
+    const float *ddy = dev_in(c, "dy", dy, B * ldy);
+    float *ddx = dev_out(c, "dx", dx0, B * ldx);
+    c->be->interp_linear_backward(c->be, ddx, ldx, ddy, ldy, B, n_in, n_out);
+    float *want = val_f(c, B * ldx, NAN);
+    for (size_t r = 0; r < B; r++) ref_interp_row_backward(want + r * ldx, dy + r * ldy, n_in, n_out);
+    judge_f(c, "dx", read_out(c, ddx), want, B * ldx);
+}
+
+/* ---- strided rows ---- */
+
+/* m = B, n = L; ldx = L + pad, ldy = L + 2 pad. */
+static void run_flip_rows(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, L = k->n, ldx = L + k->pad, ldy = L + 2 * k->pad;
+    shape(c, "B%zu L%zu ldx%zu ldy%zu", B, L, ldx, ldy);
+    float *x = rnd_f(c, B * ldx, seed, -1, 1), *want = val_f(c, B * ldy, NAN);
+    const float *dx = dev_in(c, "x", x, B * ldx);
+    float *dy = dev_out(c, "y", want, B * ldy);
+    c->be->flip_rows(c->be, dy, ldy, dx, ldx, B, L);
+    for (size_t r = 0; r < B; r++)
+        for (size_t i = 0; i < L; i++) want[r * ldy + i] = x[r * ldx + L - 1 - i];
+    judge_f(c, "y", read_out(c, dy), want, B * ldy);
+}
+
+/* m = B, n = C; ldy = C + pad, ldx = C + 2 pad. y = alpha x + beta y, and
+ * beta 0 does not read y (kernels/rows.h: BLAS's convention). */
+static void run_axpby_rows(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, C = k->n, ldy = C + k->pad, ldx = C + 2 * k->pad;
+    float a = k->alpha, b = k->beta;
+    shape(c, "B%zu C%zu ldy%zu ldx%zu a=%g b=%g%s", B, C, ldy, ldx, (double)a, (double)b,
+          k->opt & NAN_OUT ? " y=NaN" : "");
+    float *x = rnd_f(c, B * ldx, seed, -1, 1);
+    float *y0 = k->opt & NAN_OUT ? val_f(c, B * ldy, NAN) : rnd_f(c, B * ldy, seed + 1, -1, 1);
+    const float *dx = dev_in(c, "x", x, B * ldx);
+    float *dy = dev_out(c, "y", y0, B * ldy);
+    c->be->axpby_rows(c->be, dy, ldy, a, dx, ldx, b, B, C);
+    float *want = keep(c, malloc(B * ldy * sizeof *want + 4));
+    memcpy(want, y0, B * ldy * sizeof *want);
+    for (size_t r = 0; r < B; r++)
+        for (size_t j = 0; j < C; j++) {
+            float ax = a * x[r * ldx + j];
+            want[r * ldy + j] = b == 0.0f ? ax : ax + b * y0[r * ldy + j];
+        }
+    judge_f(c, "y", read_out(c, dy), want, B * ldy);
+}
+
+/* m = B, n = C; ldy = C + pad, ldm = C + 2 pad. */
+static void run_mul_rows(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, C = k->n, ldy = C + k->pad, ldm = C + 2 * k->pad;
+    shape(c, "B%zu C%zu ldy%zu ldm%zu", B, C, ldy, ldm);
+    float *y0 = rnd_f(c, B * ldy, seed, -2, 2), *m = rnd_f(c, B * ldm, seed + 1, -2, 2);
+    float *dy = dev_out(c, "y", y0, B * ldy);
+    c->be->mul_rows(c->be, dy, ldy, dev_in(c, "m", m, B * ldm), ldm, B, C);
+    float *want = keep(c, malloc(B * ldy * sizeof *want + 4));
+    memcpy(want, y0, B * ldy * sizeof *want);
+    for (size_t r = 0; r < B; r++)
+        for (size_t j = 0; j < C; j++) want[r * ldy + j] *= m[r * ldm + j];
+    judge_f(c, "y", read_out(c, dy), want, B * ldy);
+}
+
+/* m = B, n = C, k = col; x rows of ldx = col + 1 + pad; y (B,C) packed. */
+static void run_broadcast_col(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, C = k->n, col = k->k, ldx = col + 1 + k->pad;
+    shape(c, "B%zu C%zu col%zu ldx%zu", B, C, col, ldx);
+    float *x = rnd_f(c, B * ldx, seed, -1, 1), *want = val_f(c, B * C, NAN);
+    float *dy = dev_out(c, "y", want, B * C);
+    c->be->broadcast_col(c->be, dy, dev_in(c, "x", x, B * ldx), ldx, col, B, C);
+    for (size_t r = 0; r < B; r++)
+        for (size_t j = 0; j < C; j++) want[r * C + j] = x[r * ldx + col];
+    judge_f(c, "y", read_out(c, dy), want, B * C);
+}
+
+/* m = B, n = C, k = col; x rows of ldx = col + 1 + pad; dy (B,C) packed.
+ * Exact although the backend may sum in any order: randu(-1, 1) draws are
+ * multiples of 2^-23 below 1, so their double sum is exact in any order,
+ * and its one rounding to float is the same. */
+static void run_sum_rows_into_col(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, C = k->n, col = k->k, ldx = col + 1 + k->pad;
+    shape(c, "B%zu C%zu col%zu ldx%zu", B, C, col, ldx);
+    float *x0 = rnd_f(c, B * ldx, seed, -1, 1), *dy = rnd_f(c, B * C, seed + 1, -1, 1);
+    float *dx = dev_out(c, "x", x0, B * ldx);
+    c->be->sum_rows_into_col(c->be, dx, ldx, col, dev_in(c, "dy", dy, B * C), B, C);
+    float *want = keep(c, malloc(B * ldx * sizeof *want + 4));
+    memcpy(want, x0, B * ldx * sizeof *want);
+    for (size_t r = 0; r < B; r++) {
+        double s = 0;
+        for (size_t j = 0; j < C; j++) s += dy[r * C + j];
+        want[r * ldx + col] += (float)s;
+    }
+    judge_f(c, "x", read_out(c, dx), want, B * ldx);
+}
+
+/* ---- losses, optimizer, reductions ---- */
+
+/* m = n; alpha = grad_scale. A quarter of the points unobserved (mask 0),
+ * some with yhat == y (MAE's sign(0) = 0). Masks are multiples of 2^-24, so
+ * sum(mask) is exact in double and the gradient's coefficient is the same
+ * on every backend. */
+static void run_masked_loss(ctx *c, const op_case *k, uint64_t seed) {
+    size_t n = k->m;
+    int mse = !!(k->opt & MSE);
+    shape(c, "n%zu %s gs=%g%s%s", n, mse ? "mse" : "mae", (double)k->alpha, k->opt & NO_MASK ? " mask=0" : "",
+          k->opt & NO_GRAD ? " no-grad" : "");
+    float *yhat = rnd_f(c, n, seed, -2, 2), *y = rnd_f(c, n, seed + 1, -2, 2), *mask = rnd_f(c, n, seed + 2, 0, 1);
+    for (size_t i = 0; i < n; i++) {
+        if (i % 4 == 1 || k->opt & NO_MASK) mask[i] = 0.0f;
+        if (i % 9 == 4) y[i] = yhat[i];
+    }
+    const float *dyhat = dev_in(c, "yhat", yhat, n), *dy = dev_in(c, "y", y, n), *dm = dev_in(c, "mask", mask, n);
+    float *dgrad = k->opt & NO_GRAD ? NULL : dev_out(c, "grad", val_f(c, n, NAN), n);
+    double loss = NAN;
+    c->be->masked_loss(c->be, &loss, dgrad, k->alpha, dyhat, dy, dm, n, mse);
+    double *want = dbl(c, n), *scale = dbl(c, n);
+    double want_loss = ref_masked_loss(want, k->alpha, yhat, y, mask, n, mse);
+    judge_scalar(c, "loss", loss, want_loss, fabs(want_loss), k->tol);
+    if (!dgrad) return;
+    for (size_t i = 0; i < n; i++) scale[i] = fabs(want[i]);
+    judge(c, "grad", read_out(c, dgrad), want, scale, n, TOL_GRAD);
+}
+
+typedef struct {
+    double lr, beta1, beta2, eps;
+} adam_config;
+
+static const adam_config adam_configs[] = {
+    {1e-2, 0.9, 0.999, 1e-8},   /* the usual betas */
+    {5e-2, 0.5, 0.9, 1e-6},     /* 1 - beta1 >= 0.5: torch's other lerp form */
+};
+
+/* m = n; ADAM_STEPS steps from m = v = 0. Gradients: random, some 0 (the
+ * state stays 0), some tiny (eps matters), one step with large ones. */
+static void run_adam_step(ctx *c, const op_case *k, uint64_t seed) {
+    size_t n = k->m;
+    const adam_config *a = &adam_configs[k->opt & CONFIG_B ? 1 : 0];
+    shape(c, "n%zu lr=%g b1=%g b2=%g x%d", n, a->lr, a->beta1, a->beta2, ADAM_STEPS);
+    float *p0 = rnd_f(c, n, seed, -1, 1);
+    double *p = dbl(c, n), *m = dbl(c, n), *v = dbl(c, n), *moved = dbl(c, n), *gmax = dbl(c, n);
+    for (size_t i = 0; i < n; i++) p[i] = p0[i];
+    float *dp = dev_out(c, "p", p0, n), *dm = dev_out(c, "m", val_f(c, n, 0), n);
+    float *dv = dev_out(c, "v", val_f(c, n, 0), n);
+    for (int t = 1; t <= ADAM_STEPS; t++) {
+        float *g = rnd_f(c, n, seed + 10 + (uint64_t)t, -1, 1);
+        for (size_t i = 0; i < n; i++) {
+            if (i % 11 == 3) g[i] = 0.0f;
+            if (i % 13 == 6) g[i] *= 1e-6f;
+            if (t == 2 && i % 7 == 2) g[i] = 1000.0f;
+            gmax[i] = fabs(g[i]) > gmax[i] ? fabs(g[i]) : gmax[i];
+        }
+        c->be->adam_step(c->be, dp, dev_in(c, "g", g, n), dm, dv, n, (float)a->lr, (float)a->beta1, (float)a->beta2,
+                         (float)a->eps, t);
+        ref_adam_step(p, m, v, moved, g, n, a->lr, a->beta1, a->beta2, a->eps, t);
+    }
+    double *scale = dbl(c, n);
+    for (size_t i = 0; i < n; i++) scale[i] = fabs(p[i]) + a->lr + moved[i];
+    judge(c, "p", read_out(c, dp), p, scale, n, k->tol);
+    judge(c, "m", read_out(c, dm), m, gmax, n, k->tol);
+    for (size_t i = 0; i < n; i++) scale[i] = gmax[i] * gmax[i];
+    judge(c, "v", read_out(c, dv), v, scale, n, k->tol);
+}
+
+/* m = n. */
+static void run_sum_squares(ctx *c, const op_case *k, uint64_t seed) {
+    size_t n = k->m;
+    shape(c, "n%zu", n);
+    float *x = rnd_f(c, n, seed, -2, 2);
+    double out = NAN;
+    c->be->sum_squares(c->be, &out, dev_in(c, "x", x, n), n);
+    double want = ref_sum_squares(x, n);
+    judge_scalar(c, "sum", out, want, want, k->tol);
+}
+
+/* m = n; alpha = s. Signed zero, infinity and NaN first. */
+static void run_scale(ctx *c, const op_case *k, uint64_t seed) {
+    size_t n = k->m;
+    shape(c, "n%zu s=%g", n, (double)k->alpha);
+    float *x = rnd_f(c, n, seed, -3, 3);
+    const float special[] = {-0.0f, INFINITY, NAN};
+    for (size_t i = 0; i < n && i < 3; i++) x[i] = special[i];
+    float *dx = dev_out(c, "x", x, n);
+    c->be->scale(c->be, dx, k->alpha, n);
+    float *want = keep(c, malloc((n ? n : 1) * sizeof *want));
+    for (size_t i = 0; i < n; i++) want[i] = x[i] * k->alpha;
+    judge_f(c, "x", read_out(c, dx), want, n);
+}
+
+/* m = n; alpha = the value. */
+static void run_fill(ctx *c, const op_case *k, uint64_t seed) {
+    size_t n = k->m;
+    shape(c, "n%zu v=%g", n, (double)k->alpha);
+    float *dx = dev_out(c, "x", rnd_f(c, n, seed, -1, 1), n);
+    c->be->fill(c->be, dx, k->alpha, n);
+    judge_f(c, "x", read_out(c, dx), val_f(c, n, k->alpha), n);
+}
+
+/* ---- the table ---- */
+
+#define ROW(op, m, n, k, pad, prec, opt, alpha, beta, tol) {#op, run_##op, m, n, k, pad, prec, opt, alpha, beta, tol}
+#define F32 FC_PREC_FP32
+#define BF16 FC_PREC_BF16
+#define F16 FC_PREC_FP16
+/* One GEMM shape with each transpose combination. */
+#define GEMM4(m, n, k, pad, opt, alpha, beta)                                                                     \
+    ROW(gemm, m, n, k, pad, F32, (opt), alpha, beta, TOL_DOT),                                                  \
+    ROW(gemm, m, n, k, pad, F32, (opt) | TA, alpha, beta, TOL_DOT),                                             \
+    ROW(gemm, m, n, k, pad, F32, (opt) | TB, alpha, beta, TOL_DOT),                                             \
+    ROW(gemm, m, n, k, pad, F32, (opt) | TA | TB, alpha, beta, TOL_DOT)
+
+/* Reductions cut n into blocks of at least FC_REDUCE_MIN_BLOCK, at most
+ * FC_REDUCE_MAX_BLOCKS of them (launch_geometry.h). */
+#define N_3_BLOCKS (2 * FC_REDUCE_MIN_BLOCK + 1)    /* the last block holds one element */
+#define N_4_BLOCKS (3 * FC_REDUCE_MIN_BLOCK + 1)
+#define N_LONG_BLOCKS (FC_REDUCE_MAX_BLOCKS * FC_REDUCE_MIN_BLOCK + 3)   /* blocks grow past the minimum */
+/* 257 x 129 = 33153 elements: past the CPU backend's 2^15 for parallel loops. */
+#define PAR_B 257
+#define PAR_C 129
+#define PAR_N (PAR_B * PAR_C)
+
+static const op_case cases[] = {
+    /* Dense layer (B, I, O): TOL_DOT in every precision (see there). */
+    ROW(linear_forward, 1, 1, 1, 0, F32, 0, 0, 0, TOL_DOT),
+    ROW(linear_forward, 7, 31, 33, 0, F32, RELU | BIAS, 0, 0, TOL_DOT),
+    ROW(linear_forward, 33, 257, 7, 0, F32, BIAS, 0, 0, TOL_DOT),
+    ROW(linear_forward, 31, 7, 257, 0, F32, RELU, 0, 0, TOL_DOT),
+    ROW(linear_forward, PAR_B, 33, PAR_C, 0, F32, RELU | BIAS, 0, 0, TOL_DOT),
+    ROW(linear_forward, 1, 1, 1, 0, BF16, 0, 0, 0, TOL_DOT),
+    ROW(linear_forward, 7, 31, 33, 0, BF16, RELU | BIAS, 0, 0, TOL_DOT),
+    ROW(linear_forward, 33, 257, 7, 0, BF16, BIAS, 0, 0, TOL_DOT),
+    ROW(linear_forward, 31, 7, 257, 0, BF16, RELU, 0, 0, TOL_DOT),
+    ROW(linear_forward, PAR_B, 33, PAR_C, 0, BF16, RELU | BIAS, 0, 0, TOL_DOT),
+    ROW(linear_forward, 1, 1, 1, 0, F16, 0, 0, 0, TOL_DOT),
+    ROW(linear_forward, 7, 31, 33, 0, F16, RELU | BIAS, 0, 0, TOL_DOT),
+    ROW(linear_forward, 33, 257, 7, 0, F16, BIAS, 0, 0, TOL_DOT),
+    ROW(linear_forward, 31, 7, 257, 0, F16, RELU, 0, 0, TOL_DOT),
+    ROW(linear_forward, PAR_B, 33, PAR_C, 0, F16, RELU | BIAS, 0, 0, TOL_DOT),
+    ROW(linear_backward, 1, 1, 1, 0, F32, DX | DB, 0, 0, TOL_DOT),
+    ROW(linear_backward, 7, 31, 33, 0, F32, RELU | DX | DB, 0, 0, TOL_DOT),
+    ROW(linear_backward, 33, 257, 7, 0, F32, RELU | DB, 0, 0, TOL_DOT),
+    ROW(linear_backward, 31, 7, 257, 0, F32, DX, 0, 0, TOL_DOT),
+    ROW(linear_backward, 7, 33, 31, 0, F32, 0, 0, 0, TOL_DOT),
+    ROW(linear_backward, PAR_B, 33, PAR_C, 0, F32, RELU | DX | DB, 0, 0, TOL_DOT),
+    ROW(linear_backward, 1, 1, 1, 0, BF16, DX | DB, 0, 0, TOL_DOT),
+    ROW(linear_backward, 7, 31, 33, 0, BF16, RELU | DX | DB, 0, 0, TOL_DOT),
+    ROW(linear_backward, 33, 257, 7, 0, BF16, RELU | DB, 0, 0, TOL_DOT),
+    ROW(linear_backward, 31, 7, 257, 0, BF16, DX, 0, 0, TOL_DOT),
+    ROW(linear_backward, 7, 33, 31, 0, BF16, 0, 0, 0, TOL_DOT),
+    ROW(linear_backward, PAR_B, 33, PAR_C, 0, BF16, RELU | DX | DB, 0, 0, TOL_DOT),
+    ROW(linear_backward, 1, 1, 1, 0, F16, DX | DB, 0, 0, TOL_DOT),
+    ROW(linear_backward, 7, 31, 33, 0, F16, RELU | DX | DB, 0, 0, TOL_DOT),
+    ROW(linear_backward, 33, 257, 7, 0, F16, RELU | DB, 0, 0, TOL_DOT),
+    ROW(linear_backward, 31, 7, 257, 0, F16, DX, 0, 0, TOL_DOT),
+    ROW(linear_backward, 7, 33, 31, 0, F16, 0, 0, 0, TOL_DOT),
+    ROW(linear_backward, PAR_B, 33, PAR_C, 0, F16, RELU | DX | DB, 0, 0, TOL_DOT),
+
+    /* GEMM (M, N, K), fp32, each transpose combination: TOL_DOT. beta 0 on a
+     * NaN C: backend.h promises "BLAS-style", and BLAS does not read C then.
+     * K = 0: C = beta C, as BLAS. */
+    GEMM4(1, 1, 1, 0, 0, -2.0f, 1.0f),
+    GEMM4(7, 33, 31, 3, 0, 0.7f, -0.3f),
+    GEMM4(33, 7, 257, 0, NAN_OUT, 1.0f, 0.0f),
+    GEMM4(257, 31, 33, 5, 0, 1.5f, 0.5f),
+    ROW(gemm, 3, 5, 0, 2, F32, 0, 1.0f, 0.5f, TOL_DOT),
+    ROW(gemm, 3, 5, 0, 0, F32, NAN_OUT, 1.0f, 0.0f, TOL_DOT),
+
+    /* Rounding (n): TOL_EXACT against an independent rounding. */
+    ROW(round_to, 1, 0, 0, 0, BF16, 0, 0, 0, TOL_EXACT),
+    ROW(round_to, 7, 0, 0, 0, BF16, 0, 0, 0, TOL_EXACT),
+    ROW(round_to, 33, 0, 0, 0, BF16, 0, 0, 0, TOL_EXACT),
+    ROW(round_to, 257, 0, 0, 0, BF16, 0, 0, 0, TOL_EXACT),
+    ROW(round_to, PAR_N, 0, 0, 0, BF16, 0, 0, 0, TOL_EXACT),
+    ROW(round_to, 1, 0, 0, 0, F16, 0, 0, 0, TOL_EXACT),
+    ROW(round_to, 7, 0, 0, 0, F16, 0, 0, 0, TOL_EXACT),
+    ROW(round_to, 33, 0, 0, 0, F16, 0, 0, 0, TOL_EXACT),
+    ROW(round_to, 257, 0, 0, 0, F16, 0, 0, 0, TOL_EXACT),
+    ROW(round_to, PAR_N, 0, 0, 0, F16, 0, 0, 0, TOL_EXACT),
+
+    /* Pooling (B, L, k): TOL_EXACT (a max and a scatter round nothing). */
+    ROW(maxpool1d_forward, 1, 1, 1, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(maxpool1d_forward, 3, 7, 2, 0, F32, SPECIAL, 0, 0, TOL_EXACT),
+    ROW(maxpool1d_forward, 2, 31, 4, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(maxpool1d_forward, 5, 33, 8, 0, F32, SPECIAL, 0, 0, TOL_EXACT),
+    ROW(maxpool1d_forward, 4, 257, 7, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(maxpool1d_forward, 3, 10, 3, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(maxpool1d_forward, 2, 3, 5, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(maxpool1d_forward, PAR_B, PAR_C, 3, 0, F32, SPECIAL, 0, 0, TOL_EXACT),
+    ROW(maxpool1d_backward, 1, 1, 1, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(maxpool1d_backward, 3, 7, 2, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(maxpool1d_backward, 5, 33, 8, 0, F32, SPECIAL, 0, 0, TOL_EXACT),
+    ROW(maxpool1d_backward, 4, 257, 7, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(maxpool1d_backward, 2, 3, 5, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(maxpool1d_backward, PAR_B, PAR_C, 3, 0, F32, SPECIAL, 0, 0, TOL_EXACT),
+
+    /* Interpolation (B, n_in, n_out, strided rows): TOL_EXACT (torch's float
+     * weights and order, written out in the reference). */
+    ROW(interp_linear_forward, 1, 1, 1, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_linear_forward, 2, 1, 7, 1, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_linear_forward, 3, 7, 31, 3, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_linear_forward, 3, 31, 7, 2, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_linear_forward, 2, 33, 33, 1, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_linear_forward, 4, 257, 33, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_linear_forward, 2, 12, 257, 5, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_linear_forward, PAR_B, 7, PAR_C, 3, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_linear_backward, 1, 1, 1, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_linear_backward, 2, 1, 7, 1, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_linear_backward, 3, 7, 31, 3, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_linear_backward, 3, 31, 7, 2, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_linear_backward, 2, 33, 33, 1, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_linear_backward, 4, 257, 33, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_linear_backward, 2, 12, 257, 5, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_linear_backward, PAR_B, 7, PAR_C, 3, F32, 0, 0, 0, TOL_EXACT),
+
+    /* Strided-row ops (B, C[, col]): TOL_EXACT (one float operation per
+     * element, or a double row sum rounded once: see run_sum_rows_into_col). */
+    ROW(flip_rows, 1, 1, 0, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(flip_rows, 3, 7, 0, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(flip_rows, 2, 31, 0, 3, F32, 0, 0, 0, TOL_EXACT),
+    ROW(flip_rows, 5, 33, 0, 1, F32, 0, 0, 0, TOL_EXACT),
+    ROW(flip_rows, 2, 257, 0, 7, F32, 0, 0, 0, TOL_EXACT),
+    ROW(flip_rows, PAR_B, PAR_C, 0, 2, F32, 0, 0, 0, TOL_EXACT),
+    ROW(axpby_rows, 1, 1, 0, 0, F32, NAN_OUT, 2.0f, 0.0f, TOL_EXACT),
+    ROW(axpby_rows, 7, 31, 0, 3, F32, 0, 0.5f, 2.0f, TOL_EXACT),
+    ROW(axpby_rows, 3, 33, 0, 1, F32, NAN_OUT, -1.5f, 0.0f, TOL_EXACT),
+    ROW(axpby_rows, 2, 257, 0, 0, F32, 0, 0.25f, -1.0f, TOL_EXACT),
+    ROW(axpby_rows, PAR_B, PAR_C, 0, 2, F32, 0, 1.25f, 0.75f, TOL_EXACT),
+    ROW(axpby_rows, PAR_B, PAR_C, 0, 0, F32, NAN_OUT, 2.0f, 0.0f, TOL_EXACT),
+    ROW(mul_rows, 1, 1, 0, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(mul_rows, 7, 31, 0, 3, F32, 0, 0, 0, TOL_EXACT),
+    ROW(mul_rows, 3, 257, 0, 1, F32, 0, 0, 0, TOL_EXACT),
+    ROW(mul_rows, PAR_B, PAR_C, 0, 2, F32, 0, 0, 0, TOL_EXACT),
+    ROW(broadcast_col, 1, 1, 0, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(broadcast_col, 7, 31, 2, 3, F32, 0, 0, 0, TOL_EXACT),
+    ROW(broadcast_col, 33, 257, 0, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(broadcast_col, PAR_B, PAR_C, 5, 1, F32, 0, 0, 0, TOL_EXACT),
+    ROW(sum_rows_into_col, 1, 1, 0, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(sum_rows_into_col, 7, 31, 2, 3, F32, 0, 0, 0, TOL_EXACT),
+    ROW(sum_rows_into_col, 33, 257, 0, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(sum_rows_into_col, PAR_B, PAR_C, 5, 1, F32, 0, 0, 0, TOL_EXACT),
+
+    /* Masked loss (n), alpha = grad scale: the loss TOL_SUM, the gradient
+     * TOL_GRAD (see there). */
+    ROW(masked_loss, 0, 0, 0, 0, F32, 0, 1.0f, 0, TOL_SUM),
+    ROW(masked_loss, 1, 0, 0, 0, F32, 0, 1.0f, 0, TOL_SUM),
+    ROW(masked_loss, 7, 0, 0, 0, F32, MSE, 2.0f, 0, TOL_SUM),
+    ROW(masked_loss, 31, 0, 0, 0, F32, 0, 65536.0f, 0, TOL_SUM),
+    ROW(masked_loss, 257, 0, 0, 0, F32, MSE, 0.5f, 0, TOL_SUM),
+    ROW(masked_loss, 257, 0, 0, 0, F32, NO_GRAD, 1.0f, 0, TOL_SUM),
+    ROW(masked_loss, 33, 0, 0, 0, F32, NO_MASK, 1.0f, 0, TOL_SUM),
+    ROW(masked_loss, 257, 0, 0, 0, F32, MSE | NO_MASK, 2.0f, 0, TOL_SUM),
+    ROW(masked_loss, N_3_BLOCKS, 0, 0, 0, F32, MSE, 1.0f, 0, TOL_SUM),
+    ROW(masked_loss, N_4_BLOCKS, 0, 0, 0, F32, 0, 1.0f, 0, TOL_SUM),
+    ROW(masked_loss, N_4_BLOCKS, 0, 0, 0, F32, MSE, 65536.0f, 0, TOL_SUM),
+    ROW(masked_loss, N_LONG_BLOCKS, 0, 0, 0, F32, MSE, 1.0f, 0, TOL_SUM),
+
+    /* Adam (n), ADAM_STEPS steps: TOL_ADAM, and the same bits everywhere
+     * (one body, kernels/adam.h, with host scalars made once). */
+    ROW(adam_step, 1, 0, 0, 0, F32, SAME_BITS, 0, 0, TOL_ADAM),
+    ROW(adam_step, 7, 0, 0, 0, F32, CONFIG_B | SAME_BITS, 0, 0, TOL_ADAM),
+    ROW(adam_step, 33, 0, 0, 0, F32, SAME_BITS, 0, 0, TOL_ADAM),
+    ROW(adam_step, 257, 0, 0, 0, F32, CONFIG_B | SAME_BITS, 0, 0, TOL_ADAM),
+    ROW(adam_step, PAR_N, 0, 0, 0, F32, SAME_BITS, 0, 0, TOL_ADAM),
+
+    /* Sum of squares (n): TOL_SUM. */
+    ROW(sum_squares, 0, 0, 0, 0, F32, 0, 0, 0, TOL_SUM),
+    ROW(sum_squares, 1, 0, 0, 0, F32, 0, 0, 0, TOL_SUM),
+    ROW(sum_squares, 7, 0, 0, 0, F32, 0, 0, 0, TOL_SUM),
+    ROW(sum_squares, 33, 0, 0, 0, F32, 0, 0, 0, TOL_SUM),
+    ROW(sum_squares, 257, 0, 0, 0, F32, 0, 0, 0, TOL_SUM),
+    ROW(sum_squares, N_3_BLOCKS, 0, 0, 0, F32, 0, 0, 0, TOL_SUM),
+    ROW(sum_squares, N_4_BLOCKS, 0, 0, 0, F32, 0, 0, 0, TOL_SUM),
+    ROW(sum_squares, N_LONG_BLOCKS, 0, 0, 0, F32, 0, 0, 0, TOL_SUM),
+
+    /* scale and fill (n): TOL_EXACT (one product, or a store). */
+    ROW(scale, 0, 0, 0, 0, F32, 0, 2.0f, 0, TOL_EXACT),
+    ROW(scale, 1, 0, 0, 0, F32, 0, -0.5f, 0, TOL_EXACT),
+    ROW(scale, 7, 0, 0, 0, F32, 0, 3.0f, 0, TOL_EXACT),
+    ROW(scale, 33, 0, 0, 0, F32, 0, 0.0f, 0, TOL_EXACT),
+    ROW(scale, 257, 0, 0, 0, F32, 0, -1.25f, 0, TOL_EXACT),
+    ROW(scale, PAR_N, 0, 0, 0, F32, 0, 0.1f, 0, TOL_EXACT),
+    ROW(fill, 0, 0, 0, 0, F32, 0, 1.0f, 0, TOL_EXACT),
+    ROW(fill, 1, 0, 0, 0, F32, 0, -2.5f, 0, TOL_EXACT),
+    ROW(fill, 7, 0, 0, 0, F32, 0, -0.0f, 0, TOL_EXACT),
+    ROW(fill, 33, 0, 0, 0, F32, 0, 1e30f, 0, TOL_EXACT),
+    ROW(fill, 257, 0, 0, 0, F32, 0, NAN, 0, TOL_EXACT),
+    ROW(fill, PAR_N, 0, 0, 0, F32, 0, 0.5f, 0, TOL_EXACT),
+};
+
+/* ---- backends ---- */
+
+typedef struct {
+    const char *device;
+    int threads;
+    const char *label;
+} backend_spec;
+
+/* The CPU twice: all cores takes the parallel paths, one thread the serial
+ * ones, and SAME_BITS rows compare the two. */
+static const backend_spec specs[] = {
+    {"cpu", 0, "cpu"},
+    {"cpu", 1, "cpu/1t"},
+    {"cuda", 0, "cuda"},
+};
+#define NSPECS (sizeof specs / sizeof *specs)
+
+/* A backend under construction may leave entries empty: report, not crash. */
+static int table_complete(const fc_backend *be) {
+    return be->alloc && be->release && be->to_device && be->to_host && be->sync && be->fill && be->round_to &&
+           be->linear_workspace && be->linear_forward && be->linear_backward && be->gemm && be->maxpool1d_forward &&
+           be->maxpool1d_backward && be->interp_linear_forward && be->interp_linear_backward && be->flip_rows &&
+           be->axpby_rows && be->mul_rows && be->broadcast_col && be->sum_rows_into_col && be->masked_loss &&
+           be->adam_step && be->sum_squares && be->scale;
+}
+
+/* Opens what this machine has; a missing GPU is one line, not a failure. */
+static int open_backends(fc_backend **be, const char **label) {
+    int n = 0;
+    for (size_t i = 0; i < NSPECS; i++) {
+        char note[256] = "";
+        fc_backend *b = NULL;
+        fc_status st = fc_backend_create(specs[i].device, specs[i].threads, &b, note, sizeof note);
+        if (st != FC_OK && strcmp(specs[i].device, "cpu") != 0) {
+            printf("%s: skipped (%s)\n", specs[i].label, fc_last_error());
+            continue;
+        }
+        CHECK_MSG(st == FC_OK, "backend %s: %s", specs[i].label, fc_last_error());
+        if (st != FC_OK) continue;
+        CHECK_MSG(table_complete(b), "backend %s leaves entries of the table empty", specs[i].label);
+        if (!table_complete(b)) {
+            fc_backend_destroy(&b);
+            continue;
+        }
+        printf("%s: %s, %d threads\n", specs[i].label, note, b->threads);
+        be[n] = b, label[n++] = specs[i].label;
+    }
+    return n;
+}
+
+/* ---- running ---- */
+
+/* The first backend's outputs of a SAME_BITS row. */
+typedef struct {
+    int n;
+    void *data[MAX_BUFS];
+    size_t bytes[MAX_BUFS];
+} outputs;
+
+static void outputs_keep(outputs *o, const ctx *c) {
+    o->n = c->nout;
+    for (int i = 0; i < c->nout; i++) {
+        o->data[i] = malloc(c->out_bytes[i] + 1);
+        memcpy(o->data[i], c->out[i], c->out_bytes[i]);
+        o->bytes[i] = c->out_bytes[i];
+    }
+}
+
+static void outputs_compare(ctx *c, const outputs *o, const char *first) {
+    for (int i = 0; i < c->nout && i < o->n; i++)
+        if (c->out_bytes[i] != o->bytes[i] || memcmp(c->out[i], o->data[i], o->bytes[i]))
+            fail(c, "%s: not the same bits as on %s", c->out_name[i], first);
+}
+
+static void outputs_free(outputs *o) {
+    for (int i = 0; i < o->n; i++) free(o->data[i]);
+    o->n = 0;
+}
+
+static void print_row(const ctx *c, const op_case *k, const char *label) {
+    char tol[16];
+    if (c->worst_tol == 0) snprintf(tol, sizeof tol, "exact");
+    else snprintf(tol, sizeof tol, "%.2g", c->worst_tol);
+    printf("%-22s %-40s %-4s %-6s %9.2e %7s %s\n", k->op, c->shape, fc_precision_name(k->prec), label, c->worst_err,
+           tol, c->bad ? "FAIL" : "ok");
+}
+
+/* Row i on every backend; returns how many runs failed. */
+static int run_row(size_t i, fc_backend **be, const char **label, int nbe) {
+    const op_case *k = &cases[i];
+    outputs first = {0};
+    int failed = 0;
+    for (int b = 0; b < nbe; b++) {
+        ctx c = {.be = be[b], .worst_ratio = -1};
+        fc_error_clear();
+        k->run(&c, k, 1000 * (uint64_t)(i + 1));
+        check_buffers(&c);
+        if (k->opt & SAME_BITS) {
+            if (b == 0) outputs_keep(&first, &c);
+            else outputs_compare(&c, &first, label[0]);
+        }
+        print_row(&c, k, label[b]);
+        CHECK_MSG(c.bad == 0, "%s %s %s on %s: %s", k->op, c.shape, fc_precision_name(k->prec), label[b],
+                  c.first_bad);
+        failed += c.bad != 0;
+        ctx_free(&c);
+    }
+    outputs_free(&first);
+    return failed;
+}
+
+/* The gpu-labelled run (FCAST_GPU_TEST=1, CMakeLists.txt) is about the GPU:
+ * without one it is skipped (77, ctest's SKIP_RETURN_CODE), and under make
+ * test-gpu (FCAST_REQUIRE_GPU=1), where a GPU was promised, it fails. */
+static int gpu_missing(const char **label, int nbe) {
+    for (int b = 0; b < nbe; b++)
+        if (!strcmp(label[b], "cuda")) return 0;
+    return getenv("FCAST_GPU_TEST") != NULL;
+}
+
+int main(void) {
+    fc_backend *be[NSPECS];
+    const char *label[NSPECS];
+    int nbe = open_backends(be, label);
+    if (gpu_missing(label, nbe)) {
+        for (int b = 0; b < nbe; b++) fc_backend_destroy(&be[b]);
+        return getenv("FCAST_REQUIRE_GPU") ? 1 : 77;
+    }
+    if (nbe == 0) return CHECK_DONE();
+    printf("%-22s %-40s %-4s %-6s %9s %7s %s\n", "op", "shape", "prec", "on", "max err", "tol", "ok");
+    size_t rows = sizeof cases / sizeof *cases;
+    int failed = 0;
+    for (size_t i = 0; i < rows; i++) failed += run_row(i, be, label, nbe);
+    printf("%zu rows x %d backends: %zu ok, %d failed\n", rows, nbe, rows * (size_t)nbe - (size_t)failed, failed);
+    for (int b = 0; b < nbe; b++) fc_backend_destroy(&be[b]);
+    return CHECK_DONE();
+}

@@ -1,0 +1,56 @@
+/* The GPU section of fcast doctor: the GPUs NVML describes, and for each
+ * GPU the CUDA backend opens, the figures only the CUDA runtime can
+ * measure: host<->device copy bandwidth (pageable and pinned) and the
+ * matrix-product peak per precision. A GPU that cannot run says why. */
+#ifndef FC_TOOLS_DOCTOR_GPU_H
+#define FC_TOOLS_DOCTOR_GPU_H
+
+#include <jansson.h>
+
+#include "backend/backend.h"
+#include "monitor/gpu_monitor.h"
+#include "train/copy_bandwidth.h"
+
+#define DOCTOR_MAX_GPUS 16
+
+/* One cuda:N as the CUDA backend sees it (CUDA's numbering, which
+ * CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER change, not NVML's). */
+typedef struct {
+    int usable;                 /* fc_backend_create("cuda:N") succeeded */
+    char reason[768];           /* why nothing (or not everything) was measured; "" when all was */
+    fc_copy_bandwidth bw;       /* 0: not measured */
+    double peak[FC_PREC_COUNT]; /* GFLOP/s per precision; 0: not measured */
+    char kernels[16];           /* which matrix products ran: "cuBLASLt" */
+} doctor_cuda;
+
+typedef struct {
+    int found, n;               /* n: devices NVML described (at most DOCTOR_MAX_GPUS) */
+    char reason[256];           /* why NVML found none */
+    char driver[80];
+    int cuda;                   /* 12040 is 12.4; 0 unknown */
+    fc_gpu_info info[DOCTOR_MAX_GPUS];
+    fc_gpu_sample sample[DOCTOR_MAX_GPUS];
+    int sampled[DOCTOR_MAX_GPUS];
+    int n_cuda;                 /* cuda:0 .. cuda:n_cuda-1 tried: NVML's count, or cuda:0 alone without NVML */
+    doctor_cuda cuda_dev[DOCTOR_MAX_GPUS];
+} gpu_report;
+
+/* Describes the GPUs through NVML, then opens the CUDA backend on each
+ * (cuda:0 alone when NVML lists none) and, unless quick, measures it. No
+ * GPU, or one that cannot run, is part of the report, never a failure.
+ * *gpu0 is cuda:0's backend when it opened and measured cleanly (the one
+ * --device auto takes), for the conclusion; NULL otherwise. */
+void doctor_gpu_probe(int quick, gpu_report *g, fc_backend **gpu0);
+
+/* NVML's free memory of GPU 0, 0 when unknown: on a GPU, the default
+ * memory limit of the conclusion is no more than it. (NVML's GPU 0 is
+ * cuda:0 unless CUDA_VISIBLE_DEVICES or CUDA_DEVICE_ORDER reorder them.) */
+size_t doctor_gpu0_free_bytes(const gpu_report *g);
+
+void doctor_gpu_print(const gpu_report *g);
+json_t *doctor_gpu_json(const gpu_report *g);
+
+/* v when known, else JSON null (v released). */
+json_t *doctor_json_or_null(int known, json_t *v);
+
+#endif
