@@ -66,7 +66,8 @@ static void *cuda_host_alloc(fc_backend *be, size_t bytes) {
 }
 
 static void cuda_host_release(fc_backend *be, void *p) {
-    if (p) fc_cuda_note_failure(be, FC_CUDA(cudaFreeHost(p)));   /* waits for copies still reading it */
+    /* cudaFreeHost synchronises the device first, so no copy still reads it */
+    if (p) fc_cuda_note_failure(be, FC_CUDA(cudaFreeHost(p)));
 }
 
 static void cuda_to_device(fc_backend *be, void *dst, const void *src, size_t bytes) {
