@@ -49,6 +49,20 @@ check "graphs were captured (no fallback warning)" "! grep -q 'CUDA graphs off' 
 "$fcast" train "${run[@]}" --device cuda --grad-accum 3 --windows-batch-size 256 --cuda-graph off \
     --out "$tmp/acc_nograph.safetensors"
 check "graphs with gradient accumulation equal plain launches" "cmp -s $tmp/acc.safetensors $tmp/acc_nograph.safetensors"
+# the data path: windows gathered and scaled on the GPU from its copy of the
+# data give the bits of the host path (FCAST_TEST_HOST_BATCHES=1); MSE, so
+# that a target off in its last bit would show in the model file
+"$fcast" plan "${run[@]}" --device cuda > "$tmp/plan_cuda.txt" 2>/dev/null
+check "the GPU plan names the training data on the device" "grep -q '^  training data on the device' $tmp/plan_cuda.txt"
+for s in standard robust; do
+    flags=("${run[@]/standard/$s}")   # run with --scaler $s
+    "$fcast" train "${flags[@]}" --device cuda --loss mse --val-size 12 --grad-accum 2 --out "$tmp/data_dev.safetensors"
+    FCAST_TEST_HOST_BATCHES=1 "$fcast" train "${flags[@]}" --device cuda --loss mse --val-size 12 --grad-accum 2 \
+        --out "$tmp/data_host.safetensors"
+    check "GPU data path (--scaler $s): the host path's model file" \
+          "[ -s $tmp/data_dev.safetensors ] && cmp -s $tmp/data_dev.safetensors $tmp/data_host.safetensors"
+    rm -f "$tmp/data_dev.safetensors" "$tmp/data_host.safetensors"
+done
 for p in bf16 fp16; do
     "$fcast" train "${run[@]}" --device cuda --precision $p --out "$tmp/$p.safetensors"
     check "$p training on the GPU completes" "[ \$? -eq 0 ] && [ -s $tmp/$p.safetensors ]"

@@ -960,7 +960,8 @@ static const backend_spec specs[] = {
 
 /* A backend under construction may leave entries empty: report, not crash. */
 static int table_complete(const fc_backend *be) {
-    return be->alloc && be->release && be->to_device && be->to_host && be->sync && be->fill && be->round_to &&
+    return be->alloc && be->release && be->to_device && be->to_host && be->sync && be->status && be->memory_info &&
+           be->host_alloc && be->host_release && be->fill && be->round_to &&
            be->linear_workspace && be->linear_forward && be->linear_backward && be->gemm && be->maxpool1d_forward &&
            be->maxpool1d_backward && be->interp_linear_forward && be->interp_linear_backward && be->flip_rows &&
            be->axpby_rows && be->mul_rows && be->broadcast_col && be->sum_rows_into_col && be->masked_loss &&

@@ -127,6 +127,29 @@ static void test_long_integer_freq(fc_backend *be, fc_forecaster *f) {
     fc_forecaster_free(&g);
 }
 
+/* A device whose earlier kernel failed (a fault surfaces in a later copy,
+ * which returns nothing; fc_backend.status reports it): the model is not
+ * written from a copy that holds nothing, and no file appears. */
+static fc_status failed_status(fc_backend *be) {
+    (void)be;
+    return fc_error(FC_ERR_BACKEND, "CUDA: an earlier kernel failed (stand-in)");
+}
+
+static void test_device_fault(fc_backend *be, fc_forecaster *f) {
+    fc_backend faulty = *be;
+    faulty.host_visible = 0;   /* the GPU's path: copy to the host, then check */
+    faulty.status = failed_status;
+    fc_backend *real = f->model->be;
+    f->model->be = &faulty;
+    remove(BAD);
+    CHECK(fc_forecaster_save(f, BAD) == FC_ERR_BACKEND);
+    CHECK_CONTAINS(fc_last_error(), "an earlier kernel failed");
+    FILE *left = fopen(BAD, "rb");
+    CHECK_MSG(left == NULL, "a model file was written from a failed device");
+    if (left) fclose(left);
+    f->model->be = real;
+}
+
 int main(void) {
     fc_backend *be = NULL;
     CHECK(fc_backend_cpu_create(1, &be) == FC_OK);
@@ -139,6 +162,7 @@ int main(void) {
     CHECK(g.scaler == FC_SCALER_ROBUST && g.loss == FC_LOSS_MSE && g.ds_kind == FC_DS_DATE);
     CHECK(!strcmp(g.freq.name, "MS") && g.seed == 3 && g.steps_trained == 17);
     fc_forecaster_free(&g);
+    test_device_fault(be, &f);
 
     rewrite(NULL, NULL, "fcast_file_version", "999");
     expect_error(be, "retrain");

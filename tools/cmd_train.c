@@ -67,10 +67,16 @@ static fc_status check_memory(const train_setup *su, const fc_dataset *ds, fc_ba
  * memory available now, without --memory-limit). */
 static fc_status choose_batch(train_setup *su, const fc_dataset *ds, fc_backend *be, const char *device) {
     size_t limit = su->memory_limit ? su->memory_limit : fc_memory_available();
+    if (!su->memory_limit && !be->host_visible) {   /* a GPU: its free memory holds the run's arena */
+        size_t free_bytes, total_bytes;
+        be->memory_info(be, &free_bytes, &total_bytes);
+        limit = free_bytes < limit ? free_bytes : limit;
+    }
     if (!limit) return fc_error(FC_ERR_INVALID, "--windows-batch-size auto needs --memory-limit here");
     fc_batch_sweep sweep;
     fc_backend *trial = NULL;   /* its kernels for every candidate shape go with it */
     FC_TRY(fc_backend_create(device, be->threads, &trial, NULL, 0));   /* the run's device */
+    trial->tf32 = be->tf32;   /* timed in the arithmetic the run will use */
     fc_status st = fc_batch_sweep_run(&su->cfg, ds, &su->o, su->scaler, trial, limit, 3, &sweep);
     fc_backend_destroy(&trial);
     FC_TRY(st);

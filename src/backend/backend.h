@@ -53,6 +53,10 @@ struct fc_mc_spec;
 struct fc_mc_sums;
 struct fc_ind_plan;
 struct fc_ind_seg;
+/* Types of the optional data entries, in kernels/window_load.h. */
+struct fc_window_pos;
+struct fc_window_data;
+struct fc_window_batch;
 
 #define FC_WS_SLOTS 4   /* workspace buffers a backend may keep for dense layers */
 
@@ -78,6 +82,13 @@ struct fc_backend {
     void (*host_release)(fc_backend *be, void *p);
     void (*fill)(fc_backend *be, float *x, float value, size_t n);
     void (*sync)(fc_backend *be);
+    /* FC_OK, or the first error an entry without a status met (a device
+     * fault surfaces in a later copy or sync, which return nothing): check
+     * it after copying results to the host and before trusting them. */
+    fc_status (*status)(fc_backend *be);
+    /* Bytes free and in total of the memory the backend allocates from
+     * (host memory available on the CPU; the device's on a GPU). */
+    void (*memory_info)(fc_backend *be, size_t *free_bytes, size_t *total_bytes);
     /* A run's arena (docs/memory.md): one block of `bytes`, sized by the
      * memory plan, from which alloc serves every buffer until arena_close.
      * Releasing a buffer inside it gives nothing back (the run frees it
@@ -176,6 +187,27 @@ struct fc_backend {
     fc_status (*graph_launch)(fc_backend *be, void *graph);
     void (*graph_free)(fc_backend *be, void *graph);
 
+    /* ---- training data on the device (optional: NULL where a backend has none) ---- */
+    /* The training data kept by the backend, so that a step's windows are
+     * gathered and scaled there (kernels/window_load.h) and the host only
+     * draws them. data_upload copies the data of `host` (host pointers: the
+     * dataset's doubles in y64, its mask and offsets) once, with room for
+     * calls of up to `cap` windows and `work` floats of scaler scratch per
+     * window, and returns a handle in *data; everything it keeps on the
+     * device comes from alloc (the run's arena). data_bytes is what it
+     * would take, for the memory plan, *per_window of it per window of cap.
+     * data_windows loads windows w[0..n) (a host array, n <= cap; reusable
+     * once it returns) into out's rows 0..n-1, window k by fc_window_load,
+     * queued in order with the backend's other calls. data_release frees
+     * the handle and its buffers (NULL: nothing). */
+    size_t (*data_bytes)(const fc_backend *be, const struct fc_window_data *host, size_t cap, size_t work,
+                         size_t *per_window);
+    fc_status (*data_upload)(fc_backend *be, const struct fc_window_data *host, size_t cap, size_t work,
+                             void **data);
+    fc_status (*data_windows)(fc_backend *be, void *data, const struct fc_window_pos *w, size_t n,
+                              const struct fc_window_batch *out);
+    void (*data_release)(fc_backend *be, void *data);
+
     /* ---- quant (optional) ---- */
     /* NULL where a backend has none: the CPU leaves them NULL and src/quant
      * runs its own OpenMP loops on the host. Every pointer here is a host
@@ -241,7 +273,7 @@ fc_status fc_device_parse(const char *name, fc_device_kind *kind, int *index);
  * no driver, no device, compute capability too old, out of memory. The
  * library is never unloaded: backends it made may live until the process
  * ends. */
-#define FC_BACKEND_ABI 4
+#define FC_BACKEND_ABI 6
 #define FC_CUDA_LIBRARY_NAME "libfcast-cuda.so"
 #define FC_CUDA_ENTRY_NAME "fc_backend_cuda_create"
 typedef fc_status (*fc_error_fn)(fc_status code, const char *fmt, ...);

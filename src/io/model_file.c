@@ -43,7 +43,8 @@ fc_status fc_forecaster_save(const fc_forecaster *f, const char *path) {
     fc_st_writer *w = params ? fc_st_writer_new() : NULL;
     if (!w) { free(host); return FC_ERR_MEMORY; }
     if (host) m->be->to_host(m->be, host, m->params, m->n_floats * sizeof(float));
-    fc_status st = add_metadata(w, f);
+    fc_status st = m->be->status(m->be);   /* a device fault: the copy holds nothing to write */
+    if (st == FC_OK) st = add_metadata(w, f);
     for (size_t i = 0; st == FC_OK && i < m->n_tensors; i++) {
         const fc_tensor *t = &m->tensors[i];
         st = fc_st_writer_add(w, t->name, FC_DT_F32, t->ndim, t->shape, params + t->offset);

@@ -1,8 +1,17 @@
 /* Staging of windows for the model (see batch.h). */
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
+#include "kernels/window_load.h"
 #include "train/batch.h"
+
+/* The device path hands the sampler's windows to the backend as they are. */
+_Static_assert(sizeof(fc_window) == sizeof(fc_window_pos) &&
+                   offsetof(fc_window, series) == offsetof(fc_window_pos, series) &&
+                   offsetof(fc_window, start) == offsetof(fc_window_pos, start),
+               "train/windows.h's fc_window and kernels/window_load.h's fc_window_pos must have one layout");
 
 /* Floats per window of each buffer, in the order fc_batch_init allocates
  * them (one table for the allocation and for the memory plan). */
@@ -43,27 +52,73 @@ static float *host_buffer(fc_batch *b, float **p, size_t bytes) {
     return is_staged(b, p) ? b->be->host_alloc(b->be, bytes) : fc_malloc(bytes, "batch staging");
 }
 
-fc_status fc_batch_init(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H) {
+static void batch_start(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H) {
     memset(b, 0, sizeof *b);
     b->be = be;
     b->cap = cap;
     b->L = L;
     b->H = H;
+}
+
+static fc_status alloc_host(fc_batch *b) {
     float **host[] = {&b->win_y, &b->win_mask, &b->work, &b->in_y, &b->in_mask, &b->out_y, &b->out_mask,
                       &b->out_raw, &b->shift, &b->scale};
     size_t host_n[10];
-    host_widths(L, H, host_n);
+    host_widths(b->L, b->H, host_n);
     for (size_t i = 0; i < sizeof host / sizeof *host; i++)
-        if (!(*host[i] = host_buffer(b, host[i], cap * host_n[i] * sizeof(float)))) goto fail;
+        if (!(*host[i] = host_buffer(b, host[i], b->cap * host_n[i] * sizeof(float)))) return FC_ERR_MEMORY;
+    return FC_OK;
+}
+
+static fc_status alloc_device(fc_batch *b) {
     float **dev[] = {&b->d_in_y, &b->d_in_mask, &b->d_out_y, &b->d_out_mask, &b->d_forecast, &b->d_grad};
     size_t dev_n[6];
-    device_widths(L, H, dev_n);
+    device_widths(b->L, b->H, dev_n);
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
-        if (!(*dev[i] = be->alloc(be, cap * dev_n[i] * sizeof(float)))) goto fail;
+        if (!(*dev[i] = b->be->alloc(b->be, b->cap * dev_n[i] * sizeof(float)))) return FC_ERR_MEMORY;
     return FC_OK;
-fail:
-    fc_batch_free(b);
-    return FC_ERR_MEMORY;
+}
+
+fc_status fc_batch_init(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H) {
+    batch_start(b, be, cap, L, H);
+    fc_status st = alloc_host(b);
+    if (st == FC_OK) st = alloc_device(b);
+    if (st != FC_OK) fc_batch_free(b);
+    return st;
+}
+
+/* Test hook (docs/operations.md): FCAST_TEST_HOST_BATCHES=1 keeps training
+ * batches on the host path, so tests can compare the two paths' models. */
+static int host_batches_forced(void) {
+    const char *v = getenv("FCAST_TEST_HOST_BATCHES");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+int fc_batch_device_path(const fc_backend *be, const fc_dataset *ds) {
+    int entries = be->data_bytes && be->data_upload && be->data_windows && be->data_release;
+    return entries && !ds->map && !host_batches_forced();
+}
+
+/* The dataset as the backend's upload reads it: its own arrays. */
+static fc_window_data host_view(const fc_dataset *ds) {
+    return (fc_window_data){NULL, ds->y, ds->mask, ds->offsets, ds->n_series, ds->n_rows};
+}
+
+size_t fc_batch_data_bytes(const fc_backend *be, const fc_dataset *ds, size_t cap, size_t L, size_t *per_window) {
+    *per_window = 0;
+    if (!fc_batch_device_path(be, ds)) return 0;
+    fc_window_data host = host_view(ds);
+    return be->data_bytes(be, &host, cap, fc_window_load_work(L), per_window);
+}
+
+fc_status fc_batch_init_training(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H, const fc_dataset *ds) {
+    if (!fc_batch_device_path(be, ds)) return fc_batch_init(b, be, cap, L, H);
+    batch_start(b, be, cap, L, H);
+    fc_window_data host = host_view(ds);
+    fc_status st = alloc_device(b);
+    if (st == FC_OK) st = be->data_upload(be, &host, cap, fc_window_load_work(L), &b->data);
+    if (st != FC_OK) fc_batch_free(b);
+    return st;
 }
 
 void fc_batch_free(fc_batch *b) {
@@ -78,7 +133,9 @@ void fc_batch_free(fc_batch *b) {
     }
     if (b->be) {
         float *dev[] = {b->d_in_y, b->d_in_mask, b->d_out_y, b->d_out_mask, b->d_forecast, b->d_grad};
-        for (size_t i = 0; i < sizeof dev / sizeof *dev; i++) b->be->release(b->be, dev[i]);
+        for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
+            if (dev[i]) b->be->release(b->be, dev[i]);
+        if (b->data) b->be->data_release(b->be, b->data);
     }
     memset(b, 0, sizeof *b);
 }
@@ -98,9 +155,19 @@ static void load_one(fc_batch *b, const fc_dataset *ds, const fc_window_spec *sp
     memcpy(b->out_mask + k * H, m + L, H * sizeof(float));
 }
 
-void fc_batch_load(fc_batch *b, const fc_dataset *ds, const fc_window_spec *spec, const fc_window *w,
-                   size_t B, int full, fc_scaler_kind scaler) {
+/* The device path: the backend gathers and scales into the device buffers
+ * (the targets and scales stay there: training needs them nowhere else). */
+static fc_status load_on_device(fc_batch *b, const fc_window_spec *spec, const fc_window *w, size_t B, int full,
+                                fc_scaler_kind scaler) {
+    fc_window_batch out = {b->L, b->H, full ? 0 : spec->val_size, scaler, b->d_in_y, b->d_in_mask, b->d_out_y,
+                           b->d_out_mask, NULL, NULL, NULL};
+    return b->be->data_windows(b->be, b->data, (const fc_window_pos *)w, B, &out);
+}
+
+fc_status fc_batch_load(fc_batch *b, const fc_dataset *ds, const fc_window_spec *spec, const fc_window *w,
+                        size_t B, int full, fc_scaler_kind scaler) {
     FC_ASSERT(B <= b->cap);
+    if (b->data) return load_on_device(b, spec, w, B, full, scaler);
     /* Copies from staging memory may still be reading the last batch (they
      * are asynchronous on a GPU): wait before overwriting it. In training
      * the loss of the last batch was already read, so this waits for
@@ -114,4 +181,5 @@ void fc_batch_load(fc_batch *b, const fc_dataset *ds, const fc_window_spec *spec
     be->to_device(be, b->d_in_mask, b->in_mask, B * b->L * sizeof(float));
     be->to_device(be, b->d_out_y, b->out_y, B * b->H * sizeof(float));
     be->to_device(be, b->d_out_mask, b->out_mask, B * b->H * sizeof(float));
+    return FC_OK;
 }

@@ -1,7 +1,17 @@
 /* A batch of windows on its way to the model: gathered from the dataset into
  * host staging, scaled per window (kernels/scaler.h), split into insample
  * and outsample parts and copied to the backend. All buffers are allocated
- * once for `cap` windows; loading a batch allocates nothing. */
+ * once for `cap` windows; loading a batch allocates nothing.
+ *
+ * The device path: when the backend can keep the training data
+ * (backend.h, data_*) and the dataset is in memory, a training batch
+ * uploads the data once and has each micro-batch's windows gathered and
+ * scaled by the backend (kernels/window_load.h) straight into the device
+ * buffers, with the same bits as the host path; it then keeps no host
+ * staging at all. A streamed dataset keeps the host path: its store is
+ * larger than memory, and the host path hands its pages back after every
+ * batch. Validation and prediction batches use the host path (they need
+ * the targets and scales on the host, and run between steps, not in them). */
 #ifndef FC_TRAIN_BATCH_H
 #define FC_TRAIN_BATCH_H
 
@@ -22,6 +32,8 @@ typedef struct {
     /* device copies */
     float *d_in_y, *d_in_mask, *d_out_y, *d_out_mask;
     float *d_forecast, *d_grad;         /* (cap, H) */
+    /* the device path: the backend's handle on the training data, NULL on the host path */
+    void *data;
 } fc_batch;
 
 fc_status fc_batch_init(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H);
@@ -31,10 +43,25 @@ size_t fc_batch_bytes(size_t cap, size_t L, size_t H);
 /* The part of it allocated on the backend. */
 size_t fc_batch_device_bytes(size_t cap, size_t L, size_t H);
 
-/* Gathers, scales and uploads B windows. `full` selects each series' whole
- * length as the visible range (validation, prediction) instead of its
- * training part. */
-void fc_batch_load(fc_batch *b, const fc_dataset *ds, const fc_window_spec *spec, const fc_window *w,
-                   size_t B, int full, fc_scaler_kind scaler);
+/* 1 when training batches on backend be over ds take the device path:
+ * the backend has the data entries, the dataset is on the heap (not a
+ * streamed store), and FCAST_TEST_HOST_BATCHES (docs/operations.md) does
+ * not force the host path. The memory plan and the trainer both ask it. */
+int fc_batch_device_path(const fc_backend *be, const fc_dataset *ds);
+/* The backend bytes the device path's copy of ds takes for batches of cap
+ * windows of input size L (0 when the path is off); *per_window: its
+ * share per window of cap. */
+size_t fc_batch_data_bytes(const fc_backend *be, const fc_dataset *ds, size_t cap, size_t L, size_t *per_window);
+
+/* A training batch: fc_batch_init, or on the device path (above) the
+ * device buffers and the backend's copy of ds, without host staging. */
+fc_status fc_batch_init_training(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H, const fc_dataset *ds);
+
+/* Gathers, scales and uploads B windows (on the device path: has the
+ * backend gather and scale them; only the device buffers are written).
+ * `full` selects each series' whole length as the visible range
+ * (validation, prediction) instead of its training part. */
+fc_status fc_batch_load(fc_batch *b, const fc_dataset *ds, const fc_window_spec *spec, const fc_window *w,
+                        size_t B, int full, fc_scaler_kind scaler);
 
 #endif

@@ -54,8 +54,18 @@ fc_status fc_batch_sweep_run(const fc_model_config *cfg, const fc_dataset *ds, c
     fc_model_free(&planned);
     FC_TRY(st);
     out->n = candidates(out->largest, out->batch);
-    for (int i = 0; i < out->n; i++)
-        FC_TRY(measure(cfg, ds, o, scaler, be, out->batch[i], steps, &out->windows_per_s[i]));
+    /* Candidates rise; one the device cannot hold after all (the plan's
+     * limit is host memory when no --memory-limit was given, and a GPU has
+     * less) ends the sweep at the last one that ran. */
+    for (int i = 0; i < out->n; i++) {
+        st = measure(cfg, ds, o, scaler, be, out->batch[i], steps, &out->windows_per_s[i]);
+        if (st == FC_ERR_MEMORY && i > 0) {
+            out->n = i;
+            out->largest = out->batch[i - 1];
+            break;
+        }
+        FC_TRY(st);
+    }
     /* The smallest batch within 3% of the fastest: differences that small
      * are timing noise, and a smaller batch takes less memory and makes more
      * optimizer steps per epoch. */

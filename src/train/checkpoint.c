@@ -171,7 +171,12 @@ static fc_status host_state_get(const fc_checkpoint_ref *c, host_state *h) {
     h->v = at;
     if (c->best) be->to_host(be, at += n, c->best, n * sizeof(float));
     h->best = c->best ? at : NULL;
-    return FC_OK;
+    fc_status st = be->status(be);   /* a device fault: no state to write over the last good checkpoint */
+    if (st != FC_OK) {
+        free(h->copy);
+        h->copy = NULL;
+    }
+    return st;
 }
 
 fc_status fc_checkpoint_write(const fc_checkpoint_ref *c, const char *path, size_t *bytes) {

@@ -24,6 +24,10 @@ static void runner_free(fc_runner *r) {
     memset(r, 0, sizeof *r);
 }
 
+/* Inference batches take the host path (batch.h), also where training
+ * keeps its data on the device: the losses and the inverse transform need
+ * each window's target, shift and scale on the host, and validation runs
+ * every val_check_steps steps, not in every step. */
 static fc_status runner_init(fc_runner *r, fc_forecaster *f, size_t n) {
     fc_model *m = f->model;
     memset(r, 0, sizeof *r);
@@ -47,9 +51,10 @@ static fc_status run_windows(fc_runner *r, fc_forecaster *f, const fc_dataset *d
     fc_batch *b = &r->batch;
     for (size_t k = 0; k < n; k += r->cap) {
         size_t B = n - k < r->cap ? n - k : r->cap;
-        fc_batch_load(b, ds, spec, w + k, B, 1, f->scaler);
+        FC_TRY(fc_batch_load(b, ds, spec, w + k, B, 1, f->scaler));
         FC_TRY(fc_model_forward(m, b->d_forecast, b->d_in_y, b->d_in_mask, B));
         m->be->to_host(m->be, r->forecast, b->d_forecast, B * H * sizeof(float));
+        FC_TRY(m->be->status(m->be));   /* a device fault: the copy holds no forecasts */
         for (size_t i = 0; i < B; i++) fc_scaler_invert(r->forecast + i * H, H, b->shift[i], b->scale[i]);
         emit(ctx, k, B, b, r->forecast);
     }

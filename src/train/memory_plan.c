@@ -10,6 +10,9 @@
 #include "train/batch.h"
 #include "train/memory_plan.h"
 
+/* The device path's copy of the training data (backend.h, data_*). */
+#define FC_PLAN_DEVICE_DATA_NAME "training data on the device"
+
 static void add_item(fc_memory_plan *p, const char *name, size_t bytes, size_t per_window, int on_backend) {
     FC_ASSERT(p->n < FC_PLAN_MAX_ITEMS);
     if (bytes == 0) return;
@@ -28,10 +31,10 @@ static void add_backend(fc_memory_plan *p, const char *name, size_t bytes, size_
 }
 
 /* A dense layer's workspace, merged into the per-slot maxima. */
-static fc_status layer_workspace(fc_backend *be, const fc_model *m, const fc_linear *l, size_t B,
+static fc_status layer_workspace(fc_backend *be, const fc_linear *l, size_t B,
                                  fc_precision prec, size_t ws[FC_WS_SLOTS]) {
-    fc_linear_call shape = {.B = B, .I = l->in, .O = l->out, .act = l->act, .prec = prec,
-                            .b = m->params};   /* non-NULL: the forward kernel with a bias */
+    static const float bias_marker = 0.0f;   /* never read: the forward kernel WITH a bias is the one planned */
+    fc_linear_call shape = {.B = B, .I = l->in, .O = l->out, .act = l->act, .prec = prec, .b = &bias_marker};
     size_t mine[FC_WS_SLOTS];
     FC_TRY(be->linear_workspace(be, &shape, mine));
     for (int i = 0; i < FC_WS_SLOTS; i++) ws[i] = mine[i] > ws[i] ? mine[i] : ws[i];
@@ -40,10 +43,10 @@ static fc_status layer_workspace(fc_backend *be, const fc_model *m, const fc_lin
 
 static fc_status workspace_bytes(fc_backend *be, const fc_model *m, size_t B, fc_precision prec, size_t *out) {
     size_t ws[FC_WS_SLOTS] = {0};
-    for (int j = 0; j < m->n_linear; j++) FC_TRY(layer_workspace(be, m, &m->lin[j], B, prec, ws));
+    for (int j = 0; j < m->n_linear; j++) FC_TRY(layer_workspace(be, &m->lin[j], B, prec, ws));
     for (int i = 0; i < m->n_blocks; i++)
         for (int j = 0; j < m->blocks[i].n_linear; j++)
-            FC_TRY(layer_workspace(be, m, &m->blocks[i].lin[j], B, prec, ws));
+            FC_TRY(layer_workspace(be, &m->blocks[i].lin[j], B, prec, ws));
     *out = 0;
     for (int i = 0; i < FC_WS_SLOTS; i++) *out += ws[i];
     return FC_OK;
@@ -59,17 +62,23 @@ static void plan_parameters(fc_memory_plan *p, const fc_model *m, const fc_train
     add_backend(p, "low-precision weights", fc_model_low_param_bytes(m, o->precision, be), 0);
 }
 
-/* Everything that grows with the windows batch W. */
-static void plan_windows(fc_memory_plan *p, const fc_model *m, const fc_train_options *o, const fc_backend *be) {
+/* Everything that grows with the windows batch W. On the device path
+ * (train/batch.h) the training batch has no host staging, and the
+ * backend's copy of the data (with its per-window part) is an arena item. */
+static void plan_windows(fc_memory_plan *p, const fc_model *m, const fc_dataset *ds, const fc_train_options *o,
+                         const fc_backend *be) {
     size_t W = o->windows_batch_size, L = m->cfg.input_size, H = m->cfg.h;
     size_t act = fc_model_act_floats(m, 1) * sizeof(float), scr = fc_model_scratch_floats(m, 1) * sizeof(float);
     size_t low = fc_model_low_act_bytes(m, 1, o->precision, be);
     size_t dev = fc_batch_device_bytes(1, L, H), host = fc_batch_bytes(1, L, H) - dev;
-    size_t idx = o->grad_accum * sizeof(fc_window);
+    size_t idx = o->grad_accum * sizeof(fc_window), data_per_window;
+    size_t data = fc_batch_data_bytes(be, ds, W, L, &data_per_window);
+    if (fc_batch_device_path(be, ds)) host = 0;
     add_backend(p, "activations", act * W, act);
     add_backend(p, "backward scratch", scr * W, scr);
     add_backend(p, "low-precision activations", low * W, low);
     add_backend(p, "batch buffers", dev * W, dev);
+    add_backend(p, FC_PLAN_DEVICE_DATA_NAME, data, data_per_window);
     add(p, "batch staging (host)", host * W, host);
     add(p, "window indices", idx * W, idx);
 }
@@ -110,7 +119,7 @@ fc_status fc_memory_plan_train(const fc_model *m, const fc_dataset *ds, const fc
     memset(p, 0, sizeof *p);
     p->windows_batch = o->windows_batch_size;
     plan_parameters(p, m, o, be);
-    plan_windows(p, m, o, be);
+    plan_windows(p, m, ds, o, be);
     size_t ws;
     FC_TRY(workspace_bytes(be, m, o->windows_batch_size, o->precision, &ws));
     add(p, "matrix-product workspace", ws, 0);

@@ -38,11 +38,13 @@ typedef struct {
     size_t backend_bytes;     /* items on the backend: the arena's content */
 } fc_memory_plan;
 
-/* The arena a run opens on its backend: the backend items plus 64 bytes of
- * alignment for each of at most FC_PLAN_ARENA_BUFFERS buffers. */
+/* The arena a run opens on its backend: the backend items plus the
+ * alignment padding of at most FC_PLAN_ARENA_BUFFERS buffers, each aligned
+ * to at most FC_PLAN_ARENA_ALIGN bytes (the CUDA backend's 256; the CPU's 64). */
 #define FC_PLAN_ARENA_BUFFERS 64
+#define FC_PLAN_ARENA_ALIGN 256
 static inline size_t fc_memory_plan_arena_bytes(const fc_memory_plan *p) {
-    return p->backend_bytes + 64 * FC_PLAN_ARENA_BUFFERS;
+    return p->backend_bytes + FC_PLAN_ARENA_ALIGN * FC_PLAN_ARENA_BUFFERS;
 }
 
 /* Plans training model m (built by fc_model_plan; its parameters need not

@@ -7,10 +7,12 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/cpu_internal.h"
 #include "core/error.h"
+#include "core/memory_stats.h"
 
 /* From the arena when one is open: a bump pointer, 64-byte aligned. */
 static void *arena_alloc(fc_cpu_impl *impl, size_t bytes) {
@@ -97,6 +99,19 @@ static void cpu_copy(fc_backend *be, void *dst, const void *src, size_t bytes) {
 
 static void cpu_sync(fc_backend *be) { dnnl_stream_wait(fc_cpu_impl_of(be)->stream); }
 
+/* Every CPU entry that can fail returns its status: nothing is deferred. */
+static fc_status cpu_status(fc_backend *be) {
+    (void)be;
+    return FC_OK;
+}
+
+static void cpu_memory_info(fc_backend *be, size_t *free_bytes, size_t *total_bytes) {
+    (void)be;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    *free_bytes = fc_memory_available();
+    *total_bytes = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0;
+}
+
 static void cpu_destroy(fc_backend *be) {
     fc_cpu_impl *impl = fc_cpu_impl_of(be);
     if (impl && impl->arena) arena_unmap(impl);   /* the backend's buffers go with it */
@@ -116,6 +131,8 @@ static void cpu_fill_table(fc_backend *be) {
     be->host_release = cpu_host_release;
     be->fill = fc_cpu_fill;
     be->sync = cpu_sync;
+    be->status = cpu_status;
+    be->memory_info = cpu_memory_info;
     be->arena_open = cpu_arena_open;
     be->arena_close = cpu_arena_close;
     be->arena_stats = cpu_arena_stats;
@@ -141,6 +158,10 @@ static void cpu_fill_table(fc_backend *be) {
     be->adam_step = fc_cpu_adam_step;
     be->sum_squares = fc_cpu_sum_squares;
     be->scale = fc_cpu_scale;
+    be->data_bytes = fc_cpu_data_bytes;
+    be->data_upload = fc_cpu_data_upload;
+    be->data_windows = fc_cpu_data_windows;
+    be->data_release = fc_cpu_data_release;
 }
 
 /* oneDNN was built with the same GNU OpenMP runtime as our loops, so one

@@ -148,6 +148,18 @@ void fc_cpu_masked_loss(fc_backend *be, double *loss, float *grad, float grad_sc
                         const float *yhat, const float *y, const float *mask, size_t n, int kind);
 void fc_cpu_sum_squares(fc_backend *be, double *out, const float *x, size_t n);
 
+/* cpu_windows.c: training data for the device path (reads the dataset in place) */
+struct fc_window_data;
+struct fc_window_pos;
+struct fc_window_batch;
+size_t fc_cpu_data_bytes(const fc_backend *be, const struct fc_window_data *host, size_t cap, size_t work,
+                         size_t *per_window);
+fc_status fc_cpu_data_upload(fc_backend *be, const struct fc_window_data *host, size_t cap, size_t work,
+                             void **data);
+fc_status fc_cpu_data_windows(fc_backend *be, void *data, const struct fc_window_pos *w, size_t n,
+                              const struct fc_window_batch *out);
+void fc_cpu_data_release(fc_backend *be, void *data);
+
 /* cpu_adam.c */
 void fc_cpu_adam_step(fc_backend *be, float *p, const float *g, float *m, float *v, size_t n,
                       float lr, float beta1, float beta2, float eps, int64_t step);

@@ -70,13 +70,27 @@ static void cuda_host_release(fc_backend *be, void *p) {
     if (p) fc_cuda_note_failure(be, FC_CUDA(cudaFreeHost(p)));
 }
 
+/* Whether src is pinned (page-locked, e.g. from host_alloc): copies from
+ * it may stay asynchronous. */
+static int is_pinned(const void *src) {
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, src) != cudaSuccess) {
+        cudaGetLastError();   /* an unknown pointer is pageable memory, not an error */
+        return 0;
+    }
+    return a.type == cudaMemoryTypeHost;
+}
+
+/* The contract (backend.h): only staging memory (host_alloc) may still be
+ * read after the call returns. From pageable memory CUDA may return before
+ * the copy has read src ("might be synchronous"; the behaviour is not to be
+ * relied upon), and callers free or unmap src at once, so those copies wait. */
 static void cuda_to_device(fc_backend *be, void *dst, const void *src, size_t bytes) {
     if (!bytes) return;
     fc_cuda_impl *impl = fc_cuda_impl_of(be);
-    /* From pageable memory the call returns once src has been staged, so the
-     * caller may reuse src at once; from pinned memory it is asynchronous and
-     * src must stay untouched until the stream reaches the copy. */
-    fc_cuda_note_failure(be, FC_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, impl->stream)));
+    fc_status st = FC_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, impl->stream));
+    if (st == FC_OK && !is_pinned(src)) st = FC_CUDA(cudaStreamSynchronize(impl->stream));
+    fc_cuda_note_failure(be, st);
 }
 
 static void cuda_to_host(fc_backend *be, void *dst, const void *src, size_t bytes) {
@@ -89,6 +103,13 @@ static void cuda_to_host(fc_backend *be, void *dst, const void *src, size_t byte
 
 static void cuda_sync(fc_backend *be) {
     fc_cuda_note_failure(be, FC_CUDA(cudaStreamSynchronize(fc_cuda_impl_of(be)->stream)));
+}
+
+static fc_status cuda_status(fc_backend *be) { return fc_cuda_failure(be); }
+
+static void cuda_memory_info(fc_backend *be, size_t *free_bytes, size_t *total_bytes) {
+    *free_bytes = *total_bytes = 0;
+    fc_cuda_note_failure(be, FC_CUDA(cudaMemGetInfo(free_bytes, total_bytes)));
 }
 
 /* The plan's arena, checked against what the device has free before
@@ -161,6 +182,8 @@ static void fill_table(fc_backend *be) {
     be->host_release = cuda_host_release;
     be->fill = fc_cuda_fill;
     be->sync = cuda_sync;
+    be->status = cuda_status;
+    be->memory_info = cuda_memory_info;
     be->arena_open = cuda_arena_open;
     be->arena_close = cuda_arena_close;
     be->arena_stats = cuda_arena_stats;
@@ -187,6 +210,10 @@ static void fill_table(fc_backend *be) {
     be->sum_squares = fc_cuda_sum_squares;
     be->scale = fc_cuda_scale;
     fc_cuda_graph_fill_table(be);
+    be->data_bytes = fc_cuda_data_bytes;
+    be->data_upload = fc_cuda_data_upload;
+    be->data_windows = fc_cuda_data_windows;
+    be->data_release = fc_cuda_data_release;
     be->mc_chunk_sums = fc_cuda_mc_chunk_sums;
     be->indicator_segments = fc_cuda_indicator_segments;
 }
@@ -205,12 +232,19 @@ static fc_status check_device(int device, cudaDeviceProp *prop, char *why, size_
         snprintf(why, cap, "no NVIDIA driver: cudaDriverGetVersion found none (is the nvidia kernel module loaded?)");
         return FC_ERR_BACKEND;
     }
-    if (driver < runtime) {
+    /* CUDA's minor-version compatibility: any driver of the same major
+     * version runs a newer minor toolkit's code (all targets have SASS) */
+    if (version_major(driver) < version_major(runtime)) {
         snprintf(why, cap, "NVIDIA driver too old: it supports CUDA %d.%d, the backend was built with CUDA %d.%d",
                  version_major(driver), version_minor(driver), version_major(runtime), version_minor(runtime));
         return FC_ERR_BACKEND;
     }
     cudaError_t err = cudaGetDeviceCount(&count);
+    if (err == cudaErrorInsufficientDriver) {
+        snprintf(why, cap, "NVIDIA driver too old: it supports CUDA %d.%d, the backend was built with CUDA %d.%d",
+                 version_major(driver), version_minor(driver), version_major(runtime), version_minor(runtime));
+        return FC_ERR_BACKEND;
+    }
     if (err != cudaSuccess || count == 0) {
         snprintf(why, cap, "no CUDA device: cudaGetDeviceCount: %s",
                  err != cudaSuccess ? cudaGetErrorString(err) : "0 devices");
@@ -246,9 +280,11 @@ static fc_status open_device(fc_backend *be, char *why, size_t cap) {
                  err == cudaErrorMemoryAllocation ? "out of memory" : "cannot open the device", cudaGetErrorString(err));
         return err == cudaErrorMemoryAllocation ? FC_ERR_MEMORY : FC_ERR_BACKEND;
     }
-    if (fc_cuda_dense_init(be) != FC_OK) {
-        snprintf(why, cap, "cuda:%d (%s): cuBLASLt could not start (see the error above)", impl->device, impl->name);
-        return FC_ERR_BACKEND;
+    fc_status st = fc_cuda_dense_init(be);
+    if (st != FC_OK) {
+        snprintf(why, cap, "cuda:%d (%s): cuBLASLt could not start: %s", impl->device, impl->name,
+                 st == FC_ERR_MEMORY ? "out of memory for its workspace" : "see the error above");
+        return st == FC_ERR_MEMORY ? FC_ERR_MEMORY : FC_ERR_BACKEND;
     }
     return FC_OK;
 }

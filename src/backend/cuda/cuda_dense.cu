@@ -202,12 +202,19 @@ static fc_status preference_set(cublasLtMatmulPreference_t pref, const fc_cuda_i
     return FC_OK;
 }
 
-/* The heuristic's best algorithm for e. The bias pointer is part of the
- * descriptor and its alignment counts, so `bias` (aligned to at least
- * key.align) stands in for the real one. */
-static fc_status entry_choose(fc_cuda_impl *impl, lt_entry *e, const float *bias) {
+/* A bias address aligned to exactly `align` bytes (a power of two up to
+ * FC_LT_MAX_ALIGN), inside the 256-aligned workspace. The heuristic reads
+ * the bias pointer's alignment from the descriptor, so the choice is made
+ * with this stand-in: an entry then suits every call of its key, whatever
+ * the first caller's bias happened to be aligned to. Never dereferenced. */
+static const float *bias_stand_in(const fc_cuda_impl *impl, int64_t align) {
+    return (const float *)((const char *)impl->ws[FC_LT_WS_SLOT] + (align < FC_LT_MAX_ALIGN ? align : 0));
+}
+
+/* The heuristic's best algorithm for e. */
+static fc_status entry_choose(fc_cuda_impl *impl, lt_entry *e) {
     const fc_lt_problem *p = &e->key;
-    if (has_bias(p->epilogue)) FC_TRY(set_bias_pointer(e, bias));
+    if (has_bias(p->epilogue)) FC_TRY(set_bias_pointer(e, bias_stand_in(impl, p->align)));
     cublasLtMatmulPreference_t pref = NULL;
     cublasLtMatmulHeuristicResult_t r;
     int found = 0;
@@ -234,7 +241,7 @@ static fc_status entry_choose(fc_cuda_impl *impl, lt_entry *e, const float *bias
 }
 
 /* The cached entry of p, built on first use. A failed build leaves its slot empty. */
-static fc_status lt_get(fc_cuda_impl *impl, const fc_lt_problem *p, const float *bias, lt_entry **out) {
+static fc_status lt_get(fc_cuda_impl *impl, const fc_lt_problem *p, lt_entry **out) {
     fc_cuda_dense *d = impl->dense;
     for (int i = 0; i < d->n; i++) {
         if (d->entries[i].desc && fc_lt_same(&d->entries[i].key, p)) {
@@ -247,7 +254,7 @@ static fc_status lt_get(fc_cuda_impl *impl, const fc_lt_problem *p, const float 
     FC_TRY(entry_release(e));
     e->key = *p;
     fc_status st = entry_describe(e);
-    if (st == FC_OK) st = entry_choose(impl, e, bias);
+    if (st == FC_OK) st = entry_choose(impl, e);
     if (st != FC_OK) {
         (void)entry_release(e);   /* the first error is the one to report */
         return st;
@@ -281,7 +288,7 @@ static fc_status lt_run(fc_backend *be, fc_lt_problem p, const lt_operands *o) {
     fc_cuda_impl *impl = fc_cuda_impl_of(be);
     lt_entry *e;
     p.align = operands_alignment(&p, o);
-    FC_TRY(lt_get(impl, &p, o->bias, &e));
+    FC_TRY(lt_get(impl, &p, &e));
     if (has_bias(p.epilogue)) FC_TRY(set_bias_pointer(e, o->bias));
     return lt_check(cublasLtMatmul(impl->dense->lt, e->desc, &o->alpha, o->a, e->a, o->b, e->b, &o->beta, o->d, e->c,
                                    o->d, e->c, &e->algo, impl->ws[FC_LT_WS_SLOT], impl->ws_bytes[FC_LT_WS_SLOT],
@@ -451,12 +458,11 @@ fc_status fc_cuda_linear_workspace(fc_backend *be, const fc_linear_call *shape, 
     FC_TRY(check_shape("linear_workspace", shape));
     for (int i = 0; i < FC_WS_SLOTS; i++) ws[i] = 0;
     ws[FC_LT_WS_SLOT] = impl->ws_bytes[FC_LT_WS_SLOT];
-    const float *aligned = (const float *)impl->ws[FC_LT_WS_SLOT];   /* cudaMalloc: 256-byte aligned */
     fc_lt_kind kinds[3] = {FC_LT_LINEAR_FORWARD, FC_LT_LINEAR_GRAD_INPUT, FC_LT_LINEAR_GRAD_WEIGHT};
     for (int k = 0; k < 3; k++) {
         fc_lt_problem p = layer_problem(be, kinds[k], shape);
         lt_entry *e;
-        FC_TRY(lt_get(impl, &p, aligned, &e));
+        FC_TRY(lt_get(impl, &p, &e));
     }
     return FC_OK;
 }

@@ -22,7 +22,7 @@ extern "C" {
 
 /* Buffers handed out by the arena start on this boundary: what cudaMalloc
  * guarantees, and what cuBLASLt's vectorised loads like best. */
-#define FC_CUDA_ALIGN 256
+#define FC_CUDA_ALIGN 256   /* memory_plan.h FC_PLAN_ARENA_ALIGN counts padding up to this */
 
 typedef struct fc_cuda_dense fc_cuda_dense;   /* cuda_dense.cu: cuBLASLt handle, algorithm cache */
 
@@ -103,5 +103,14 @@ void fc_cuda_masked_loss(fc_backend *be, double *loss, float *grad, float grad_s
 void fc_cuda_sum_squares(fc_backend *be, double *out, const float *x, size_t n);
 void fc_cuda_adam_step(fc_backend *be, float *p, const float *g, float *m, float *v, size_t n, float lr,
                        float beta1, float beta2, float eps, int64_t step);
+
+/* ---- cuda_windows.cu (training data on the device, kernels/window_load.h) ---- */
+size_t fc_cuda_data_bytes(const fc_backend *be, const struct fc_window_data *host, size_t cap, size_t work,
+                          size_t *per_window);
+fc_status fc_cuda_data_upload(fc_backend *be, const struct fc_window_data *host, size_t cap, size_t work,
+                              void **data);
+fc_status fc_cuda_data_windows(fc_backend *be, void *data, const struct fc_window_pos *w, size_t n,
+                               const struct fc_window_batch *out);
+void fc_cuda_data_release(fc_backend *be, void *data);
 
 #endif
