@@ -49,6 +49,14 @@ check "graphs were captured (no fallback warning)" "! grep -q 'CUDA graphs off' 
 "$fcast" train "${run[@]}" --device cuda --grad-accum 3 --windows-batch-size 256 --cuda-graph off \
     --out "$tmp/acc_nograph.safetensors"
 check "graphs with gradient accumulation equal plain launches" "cmp -s $tmp/acc.safetensors $tmp/acc_nograph.safetensors"
+# validation chunks are replayed as graphs too (from the second full chunk on)
+val=(--val-size 12 --val-check-steps 20)
+"$fcast" train "${run[@]}" "${val[@]}" --device cuda --out "$tmp/val.safetensors" --log-file "$tmp/val.jsonl"
+FCAST_CUDA_GRAPH=off "$fcast" train "${run[@]}" "${val[@]}" --device cuda --out "$tmp/val_nograph.safetensors" \
+    --log-file "$tmp/val_nograph.jsonl"
+check "validation through graphs: the same losses and model as plain launches" \
+      "cmp -s $tmp/val.safetensors $tmp/val_nograph.safetensors && \
+       diff <(grep -o '\"val_loss\":[^,]*' $tmp/val.jsonl) <(grep -o '\"val_loss\":[^,]*' $tmp/val_nograph.jsonl) > /dev/null"
 # the data path: windows gathered and scaled on the GPU from its copy of the
 # data give the bits of the host path (FCAST_TEST_HOST_BATCHES=1); MSE, so
 # that a target off in its last bit would show in the model file

@@ -8,6 +8,7 @@
 #include "kernels/scaler.h"
 #include "models/model.h"
 #include "train/batch.h"
+#include "train/graph_pass.h"
 #include "train/phase_times.h"
 #include "train/windows.h"
 
@@ -101,6 +102,8 @@ typedef struct {
     float *forecast;          /* (cap, h) host */
     fc_window *windows;
     size_t n_windows, cap;
+    fc_graph_slot forward_graph;   /* the forward of a full chunk (graph_pass.h) */
+    size_t full_chunks;            /* run so far: the first warms the kernels, the next is captured */
 } fc_runner;
 
 /* Windows per inference chunk for n windows on a model with room for

@@ -14,6 +14,7 @@
 #include "train/batch.h"
 #include "train/checkpoint.h"
 #include "train/forecaster.h"
+#include "train/graph_pass.h"
 #include "train/optimizer.h"
 #include "train/progress.h"
 #include "train/run_log.h"
@@ -29,13 +30,10 @@
 /* The forward and the backward of a micro-batch launch the same kernels
  * on the same buffers every step: on a backend with graphs (CUDA) each is
  * captured once, after FC_GRAPH_FROM_STEP eager steps have chosen every
- * algorithm and allocated every buffer, and replayed from then on. The
- * loss between them is read on the host, so it stays outside. */
+ * algorithm and allocated every buffer, and replayed from then on
+ * (graph_pass.h). The loss between them is read on the host, so it stays
+ * outside, as does the optimizer step. */
 #define FC_GRAPH_FROM_STEP 2
-typedef struct {
-    void *forward, *backward;
-    int off;                   /* no graphs: none on this backend, --cuda-graph off, or a capture failed */
-} step_graphs;
 
 typedef struct {
     fc_forecaster *f;
@@ -54,7 +52,7 @@ typedef struct {
     double mark;               /* fc_now() at the end of the last timed phase */
     uint64_t data_hash;        /* the data's values, for checkpoints: computed at the first need */
     int data_hashed;
-    step_graphs graphs;
+    fc_graph_slot forward_graph, backward_graph;
 } trainer;
 
 /* What a checkpoint saves and restores, with the data's hash (one pass over
@@ -115,53 +113,21 @@ static fc_status check_options(const fc_train_options *o, const fc_model_config 
     return FC_OK;
 }
 
-static fc_status forward_pass(trainer *t) {
+static fc_status forward_pass(void *ctx) {
+    trainer *t = ctx;
     fc_batch *b = &t->batch;
     return fc_model_forward(t->f->model, b->d_forecast, b->d_in_y, b->d_in_mask, t->o->windows_batch_size);
 }
 
-static fc_status backward_pass(trainer *t) {
+static fc_status backward_pass(void *ctx) {
+    trainer *t = ctx;
     return fc_model_backward(t->f->model, t->batch.d_grad, t->o->windows_batch_size);
-}
-
-/* A capture that fails turns graphs off for the run, with one warning:
- * nothing of the capture ran, so the caller runs the pass eagerly. */
-static void graphs_off(trainer *t) {
-    fprintf(stderr, "warning: CUDA graphs off for this run (steps run as plain launches): %s\n", fc_last_error());
-    t->graphs.off = 1;
-}
-
-/* Runs one pass eagerly, or through its graph (captured on first use). */
-static fc_status run_pass(trainer *t, size_t step, void **graph, fc_status (*pass)(trainer *)) {
-    fc_backend *be = t->f->model->be;
-    if (t->graphs.off || step < FC_GRAPH_FROM_STEP) return pass(t);
-    if (!*graph) {
-        fc_status st = be->capture_begin(be);
-        if (st == FC_OK) {
-            fc_status body = pass(t);
-            st = be->capture_end(be, graph);
-            if (st == FC_OK && body != FC_OK) st = body;
-        }
-        if (st != FC_OK) {
-            if (*graph) be->graph_free(be, *graph);
-            *graph = NULL;
-            graphs_off(t);
-            return pass(t);
-        }
-    }
-    return be->graph_launch(be, *graph);
-}
-
-static void graphs_free(trainer *t) {
-    fc_backend *be = t->f->model->be;
-    if (t->graphs.forward) be->graph_free(be, t->graphs.forward);
-    if (t->graphs.backward) be->graph_free(be, t->graphs.backward);
-    t->graphs = (step_graphs){NULL, NULL, 1};
 }
 
 static void trainer_free(trainer *t) {
     fc_backend *be = t->f->model->be;
-    graphs_free(t);
+    fc_graph_slot_free(&t->forward_graph, be);
+    fc_graph_slot_free(&t->backward_graph, be);
     fc_window_sampler_free(&t->sampler);
     fc_batch_free(&t->batch);
     fc_validator_free(&t->validator);
@@ -178,7 +144,8 @@ static fc_status trainer_init(trainer *t) {
     const fc_train_options *o = t->o;
     size_t W = o->windows_batch_size, per_step = windows_per_step(o);
     t->spec = spec_of(&m->cfg, o);
-    t->graphs.off = o->no_graphs || !be->capture_begin;
+    fc_graph_slot_init(&t->forward_graph, be, o->no_graphs);
+    fc_graph_slot_init(&t->backward_graph, be, o->no_graphs);
     t->lr_decay_steps = o->num_lr_decays > 0 ? o->max_steps / (size_t)o->num_lr_decays : (size_t)1 << 62;
     if (t->lr_decay_steps < 1) t->lr_decay_steps = 1;
     /* the sampler draws the whole effective batch; micro-batches are slices of it */
@@ -206,12 +173,13 @@ static fc_status micro_batch(trainer *t, size_t step, const fc_window *windows, 
      * scale them (asynchronously on a GPU: the time shows in later phases). */
     FC_TRY(fc_batch_load(b, t->ds, &t->spec, windows, W, 0, t->f->scaler));
     phase_end(t, FC_PHASE_GATHER_SCALE);
-    FC_TRY(run_pass(t, step, &t->graphs.forward, forward_pass));
+    int warm = step >= FC_GRAPH_FROM_STEP;
+    FC_TRY(fc_graph_run(&t->forward_graph, m->be, warm, forward_pass, t));
     phase_end(t, FC_PHASE_FORWARD);
     m->be->masked_loss(m->be, loss, b->d_grad, grad_scale, b->d_forecast, b->d_out_y, b->d_out_mask,
                        W * m->cfg.h, (int)t->f->loss);
     phase_end(t, FC_PHASE_LOSS);
-    fc_status st = run_pass(t, step, &t->graphs.backward, backward_pass);
+    fc_status st = fc_graph_run(&t->backward_graph, m->be, warm, backward_pass, t);
     phase_end(t, FC_PHASE_BACKWARD);
     return st;
 }
