@@ -164,7 +164,28 @@ static void test_keys_and_messages(void) {
     CHECK(fc_lt_forward_epilogue(FC_ACT_RELU, 0) == FC_LT_EPI_RELU);
 }
 
+/* The backward's row chunks tile [0, B): none empty, at most
+ * FC_DY_MAX_CHUNKS, each of at least FC_DY_MIN_CHUNK_ROWS rows unless B is
+ * smaller, and the partials' room follows. */
+static void test_dy_split(void) {
+    size_t sizes[] = {0, 1, 63, 64, 65, 127, 128, 1000, 1023, 1024, 2047, 2049, 4096, 100003, (size_t)1 << 40};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        size_t B = sizes[i];
+        fc_dy_split s = fc_dy_split_of(B);
+        if (B == 0) {
+            CHECK(s.chunks == 0 && fc_dy_partials_bytes(0, 7) == 0);
+            continue;
+        }
+        CHECK_MSG(s.chunks >= 1 && s.chunks <= FC_DY_MAX_CHUNKS, "B=%zu: %zu chunks", B, s.chunks);
+        CHECK_MSG((s.chunks - 1) * s.rows < B && B <= s.chunks * s.rows, "B=%zu: %zu x %zu rows", B, s.chunks, s.rows);
+        CHECK_MSG(s.rows >= FC_DY_MIN_CHUNK_ROWS || s.chunks == 1, "B=%zu: chunks of %zu rows", B, s.rows);
+        CHECK(fc_dy_partials_bytes(B, 512) == s.chunks * 512 * sizeof(double));
+    }
+    CHECK(fc_dy_split_of(1024).chunks == 16);   /* a default batch: 16 rows of blocks */
+}
+
 int main(void) {
+    test_dy_split();
     size_t shapes[][3] = {{1, 1, 1}, {5, 3, 2}, {2, 7, 9}, {16, 1, 4}, {3, 8, 1}};
     for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
         test_linear_forward(shapes[s][0], shapes[s][1], shapes[s][2], FC_ACT_NONE);

@@ -8,6 +8,18 @@ size_t fc_lt_workspace_bytes(int cc_major) {
     return (size_t)(cc_major >= 9 ? 32 : 4) << 20;
 }
 
+fc_dy_split fc_dy_split_of(size_t B) {
+    fc_dy_split s = {0, 0};
+    if (B == 0) return s;
+    size_t want = B / FC_DY_MIN_CHUNK_ROWS;   /* rounded down: chunks keep their minimum of rows */
+    size_t chunks = want < 1 ? 1 : want < FC_DY_MAX_CHUNKS ? want : FC_DY_MAX_CHUNKS;
+    s.rows = B / chunks + (B % chunks != 0);
+    s.chunks = B / s.rows + (B % s.rows != 0);   /* rounding rows up may leave the last chunks empty: drop them */
+    return s;
+}
+
+size_t fc_dy_partials_bytes(size_t B, size_t O) { return fc_dy_split_of(B).chunks * O * sizeof(double); }
+
 int64_t fc_lt_alignment(const void *p) {
     uintptr_t a = (uintptr_t)p;
     if (a == 0) return FC_LT_MAX_ALIGN;

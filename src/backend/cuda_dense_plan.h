@@ -54,6 +54,22 @@ typedef struct {
  * newer generations get Hopper's. */
 size_t fc_lt_workspace_bytes(int cc_major);
 
+/* The backward pass over dy (cuda_dense.cu) cuts a layer's B rows into
+ * chunks, one row of blocks of the grid per chunk, so that a layer with few
+ * output columns still spreads over the GPU; the bias gradient is then the
+ * chunks' column sums added in chunk order (fixed by B: the same bits every
+ * run). Chunks hold at least FC_DY_MIN_CHUNK_ROWS rows, at most
+ * FC_DY_MAX_CHUNKS of them, none empty; the last may be shorter. */
+#define FC_DY_MIN_CHUNK_ROWS 64
+#define FC_DY_MAX_CHUNKS 32
+typedef struct {
+    size_t chunks;   /* 0 when B == 0 */
+    size_t rows;     /* rows per chunk */
+} fc_dy_split;
+fc_dy_split fc_dy_split_of(size_t B);
+/* Bytes of the chunks' column sums (doubles) of a layer of B rows and O columns. */
+size_t fc_dy_partials_bytes(size_t B, size_t O);
+
 /* The largest power of two, at most FC_LT_MAX_ALIGN, that divides p's
  * address (FC_LT_MAX_ALIGN for NULL: an absent operand constrains nothing). */
 int64_t fc_lt_alignment(const void *p);

@@ -15,7 +15,8 @@
  * reads it from y, as the CPU backend and torch's threshold_backward do.
  *
  * Backward: ONE kernel pass over dy applies that mask, writes dy back,
- * rounds it into dy_low (bf16 / fp16) and adds its column sums into db.
+ * rounds it into dy_low (bf16 / fp16) and sums its columns per chunk of
+ * rows (a tiny second kernel adds the chunks into db, in chunk order).
  * Then two matmuls give dx = dy . w and dw += dy^T . x (beta = 1). The
  * cuBLASLt epilogues cannot do that pass under this contract:
  *  - DRELU / DRELU_BGRAD read the aux bit-mask (see above). They also mask
@@ -60,7 +61,9 @@
  * released; memory_plan.c counts the workspace as its own item, not in the
  * arena; and allocating at init means the step loop never allocates (nor
  * does a CUDA graph capture meet a cudaMalloc). linear_workspace reports
- * its size so the plan counts it. */
+ * its size so the plan counts it. Slot FC_DY_PARTIALS_SLOT holds the
+ * backward's per-chunk column sums (a few hundred KB), allocated at the
+ * first backward of the largest layer, before any capture. */
 #include <cublasLt.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -303,21 +306,25 @@ static __global__ void round_kernel(uint16_t *dst, const float *src, size_t n, i
         dst[i] = bf16 ? fc_bf16_from_f32(src[i]) : fc_f16_from_f32(src[i]);
 }
 
-/* The backward pass over dy. A block owns strips of FC_DY_COLS columns (a
- * warp reads 128 contiguous bytes of a row); its FC_DY_ROWS row lanes each
- * sum every FC_DY_ROWS-th row in double, and lane 0 adds the lanes in lane
- * order. The order depends on B alone, so db is the same bits every run. */
+/* The backward pass over dy. Block (x, y) owns strips of FC_DY_COLS
+ * columns (a warp reads 128 contiguous bytes of a row) of the rows of chunk
+ * y (fc_dy_split_of). Its FC_DY_ROWS row lanes each sum every FC_DY_ROWS-th
+ * row of the chunk in double, lane 0 adds the lanes in lane order into the
+ * chunk's partial, and db_add_kernel adds the chunks in chunk order. Every
+ * order depends on B alone, so db is the same bits every run. */
 #define FC_DY_COLS 32
 #define FC_DY_ROWS 16
+#define FC_DY_PARTIALS_SLOT 1   /* impl->ws slot of the chunks' column sums */
 
-static __global__ void dy_prepare_kernel(float *dy, const float *y, uint16_t *low, int bf16, float *db, size_t B,
-                                         size_t O) {
+static __global__ void dy_prepare_kernel(float *dy, const float *y, uint16_t *low, int bf16, double *partials,
+                                         size_t B, size_t O, size_t chunk_rows) {
     __shared__ double lane_sum[FC_DY_ROWS][FC_DY_COLS];
     size_t strips = (O + FC_DY_COLS - 1) / FC_DY_COLS;
+    size_t r0 = blockIdx.y * chunk_rows, r1 = r0 + chunk_rows < B ? r0 + chunk_rows : B;
     for (size_t s = blockIdx.x; s < strips; s += gridDim.x) {   /* uniform per block: safe around __syncthreads */
         size_t j = s * FC_DY_COLS + threadIdx.x;
         double acc = 0.0;
-        for (size_t r = threadIdx.y; j < O && r < B; r += FC_DY_ROWS) {
+        for (size_t r = r0 + threadIdx.y; j < O && r < r1; r += FC_DY_ROWS) {
             size_t at = r * O + j;
             float g = dy[at];
             if (y) dy[at] = g = fc_relu_backward(g, y[at]);
@@ -326,12 +333,21 @@ static __global__ void dy_prepare_kernel(float *dy, const float *y, uint16_t *lo
         }
         lane_sum[threadIdx.y][threadIdx.x] = acc;
         __syncthreads();
-        if (db && threadIdx.y == 0 && j < O) {
+        if (partials && threadIdx.y == 0 && j < O) {
             double sum = 0.0;
             for (int q = 0; q < FC_DY_ROWS; q++) sum += lane_sum[q][threadIdx.x];
-            db[j] += (float)sum;
+            partials[blockIdx.y * O + j] = sum;
         }
         __syncthreads();   /* lane_sum is reused by the next strip */
+    }
+}
+
+/* db[j] += the chunks' sums of column j, in chunk order. */
+static __global__ void db_add_kernel(float *db, const double *partials, size_t chunks, size_t O) {
+    for (size_t j = fc_first_index(); j < O; j += fc_grid_stride()) {
+        double sum = 0.0;
+        for (size_t c = 0; c < chunks; c++) sum += partials[c * O + j];
+        db[j] += (float)sum;
     }
 }
 
@@ -354,15 +370,44 @@ static fc_status round_into(fc_backend *be, void *dst, const float *src, size_t 
     return FC_CUDA_LAUNCHED("round_kernel");
 }
 
-/* Mask, rounding and bias gradient in one pass; nothing to do without any of them. */
+/* Room for the chunks' column sums of a B x O layer. Grown on the first
+ * backward of the largest layer, which the warm-up steps run before any
+ * graph capture (an allocation cannot be captured); never shrunk. */
+static fc_status partials_room(fc_cuda_impl *impl, size_t bytes) {
+    if (impl->ws_bytes[FC_DY_PARTIALS_SLOT] >= bytes) return FC_OK;
+    if (impl->ws[FC_DY_PARTIALS_SLOT]) FC_TRY(FC_CUDA(cudaFree(impl->ws[FC_DY_PARTIALS_SLOT])));
+    impl->ws[FC_DY_PARTIALS_SLOT] = NULL;
+    impl->ws_bytes[FC_DY_PARTIALS_SLOT] = 0;
+    fc_status st = FC_CUDA(cudaMalloc(&impl->ws[FC_DY_PARTIALS_SLOT], bytes));
+    if (st != FC_OK) {
+        cudaGetLastError();   /* not sticky */
+        impl->ws[FC_DY_PARTIALS_SLOT] = NULL;
+        return st;
+    }
+    impl->ws_bytes[FC_DY_PARTIALS_SLOT] = bytes;
+    return FC_OK;
+}
+
+/* Mask, rounding and bias gradient in one pass over dy (then the chunks'
+ * sums into db); nothing to do without any of them. */
 static fc_status dy_prepare(fc_backend *be, const fc_linear_call *c, float *dy, void *dy_low, float *db) {
+    fc_cuda_impl *impl = fc_cuda_impl_of(be);
     int relu = c->act == FC_ACT_RELU, low = c->prec != FC_PREC_FP32;
     if (!relu && !db && !low) return FC_OK;
-    fc_launch l = fc_launch_1d(c->O, FC_DY_COLS, FC_LAUNCH_MAX_GRID);
-    dim3 block(FC_DY_COLS, FC_DY_ROWS);
-    dy_prepare_kernel<<<l.grid, block, 0, fc_cuda_stream(be)>>>(
-        dy, relu ? c->y : NULL, low ? (uint16_t *)dy_low : NULL, c->prec == FC_PREC_BF16, db, c->B, c->O);
-    return FC_CUDA_LAUNCHED("dy_prepare_kernel");
+    fc_dy_split split = fc_dy_split_of(c->B);
+    if (db) FC_TRY(partials_room(impl, fc_dy_partials_bytes(c->B, c->O)));
+    double *partials = db ? (double *)impl->ws[FC_DY_PARTIALS_SLOT] : NULL;
+    fc_launch strips = fc_launch_1d(c->O, FC_DY_COLS, FC_LAUNCH_MAX_GRID);
+    dim3 grid(strips.grid, (unsigned)split.chunks), block(FC_DY_COLS, FC_DY_ROWS);
+    dy_prepare_kernel<<<grid, block, 0, fc_cuda_stream(be)>>>(dy, relu ? c->y : NULL,
+                                                              low ? (uint16_t *)dy_low : NULL,
+                                                              c->prec == FC_PREC_BF16, partials, c->B, c->O,
+                                                              split.rows);
+    FC_TRY(FC_CUDA_LAUNCHED("dy_prepare_kernel"));
+    if (!db) return FC_OK;
+    fc_launch l = fc_cuda_grid(c->O);
+    db_add_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(db, partials, split.chunks, c->O);
+    return FC_CUDA_LAUNCHED("db_add_kernel");
 }
 
 /* ---- checks (as the CPU backend's) ---- */
@@ -458,6 +503,7 @@ fc_status fc_cuda_linear_workspace(fc_backend *be, const fc_linear_call *shape, 
     FC_TRY(check_shape("linear_workspace", shape));
     for (int i = 0; i < FC_WS_SLOTS; i++) ws[i] = 0;
     ws[FC_LT_WS_SLOT] = impl->ws_bytes[FC_LT_WS_SLOT];
+    ws[FC_DY_PARTIALS_SLOT] = fc_dy_partials_bytes(shape->B, shape->O);   /* allocated at the first backward */
     fc_lt_kind kinds[3] = {FC_LT_LINEAR_FORWARD, FC_LT_LINEAR_GRAD_INPUT, FC_LT_LINEAR_GRAD_WEIGHT};
     for (int k = 0; k < 3; k++) {
         fc_lt_problem p = layer_problem(be, kinds[k], shape);
