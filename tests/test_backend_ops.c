@@ -676,6 +676,37 @@ static void run_masked_loss(ctx *c, const op_case *k, uint64_t seed) {
     judge(c, "grad", read_out(c, dgrad), want, scale, n, TOL_GRAD);
 }
 
+/* masked_loss_into: the loss summed in backend memory over two calls
+ * (first, then not), divided by 3 each, must be the bits of the host's
+ * (0 + L/3) + L/3 with L this backend's masked_loss; the gradient as
+ * masked_loss's, against the reference. */
+static void run_masked_loss_into(ctx *c, const op_case *k, uint64_t seed) {
+    size_t n = k->m;
+    int mse = !!(k->opt & MSE);
+    shape(c, "n%zu %s gs=%g%s", n, mse ? "mse" : "mae", (double)k->alpha, k->opt & NO_MASK ? " mask=0" : "");
+    float *yhat = rnd_f(c, n, seed, -2, 2), *y = rnd_f(c, n, seed + 1, -2, 2), *mask = rnd_f(c, n, seed + 2, 0, 1);
+    for (size_t i = 0; i < n; i++)
+        if (i % 4 == 1 || k->opt & NO_MASK) mask[i] = 0.0f;
+    const float *dyhat = dev_in(c, "yhat", yhat, n), *dy = dev_in(c, "y", y, n), *dm = dev_in(c, "mask", mask, n);
+    float *dgrad = dev_out(c, "grad", val_f(c, n, NAN), n);
+    double one = NAN, summed = NAN;
+    c->be->masked_loss(c->be, &one, NULL, k->alpha, dyhat, dy, dm, n, mse);
+    double *d_loss = c->be->alloc(c->be, sizeof(double));
+    c->be->masked_loss_into(c->be, d_loss, 1, 3.0, dgrad, k->alpha, dyhat, dy, dm, n, mse);
+    c->be->masked_loss_into(c->be, d_loss, 0, 3.0, dgrad, k->alpha, dyhat, dy, dm, n, mse);
+    c->be->to_host(c->be, &summed, d_loss, sizeof summed);
+    c->be->release(c->be, d_loss);
+    double host = 0.0;
+    host += one / 3.0;
+    host += one / 3.0;
+    if (memcmp(&summed, &host, sizeof host) != 0)
+        fail(c, "loss: %.17g in backend memory, %.17g summed on the host", summed, host);
+    double *want = dbl(c, n), *scale = dbl(c, n);
+    ref_masked_loss(want, k->alpha, yhat, y, mask, n, mse);
+    for (size_t i = 0; i < n; i++) scale[i] = fabs(want[i]);
+    judge(c, "grad", read_out(c, dgrad), want, scale, n, TOL_GRAD);
+}
+
 typedef struct {
     double lr, beta1, beta2, eps;
 } adam_config;
@@ -907,6 +938,9 @@ static const op_case cases[] = {
     ROW(masked_loss, N_4_BLOCKS, 0, 0, 0, F32, 0, 1.0f, 0, TOL_SUM),
     ROW(masked_loss, N_4_BLOCKS, 0, 0, 0, F32, MSE, 65536.0f, 0, TOL_SUM),
     ROW(masked_loss, N_LONG_BLOCKS, 0, 0, 0, F32, MSE, 1.0f, 0, TOL_SUM),
+    ROW(masked_loss_into, 7, 0, 0, 0, F32, MSE, 2.0f, 0, TOL_SUM),
+    ROW(masked_loss_into, 33, 0, 0, 0, F32, NO_MASK, 1.0f, 0, TOL_SUM),
+    ROW(masked_loss_into, N_4_BLOCKS, 0, 0, 0, F32, 0, 65536.0f, 0, TOL_SUM),
 
     /* Adam (n), ADAM_STEPS steps: TOL_ADAM, and the same bits everywhere
      * (one body, kernels/adam.h, with host scalars made once). */
@@ -965,6 +999,7 @@ static int table_complete(const fc_backend *be) {
            be->linear_workspace && be->linear_forward && be->linear_backward && be->gemm && be->maxpool1d_forward &&
            be->maxpool1d_backward && be->interp_linear_forward && be->interp_linear_backward && be->flip_rows &&
            be->axpby_rows && be->mul_rows && be->broadcast_col && be->sum_rows_into_col && be->masked_loss &&
+           be->masked_loss_into &&
            be->adam_step && be->sum_squares && be->scale;
 }
 

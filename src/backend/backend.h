@@ -165,6 +165,14 @@ struct fc_backend {
      * scaled by `grad_scale` into grad (n). kind: 0 MAE, 1 MSE. */
     void (*masked_loss)(fc_backend *be, double *loss, float *grad, float grad_scale,
                         const float *yhat, const float *y, const float *mask, size_t n, int kind);
+    /* The same loss and gradient, with the loss left in backend memory for
+     * the caller to read once per step: *d_loss (one double) becomes
+     * (first ? 0 : *d_loss) + loss / divisor, with the bits of a host's
+     * `sum += loss / divisor` from 0. Nothing waits for the device, so a
+     * step's micro-batches run without a round trip to the host. */
+    void (*masked_loss_into)(fc_backend *be, double *d_loss, int first, double divisor, float *grad,
+                             float grad_scale, const float *yhat, const float *y, const float *mask, size_t n,
+                             int kind);
     /* One Adam step (PyTorch semantics, no weight decay) over n parameters. */
     void (*adam_step)(fc_backend *be, float *p, const float *g, float *m, float *v, size_t n,
                       float lr, float beta1, float beta2, float eps, int64_t step);
@@ -273,7 +281,7 @@ fc_status fc_device_parse(const char *name, fc_device_kind *kind, int *index);
  * no driver, no device, compute capability too old, out of memory. The
  * library is never unloaded: backends it made may live until the process
  * ends. */
-#define FC_BACKEND_ABI 6
+#define FC_BACKEND_ABI 7
 #define FC_CUDA_LIBRARY_NAME "libfcast-cuda.so"
 #define FC_CUDA_ENTRY_NAME "fc_backend_cuda_create"
 typedef fc_status (*fc_error_fn)(fc_status code, const char *fmt, ...);

@@ -58,6 +58,7 @@ static void plan_parameters(fc_memory_plan *p, const fc_model *m, const fc_train
     add_backend(p, "parameters", m->n_floats * sizeof(float), 0);
     add_backend(p, "gradients", t, 0);
     add_backend(p, "Adam moments", 2 * t, 0);
+    add_backend(p, "step loss", sizeof(double), 0);
     if (o->val_size) add_backend(p, "best weights (validation)", t, 0);
     add_backend(p, "low-precision weights", fc_model_low_param_bytes(m, o->precision, be), 0);
 }

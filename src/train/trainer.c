@@ -53,6 +53,7 @@ typedef struct {
     uint64_t data_hash;        /* the data's values, for checkpoints: computed at the first need */
     int data_hashed;
     fc_graph_slot forward_graph, backward_graph;
+    double *d_loss;            /* the step's loss, summed over its micro-batches in backend memory */
 } trainer;
 
 /* What a checkpoint saves and restores, with the data's hash (one pass over
@@ -134,6 +135,7 @@ static void trainer_free(trainer *t) {
     free(t->windows);
     fc_optimizer_free(&t->opt, t->f->model);
     be->release(be, t->best);
+    be->release(be, t->d_loss);
     /* back to fp32 products: predictions after training use the master weights */
     fc_model_set_precision(t->f->model, FC_PREC_FP32);
 }
@@ -156,15 +158,18 @@ static fc_status trainer_init(trainer *t) {
     FC_TRY(fc_model_reserve(m, W, 1));
     FC_TRY(fc_optimizer_init(&t->opt, m, o->precision == FC_PREC_FP16, o->clip_grad_norm));
     t->windows = fc_malloc(per_step * sizeof(fc_window), "window indices");
+    if (!(t->d_loss = be->alloc(be, sizeof(double)))) return FC_ERR_MEMORY;
     t->best = o->val_size ? be->alloc(be, m->n_trainable * sizeof(float)) : NULL;
     if (!t->windows || (o->val_size && !t->best)) return FC_ERR_MEMORY;
     if (t->best) be->fill(be, t->best, 0.0f, m->n_trainable);   /* checkpointed before any improvement */
     return o->val_size ? fc_validator_init(&t->validator, t->f, t->ds, &t->spec) : FC_OK;
 }
 
-/* Forward, loss and backward of one micro-batch; gradients accumulate. The
- * loss gradient carries the loss scale and the 1/K of accumulation. */
-static fc_status micro_batch(trainer *t, size_t step, const fc_window *windows, float grad_scale, double *loss) {
+/* Forward, loss and backward of micro-batch k; gradients accumulate. The
+ * loss gradient carries the loss scale and the 1/K of accumulation; the
+ * loss itself is summed (each divided by K) in backend memory, t->d_loss,
+ * read once the step is done, so no micro-batch waits for the host. */
+static fc_status micro_batch(trainer *t, size_t step, size_t k, const fc_window *windows, float grad_scale) {
     fc_model *m = t->f->model;
     fc_batch *b = &t->batch;
     size_t W = t->o->windows_batch_size;
@@ -176,8 +181,8 @@ static fc_status micro_batch(trainer *t, size_t step, const fc_window *windows, 
     int warm = step >= FC_GRAPH_FROM_STEP;
     FC_TRY(fc_graph_run(&t->forward_graph, m->be, warm, forward_pass, t));
     phase_end(t, FC_PHASE_FORWARD);
-    m->be->masked_loss(m->be, loss, b->d_grad, grad_scale, b->d_forecast, b->d_out_y, b->d_out_mask,
-                       W * m->cfg.h, (int)t->f->loss);
+    m->be->masked_loss_into(m->be, t->d_loss, k == 0, (double)t->o->grad_accum, b->d_grad, grad_scale,
+                            b->d_forecast, b->d_out_y, b->d_out_mask, W * m->cfg.h, (int)t->f->loss);
     phase_end(t, FC_PHASE_LOSS);
     fc_status st = fc_graph_run(&t->backward_graph, m->be, warm, backward_pass, t);
     phase_end(t, FC_PHASE_BACKWARD);
@@ -201,13 +206,10 @@ static fc_status train_step(trainer *t, size_t step, double *loss, fc_step_repor
     fc_window_sampler_next(&t->sampler, step, t->windows);
     m->be->fill(m->be, m->grads, 0.0f, m->n_trainable);
     phase_end(t, FC_PHASE_SAMPLE);
-    *loss = 0.0;
-    for (size_t k = 0; k < K; k++) {
-        double micro;
-        FC_TRY(micro_batch(t, step, t->windows + k * W, grad_scale, &micro));
-        *loss += micro / (double)K;
-    }
+    for (size_t k = 0; k < K; k++) FC_TRY(micro_batch(t, step, k, t->windows + k * W, grad_scale));
     fc_status st = fc_optimizer_step(&t->opt, m, (float)learning_rate_at(t, step), r);
+    m->be->to_host(m->be, loss, t->d_loss, sizeof *loss);   /* waits for the step */
+    if (st == FC_OK) st = m->be->status(m->be);
     phase_end(t, FC_PHASE_OPTIMIZER);
     return st;
 }

@@ -74,3 +74,12 @@ void fc_cpu_masked_loss(fc_backend *be, double *loss, float *grad, float grad_sc
     for (size_t i = 0; i < n; i++)
         grad[i] = coef == 0.0f ? 0.0f : coef * mask[i] * fc_loss_point_grad(kind, yhat[i], y[i]);
 }
+
+/* Backend memory is host memory: the loss goes straight into *d_loss. */
+void fc_cpu_masked_loss_into(fc_backend *be, double *d_loss, int first, double divisor, float *grad,
+                             float grad_scale, const float *yhat, const float *y, const float *mask, size_t n,
+                             int kind) {
+    double loss;
+    fc_cpu_masked_loss(be, &loss, grad, grad_scale, yhat, y, mask, n, kind);
+    *d_loss = (first ? 0.0 : *d_loss) + loss / divisor;
+}

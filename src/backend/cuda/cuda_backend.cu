@@ -165,6 +165,7 @@ static void cuda_destroy(fc_backend *be) {
         if (impl->arena) arena_free(be);
         cudaFree(impl->d_partials);
         cudaFreeHost(impl->h_partials);
+        cudaFree(impl->d_coef);
         if (impl->stream) cudaStreamDestroy(impl->stream);
         free(impl);
     }
@@ -206,6 +207,7 @@ static void fill_table(fc_backend *be) {
     be->broadcast_col = fc_cuda_broadcast_col;
     be->sum_rows_into_col = fc_cuda_sum_rows_into_col;
     be->masked_loss = fc_cuda_masked_loss;
+    be->masked_loss_into = fc_cuda_masked_loss_into;
     be->adam_step = fc_cuda_adam_step;
     be->sum_squares = fc_cuda_sum_squares;
     be->scale = fc_cuda_scale;
@@ -275,6 +277,7 @@ static fc_status open_device(fc_backend *be, char *why, size_t cap) {
     if (err == cudaSuccess) err = cudaStreamCreateWithFlags(&impl->stream, cudaStreamNonBlocking);
     if (err == cudaSuccess) err = cudaMalloc((void **)&impl->d_partials, 2 * FC_REDUCE_MAX_BLOCKS * sizeof(double));
     if (err == cudaSuccess) err = cudaMallocHost((void **)&impl->h_partials, 2 * FC_REDUCE_MAX_BLOCKS * sizeof(double));
+    if (err == cudaSuccess) err = cudaMalloc((void **)&impl->d_coef, sizeof(float));
     if (err != cudaSuccess) {
         snprintf(why, cap, "cuda:%d (%s): %s: %s", impl->device, impl->name,
                  err == cudaErrorMemoryAllocation ? "out of memory" : "cannot open the device", cudaGetErrorString(err));

@@ -149,3 +149,53 @@ void fc_cuda_sum_squares(fc_backend *be, double *out, const float *x, size_t n) 
     if (st != FC_OK) *out = NAN;
     fc_cuda_note_failure(be, st);
 }
+
+/* ---- the loss left on the device (masked_loss_into) ---- */
+
+/* One thread: the pieces added in piece order (as add_in_order), the
+ * micro-batch's loss into *d_loss and the gradient's coefficient into
+ * *coef, each with the host code's expressions, so the bits are the same
+ * as masked_loss's followed by the host's `sum += loss / divisor`. */
+static __global__ void masked_loss_finish(const double *partials, size_t blocks, int first, double divisor,
+                                          float grad_scale, double *d_loss, float *coef) {
+    double loss_sum = 0.0, mask_sum = 0.0;
+    for (size_t b = 0; b < blocks; b++) loss_sum += partials[b];
+    for (size_t b = 0; b < blocks; b++) mask_sum += partials[blocks + b];
+    double loss = mask_sum == 0.0 ? 0.0 : loss_sum / mask_sum;
+    *d_loss = (first ? 0.0 : *d_loss) + loss / divisor;
+    *coef = mask_sum == 0.0 ? 0.0f : (float)((double)grad_scale / mask_sum);
+}
+
+/* masked_loss_grad with the coefficient read on the device. */
+static __global__ void masked_loss_grad_at(float *grad, const float *coef_at, const float *yhat, const float *y,
+                                           const float *mask, size_t n, int kind) {
+    float coef = *coef_at;
+    for (size_t i = fc_first_index(); i < n; i += fc_grid_stride())
+        grad[i] = coef == 0.0f ? 0.0f : coef * mask[i] * fc_loss_point_grad(kind, yhat[i], y[i]);
+}
+
+static fc_status masked_loss_into(fc_backend *be, double *d_loss, int first, double divisor, float *grad,
+                                  float grad_scale, const float *yhat, const float *y, const float *mask, size_t n,
+                                  int kind) {
+    fc_cuda_impl *impl = fc_cuda_impl_of(be);
+    fc_reduce_split split = fc_reduce_split_of(n);
+    fc_launch l = fc_reduce_launch(n);
+    if (l.grid) {
+        masked_loss_pieces<<<l.grid, l.block, 0, impl->stream>>>(yhat, y, mask, n, kind, split, impl->d_partials);
+        FC_TRY(FC_CUDA_LAUNCHED("masked_loss_pieces"));
+    }
+    masked_loss_finish<<<1, 1, 0, impl->stream>>>(impl->d_partials, split.blocks, first, divisor, grad_scale,
+                                                  d_loss, impl->d_coef);
+    FC_TRY(FC_CUDA_LAUNCHED("masked_loss_finish"));
+    fc_launch g = fc_cuda_grid(n);
+    if (!grad || !g.grid) return FC_OK;
+    masked_loss_grad_at<<<g.grid, g.block, 0, impl->stream>>>(grad, impl->d_coef, yhat, y, mask, n, kind);
+    return FC_CUDA_LAUNCHED("masked_loss_grad_at");
+}
+
+/* A failure is noted: the caller's read of *d_loss then fails through status. */
+void fc_cuda_masked_loss_into(fc_backend *be, double *d_loss, int first, double divisor, float *grad,
+                              float grad_scale, const float *yhat, const float *y, const float *mask, size_t n,
+                              int kind) {
+    fc_cuda_note_failure(be, masked_loss_into(be, d_loss, first, divisor, grad, grad_scale, yhat, y, mask, n, kind));
+}
