@@ -99,6 +99,14 @@ static void largest_batch_fits(const fc_dataset *ds) {
     o.windows_batch_size = fits + 1;
     CHECK(fc_memory_plan_train(m, ds, &o, be, &p) == FC_OK && p.total > limit);
     CHECK(fc_memory_plan_largest_batch(m, ds, &o, be, (size_t)40 << 20, &fits) == FC_OK && fits == 0);   /* no */
+    /* a backend with memory of its own besides its buffers (a GPU's context) has it counted */
+    fc_backend gpu_like = *be;
+    gpu_like.context_bytes = (size_t)512 << 20;
+    fc_memory_plan q;
+    CHECK(fc_memory_plan_train(m, ds, &o, &gpu_like, &q) == FC_OK && q.total == p.total + ((size_t)512 << 20));
+    int listed = 0;
+    for (int i = 0; i < q.n; i++) listed |= !strcmp(q.items[i].name, FC_PLAN_CONTEXT_NAME);
+    CHECK(listed);
     CHECK(fc_memory_plan_refusal(&p, limit, 571) == FC_ERR_MEMORY);
     CHECK_CONTAINS(fc_last_error(), "activations");
     CHECK_CONTAINS(fc_last_error(), "571");

@@ -65,6 +65,10 @@ struct fc_backend {
     void *impl;
     int threads;
     int host_visible;   /* 1: device pointers are host memory (CPU): no staging copies needed */
+    /* Memory the backend uses besides its buffers (a GPU's CUDA context and
+     * cuBLASLt's state): an allowance the memory plan counts. 0 on the CPU,
+     * whose libraries are in the plan's own allowance. */
+    size_t context_bytes;
     /* fp32 products may round their inputs to TF32 on tensor cores (--tf32;
      * GPU only, off by default so that fp32 means fp32). Read at each call. */
     int tf32;
@@ -281,7 +285,7 @@ fc_status fc_device_parse(const char *name, fc_device_kind *kind, int *index);
  * no driver, no device, compute capability too old, out of memory. The
  * library is never unloaded: backends it made may live until the process
  * ends. */
-#define FC_BACKEND_ABI 7
+#define FC_BACKEND_ABI 8
 #define FC_CUDA_LIBRARY_NAME "libfcast-cuda.so"
 #define FC_CUDA_ENTRY_NAME "fc_backend_cuda_create"
 typedef fc_status (*fc_error_fn)(fc_status code, const char *fmt, ...);

@@ -125,6 +125,7 @@ fc_status fc_memory_plan_train(const fc_model *m, const fc_dataset *ds, const fc
     FC_TRY(workspace_bytes(be, m, o->windows_batch_size, o->precision, &ws));
     add(p, "matrix-product workspace", ws, 0);
     add(p, FC_PLAN_ALLOWANCE_NAME, FC_PLAN_ALLOWANCE, 0);
+    if (be->context_bytes) add(p, FC_PLAN_CONTEXT_NAME, be->context_bytes, 0);
     return plan_data(p, m, ds, o);
 }
 
@@ -143,6 +144,7 @@ fc_status fc_memory_plan_predict(const fc_model *m, const fc_dataset *ds, fc_bac
     FC_TRY(workspace_bytes(be, m, cap, FC_PREC_FP32, &ws));
     add(p, "matrix-product workspace", ws, 0);
     add(p, FC_PLAN_ALLOWANCE_NAME, FC_PLAN_ALLOWANCE, 0);
+    if (be->context_bytes) add(p, FC_PLAN_CONTEXT_NAME, be->context_bytes, 0);
     add(p, "dataset", fc_dataset_bytes(ds), 0);
     add(p, FC_PLAN_STREAMED_NAME, fc_window_touch_bytes(ds, FC_RELEASE_SERIES, L, cap, L + H), 0);
     return FC_OK;

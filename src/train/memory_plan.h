@@ -17,6 +17,8 @@
  * development machine over a run's lifetime (docs/memory.md). */
 #define FC_PLAN_ALLOWANCE ((size_t)16 << 20)
 #define FC_PLAN_ALLOWANCE_NAME "code and libraries (allowance)"
+/* The backend's own memory outside its buffers (fc_backend.context_bytes). */
+#define FC_PLAN_CONTEXT_NAME "GPU context and libraries (allowance)"
 
 /* A streamed dataset's store pages that can be resident at once
  * (fc_window_touch_bytes): not allocated, but counted in resident memory. */

@@ -175,6 +175,7 @@ static void cuda_destroy(fc_backend *be) {
 static void fill_table(fc_backend *be) {
     be->name = "cuda";
     be->host_visible = 0;
+    be->context_bytes = FC_CUDA_CONTEXT_ALLOWANCE;
     be->alloc = cuda_alloc;
     be->release = cuda_release;
     be->to_device = cuda_to_device;

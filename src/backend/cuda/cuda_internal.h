@@ -20,6 +20,13 @@ extern "C" {
  * plus PTX, which newer GPUs compile at load. */
 #define FC_CUDA_MIN_MAJOR 8
 
+/* The memory plan's allowance for what the GPU holds outside fcast's
+ * buffers: the CUDA context (its module images and per-SM local memory;
+ * a few hundred MB on Ampere and Hopper with lazy loading) and cuBLASLt's
+ * handle. An estimate until measured on a GPU: tests/gpu_parity.sh checks
+ * NVML's reading against the plan that counts it. */
+#define FC_CUDA_CONTEXT_ALLOWANCE ((size_t)512 << 20)
+
 /* Buffers handed out by the arena start on this boundary: what cudaMalloc
  * guarantees, and what cuBLASLt's vectorised loads like best. */
 #define FC_CUDA_ALIGN 256   /* memory_plan.h FC_PLAN_ARENA_ALIGN counts padding up to this */
