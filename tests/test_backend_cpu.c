@@ -167,19 +167,19 @@ static void test_masked_loss(fc_backend *be) {
      * MSE: (1 + 0 + 0.5*4 + 0) / 2.5 = 1.2;       grad = 2 d mask / 2.5. */
     float yhat[4] = {1, 2, 3, 4}, y[4] = {0, 2, 5, 1}, mask[4] = {1, 1, 0.5f, 0}, g[4];
     double loss = -1;
-    be->masked_loss(be, &loss, g, 2.0f, yhat, y, mask, 4, 0);
+    fc_backend_masked_loss(be, &loss, g, 2.0f, yhat, y, mask, 4, 0);
     CHECK_CLOSE(loss, 0.8, 1e-12, 1e-7);
     float mae_grad[4] = {0.8f, 0.0f, -0.4f, 0.0f}; /* x grad_scale 2 */
     for (int i = 0; i < 4; i++) CHECK_CLOSE(g[i], mae_grad[i], 1e-7, 1e-6);
-    be->masked_loss(be, &loss, g, 1.0f, yhat, y, mask, 4, 1);
+    fc_backend_masked_loss(be, &loss, g, 1.0f, yhat, y, mask, 4, 1);
     CHECK_CLOSE(loss, 1.2, 1e-12, 1e-7);
     float mse_grad[4] = {0.8f, 0.0f, -0.8f, 0.0f};
     for (int i = 0; i < 4; i++) CHECK_CLOSE(g[i], mse_grad[i], 1e-7, 1e-6);
     /* No observed point: loss 0 and gradient 0 (neuralforecast's _divide_no_nan). */
     float none[4] = {0, 0, 0, 0}, gn[4] = {NAN, NAN, NAN, NAN};
-    be->masked_loss(be, &loss, gn, 1.0f, yhat, y, none, 4, 0);
+    fc_backend_masked_loss(be, &loss, gn, 1.0f, yhat, y, none, 4, 0);
     CHECK(loss == 0.0 && gn[0] == 0.0f && gn[3] == 0.0f);
-    be->masked_loss(be, &loss, NULL, 1.0f, yhat, y, mask, 4, 0); /* no gradient asked */
+    fc_backend_masked_loss(be, &loss, NULL, 1.0f, yhat, y, mask, 4, 0); /* no gradient asked */
     CHECK_CLOSE(loss, 0.8, 1e-12, 1e-7);
 }
 
@@ -193,8 +193,8 @@ static void test_reductions_large(fc_backend *be, fc_backend *be1) {
         double d = (double)yhat[i] - y[i];
         want += mask[i] * d * d, msum += mask[i], ss += (double)yhat[i] * yhat[i];
     }
-    be->masked_loss(be, &loss, NULL, 1.0f, yhat, y, mask, n, 1);
-    be1->masked_loss(be1, &loss1, NULL, 1.0f, yhat, y, mask, n, 1);
+    fc_backend_masked_loss(be, &loss, NULL, 1.0f, yhat, y, mask, n, 1);
+    fc_backend_masked_loss(be1, &loss1, NULL, 1.0f, yhat, y, mask, n, 1);
     CHECK_CLOSE(loss, want / msum, 0, 1e-6);
     CHECK_MSG(loss == loss1, "masked_loss differs across thread counts: %.17g vs %.17g", loss, loss1);
     be->sum_squares(be, &sq, yhat, n);

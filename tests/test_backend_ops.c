@@ -667,7 +667,7 @@ static void run_masked_loss(ctx *c, const op_case *k, uint64_t seed) {
     const float *dyhat = dev_in(c, "yhat", yhat, n), *dy = dev_in(c, "y", y, n), *dm = dev_in(c, "mask", mask, n);
     float *dgrad = k->opt & NO_GRAD ? NULL : dev_out(c, "grad", val_f(c, n, NAN), n);
     double loss = NAN;
-    c->be->masked_loss(c->be, &loss, dgrad, k->alpha, dyhat, dy, dm, n, mse);
+    fc_backend_masked_loss(c->be, &loss, dgrad, k->alpha, dyhat, dy, dm, n, mse);
     double *want = dbl(c, n), *scale = dbl(c, n);
     double want_loss = ref_masked_loss(want, k->alpha, yhat, y, mask, n, mse);
     judge_scalar(c, "loss", loss, want_loss, fabs(want_loss), k->tol);
@@ -676,11 +676,10 @@ static void run_masked_loss(ctx *c, const op_case *k, uint64_t seed) {
     judge(c, "grad", read_out(c, dgrad), want, scale, n, TOL_GRAD);
 }
 
-/* masked_loss_into: the loss summed in backend memory over two calls
- * (first, then not), divided by 3 each, must be the bits of the host's
- * (0 + L/3) + L/3 with L this backend's masked_loss; the gradient as
- * masked_loss's, against the reference. */
-static void run_masked_loss_into(ctx *c, const op_case *k, uint64_t seed) {
+/* The loss summed in backend memory over two calls (first, then not),
+ * divided by 3 each, must be the bits of the host's (0 + L/3) + L/3 with
+ * L this backend's loss of one call; the gradient against the reference. */
+static void run_masked_loss_sum(ctx *c, const op_case *k, uint64_t seed) {
     size_t n = k->m;
     int mse = !!(k->opt & MSE);
     shape(c, "n%zu %s gs=%g%s", n, mse ? "mse" : "mae", (double)k->alpha, k->opt & NO_MASK ? " mask=0" : "");
@@ -690,10 +689,10 @@ static void run_masked_loss_into(ctx *c, const op_case *k, uint64_t seed) {
     const float *dyhat = dev_in(c, "yhat", yhat, n), *dy = dev_in(c, "y", y, n), *dm = dev_in(c, "mask", mask, n);
     float *dgrad = dev_out(c, "grad", val_f(c, n, NAN), n);
     double one = NAN, summed = NAN;
-    c->be->masked_loss(c->be, &one, NULL, k->alpha, dyhat, dy, dm, n, mse);
+    fc_backend_masked_loss(c->be, &one, NULL, k->alpha, dyhat, dy, dm, n, mse);
     double *d_loss = c->be->alloc(c->be, sizeof(double));
-    c->be->masked_loss_into(c->be, d_loss, 1, 3.0, dgrad, k->alpha, dyhat, dy, dm, n, mse);
-    c->be->masked_loss_into(c->be, d_loss, 0, 3.0, dgrad, k->alpha, dyhat, dy, dm, n, mse);
+    c->be->masked_loss(c->be, d_loss, 1, 3.0, dgrad, k->alpha, dyhat, dy, dm, n, mse);
+    c->be->masked_loss(c->be, d_loss, 0, 3.0, dgrad, k->alpha, dyhat, dy, dm, n, mse);
     c->be->to_host(c->be, &summed, d_loss, sizeof summed);
     c->be->release(c->be, d_loss);
     double host = 0.0;
@@ -938,9 +937,9 @@ static const op_case cases[] = {
     ROW(masked_loss, N_4_BLOCKS, 0, 0, 0, F32, 0, 1.0f, 0, TOL_SUM),
     ROW(masked_loss, N_4_BLOCKS, 0, 0, 0, F32, MSE, 65536.0f, 0, TOL_SUM),
     ROW(masked_loss, N_LONG_BLOCKS, 0, 0, 0, F32, MSE, 1.0f, 0, TOL_SUM),
-    ROW(masked_loss_into, 7, 0, 0, 0, F32, MSE, 2.0f, 0, TOL_SUM),
-    ROW(masked_loss_into, 33, 0, 0, 0, F32, NO_MASK, 1.0f, 0, TOL_SUM),
-    ROW(masked_loss_into, N_4_BLOCKS, 0, 0, 0, F32, 0, 65536.0f, 0, TOL_SUM),
+    ROW(masked_loss_sum, 7, 0, 0, 0, F32, MSE, 2.0f, 0, TOL_SUM),
+    ROW(masked_loss_sum, 33, 0, 0, 0, F32, NO_MASK, 1.0f, 0, TOL_SUM),
+    ROW(masked_loss_sum, N_4_BLOCKS, 0, 0, 0, F32, 0, 65536.0f, 0, TOL_SUM),
 
     /* Adam (n), ADAM_STEPS steps: TOL_ADAM, and the same bits everywhere
      * (one body, kernels/adam.h, with host scalars made once). */
@@ -999,7 +998,6 @@ static int table_complete(const fc_backend *be) {
            be->linear_workspace && be->linear_forward && be->linear_backward && be->gemm && be->maxpool1d_forward &&
            be->maxpool1d_backward && be->interp_linear_forward && be->interp_linear_backward && be->flip_rows &&
            be->axpby_rows && be->mul_rows && be->broadcast_col && be->sum_rows_into_col && be->masked_loss &&
-           be->masked_loss_into &&
            be->adam_step && be->sum_squares && be->scale;
 }
 

@@ -72,7 +72,7 @@ static void compare_curve(fc_model *m, const fc_safetensors *f, const float *x, 
     for (int s = 0; s < CURVE_STEPS; s++) {
         double loss;
         CHECK(fc_model_forward(m, fc, x, xm, B) == FC_OK);
-        be->masked_loss(be, &loss, g, 1.0f, fc, y, ym, B * H, loss_kind);
+        fc_backend_masked_loss(be, &loss, g, 1.0f, fc, y, ym, B * H, loss_kind);
         losses[s] = (float)loss;
         be->fill(be, m->grads, 0.0f, n);
         CHECK(fc_model_backward(m, g, B) == FC_OK);
@@ -115,7 +115,7 @@ static void check_fixture(const char *file, double curve_param_atol) {
     double loss;
     CHECK(fc_model_forward(m, fc, x, xm, B) == FC_OK);
     CHECK(max_error("forecast", fc, ref_fc, B * H, 1e-5, 1e-4) == 0);
-    be->masked_loss(be, &loss, g, 1.0f, fc, y, ym, B * H, loss_kind);
+    fc_backend_masked_loss(be, &loss, g, 1.0f, fc, y, ym, B * H, loss_kind);
     CHECK_CLOSE(loss, ref_loss[0], 1e-6, 1e-5);
     be->fill(be, m->grads, 0.0f, m->n_trainable);
     CHECK(fc_model_backward(m, g, B) == FC_OK);

@@ -1,6 +1,7 @@
 /* Backend lifetime shared by every backend: each *_create fills the table,
  * including its own `destroy`, which fc_backend_destroy calls; and the
  * factory that turns a device name into a backend. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,19 @@ fc_status fc_backend_create(const char *device, int threads, fc_backend **out, c
     if (note && note_cap && kind == FC_DEVICE_AUTO) snprintf(note, note_cap, "device: cpu (no GPU: %s)", reason(why));
     else if (note && note_cap) snprintf(note, note_cap, "device: cpu");
     return FC_OK;
+}
+
+fc_status fc_backend_masked_loss(fc_backend *be, double *loss, float *grad, float grad_scale, const float *yhat,
+                                 const float *y, const float *mask, size_t n, int kind) {
+    *loss = NAN;
+    double *d_loss = be->alloc(be, sizeof *d_loss);
+    if (!d_loss) return FC_ERR_MEMORY;
+    be->masked_loss(be, d_loss, 1, 1.0, grad, grad_scale, yhat, y, mask, n, kind);
+    be->to_host(be, loss, d_loss, sizeof *loss);
+    be->release(be, d_loss);
+    fc_status st = be->status(be);
+    if (st != FC_OK) *loss = NAN;
+    return st;
 }
 
 void fc_backend_destroy(fc_backend **be) {

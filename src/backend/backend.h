@@ -164,19 +164,15 @@ struct fc_backend {
 
     /* ---- loss and optimizer ---- */
     /* Masked mean loss over (n) points: sum(mask * l(yhat, y)) / sum(mask), and 0
-     * (with a zero gradient) when sum(mask) == 0, as neuralforecast's _divide_no_nan.
-     * Writes the loss to *loss (host) and, when grad is not NULL, d loss / d yhat
-     * scaled by `grad_scale` into grad (n). kind: 0 MAE, 1 MSE. */
-    void (*masked_loss)(fc_backend *be, double *loss, float *grad, float grad_scale,
+     * (with a zero gradient) when sum(mask) == 0, as neuralforecast's _divide_no_nan;
+     * when grad is not NULL, d loss / d yhat scaled by `grad_scale` into grad (n).
+     * kind: 0 MAE, 1 MSE. The loss stays in backend memory, for the caller to
+     * read once per step: *d_loss (one double) becomes (first ? 0 : *d_loss) +
+     * loss / divisor, the bits of a host's `sum += loss / divisor` from 0.
+     * Nothing waits for the device, so a step's micro-batches run without a
+     * round trip to the host. fc_backend_masked_loss reads one loss back. */
+    void (*masked_loss)(fc_backend *be, double *d_loss, int first, double divisor, float *grad, float grad_scale,
                         const float *yhat, const float *y, const float *mask, size_t n, int kind);
-    /* The same loss and gradient, with the loss left in backend memory for
-     * the caller to read once per step: *d_loss (one double) becomes
-     * (first ? 0 : *d_loss) + loss / divisor, with the bits of a host's
-     * `sum += loss / divisor` from 0. Nothing waits for the device, so a
-     * step's micro-batches run without a round trip to the host. */
-    void (*masked_loss_into)(fc_backend *be, double *d_loss, int first, double divisor, float *grad,
-                             float grad_scale, const float *yhat, const float *y, const float *mask, size_t n,
-                             int kind);
     /* One Adam step (PyTorch semantics, no weight decay) over n parameters. */
     void (*adam_step)(fc_backend *be, float *p, const float *g, float *m, float *v, size_t n,
                       float lr, float beta1, float beta2, float eps, int64_t step);
@@ -285,12 +281,18 @@ fc_status fc_device_parse(const char *name, fc_device_kind *kind, int *index);
  * no driver, no device, compute capability too old, out of memory. The
  * library is never unloaded: backends it made may live until the process
  * ends. */
-#define FC_BACKEND_ABI 8
+#define FC_BACKEND_ABI 9
 #define FC_CUDA_LIBRARY_NAME "libfcast-cuda.so"
 #define FC_CUDA_ENTRY_NAME "fc_backend_cuda_create"
 typedef fc_status (*fc_error_fn)(fc_status code, const char *fmt, ...);
 typedef fc_status (*fc_cuda_entry)(int abi, int device, fc_error_fn report, fc_backend **out, char *why,
                                    size_t why_cap);
+
+/* One masked loss read back to the host (*loss; NAN on a backend failure):
+ * masked_loss into a backend double, then copied. For tests and one-off
+ * evaluations; the trainer sums a step's losses on the backend. */
+fc_status fc_backend_masked_loss(fc_backend *be, double *loss, float *grad, float grad_scale, const float *yhat,
+                                 const float *y, const float *mask, size_t n, int kind);
 
 /* Releases a backend created by any *_create; sets *be to NULL. */
 void fc_backend_destroy(fc_backend **be);

@@ -169,9 +169,10 @@ fc_status fc_batch_load(fc_batch *b, const fc_dataset *ds, const fc_window_spec 
     FC_ASSERT(B <= b->cap);
     if (b->data) return load_on_device(b, spec, w, B, full, scaler);
     /* Copies from staging memory may still be reading the last batch (they
-     * are asynchronous on a GPU): wait before overwriting it. In training
-     * the loss of the last batch was already read, so this waits for
-     * nothing; double buffering would need the loss kept on the device. */
+     * are asynchronous on a GPU): wait before overwriting it. This waits
+     * for the last micro-batch's work, so on this path (streamed data,
+     * validation, prediction) gathering does not overlap the device's;
+     * double buffering the staging would let it. */
     b->be->sync(b->be);
     #pragma omp parallel for schedule(static) if (B >= 64)
     for (size_t k = 0; k < B; k++) load_one(b, ds, spec, &w[k], k, full, scaler);

@@ -31,8 +31,9 @@
  * on the same buffers every step: on a backend with graphs (CUDA) each is
  * captured once, after FC_GRAPH_FROM_STEP eager steps have chosen every
  * algorithm and allocated every buffer, and replayed from then on
- * (graph_pass.h). The loss between them is read on the host, so it stays
- * outside, as does the optimizer step. */
+ * (graph_pass.h). The loss between them stays outside the graphs (it is
+ * summed on the backend, read once per step), as does the optimizer step,
+ * whose loss scaler and clipping decide on the host. */
 #define FC_GRAPH_FROM_STEP 2
 
 typedef struct {
@@ -181,7 +182,7 @@ static fc_status micro_batch(trainer *t, size_t step, size_t k, const fc_window 
     int warm = step >= FC_GRAPH_FROM_STEP;
     FC_TRY(fc_graph_run(&t->forward_graph, m->be, warm, forward_pass, t));
     phase_end(t, FC_PHASE_FORWARD);
-    m->be->masked_loss_into(m->be, t->d_loss, k == 0, (double)t->o->grad_accum, b->d_grad, grad_scale,
+    m->be->masked_loss(m->be, t->d_loss, k == 0, (double)t->o->grad_accum, b->d_grad, grad_scale,
                             b->d_forecast, b->d_out_y, b->d_out_mask, W * m->cfg.h, (int)t->f->loss);
     phase_end(t, FC_PHASE_LOSS);
     fc_status st = fc_graph_run(&t->backward_graph, m->be, warm, backward_pass, t);

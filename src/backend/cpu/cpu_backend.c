@@ -155,7 +155,6 @@ static void cpu_fill_table(fc_backend *be) {
     be->broadcast_col = fc_cpu_broadcast_col;
     be->sum_rows_into_col = fc_cpu_sum_rows_into_col;
     be->masked_loss = fc_cpu_masked_loss;
-    be->masked_loss_into = fc_cpu_masked_loss_into;
     be->adam_step = fc_cpu_adam_step;
     be->sum_squares = fc_cpu_sum_squares;
     be->scale = fc_cpu_scale;

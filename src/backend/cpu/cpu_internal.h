@@ -144,10 +144,7 @@ void fc_cpu_interp_linear_backward(fc_backend *be, float *dx, size_t ldx, const 
                                    size_t ldy, size_t B, size_t n_in, size_t n_out);
 
 /* cpu_reduce.c: losses and norms, deterministic for any thread count */
-void fc_cpu_masked_loss_into(fc_backend *be, double *d_loss, int first, double divisor, float *grad,
-                             float grad_scale, const float *yhat, const float *y, const float *mask, size_t n,
-                             int kind);
-void fc_cpu_masked_loss(fc_backend *be, double *loss, float *grad, float grad_scale,
+void fc_cpu_masked_loss(fc_backend *be, double *d_loss, int first, double divisor, float *grad, float grad_scale,
                         const float *yhat, const float *y, const float *mask, size_t n, int kind);
 void fc_cpu_sum_squares(fc_backend *be, double *out, const float *x, size_t n);
 

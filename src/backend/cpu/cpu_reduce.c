@@ -51,7 +51,7 @@ static void block_masked_loss(const float *yhat, const float *y, const float *ma
 
 /* loss = sum(mask * l) / sum(mask), 0 when sum(mask) == 0 (neuralforecast's
  * _divide_no_nan); grad = grad_scale * mask * l'(yhat) / sum(mask), 0 then. */
-void fc_cpu_masked_loss(fc_backend *be, double *loss, float *grad, float grad_scale,
+static void masked_loss(fc_backend *be, double *loss, float *grad, float grad_scale,
                         const float *yhat, const float *y, const float *mask, size_t n, int kind) {
     double loss_part[FC_REDUCE_MAX_BLOCKS], mask_part[FC_REDUCE_MAX_BLOCKS];
     fc_reduce_split split = fc_reduce_split_of(n);
@@ -76,10 +76,9 @@ void fc_cpu_masked_loss(fc_backend *be, double *loss, float *grad, float grad_sc
 }
 
 /* Backend memory is host memory: the loss goes straight into *d_loss. */
-void fc_cpu_masked_loss_into(fc_backend *be, double *d_loss, int first, double divisor, float *grad,
-                             float grad_scale, const float *yhat, const float *y, const float *mask, size_t n,
-                             int kind) {
+void fc_cpu_masked_loss(fc_backend *be, double *d_loss, int first, double divisor, float *grad, float grad_scale,
+                        const float *yhat, const float *y, const float *mask, size_t n, int kind) {
     double loss;
-    fc_cpu_masked_loss(be, &loss, grad, grad_scale, yhat, y, mask, n, kind);
+    masked_loss(be, &loss, grad, grad_scale, yhat, y, mask, n, kind);
     *d_loss = (first ? 0.0 : *d_loss) + loss / divisor;
 }

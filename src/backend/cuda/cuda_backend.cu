@@ -208,7 +208,6 @@ static void fill_table(fc_backend *be) {
     be->broadcast_col = fc_cuda_broadcast_col;
     be->sum_rows_into_col = fc_cuda_sum_rows_into_col;
     be->masked_loss = fc_cuda_masked_loss;
-    be->masked_loss_into = fc_cuda_masked_loss_into;
     be->adam_step = fc_cuda_adam_step;
     be->sum_squares = fc_cuda_sum_squares;
     be->scale = fc_cuda_scale;
@@ -237,12 +236,8 @@ static fc_status check_device(int device, cudaDeviceProp *prop, char *why, size_
     }
     /* CUDA's minor-version compatibility: any driver of the same major
      * version runs a newer minor toolkit's code (all targets have SASS) */
-    if (version_major(driver) < version_major(runtime)) {
-        snprintf(why, cap, "NVIDIA driver too old: it supports CUDA %d.%d, the backend was built with CUDA %d.%d",
-                 version_major(driver), version_minor(driver), version_major(runtime), version_minor(runtime));
-        return FC_ERR_BACKEND;
-    }
-    cudaError_t err = cudaGetDeviceCount(&count);
+    cudaError_t err = version_major(driver) < version_major(runtime) ? cudaErrorInsufficientDriver
+                                                                     : cudaGetDeviceCount(&count);
     if (err == cudaErrorInsufficientDriver) {
         snprintf(why, cap, "NVIDIA driver too old: it supports CUDA %d.%d, the backend was built with CUDA %d.%d",
                  version_major(driver), version_minor(driver), version_major(runtime), version_minor(runtime));

@@ -44,7 +44,7 @@ typedef struct {
     fc_arena_books books;
     double *d_partials;                 /* reduction partials on the device: 2 * FC_REDUCE_MAX_BLOCKS */
     double *h_partials;                 /* their pinned host copy */
-    float *d_coef;                      /* masked_loss_into's gradient coefficient, on the device */
+    float *d_coef;                      /* masked_loss's gradient coefficient, on the device */
     fc_status failed;                   /* first error of an entry that returns no status (sticky) */
     int capturing;                      /* inside capture_begin ... capture_end (cuda_graph.cu) */
     fc_cuda_dense *dense;
@@ -106,10 +106,8 @@ void fc_cuda_interp_linear_backward(fc_backend *be, float *dx, size_t ldx, const
                                     size_t B, size_t n_in, size_t n_out);
 
 /* ---- cuda_reduce.cu (fixed-order reductions) and cuda_adam.cu ---- */
-void fc_cuda_masked_loss(fc_backend *be, double *loss, float *grad, float grad_scale, const float *yhat,
-                         const float *y, const float *mask, size_t n, int kind);
 void fc_cuda_sum_squares(fc_backend *be, double *out, const float *x, size_t n);
-void fc_cuda_masked_loss_into(fc_backend *be, double *d_loss, int first, double divisor, float *grad,
+void fc_cuda_masked_loss(fc_backend *be, double *d_loss, int first, double divisor, float *grad,
                               float grad_scale, const float *yhat, const float *y, const float *mask, size_t n,
                               int kind);
 void fc_cuda_adam_step(fc_backend *be, float *p, const float *g, float *m, float *v, size_t n, float lr,

@@ -68,13 +68,6 @@ static __global__ void masked_loss_pieces(const float *yhat, const float *y, con
     }
 }
 
-/* grad[i] exactly as cpu_reduce.c writes it, coef from the host. */
-static __global__ void masked_loss_grad(float *grad, float coef, const float *yhat, const float *y,
-                                        const float *mask, size_t n, int kind) {
-    for (size_t i = fc_first_index(); i < n; i += fc_grid_stride())
-        grad[i] = coef == 0.0f ? 0.0f : coef * mask[i] * fc_loss_point_grad(kind, yhat[i], y[i]);
-}
-
 /* ---- host ---- */
 
 /* The first `count` partials, on the host once the stream has reached them. */
@@ -104,58 +97,17 @@ static fc_status sum_squares(fc_backend *be, const float *x, size_t n, double *o
     return FC_OK;
 }
 
-/* sums[0] = sum of mask * loss, sums[1] = sum of mask (0 and 0 when n == 0). */
-static fc_status masked_sums(fc_backend *be, const float *yhat, const float *y, const float *mask, size_t n,
-                             int kind, double sums[2]) {
-    fc_cuda_impl *impl = fc_cuda_impl_of(be);
-    fc_reduce_split split = fc_reduce_split_of(n);
-    fc_launch l = fc_reduce_launch(n);
-    sums[0] = sums[1] = 0.0;
-    if (!l.grid) return FC_OK;
-    masked_loss_pieces<<<l.grid, l.block, 0, impl->stream>>>(yhat, y, mask, n, kind, split, impl->d_partials);
-    FC_TRY(FC_CUDA_LAUNCHED("masked_loss_pieces"));
-    FC_TRY(fetch_partials(impl, 2 * split.blocks));
-    sums[0] = add_in_order(impl->h_partials, split.blocks);
-    sums[1] = add_in_order(impl->h_partials + split.blocks, split.blocks);
-    return FC_OK;
-}
-
-/* loss = sum(mask * l) / sum(mask), 0 when sum(mask) == 0 (neuralforecast's
- * _divide_no_nan); grad = grad_scale * mask * l'(yhat) / sum(mask), 0 then.
- * The grad kernel is queued behind the loss and not waited for. */
-static fc_status masked_loss(fc_backend *be, double *loss, float *grad, float grad_scale, const float *yhat,
-                             const float *y, const float *mask, size_t n, int kind) {
-    double sums[2];
-    FC_TRY(masked_sums(be, yhat, y, mask, n, kind, sums));
-    *loss = sums[1] == 0.0 ? 0.0 : sums[0] / sums[1];
-    fc_launch l = fc_cuda_grid(n);
-    if (!grad || !l.grid) return FC_OK;
-    float coef = sums[1] == 0.0 ? 0.0f : (float)((double)grad_scale / sums[1]);
-    masked_loss_grad<<<l.grid, l.block, 0, fc_cuda_impl_of(be)->stream>>>(grad, coef, yhat, y, mask, n, kind);
-    return FC_CUDA_LAUNCHED("masked_loss_grad");
-}
-
-/* On a CUDA failure the value is NAN, so a caller that only reads the
- * number (the trainer's non-finite check) stops as well. */
-void fc_cuda_masked_loss(fc_backend *be, double *loss, float *grad, float grad_scale, const float *yhat,
-                         const float *y, const float *mask, size_t n, int kind) {
-    fc_status st = masked_loss(be, loss, grad, grad_scale, yhat, y, mask, n, kind);
-    if (st != FC_OK) *loss = NAN;
-    fc_cuda_note_failure(be, st);
-}
-
 void fc_cuda_sum_squares(fc_backend *be, double *out, const float *x, size_t n) {
     fc_status st = sum_squares(be, x, n, out);
     if (st != FC_OK) *out = NAN;
     fc_cuda_note_failure(be, st);
 }
 
-/* ---- the loss left on the device (masked_loss_into) ---- */
+/* ---- masked loss: left on the device ---- */
 
 /* One thread: the pieces added in piece order (as add_in_order), the
  * micro-batch's loss into *d_loss and the gradient's coefficient into
- * *coef, each with the host code's expressions, so the bits are the same
- * as masked_loss's followed by the host's `sum += loss / divisor`. */
+ * *coef, each with the CPU backend's expressions (cpu_reduce.c). */
 static __global__ void masked_loss_finish(const double *partials, size_t blocks, int first, double divisor,
                                           float grad_scale, double *d_loss, float *coef) {
     double loss_sum = 0.0, mask_sum = 0.0;
@@ -166,7 +118,7 @@ static __global__ void masked_loss_finish(const double *partials, size_t blocks,
     *coef = mask_sum == 0.0 ? 0.0f : (float)((double)grad_scale / mask_sum);
 }
 
-/* masked_loss_grad with the coefficient read on the device. */
+/* grad[i] exactly as cpu_reduce.c writes it, with the coefficient read on the device. */
 static __global__ void masked_loss_grad_at(float *grad, const float *coef_at, const float *yhat, const float *y,
                                            const float *mask, size_t n, int kind) {
     float coef = *coef_at;
@@ -174,7 +126,7 @@ static __global__ void masked_loss_grad_at(float *grad, const float *coef_at, co
         grad[i] = coef == 0.0f ? 0.0f : coef * mask[i] * fc_loss_point_grad(kind, yhat[i], y[i]);
 }
 
-static fc_status masked_loss_into(fc_backend *be, double *d_loss, int first, double divisor, float *grad,
+static fc_status masked_loss(fc_backend *be, double *d_loss, int first, double divisor, float *grad,
                                   float grad_scale, const float *yhat, const float *y, const float *mask, size_t n,
                                   int kind) {
     fc_cuda_impl *impl = fc_cuda_impl_of(be);
@@ -194,8 +146,8 @@ static fc_status masked_loss_into(fc_backend *be, double *d_loss, int first, dou
 }
 
 /* A failure is noted: the caller's read of *d_loss then fails through status. */
-void fc_cuda_masked_loss_into(fc_backend *be, double *d_loss, int first, double divisor, float *grad,
+void fc_cuda_masked_loss(fc_backend *be, double *d_loss, int first, double divisor, float *grad,
                               float grad_scale, const float *yhat, const float *y, const float *mask, size_t n,
                               int kind) {
-    fc_cuda_note_failure(be, masked_loss_into(be, d_loss, first, divisor, grad, grad_scale, yhat, y, mask, n, kind));
+    fc_cuda_note_failure(be, masked_loss(be, d_loss, first, divisor, grad, grad_scale, yhat, y, mask, n, kind));
 }
