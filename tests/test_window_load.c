@@ -92,7 +92,7 @@ static void compare_backend(fc_backend *be, const char *label, const fc_dataset 
                             const char *ctx) {
     size_t L = spec->L, H = spec->H;
     fc_batch b;
-    fc_status st = fc_batch_init_training(&b, be, n, L, H, ds);
+    fc_status st = fc_batch_init_training(&b, be, n, 1, L, H, ds);
     CHECK_MSG(st == FC_OK && b.data != NULL, "%s: no device path: %s", label, fc_last_error());
     if (st != FC_OK) return;
     CHECK_MSG(b.in_y == NULL && b.win_y == NULL, "%s: the device path keeps host staging", label);
@@ -107,6 +107,38 @@ static void compare_backend(fc_backend *be, const char *label, const fc_dataset 
               label, ctx);
     CHECK_MSG(same(r.out_y, host->out_y, n * H) && same(r.out_mask, host->out_mask, n * H),
               "%s: outsample differs (%s)", label, ctx);
+    rows_free(&r);
+    fc_batch_free(&b);
+}
+
+/* A step's way through the same entries: all n windows staged at once,
+ * then gathered in two micro-batches of a batch with room for half. */
+static void compare_staged(fc_backend *be, const char *label, const fc_dataset *ds, const fc_window_spec *spec,
+                           const fc_window *w, size_t n, fc_scaler_kind kind, const fc_batch *host, const char *ctx) {
+    size_t L = spec->L, H = spec->H, half = (n + 1) / 2;
+    fc_batch b;
+    if (fc_batch_init_training(&b, be, half, 2, L, H, ds) != FC_OK || !b.data) {
+        CHECK_MSG(0, "%s: no device path: %s", label, fc_last_error());
+        return;
+    }
+    rows r = rows_alloc(n, L, H);
+    CHECK_MSG(fc_batch_stage(&b, w, n) == FC_OK, "%s: %s", label, fc_last_error());
+    for (size_t first = 0; first < n; first += half) {
+        size_t len = n - first < half ? n - first : half;
+        CHECK_MSG(fc_batch_load_staged(&b, ds, spec, first, len, kind) == FC_OK, "%s: %s", label, fc_last_error());
+        be->to_host(be, r.in_y + first * L, b.d_in_y, len * L * sizeof(float));
+        be->to_host(be, r.out_y + first * H, b.d_out_y, len * H * sizeof(float));
+        be->to_host(be, r.out_mask + first * H, b.d_out_mask, len * H * sizeof(float));
+    }
+    be->sync(be);
+    CHECK_MSG(same(r.in_y, host->in_y, n * L) && same(r.out_y, host->out_y, n * H) &&
+                  same(r.out_mask, host->out_mask, n * H), "%s: staged gathers differ (%s)", label, ctx);
+    /* past what was staged, or more than a gather holds: refused, nothing written */
+    fc_window_batch out = {L, H, spec->val_size, kind, b.d_in_y, b.d_in_mask, b.d_out_y, b.d_out_mask, NULL, NULL,
+                           NULL};
+    CHECK(be->data_gather(be, b.data, n, 1, &out) == FC_ERR_INVALID);
+    CHECK(be->data_gather(be, b.data, 0, half + 1, &out) == FC_ERR_INVALID);
+    CHECK(be->data_stage(be, b.data, (const fc_window_pos *)w, 2 * half + 1) == FC_ERR_INVALID);
     rows_free(&r);
     fc_batch_free(&b);
 }
@@ -139,6 +171,7 @@ static void one_case(fc_backend **be, const char **label, int nbe, const fc_data
     body_rows(&d32, w, n, L, H, hold_out, kind, &r32);
     compare_with_host("body on floats", &r32, &host, n, L, H, ctx);
     for (int b = 0; b < nbe; b++) compare_backend(be[b], label[b], ds, &spec, w, n, full, kind, &host, ctx);
+    for (int b = 0; b < nbe && !full; b++) compare_staged(be[b], label[b], ds, &spec, w, n, kind, &host, ctx);
     rows_free(&r32);
     free(yf);
     rows_free(&r);
@@ -177,14 +210,15 @@ static void by_hand(const fc_dataset *ds) {
 static void path_switch(fc_backend *cpu, const fc_dataset *ds) {
     size_t per = 0;
     CHECK(fc_batch_device_path(cpu, ds) == 1);
-    CHECK(fc_batch_data_bytes(cpu, ds, 100, 24, &per) >= 100 * per && per == sizeof(fc_window_pos) + 24 * 4);
+    CHECK(fc_batch_data_bytes(cpu, ds, 100, 1, 24, &per) >= 100 * per && per == sizeof(fc_window_pos) + 24 * 4);
+    CHECK(fc_batch_data_bytes(cpu, ds, 100, 3, 24, &per) >= 100 * per && per == 3 * sizeof(fc_window_pos) + 24 * 4);
     fc_dataset streamed = *ds;
     streamed.map = &streamed;   /* only its presence matters */
-    CHECK(fc_batch_device_path(cpu, &streamed) == 0 && fc_batch_data_bytes(cpu, &streamed, 100, 24, &per) == 0);
+    CHECK(fc_batch_device_path(cpu, &streamed) == 0 && fc_batch_data_bytes(cpu, &streamed, 100, 1, 24, &per) == 0);
     setenv("FCAST_TEST_HOST_BATCHES", "1", 1);
     CHECK(fc_batch_device_path(cpu, ds) == 0);
     fc_batch b;
-    CHECK(fc_batch_init_training(&b, cpu, 8, 3, 2, ds) == FC_OK && b.data == NULL && b.in_y != NULL);
+    CHECK(fc_batch_init_training(&b, cpu, 8, 1, 3, 2, ds) == FC_OK && b.data == NULL && b.in_y != NULL);
     fc_batch_free(&b);
     setenv("FCAST_TEST_HOST_BATCHES", "0", 1);
     CHECK(fc_batch_device_path(cpu, ds) == 1);

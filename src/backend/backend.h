@@ -57,6 +57,9 @@ struct fc_ind_seg;
 struct fc_window_pos;
 struct fc_window_data;
 struct fc_window_batch;
+/* Types of the optimizer step's blocks, in kernels/optimizer_step.h. */
+struct fc_step_in;
+struct fc_step_out;
 
 #define FC_WS_SLOTS 4   /* workspace buffers a backend may keep for dense layers */
 
@@ -176,6 +179,16 @@ struct fc_backend {
     /* One Adam step (PyTorch semantics, no weight decay) over n parameters. */
     void (*adam_step)(fc_backend *be, float *p, const float *g, float *m, float *v, size_t n,
                       float lr, float beta1, float beta2, float eps, int64_t step);
+    /* The whole optimizer step without a host decision, so that a GPU can
+     * replay a training step as one graph (kernels/optimizer_step.h): when
+     * in->need_norm, the sum of squares of g (n) in sum_squares' order;
+     * fc_step_decide on it into *out (skip when not finite, else the factor
+     * that unscales and clips); and when applied, g scaled in place and
+     * Adam on p, m, v with in->adam (fc_step_update). `in` and `out` are
+     * backend memory: the caller writes *in before the step runs and reads
+     * *out after; out->loss is not touched. */
+    void (*optimizer_step)(fc_backend *be, float *p, float *g, float *m, float *v, size_t n,
+                           const struct fc_step_in *in, struct fc_step_out *out);
     /* Sum of squares of x (n) into *out (host, double). */
     void (*sum_squares)(fc_backend *be, double *out, const float *x, size_t n);
     /* x (n) *= s. */
@@ -200,20 +213,27 @@ struct fc_backend {
      * gathered and scaled there (kernels/window_load.h) and the host only
      * draws them. data_upload copies the data of `host` (host pointers: the
      * dataset's doubles in y64, its mask and offsets) once, with room for
-     * calls of up to `cap` windows and `work` floats of scaler scratch per
-     * window, and returns a handle in *data; everything it keeps on the
+     * gathers of up to `cap` windows, `stages` * cap staged windows (a
+     * step's micro-batches), and `work` floats of scaler scratch per window
+     * of cap, and returns a handle in *data; everything it keeps on the
      * device comes from alloc (the run's arena). data_bytes is what it
      * would take, for the memory plan, *per_window of it per window of cap.
-     * data_windows loads windows w[0..n) (a host array, n <= cap; reusable
-     * once it returns) into out's rows 0..n-1, window k by fc_window_load,
-     * queued in order with the backend's other calls. data_release frees
-     * the handle and its buffers (NULL: nothing). */
-    size_t (*data_bytes)(const fc_backend *be, const struct fc_window_data *host, size_t cap, size_t work,
-                         size_t *per_window);
-    fc_status (*data_upload)(fc_backend *be, const struct fc_window_data *host, size_t cap, size_t work,
-                             void **data);
-    fc_status (*data_windows)(fc_backend *be, void *data, const struct fc_window_pos *w, size_t n,
-                              const struct fc_window_batch *out);
+     *
+     * A step is staged once and gathered per micro-batch, so that the
+     * gathers can be replayed in a graph: data_stage copies windows w[0..n)
+     * (a host array, n <= stages * cap; reusable once it returns) into the
+     * backend's staged list, queued in order with the backend's other calls
+     * (asynchronously on a GPU), and must be called outside a capture.
+     * data_gather loads staged windows [first, first + n) (n <= cap) into
+     * out's rows 0..n-1, window k by fc_window_load; it reads the staged
+     * list when it runs, so a replayed gather loads what was staged last.
+     * data_release frees the handle and its buffers (NULL: nothing). */
+    size_t (*data_bytes)(const fc_backend *be, const struct fc_window_data *host, size_t cap, size_t stages,
+                         size_t work, size_t *per_window);
+    fc_status (*data_upload)(fc_backend *be, const struct fc_window_data *host, size_t cap, size_t stages,
+                             size_t work, void **data);
+    fc_status (*data_stage)(fc_backend *be, void *data, const struct fc_window_pos *w, size_t n);
+    fc_status (*data_gather)(fc_backend *be, void *data, size_t first, size_t n, const struct fc_window_batch *out);
     void (*data_release)(fc_backend *be, void *data);
 
     /* ---- quant (optional) ---- */
@@ -281,7 +301,7 @@ fc_status fc_device_parse(const char *name, fc_device_kind *kind, int *index);
  * no driver, no device, compute capability too old, out of memory. The
  * library is never unloaded: backends it made may live until the process
  * ends. */
-#define FC_BACKEND_ABI 9
+#define FC_BACKEND_ABI 10
 #define FC_CUDA_LIBRARY_NAME "libfcast-cuda.so"
 #define FC_CUDA_ENTRY_NAME "fc_backend_cuda_create"
 typedef fc_status (*fc_error_fn)(fc_status code, const char *fmt, ...);

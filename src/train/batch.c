@@ -95,7 +95,7 @@ static int host_batches_forced(void) {
 }
 
 int fc_batch_device_path(const fc_backend *be, const fc_dataset *ds) {
-    int entries = be->data_bytes && be->data_upload && be->data_windows && be->data_release;
+    int entries = be->data_bytes && be->data_upload && be->data_stage && be->data_gather && be->data_release;
     return entries && !ds->map && !host_batches_forced();
 }
 
@@ -104,19 +104,21 @@ static fc_window_data host_view(const fc_dataset *ds) {
     return (fc_window_data){NULL, ds->y, ds->mask, ds->offsets, ds->n_series, ds->n_rows};
 }
 
-size_t fc_batch_data_bytes(const fc_backend *be, const fc_dataset *ds, size_t cap, size_t L, size_t *per_window) {
+size_t fc_batch_data_bytes(const fc_backend *be, const fc_dataset *ds, size_t cap, size_t stages, size_t L,
+                           size_t *per_window) {
     *per_window = 0;
     if (!fc_batch_device_path(be, ds)) return 0;
     fc_window_data host = host_view(ds);
-    return be->data_bytes(be, &host, cap, fc_window_load_work(L), per_window);
+    return be->data_bytes(be, &host, cap, stages, fc_window_load_work(L), per_window);
 }
 
-fc_status fc_batch_init_training(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H, const fc_dataset *ds) {
+fc_status fc_batch_init_training(fc_batch *b, fc_backend *be, size_t cap, size_t stages, size_t L, size_t H,
+                                 const fc_dataset *ds) {
     if (!fc_batch_device_path(be, ds)) return fc_batch_init(b, be, cap, L, H);
     batch_start(b, be, cap, L, H);
     fc_window_data host = host_view(ds);
     fc_status st = alloc_device(b);
-    if (st == FC_OK) st = be->data_upload(be, &host, cap, fc_window_load_work(L), &b->data);
+    if (st == FC_OK) st = be->data_upload(be, &host, cap, stages, fc_window_load_work(L), &b->data);
     if (st != FC_OK) fc_batch_free(b);
     return st;
 }
@@ -155,19 +157,36 @@ static void load_one(fc_batch *b, const fc_dataset *ds, const fc_window_spec *sp
     memcpy(b->out_mask + k * H, m + L, H * sizeof(float));
 }
 
-/* The device path: the backend gathers and scales into the device buffers
- * (the targets and scales stay there: training needs them nowhere else). */
-static fc_status load_on_device(fc_batch *b, const fc_window_spec *spec, const fc_window *w, size_t B, int full,
-                                fc_scaler_kind scaler) {
+/* The device path: the backend gathers and scales staged windows into the
+ * device buffers (the targets and scales stay there: training needs them
+ * nowhere else). */
+static fc_status gather_on_device(fc_batch *b, const fc_window_spec *spec, size_t first, size_t B, int full,
+                                  fc_scaler_kind scaler) {
     fc_window_batch out = {b->L, b->H, full ? 0 : spec->val_size, scaler, b->d_in_y, b->d_in_mask, b->d_out_y,
                            b->d_out_mask, NULL, NULL, NULL};
-    return b->be->data_windows(b->be, b->data, (const fc_window_pos *)w, B, &out);
+    return b->be->data_gather(b->be, b->data, first, B, &out);
+}
+
+fc_status fc_batch_stage(fc_batch *b, const fc_window *w, size_t n) {
+    b->staged = w;
+    b->n_staged = n;
+    return b->data ? b->be->data_stage(b->be, b->data, (const fc_window_pos *)w, n) : FC_OK;
+}
+
+fc_status fc_batch_load_staged(fc_batch *b, const fc_dataset *ds, const fc_window_spec *spec, size_t first,
+                               size_t B, fc_scaler_kind scaler) {
+    FC_ASSERT(first <= b->n_staged && B <= b->n_staged - first);
+    if (b->data) return gather_on_device(b, spec, first, B, 0, scaler);
+    return fc_batch_load(b, ds, spec, b->staged + first, B, 0, scaler);
 }
 
 fc_status fc_batch_load(fc_batch *b, const fc_dataset *ds, const fc_window_spec *spec, const fc_window *w,
                         size_t B, int full, fc_scaler_kind scaler) {
     FC_ASSERT(B <= b->cap);
-    if (b->data) return load_on_device(b, spec, w, B, full, scaler);
+    if (b->data) {
+        FC_TRY(fc_batch_stage(b, w, B));
+        return gather_on_device(b, spec, 0, B, full, scaler);
+    }
     /* Copies from staging memory may still be reading the last batch (they
      * are asynchronous on a GPU): wait before overwriting it. This waits
      * for the last micro-batch's work, so on this path (streamed data,

@@ -34,6 +34,9 @@ typedef struct {
     float *d_forecast, *d_grad;         /* (cap, H) */
     /* the device path: the backend's handle on the training data, NULL on the host path */
     void *data;
+    /* the host path's staged windows (fc_batch_stage): the caller's array */
+    const fc_window *staged;
+    size_t n_staged;
 } fc_batch;
 
 fc_status fc_batch_init(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H);
@@ -49,13 +52,28 @@ size_t fc_batch_device_bytes(size_t cap, size_t L, size_t H);
  * not force the host path. The memory plan and the trainer both ask it. */
 int fc_batch_device_path(const fc_backend *be, const fc_dataset *ds);
 /* The backend bytes the device path's copy of ds takes for batches of cap
- * windows of input size L (0 when the path is off); *per_window: its
- * share per window of cap. */
-size_t fc_batch_data_bytes(const fc_backend *be, const fc_dataset *ds, size_t cap, size_t L, size_t *per_window);
+ * windows of input size L, `stages` batches staged at once (0 when the
+ * path is off); *per_window: its share per window of cap. */
+size_t fc_batch_data_bytes(const fc_backend *be, const fc_dataset *ds, size_t cap, size_t stages, size_t L,
+                           size_t *per_window);
 
 /* A training batch: fc_batch_init, or on the device path (above) the
- * device buffers and the backend's copy of ds, without host staging. */
-fc_status fc_batch_init_training(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H, const fc_dataset *ds);
+ * device buffers and the backend's copy of ds, without host staging, with
+ * room to stage `stages` batches of cap windows at once (a step's
+ * micro-batches). */
+fc_status fc_batch_init_training(fc_batch *b, fc_backend *be, size_t cap, size_t stages, size_t L, size_t H,
+                                 const fc_dataset *ds);
+
+/* A training step's windows, staged once (n <= stages * cap): on the
+ * device path they are copied to the backend (backend.h, data_stage), so
+ * the loads below launch the same work every step and can be replayed as
+ * a graph; on the host path the batch keeps the pointer, and w must stay
+ * as it is until the step's loads are done. */
+fc_status fc_batch_stage(fc_batch *b, const fc_window *w, size_t n);
+/* Loads staged windows [first, first + B) as fc_batch_load does (training
+ * windows, B <= cap). */
+fc_status fc_batch_load_staged(fc_batch *b, const fc_dataset *ds, const fc_window_spec *spec, size_t first,
+                               size_t B, fc_scaler_kind scaler);
 
 /* Gathers, scales and uploads B windows (on the device path: has the
  * backend gather and scale them; only the device buffers are written).

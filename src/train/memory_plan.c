@@ -7,6 +7,7 @@
 #include "core/byte_size.h"
 #include "core/error.h"
 #include "core/memory_stats.h"
+#include "kernels/optimizer_step.h"
 #include "train/batch.h"
 #include "train/memory_plan.h"
 
@@ -58,7 +59,9 @@ static void plan_parameters(fc_memory_plan *p, const fc_model *m, const fc_train
     add_backend(p, "parameters", m->n_floats * sizeof(float), 0);
     add_backend(p, "gradients", t, 0);
     add_backend(p, "Adam moments", 2 * t, 0);
-    add_backend(p, "step loss", sizeof(double), 0);
+    add_backend(p, "optimizer step blocks", sizeof(fc_step_in), 0);   /* train/optimizer.h */
+    add_backend(p, "optimizer step report", sizeof(fc_step_out), 0);
+    add(p, "optimizer step blocks (host)", sizeof(fc_step_in) + sizeof(fc_step_out), 0);
     if (o->val_size) add_backend(p, "best weights (validation)", t, 0);
     add_backend(p, "low-precision weights", fc_model_low_param_bytes(m, o->precision, be), 0);
 }
@@ -73,7 +76,7 @@ static void plan_windows(fc_memory_plan *p, const fc_model *m, const fc_dataset 
     size_t low = fc_model_low_act_bytes(m, 1, o->precision, be);
     size_t dev = fc_batch_device_bytes(1, L, H), host = fc_batch_bytes(1, L, H) - dev;
     size_t idx = o->grad_accum * sizeof(fc_window), data_per_window;
-    size_t data = fc_batch_data_bytes(be, ds, W, L, &data_per_window);
+    size_t data = fc_batch_data_bytes(be, ds, W, o->grad_accum, L, &data_per_window);
     if (fc_batch_device_path(be, ds)) host = 0;
     add_backend(p, "activations", act * W, act);
     add_backend(p, "backward scratch", scr * W, scr);

@@ -2,10 +2,18 @@
  * clipping, Adam (PyTorch semantics) on the fp32 master weights, and the
  * refresh of the low-precision weight copies. The order is PyTorch's AMP
  * recipe: scaler.unscale_(opt); clip_grad_norm_(params, X);
- * scaler.step(opt); scaler.update(). */
+ * scaler.step(opt); scaler.update().
+ *
+ * The step runs in three parts so that a GPU can replay a whole training
+ * step as one graph: fc_optimizer_prepare writes the step's scalars into
+ * backend memory (outside the graph), fc_optimizer_launch queues the step
+ * (the backend decides skip, unscale and clip from the gradients' norm:
+ * kernels/optimizer_step.h), and fc_optimizer_finish, once the step's
+ * report is on the host, updates the loss scaler and the step count. */
 #ifndef FC_TRAIN_OPTIMIZER_H
 #define FC_TRAIN_OPTIMIZER_H
 
+#include "kernels/optimizer_step.h"
 #include "models/model.h"
 #include "train/loss_scaler.h"
 
@@ -14,6 +22,8 @@ typedef struct {
     fc_loss_scaler scaler;
     double clip_norm;          /* 0: no clipping */
     int64_t adam_steps;        /* steps taken (skipped ones excluded, as torch) */
+    fc_step_in *in, *d_in;     /* this step's scalars: host staging and its backend copy */
+    fc_step_out *out, *d_out;  /* the step's report (and loss): backend, and its host copy */
 } fc_optimizer;
 
 typedef struct {
@@ -24,9 +34,6 @@ typedef struct {
     double clip_coef;          /* factor applied by clipping (1: none) */
 } fc_step_report;
 
-/* clip_grad_norm_'s factor: min(max_norm / (norm + 1e-6), 1). */
-double fc_clip_coefficient(double norm, double max_norm);
-
 /* Adam moments for m's trainable parameters, zeroed. loss_scaling enables
  * the dynamic loss scaler (fp16). clip_norm 0 disables clipping. */
 fc_status fc_optimizer_init(fc_optimizer *o, fc_model *m, int loss_scaling, double clip_norm);
@@ -35,8 +42,23 @@ void fc_optimizer_free(fc_optimizer *o, fc_model *m);
 /* The scale the loss gradient must be multiplied by before backward. */
 static inline float fc_optimizer_loss_scale(const fc_optimizer *o) { return o->scaler.scale; }
 
-/* One step from the gradients in m->grads (which it unscales and clips in
- * place), with learning rate lr and Adam(0.9, 0.999, 1e-8). */
+/* Where the step's loss is summed (masked_loss's d_loss): its report. */
+static inline double *fc_optimizer_loss_slot(fc_optimizer *o) { return &o->d_out->loss; }
+
+/* The step's scalars (learning rate lr, Adam(0.9, 0.999, 1e-8) at the next
+ * step count, the loss scale, clipping) into backend memory. Outside a
+ * capture; before the step's launch. */
+void fc_optimizer_prepare(fc_optimizer *o, fc_model *m, float lr);
+/* Queues the step from the gradients in m->grads (unscaled and clipped in
+ * place) with the scalars prepare wrote. Capturable. */
+void fc_optimizer_launch(fc_optimizer *o, fc_model *m);
+/* Copies the step's report (and its loss, into *loss) to the host, waiting
+ * for the step, and does the host's part: the loss scaler's update, the
+ * step count, the report. FC_ERR_INVALID when the gradients are not finite
+ * without a loss scaler to skip the step. */
+fc_status fc_optimizer_finish(fc_optimizer *o, fc_model *m, double *loss, fc_step_report *r);
+
+/* The three in a row: one step from the gradients in m->grads. */
 fc_status fc_optimizer_step(fc_optimizer *o, fc_model *m, float lr, fc_step_report *r);
 
 #endif

@@ -27,13 +27,19 @@
 #define FC_MAX_CONSECUTIVE_SKIPS 30
 #define FC_FP16_ADVICE "values exceed fp16's range (65504); scale the data (--scaler standard) or use --precision bf16"
 
-/* The forward and the backward of a micro-batch launch the same kernels
- * on the same buffers every step: on a backend with graphs (CUDA) each is
- * captured once, after FC_GRAPH_FROM_STEP eager steps have chosen every
- * algorithm and allocated every buffer, and replayed from then on
- * (graph_pass.h). The loss between them stays outside the graphs (it is
- * summed on the backend, read once per step), as does the optimizer step,
- * whose loss scaler and clipping decide on the host. */
+/* A training step launches the same work on the same buffers every step:
+ * zeroing the gradients, then per micro-batch the gather of its staged
+ * windows, forward, loss and backward, then the optimizer step, which
+ * decides skip, unscale and clip on the backend (optimizer.h). On a
+ * backend with graphs (CUDA) the whole step is captured once, after
+ * FC_GRAPH_FROM_STEP eager steps have chosen every algorithm and allocated
+ * every buffer, and replayed from then on (graph_pass.h): one launch per
+ * step. What changes between steps reaches it through backend memory (the
+ * staged windows, the optimizer's scalars); the loss scale, a kernel
+ * argument of the loss gradient, keys the graph, which is captured again
+ * when the fp16 loss scaler changes it (at a skipped step, and every 2000
+ * clean steps). The host path (a streamed dataset: its windows are
+ * gathered on the host inside the step) runs plain calls. */
 #define FC_GRAPH_FROM_STEP 2
 
 typedef struct {
@@ -43,7 +49,12 @@ typedef struct {
     fc_window_spec spec;
     fc_window_sampler sampler;
     fc_batch batch;
-    fc_window *windows;        /* grad_accum * windows_batch_size per optimizer step */
+    /* grad_accum * windows_batch_size windows per optimizer step: this
+     * step's, and the next step's, drawn while the device runs this one */
+    fc_window *windows[2];
+    int current;               /* windows[current] are this step's */
+    int have_next;             /* windows[!current] hold the next step's */
+    size_t drawn_epoch, drawn_cursor;  /* the sampler's place after this step's draws (checkpoints) */
     fc_optimizer opt;
     float *best;
     fc_runner validator;
@@ -53,8 +64,8 @@ typedef struct {
     double mark;               /* fc_now() at the end of the last timed phase */
     uint64_t data_hash;        /* the data's values, for checkpoints: computed at the first need */
     int data_hashed;
-    fc_graph_slot forward_graph, backward_graph;
-    double *d_loss;            /* the step's loss, summed over its micro-batches in backend memory */
+    fc_graph_slot step_graph;
+    float grad_scale;          /* this step's loss-gradient scale: the loss scale / grad_accum */
 } trainer;
 
 /* What a checkpoint saves and restores, with the data's hash (one pass over
@@ -115,28 +126,16 @@ static fc_status check_options(const fc_train_options *o, const fc_model_config 
     return FC_OK;
 }
 
-static fc_status forward_pass(void *ctx) {
-    trainer *t = ctx;
-    fc_batch *b = &t->batch;
-    return fc_model_forward(t->f->model, b->d_forecast, b->d_in_y, b->d_in_mask, t->o->windows_batch_size);
-}
-
-static fc_status backward_pass(void *ctx) {
-    trainer *t = ctx;
-    return fc_model_backward(t->f->model, t->batch.d_grad, t->o->windows_batch_size);
-}
-
 static void trainer_free(trainer *t) {
     fc_backend *be = t->f->model->be;
-    fc_graph_slot_free(&t->forward_graph, be);
-    fc_graph_slot_free(&t->backward_graph, be);
+    fc_graph_slot_free(&t->step_graph, be);
     fc_window_sampler_free(&t->sampler);
     fc_batch_free(&t->batch);
     fc_validator_free(&t->validator);
-    free(t->windows);
+    free(t->windows[0]);
+    free(t->windows[1]);
     fc_optimizer_free(&t->opt, t->f->model);
     be->release(be, t->best);
-    be->release(be, t->d_loss);
     /* back to fp32 products: predictions after training use the master weights */
     fc_model_set_precision(t->f->model, FC_PREC_FP32);
 }
@@ -147,70 +146,112 @@ static fc_status trainer_init(trainer *t) {
     const fc_train_options *o = t->o;
     size_t W = o->windows_batch_size, per_step = windows_per_step(o);
     t->spec = spec_of(&m->cfg, o);
-    fc_graph_slot_init(&t->forward_graph, be, o->no_graphs);
-    fc_graph_slot_init(&t->backward_graph, be, o->no_graphs);
     t->lr_decay_steps = o->num_lr_decays > 0 ? o->max_steps / (size_t)o->num_lr_decays : (size_t)1 << 62;
     if (t->lr_decay_steps < 1) t->lr_decay_steps = 1;
     /* the sampler draws the whole effective batch; micro-batches are slices of it */
     FC_TRY(fc_window_sampler_init(&t->sampler, t->ds, &t->spec, o->batch_size, per_step, o->seed));
+    fc_window_sampler_position(&t->sampler, &t->drawn_epoch, &t->drawn_cursor);
     /* on the device path (batch.h) the data is uploaded here, once */
-    FC_TRY(fc_batch_init_training(&t->batch, be, W, m->cfg.input_size, m->cfg.h, t->ds));
+    FC_TRY(fc_batch_init_training(&t->batch, be, W, o->grad_accum, m->cfg.input_size, m->cfg.h, t->ds));
+    /* graphs need a step without host work in it: the device path's */
+    fc_graph_slot_init(&t->step_graph, be, o->no_graphs || !t->batch.data);
     FC_TRY(fc_model_set_precision(m, o->precision));
     FC_TRY(fc_model_reserve(m, W, 1));
     FC_TRY(fc_optimizer_init(&t->opt, m, o->precision == FC_PREC_FP16, o->clip_grad_norm));
-    t->windows = fc_malloc(per_step * sizeof(fc_window), "window indices");
-    if (!(t->d_loss = be->alloc(be, sizeof(double)))) return FC_ERR_MEMORY;
+    t->windows[0] = fc_malloc(per_step * sizeof(fc_window), "window indices");
+    t->windows[1] = fc_malloc(per_step * sizeof(fc_window), "window indices");
     t->best = o->val_size ? be->alloc(be, m->n_trainable * sizeof(float)) : NULL;
-    if (!t->windows || (o->val_size && !t->best)) return FC_ERR_MEMORY;
+    if (!t->windows[0] || !t->windows[1] || (o->val_size && !t->best)) return FC_ERR_MEMORY;
     if (t->best) be->fill(be, t->best, 0.0f, m->n_trainable);   /* checkpointed before any improvement */
     return o->val_size ? fc_validator_init(&t->validator, t->f, t->ds, &t->spec) : FC_OK;
 }
 
-/* Forward, loss and backward of micro-batch k; gradients accumulate. The
- * loss gradient carries the loss scale and the 1/K of accumulation; the
- * loss itself is summed (each divided by K) in backend memory, t->d_loss,
- * read once the step is done, so no micro-batch waits for the host. */
-static fc_status micro_batch(trainer *t, size_t step, size_t k, const fc_window *windows, float grad_scale) {
+/* Gather, forward, loss and backward of micro-batch k (staged windows
+ * [k W, (k + 1) W)); gradients accumulate. The loss gradient carries the
+ * loss scale and the 1/K of accumulation; the loss itself is summed (each
+ * divided by K) in backend memory, read with the optimizer's report once
+ * the step is done, so no micro-batch waits for the host. */
+static fc_status micro_batch(trainer *t, size_t k) {
     fc_model *m = t->f->model;
     fc_batch *b = &t->batch;
     size_t W = t->o->windows_batch_size;
-    /* Host path: gathered and scaled here, then copied. Device path: one
-     * call that copies the window indices and has the backend gather and
-     * scale them (asynchronously on a GPU: the time shows in later phases). */
-    FC_TRY(fc_batch_load(b, t->ds, &t->spec, windows, W, 0, t->f->scaler));
+    /* Host path: gathered and scaled here, then copied. Device path: the
+     * backend gathers and scales the staged windows (asynchronously on a
+     * GPU: the time shows in later phases). */
+    FC_TRY(fc_batch_load_staged(b, t->ds, &t->spec, k * W, W, t->f->scaler));
     phase_end(t, FC_PHASE_GATHER_SCALE);
-    int warm = step >= FC_GRAPH_FROM_STEP;
-    FC_TRY(fc_graph_run(&t->forward_graph, m->be, warm, forward_pass, t));
+    FC_TRY(fc_model_forward(m, b->d_forecast, b->d_in_y, b->d_in_mask, W));
     phase_end(t, FC_PHASE_FORWARD);
-    m->be->masked_loss(m->be, t->d_loss, k == 0, (double)t->o->grad_accum, b->d_grad, grad_scale,
-                            b->d_forecast, b->d_out_y, b->d_out_mask, W * m->cfg.h, (int)t->f->loss);
+    m->be->masked_loss(m->be, fc_optimizer_loss_slot(&t->opt), k == 0, (double)t->o->grad_accum, b->d_grad,
+                       t->grad_scale, b->d_forecast, b->d_out_y, b->d_out_mask, W * m->cfg.h, (int)t->f->loss);
     phase_end(t, FC_PHASE_LOSS);
-    fc_status st = fc_graph_run(&t->backward_graph, m->be, warm, backward_pass, t);
+    FC_TRY(fc_model_backward(m, b->d_grad, W));
     phase_end(t, FC_PHASE_BACKWARD);
-    return st;
+    return FC_OK;
+}
+
+/* Everything a step launches on the backend, in order: what a graph
+ * captures. It reads nothing from the host that changes between steps
+ * except the loss-gradient scale, the graph's key. */
+static fc_status step_body(void *ctx) {
+    trainer *t = ctx;
+    fc_model *m = t->f->model;
+    m->be->fill(m->be, m->grads, 0.0f, m->n_trainable);
+    for (size_t k = 0; k < t->o->grad_accum; k++) FC_TRY(micro_batch(t, k));
+    fc_optimizer_launch(&t->opt, m);
+    return FC_OK;
+}
+
+/* This step's windows: drawn ahead during the last step, or now. The
+ * sampler's sequence is the same either way (each draw is a function of
+ * the seed, the step and the sampler's place); what a checkpoint saves is
+ * its place after this step's draws, before any drawn ahead. */
+static fc_window *step_windows(trainer *t, size_t step) {
+    if (t->have_next) {
+        t->current = !t->current;
+        t->have_next = 0;
+    fc_window_sampler_position(&t->sampler, &t->drawn_epoch, &t->drawn_cursor);
+    } else {
+        fc_window_sampler_next(&t->sampler, step, t->windows[t->current]);
+    }
+    fc_window_sampler_position(&t->sampler, &t->drawn_epoch, &t->drawn_cursor);
+    return t->windows[t->current];
+}
+
+/* The next step's windows, drawn while the device runs this step (the
+ * host's draws then cost a GPU nothing; on the CPU the order changes
+ * nothing). Not after the last step. */
+static void draw_ahead(trainer *t, size_t step) {
+    if (step + 1 >= t->o->max_steps) return;
+    fc_window_sampler_next(&t->sampler, step + 1, t->windows[!t->current]);
+    t->have_next = 1;
+}
+
+static uint64_t key_of(float x) {
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return bits;
 }
 
 /* One optimizer step on a freshly sampled batch of grad_accum micro-batches;
  * the training loss is their mean (each micro-batch's loss divided by K, as
- * torch's accumulation recipe). */
+ * torch's accumulation recipe). The windows are drawn on the host, also
+ * where the data lives on the device: the draws are a sequential partial
+ * Fisher-Yates over the valid windows of the step's series, and drawn one
+ * step ahead they overlap the device's work; the device path then sends
+ * only the indices, 16 bytes a window. */
 static fc_status train_step(trainer *t, size_t step, double *loss, fc_step_report *r) {
     fc_model *m = t->f->model;
     size_t K = t->o->grad_accum, W = t->o->windows_batch_size;
-    float grad_scale = fc_optimizer_loss_scale(&t->opt) / (float)K;
+    t->grad_scale = fc_optimizer_loss_scale(&t->opt) / (float)K;
     t->mark = fc_now();
-    /* The windows are drawn on the host on both paths, also where the data
-     * lives on the device: listing the valid windows of the step's series
-     * and the Philox draws take tens of microseconds a step (23-38 us for
-     * 1024 windows on the bundled data, more for longer series), and the
-     * device path then sends only the indices, 16 bytes a window. Drawing
-     * them on the device is not done. */
-    fc_window_sampler_next(&t->sampler, step, t->windows);
-    m->be->fill(m->be, m->grads, 0.0f, m->n_trainable);
+    FC_TRY(fc_batch_stage(&t->batch, step_windows(t, step), K * W));
+    fc_optimizer_prepare(&t->opt, m, (float)learning_rate_at(t, step));
     phase_end(t, FC_PHASE_SAMPLE);
-    for (size_t k = 0; k < K; k++) FC_TRY(micro_batch(t, step, k, t->windows + k * W, grad_scale));
-    fc_status st = fc_optimizer_step(&t->opt, m, (float)learning_rate_at(t, step), r);
-    m->be->to_host(m->be, loss, t->d_loss, sizeof *loss);   /* waits for the step */
-    if (st == FC_OK) st = m->be->status(m->be);
+    int warm = step >= FC_GRAPH_FROM_STEP;
+    FC_TRY(fc_graph_run_keyed(&t->step_graph, m->be, warm, key_of(t->grad_scale), step_body, t));
+    draw_ahead(t, step);
+    fc_status st = fc_optimizer_finish(&t->opt, m, loss, r);   /* waits for the step */
     phase_end(t, FC_PHASE_OPTIMIZER);
     return st;
 }
@@ -259,7 +300,8 @@ static void report_step(trainer *t, const fc_step_report *r, fc_train_summary *s
 }
 
 static fc_status write_checkpoint(trainer *t, fc_train_summary *s) {
-    fc_window_sampler_position(&t->sampler, &t->loop.sampler_epoch, &t->loop.sampler_cursor);
+    t->loop.sampler_epoch = t->drawn_epoch;
+    t->loop.sampler_cursor = t->drawn_cursor;
     fc_checkpoint_ref ref = checkpoint_ref(t);
     double t0 = fc_now();
     size_t bytes = 0;
@@ -387,6 +429,8 @@ static fc_status resume(trainer *t, fc_train_summary *s) {
     fc_checkpoint_ref ref = checkpoint_ref(t);
     FC_TRY(fc_checkpoint_read(&ref, t->o->resume_path));
     fc_window_sampler_seek(&t->sampler, t->loop.sampler_epoch, t->loop.sampler_cursor);
+    t->have_next = 0;
+    fc_window_sampler_position(&t->sampler, &t->drawn_epoch, &t->drawn_cursor);
     s->start_step = s->steps = t->loop.step;
     if (t->o->log) fc_run_log_resume(t->o->log, t->loop.step, t->o->resume_path);
     return FC_OK;

@@ -157,10 +157,12 @@ static void cpu_fill_table(fc_backend *be) {
     be->masked_loss = fc_cpu_masked_loss;
     be->adam_step = fc_cpu_adam_step;
     be->sum_squares = fc_cpu_sum_squares;
+    be->optimizer_step = fc_cpu_optimizer_step;
     be->scale = fc_cpu_scale;
     be->data_bytes = fc_cpu_data_bytes;
     be->data_upload = fc_cpu_data_upload;
-    be->data_windows = fc_cpu_data_windows;
+    be->data_stage = fc_cpu_data_stage;
+    be->data_gather = fc_cpu_data_gather;
     be->data_release = fc_cpu_data_release;
 }
 

@@ -152,16 +152,20 @@ void fc_cpu_sum_squares(fc_backend *be, double *out, const float *x, size_t n);
 struct fc_window_data;
 struct fc_window_pos;
 struct fc_window_batch;
-size_t fc_cpu_data_bytes(const fc_backend *be, const struct fc_window_data *host, size_t cap, size_t work,
-                         size_t *per_window);
-fc_status fc_cpu_data_upload(fc_backend *be, const struct fc_window_data *host, size_t cap, size_t work,
+size_t fc_cpu_data_bytes(const fc_backend *be, const struct fc_window_data *host, size_t cap, size_t stages,
+                         size_t work, size_t *per_window);
+fc_status fc_cpu_data_upload(fc_backend *be, const struct fc_window_data *host, size_t cap, size_t stages, size_t work,
                              void **data);
-fc_status fc_cpu_data_windows(fc_backend *be, void *data, const struct fc_window_pos *w, size_t n,
-                              const struct fc_window_batch *out);
+fc_status fc_cpu_data_stage(fc_backend *be, void *data, const struct fc_window_pos *w, size_t n);
+fc_status fc_cpu_data_gather(fc_backend *be, void *data, size_t first, size_t n, const struct fc_window_batch *out);
 void fc_cpu_data_release(fc_backend *be, void *data);
 
-/* cpu_adam.c */
+/* cpu_adam.c: Adam, and the whole optimizer step (kernels/optimizer_step.h) */
+struct fc_step_in;
+struct fc_step_out;
 void fc_cpu_adam_step(fc_backend *be, float *p, const float *g, float *m, float *v, size_t n,
                       float lr, float beta1, float beta2, float eps, int64_t step);
+void fc_cpu_optimizer_step(fc_backend *be, float *p, float *g, float *m, float *v, size_t n,
+                           const struct fc_step_in *in, struct fc_step_out *out);
 
 #endif

@@ -13,9 +13,9 @@
 
 typedef struct {
     fc_window_data data;      /* the host dataset's arrays, read in place */
-    fc_window_pos *windows;   /* (cap) this call's windows */
+    fc_window_pos *windows;   /* (stages * cap) the staged windows */
     float *scratch;           /* (cap, work) the scaler's */
-    size_t cap, work;
+    size_t cap, stages, work, staged;
 } cpu_data;
 
 /* Below this many windows the threads cost more than they save (as in train/batch.c). */
@@ -24,11 +24,11 @@ typedef struct {
 /* An arena buffer rounded up to the arena's 64-byte alignment. */
 static size_t aligned64(size_t bytes) { return (bytes + 63) / 64 * 64; }
 
-size_t fc_cpu_data_bytes(const fc_backend *be, const fc_window_data *host, size_t cap, size_t work,
+size_t fc_cpu_data_bytes(const fc_backend *be, const fc_window_data *host, size_t cap, size_t stages, size_t work,
                          size_t *per_window) {
     (void)be, (void)host;   /* the dataset itself is not copied */
-    *per_window = sizeof(fc_window_pos) + work * sizeof(float);
-    return aligned64(cap * sizeof(fc_window_pos)) + aligned64(cap * work * sizeof(float));
+    *per_window = stages * sizeof(fc_window_pos) + work * sizeof(float);
+    return aligned64(stages * cap * sizeof(fc_window_pos)) + aligned64(cap * work * sizeof(float));
 }
 
 void fc_cpu_data_release(fc_backend *be, void *data) {
@@ -39,7 +39,8 @@ void fc_cpu_data_release(fc_backend *be, void *data) {
     free(d);
 }
 
-fc_status fc_cpu_data_upload(fc_backend *be, const fc_window_data *host, size_t cap, size_t work, void **data) {
+fc_status fc_cpu_data_upload(fc_backend *be, const fc_window_data *host, size_t cap, size_t stages, size_t work,
+                             void **data) {
     *data = NULL;
     if (!host->y64 || host->y)
         return fc_error(FC_ERR_INVALID, "CPU backend: the training data must come as the dataset's doubles (y64)");
@@ -47,8 +48,9 @@ fc_status fc_cpu_data_upload(fc_backend *be, const fc_window_data *host, size_t 
     if (!d) return FC_ERR_MEMORY;
     d->data = *host;
     d->cap = cap;
+    d->stages = stages;
     d->work = work;
-    d->windows = be->alloc(be, cap * sizeof(fc_window_pos));
+    d->windows = be->alloc(be, stages * cap * sizeof(fc_window_pos));
     d->scratch = d->windows ? be->alloc(be, cap * work * sizeof(float)) : NULL;
     if (!d->scratch) {
         fc_cpu_data_release(be, d);
@@ -58,14 +60,25 @@ fc_status fc_cpu_data_upload(fc_backend *be, const fc_window_data *host, size_t 
     return FC_OK;
 }
 
-fc_status fc_cpu_data_windows(fc_backend *be, void *data, const fc_window_pos *w, size_t n,
-                              const fc_window_batch *out) {
+fc_status fc_cpu_data_stage(fc_backend *be, void *data, const fc_window_pos *w, size_t n) {
+    (void)be;
     cpu_data *d = data;
-    if (n > d->cap)
-        return fc_error(FC_ERR_INVALID, "CPU backend: %zu windows in one call; room was made for %zu", n, d->cap);
+    if (n > d->stages * d->cap)
+        return fc_error(FC_ERR_INVALID, "CPU backend: %zu windows staged at once; room was made for %zu", n,
+                        d->stages * d->cap);
     /* Copied as bytes: the caller's array may be train/windows.h's fc_window, of the same layout. */
     if (n) memcpy(d->windows, w, n * sizeof *w);
+    d->staged = n;
+    return FC_OK;
+}
+
+fc_status fc_cpu_data_gather(fc_backend *be, void *data, size_t first, size_t n, const fc_window_batch *out) {
+    cpu_data *d = data;
+    if (n > d->cap || first > d->staged || n > d->staged - first)
+        return fc_error(FC_ERR_INVALID, "CPU backend: windows [%zu, %zu) gathered; %zu are staged and a gather "
+                        "has room for %zu", first, first + n, d->staged, d->cap);
+    const fc_window_pos *w = d->windows + first;
 #pragma omp parallel for if (n >= FC_CPU_WINDOWS_PAR_MIN) num_threads(be->threads) schedule(static)
-    for (size_t k = 0; k < n; k++) fc_window_load(&d->data, out, d->windows[k], k, d->scratch + k * d->work);
+    for (size_t k = 0; k < n; k++) fc_window_load(&d->data, out, w[k], k, d->scratch + k * d->work);
     return FC_OK;
 }

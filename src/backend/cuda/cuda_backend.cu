@@ -210,11 +210,13 @@ static void fill_table(fc_backend *be) {
     be->masked_loss = fc_cuda_masked_loss;
     be->adam_step = fc_cuda_adam_step;
     be->sum_squares = fc_cuda_sum_squares;
+    be->optimizer_step = fc_cuda_optimizer_step;
     be->scale = fc_cuda_scale;
     fc_cuda_graph_fill_table(be);
     be->data_bytes = fc_cuda_data_bytes;
     be->data_upload = fc_cuda_data_upload;
-    be->data_windows = fc_cuda_data_windows;
+    be->data_stage = fc_cuda_data_stage;
+    be->data_gather = fc_cuda_data_gather;
     be->data_release = fc_cuda_data_release;
     be->mc_chunk_sums = fc_cuda_mc_chunk_sums;
     be->indicator_segments = fc_cuda_indicator_segments;

@@ -112,14 +112,19 @@ void fc_cuda_masked_loss(fc_backend *be, double *d_loss, int first, double divis
                               int kind);
 void fc_cuda_adam_step(fc_backend *be, float *p, const float *g, float *m, float *v, size_t n, float lr,
                        float beta1, float beta2, float eps, int64_t step);
+/* Queues the fixed-order sum of squares of x (n) as partials in
+ * impl->d_partials, *blocks of them, added in order by whoever reads them. */
+fc_status fc_cuda_sum_squares_partials(fc_backend *be, const float *x, size_t n, size_t *blocks);
+void fc_cuda_optimizer_step(fc_backend *be, float *p, float *g, float *m, float *v, size_t n,
+                            const struct fc_step_in *in, struct fc_step_out *out);
 
 /* ---- cuda_windows.cu (training data on the device, kernels/window_load.h) ---- */
-size_t fc_cuda_data_bytes(const fc_backend *be, const struct fc_window_data *host, size_t cap, size_t work,
-                          size_t *per_window);
-fc_status fc_cuda_data_upload(fc_backend *be, const struct fc_window_data *host, size_t cap, size_t work,
-                              void **data);
-fc_status fc_cuda_data_windows(fc_backend *be, void *data, const struct fc_window_pos *w, size_t n,
-                               const struct fc_window_batch *out);
+size_t fc_cuda_data_bytes(const fc_backend *be, const struct fc_window_data *host, size_t cap, size_t stages,
+                          size_t work, size_t *per_window);
+fc_status fc_cuda_data_upload(fc_backend *be, const struct fc_window_data *host, size_t cap, size_t stages,
+                              size_t work, void **data);
+fc_status fc_cuda_data_stage(fc_backend *be, void *data, const struct fc_window_pos *w, size_t n);
+fc_status fc_cuda_data_gather(fc_backend *be, void *data, size_t first, size_t n, const struct fc_window_batch *out);
 void fc_cuda_data_release(fc_backend *be, void *data);
 
 #endif

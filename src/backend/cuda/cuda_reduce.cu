@@ -84,16 +84,24 @@ static double add_in_order(const double *part, size_t count) {
     return total;
 }
 
-static fc_status sum_squares(fc_backend *be, const float *x, size_t n, double *out) {
+fc_status fc_cuda_sum_squares_partials(fc_backend *be, const float *x, size_t n, size_t *blocks) {
     fc_cuda_impl *impl = fc_cuda_impl_of(be);
     fc_reduce_split split = fc_reduce_split_of(n);
     fc_launch l = fc_reduce_launch(n);
-    *out = 0.0;
+    *blocks = l.grid ? split.blocks : 0;
     if (!l.grid) return FC_OK;
     sum_squares_pieces<<<l.grid, l.block, 0, impl->stream>>>(x, n, split, impl->d_partials);
-    FC_TRY(FC_CUDA_LAUNCHED("sum_squares_pieces"));
-    FC_TRY(fetch_partials(impl, split.blocks));
-    *out = add_in_order(impl->h_partials, split.blocks);
+    return FC_CUDA_LAUNCHED("sum_squares_pieces");
+}
+
+static fc_status sum_squares(fc_backend *be, const float *x, size_t n, double *out) {
+    fc_cuda_impl *impl = fc_cuda_impl_of(be);
+    size_t blocks;
+    *out = 0.0;
+    FC_TRY(fc_cuda_sum_squares_partials(be, x, n, &blocks));
+    if (!blocks) return FC_OK;
+    FC_TRY(fetch_partials(impl, blocks));
+    *out = add_in_order(impl->h_partials, blocks);
     return FC_OK;
 }
 

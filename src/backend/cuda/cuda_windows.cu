@@ -3,8 +3,10 @@
  * each micro-batch's windows are gathered, scaled and split there, one
  * thread per window over the CPU's body (kernels/window_load.h), straight
  * into the batch's device buffers. A step then sends only its window
- * indices, 16 bytes a window; drawing them stays on the host (train/
- * trainer.c).
+ * indices, 16 bytes a window, once for all its micro-batches (data_stage,
+ * outside any graph); each micro-batch's gather (data_gather) reads them
+ * from device memory, so it can be replayed in the step's graph. Drawing
+ * the windows stays on the host (train/trainer.c).
  *
  * Every buffer comes from the backend's alloc (the run's arena, sized by
  * the memory plan through data_bytes), all at upload: a call allocates
@@ -20,11 +22,12 @@ typedef struct {
     float *y;                 /* (n_rows) the values, converted to float at upload */
     uint8_t *mask;            /* (n_rows) */
     size_t *offsets;          /* (n_series + 1) */
-    fc_window_pos *windows;   /* (cap) the windows of a call */
-    fc_window_pos *staged;    /* (cap) their pinned host copy (host_alloc), which the device copy reads */
+    fc_window_pos *windows;   /* (stages * cap) the staged windows of a step */
+    fc_window_pos *staged;    /* (stages * cap) their pinned host copy (host_alloc), which the device copy reads */
     cudaEvent_t copied;       /* recorded after that copy: staged may be refilled once it has passed */
     float *scratch;           /* (cap, work) the scaler's */
-    size_t cap, work;
+    size_t cap, stages, work;
+    size_t n_staged;          /* windows staged last */
     fc_window_data data;      /* the body's view of y, mask and offsets */
 } cuda_data;
 
@@ -40,12 +43,12 @@ typedef struct {
 /* An arena buffer rounded up to the arena's alignment. */
 static size_t aligned(size_t bytes) { return (bytes + FC_CUDA_ALIGN - 1) / FC_CUDA_ALIGN * FC_CUDA_ALIGN; }
 
-size_t fc_cuda_data_bytes(const fc_backend *be, const fc_window_data *host, size_t cap, size_t work,
+size_t fc_cuda_data_bytes(const fc_backend *be, const fc_window_data *host, size_t cap, size_t stages, size_t work,
                           size_t *per_window) {
     (void)be;
-    *per_window = sizeof(fc_window_pos) + work * sizeof(float);
+    *per_window = stages * sizeof(fc_window_pos) + work * sizeof(float);
     return aligned(host->n_rows * sizeof(float)) + aligned(host->n_rows) +
-           aligned((host->n_series + 1) * sizeof(size_t)) + aligned(cap * sizeof(fc_window_pos)) +
+           aligned((host->n_series + 1) * sizeof(size_t)) + aligned(stages * cap * sizeof(fc_window_pos)) +
            aligned(cap * work * sizeof(float));
 }
 
@@ -67,11 +70,11 @@ static fc_status alloc_buffers(fc_backend *be, cuda_data *d, const fc_window_dat
     if (!d->mask) return FC_ERR_MEMORY;
     d->offsets = (size_t *)be->alloc(be, (host->n_series + 1) * sizeof(size_t));
     if (!d->offsets) return FC_ERR_MEMORY;
-    d->windows = (fc_window_pos *)be->alloc(be, d->cap * sizeof(fc_window_pos));
+    d->windows = (fc_window_pos *)be->alloc(be, d->stages * d->cap * sizeof(fc_window_pos));
     if (!d->windows) return FC_ERR_MEMORY;
     d->scratch = (float *)be->alloc(be, d->cap * d->work * sizeof(float));
     if (!d->scratch) return FC_ERR_MEMORY;
-    d->staged = (fc_window_pos *)be->host_alloc(be, d->cap * sizeof(fc_window_pos));
+    d->staged = (fc_window_pos *)be->host_alloc(be, d->stages * d->cap * sizeof(fc_window_pos));
     if (!d->staged) return FC_ERR_MEMORY;
     return FC_CUDA(cudaEventCreateWithFlags(&d->copied, cudaEventDisableTiming));
 }
@@ -106,7 +109,8 @@ static fc_status upload_columns(fc_backend *be, cuda_data *d, const fc_window_da
     return FC_CUDA(cudaStreamSynchronize(s));   /* a fault shows here, not at the first step */
 }
 
-fc_status fc_cuda_data_upload(fc_backend *be, const fc_window_data *host, size_t cap, size_t work, void **data) {
+fc_status fc_cuda_data_upload(fc_backend *be, const fc_window_data *host, size_t cap, size_t stages, size_t work,
+                              void **data) {
     *data = NULL;
     FC_TRY(fc_cuda_failure(be));
     if (!host->y64 || host->y)
@@ -114,6 +118,7 @@ fc_status fc_cuda_data_upload(fc_backend *be, const fc_window_data *host, size_t
     cuda_data *d = (cuda_data *)fc_calloc(1, sizeof *d, "training data handle");
     if (!d) return FC_ERR_MEMORY;
     d->cap = cap;
+    d->stages = stages;
     d->work = work;
     fc_status st = alloc_buffers(be, d, host);
     if (st == FC_OK) st = upload_columns(be, d, host);
@@ -133,24 +138,41 @@ static __global__ void window_load_kernel(fc_window_data data, fc_window_batch o
         fc_window_load(&data, &out, w[k], k, scratch + k * work);
 }
 
-fc_status fc_cuda_data_windows(fc_backend *be, void *data, const fc_window_pos *w, size_t n,
-                               const fc_window_batch *out) {
+/* Through pinned staging, so the copy is asynchronous and the caller may
+ * draw the next windows into w at once: staged is refilled only after the
+ * last stage's copy out of it has passed (its event), which waits for that
+ * copy alone, not for the step's kernels. In stream order the copy into
+ * d->windows follows the last step's gathers that read it. Not
+ * capturable (an event wait and a copy from a buffer the host refills):
+ * the trainer stages before it launches the step's graph. */
+fc_status fc_cuda_data_stage(fc_backend *be, void *data, const fc_window_pos *w, size_t n) {
     cuda_data *d = (cuda_data *)data;
     FC_TRY(fc_cuda_failure(be));
-    if (n > d->cap)
-        return fc_error(FC_ERR_INVALID, "CUDA backend: %zu windows in one call; room was made for %zu", n, d->cap);
-    fc_launch l = fc_launch_1d(n, FC_WINDOW_BLOCK, FC_LAUNCH_MAX_GRID);
-    if (!l.grid) return FC_OK;
+    if (fc_cuda_impl_of(be)->capturing)
+        return fc_error(FC_ERR_BACKEND, "CUDA backend: windows staged inside a graph capture");
+    if (n > d->stages * d->cap)
+        return fc_error(FC_ERR_INVALID, "CUDA backend: %zu windows staged at once; room was made for %zu", n,
+                        d->stages * d->cap);
+    d->n_staged = n;
+    if (!n) return FC_OK;
     cudaStream_t s = fc_cuda_stream(be);
-    /* Through pinned staging, so the copy is asynchronous and the caller may
-     * draw the next windows into w at once: staged is refilled only after
-     * the last call's copy out of it has passed (its event), which waits
-     * for that copy alone, not for the step's kernels. In stream order the
-     * copy into d->windows follows the last call's kernel that reads it. */
     FC_TRY(FC_CUDA(cudaEventSynchronize(d->copied)));
     memcpy(d->staged, w, n * sizeof *w);
     FC_TRY(FC_CUDA(cudaMemcpyAsync(d->windows, d->staged, n * sizeof *w, cudaMemcpyHostToDevice, s)));
-    FC_TRY(FC_CUDA(cudaEventRecord(d->copied, s)));
-    window_load_kernel<<<l.grid, l.block, 0, s>>>(d->data, *out, d->windows, n, d->scratch, d->work);
+    return FC_CUDA(cudaEventRecord(d->copied, s));
+}
+
+/* One kernel over windows [first, first + n) of the staged list: its
+ * arguments are the same every step, so a graph replays it. */
+fc_status fc_cuda_data_gather(fc_backend *be, void *data, size_t first, size_t n, const fc_window_batch *out) {
+    cuda_data *d = (cuda_data *)data;
+    FC_TRY(fc_cuda_failure(be));
+    if (n > d->cap || first > d->n_staged || n > d->n_staged - first)
+        return fc_error(FC_ERR_INVALID, "CUDA backend: windows [%zu, %zu) gathered; %zu are staged and a gather "
+                        "has room for %zu", first, first + n, d->n_staged, d->cap);
+    fc_launch l = fc_launch_1d(n, FC_WINDOW_BLOCK, FC_LAUNCH_MAX_GRID);
+    if (!l.grid) return FC_OK;
+    window_load_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(d->data, *out, d->windows + first, n, d->scratch,
+                                                                  d->work);
     return FC_CUDA_LAUNCHED("window_load_kernel");
 }
