@@ -106,6 +106,23 @@ static void test_failed_capture_runs_once_and_turns_off(void) {
     CHECK(counter == 2 && g.captures == 0 && g.launches == 0);   /* plain from then on */
 }
 
+/* A graph keeps the arguments it was captured with: a new key (the loss
+ * scale) drops it and captures again; the same key replays. */
+static void test_key_change_recaptures(void) {
+    reset();
+    fc_backend be = fake_backend();
+    fc_graph_slot s;
+    fc_graph_slot_init(&s, &be, 0);
+    uint64_t keys[6] = {7, 7, 7, 9, 9, 7};
+    for (int call = 0; call < 6; call++) CHECK(fc_graph_run_keyed(&s, &be, call >= 1, keys[call], body, NULL) == FC_OK);
+    CHECK_MSG(counter == 6, "the pass ran %d times in 6 calls", counter);
+    /* call 0 plain; 1 captures (key 7), 2 replays; 3 recaptures (9), 4 replays; 5 recaptures (7) */
+    CHECK_MSG(g.captures == 3 && s.captures == 3, "%d captures", g.captures);
+    CHECK_MSG(g.launches == 5 && g.freed == 2, "%d launches, %d graphs freed", g.launches, g.freed);
+    fc_graph_slot_free(&s, &be);
+    CHECK(g.freed == 3);
+}
+
 static void test_off(void) {
     reset();
     fc_backend be = fake_backend();
@@ -126,6 +143,7 @@ static void test_off(void) {
 int main(void) {
     test_warm_capture_replay();
     test_failed_capture_runs_once_and_turns_off();
+    test_key_change_recaptures();
     test_off();
     return CHECK_DONE();
 }

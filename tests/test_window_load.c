@@ -225,6 +225,61 @@ static void path_switch(fc_backend *cpu, const fc_dataset *ds) {
     unsetenv("FCAST_TEST_HOST_BATCHES");
 }
 
+/* Stand-in marks on the CPU backend (whose copies are synchronous): they
+ * only count, so the double-buffered host path of train/batch.c runs here
+ * as it runs on a GPU. */
+static int marks_recorded, marks_waited;
+static fc_status fake_record(fc_backend *be, void **mark) {
+    (void)be;
+    if (!*mark) *mark = malloc(1);
+    marks_recorded++;
+    return FC_OK;
+}
+static fc_status fake_wait(fc_backend *be, void *mark) {
+    (void)be, (void)mark;
+    marks_waited++;
+    return FC_OK;
+}
+static void fake_free(fc_backend *be, void *mark) {
+    (void)be;
+    free(mark);
+}
+
+/* Two staging sets alternate: each load fills the set the device read two
+ * loads ago, after waiting for that set's copies only, and every load's
+ * rows are those of a one-set batch. */
+static void double_buffered_host_path(fc_backend *cpu, const fc_dataset *ds) {
+    fc_backend marked = *cpu;
+    marked.mark_record = fake_record;
+    marked.mark_wait = fake_wait;
+    marked.mark_free = fake_free;
+    size_t L = 3, H = 2, n = make_windows(ds, L, H, NULL);
+    fc_window *w = malloc(n * sizeof *w);
+    make_windows(ds, L, H, w);
+    fc_window_spec spec = {L, H, 1, 0, 0.0, 0.0};
+    fc_batch one, two;
+    CHECK(fc_batch_init(&one, cpu, n, L, H) == FC_OK && one.n_sets == 1);
+    CHECK(fc_batch_init(&two, &marked, n, L, H) == FC_OK && two.n_sets == 2);
+    CHECK(fc_batch_host_bytes(&marked, n, L, H) == fc_batch_host_bytes(cpu, n, L, H) +
+                                                      fc_batch_extra_set_bytes(n, L, H));
+    size_t half = n / 2;
+    const float *first_set = NULL;
+    for (int load = 0; load < 3; load++) {
+        const fc_window *at = w + (load % 2) * half;
+        CHECK(fc_batch_load(&one, ds, &spec, at, half, 0, FC_SCALER_STANDARD) == FC_OK);
+        CHECK(fc_batch_load(&two, ds, &spec, at, half, 0, FC_SCALER_STANDARD) == FC_OK);
+        CHECK_MSG(same(one.in_y, two.in_y, half * L) && same(one.out_y, two.out_y, half * H) &&
+                      same(one.out_mask, two.out_mask, half * H), "load %d: the two-set batch differs", load);
+        if (load == 0) first_set = two.in_y;
+        CHECK_MSG((two.in_y == first_set) == (load % 2 == 0), "load %d filled the wrong set", load);
+    }
+    /* three loads: three marks, and one wait (the third load reuses the first set) */
+    CHECK_MSG(marks_recorded == 3 && marks_waited == 1, "%d marks recorded, %d waits", marks_recorded, marks_waited);
+    fc_batch_free(&one);
+    fc_batch_free(&two);
+    free(w);
+}
+
 int main(void) {
     fc_dataset *ds = make_dataset();
     if (!ds) return CHECK_DONE();
@@ -237,6 +292,7 @@ int main(void) {
     else printf("cuda: skipped (%s)\n", fc_last_error());
     by_hand(ds);
     path_switch(be[0], ds);
+    double_buffered_host_path(be[0], ds);
     size_t Ls[] = {1, 3, 8}, Hs[] = {1, 4}, vals[] = {0, 4};
     for (size_t a = 0; a < 3; a++)
         for (size_t h = 0; h < 2; h++)

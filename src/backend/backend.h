@@ -89,6 +89,16 @@ struct fc_backend {
     void (*host_release)(fc_backend *be, void *p);
     void (*fill)(fc_backend *be, float *x, float value, size_t n);
     void (*sync)(fc_backend *be);
+    /* Marks in the backend's queue (optional: NULL where every call is
+     * synchronous, as on the CPU): mark_record places *mark (created at its
+     * first use, reused after) behind the calls queued so far; mark_wait
+     * returns once the backend has passed it; mark_free releases it (NULL:
+     * nothing). A staging buffer copied by to_device may be refilled once a
+     * mark recorded after the copy has passed: this waits for that copy,
+     * not for the work queued since, as sync would. */
+    fc_status (*mark_record)(fc_backend *be, void **mark);
+    fc_status (*mark_wait)(fc_backend *be, void *mark);
+    void (*mark_free)(fc_backend *be, void *mark);
     /* FC_OK, or the first error an entry without a status met (a device
      * fault surfaces in a later copy or sync, which return nothing): check
      * it after copying results to the host and before trusting them. */

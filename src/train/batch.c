@@ -13,10 +13,18 @@ _Static_assert(sizeof(fc_window) == sizeof(fc_window_pos) &&
                    offsetof(fc_window, start) == offsetof(fc_window_pos, start),
                "train/windows.h's fc_window and kernels/window_load.h's fc_window_pos must have one layout");
 
-/* Floats per window of each buffer, in the order fc_batch_init allocates
- * them (one table for the allocation and for the memory plan). */
-static void host_widths(size_t L, size_t H, size_t n[10]) {
-    size_t w[10] = {L + H, L + H, L, L, L, H, H, H, 1, 1};
+/* Floats per window of each buffer (one table for the allocation and for
+ * the memory plan): the host's plain buffers (win_y, win_mask, work,
+ * out_raw, shift, scale), a staging set (in_y, in_mask, out_y, out_mask:
+ * the buffers copied to the backend, from its staging memory, pinned on a
+ * GPU so the copies run at full speed), and the backend's buffers. */
+static void plain_widths(size_t L, size_t H, size_t n[6]) {
+    size_t w[6] = {L + H, L + H, L, H, 1, 1};
+    memcpy(n, w, sizeof w);
+}
+
+static void set_widths(size_t L, size_t H, size_t n[4]) {
+    size_t w[4] = {L, L, H, H};
     memcpy(n, w, sizeof w);
 }
 
@@ -25,31 +33,36 @@ static void device_widths(size_t L, size_t H, size_t n[6]) {
     memcpy(n, w, sizeof w);
 }
 
+static size_t sum_of(const size_t *n, int count) {
+    size_t total = 0;
+    for (int i = 0; i < count; i++) total += n[i];
+    return total;
+}
+
 size_t fc_batch_device_bytes(size_t cap, size_t L, size_t H) {
-    size_t d[6], floats = 0;
+    size_t d[6];
     device_widths(L, H, d);
-    for (int i = 0; i < 6; i++) floats += d[i];
-    return cap * floats * sizeof(float);
+    return cap * sum_of(d, 6) * sizeof(float);
+}
+
+size_t fc_batch_extra_set_bytes(size_t cap, size_t L, size_t H) {
+    size_t n[4];
+    set_widths(L, H, n);
+    return cap * sum_of(n, 4) * sizeof(float);
 }
 
 size_t fc_batch_bytes(size_t cap, size_t L, size_t H) {
-    size_t h[10], d[6], floats = 0;
-    host_widths(L, H, h);
-    device_widths(L, H, d);
-    for (int i = 0; i < 10; i++) floats += h[i];
-    for (int i = 0; i < 6; i++) floats += d[i];
-    return cap * floats * sizeof(float);
+    size_t h[6];
+    plain_widths(L, H, h);
+    return cap * sum_of(h, 6) * sizeof(float) + fc_batch_extra_set_bytes(cap, L, H) +
+           fc_batch_device_bytes(cap, L, H);
 }
 
-/* The four buffers copied to the device each batch come from the backend's
- * staging memory (pinned on a GPU, so the copies run at full speed); the
- * rest is plain host memory. */
-static int is_staged(const fc_batch *b, float *const *p) {
-    return p == &b->in_y || p == &b->in_mask || p == &b->out_y || p == &b->out_mask;
-}
+int fc_batch_staging_sets(const fc_backend *be) { return be->mark_record && be->mark_wait ? 2 : 1; }
 
-static float *host_buffer(fc_batch *b, float **p, size_t bytes) {
-    return is_staged(b, p) ? b->be->host_alloc(b->be, bytes) : fc_malloc(bytes, "batch staging");
+size_t fc_batch_host_bytes(const fc_backend *be, size_t cap, size_t L, size_t H) {
+    size_t extra = (size_t)(fc_batch_staging_sets(be) - 1) * fc_batch_extra_set_bytes(cap, L, H);
+    return fc_batch_bytes(cap, L, H) - fc_batch_device_bytes(cap, L, H) + extra;
 }
 
 static void batch_start(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H) {
@@ -60,13 +73,33 @@ static void batch_start(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_
     b->H = H;
 }
 
+/* Points the four staged buffers at set s. */
+static void use_set(fc_batch *b, int s) {
+    b->in_y = b->sets[s][0];
+    b->in_mask = b->sets[s][1];
+    b->out_y = b->sets[s][2];
+    b->out_mask = b->sets[s][3];
+}
+
+static fc_status alloc_set(fc_batch *b, int s) {
+    size_t n[4];
+    set_widths(b->L, b->H, n);
+    for (int i = 0; i < 4; i++)
+        if (!(b->sets[s][i] = b->be->host_alloc(b->be, b->cap * n[i] * sizeof(float)))) return FC_ERR_MEMORY;
+    return FC_OK;
+}
+
+/* The plain buffers, and one staging set, or two where the backend's
+ * copies are asynchronous (batch.h). */
 static fc_status alloc_host(fc_batch *b) {
-    float **host[] = {&b->win_y, &b->win_mask, &b->work, &b->in_y, &b->in_mask, &b->out_y, &b->out_mask,
-                      &b->out_raw, &b->shift, &b->scale};
-    size_t host_n[10];
-    host_widths(b->L, b->H, host_n);
-    for (size_t i = 0; i < sizeof host / sizeof *host; i++)
-        if (!(*host[i] = host_buffer(b, host[i], b->cap * host_n[i] * sizeof(float)))) return FC_ERR_MEMORY;
+    float **plain[] = {&b->win_y, &b->win_mask, &b->work, &b->out_raw, &b->shift, &b->scale};
+    size_t n[6];
+    plain_widths(b->L, b->H, n);
+    for (int i = 0; i < 6; i++)
+        if (!(*plain[i] = fc_malloc(b->cap * n[i] * sizeof(float), "batch staging"))) return FC_ERR_MEMORY;
+    b->n_sets = fc_batch_staging_sets(b->be);
+    for (int s = 0; s < b->n_sets; s++) FC_TRY(alloc_set(b, s));
+    use_set(b, 0);
     return FC_OK;
 }
 
@@ -123,16 +156,20 @@ fc_status fc_batch_init_training(fc_batch *b, fc_backend *be, size_t cap, size_t
     return st;
 }
 
-void fc_batch_free(fc_batch *b) {
-    float **host[] = {&b->win_y, &b->win_mask, &b->work, &b->in_y, &b->in_mask, &b->out_y, &b->out_mask,
-                      &b->out_raw, &b->shift, &b->scale};
-    for (size_t i = 0; i < sizeof host / sizeof *host; i++) {
-        if (is_staged(b, host[i])) {
-            if (*host[i]) b->be->host_release(b->be, *host[i]);
-        } else {
-            free(*host[i]);
-        }
+/* The staging sets and their marks (the four pointers are the last set's). */
+static void free_sets(fc_batch *b) {
+    for (int s = 0; s < 2; s++) {
+        for (int i = 0; i < 4; i++)
+            if (b->sets[s][i]) b->be->host_release(b->be, b->sets[s][i]);
+        if (b->copied[s]) b->be->mark_free(b->be, b->copied[s]);
     }
+    b->in_y = b->in_mask = b->out_y = b->out_mask = NULL;
+}
+
+void fc_batch_free(fc_batch *b) {
+    if (b->be) free_sets(b);
+    float *plain[] = {b->win_y, b->win_mask, b->work, b->out_raw, b->shift, b->scale};
+    for (int i = 0; i < 6; i++) free(plain[i]);
     if (b->be) {
         float *dev[] = {b->d_in_y, b->d_in_mask, b->d_out_y, b->d_out_mask, b->d_forecast, b->d_grad};
         for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
@@ -180,6 +217,19 @@ fc_status fc_batch_load_staged(fc_batch *b, const fc_dataset *ds, const fc_windo
     return fc_batch_load(b, ds, spec, b->staged + first, B, 0, scaler);
 }
 
+/* The next set, once the device no longer reads it: its copies from two
+ * loads ago have passed (double buffering), or, with one set, everything
+ * has (a sync: the copies of the last load may still be reading it). */
+static fc_status claim_set(fc_batch *b) {
+    if (b->n_sets == 2) {
+        if (b->copied[b->set]) FC_TRY(b->be->mark_wait(b->be, b->copied[b->set]));
+    } else {
+        b->be->sync(b->be);
+    }
+    use_set(b, b->set);
+    return FC_OK;
+}
+
 fc_status fc_batch_load(fc_batch *b, const fc_dataset *ds, const fc_window_spec *spec, const fc_window *w,
                         size_t B, int full, fc_scaler_kind scaler) {
     FC_ASSERT(B <= b->cap);
@@ -187,12 +237,7 @@ fc_status fc_batch_load(fc_batch *b, const fc_dataset *ds, const fc_window_spec 
         FC_TRY(fc_batch_stage(b, w, B));
         return gather_on_device(b, spec, 0, B, full, scaler);
     }
-    /* Copies from staging memory may still be reading the last batch (they
-     * are asynchronous on a GPU): wait before overwriting it. This waits
-     * for the last micro-batch's work, so on this path (streamed data,
-     * validation, prediction) gathering does not overlap the device's;
-     * double buffering the staging would let it. */
-    b->be->sync(b->be);
+    FC_TRY(claim_set(b));
     #pragma omp parallel for schedule(static) if (B >= 64)
     for (size_t k = 0; k < B; k++) load_one(b, ds, spec, &w[k], k, full, scaler);
     fc_dataset_release_pages(ds);   /* a streamed dataset keeps no more than one batch resident */
@@ -201,5 +246,7 @@ fc_status fc_batch_load(fc_batch *b, const fc_dataset *ds, const fc_window_spec 
     be->to_device(be, b->d_in_mask, b->in_mask, B * b->L * sizeof(float));
     be->to_device(be, b->d_out_y, b->out_y, B * b->H * sizeof(float));
     be->to_device(be, b->d_out_mask, b->out_mask, B * b->H * sizeof(float));
+    if (b->n_sets == 2) FC_TRY(be->mark_record(be, &b->copied[b->set]));
+    b->set = (b->set + 1) % b->n_sets;
     return FC_OK;
 }

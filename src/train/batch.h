@@ -3,6 +3,13 @@
  * and outsample parts and copied to the backend. All buffers are allocated
  * once for `cap` windows; loading a batch allocates nothing.
  *
+ * On a backend whose copies run asynchronously (one with marks, backend.h:
+ * a GPU) the four buffers copied to it are double-buffered: batch k + 1 is
+ * gathered into the other set while the device still works on batch k,
+ * waiting only for the copies out of that set two loads ago, not for the
+ * device's work. Elsewhere one set, refilled after a sync (a no-op on the
+ * CPU).
+ *
  * The device path: when the backend can keep the training data
  * (backend.h, data_*) and the dataset is in memory, a training batch
  * uploads the data once and has each micro-batch's windows gathered and
@@ -25,8 +32,11 @@ typedef struct {
     /* host staging */
     float *win_y, *win_mask;            /* (cap, L+H) */
     float *work;                        /* (cap, L) scaler scratch */
-    float *in_y, *in_mask;              /* (cap, L) */
-    float *out_y, *out_mask;            /* (cap, H) scaled target and its mask */
+    float *in_y, *in_mask;              /* (cap, L) of the set loaded last */
+    float *out_y, *out_mask;            /* (cap, H) scaled target and its mask, of the set loaded last */
+    float *sets[2][4];                  /* the staging sets: in_y, in_mask, out_y, out_mask */
+    void *copied[2];                    /* each set's mark, recorded after its copies (backend.h) */
+    int n_sets, set;                    /* sets in use (1 or 2); the set the next load fills */
     float *out_raw;                     /* (cap, H) the target as in the data */
     float *shift, *scale;               /* (cap) */
     /* device copies */
@@ -41,8 +51,15 @@ typedef struct {
 
 fc_status fc_batch_init(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H);
 void fc_batch_free(fc_batch *b);
-/* Bytes fc_batch_init allocates for cap windows (host and device). */
+/* Bytes fc_batch_init allocates for cap windows (host and device), with
+ * one staging set. */
 size_t fc_batch_bytes(size_t cap, size_t L, size_t H);
+/* Staging sets on backend be (2 where it has marks), and the bytes of one
+ * more set beyond the first, for the memory plan. */
+int fc_batch_staging_sets(const fc_backend *be);
+size_t fc_batch_extra_set_bytes(size_t cap, size_t L, size_t H);
+/* The host part of fc_batch_init's allocation on backend be (its sets). */
+size_t fc_batch_host_bytes(const fc_backend *be, size_t cap, size_t L, size_t H);
 /* The part of it allocated on the backend. */
 size_t fc_batch_device_bytes(size_t cap, size_t L, size_t H);
 

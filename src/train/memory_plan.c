@@ -74,8 +74,9 @@ static void plan_windows(fc_memory_plan *p, const fc_model *m, const fc_dataset 
     size_t W = o->windows_batch_size, L = m->cfg.input_size, H = m->cfg.h;
     size_t act = fc_model_act_floats(m, 1) * sizeof(float), scr = fc_model_scratch_floats(m, 1) * sizeof(float);
     size_t low = fc_model_low_act_bytes(m, 1, o->precision, be);
-    size_t dev = fc_batch_device_bytes(1, L, H), host = fc_batch_bytes(1, L, H) - dev;
-    size_t idx = o->grad_accum * sizeof(fc_window), data_per_window;
+    size_t dev = fc_batch_device_bytes(1, L, H), host = fc_batch_host_bytes(be, 1, L, H);
+    /* this step's windows and the next step's, drawn ahead (trainer.c) */
+    size_t idx = 2 * o->grad_accum * sizeof(fc_window), data_per_window;
     size_t data = fc_batch_data_bytes(be, ds, W, o->grad_accum, L, &data_per_window);
     if (fc_batch_device_path(be, ds)) host = 0;
     add_backend(p, "activations", act * W, act);
@@ -95,7 +96,8 @@ static size_t longest_series(const fc_dataset *ds) {
 }
 
 /* The sampler and the validation runner, sized by the data. */
-static fc_status plan_data(fc_memory_plan *p, const fc_model *m, const fc_dataset *ds, const fc_train_options *o) {
+static fc_status plan_data(fc_memory_plan *p, const fc_model *m, const fc_dataset *ds, const fc_train_options *o,
+                           const fc_backend *be) {
     fc_window_spec spec = {m->cfg.input_size, m->cfg.h, o->step_size, o->val_size, o->min_in_frac, o->min_out_frac};
     size_t T_max;
     FC_TRY(fc_windows_check(ds, &spec, &T_max));
@@ -107,7 +109,7 @@ static fc_status plan_data(fc_memory_plan *p, const fc_model *m, const fc_datase
         size_t cap = val_cap = fc_inference_chunk(o->windows_batch_size, n ? n : 1);   /* the model has room for W */
         size_t dev = fc_batch_device_bytes(cap, spec.L, spec.H);
         add_backend(p, "validation batch buffers", dev, 0);
-        add(p, "validation (host)", fc_batch_bytes(cap, spec.L, spec.H) - dev + cap * spec.H * sizeof(float) +
+        add(p, "validation (host)", fc_batch_host_bytes(be, cap, spec.L, spec.H) + cap * spec.H * sizeof(float) +
                                         n * sizeof(fc_window), 0);
     }
     add(p, "dataset", fc_dataset_bytes(ds), 0);
@@ -129,7 +131,7 @@ fc_status fc_memory_plan_train(const fc_model *m, const fc_dataset *ds, const fc
     add(p, "matrix-product workspace", ws, 0);
     add(p, FC_PLAN_ALLOWANCE_NAME, FC_PLAN_ALLOWANCE, 0);
     if (be->context_bytes) add(p, FC_PLAN_CONTEXT_NAME, be->context_bytes, 0);
-    return plan_data(p, m, ds, o);
+    return plan_data(p, m, ds, o, be);
 }
 
 fc_status fc_memory_plan_predict(const fc_model *m, const fc_dataset *ds, fc_backend *be, fc_memory_plan *p) {
@@ -141,7 +143,7 @@ fc_status fc_memory_plan_predict(const fc_model *m, const fc_dataset *ds, fc_bac
     add_backend(p, "activations", fc_model_act_floats(m, cap) * sizeof(float), 0);
     size_t dev = fc_batch_device_bytes(cap, L, H);
     add_backend(p, "batch buffers", dev, 0);
-    add(p, "batch staging (host)", fc_batch_bytes(cap, L, H) - dev + cap * H * sizeof(float), 0);
+    add(p, "batch staging (host)", fc_batch_host_bytes(be, cap, L, H) + cap * H * sizeof(float), 0);
     add(p, "forecasts and windows", N * H * sizeof(float) + N * sizeof(fc_window), 0);
     size_t ws;
     FC_TRY(workspace_bytes(be, m, cap, FC_PREC_FP32, &ws));

@@ -105,6 +105,26 @@ static void cuda_sync(fc_backend *be) {
     fc_cuda_note_failure(be, FC_CUDA(cudaStreamSynchronize(fc_cuda_impl_of(be)->stream)));
 }
 
+/* Marks are CUDA events without timing, created at their first record. */
+static fc_status cuda_mark_record(fc_backend *be, void **mark) {
+    FC_TRY(fc_cuda_failure(be));
+    cudaEvent_t e = (cudaEvent_t)*mark;
+    if (!e) {
+        FC_TRY(FC_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming)));
+        *mark = e;
+    }
+    return FC_CUDA(cudaEventRecord(e, fc_cuda_stream(be)));
+}
+
+static fc_status cuda_mark_wait(fc_backend *be, void *mark) {
+    FC_TRY(fc_cuda_failure(be));
+    return mark ? FC_CUDA(cudaEventSynchronize((cudaEvent_t)mark)) : FC_OK;
+}
+
+static void cuda_mark_free(fc_backend *be, void *mark) {
+    if (mark) fc_cuda_note_failure(be, FC_CUDA(cudaEventDestroy((cudaEvent_t)mark)));
+}
+
 static fc_status cuda_status(fc_backend *be) { return fc_cuda_failure(be); }
 
 static void cuda_memory_info(fc_backend *be, size_t *free_bytes, size_t *total_bytes) {
@@ -184,6 +204,9 @@ static void fill_table(fc_backend *be) {
     be->host_release = cuda_host_release;
     be->fill = fc_cuda_fill;
     be->sync = cuda_sync;
+    be->mark_record = cuda_mark_record;
+    be->mark_wait = cuda_mark_wait;
+    be->mark_free = cuda_mark_free;
     be->status = cuda_status;
     be->memory_info = cuda_memory_info;
     be->arena_open = cuda_arena_open;

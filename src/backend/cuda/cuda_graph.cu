@@ -1,6 +1,6 @@
-/* CUDA graphs for the trainer's repeated launch sequences (the forward and
- * backward of a micro-batch): stream capture into a graph, instantiated
- * once and replayed with one cudaGraphLaunch per step. Contract in
+/* CUDA graphs for the repeated launch sequences (a whole training step,
+ * train/trainer.c; an inference chunk's forward): stream capture into a
+ * graph, instantiated once and replayed with one cudaGraphLaunch. Contract in
  * backend.h (capture_begin ... graph_free).
  *
  * A capture that fails (a call that cannot be captured, such as a
