@@ -40,7 +40,8 @@ check "forecast accuracy alike: MAE on the test months within 5%" \
 # determinism: fixed-order reductions and cuBLASLt algorithms without atomics
 "$fcast" train "${run[@]}" --device cuda --out "$tmp/gpu2.safetensors"
 check "the same seed on the same GPU gives the same model file" "cmp -s $tmp/gpu.safetensors $tmp/gpu2.safetensors"
-# CUDA graphs: replaying the captured forward and backward gives the bits of plain launches
+# CUDA graphs: replaying the captured training step (forward, loss, backward,
+# optimizer) gives the bits of plain launches
 "$fcast" train "${run[@]}" --device cuda --cuda-graph off --out "$tmp/nograph.safetensors" 2> "$tmp/nograph.err"
 check "CUDA-graph replay equals plain launches" "cmp -s $tmp/gpu.safetensors $tmp/nograph.safetensors"
 "$fcast" train "${run[@]}" --device cuda --out "$tmp/graph.safetensors" --quiet 2> "$tmp/graph.err"
@@ -49,6 +50,13 @@ check "graphs were captured (no fallback warning)" "! grep -q 'CUDA graphs off' 
 "$fcast" train "${run[@]}" --device cuda --grad-accum 3 --windows-batch-size 256 --cuda-graph off \
     --out "$tmp/acc_nograph.safetensors"
 check "graphs with gradient accumulation equal plain launches" "cmp -s $tmp/acc.safetensors $tmp/acc_nograph.safetensors"
+# fp16 with clipping: the optimizer's skip / unscale / clip decided on the
+# device inside the graph, and the graph captured again at each new loss scale
+fp16=(--precision fp16 --clip-grad-norm 0.5 --windows-batch-size 256)
+"$fcast" train "${run[@]}" "${fp16[@]}" --device cuda --out "$tmp/fp16_graph.safetensors" --log-file "$tmp/fp16.jsonl"
+"$fcast" train "${run[@]}" "${fp16[@]}" --device cuda --cuda-graph off --out "$tmp/fp16_nograph.safetensors"
+check "fp16 + clipping through graphs equals plain launches" \
+      "[ -s $tmp/fp16_graph.safetensors ] && cmp -s $tmp/fp16_graph.safetensors $tmp/fp16_nograph.safetensors"
 # validation chunks are replayed as graphs too (from the second full chunk on)
 val=(--val-size 12 --val-check-steps 20)
 "$fcast" train "${run[@]}" "${val[@]}" --device cuda --out "$tmp/val.safetensors" --log-file "$tmp/val.jsonl"

@@ -163,7 +163,10 @@ static fc_status trainer_init(trainer *t) {
     t->best = o->val_size ? be->alloc(be, m->n_trainable * sizeof(float)) : NULL;
     if (!t->windows[0] || !t->windows[1] || (o->val_size && !t->best)) return FC_ERR_MEMORY;
     if (t->best) be->fill(be, t->best, 0.0f, m->n_trainable);   /* checkpointed before any improvement */
-    return o->val_size ? fc_validator_init(&t->validator, t->f, t->ds, &t->spec) : FC_OK;
+    if (!o->val_size) return FC_OK;
+    FC_TRY(fc_validator_init(&t->validator, t->f, t->ds, &t->spec));
+    t->validator.forward_graph.off |= o->no_graphs;   /* --cuda-graph off covers validation too */
+    return FC_OK;
 }
 
 /* Gather, forward, loss and backward of micro-batch k (staged windows
@@ -210,7 +213,6 @@ static fc_window *step_windows(trainer *t, size_t step) {
     if (t->have_next) {
         t->current = !t->current;
         t->have_next = 0;
-    fc_window_sampler_position(&t->sampler, &t->drawn_epoch, &t->drawn_cursor);
     } else {
         fc_window_sampler_next(&t->sampler, step, t->windows[t->current]);
     }

@@ -1,0 +1,971 @@
+/* What a CUDA graph of a training step freezes, checked on the CPU.
+ *
+ * trainer.c captures a whole training step (step_body) as one CUDA graph
+ * and replays it from then on. A graph keeps every launch with the
+ * arguments it had at capture time; only what the launches read from
+ * backend memory is current at a replay. Anything the host changes between
+ * steps (the learning rate, Adam's step count, the windows, the loss
+ * scale's inverse) must therefore reach the step through backend memory,
+ * or a replay silently trains with stale values. The CUDA backend cannot
+ * run here, so this test wraps the CPU backend in a recording backend
+ * whose graphs behave as CUDA's:
+ *
+ *   - between capture_begin and capture_end each call of a capturable
+ *     entry is not run but recorded as a closure with a copy of its
+ *     arguments by value (the structs fc_linear_call and fc_window_batch
+ *     too, as the CUDA backend passes them to kernels); buffer pointers
+ *     stay pointers, read at replay as a GPU reads device memory;
+ *   - a call a capture cannot hold (copies, sync, allocation, a result for
+ *     the host) invalidates the capture: capture_end fails;
+ *   - graph_launch replays the closures in order on the CPU backend.
+ *
+ * Then:
+ *   1. small models trained 30 steps from one seed on the plain CPU
+ *      backend, on the recorder with graphs off (every call forwarded) and
+ *      on the recorder with graphs on end with the same bits: parameters,
+ *      the summary (losses, gradient norm, skipped steps, loss scale), and
+ *      every byte the trainer read back from the backend, step by step; and
+ *      the graphs did run: captured at the first step past the warm-up,
+ *      launched at every step from then on, no capture failed. N-HiTS in
+ *      fp32 with accumulation, validation between steps (its forward is a
+ *      graph of its own) and StepLR decays; in fp16 with clipping, whose
+ *      loss scaler backs off at replayed steps (each new scale, the graph's
+ *      key, is a new capture); in bf16 with clipping and the robust scaler;
+ *      N-BEATS, whose bases are matrix products (gemm);
+ *   2. negative controls, so that the comparisons can fail: a host value
+ *      passed as an argument is frozen at its capture-time value while one
+ *      in backend memory is current; a recorder that freezes the
+ *      optimizer's scalars (as if the trainer passed them as a kernel
+ *      argument) trains different bits; a pass that reads results on the
+ *      host during a capture fails the capture and runs once, plainly
+ *      (graph_pass.h's contract). */
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/error.h"
+#include "kernels/optimizer_step.h"
+#include "kernels/window_load.h"
+#include "train/forecaster.h"
+#include "train/graph_pass.h"
+
+/* trainer.c's FC_GRAPH_FROM_STEP: the steps before it run as plain calls. */
+enum { GRAPH_FROM_STEP = 2 };
+
+/* ------------------------------------------------------------------ */
+/* The recording backend                                               */
+/* ------------------------------------------------------------------ */
+
+/* A recorded call: the entry's body and a copy of its arguments. */
+typedef fc_status (*replay_fn)(fc_backend *cpu, const void *args);
+
+typedef struct rec_call {
+    replay_fn run;
+    struct rec_call *next;
+    max_align_t args[];   /* the arguments struct, copied at record time */
+} rec_call;
+
+typedef struct {
+    rec_call *head, **tail;
+    size_t n_calls, gemms;
+    int is_step;          /* holds an optimizer_step: a training step's graph */
+} rec_graph;
+
+/* One recorder at a time: its state is global, as the counts the test reads. */
+static struct {
+    fc_backend *cpu;            /* the real backend every call runs on */
+    rec_graph *recording;       /* the capture under way, or NULL */
+    const char *invalidated_by; /* the first uncapturable call of this capture */
+    int freeze_step_in;         /* negative control: optimizer_step's scalars copied at record time */
+    size_t captures, failed_captures, launches, live_graphs, uncapturable_calls;
+    size_t step_captures, step_launches, step_calls, step_gemms;   /* graphs of training steps */
+    uint64_t read_hash;         /* FNV-1a of every byte to_host returned */
+    size_t reads;
+} R;
+
+static void recorder_reset_counts(void) {
+    R.captures = R.failed_captures = R.launches = R.uncapturable_calls = 0;
+    R.step_captures = R.step_launches = R.step_calls = R.step_gemms = 0;
+    R.read_hash = 14695981039346656037ull;
+    R.reads = 0;
+}
+
+static fc_status optimizer_step_run(fc_backend *cpu, const void *p);
+static fc_status gemm_run(fc_backend *cpu, const void *p);
+
+/* Runs an entry now or, inside a capture, appends it to the graph with its
+ * arguments copied: what a CUDA graph does with a launch. Recorded calls
+ * return FC_OK, as a launch queued in a capture does. */
+static fc_status call(replay_fn run, const void *args, size_t size) {
+    if (!R.recording) return run(R.cpu, args);
+    rec_call *c = malloc(offsetof(rec_call, args) + size);
+    if (!c) return fc_error(FC_ERR_MEMORY, "recording backend: out of memory");
+    c->run = run;
+    c->next = NULL;
+    memcpy(c->args, args, size);
+    *R.recording->tail = c;
+    R.recording->tail = &c->next;
+    R.recording->n_calls++;
+    if (run == optimizer_step_run) R.recording->is_step = 1;
+    if (run == gemm_run) R.recording->gemms++;
+    return FC_OK;
+}
+
+/* A call no CUDA capture can hold (a copy, a sync, an allocation, a result
+ * for the host): it invalidates the capture under way. It still runs, so
+ * the caller sees sane values and nothing crashes. */
+static void uncapturable(const char *entry) {
+    if (!R.recording) return;
+    R.uncapturable_calls++;
+    if (!R.invalidated_by) R.invalidated_by = entry;
+}
+
+static void graph_release(rec_graph *g) {
+    for (rec_call *c = g->head, *next; c; c = next) {
+        next = c->next;
+        free(c);
+    }
+    free(g);
+}
+
+/* ---- graphs ---- */
+
+static fc_status rec_capture_begin(fc_backend *be) {
+    (void)be;
+    if (R.recording) return fc_error(FC_ERR_BACKEND, "recording backend: a capture is already under way");
+    rec_graph *g = calloc(1, sizeof *g);
+    if (!g) return fc_error(FC_ERR_MEMORY, "recording backend: out of memory");
+    g->tail = &g->head;
+    R.recording = g;
+    R.invalidated_by = NULL;
+    return FC_OK;
+}
+
+static fc_status rec_capture_end(fc_backend *be, void **graph) {
+    (void)be;
+    rec_graph *g = R.recording;
+    *graph = NULL;
+    if (!g) return fc_error(FC_ERR_BACKEND, "recording backend: capture_end without capture_begin");
+    R.recording = NULL;
+    if (R.invalidated_by) {   /* as cudaStreamEndCapture of an invalidated capture */
+        graph_release(g);
+        R.failed_captures++;
+        return fc_error(FC_ERR_BACKEND, "recording backend: %s cannot be captured", R.invalidated_by);
+    }
+    R.captures++;
+    R.live_graphs++;
+    if (g->is_step) {
+        R.step_captures++;
+        R.step_calls = g->n_calls;
+        R.step_gemms = g->gemms;
+    }
+    *graph = g;
+    return FC_OK;
+}
+
+static fc_status rec_graph_launch(fc_backend *be, void *graph) {
+    (void)be;
+    rec_graph *g = graph;
+    for (const rec_call *c = g->head; c; c = c->next) FC_TRY(c->run(R.cpu, c->args));
+    R.launches++;
+    if (g->is_step) R.step_launches++;
+    return FC_OK;
+}
+
+static void rec_graph_free(fc_backend *be, void *graph) {
+    (void)be;
+    if (!graph) return;
+    graph_release(graph);
+    R.live_graphs--;
+}
+
+/* ---- capturable entries: arguments by value, run now or recorded ---- */
+
+typedef struct { float *x; float value; size_t n; } fill_args;
+static fc_status fill_run(fc_backend *cpu, const void *p) {
+    const fill_args *a = p;
+    cpu->fill(cpu, a->x, a->value, a->n);
+    return FC_OK;
+}
+static void rec_fill(fc_backend *be, float *x, float value, size_t n) {
+    (void)be;
+    call(fill_run, &(fill_args){x, value, n}, sizeof(fill_args));
+}
+
+typedef struct { float *x; float s; size_t n; } scale_args;
+static fc_status scale_run(fc_backend *cpu, const void *p) {
+    const scale_args *a = p;
+    cpu->scale(cpu, a->x, a->s, a->n);
+    return FC_OK;
+}
+static void rec_scale(fc_backend *be, float *x, float s, size_t n) {
+    (void)be;
+    call(scale_run, &(scale_args){x, s, n}, sizeof(scale_args));
+}
+
+typedef struct { void *dst; const float *src; size_t n; fc_precision prec; } round_args;
+static fc_status round_run(fc_backend *cpu, const void *p) {
+    const round_args *a = p;
+    cpu->round_to(cpu, a->dst, a->src, a->n, a->prec);
+    return FC_OK;
+}
+static void rec_round_to(fc_backend *be, void *dst, const float *src, size_t n, fc_precision prec) {
+    (void)be;
+    call(round_run, &(round_args){dst, src, n, prec}, sizeof(round_args));
+}
+
+/* The layer's call struct is copied: the CUDA backend bakes it into its
+ * cuBLASLt calls and kernel arguments at capture. */
+typedef struct { fc_linear_call c; } linear_args;
+static fc_status linear_forward_run(fc_backend *cpu, const void *p) {
+    const linear_args *a = p;
+    return cpu->linear_forward(cpu, &a->c);
+}
+static fc_status rec_linear_forward(fc_backend *be, const fc_linear_call *c) {
+    (void)be;
+    return call(linear_forward_run, &(linear_args){*c}, sizeof(linear_args));
+}
+
+typedef struct { fc_linear_call c; float *dy; void *dy_low; float *dx, *dw, *db; } linear_back_args;
+static fc_status linear_backward_run(fc_backend *cpu, const void *p) {
+    const linear_back_args *a = p;
+    return cpu->linear_backward(cpu, &a->c, a->dy, a->dy_low, a->dx, a->dw, a->db);
+}
+static fc_status rec_linear_backward(fc_backend *be, const fc_linear_call *c, float *dy, void *dy_low, float *dx,
+                                     float *dw, float *db) {
+    (void)be;
+    return call(linear_backward_run, &(linear_back_args){*c, dy, dy_low, dx, dw, db}, sizeof(linear_back_args));
+}
+
+typedef struct {
+    int trans_a, trans_b;
+    size_t M, N, K;
+    float alpha;
+    const float *A;
+    size_t lda;
+    const float *Bm;
+    size_t ldb;
+    float beta;
+    float *C;
+    size_t ldc;
+} gemm_args;
+static fc_status gemm_run(fc_backend *cpu, const void *p) {
+    const gemm_args *a = p;
+    return cpu->gemm(cpu, a->trans_a, a->trans_b, a->M, a->N, a->K, a->alpha, a->A, a->lda, a->Bm, a->ldb, a->beta,
+                     a->C, a->ldc);
+}
+static fc_status rec_gemm(fc_backend *be, int trans_a, int trans_b, size_t M, size_t N, size_t K, float alpha,
+                          const float *A, size_t lda, const float *Bm, size_t ldb, float beta, float *C, size_t ldc) {
+    (void)be;
+    gemm_args a = {trans_a, trans_b, M, N, K, alpha, A, lda, Bm, ldb, beta, C, ldc};
+    return call(gemm_run, &a, sizeof a);
+}
+
+typedef struct { float *y; int32_t *argmax; const float *x; size_t B, L, k; } pool_fwd_args;
+static fc_status pool_fwd_run(fc_backend *cpu, const void *p) {
+    const pool_fwd_args *a = p;
+    cpu->maxpool1d_forward(cpu, a->y, a->argmax, a->x, a->B, a->L, a->k);
+    return FC_OK;
+}
+static void rec_maxpool1d_forward(fc_backend *be, float *y, int32_t *argmax, const float *x, size_t B, size_t L,
+                                  size_t k) {
+    (void)be;
+    call(pool_fwd_run, &(pool_fwd_args){y, argmax, x, B, L, k}, sizeof(pool_fwd_args));
+}
+
+typedef struct { float *dx; const float *dy; const int32_t *argmax; size_t B, L, k; } pool_bwd_args;
+static fc_status pool_bwd_run(fc_backend *cpu, const void *p) {
+    const pool_bwd_args *a = p;
+    cpu->maxpool1d_backward(cpu, a->dx, a->dy, a->argmax, a->B, a->L, a->k);
+    return FC_OK;
+}
+static void rec_maxpool1d_backward(fc_backend *be, float *dx, const float *dy, const int32_t *argmax, size_t B,
+                                   size_t L, size_t k) {
+    (void)be;
+    call(pool_bwd_run, &(pool_bwd_args){dx, dy, argmax, B, L, k}, sizeof(pool_bwd_args));
+}
+
+/* Interpolation forward and backward share a layout: out (ldo), in (ldi). */
+typedef struct { float *out; size_t ldo; const float *in; size_t ldi, B, n_in, n_out; } interp_args;
+static fc_status interp_fwd_run(fc_backend *cpu, const void *p) {
+    const interp_args *a = p;
+    cpu->interp_linear_forward(cpu, a->out, a->ldo, a->in, a->ldi, a->B, a->n_in, a->n_out);
+    return FC_OK;
+}
+static void rec_interp_forward(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B,
+                               size_t n_in, size_t n_out) {
+    (void)be;
+    call(interp_fwd_run, &(interp_args){y, ldy, x, ldx, B, n_in, n_out}, sizeof(interp_args));
+}
+static fc_status interp_bwd_run(fc_backend *cpu, const void *p) {
+    const interp_args *a = p;
+    cpu->interp_linear_backward(cpu, a->out, a->ldo, a->in, a->ldi, a->B, a->n_in, a->n_out);
+    return FC_OK;
+}
+static void rec_interp_backward(fc_backend *be, float *dx, size_t ldx, const float *dy, size_t ldy, size_t B,
+                                size_t n_in, size_t n_out) {
+    (void)be;
+    call(interp_bwd_run, &(interp_args){dx, ldx, dy, ldy, B, n_in, n_out}, sizeof(interp_args));
+}
+
+typedef struct { float *y; size_t ldy; const float *x; size_t ldx, B, L; } flip_args;
+static fc_status flip_run(fc_backend *cpu, const void *p) {
+    const flip_args *a = p;
+    cpu->flip_rows(cpu, a->y, a->ldy, a->x, a->ldx, a->B, a->L);
+    return FC_OK;
+}
+static void rec_flip_rows(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B, size_t L) {
+    (void)be;
+    call(flip_run, &(flip_args){y, ldy, x, ldx, B, L}, sizeof(flip_args));
+}
+
+typedef struct { float *y; size_t ldy; float alpha; const float *x; size_t ldx; float beta; size_t B, C; } axpby_args;
+static fc_status axpby_run(fc_backend *cpu, const void *p) {
+    const axpby_args *a = p;
+    cpu->axpby_rows(cpu, a->y, a->ldy, a->alpha, a->x, a->ldx, a->beta, a->B, a->C);
+    return FC_OK;
+}
+static void rec_axpby_rows(fc_backend *be, float *y, size_t ldy, float alpha, const float *x, size_t ldx, float beta,
+                           size_t B, size_t C) {
+    (void)be;
+    call(axpby_run, &(axpby_args){y, ldy, alpha, x, ldx, beta, B, C}, sizeof(axpby_args));
+}
+
+typedef struct { float *y; size_t ldy; const float *m; size_t ldm, B, C; } mul_args;
+static fc_status mul_run(fc_backend *cpu, const void *p) {
+    const mul_args *a = p;
+    cpu->mul_rows(cpu, a->y, a->ldy, a->m, a->ldm, a->B, a->C);
+    return FC_OK;
+}
+static void rec_mul_rows(fc_backend *be, float *y, size_t ldy, const float *m, size_t ldm, size_t B, size_t C) {
+    (void)be;
+    call(mul_run, &(mul_args){y, ldy, m, ldm, B, C}, sizeof(mul_args));
+}
+
+typedef struct { float *y; const float *x; size_t ldx, col, B, C; } bcast_args;
+static fc_status bcast_run(fc_backend *cpu, const void *p) {
+    const bcast_args *a = p;
+    cpu->broadcast_col(cpu, a->y, a->x, a->ldx, a->col, a->B, a->C);
+    return FC_OK;
+}
+static void rec_broadcast_col(fc_backend *be, float *y, const float *x, size_t ldx, size_t col, size_t B, size_t C) {
+    (void)be;
+    call(bcast_run, &(bcast_args){y, x, ldx, col, B, C}, sizeof(bcast_args));
+}
+
+typedef struct { float *x; size_t ldx, col; const float *dy; size_t B, C; } sum_col_args;
+static fc_status sum_col_run(fc_backend *cpu, const void *p) {
+    const sum_col_args *a = p;
+    cpu->sum_rows_into_col(cpu, a->x, a->ldx, a->col, a->dy, a->B, a->C);
+    return FC_OK;
+}
+static void rec_sum_rows_into_col(fc_backend *be, float *x, size_t ldx, size_t col, const float *dy, size_t B,
+                                  size_t C) {
+    (void)be;
+    call(sum_col_run, &(sum_col_args){x, ldx, col, dy, B, C}, sizeof(sum_col_args));
+}
+
+/* first, divisor and grad_scale are arguments: frozen in a graph (grad_scale
+ * is why the trainer keys its step graph by the loss scale). */
+typedef struct {
+    double *d_loss;
+    int first;
+    double divisor;
+    float *grad;
+    float grad_scale;
+    const float *yhat, *y, *mask;
+    size_t n;
+    int kind;
+} loss_args;
+static fc_status loss_run(fc_backend *cpu, const void *p) {
+    const loss_args *a = p;
+    cpu->masked_loss(cpu, a->d_loss, a->first, a->divisor, a->grad, a->grad_scale, a->yhat, a->y, a->mask, a->n,
+                     a->kind);
+    return FC_OK;
+}
+static void rec_masked_loss(fc_backend *be, double *d_loss, int first, double divisor, float *grad, float grad_scale,
+                            const float *yhat, const float *y, const float *mask, size_t n, int kind) {
+    (void)be;
+    loss_args a = {d_loss, first, divisor, grad, grad_scale, yhat, y, mask, n, kind};
+    call(loss_run, &a, sizeof a);
+}
+
+typedef struct {
+    float *p;
+    const float *g;
+    float *m, *v;
+    size_t n;
+    float lr, beta1, beta2, eps;
+    int64_t step;
+} adam_args;
+static fc_status adam_run(fc_backend *cpu, const void *p) {
+    const adam_args *a = p;
+    cpu->adam_step(cpu, a->p, a->g, a->m, a->v, a->n, a->lr, a->beta1, a->beta2, a->eps, a->step);
+    return FC_OK;
+}
+static void rec_adam_step(fc_backend *be, float *p, const float *g, float *m, float *v, size_t n, float lr,
+                          float beta1, float beta2, float eps, int64_t step) {
+    (void)be;
+    call(adam_run, &(adam_args){p, g, m, v, n, lr, beta1, beta2, eps, step}, sizeof(adam_args));
+}
+
+/* in and out are backend memory: pointers, read and written at replay.
+ * With freeze_step_in (a negative control) *in is copied at record time
+ * instead, as if the step's scalars were a kernel argument. */
+typedef struct {
+    float *p, *g, *m, *v;
+    size_t n;
+    const fc_step_in *in;   /* NULL: use frozen */
+    fc_step_out *out;
+    fc_step_in frozen;
+} opt_args;
+static fc_status optimizer_step_run(fc_backend *cpu, const void *p) {
+    const opt_args *a = p;
+    cpu->optimizer_step(cpu, a->p, a->g, a->m, a->v, a->n, a->in ? a->in : &a->frozen, a->out);
+    return FC_OK;
+}
+static void rec_optimizer_step(fc_backend *be, float *p, float *g, float *m, float *v, size_t n,
+                               const fc_step_in *in, fc_step_out *out) {
+    (void)be;
+    opt_args a = {.p = p, .g = g, .m = m, .v = v, .n = n, .in = in, .out = out};
+    if (R.recording && R.freeze_step_in) {
+        a.frozen = *in;
+        a.in = NULL;
+    }
+    call(optimizer_step_run, &a, sizeof a);
+}
+
+/* The batch's destination struct is copied (a kernel argument on CUDA);
+ * the data handle, and the windows staged in it, are read at replay. */
+typedef struct { void *data; size_t first, n; fc_window_batch out; } gather_args;
+static fc_status gather_run(fc_backend *cpu, const void *p) {
+    const gather_args *a = p;
+    return cpu->data_gather(cpu, a->data, a->first, a->n, &a->out);
+}
+static fc_status rec_data_gather(fc_backend *be, void *data, size_t first, size_t n, const fc_window_batch *out) {
+    (void)be;
+    return call(gather_run, &(gather_args){data, first, n, *out}, sizeof(gather_args));
+}
+
+/* ---- uncapturable entries: forwarded, and they fail a capture ---- */
+
+static void *rec_alloc(fc_backend *be, size_t bytes) {
+    (void)be;
+    uncapturable("alloc");
+    return R.cpu->alloc(R.cpu, bytes);
+}
+static void rec_release(fc_backend *be, void *p) {
+    (void)be;
+    uncapturable("release");
+    R.cpu->release(R.cpu, p);
+}
+static void rec_to_device(fc_backend *be, void *dst, const void *src, size_t bytes) {
+    (void)be;
+    uncapturable("to_device");
+    R.cpu->to_device(R.cpu, dst, src, bytes);
+}
+/* Every byte the host reads back is hashed: the run's observable trace. */
+static void rec_to_host(fc_backend *be, void *dst, const void *src, size_t bytes) {
+    (void)be;
+    uncapturable("to_host");
+    R.cpu->to_host(R.cpu, dst, src, bytes);
+    const unsigned char *b = dst;
+    for (size_t i = 0; i < bytes; i++) R.read_hash = (R.read_hash ^ b[i]) * 1099511628211ull;
+    R.reads++;
+}
+static void *rec_host_alloc(fc_backend *be, size_t bytes) {
+    (void)be;
+    uncapturable("host_alloc");
+    return R.cpu->host_alloc(R.cpu, bytes);
+}
+static void rec_host_release(fc_backend *be, void *p) {
+    (void)be;
+    uncapturable("host_release");
+    R.cpu->host_release(R.cpu, p);
+}
+static void rec_sync(fc_backend *be) {
+    (void)be;
+    uncapturable("sync");
+    R.cpu->sync(R.cpu);
+}
+static void rec_memory_info(fc_backend *be, size_t *free_bytes, size_t *total_bytes) {
+    (void)be;
+    uncapturable("memory_info");
+    R.cpu->memory_info(R.cpu, free_bytes, total_bytes);
+}
+static fc_status rec_arena_open(fc_backend *be, size_t bytes) {
+    (void)be;
+    uncapturable("arena_open");
+    return R.cpu->arena_open(R.cpu, bytes);
+}
+static void rec_arena_close(fc_backend *be) {
+    (void)be;
+    uncapturable("arena_close");
+    R.cpu->arena_close(R.cpu);
+}
+static void rec_arena_stats(const fc_backend *be, size_t *used, size_t *size) {
+    (void)be;
+    uncapturable("arena_stats");
+    R.cpu->arena_stats(R.cpu, used, size);
+}
+static void rec_sum_squares(fc_backend *be, double *out, const float *x, size_t n) {
+    (void)be;
+    uncapturable("sum_squares");   /* its result lands on the host */
+    R.cpu->sum_squares(R.cpu, out, x, n);
+}
+/* Chooses and builds kernels: the warm-up's work, not a step's. */
+static fc_status rec_linear_workspace(fc_backend *be, const fc_linear_call *shape, size_t ws[FC_WS_SLOTS]) {
+    (void)be;
+    uncapturable("linear_workspace");
+    return R.cpu->linear_workspace(R.cpu, shape, ws);
+}
+static fc_status rec_data_upload(fc_backend *be, const struct fc_window_data *host, size_t cap, size_t stages,
+                                 size_t work, void **data) {
+    (void)be;
+    uncapturable("data_upload");
+    return R.cpu->data_upload(R.cpu, host, cap, stages, work, data);
+}
+/* backend.h: "must be called outside a capture" (a host copy into the staged list). */
+static fc_status rec_data_stage(fc_backend *be, void *data, const struct fc_window_pos *w, size_t n) {
+    (void)be;
+    uncapturable("data_stage");
+    return R.cpu->data_stage(R.cpu, data, w, n);
+}
+static void rec_data_release(fc_backend *be, void *data) {
+    (void)be;
+    uncapturable("data_release");
+    R.cpu->data_release(R.cpu, data);
+}
+
+/* ---- host queries, harmless in a capture ---- */
+
+static fc_status rec_status(fc_backend *be) {
+    (void)be;
+    return R.cpu->status(R.cpu);
+}
+static size_t rec_data_bytes(const fc_backend *be, const struct fc_window_data *host, size_t cap, size_t stages,
+                             size_t work, size_t *per_window) {
+    (void)be;
+    return R.cpu->data_bytes(R.cpu, host, cap, stages, work, per_window);
+}
+
+static void rec_destroy(fc_backend *be) {
+    FC_ASSERT(!R.recording && R.live_graphs == 0);   /* every graph was freed */
+    R.cpu->destroy(R.cpu);
+    R.cpu = NULL;
+    free(be);
+}
+
+/* Replaces every entry the CPU fills (those it leaves NULL stay NULL), so
+ * that no CPU entry ever sees the wrapper as its `be`. */
+static void fill_recording_table(fc_backend *be) {
+    be->alloc = rec_alloc;
+    be->release = rec_release;
+    be->to_device = rec_to_device;
+    be->to_host = rec_to_host;
+    be->host_alloc = rec_host_alloc;
+    be->host_release = rec_host_release;
+    be->fill = rec_fill;
+    be->sync = rec_sync;
+    be->status = rec_status;
+    be->memory_info = rec_memory_info;
+    be->arena_open = rec_arena_open;
+    be->arena_close = rec_arena_close;
+    be->arena_stats = rec_arena_stats;
+    be->destroy = rec_destroy;
+    be->round_to = rec_round_to;
+    be->linear_workspace = rec_linear_workspace;
+    be->linear_forward = rec_linear_forward;
+    be->linear_backward = rec_linear_backward;
+    be->gemm = rec_gemm;
+    be->maxpool1d_forward = rec_maxpool1d_forward;
+    be->maxpool1d_backward = rec_maxpool1d_backward;
+    be->interp_linear_forward = rec_interp_forward;
+    be->interp_linear_backward = rec_interp_backward;
+    be->flip_rows = rec_flip_rows;
+    be->axpby_rows = rec_axpby_rows;
+    be->mul_rows = rec_mul_rows;
+    be->broadcast_col = rec_broadcast_col;
+    be->sum_rows_into_col = rec_sum_rows_into_col;
+    be->masked_loss = rec_masked_loss;
+    be->adam_step = rec_adam_step;
+    be->optimizer_step = rec_optimizer_step;
+    be->sum_squares = rec_sum_squares;
+    be->scale = rec_scale;
+    be->capture_begin = rec_capture_begin;
+    be->capture_end = rec_capture_end;
+    be->graph_launch = rec_graph_launch;
+    be->graph_free = rec_graph_free;
+    be->data_bytes = rec_data_bytes;
+    be->data_upload = rec_data_upload;
+    be->data_stage = rec_data_stage;
+    be->data_gather = rec_data_gather;
+    be->data_release = rec_data_release;
+}
+
+/* The CPU backend (1 thread) behind the recorder. The wrapper is a copy of
+ * its table, so name, host_visible, low_bytes, threads, context_bytes, tf32
+ * and impl are the CPU's and fcast sizes and plans as it would on the CPU;
+ * the entries forward with the real backend as `be`. */
+static fc_status recording_backend_create(fc_backend **out) {
+    *out = NULL;
+    FC_ASSERT(R.cpu == NULL);
+    FC_TRY(fc_backend_cpu_create(1, &R.cpu));
+    /* quant entries would be left pointing at CPU code with the wrapper as be */
+    FC_ASSERT(!R.cpu->mc_chunk_sums && !R.cpu->indicator_segments && !R.cpu->capture_begin);
+    fc_backend *be = malloc(sizeof *be);
+    if (!be) {
+        fc_backend_destroy(&R.cpu);
+        return fc_error(FC_ERR_MEMORY, "recording backend: out of memory");
+    }
+    *be = *R.cpu;
+    fill_recording_table(be);
+    recorder_reset_counts();
+    *out = be;
+    return FC_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Training on both backends                                           */
+/* ------------------------------------------------------------------ */
+
+enum { N_SERIES = 3, N_POINTS = 200, L = 12, H = 4, MAX_STEPS = 30 };
+
+/* Sines of different periods and levels (level, 2 level, 3 level) with a
+ * slight trend, in memory (so training takes the device path). */
+static fc_dataset *sines(double level, double amplitude) {
+    fc_dataset *d = NULL;
+    CHECK(fc_dataset_alloc(N_SERIES, N_SERIES * N_POINTS, 0, &d) == FC_OK);
+    for (size_t i = 0; i < N_SERIES; i++) {
+        char id[8];
+        snprintf(id, sizeof id, "s%zu", i);
+        d->ids[i] = strdup(id);
+        d->offsets[i] = i * N_POINTS;
+        for (size_t t = 0; t < N_POINTS; t++) {
+            size_t r = i * N_POINTS + t;
+            d->ds[r] = (int64_t)t;
+            d->y[r] = level * (double)(i + 1) + amplitude * sin(2.0 * M_PI * (double)t / (double)(8 + 4 * i)) +
+                      0.01 * level * (double)t / N_POINTS;
+            d->mask[r] = 1;
+        }
+    }
+    d->offsets[N_SERIES] = N_SERIES * N_POINTS;
+    d->source = strdup("synthetic");
+    return d;
+}
+
+typedef struct {
+    const char *name;
+    const fc_dataset *ds;
+    fc_model_kind kind;
+    fc_precision prec;
+    fc_scaler_kind scaler;
+    fc_loss_kind loss;
+    size_t windows, grad_accum, val_size, val_check_steps;
+    long num_lr_decays;
+    double clip;
+} train_case;
+
+/* What one run leaves: the weights, its summary and what the recorder saw. */
+typedef struct {
+    float *params;
+    size_t n_floats;
+    fc_train_summary s;
+    uint64_t read_hash;
+    size_t reads, step_captures, step_launches, step_calls, step_gemms, captures, launches, failed, uncapturable;
+} run_result;
+
+/* Blocks of 16 units: the default stacks of the kind (N-HiTS: pooling and
+ * interpolation; N-BEATS: trend and seasonality bases, matrix products). */
+static fc_forecaster small_model(fc_backend *be, const train_case *c) {
+    fc_forecaster f = {.scaler = c->scaler, .loss = c->loss};
+    fc_model_config cfg;
+    fc_model_config_default(&cfg, c->kind, H, L);
+    for (int i = 0; i < 3; i++) cfg.mlp_units[i][0] = cfg.mlp_units[i][1] = 16;
+    CHECK(fc_model_create(&cfg, be, &f.model) == FC_OK);
+    CHECK(fc_model_init_params(f.model, 1) == FC_OK);
+    return f;
+}
+
+static fc_train_options options_of(const train_case *c) {
+    fc_train_options o;
+    fc_train_options_default(&o);
+    o.max_steps = MAX_STEPS;
+    o.batch_size = N_SERIES;
+    o.windows_batch_size = c->windows;
+    o.grad_accum = c->grad_accum;
+    o.val_size = c->val_size;
+    o.val_check_steps = c->val_check_steps ? c->val_check_steps : 100;
+    o.num_lr_decays = c->num_lr_decays;
+    o.precision = c->prec;
+    o.clip_grad_norm = c->clip;
+    o.verbose = 0;
+    return o;
+}
+
+static void snapshot_recorder(run_result *r) {
+    r->read_hash = R.read_hash;
+    r->reads = R.reads;
+    r->step_captures = R.step_captures;
+    r->step_launches = R.step_launches;
+    r->step_calls = R.step_calls;
+    r->step_gemms = R.step_gemms;
+    r->captures = R.captures;
+    r->launches = R.launches;
+    r->failed = R.failed_captures;
+    r->uncapturable = R.uncapturable_calls;
+}
+
+/* Trains the case from seed 1 on be; the weights are copied out at the end. */
+static void train_once(fc_backend *be, const char *how, const train_case *c, run_result *r) {
+    memset(r, 0, sizeof *r);
+    recorder_reset_counts();
+    fc_forecaster f = small_model(be, c);
+    fc_train_options o = options_of(c);
+    CHECK_MSG(fc_train(&f, c->ds, &o, &r->s) == FC_OK, "%s, %s: %s", c->name, how, fc_last_error());
+    snapshot_recorder(r);
+    r->n_floats = f.model->n_floats;
+    r->params = malloc(r->n_floats * sizeof(float));
+    CHECK(r->params != NULL);
+    if (r->params) be->to_host(be, r->params, f.model->params, r->n_floats * sizeof(float));
+    fc_forecaster_free(&f);
+    CHECK_MSG(R.live_graphs == 0, "%s: %zu graphs not freed", c->name, R.live_graphs);
+}
+
+static int same_bits(const void *a, const void *b, size_t bytes) { return memcmp(a, b, bytes) == 0; }
+
+static int same_params(const run_result *a, const run_result *b) {
+    return a->params && b->params && a->n_floats == b->n_floats &&
+           same_bits(a->params, b->params, a->n_floats * sizeof(float));
+}
+
+/* The summary's figures bit for bit (NaN included: no validation, no norm). */
+static void check_same_summary(const char *what, const fc_train_summary *a, const fc_train_summary *b) {
+    CHECK_MSG(a->steps == b->steps && a->skipped_steps == b->skipped_steps && a->best_step == b->best_step &&
+                  a->early_stopped == b->early_stopped,
+              "%s: steps %zu/%zu skipped %zu/%zu best step %zu/%zu", what, a->steps, b->steps, a->skipped_steps,
+              b->skipped_steps, a->best_step, b->best_step);
+    CHECK_MSG(same_bits(&a->last_train_loss, &b->last_train_loss, sizeof(double)), "%s: last loss %.17g vs %.17g",
+              what, a->last_train_loss, b->last_train_loss);
+    CHECK_MSG(same_bits(&a->last_grad_norm, &b->last_grad_norm, sizeof(double)), "%s: grad norm %.17g vs %.17g",
+              what, a->last_grad_norm, b->last_grad_norm);
+    CHECK_MSG(same_bits(&a->best_val_loss, &b->best_val_loss, sizeof(double)), "%s: best val %.17g vs %.17g",
+              what, a->best_val_loss, b->best_val_loss);
+    CHECK_MSG(same_bits(&a->loss_scale, &b->loss_scale, sizeof(float)), "%s: loss scale %g vs %g", what,
+              (double)a->loss_scale, (double)b->loss_scale);
+}
+
+/* Graphs really ran: the first capture at GRAPH_FROM_STEP, and every step
+ * after it a launch (a recapture for a new loss scale launches too). */
+static void check_graphs_ran(const train_case *c, const run_result *g) {
+    CHECK_MSG(g->failed == 0 && g->uncapturable == 0, "%s: %zu failed captures (%zu uncapturable calls)", c->name,
+              g->failed, g->uncapturable);
+    CHECK_MSG(g->step_captures >= 1, "%s: no step was captured", c->name);
+    CHECK_MSG(g->step_launches == MAX_STEPS - GRAPH_FROM_STEP, "%s: %zu step launches in %d steps", c->name,
+              g->step_launches, MAX_STEPS);
+    CHECK_MSG(g->step_calls > 20, "%s: a step graph of %zu calls", c->name, g->step_calls);
+}
+
+static void free_result(run_result *r) { free(r->params); }
+
+/* One case three ways: the plain CPU backend; the recorder with graphs off
+ * (every call forwarded: the wrapper itself changes nothing, and gives the
+ * trace of host reads to compare with); the recorder with graphs. Returns
+ * the graph run's result (the caller frees it). */
+static run_result compare_case(fc_backend *cpu, fc_backend *rec, const train_case *c) {
+    run_result plain, forwarded, graphed;
+    train_once(cpu, "plain CPU", c, &plain);
+    setenv("FCAST_CUDA_GRAPH", "off", 1);   /* also the validator's forward graph */
+    train_once(rec, "recorder, graphs off", c, &forwarded);
+    unsetenv("FCAST_CUDA_GRAPH");
+    train_once(rec, "recorder, graphs on", c, &graphed);
+    CHECK_MSG(forwarded.captures == 0 && forwarded.launches == 0, "%s: graphs ran with FCAST_CUDA_GRAPH=off",
+              c->name);
+    CHECK_MSG(same_params(&plain, &forwarded), "%s: the forwarding wrapper changed the weights", c->name);
+    CHECK_MSG(same_params(&plain, &graphed), "%s: replayed step graphs trained other weights than plain calls",
+              c->name);
+    check_same_summary(c->name, &plain.s, &graphed.s);
+    CHECK_MSG(forwarded.reads == graphed.reads && forwarded.read_hash == graphed.read_hash,
+              "%s: the host read other bytes with graphs (%zu reads vs %zu)", c->name, graphed.reads,
+              forwarded.reads);
+    check_graphs_ran(c, &graphed);
+    printf("%-6s: %zu step capture(s) of %zu calls, %zu step launches; %zu other capture(s), %zu other launches; "
+           "skipped %zu, loss %.6g, %s bits\n",
+           c->name, graphed.step_captures, graphed.step_calls, graphed.step_launches,
+           graphed.captures - graphed.step_captures, graphed.launches - graphed.step_launches,
+           graphed.s.skipped_steps, graphed.s.last_train_loss, same_params(&plain, &graphed) ? "same" : "DIFFERENT");
+    free_result(&plain);
+    free_result(&forwarded);
+    return graphed;
+}
+
+/* fp32, 2 micro-batches of 16, validation every 5 steps between replayed
+ * steps (its forward is captured as a graph of its own), StepLR halving
+ * the rate at steps 10 and 20: the rate reaches the graph through memory. */
+static void fp32_accumulation_validation_steplr(fc_backend *cpu, fc_backend *rec, const fc_dataset *d) {
+    train_case c = {"fp32", d, FC_MODEL_NHITS, FC_PREC_FP32, FC_SCALER_STANDARD, FC_LOSS_MAE, 16, 2, 8, 5, 3, 0.0};
+    run_result g = compare_case(cpu, rec, &c);
+    CHECK_MSG(g.captures - g.step_captures >= 1 && g.launches - g.step_launches >= 1,
+              "fp32: the validation forward was not replayed as a graph");
+    CHECK(!isnan(g.s.best_val_loss));
+    free_result(&g);
+}
+
+/* fp16 on large unscaled values with MSE: the first loss gradients (scale
+ * 2^16) overflow fp16, and the scaler halves the scale at skipped steps,
+ * also past the warm-up: each new scale is a new key and a new capture. */
+static void fp16_skips_and_clipping(fc_backend *cpu, fc_backend *rec, const fc_dataset *big) {
+    train_case c = {"fp16", big, FC_MODEL_NHITS, FC_PREC_FP16, FC_SCALER_IDENTITY, FC_LOSS_MSE, 16, 1, 0, 0, 3, 1.0};
+    run_result g = compare_case(cpu, rec, &c);
+    CHECK_MSG(g.s.skipped_steps > GRAPH_FROM_STEP, "fp16: %zu skipped steps: none past the warm-up",
+              g.s.skipped_steps);
+    CHECK_MSG(g.step_captures >= 2, "fp16: the step graph was not captured again for a new loss scale");
+    CHECK(g.s.loss_scale < 65536.0f && isfinite(g.s.last_grad_norm));
+    free_result(&g);
+}
+
+static void bf16_clipping_robust(fc_backend *cpu, fc_backend *rec, const fc_dataset *d) {
+    train_case c = {"bf16", d, FC_MODEL_NHITS, FC_PREC_BF16, FC_SCALER_ROBUST, FC_LOSS_MAE, 16, 1, 0, 0, 3, 0.5};
+    run_result g = compare_case(cpu, rec, &c);
+    CHECK(isfinite(g.s.last_grad_norm));
+    free_result(&g);
+}
+
+/* N-BEATS's bases run through gemm, which N-HiTS never calls. */
+static void nbeats_bases(fc_backend *cpu, fc_backend *rec, const fc_dataset *d) {
+    train_case c = {"nbeats", d, FC_MODEL_NBEATS, FC_PREC_FP32, FC_SCALER_STANDARD, FC_LOSS_MAE, 16, 1, 0, 0, 3, 1.0};
+    run_result g = compare_case(cpu, rec, &c);
+    CHECK_MSG(g.step_gemms > 0, "nbeats: no gemm in the step graph");
+    free_result(&g);
+}
+
+/* ------------------------------------------------------------------ */
+/* Negative controls                                                   */
+/* ------------------------------------------------------------------ */
+
+/* A pass with a factor given as an argument and one read from memory. */
+typedef struct {
+    fc_backend *be;
+    float *buf;        /* (N_BUF) */
+    float *d_factor;   /* (N_BUF) backend memory the host rewrites */
+    float factor;      /* host value passed as an argument */
+    int read_back;     /* 1: the pass reads its result on the host */
+} scale_pass;
+
+enum { N_BUF = 4 };
+
+static fc_status scale_body(void *ctx) {
+    scale_pass *p = ctx;
+    p->be->scale(p->be, p->buf, p->factor, N_BUF);
+    p->be->mul_rows(p->be, p->buf, N_BUF, p->d_factor, N_BUF, 1, N_BUF);
+    if (p->read_back) {
+        float host[N_BUF];
+        p->be->to_host(p->be, host, p->buf, sizeof host);
+    }
+    return FC_OK;
+}
+
+static float buf0(const scale_pass *p) {
+    float v;
+    p->be->to_host(p->be, &v, p->buf, sizeof v);
+    return v;
+}
+
+static void set_memory_factor(scale_pass *p, float v) {
+    float host[N_BUF] = {v, v, v, v};
+    p->be->to_device(p->be, p->d_factor, host, sizeof host);
+}
+
+/* A replay keeps the argument of its capture (the stale value a trainer
+ * bug would train with) and reads the current memory; keyed by the
+ * argument, the pass is captured again and uses the new one. */
+static void arguments_are_frozen(scale_pass *p) {
+    fc_graph_slot s;
+    fc_graph_slot_init(&s, p->be, 0);
+    p->be->fill(p->be, p->buf, 1.0f, N_BUF);
+    p->factor = 2.0f;
+    set_memory_factor(p, 3.0f);
+    CHECK(fc_graph_run(&s, p->be, 1, scale_body, p) == FC_OK);   /* captured, then launched */
+    CHECK(R.captures == 1 && R.launches == 1 && buf0(p) == 6.0f);
+    p->factor = 5.0f;                                              /* changed on the host ... */
+    set_memory_factor(p, 7.0f);                                    /* ... and in memory */
+    CHECK(fc_graph_run(&s, p->be, 1, scale_body, p) == FC_OK);
+    CHECK_MSG(buf0(p) == 6.0f * 2.0f * 7.0f, "a replay gave %g: the argument must stay 2, the memory read 7",
+              (double)buf0(p));
+    CHECK(R.captures == 1 && R.launches == 2);
+    p->be->fill(p->be, p->buf, 1.0f, N_BUF);
+    CHECK(fc_graph_run_keyed(&s, p->be, 1, (uint64_t)p->factor, scale_body, p) == FC_OK);   /* new key, new capture */
+    CHECK(R.captures == 2 && buf0(p) == 5.0f * 7.0f);
+    fc_graph_slot_free(&s, p->be);
+    CHECK(R.live_graphs == 0);
+}
+
+/* A read on the host cannot be captured: the capture fails, the pass runs
+ * once plainly, and the slot turns graphs off (graph_pass.h). */
+static void host_read_fails_the_capture(scale_pass *p) {
+    fc_graph_slot s;
+    fc_graph_slot_init(&s, p->be, 0);
+    p->be->fill(p->be, p->buf, 1.0f, N_BUF);
+    p->factor = 2.0f;
+    set_memory_factor(p, 3.0f);
+    p->read_back = 1;
+    CHECK(fc_graph_run(&s, p->be, 1, scale_body, p) == FC_OK);
+    CHECK_MSG(R.failed_captures == 1 && R.captures == 0 && s.graph == NULL && s.off, "failed %zu, captured %zu",
+              R.failed_captures, R.captures);
+    CHECK_MSG(buf0(p) == 6.0f, "the pass ran to %g: not once", (double)buf0(p));
+    CHECK(fc_graph_run(&s, p->be, 1, scale_body, p) == FC_OK && buf0(p) == 36.0f && R.launches == 0);
+    CHECK(R.live_graphs == 0);
+    p->read_back = 0;
+}
+
+static void tiny_pass_controls(fc_backend *rec) {
+    recorder_reset_counts();
+    scale_pass p = {rec, rec->alloc(rec, N_BUF * sizeof(float)), rec->alloc(rec, N_BUF * sizeof(float)), 1.0f, 0};
+    CHECK(p.buf && p.d_factor);
+    arguments_are_frozen(&p);
+    recorder_reset_counts();
+    host_read_fails_the_capture(&p);
+    rec->release(rec, p.buf);
+    rec->release(rec, p.d_factor);
+}
+
+/* The comparison of weights can fail: a recorder that copies the
+ * optimizer's scalars at capture (the learning rate and Adam's step count
+ * then stay those of the captured step) trains other bits. */
+static void frozen_scalars_change_the_weights(fc_backend *cpu, fc_backend *rec, const fc_dataset *d) {
+    train_case c = {"frozen", d, FC_MODEL_NHITS, FC_PREC_FP32, FC_SCALER_STANDARD, FC_LOSS_MAE, 16, 1, 0, 0, 3, 0.0};
+    run_result plain, frozen;
+    train_once(cpu, "plain CPU", &c, &plain);
+    R.freeze_step_in = 1;
+    train_once(rec, "recorder, frozen scalars", &c, &frozen);
+    R.freeze_step_in = 0;
+    CHECK(frozen.step_launches == MAX_STEPS - GRAPH_FROM_STEP);
+    CHECK_MSG(!same_params(&plain, &frozen), "stale optimizer scalars went unnoticed");
+    free_result(&plain);
+    free_result(&frozen);
+}
+
+int main(void) {
+    unsetenv("FCAST_CUDA_GRAPH");          /* graphs on: this test is about them */
+    unsetenv("FCAST_TEST_HOST_BATCHES");   /* the device path, whose step has no host work */
+    fc_backend *cpu = NULL, *rec = NULL;
+    CHECK(fc_backend_cpu_create(1, &cpu) == FC_OK);
+    CHECK_MSG(recording_backend_create(&rec) == FC_OK, "%s", fc_last_error());
+    if (!cpu || !rec) return CHECK_DONE();
+    fc_dataset *d = sines(10.0, 3.0), *big = sines(1e4, 3e3);
+    fp32_accumulation_validation_steplr(cpu, rec, d);
+    fp16_skips_and_clipping(cpu, rec, big);
+    bf16_clipping_robust(cpu, rec, d);
+    nbeats_bases(cpu, rec, d);
+    tiny_pass_controls(rec);
+    frozen_scalars_change_the_weights(cpu, rec, d);
+    fc_dataset_free(&d);
+    fc_dataset_free(&big);
+    fc_backend_destroy(&rec);
+    fc_backend_destroy(&cpu);
+    return CHECK_DONE();
+}
