@@ -11,10 +11,13 @@ PACKAGES=(
   libjansson-dev     # JSON: safetensors headers, HTTP requests
   liblapack-dev      # LAPACK: portfolio weights (quant)
   libyaml-dev        # YAML: run configuration files (--config)
+  libmicrohttpd-dev  # HTTP: fcast serve
 )
 TEST_PACKAGES=(
   time               # /usr/bin/time -v: the memory-limit test measures peak resident memory with it
   chromium           # headless browser: the report test renders the HTML report in it
+  curl               # HTTP client: the serve tests talk to the server with it
+  python3            # the serve tests build JSON requests and read answers with it
 )
 [ "${1:-}" = "--test" ] && PACKAGES+=("${TEST_PACKAGES[@]}")
 

@@ -13,6 +13,7 @@ int cmd_bench(int argc, char **argv, int first);
 int cmd_plan(int argc, char **argv, int first);
 int cmd_report(int argc, char **argv, int first);
 int cmd_doctor(int argc, char **argv, int first);
+int cmd_serve(int argc, char **argv, int first);
 
 int cmd_quant(int argc, char **argv, int first);
 int cmd_quant_indicators(int argc, char **argv, int first);

@@ -20,7 +20,8 @@ static void usage(FILE *f) {
             "  report    a training run log (and forecasts) as one self-contained HTML page\n"
             "  doctor    this machine as fcast sees it: CPU, GPUs, device, precision, largest batch\n"
             "  bench     bench train: training speed per precision, against PyTorch\n"
-            "  quant     trading analytics: indicators, option, risk, portfolio, backtest\n",
+            "  quant     trading analytics: indicators, option, risk, portfolio, backtest\n"
+            "  serve     serve forecasts over HTTP (health, readiness, Prometheus metrics)\n",
             fc_version());
 }
 
@@ -58,6 +59,7 @@ int main(int argc, char **argv) {
     if (!strcmp(c, "plan")) return cmd_plan(argc, argv, 2);
     if (!strcmp(c, "report")) return cmd_report(argc, argv, 2);
     if (!strcmp(c, "quant")) return cmd_quant(argc, argv, 2);
+    if (!strcmp(c, "serve")) return cmd_serve(argc, argv, 2);
     fprintf(stderr, "fcast: unknown command '%s'\n\n", c);
     usage(stderr);
     return 2;

@@ -2,16 +2,29 @@
  * unique_id, ds, <MODEL> (NHITS, NBEATS, MLP), h rows per series with the
  * future ds on the data's frequency. Written by fc_write_file_atomic (a
  * file replaced atomically, a device or FIFO written through, "-" standard
- * output). */
+ * output), or to any stream (fcast serve's responses), from the same code
+ * so the two texts cannot drift apart. */
 #ifndef FC_IO_FORECAST_CSV_H
 #define FC_IO_FORECAST_CSV_H
 
+#include <stdio.h>
+
 #include "data/dataset.h"
 #include "io/csv_write.h"
+
+/* How a forecast value is printed: 9 significant digits round-trip a float. */
+#define FC_FORECAST_VALUE_FORMAT "%.9g"
 
 /* forecasts (n_series, h) in the order of ds's series; the future ds of
  * series i are its last ds advanced 1..h steps of `freq`. */
 fc_status fc_forecast_write_csv(const char *path, const fc_dataset *ds, const fc_freq *freq, size_t h,
                                 const char *column, const float *forecasts);
+
+/* The same text written to f (a failed write shows in ferror(f)). */
+fc_status fc_forecast_write_stream(FILE *f, const fc_dataset *ds, const fc_freq *freq, size_t h,
+                                   const char *column, const float *forecasts);
+
+/* The (k+1)-th future ds of series s (k from 0), as the CSV writes it. */
+void fc_forecast_ds_text(const fc_dataset *ds, const fc_freq *freq, size_t s, size_t k, char *buf, size_t cap);
 
 #endif

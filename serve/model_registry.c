@@ -1,0 +1,176 @@
+/* The served models (see model_registry.h): a list sorted by name under one
+ * mutex, each model reference-counted. */
+#include <dirent.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/error.h"
+#include "io/model_file.h"
+#include "model_registry.h"
+
+#define MODEL_SUFFIX ".safetensors"
+
+struct fc_model_registry {
+    pthread_mutex_t lock;
+    fc_backend *be;
+    fc_served_model **models;   /* sorted by name */
+    size_t n, cap;
+};
+
+int fc_model_name_valid(const char *name) {
+    size_t n = strlen(name);
+    if (n == 0 || n >= FC_MODEL_NAME_MAX || name[0] == '.') return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = name[i];
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                 c == '_' || c == '-';
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
+/* The model name of a directory entry, or 0 when it is not a model file. */
+static int name_of_file(const char *file, char *name) {
+    size_t n = strlen(file), s = strlen(MODEL_SUFFIX);
+    if (n <= s || strcmp(file + n - s, MODEL_SUFFIX) != 0 || n - s >= FC_MODEL_NAME_MAX) return 0;
+    memcpy(name, file, n - s);
+    name[n - s] = '\0';
+    return fc_model_name_valid(name);
+}
+
+static void model_free(fc_served_model *m) {
+    fc_forecaster_free(&m->f);
+    free(m->path);
+    free(m);
+}
+
+static fc_status model_load(fc_backend *be, const char *dir, const char *file, const char *name,
+                            fc_served_model **out) {
+    *out = NULL;
+    fc_served_model *m = fc_calloc(1, sizeof *m, "a served model");
+    if (!m) return FC_ERR_MEMORY;
+    snprintf(m->name, sizeof m->name, "%s", name);
+    size_t len = strlen(dir) + strlen(file) + 2;
+    m->path = fc_malloc(len, "a model path");
+    if (!m->path) { free(m); return FC_ERR_MEMORY; }
+    snprintf(m->path, len, "%s/%s", dir, file);
+    struct stat st;
+    if (stat(m->path, &st) == 0) {
+        m->file_bytes = (size_t)st.st_size;
+        m->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+    }
+    fc_status s = fc_forecaster_load(m->path, be, &m->f);
+    if (s != FC_OK) { model_free(m); return s; }
+    m->refs = 1;   /* the registry's */
+    *out = m;
+    return FC_OK;
+}
+
+static int by_name(const void *a, const void *b) {
+    return strcmp((*(fc_served_model *const *)a)->name, (*(fc_served_model *const *)b)->name);
+}
+
+static fc_status add_model(fc_model_registry *r, fc_served_model *m) {
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 8;
+        fc_served_model **grown = realloc(r->models, cap * sizeof *grown);
+        if (!grown) return fc_error(FC_ERR_MEMORY, "out of memory listing the models");
+        r->models = grown;
+        r->cap = cap;
+    }
+    r->models[r->n++] = m;
+    qsort(r->models, r->n, sizeof *r->models, by_name);
+    return FC_OK;
+}
+
+/* Every model file of dir; one that fails is reported and skipped. */
+static fc_status load_dir(fc_model_registry *r, const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return fc_error(FC_ERR_IO, "--models %s: cannot read the directory", dir);
+    struct dirent *e;
+    char name[FC_MODEL_NAME_MAX];
+    fc_status st = FC_OK;
+    while (st == FC_OK && (e = readdir(d))) {
+        if (!name_of_file(e->d_name, name)) continue;
+        fc_served_model *m;
+        if (model_load(r->be, dir, e->d_name, name, &m) != FC_OK) {
+            fprintf(stderr, "fcast serve: warning: %s/%s not served: %s\n", dir, e->d_name, fc_last_error());
+            continue;
+        }
+        st = add_model(r, m);
+        if (st != FC_OK) model_free(m);
+    }
+    closedir(d);
+    return st;
+}
+
+fc_status fc_registry_open(const char *dir, fc_backend *be, fc_model_registry **out) {
+    *out = NULL;
+    fc_model_registry *r = fc_calloc(1, sizeof *r, "the model registry");
+    if (!r) return FC_ERR_MEMORY;
+    pthread_mutex_init(&r->lock, NULL);
+    r->be = be;
+    fc_status st = load_dir(r, dir);
+    if (st == FC_OK && r->n == 0)
+        st = fc_error(FC_ERR_INVALID, "--models %s: no model could be loaded (model files end in %s)", dir,
+                      MODEL_SUFFIX);
+    if (st != FC_OK) {
+        fc_registry_close(r);
+        return st;
+    }
+    *out = r;
+    return FC_OK;
+}
+
+void fc_registry_close(fc_model_registry *r) {
+    if (!r) return;
+    for (size_t i = 0; i < r->n; i++) model_free(r->models[i]);
+    free(r->models);
+    pthread_mutex_destroy(&r->lock);
+    free(r);
+}
+
+static fc_served_model *find(fc_model_registry *r, const char *name) {
+    size_t lo = 0, hi = r->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(r->models[mid]->name, name);
+        if (c == 0) return r->models[mid];
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+fc_served_model *fc_registry_acquire(fc_model_registry *r, const char *name) {
+    pthread_mutex_lock(&r->lock);
+    fc_served_model *m = find(r, name);
+    if (m) m->refs++;
+    pthread_mutex_unlock(&r->lock);
+    return m;
+}
+
+void fc_registry_release(fc_model_registry *r, fc_served_model *m) {
+    pthread_mutex_lock(&r->lock);
+    int last = --m->refs == 0;
+    pthread_mutex_unlock(&r->lock);
+    if (last) model_free(m);
+}
+
+size_t fc_registry_count(fc_model_registry *r) {
+    pthread_mutex_lock(&r->lock);
+    size_t n = r->n;
+    pthread_mutex_unlock(&r->lock);
+    return n;
+}
+
+int fc_registry_name_at(fc_model_registry *r, size_t i, char *buf, size_t cap) {
+    pthread_mutex_lock(&r->lock);
+    int ok = i < r->n;
+    if (ok) snprintf(buf, cap, "%s", r->models[i]->name);
+    pthread_mutex_unlock(&r->lock);
+    return ok;
+}

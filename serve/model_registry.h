@@ -1,0 +1,49 @@
+/* The models fcast serve answers for: every *.safetensors file of the
+ * models directory, served under its file name without the extension.
+ *
+ * A request holds its model by a reference (fc_registry_acquire ...
+ * fc_registry_release), so that a model swapped or unloaded while requests
+ * use it (hot reload, issue 12's lifecycle) is freed only when the last of
+ * them lets go. The forecaster itself is not thread-safe (its buffers are
+ * reused by every forecast): forecasts run on the batcher's thread only. */
+#ifndef FC_SERVE_MODEL_REGISTRY_H
+#define FC_SERVE_MODEL_REGISTRY_H
+
+#include <stddef.h>
+#include "backend/backend.h"
+#include "train/forecaster.h"
+
+/* Longest model name served: the file name without ".safetensors". */
+#define FC_MODEL_NAME_MAX 128
+
+typedef struct fc_served_model {
+    char name[FC_MODEL_NAME_MAX];
+    char *path;
+    fc_forecaster f;
+    size_t file_bytes;
+    long long mtime_ns;         /* the file's modification time when loaded */
+    int refs;                   /* the registry's own (while listed) and the requests' */
+} fc_served_model;
+
+typedef struct fc_model_registry fc_model_registry;
+
+/* Loads every model file of dir on backend be. A file that fails to load is
+ * reported on stderr and left out (the others serve); FC_ERR_IO when dir
+ * cannot be read, FC_ERR_INVALID when it holds no model file at all. */
+fc_status fc_registry_open(const char *dir, fc_backend *be, fc_model_registry **out);
+void fc_registry_close(fc_model_registry *r);
+
+/* The model called name, with a reference the caller releases; NULL when
+ * none is loaded under that name. */
+fc_served_model *fc_registry_acquire(fc_model_registry *r, const char *name);
+void fc_registry_release(fc_model_registry *r, fc_served_model *m);
+
+/* Models loaded, and the name of the i-th in name order (copied into buf). */
+size_t fc_registry_count(fc_model_registry *r);
+int fc_registry_name_at(fc_model_registry *r, size_t i, char *buf, size_t cap);
+
+/* A name a request may ask for: 1..FC_MODEL_NAME_MAX-1 bytes of letters,
+ * digits, '.', '_' and '-', not starting with '.'. */
+int fc_model_name_valid(const char *name);
+
+#endif

@@ -1,0 +1,293 @@
+/* The endpoints of fcast serve (see service.h): routing, then one handler
+ * per endpoint. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/memory_stats.h"
+#include "data/ds_text.h"
+#include "data/freq.h"
+#include "service.h"
+#include "train/progress.h"
+
+#define JSON "application/json"
+#define MODELS_PREFIX_V1 "/v1/models/"
+#define MODELS_PREFIX_V2 "/v2/models/"
+
+/* ---- small helpers ---- */
+
+static int is(const fc_http_request *rq, const char *method) { return !strcmp(rq->method, method); }
+
+/* The status of an error of the engine. */
+static int status_of(fc_status st) {
+    switch (st) {
+    case FC_ERR_PARSE:
+    case FC_ERR_INVALID: return 400;
+    case FC_ERR_MEMORY: return 413;
+    default: return 500;
+    }
+}
+
+static void method_not_allowed(fc_http_response *rs, const char *allowed) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "method not allowed here (allowed: %s)", allowed);
+    fc_http_reply_error(rs, 405, msg);
+}
+
+/* "text/csv; charset=utf-8" is text/csv: the media type before any parameter. */
+static int media_is(const char *header, const char *type) {
+    if (!header) return 0;
+    size_t n = strlen(type);
+    return !strncasecmp(header, type, n) && (header[n] == '\0' || header[n] == ';' || header[n] == ' ');
+}
+
+/* The model name of /vN/models/{name}[/suffix]: copied into name, with what
+ * follows it in *rest ("" or "/ready", "/forecast", ...). 0 when the path
+ * is not of that form or the name is not one a model can have. */
+static int model_path(const char *path, const char *prefix, char *name, const char **rest) {
+    size_t p = strlen(prefix);
+    if (strncmp(path, prefix, p) != 0) return 0;
+    const char *start = path + p, *slash = strchr(start, '/');
+    size_t n = slash ? (size_t)(slash - start) : strlen(start);
+    if (n == 0 || n >= FC_MODEL_NAME_MAX) return 0;
+    memcpy(name, start, n);
+    name[n] = '\0';
+    *rest = start + n;
+    return fc_model_name_valid(name);
+}
+
+/* ---- health and metadata ---- */
+
+static void health_live(fc_http_response *rs) { fc_http_reply(rs, 200, JSON, "{\"live\": true}\n"); }
+
+static void health_ready(const fc_service *s, fc_http_response *rs) {
+    if (s->ready) fc_http_reply(rs, 200, JSON, "{\"ready\": true}\n");
+    else fc_http_reply(rs, 503, JSON, "{\"ready\": false}\n");
+}
+
+static void server_metadata(fc_http_response *rs) {
+    char text[256];
+    snprintf(text, sizeof text, "{\"name\": \"fcast\", \"version\": \"%s\", \"extensions\": []}\n", fc_version());
+    fc_http_reply(rs, 200, JSON, text);
+}
+
+static void model_ready(const fc_service *s, const fc_served_model *m, fc_http_response *rs) {
+    char text[256];
+    snprintf(text, sizeof text, "{\"name\": \"%s\", \"ready\": %s}\n", m->name, s->ready ? "true" : "false");
+    fc_http_reply(rs, s->ready ? 200 : 503, JSON, text);
+}
+
+/* KServe v2 model metadata, with fcast's configuration of the model. */
+static void model_metadata(const fc_served_model *m, fc_http_response *rs) {
+    const fc_forecaster *f = &m->f;
+    const fc_model_config *c = &f->model->cfg;
+    char text[2048];
+    snprintf(text, sizeof text,
+             "{\"name\": \"%s\", \"versions\": [\"1\"], \"platform\": \"fcast\",\n"
+             " \"inputs\": [{\"name\": \"insample_y\", \"datatype\": \"FP32\", \"shape\": [-1, %zu]}],\n"
+             " \"outputs\": [{\"name\": \"forecast\", \"datatype\": \"FP32\", \"shape\": [-1, %zu]}],\n"
+             " \"config\": {\"model\": \"%s\", \"h\": %zu, \"input_size\": %zu, \"scaler\": \"%s\", "
+             "\"loss\": \"%s\", \"freq\": \"%s\", \"ds\": \"%s\", \"steps_trained\": %zu, \"seed\": %llu, "
+             "\"parameters\": %zu, \"file_bytes\": %zu, \"fcast_version\": \"%s\"}}\n",
+             m->name, c->input_size, c->h, fc_model_kind_name(c->kind), c->h, c->input_size,
+             fc_scaler_name(f->scaler), fc_loss_name(f->loss), f->freq.name, fc_ds_kind_name(f->ds_kind),
+             f->steps_trained, (unsigned long long)f->seed, f->model->n_trainable, m->file_bytes, fc_version());
+    fc_http_reply(rs, 200, JSON, text);
+}
+
+/* ---- forecasts ---- */
+
+/* The request's series as the dataset predict would load, on the model's
+ * time axis. */
+static fc_status parse_forecast(const fc_service *s, const fc_served_model *m, const fc_http_request *rq,
+                                fc_dataset **ds, size_t *h, int *status) {
+    fc_load_options lo = {.freq = m->f.freq.name, .drop_exog = 1};
+    fc_status st;
+    *h = 0;
+    *status = 400;
+    if (media_is(rq->content_type, "text/csv")) {
+        st = fc_forecast_request_csv(rq->body, rq->len, &lo, &s->limits, ds);
+    } else if (!rq->content_type || media_is(rq->content_type, "application/json") ||
+               media_is(rq->content_type, "application/x-www-form-urlencoded")) {
+        /* the last is what `curl -d` sends when not told: the body is JSON all the same */
+        st = fc_forecast_request_json(rq->body, rq->len, &lo, &s->limits, ds, h);
+    } else {
+        *status = 415;
+        return fc_error(FC_ERR_INVALID, "Content-Type %s: send application/json or text/csv", rq->content_type);
+    }
+    if (st != FC_OK) {
+        *status = status_of(st);
+        return st;
+    }
+    if ((*ds)->ds_kind != m->f.ds_kind)
+        st = fc_error(FC_ERR_INVALID, "ds: the request's are %s, model %s was trained on %s", fc_ds_kind_name((*ds)->ds_kind),
+                      m->name, fc_ds_kind_name(m->f.ds_kind));
+    else if (*h > m->f.model->cfg.h)
+        st = fc_error(FC_ERR_INVALID, "h: %zu is beyond the model's horizon of %zu", *h, m->f.model->cfg.h);
+    else
+        st = fc_freq_check_future(*ds, &m->f.freq, m->f.model->cfg.h);
+    if (st != FC_OK) fc_dataset_free(ds);
+    if (!*h) *h = m->f.model->cfg.h;
+    return st;
+}
+
+/* The first h of the model's H forecasts of every series, in place. */
+static void keep_first(float *fc, size_t n_series, size_t H, size_t h) {
+    for (size_t i = 0; i < n_series && h < H; i++) memmove(fc + i * h, fc + i * H, h * sizeof *fc);
+}
+
+static void forecast_reply(const fc_served_model *m, const fc_http_request *rq, const fc_dataset *ds, size_t h,
+                           const float *fc, fc_http_response *rs) {
+    const char *column = fc_model_kind_name(m->f.model->cfg.kind);
+    int csv = media_is(rq->accept, "text/csv");
+    size_t len = 0;
+    char *text = csv ? fc_forecast_response_csv(ds, &m->f.freq, h, column, fc, &len)
+                     : fc_forecast_response_json(m->name, ds, &m->f.freq, h, column, fc, &len);
+    if (!text) {
+        fc_http_reply_error(rs, 500, fc_last_error());
+        return;
+    }
+    *rs = (fc_http_response){.status = 200, .content_type = csv ? "text/csv" : JSON, .body = text, .len = len};
+}
+
+/* Runs the forecast through the batcher; the job's durations go to the metrics. */
+static int run_forecast(fc_service *s, fc_served_model *m, const fc_http_request *rq, const fc_dataset *ds,
+                        size_t h, fc_http_response *rs) {
+    size_t H = m->f.model->cfg.h;
+    float *fc = fc_malloc(ds->n_series * H * sizeof *fc, "forecasts");
+    if (!fc) {
+        fc_http_reply_error(rs, 500, fc_last_error());
+        return 0;
+    }
+    fc_forecast_job job = {.model = m, .ds = ds, .out = fc};
+    fc_status st = fc_batcher_run(s->batcher, &job);
+    int ok = st == FC_OK;
+    if (job.rejected) {
+        fc_http_reply_error(rs, 503, job.error);
+        rs->retry_after = 1;
+    } else if (!ok) {
+        fc_http_reply_error(rs, 500, job.error);
+    } else {
+        keep_first(fc, ds->n_series, H, h);
+        forecast_reply(m, rq, ds, h, fc, rs);
+        ok = rs->status == 200;
+    }
+    if (!job.rejected)
+        fc_metrics_request(s->metrics, m->name, ok, fc_now() - rq->received, job.started_at - job.queued_at,
+                           job.done_at - job.started_at);
+    else
+        fc_metrics_request(s->metrics, m->name, 0, fc_now() - rq->received, -1.0, -1.0);
+    free(fc);
+    return ok;
+}
+
+static void forecast(fc_service *s, fc_served_model *m, const fc_http_request *rq, fc_http_response *rs) {
+    fc_dataset *ds = NULL;
+    size_t h;
+    int status;
+    if (parse_forecast(s, m, rq, &ds, &h, &status) != FC_OK) {
+        fc_http_reply_error(rs, status, fc_last_error());
+        fc_metrics_request(s->metrics, m->name, 0, fc_now() - rq->received, -1.0, -1.0);
+        return;
+    }
+    run_forecast(s, m, rq, ds, h, rs);
+    fc_dataset_free(&ds);
+}
+
+/* ---- metrics ---- */
+
+static void metrics(fc_service *s, fc_http_response *rs) {
+    fc_metrics_process p = {.resident_bytes = (double)fc_rss_current(), .arena_used_bytes = -1,
+                            .arena_size_bytes = -1};
+    size_t len = 0;
+    char *text = fc_metrics_render(s->metrics, &p, &len);
+    if (!text) {
+        fc_http_reply_error(rs, 500, fc_last_error());
+        return;
+    }
+    *rs = (fc_http_response){.status = 200, .content_type = "text/plain; version=0.0.4", .body = text, .len = len};
+}
+
+/* ---- routing ---- */
+
+static void route(fc_service *s, const fc_http_request *rq, fc_http_response *rs);
+
+/* /v1/models/{name}/forecast and /v2/models/{name}[/ready]. */
+static int route_model(fc_service *s, const fc_http_request *rq, fc_http_response *rs) {
+    char name[FC_MODEL_NAME_MAX];
+    const char *rest;
+    int v1 = model_path(rq->path, MODELS_PREFIX_V1, name, &rest);
+    if (!v1 && !model_path(rq->path, MODELS_PREFIX_V2, name, &rest)) return 0;
+    int known = v1 ? !strcmp(rest, "/forecast") : (!strcmp(rest, "") || !strcmp(rest, "/ready"));
+    if (!known) return 0;
+    const char *method = v1 ? "POST" : "GET";
+    if (!is(rq, method)) {
+        method_not_allowed(rs, method);
+        return 1;
+    }
+    fc_served_model *m = fc_registry_acquire(s->models, name);
+    if (!m) {
+        char msg[FC_MODEL_NAME_MAX + 64];
+        snprintf(msg, sizeof msg, "no model named '%s' is loaded", name);
+        fc_http_reply_error(rs, 404, msg);
+        return 1;
+    }
+    if (v1) forecast(s, m, rq, rs);
+    else if (*rest) model_ready(s, m, rs);
+    else model_metadata(m, rs);
+    fc_registry_release(s->models, m);
+    return 1;
+}
+
+/* The fixed paths: GET only. */
+static int route_fixed(fc_service *s, const fc_http_request *rq, fc_http_response *rs) {
+    static const char *const paths[] = {"/v2/health/live", "/v2/health/ready", "/v2", "/metrics"};
+    int which = -1;
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(rq->path, paths[i])) which = i;
+    if (which < 0) return 0;
+    if (!is(rq, "GET") && !is(rq, "HEAD")) {
+        method_not_allowed(rs, "GET");
+        return 1;
+    }
+    if (which == 0) health_live(rs);
+    else if (which == 1) health_ready(s, rs);
+    else if (which == 2) server_metadata(rs);
+    else metrics(s, rs);
+    return 1;
+}
+
+/* While draining only the health endpoints answer as usual: a request that
+ * arrives on a connection kept open is refused, not started. */
+static int refuse_draining(const fc_service *s, const fc_http_request *rq, fc_http_response *rs) {
+    if (!s->draining || !strncmp(rq->path, "/v2/health/", 11)) return 0;
+    fc_http_reply_error(rs, 503, "the server is shutting down");
+    rs->retry_after = 1;
+    return 1;
+}
+
+int fc_service_in_flight(const fc_service *s) { return __atomic_load_n(&s->in_flight, __ATOMIC_SEQ_CST); }
+
+void fc_service_handle(void *ctx, const fc_http_request *rq, fc_http_response *rs) {
+    fc_service *s = ctx;
+    __atomic_add_fetch(&s->in_flight, 1, __ATOMIC_SEQ_CST);
+    route(s, rq, rs);
+    fc_metrics_http_status(s->metrics, rs->status);
+    __atomic_sub_fetch(&s->in_flight, 1, __ATOMIC_SEQ_CST);
+}
+
+static void route(fc_service *s, const fc_http_request *rq, fc_http_response *rs) {
+    if (refuse_draining(s, rq, rs)) return;
+    if (!route_fixed(s, rq, rs) && !route_model(s, rq, rs)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "no such endpoint: %.100s %s (see docs/serving.md)", rq->path, rq->method);
+        fc_http_reply_error(rs, 404, msg);
+    }
+}
+
+void fc_service_log(void *ctx, const fc_http_request *rq, int status, size_t bytes, double seconds) {
+    const fc_service *s = ctx;
+    if (s->quiet) return;
+    fprintf(stderr, "%s %.200s %d %zu %.0f\n", rq->method, rq->path, status, bytes, seconds * 1e6);
+}

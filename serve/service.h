@@ -1,0 +1,46 @@
+/* The endpoints of fcast serve (docs/serving.md): the request handler the
+ * HTTP layer calls, over the models, the batcher and the metrics.
+ *
+ *   GET  /v2/health/live              200 while the process runs
+ *   GET  /v2/health/ready             200 when serving, 503 while starting or draining
+ *   GET  /v2                          server metadata (KServe v2)
+ *   GET  /v2/models/{name}            model metadata (KServe v2, with fcast's configuration)
+ *   GET  /v2/models/{name}/ready      200 when the model serves, 404 when unknown
+ *   POST /v1/models/{name}/forecast   forecasts (serve/forecast_codec.h), JSON or CSV
+ *   GET  /metrics                     Prometheus text (serve/metrics.h)
+ *
+ * Errors are {"error": "..."} with a status that fits: 400 malformed or
+ * unusable request, 401 without the token, 404 unknown model or path, 405
+ * wrong method, 413 too large, 415 unsupported content type, 503 queue
+ * full or draining (with Retry-After), 500 a failure of fcast's own. */
+#ifndef FC_SERVE_SERVICE_H
+#define FC_SERVE_SERVICE_H
+
+#include <signal.h>
+#include "batcher.h"
+#include "forecast_codec.h"
+#include "http_server.h"
+#include "metrics.h"
+#include "model_registry.h"
+
+typedef struct {
+    fc_model_registry *models;
+    fc_batcher *batcher;
+    fc_metrics *metrics;
+    fc_backend *be;
+    fc_forecast_limits limits;
+    volatile sig_atomic_t ready;    /* 0 while starting and once draining */
+    volatile sig_atomic_t draining; /* 1: shutting down, new requests get 503 */
+    int in_flight;                  /* handlers running (atomic builtins) */
+    int quiet;                      /* no access log */
+} fc_service;
+
+/* Handlers running now (the drain waits for 0). */
+int fc_service_in_flight(const fc_service *s);
+
+/* fc_http_handler over an fc_service. */
+void fc_service_handle(void *ctx, const fc_http_request *rq, fc_http_response *rs);
+/* fc_http_logger: one access-log line on stderr per request, unless quiet. */
+void fc_service_log(void *ctx, const fc_http_request *rq, int status, size_t bytes, double seconds);
+
+#endif

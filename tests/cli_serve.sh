@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# fcast serve over loopback with curl (docs/serving.md): health, readiness
+# and metadata; forecasts in JSON and CSV equal to fcast predict's, to the
+# last printed digit; errors with the right status; dynamic batching
+# (concurrent requests share forward passes and get the answers they get
+# alone); a full queue answers 503 at once; SIGTERM under load answers
+# every accepted request, then exits 0. Bounded in time: every curl has a
+# timeout, every wait a deadline. $1 is the fcast binary.
+set -uo pipefail
+fcast=$1
+source tests/lib_cli.sh
+
+mkdir -p "$tmp/models"
+"$fcast" train --data data/monthly_classics.csv --model nhits --h 12 --input-size 24 --max-steps 30 --quiet \
+    --out "$tmp/models/nhits.safetensors" 2>/dev/null
+check "a model to serve" "[ -s $tmp/models/nhits.safetensors ]"
+
+# start NAME FLAGS...: starts a server in the background; sets $port and $pid
+start() {
+    local name=$1; shift
+    "$fcast" serve --models "$tmp/models" --port 0 "$@" 2> "$tmp/$name.log" &
+    pid=$!
+    port=""
+    for _ in $(seq 200); do
+        port=$(sed -n 's|.*on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$tmp/$name.log" | head -1)
+        [ -n "$port" ] && break
+        sleep 0.05
+    done
+}
+# stop: SIGTERM, then the exit status of the server
+stop() { kill -TERM "$pid" 2>/dev/null; wait "$pid"; }
+# code METHOD PATH [CURL ARGS...]: the HTTP status only
+code() { local m=$1 p=$2; shift 2; curl -s -o /dev/null -w '%{http_code}' --max-time 20 -X "$m" "$@" "http://127.0.0.1:$port$p"; }
+# body METHOD PATH [CURL ARGS...]: the body only
+body() { local m=$1 p=$2; shift 2; curl -s --max-time 20 -X "$m" "$@" "http://127.0.0.1:$port$p"; }
+
+start main --quiet
+check "the server starts and prints its port" "[ -n '$port' ]"
+check "live" "[ \"\$(code GET /v2/health/live)\" = 200 ]"
+check "ready" "[ \"\$(code GET /v2/health/ready)\" = 200 ]"
+check "model ready" "[ \"\$(code GET /v2/models/nhits/ready)\" = 200 ]"
+check "server metadata names fcast" "body GET /v2 | grep -q '\"name\": \"fcast\"'"
+body GET /v2/models/nhits > "$tmp/meta.json"
+check "model metadata: KServe shapes and fcast's configuration" \
+      "grep -q '\"shape\": \[-1, 24\]' $tmp/meta.json && grep -q '\"h\": 12' $tmp/meta.json && grep -q '\"model\": \"NHITS\"' $tmp/meta.json"
+
+# forecasts: CSV in, CSV out, against fcast predict on the same file
+"$fcast" predict --model "$tmp/models/nhits.safetensors" --data data/monthly_classics.csv --out "$tmp/predict.csv" 2>/dev/null
+body POST /v1/models/nhits/forecast -H 'Content-Type: text/csv' -H 'Accept: text/csv' \
+     --data-binary @data/monthly_classics.csv > "$tmp/served.csv"
+check "CSV forecast equals fcast predict's file byte for byte" "cmp -s $tmp/predict.csv $tmp/served.csv"
+# JSON in, JSON out: the same numbers as predict's CSV
+python3 - "$tmp" <<'EOF'
+import csv, json, sys
+tmp = sys.argv[1]
+series = {}
+for r in csv.DictReader(open("data/monthly_classics.csv")):
+    s = series.setdefault(r["unique_id"], {"unique_id": r["unique_id"], "ds": [], "y": []})
+    s["ds"].append(r["ds"]); s["y"].append(float(r["y"]) if r["y"] else None)
+json.dump({"series": list(series.values())}, open(f"{tmp}/request.json", "w"))
+one = series["gas"]
+json.dump({"series": [one], "h": 3}, open(f"{tmp}/request_h3.json", "w"))
+EOF
+body POST /v1/models/nhits/forecast -H 'Content-Type: application/json' --data-binary @"$tmp/request.json" \
+     > "$tmp/served.json"
+python3 - "$tmp" <<'EOF' > "$tmp/json_check.txt"
+import csv, json, sys
+tmp = sys.argv[1]
+want = [(r["unique_id"], r["ds"], r["NHITS"]) for r in csv.DictReader(open(f"{tmp}/predict.csv"))]
+got = []
+doc = json.load(open(f"{tmp}/served.json"))
+for f in doc["forecasts"]:
+    for ds, v in zip(f["ds"], f["NHITS"]):
+        got.append((f["unique_id"], ds, "%.9g" % v))
+print("same" if got == want and len(got) == 48 else "differ %d %d" % (len(got), len(want)))
+EOF
+check "JSON forecast equals fcast predict's values" "grep -qx same $tmp/json_check.txt"
+check "h below the model's horizon: the first h steps" \
+      "body POST /v1/models/nhits/forecast --data-binary @$tmp/request_h3.json | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(len(d[\"forecasts\"][0][\"NHITS\"]) != 3)'"
+
+# errors: status and message
+check "unknown model: 404" "[ \"\$(code POST /v1/models/none/forecast --data-binary @$tmp/request.json)\" = 404 ]"
+check "unknown path: 404" "[ \"\$(code GET /nothing/here)\" = 404 ]"
+check "wrong method: 405" "[ \"\$(code GET /v1/models/nhits/forecast)\" = 405 ]"
+check "malformed JSON: 400" "[ \"\$(code POST /v1/models/nhits/forecast -H 'Content-Type: application/json' --data-binary '{\"series\": [')\" = 400 ]"
+check "a field of the wrong type: 400 naming it" \
+      "body POST /v1/models/nhits/forecast --data-binary '{\"series\": [{\"unique_id\": \"a\", \"ds\": [1], \"y\": [\"x\"]}]}' | grep -q 'series\[0\].y\[0\]'"
+check "an unsupported content type: 415" \
+      "[ \"\$(code POST /v1/models/nhits/forecast -H 'Content-Type: application/xml' --data-binary '<a/>')\" = 415 ]"
+check "h beyond the model's horizon: 400" \
+      "[ \"\$(code POST /v1/models/nhits/forecast --data-binary '{\"series\": [{\"unique_id\": \"a\", \"ds\": [\"2000-01-01\"], \"y\": [1]}], \"h\": 13}')\" = 400 ]"
+head -c 17000000 /dev/zero | tr '\0' ' ' > "$tmp/big.txt"
+check "a body past --max-body: 413" "[ \"\$(code POST /v1/models/nhits/forecast --data-binary @$tmp/big.txt)\" = 413 ]"
+check "the server still answers after the errors" "[ \"\$(code GET /v2/health/ready)\" = 200 ]"
+
+# metrics: Prometheus text with Triton's names; the successes counted
+body GET /metrics > "$tmp/metrics.txt"
+check "metrics: successes of the model counted" \
+      "grep -q '^nv_inference_request_success{model=\"nhits\",version=\"1\"} 3$' $tmp/metrics.txt"
+check "metrics: failures counted" "grep -q '^nv_inference_request_failure{model=\"nhits\",version=\"1\"} [1-9]' $tmp/metrics.txt"
+check "metrics: request duration histogram" "grep -q '^fcast_request_duration_seconds_bucket{model=\"nhits\",le=\"+Inf\"}' $tmp/metrics.txt"
+check "SIGTERM: exit 0" "stop"
+
+# dynamic batching: 24 concurrent one-series requests with a queue delay
+# share forward passes (executions < requests), and each answer equals the
+# series' forecast alone
+start batch --quiet --max-queue-delay-us 200000
+for i in $(seq 24); do
+    body POST /v1/models/nhits/forecast -H 'Accept: text/csv' --data-binary @"$tmp/request_h3.json" > "$tmp/b$i.csv" &
+done
+wait $(jobs -p | grep -v "^$pid$") 2>/dev/null
+body POST /v1/models/nhits/forecast -H 'Accept: text/csv' --data-binary @"$tmp/request_h3.json" > "$tmp/alone.csv"
+same=0
+for i in $(seq 24); do cmp -s "$tmp/b$i.csv" "$tmp/alone.csv" && same=$((same + 1)); done
+check "batched answers equal the unbatched one (24 of 24: got $same)" "[ $same = 24 ]"
+body GET /metrics > "$tmp/metrics_b.txt"
+execs=$(sed -n 's/^nv_inference_exec_count{model="nhits",version="1"} \([0-9]*\)$/\1/p' "$tmp/metrics_b.txt")
+check "requests were batched: $execs executions for 25 requests" "[ -n '$execs' ] && [ '$execs' -lt 25 ]"
+stop
+
+# a full queue: 503 with Retry-After, at once
+start full --quiet --max-queue 1 --max-queue-delay-us 1000000
+for i in $(seq 6); do
+    curl -s -o /dev/null -D "$tmp/h$i.txt" -w '%{http_code}\n' --max-time 20 -X POST --data-binary @"$tmp/request_h3.json" \
+        "http://127.0.0.1:$port/v1/models/nhits/forecast" > "$tmp/c$i.txt" &
+done
+wait $(jobs -p | grep -v "^$pid$") 2>/dev/null
+codes=$(cat "$tmp"/c*.txt | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+check "a full queue answers 503 ($codes)" "cat $tmp/c*.txt | grep -q 503 && cat $tmp/c*.txt | grep -q 200"
+check "503 carries Retry-After" "grep -il '^retry-after: 1' $tmp/h*.txt >/dev/null"
+stop
+
+# SIGTERM under load: every accepted request is answered, then exit 0
+start drain --quiet --max-queue-delay-us 300000
+for i in $(seq 12); do
+    curl -s -o /dev/null -w '%{http_code}\n' --max-time 20 -X POST --data-binary @"$tmp/request_h3.json" \
+        "http://127.0.0.1:$port/v1/models/nhits/forecast" > "$tmp/d$i.txt" 2>/dev/null &
+done
+sleep 0.1
+kill -TERM "$pid"
+wait $(jobs -p | grep -v "^$pid$") 2>/dev/null
+wait "$pid"
+rc=$?
+answered=$(cat "$tmp"/d*.txt | grep -c '^200$')
+check "SIGTERM under load: exit 0 (got $rc)" "[ $rc = 0 ]"
+check "SIGTERM under load: the 12 queued requests answered 200 (got $answered)" "[ $answered = 12 ]"
+
+finish

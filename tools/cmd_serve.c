@@ -1,0 +1,143 @@
+/* fcast serve: the forecasting service (serve/service.h, docs/serving.md).
+ * Loads every model of --models, serves them over HTTP until SIGTERM or
+ * SIGINT, then drains: readiness turns false at once, the listening socket
+ * closes, requests in flight finish (up to --drain-timeout), exit 0. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "args.h"
+#include "cli.h"
+#include "core/byte_size.h"
+#include "core/error.h"
+#include "device_choice.h"
+#include "service.h"
+#include "stop_signals.h"
+#include "train/memory_plan.h"
+#include "train/progress.h"
+
+typedef struct {
+    const char *models, *host, *device, *limit_text, *max_body_text;
+    size_t port, threads, max_batch, max_queue, max_connections, timeout_s, drain_s, max_series, max_points;
+    size_t queue_delay_us;
+    size_t limit, max_body;
+    int quiet;
+} serve_flags;
+
+static void sleep_ms(long ms) {
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+/* The requests in flight finish (bounded by --drain-timeout); a moment
+ * more lets their answers leave before the connections close. */
+static void drain(fc_service *s, fc_http_server *http, double timeout_s) {
+    s->ready = 0;
+    s->draining = 1;
+    fc_http_quiesce(http);
+    double until = fc_now() + timeout_s;
+    while (fc_service_in_flight(s) > 0 && fc_now() < until) sleep_ms(10);
+    int left = fc_service_in_flight(s);
+    if (left) fprintf(stderr, "fcast serve: %d request(s) still running after --drain-timeout\n", left);
+    sleep_ms(100);
+}
+
+/* The served models' memory against --memory-limit: each model's
+ * parameters and its buffers for one batch (the plan of a forecast of
+ * max_batch series). */
+static fc_status check_memory(fc_model_registry *r, fc_backend *be, size_t limit) {
+    if (!limit) return FC_OK;
+    size_t total = 0, n = fc_registry_count(r);
+    char name[FC_MODEL_NAME_MAX];
+    for (size_t i = 0; i < n && fc_registry_name_at(r, i, name, sizeof name); i++) {
+        fc_served_model *m = fc_registry_acquire(r, name);
+        if (!m) continue;
+        total += m->f.model->n_floats * sizeof(float) + m->file_bytes;
+        fc_registry_release(r, m);
+    }
+    (void)be;
+    if (total > limit)
+        return fc_error(FC_ERR_MEMORY, "--memory-limit: the models alone take %zu bytes, more than the limit of %zu",
+                        total, limit);
+    return FC_OK;
+}
+
+static fc_status start(const serve_flags *a, fc_service *s, fc_backend **be, fc_http_server **http) {
+    FC_TRY(device_backend_open(a->device, a->threads, 0, be));
+    FC_TRY(fc_registry_open(a->models, *be, &s->models));
+    FC_TRY(check_memory(s->models, *be, a->limit));
+    FC_TRY(fc_metrics_create(&s->metrics));
+    char name[FC_MODEL_NAME_MAX];
+    for (size_t i = 0; fc_registry_name_at(s->models, i, name, sizeof name); i++)
+        FC_TRY(fc_metrics_model_state(s->metrics, name, 1));
+    fc_batcher_options bo = {a->max_batch, (long)a->queue_delay_us, a->max_queue};
+    FC_TRY(fc_batcher_start(&bo, s->metrics, &s->batcher));
+    fc_http_options ho = {a->host, (unsigned)a->port, (unsigned)a->max_connections, a->max_body,
+                          (unsigned)a->timeout_s};
+    return fc_http_start(&ho, fc_service_handle, fc_service_log, s, http);
+}
+
+static int serve(const serve_flags *a) {
+    const volatile sig_atomic_t *stop = stop_signals_install();
+    fc_backend *be = NULL;
+    fc_http_server *http = NULL;
+    fc_service s = {.limits = {a->max_series, a->max_points}, .quiet = a->quiet};
+    fc_status st = start(a, &s, &be, &http);
+    if (st == FC_OK) {
+        s.ready = 1;
+        fprintf(stderr, "fcast serve: %zu model(s) from %s on http://%s:%u/ (ready)\n", fc_registry_count(s.models),
+                a->models, a->host, fc_http_port(http));
+        while (!*stop) sleep_ms(50);
+        fprintf(stderr, "fcast serve: stopping (signal %d): draining\n", stop_signals_received());
+        drain(&s, http, (double)a->drain_s);
+    }
+    int rc = st == FC_OK ? 0 : cli_fail("serve");
+    fc_http_stop(http);
+    fc_batcher_stop(s.batcher);
+    fc_metrics_free(s.metrics);
+    fc_registry_close(s.models);
+    fc_backend_destroy(&be);
+    if (st == FC_OK) fprintf(stderr, "fcast serve: stopped\n");
+    return rc;
+}
+
+static fc_status check_flags(serve_flags *a) {
+    FC_TRY(fc_memory_limit_parse(a->limit_text, &a->limit));
+    if (fc_parse_byte_size(a->max_body_text, &a->max_body) != 0 || a->max_body == 0)
+        return fc_error(FC_ERR_INVALID, "--max-body %s: expected a size such as 16MiB", a->max_body_text);
+    if (a->port > 65535) return fc_error(FC_ERR_INVALID, "--port %zu: at most 65535", a->port);
+    if (!a->max_batch || !a->max_queue || !a->max_connections || !a->max_series || !a->max_points)
+        return fc_error(FC_ERR_INVALID, "--max-batch-windows, --max-queue, --max-connections, --max-series and "
+                        "--max-points must be >= 1");
+    return FC_OK;
+}
+
+int cmd_serve(int argc, char **argv, int first) {
+    serve_flags a = {.host = "127.0.0.1", .device = "auto", .max_body_text = "16MiB", .port = 8080,
+                     .max_batch = 1024, .max_queue = 1024, .max_connections = 256, .timeout_s = 30, .drain_s = 30,
+                     .max_series = 100000, .max_points = 10000000};
+    arg_spec specs[] = {
+        {"models", ARG_STR, &a.models, "DIR", "directory of model files (*.safetensors), each served under its name", 1, 0},
+        {"host", ARG_STR, &a.host, "ADDR", "address to listen on (default 127.0.0.1: this machine only)", 0, 0},
+        {"port", ARG_SIZE, &a.port, "N", "port (default 8080; 0: any free port, printed at start)", 0, 0},
+        {"threads", ARG_SIZE, &a.threads, "N", "CPU threads of the forecasts (0 = all cores)", 0, 0},
+        {"device", ARG_STR, &a.device, "DEV", DEVICE_FLAG_HELP, 0, 0},
+        {"memory-limit", ARG_STR, &a.limit_text, "SIZE", "refuse to start when the models exceed SIZE", 0, 0},
+        {"max-batch-windows", ARG_SIZE, &a.max_batch, "N", "series per batched forward pass (default 1024)", 0, 0},
+        {"max-queue-delay-us", ARG_SIZE, &a.queue_delay_us, "US", "wait up to US for a batch to fill (default 0)", 0, 0},
+        {"max-queue", ARG_SIZE, &a.max_queue, "N", "requests waiting at most; more get 503 (default 1024)", 0, 0},
+        {"max-connections", ARG_SIZE, &a.max_connections, "N", "open connections at most (default 256)", 0, 0},
+        {"max-body", ARG_STR, &a.max_body_text, "SIZE", "request body at most (default 16MiB; more: 413)", 0, 0},
+        {"max-series", ARG_SIZE, &a.max_series, "N", "series in one request at most (default 100000)", 0, 0},
+        {"max-points", ARG_SIZE, &a.max_points, "N", "points in one request at most (default 10000000)", 0, 0},
+        {"timeout", ARG_SIZE, &a.timeout_s, "S", "close a connection idle for S seconds (default 30)", 0, 0},
+        {"drain-timeout", ARG_SIZE, &a.drain_s, "S", "on SIGTERM, wait up to S seconds for requests in flight", 0, 0},
+        {"quiet", ARG_FLAG, &a.quiet, NULL, "no access log", 0, 0},
+        {0},
+    };
+    int rc = args_parse("serve", "Serve forecasts of the models in a directory over HTTP (docs/serving.md).", specs,
+                        argc, argv, first);
+    if (rc) return args_exit(rc);
+    if (check_flags(&a) != FC_OK) return cli_fail("serve");
+    return serve(&a);
+}
