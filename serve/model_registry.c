@@ -16,6 +16,7 @@
 struct fc_model_registry {
     pthread_mutex_t lock;
     fc_backend *be;
+    size_t batch;               /* series each model has room for */
     fc_served_model **models;   /* sorted by name */
     size_t n, cap;
 };
@@ -47,7 +48,7 @@ static void model_free(fc_served_model *m) {
     free(m);
 }
 
-static fc_status model_load(fc_backend *be, const char *dir, const char *file, const char *name,
+static fc_status model_load(fc_backend *be, size_t batch, const char *dir, const char *file, const char *name,
                             fc_served_model **out) {
     *out = NULL;
     fc_served_model *m = fc_calloc(1, sizeof *m, "a served model");
@@ -63,6 +64,7 @@ static fc_status model_load(fc_backend *be, const char *dir, const char *file, c
         m->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
     }
     fc_status s = fc_forecaster_load(m->path, be, &m->f);
+    if (s == FC_OK) s = fc_model_reserve(m->f.model, fc_inference_chunk(0, batch), 0);
     if (s != FC_OK) { model_free(m); return s; }
     m->refs = 1;   /* the registry's */
     *out = m;
@@ -96,7 +98,7 @@ static fc_status load_dir(fc_model_registry *r, const char *dir) {
     while (st == FC_OK && (e = readdir(d))) {
         if (!name_of_file(e->d_name, name)) continue;
         fc_served_model *m;
-        if (model_load(r->be, dir, e->d_name, name, &m) != FC_OK) {
+        if (model_load(r->be, r->batch, dir, e->d_name, name, &m) != FC_OK) {
             fprintf(stderr, "fcast serve: warning: %s/%s not served: %s\n", dir, e->d_name, fc_last_error());
             continue;
         }
@@ -107,12 +109,13 @@ static fc_status load_dir(fc_model_registry *r, const char *dir) {
     return st;
 }
 
-fc_status fc_registry_open(const char *dir, fc_backend *be, fc_model_registry **out) {
+fc_status fc_registry_open(const char *dir, fc_backend *be, size_t batch, fc_model_registry **out) {
     *out = NULL;
     fc_model_registry *r = fc_calloc(1, sizeof *r, "the model registry");
     if (!r) return FC_ERR_MEMORY;
     pthread_mutex_init(&r->lock, NULL);
     r->be = be;
+    r->batch = batch;
     fc_status st = load_dir(r, dir);
     if (st == FC_OK && r->n == 0)
         st = fc_error(FC_ERR_INVALID, "--models %s: no model could be loaded (model files end in %s)", dir,
