@@ -16,6 +16,7 @@ struct fc_batcher {
     fc_batcher_options o;
     fc_metrics *metrics;
     pthread_mutex_t lock;
+    pthread_mutex_t compute;      /* held while a batch runs (fc_batcher_exclusive) */
     pthread_cond_t work, done;
     fc_forecast_job *head, *tail;
     size_t pending;
@@ -159,7 +160,9 @@ static void *executor(void *arg) {
         fc_forecast_job *batch = take_batch(b, &series);
         pthread_mutex_unlock(&b->lock);
         for (fc_forecast_job *j = batch; j && b->metrics; j = j->next) fc_metrics_pending(b->metrics, j->model->name, -1);
+        pthread_mutex_lock(&b->compute);
         run_batch(b, batch, series);
+        pthread_mutex_unlock(&b->compute);
         pthread_mutex_lock(&b->lock);
         for (fc_forecast_job *j = batch, *next; j; j = next) {
             next = j->next;   /* j belongs to its waiter once done is set */
@@ -183,6 +186,7 @@ fc_status fc_batcher_start(const fc_batcher_options *o, fc_metrics *metrics, fc_
     b->o = *o;
     b->metrics = metrics;
     pthread_mutex_init(&b->lock, NULL);
+    pthread_mutex_init(&b->compute, NULL);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -193,6 +197,7 @@ fc_status fc_batcher_start(const fc_batcher_options *o, fc_metrics *metrics, fc_
         pthread_cond_destroy(&b->work);
         pthread_cond_destroy(&b->done);
         pthread_mutex_destroy(&b->lock);
+        pthread_mutex_destroy(&b->compute);
         free(b);
         return fc_error(FC_ERR_MEMORY, "cannot start the batcher's thread");
     }
@@ -210,7 +215,15 @@ void fc_batcher_stop(fc_batcher *b) {
     pthread_cond_destroy(&b->work);
     pthread_cond_destroy(&b->done);
     pthread_mutex_destroy(&b->lock);
+    pthread_mutex_destroy(&b->compute);
     free(b);
+}
+
+fc_status fc_batcher_exclusive(fc_batcher *b, fc_status (*fn)(void *ctx), void *ctx) {
+    pthread_mutex_lock(&b->compute);
+    fc_status st = fn(ctx);
+    pthread_mutex_unlock(&b->compute);
+    return st;
 }
 
 fc_status fc_batcher_run(fc_batcher *b, fc_forecast_job *job) {

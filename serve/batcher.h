@@ -58,4 +58,8 @@ fc_status fc_batcher_run(fc_batcher *b, fc_forecast_job *job);
 /* Requests waiting now. */
 size_t fc_batcher_pending(fc_batcher *b);
 
+/* Runs fn(ctx) while no batch runs: loading a model uses the backend the
+ * executor computes on, and a backend is not made for two threads. */
+fc_status fc_batcher_exclusive(fc_batcher *b, fc_status (*fn)(void *ctx), void *ctx);
+
 #endif

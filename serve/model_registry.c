@@ -136,16 +136,22 @@ void fc_registry_close(fc_model_registry *r) {
     free(r);
 }
 
-static fc_served_model *find(fc_model_registry *r, const char *name) {
+/* Index of the model called name, or -1 (binary search: sorted by name). */
+static long index_of(const fc_model_registry *r, const char *name) {
     size_t lo = 0, hi = r->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         int c = strcmp(r->models[mid]->name, name);
-        if (c == 0) return r->models[mid];
+        if (c == 0) return (long)mid;
         if (c < 0) lo = mid + 1;
         else hi = mid;
     }
-    return NULL;
+    return -1;
+}
+
+static fc_served_model *find(fc_model_registry *r, const char *name) {
+    long i = index_of(r, name);
+    return i < 0 ? NULL : r->models[i];
 }
 
 fc_served_model *fc_registry_acquire(fc_model_registry *r, const char *name) {
@@ -176,4 +182,134 @@ int fc_registry_name_at(fc_model_registry *r, size_t i, char *buf, size_t cap) {
     if (ok) snprintf(buf, cap, "%s", r->models[i]->name);
     pthread_mutex_unlock(&r->lock);
     return ok;
+}
+
+/* ---- lifecycle: load, unload, rescan ---- */
+
+/* Puts m in the list in place of the model of its name, if any; returns
+ * the model it replaced (its registry reference now the caller's). */
+static fc_served_model *swap_in(fc_model_registry *r, fc_served_model *m, fc_status *st) {
+    pthread_mutex_lock(&r->lock);
+    long i = index_of(r, m->name);
+    fc_served_model *old = NULL;
+    *st = FC_OK;
+    if (i >= 0) {
+        old = r->models[i];
+        r->models[i] = m;
+    } else {
+        *st = add_model(r, m);
+    }
+    pthread_mutex_unlock(&r->lock);
+    return old;
+}
+
+fc_status fc_registry_load(fc_model_registry *r, const char *dir, const char *name) {
+    if (!fc_model_name_valid(name)) return fc_error(FC_ERR_INVALID, "'%s' is not a model name", name);
+    char file[FC_MODEL_NAME_MAX + sizeof MODEL_SUFFIX];
+    snprintf(file, sizeof file, "%s%s", name, MODEL_SUFFIX);
+    size_t len = strlen(dir) + strlen(file) + 2;
+    char *path = fc_malloc(len, "a model path");
+    if (!path) return FC_ERR_MEMORY;
+    snprintf(path, len, "%s/%s", dir, file);
+    struct stat st;
+    int exists = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    free(path);
+    if (!exists) return fc_error(FC_ERR_IO, "no model file %s in %s", file, dir);
+    fc_served_model *m;
+    FC_TRY(model_load(r->be, r->batch, dir, file, name, &m));
+    fc_status added;
+    fc_served_model *old = swap_in(r, m, &added);
+    if (added != FC_OK) {
+        model_free(m);
+        return added;
+    }
+    if (old) fc_registry_release(r, old);
+    return FC_OK;
+}
+
+int fc_registry_unload(fc_model_registry *r, const char *name) {
+    pthread_mutex_lock(&r->lock);
+    long i = index_of(r, name);
+    fc_served_model *m = i >= 0 ? r->models[i] : NULL;
+    if (m) {
+        memmove(r->models + i, r->models + i + 1, (r->n - (size_t)i - 1) * sizeof *r->models);
+        r->n--;
+    }
+    pthread_mutex_unlock(&r->lock);
+    if (m) fc_registry_release(r, m);
+    return m != NULL;
+}
+
+/* Whether the file of a listed model changed since it was loaded. */
+static int changed(fc_model_registry *r, const char *name, const struct stat *st) {
+    pthread_mutex_lock(&r->lock);
+    fc_served_model *m = find(r, name);
+    long long mtime = (long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
+    int c = !m || m->file_bytes != (size_t)st->st_size || m->mtime_ns != mtime;
+    pthread_mutex_unlock(&r->lock);
+    return c;
+}
+
+/* Position of name among the names listed before the rescan (sorted), or -1. */
+static long listed_before(char *const *before, size_t n, const char *name) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(before[mid] ? before[mid] : "", name);
+        if (c == 0) return (long)mid;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return -1;
+}
+
+/* Loads the new and changed files of dir; marks in seen[] the models
+ * listed before the rescan whose file is still there. */
+static void rescan_files(fc_model_registry *r, const char *dir, char *const *before, char *seen, size_t n_seen,
+                         fc_rescan_report report, void *ctx) {
+    DIR *d = opendir(dir);
+    if (!d) {
+        report(ctx, "", FC_RESCAN_FAILED, "cannot read the models directory");
+        memset(seen, 1, n_seen);   /* unload nothing on a directory that cannot be read */
+        return;
+    }
+    struct dirent *e;
+    char name[FC_MODEL_NAME_MAX];
+    while ((e = readdir(d))) {
+        if (!name_of_file(e->d_name, name)) continue;
+        char path[4096];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (stat(path, &st) != 0) continue;
+        long i = listed_before(before, n_seen, name);
+        if (i >= 0) seen[i] = 1;
+        if (!changed(r, name, &st)) continue;
+        if (fc_registry_load(r, dir, name) == FC_OK) report(ctx, name, FC_RESCAN_LOADED, NULL);
+        else report(ctx, name, FC_RESCAN_FAILED, fc_last_error());
+    }
+    closedir(d);
+}
+
+void fc_registry_rescan(fc_model_registry *r, const char *dir, fc_rescan_report report, void *ctx) {
+    size_t n = fc_registry_count(r);
+    char **before = calloc(n ? n : 1, sizeof *before), *seen = calloc(n ? n : 1, 1);
+    for (size_t i = 0; before && i < n; i++) {
+        before[i] = malloc(FC_MODEL_NAME_MAX);
+        if (before[i] && !fc_registry_name_at(r, i, before[i], FC_MODEL_NAME_MAX)) before[i][0] = '\0';
+    }
+    if (!before || !seen) {
+        report(ctx, "", FC_RESCAN_FAILED, "out of memory");
+        n = 0;
+    } else {
+        rescan_files(r, dir, before, seen, n, report, ctx);
+    }
+    /* The models listed before whose file was not seen: gone from the
+     * directory (unloaded by name: loads during the scan moved the list). */
+    for (size_t i = 0; i < n; i++) {
+        if (seen[i] || !before[i] || !before[i][0]) continue;
+        if (fc_registry_unload(r, before[i])) report(ctx, before[i], FC_RESCAN_UNLOADED, NULL);
+    }
+    for (size_t i = 0; before && i < n; i++) free(before[i]);
+    free(before);
+    free(seen);
 }

@@ -42,6 +42,27 @@ void fc_registry_close(fc_model_registry *r);
 fc_served_model *fc_registry_acquire(fc_model_registry *r, const char *name);
 void fc_registry_release(fc_model_registry *r, fc_served_model *m);
 
+/* Loads dir/<name>.safetensors beside the model serving under that name
+ * (if any), then swaps it in: requests already holding the old model finish
+ * on it, later ones get the new one. FC_ERR_IO when there is no such file
+ * (the message says so); the loader's error when it does not load, and the
+ * old model keeps serving. Not concurrent with forecasts on the same
+ * backend: the caller runs it under fc_batcher_exclusive. */
+fc_status fc_registry_load(fc_model_registry *r, const char *dir, const char *name);
+/* Stops serving name: 1, or 0 when no model has that name. Requests
+ * holding it finish on it. */
+int fc_registry_unload(fc_model_registry *r, const char *name);
+
+/* What a rescan did to one model: loaded (new or changed file, swapped
+ * in), unloaded (file gone), or failed (error: the old model, if any,
+ * keeps serving). */
+typedef enum { FC_RESCAN_LOADED, FC_RESCAN_UNLOADED, FC_RESCAN_FAILED } fc_rescan_event;
+typedef void (*fc_rescan_report)(void *ctx, const char *name, fc_rescan_event what, const char *error);
+/* Re-reads dir (SIGHUP): new files and files whose size or modification
+ * time changed are loaded (fc_registry_load), models whose file is gone
+ * are unloaded; unchanged ones are left alone. Under fc_batcher_exclusive. */
+void fc_registry_rescan(fc_model_registry *r, const char *dir, fc_rescan_report report, void *ctx);
+
 /* Models loaded, and the name of the i-th in name order (copied into buf). */
 size_t fc_registry_count(fc_model_registry *r);
 int fc_registry_name_at(fc_model_registry *r, size_t i, char *buf, size_t cap);

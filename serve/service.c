@@ -209,6 +209,93 @@ static void metrics(fc_service *s, fc_http_response *rs) {
     *rs = (fc_http_response){.status = 200, .content_type = "text/plain; version=0.0.4", .body = text, .len = len};
 }
 
+/* ---- the model repository: load, unload, index, rescan ---- */
+
+typedef struct {
+    fc_service *s;
+    const char *name;
+} load_call;
+
+static fc_status load_exclusive(void *ctx) {
+    load_call *c = ctx;
+    return fc_registry_load(c->s->models, c->s->models_dir, c->name);
+}
+
+static void repository_load(fc_service *s, const char *name, fc_http_response *rs) {
+    load_call c = {s, name};
+    fc_status st = fc_batcher_exclusive(s->batcher, load_exclusive, &c);
+    if (st != FC_OK) {
+        /* the old model, if any, keeps serving */
+        fc_http_reply_error(rs, st == FC_ERR_IO ? 404 : 400, fc_last_error());
+        return;
+    }
+    fc_metrics_model_state(s->metrics, name, 1);
+    fprintf(stderr, "fcast serve: model %s loaded\n", name);
+    fc_http_reply(rs, 200, JSON, "{\"loaded\": true}\n");
+}
+
+static void repository_unload(fc_service *s, const char *name, fc_http_response *rs) {
+    if (!fc_registry_unload(s->models, name)) {
+        char msg[FC_MODEL_NAME_MAX + 64];
+        snprintf(msg, sizeof msg, "no model named '%s' is loaded", name);
+        fc_http_reply_error(rs, 404, msg);
+        return;
+    }
+    fc_metrics_model_state(s->metrics, name, 0);
+    fprintf(stderr, "fcast serve: model %s unloaded\n", name);
+    fc_http_reply(rs, 200, JSON, "{\"unloaded\": true}\n");
+}
+
+/* Triton's repository index: [{"name", "version", "state"}], in name order. */
+static void repository_index(fc_service *s, fc_http_response *rs) {
+    size_t n = fc_registry_count(s->models), cap = 64 + n * (FC_MODEL_NAME_MAX + 64), used = 0;
+    char *text = malloc(cap), name[FC_MODEL_NAME_MAX];
+    if (!text) {
+        fc_http_reply_error(rs, 500, "out of memory");
+        return;
+    }
+    used += (size_t)snprintf(text + used, cap - used, "[");
+    for (size_t i = 0; fc_registry_name_at(s->models, i, name, sizeof name) && used + FC_MODEL_NAME_MAX + 64 < cap; i++)
+        used += (size_t)snprintf(text + used, cap - used, "%s{\"name\": \"%s\", \"version\": \"1\", \"state\": "
+                                 "\"READY\"}", i ? ", " : "", name);
+    snprintf(text + used, cap - used, "]\n");
+    *rs = (fc_http_response){.status = 200, .content_type = JSON, .body = text, .len = strlen(text)};
+}
+
+/* POST /v2/repository/index and /v2/repository/models/{name}/(load|unload). */
+static int route_repository(fc_service *s, const fc_http_request *rq, fc_http_response *rs) {
+    char name[FC_MODEL_NAME_MAX];
+    const char *rest = NULL;
+    int index = !strcmp(rq->path, "/v2/repository/index");
+    int model = !index && model_path(rq->path, "/v2/repository/models/", name, &rest) &&
+                (!strcmp(rest, "/load") || !strcmp(rest, "/unload"));
+    if (!index && !model) return 0;
+    if (!is(rq, "POST")) method_not_allowed(rs, "POST");
+    else if (index) repository_index(s, rs);
+    else if (!strcmp(rest, "/load")) repository_load(s, name, rs);
+    else repository_unload(s, name, rs);
+    return 1;
+}
+
+static void report_rescan(void *ctx, const char *name, fc_rescan_event what, const char *error) {
+    fc_service *s = ctx;
+    if (what == FC_RESCAN_FAILED) {
+        fprintf(stderr, "fcast serve: reload: %s%s%s (the model serving before, if any, still serves)\n", name,
+                *name ? ": " : "", error);
+        return;
+    }
+    fc_metrics_model_state(s->metrics, name, what == FC_RESCAN_LOADED);
+    fprintf(stderr, "fcast serve: reload: model %s %s\n", name, what == FC_RESCAN_LOADED ? "loaded" : "unloaded");
+}
+
+static fc_status rescan_exclusive(void *ctx) {
+    fc_service *s = ctx;
+    fc_registry_rescan(s->models, s->models_dir, report_rescan, s);
+    return FC_OK;
+}
+
+void fc_service_rescan(fc_service *s) { fc_batcher_exclusive(s->batcher, rescan_exclusive, s); }
+
 /* ---- routing ---- */
 
 static void route(fc_service *s, const fc_http_request *rq, fc_http_response *rs);
@@ -258,6 +345,26 @@ static int route_fixed(fc_service *s, const fc_http_request *rq, fc_http_respons
     return 1;
 }
 
+/* Equal strings, in time that does not depend on where they differ. */
+static int same_secret(const char *a, const char *b) {
+    size_t n = strlen(a), m = strlen(b);
+    unsigned char diff = (unsigned char)(n != m);
+    for (size_t i = 0; i < n; i++) diff |= (unsigned char)(a[i] ^ b[i % (m ? m : 1)]);
+    return diff == 0;
+}
+
+/* 401 for a request without the token, except the health endpoints, which
+ * probes (load balancers, Kubernetes) call without credentials. */
+static int refuse_unauthorized(const fc_service *s, const fc_http_request *rq, fc_http_response *rs) {
+    if (!s->token || !strncmp(rq->path, "/v2/health/", 11)) return 0;
+    const char *h = rq->authorization;
+    if (h && !strncasecmp(h, "Bearer ", 7) && same_secret(h + 7, s->token)) return 0;
+    fc_http_reply_error(rs, 401, h ? "the bearer token is not the server's" : "this server needs a bearer token: "
+                                                                             "Authorization: Bearer <token>");
+    rs->www_authenticate = 1;
+    return 1;
+}
+
 /* While draining only the health endpoints answer as usual: a request that
  * arrives on a connection kept open is refused, not started. */
 static int refuse_draining(const fc_service *s, const fc_http_request *rq, fc_http_response *rs) {
@@ -278,8 +385,8 @@ void fc_service_handle(void *ctx, const fc_http_request *rq, fc_http_response *r
 }
 
 static void route(fc_service *s, const fc_http_request *rq, fc_http_response *rs) {
-    if (refuse_draining(s, rq, rs)) return;
-    if (!route_fixed(s, rq, rs) && !route_model(s, rq, rs)) {
+    if (refuse_unauthorized(s, rq, rs) || refuse_draining(s, rq, rs)) return;
+    if (!route_fixed(s, rq, rs) && !route_model(s, rq, rs) && !route_repository(s, rq, rs)) {
         char msg[160];
         snprintf(msg, sizeof msg, "no such endpoint: %.100s %s (see docs/serving.md)", rq->path, rq->method);
         fc_http_reply_error(rs, 404, msg);

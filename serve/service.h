@@ -8,6 +8,12 @@
  *   GET  /v2/models/{name}/ready      200 when the model serves, 404 when unknown
  *   POST /v1/models/{name}/forecast   forecasts (serve/forecast_codec.h), JSON or CSV
  *   GET  /metrics                     Prometheus text (serve/metrics.h)
+ *   POST /v2/repository/index         the models and their state (Triton's repository API)
+ *   POST /v2/repository/models/{name}/load     (re)load {name}.safetensors, swapped in atomically
+ *   POST /v2/repository/models/{name}/unload   stop serving it (requests in flight finish)
+ *
+ * With a token (--auth-token-file), every endpoint but the two health ones
+ * needs `Authorization: Bearer <token>`, else 401.
  *
  * Errors are {"error": "..."} with a status that fits: 400 malformed or
  * unusable request, 401 without the token, 404 unknown model or path, 405
@@ -33,7 +39,15 @@ typedef struct {
     volatile sig_atomic_t draining; /* 1: shutting down, new requests get 503 */
     int in_flight;                  /* handlers running (atomic builtins) */
     int quiet;                      /* no access log */
+    const char *token;              /* bearer token (--auth-token-file), or NULL: no authentication */
+    const char *models_dir;         /* where model files are (re)loaded from */
 } fc_service;
+
+/* Re-reads the models directory (SIGHUP): new and changed files loaded
+ * beside the old models and swapped in, removed ones unloaded; a file that
+ * fails to load leaves its old model serving. One line per change on
+ * stderr. */
+void fc_service_rescan(fc_service *s);
 
 /* Handlers running now (the drain waits for 0). */
 int fc_service_in_flight(const fc_service *s);

@@ -2,6 +2,7 @@
  * Loads every model of --models, serves them over HTTP until SIGTERM or
  * SIGINT, then drains: readiness turns false at once, the listening socket
  * closes, requests in flight finish (up to --drain-timeout), exit 0. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -18,12 +19,29 @@
 #include "train/progress.h"
 
 typedef struct {
-    const char *models, *host, *device, *limit_text, *max_body_text;
+    const char *models, *host, *device, *limit_text, *max_body_text, *token_file;
     size_t port, threads, max_batch, max_queue, max_connections, timeout_s, drain_s, max_series, max_points;
     size_t queue_delay_us;
     size_t limit, max_body;
     int quiet;
 } serve_flags;
+
+/* SIGHUP: re-read the models directory (set by the handler, acted on by
+ * the main loop, which may take locks a handler must not). */
+static volatile sig_atomic_t reload_asked;
+static void on_hup(int sig) {
+    (void)sig;
+    reload_asked = 1;
+}
+
+static void install_hup(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_hup;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGHUP, &sa, NULL);
+}
 
 static void sleep_ms(long ms) {
     struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
@@ -74,7 +92,36 @@ static size_t compute_threads(size_t asked) {
     return cores > 1 ? (size_t)cores - 1 : 1;
 }
 
+/* The bearer token: the file's first line without surrounding blanks;
+ * refused when empty or holding blanks or control characters (a token
+ * pasted with a line break would never match). */
+#define TOKEN_MAX 4096
+static fc_status read_token(const char *path, char *token) {
+    FILE *f = fopen(path, "r");
+    if (!f) return fc_error(FC_ERR_IO, "--auth-token-file %s: cannot be read", path);
+    size_t n = fread(token, 1, TOKEN_MAX - 1, f);
+    fclose(f);
+    token[n] = '\0';
+    char *start = token;
+    while (*start == ' ' || *start == '\t') start++;
+    size_t len = strcspn(start, "\r\n");
+    while (len && (start[len - 1] == ' ' || start[len - 1] == '\t')) len--;
+    memmove(token, start, len);
+    token[len] = '\0';
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)token[i] <= ' ' || token[i] == 0x7f)
+            return fc_error(FC_ERR_INVALID, "--auth-token-file %s: the token holds a blank or control character", path);
+    if (!len) return fc_error(FC_ERR_INVALID, "--auth-token-file %s: the file holds no token", path);
+    return FC_OK;
+}
+
 static fc_status start(const serve_flags *a, fc_service *s, fc_backend **be, fc_http_server **http) {
+    static char token[TOKEN_MAX];
+    if (a->token_file) {
+        FC_TRY(read_token(a->token_file, token));
+        s->token = token;
+    }
+    s->models_dir = a->models;
     FC_TRY(device_backend_open(a->device, compute_threads(a->threads), 0, be));
     FC_TRY(fc_registry_open(a->models, *be, a->max_batch, &s->models));
     FC_TRY(check_memory(s->models, *be, a->limit));
@@ -91,6 +138,7 @@ static fc_status start(const serve_flags *a, fc_service *s, fc_backend **be, fc_
 
 static int serve(const serve_flags *a) {
     const volatile sig_atomic_t *stop = stop_signals_install();
+    install_hup();
     fc_backend *be = NULL;
     fc_http_server *http = NULL;
     fc_service s = {.limits = {a->max_series, a->max_points}, .quiet = a->quiet};
@@ -99,7 +147,13 @@ static int serve(const serve_flags *a) {
         s.ready = 1;
         fprintf(stderr, "fcast serve: %zu model(s) from %s on http://%s:%u/ (ready)\n", fc_registry_count(s.models),
                 a->models, a->host, fc_http_port(http));
-        while (!*stop) sleep_ms(50);
+        while (!*stop) {
+            sleep_ms(50);
+            if (!reload_asked) continue;
+            reload_asked = 0;
+            fprintf(stderr, "fcast serve: SIGHUP: re-reading %s\n", a->models);
+            fc_service_rescan(&s);
+        }
         fprintf(stderr, "fcast serve: stopping (signal %d): draining\n", stop_signals_received());
         drain(&s, http, (double)a->drain_s);
     }
@@ -144,6 +198,8 @@ int cmd_serve(int argc, char **argv, int first) {
         {"max-points", ARG_SIZE, &a.max_points, "N", "points in one request at most (default 10000000)", 0, 0},
         {"timeout", ARG_SIZE, &a.timeout_s, "S", "close a connection idle for S seconds (default 30)", 0, 0},
         {"drain-timeout", ARG_SIZE, &a.drain_s, "S", "on SIGTERM, wait up to S seconds for requests in flight", 0, 0},
+        {"auth-token-file", ARG_STR, &a.token_file, "FILE", "require Authorization: Bearer <the token in FILE> "
+         "(all endpoints but health)", 0, 0},
         {"quiet", ARG_FLAG, &a.quiet, NULL, "no access log", 0, 0},
         {0},
     };
