@@ -8,6 +8,7 @@
 #include "core/memory_stats.h"
 #include "data/ds_text.h"
 #include "data/freq.h"
+#include "kserve_codec.h"
 #include "service.h"
 #include "train/progress.h"
 
@@ -195,6 +196,33 @@ static void forecast(fc_service *s, fc_served_model *m, const fc_http_request *r
     fc_dataset_free(&ds);
 }
 
+/* POST /v2/models/{name}/infer: KServe v2 windows in, forecasts out, through
+ * the same batcher as the forecasts. */
+static void infer(fc_service *s, fc_served_model *m, const fc_http_request *rq, fc_http_response *rs) {
+    fc_dataset *ds = NULL;
+    char id[FC_KSERVE_ID_MAX];
+    size_t H = m->f.model->cfg.h;
+    fc_status st = fc_kserve_request(rq->body, rq->len, m->f.model->cfg.input_size, &s->limits, &ds, id);
+    if (st != FC_OK) {
+        fc_http_reply_error(rs, status_of(st), fc_last_error());
+        fc_metrics_request(s->metrics, m->name, 0, fc_now() - rq->received, -1.0, -1.0);
+        return;
+    }
+    float *fc = fc_malloc(ds->n_series * H * sizeof *fc, "forecasts");
+    fc_forecast_job job = {.model = m, .ds = ds, .out = fc};
+    st = fc ? fc_batcher_run(s->batcher, &job) : FC_ERR_MEMORY;
+    size_t len = 0;
+    char *text = st == FC_OK ? fc_kserve_response(m->name, id, ds->n_series, H, fc, &len) : NULL;
+    if (text) *rs = (fc_http_response){.status = 200, .content_type = JSON, .body = text, .len = len};
+    else fc_http_reply_error(rs, job.rejected ? 503 : 500, job.error[0] ? job.error : fc_last_error());
+    if (job.rejected) rs->retry_after = 1;
+    int ran = fc && !job.rejected;
+    fc_metrics_request(s->metrics, m->name, rs->status == 200, fc_now() - rq->received,
+                       ran ? job.started_at - job.queued_at : -1.0, ran ? job.done_at - job.started_at : -1.0);
+    free(fc);
+    fc_dataset_free(&ds);
+}
+
 /* ---- metrics ---- */
 
 static void metrics(fc_service *s, fc_http_response *rs) {
@@ -306,9 +334,10 @@ static int route_model(fc_service *s, const fc_http_request *rq, fc_http_respons
     const char *rest;
     int v1 = model_path(rq->path, MODELS_PREFIX_V1, name, &rest);
     if (!v1 && !model_path(rq->path, MODELS_PREFIX_V2, name, &rest)) return 0;
-    int known = v1 ? !strcmp(rest, "/forecast") : (!strcmp(rest, "") || !strcmp(rest, "/ready"));
+    int is_infer = !v1 && !strcmp(rest, "/infer");
+    int known = v1 ? !strcmp(rest, "/forecast") : (!strcmp(rest, "") || !strcmp(rest, "/ready") || is_infer);
     if (!known) return 0;
-    const char *method = v1 ? "POST" : "GET";
+    const char *method = v1 || is_infer ? "POST" : "GET";
     if (!is(rq, method)) {
         method_not_allowed(rs, method);
         return 1;
@@ -321,6 +350,7 @@ static int route_model(fc_service *s, const fc_http_request *rq, fc_http_respons
         return 1;
     }
     if (v1) forecast(s, m, rq, rs);
+    else if (is_infer) infer(s, m, rq, rs);
     else if (*rest) model_ready(s, m, rs);
     else model_metadata(m, rs);
     fc_registry_release(s->models, m);

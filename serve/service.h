@@ -7,6 +7,7 @@
  *   GET  /v2/models/{name}            model metadata (KServe v2, with fcast's configuration)
  *   GET  /v2/models/{name}/ready      200 when the model serves, 404 when unknown
  *   POST /v1/models/{name}/forecast   forecasts (serve/forecast_codec.h), JSON or CSV
+ *   POST /v2/models/{name}/infer      KServe v2 inference: windows in, forecasts out (serve/kserve_codec.h)
  *   GET  /metrics                     Prometheus text (serve/metrics.h)
  *   POST /v2/repository/index         the models and their state (Triton's repository API)
  *   POST /v2/repository/models/{name}/load     (re)load {name}.safetensors, swapped in atomically

@@ -78,6 +78,36 @@ check "JSON forecast equals fcast predict's values" "grep -qx same $tmp/json_che
 check "h below the model's horizon: the first h steps" \
       "body POST /v1/models/nhits/forecast --data-binary @$tmp/request_h3.json | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(len(d[\"forecasts\"][0][\"NHITS\"]) != 3)'"
 
+# KServe v2 infer: the last 24 points of each series as windows (B, 24) in,
+# (B, 12) out: the values fcast predict gives those series
+python3 - "$tmp" <<'EOF'
+import csv, json, sys
+tmp = sys.argv[1]
+series = {}
+for r in csv.DictReader(open("data/monthly_classics.csv")):
+    series.setdefault(r["unique_id"], []).append(float(r["y"]))
+rows = [series[k][-24:] for k in sorted(series)]
+json.dump({"id": "r1", "inputs": [{"name": "insample_y", "shape": [len(rows), 24], "datatype": "FP32", "data": rows}]},
+          open(f"{tmp}/infer.json", "w"))
+bad = {"inputs": [{"name": "insample_y", "shape": [1, 23], "datatype": "FP32", "data": [0.0] * 23}]}
+json.dump(bad, open(f"{tmp}/infer_bad_shape.json", "w"))
+EOF
+body POST /v2/models/nhits/infer -H 'Content-Type: application/json' --data-binary @"$tmp/infer.json" > "$tmp/infer_out.json"
+python3 - "$tmp" <<'EOF' > "$tmp/infer_check.txt"
+import csv, json, sys
+tmp = sys.argv[1]
+want = [r["NHITS"] for r in csv.DictReader(open(f"{tmp}/predict.csv"))]
+doc = json.load(open(f"{tmp}/infer_out.json"))
+out = doc["outputs"][0]
+got = ["%.9g" % v for v in out["data"]]
+ok = out["shape"] == [4, 12] and out["name"] == "forecast" and doc["id"] == "r1" and doc["model_name"] == "nhits"
+print("same" if ok and got == want else "differ")
+EOF
+check "KServe v2 infer: shapes, id and fcast predict's values" "grep -qx same $tmp/infer_check.txt"
+check "KServe v2 infer: a window of the wrong length is 400 naming the shape" \
+      "body POST /v2/models/nhits/infer --data-binary @$tmp/infer_bad_shape.json | grep -q 'inputs\[0\].shape'"
+check "KServe v2 infer: GET is 405" "[ \"\$(code GET /v2/models/nhits/infer)\" = 405 ]"
+
 # errors: status and message
 check "unknown model: 404" "[ \"\$(code POST /v1/models/none/forecast --data-binary @$tmp/request.json)\" = 404 ]"
 check "unknown path: 404" "[ \"\$(code GET /nothing/here)\" = 404 ]"
@@ -96,7 +126,7 @@ check "the server still answers after the errors" "[ \"\$(code GET /v2/health/re
 # metrics: Prometheus text with Triton's names; the successes counted
 body GET /metrics > "$tmp/metrics.txt"
 check "metrics: successes of the model counted" \
-      "grep -q '^nv_inference_request_success{model=\"nhits\",version=\"1\"} 3$' $tmp/metrics.txt"
+      "grep -q '^nv_inference_request_success{model=\"nhits\",version=\"1\"} 4$' $tmp/metrics.txt"
 check "metrics: failures counted" "grep -q '^nv_inference_request_failure{model=\"nhits\",version=\"1\"} [1-9]' $tmp/metrics.txt"
 check "metrics: request duration histogram" "grep -q '^fcast_request_duration_seconds_bucket{model=\"nhits\",le=\"+Inf\"}' $tmp/metrics.txt"
 check "SIGTERM: exit 0" "stop"
