@@ -65,6 +65,7 @@ static fc_forecast_job *take_batch(fc_batcher *b, size_t *series) {
         *at = j->next;
         if (b->tail == j) b->tail = prev;
         j->next = NULL;
+        j->taken = 1;
         *batch_end = j;
         batch_end = &j->next;
         *series += j->ds->n_series;
@@ -89,7 +90,9 @@ static struct timespec deadline_of(double queued_at, long delay_us) {
 static void wait_for_more(fc_batcher *b) {
     if (b->o.max_queue_delay_us <= 0) return;
     struct timespec until = deadline_of(b->head->queued_at, b->o.max_queue_delay_us);
-    while (!b->stopping && batchable_series(b) < b->o.max_batch_series)
+    /* the head may leave meanwhile (its request timed out): then stop waiting */
+    const fc_forecast_job *head = b->head;
+    while (!b->stopping && b->head == head && batchable_series(b) < b->o.max_batch_series)
         if (pthread_cond_timedwait(&b->work, &b->lock, &until) == ETIMEDOUT) break;
 }
 
@@ -156,6 +159,7 @@ static void *executor(void *arg) {
         while (!b->head && !b->stopping) pthread_cond_wait(&b->work, &b->lock);
         if (!b->head) break;   /* stopping, and nothing left */
         wait_for_more(b);
+        if (!b->head) continue;   /* what waited left (timed out) */
         size_t series;
         fc_forecast_job *batch = take_batch(b, &series);
         pthread_mutex_unlock(&b->lock);
@@ -191,8 +195,8 @@ fc_status fc_batcher_start(const fc_batcher_options *o, fc_metrics *metrics, fc_
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&b->work, &ca);
+    pthread_cond_init(&b->done, &ca);
     pthread_condattr_destroy(&ca);
-    pthread_cond_init(&b->done, NULL);
     if (pthread_create(&b->executor, NULL, executor, b) != 0) {
         pthread_cond_destroy(&b->work);
         pthread_cond_destroy(&b->done);
@@ -226,8 +230,39 @@ fc_status fc_batcher_exclusive(fc_batcher *b, fc_status (*fn)(void *ctx), void *
     return st;
 }
 
+/* Unlinks a job still waiting (lock held). */
+static void remove_waiting(fc_batcher *b, fc_forecast_job *job) {
+    fc_forecast_job *prev = NULL;
+    for (fc_forecast_job **at = &b->head; *at; prev = *at, at = &(*at)->next) {
+        if (*at != job) continue;
+        *at = job->next;
+        if (b->tail == job) b->tail = prev;
+        b->pending--;
+        return;
+    }
+}
+
+/* Waits for the job (lock held); past the deadline a job not yet taken
+ * leaves the queue. Returns 1 when it timed out. */
+static int wait_done(fc_batcher *b, fc_forecast_job *job) {
+    if (b->o.queue_timeout_s <= 0) {
+        while (!job->done) pthread_cond_wait(&b->done, &b->lock);
+        return 0;
+    }
+    struct timespec until = deadline_of(job->queued_at, (long)(b->o.queue_timeout_s * 1e6));
+    while (!job->done) {
+        int rc = pthread_cond_timedwait(&b->done, &b->lock, &until);
+        if (rc == ETIMEDOUT && !job->taken) {
+            remove_waiting(b, job);
+            return 1;
+        }
+        if (rc == ETIMEDOUT) until.tv_sec += 3600;   /* running: wait for its end */
+    }
+    return 0;
+}
+
 fc_status fc_batcher_run(fc_batcher *b, fc_forecast_job *job) {
-    job->done = job->rejected = 0;
+    job->done = job->rejected = job->timed_out = job->taken = 0;
     job->status = FC_OK;
     job->error[0] = '\0';
     job->queued_at = fc_now();
@@ -243,8 +278,14 @@ fc_status fc_batcher_run(fc_batcher *b, fc_forecast_job *job) {
     push(b, job);
     if (b->metrics) fc_metrics_pending(b->metrics, job->model->name, +1);
     pthread_cond_signal(&b->work);
-    while (!job->done) pthread_cond_wait(&b->done, &b->lock);
+    job->timed_out = wait_done(b, job);
     pthread_mutex_unlock(&b->lock);
+    if (job->timed_out) {
+        if (b->metrics) fc_metrics_pending(b->metrics, job->model->name, -1);
+        job->status = FC_ERR_MEMORY;
+        snprintf(job->error, sizeof job->error, "the request waited %.3g s in the queue without starting "
+                 "(--request-timeout); retry later", b->o.queue_timeout_s);
+    }
     return job->status == FC_OK ? FC_OK : fc_error(job->status, "%s", job->error);
 }
 

@@ -26,6 +26,7 @@ typedef struct {
     size_t max_batch_series;      /* series per forward pass */
     long max_queue_delay_us;      /* 0: run what is waiting at once */
     size_t max_queue;             /* requests waiting, over all models; beyond: refused at once */
+    double queue_timeout_s;       /* a request not started after this long leaves the queue (0: never) */
 } fc_batcher_options;
 
 /* One request's forecast: the caller fills model, ds and out (ds->n_series
@@ -37,10 +38,11 @@ typedef struct fc_forecast_job {
     fc_status status;
     char error[512];              /* the message when status != FC_OK */
     int rejected;                 /* 1: the queue was full (answer 503) */
+    int timed_out;                /* 1: waited past queue_timeout_s without starting (answer 503) */
     double queued_at, started_at, done_at;   /* fc_now() */
     size_t batch_series;          /* series in the batch it ran in */
     /* the batcher's */
-    int done;
+    int done, taken;
     struct fc_forecast_job *next;
 } fc_forecast_job;
 
@@ -51,8 +53,10 @@ fc_status fc_batcher_start(const fc_batcher_options *o, fc_metrics *metrics, fc_
 void fc_batcher_stop(fc_batcher *b);
 
 /* Queues the job and waits until it has run (or was refused: job->rejected,
- * FC_ERR_MEMORY). The job's status and message are returned and kept in
- * the job. */
+ * FC_ERR_MEMORY; or waited past the queue timeout without starting:
+ * job->timed_out, FC_ERR_MEMORY, and it never runs). A job that started
+ * runs to its end: a forward pass is not interrupted. The job's status and
+ * message are returned and kept in the job. */
 fc_status fc_batcher_run(fc_batcher *b, fc_forecast_job *job);
 
 /* Requests waiting now. */

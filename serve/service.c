@@ -164,7 +164,8 @@ static int run_forecast(fc_service *s, fc_served_model *m, const fc_http_request
     fc_forecast_job job = {.model = m, .ds = ds, .out = fc};
     fc_status st = fc_batcher_run(s->batcher, &job);
     int ok = st == FC_OK;
-    if (job.rejected) {
+    int refused = job.rejected || job.timed_out;
+    if (refused) {
         fc_http_reply_error(rs, 503, job.error);
         rs->retry_after = 1;
     } else if (!ok) {
@@ -174,7 +175,7 @@ static int run_forecast(fc_service *s, fc_served_model *m, const fc_http_request
         forecast_reply(m, rq, ds, h, fc, rs);
         ok = rs->status == 200;
     }
-    if (!job.rejected)
+    if (!refused)
         fc_metrics_request(s->metrics, m->name, ok, fc_now() - rq->received, job.started_at - job.queued_at,
                            job.done_at - job.started_at);
     else
@@ -214,9 +215,10 @@ static void infer(fc_service *s, fc_served_model *m, const fc_http_request *rq, 
     size_t len = 0;
     char *text = st == FC_OK ? fc_kserve_response(m->name, id, ds->n_series, H, fc, &len) : NULL;
     if (text) *rs = (fc_http_response){.status = 200, .content_type = JSON, .body = text, .len = len};
-    else fc_http_reply_error(rs, job.rejected ? 503 : 500, job.error[0] ? job.error : fc_last_error());
-    if (job.rejected) rs->retry_after = 1;
-    int ran = fc && !job.rejected;
+    int refused = job.rejected || job.timed_out;
+    if (!text) fc_http_reply_error(rs, refused ? 503 : 500, job.error[0] ? job.error : fc_last_error());
+    if (refused) rs->retry_after = 1;
+    int ran = fc && !refused;
     fc_metrics_request(s->metrics, m->name, rs->status == 200, fc_now() - rq->received,
                        ran ? job.started_at - job.queued_at : -1.0, ran ? job.done_at - job.started_at : -1.0);
     free(fc);

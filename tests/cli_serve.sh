@@ -160,6 +160,16 @@ check "a full queue answers 503 ($codes)" "cat $tmp/c*.txt | grep -q 503 && cat 
 check "503 carries Retry-After" "grep -il '^retry-after: 1' $tmp/h*.txt >/dev/null"
 stop
 
+# a request that waits in the queue past --request-timeout without starting
+# leaves it with 503 (here the batcher would wait 3 s for company)
+start timeout --quiet --max-queue-delay-us 3000000 --request-timeout 0.3
+t0=$(date +%s%N)
+got=$(code POST /v1/models/nhits/forecast --data-binary @"$tmp/request_h3.json")
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+check "a request past --request-timeout: 503 after about 0.3 s (got $got after $ms ms)" "[ $got = 503 ] && [ $ms -lt 2500 ]"
+check "the server is still ready after a timeout" "[ \"\$(code GET /v2/health/ready)\" = 200 ]"
+stop
+
 # SIGTERM under load: every accepted request is answered, then exit 0
 start drain --quiet --max-queue-delay-us 300000
 for i in $(seq 12); do

@@ -22,6 +22,7 @@ typedef struct {
     const char *models, *host, *device, *limit_text, *max_body_text, *token_file;
     size_t port, threads, max_batch, max_queue, max_connections, timeout_s, drain_s, max_series, max_points;
     size_t queue_delay_us;
+    double request_timeout_s;
     size_t limit, max_body;
     int quiet;
 } serve_flags;
@@ -129,7 +130,7 @@ static fc_status start(const serve_flags *a, fc_service *s, fc_backend **be, fc_
     char name[FC_MODEL_NAME_MAX];
     for (size_t i = 0; fc_registry_name_at(s->models, i, name, sizeof name); i++)
         FC_TRY(fc_metrics_model_state(s->metrics, name, 1));
-    fc_batcher_options bo = {a->max_batch, (long)a->queue_delay_us, a->max_queue};
+    fc_batcher_options bo = {a->max_batch, (long)a->queue_delay_us, a->max_queue, a->request_timeout_s};
     FC_TRY(fc_batcher_start(&bo, s->metrics, &s->batcher));
     fc_http_options ho = {a->host, (unsigned)a->port, (unsigned)a->max_connections, a->max_body,
                           (unsigned)a->timeout_s};
@@ -171,6 +172,7 @@ static fc_status check_flags(serve_flags *a) {
     FC_TRY(fc_memory_limit_parse(a->limit_text, &a->limit));
     if (fc_parse_byte_size(a->max_body_text, &a->max_body) != 0 || a->max_body == 0)
         return fc_error(FC_ERR_INVALID, "--max-body %s: expected a size such as 16MiB", a->max_body_text);
+    if (!(a->request_timeout_s >= 0)) return fc_error(FC_ERR_INVALID, "--request-timeout must be >= 0");
     if (a->port > 65535) return fc_error(FC_ERR_INVALID, "--port %zu: at most 65535", a->port);
     if (!a->max_batch || !a->max_queue || !a->max_connections || !a->max_series || !a->max_points)
         return fc_error(FC_ERR_INVALID, "--max-batch-windows, --max-queue, --max-connections, --max-series and "
@@ -181,7 +183,7 @@ static fc_status check_flags(serve_flags *a) {
 int cmd_serve(int argc, char **argv, int first) {
     serve_flags a = {.host = "127.0.0.1", .device = "auto", .max_body_text = "16MiB", .port = 8080,
                      .max_batch = 1024, .max_queue = 1024, .max_connections = 256, .timeout_s = 30, .drain_s = 30,
-                     .max_series = 100000, .max_points = 10000000};
+                     .max_series = 100000, .max_points = 10000000, .request_timeout_s = 30};
     arg_spec specs[] = {
         {"models", ARG_STR, &a.models, "DIR", "directory of model files (*.safetensors), each served under its name", 1, 0},
         {"host", ARG_STR, &a.host, "ADDR", "address to listen on (default 127.0.0.1: this machine only)", 0, 0},
@@ -197,6 +199,8 @@ int cmd_serve(int argc, char **argv, int first) {
         {"max-series", ARG_SIZE, &a.max_series, "N", "series in one request at most (default 100000)", 0, 0},
         {"max-points", ARG_SIZE, &a.max_points, "N", "points in one request at most (default 10000000)", 0, 0},
         {"timeout", ARG_SIZE, &a.timeout_s, "S", "close a connection idle for S seconds (default 30)", 0, 0},
+        {"request-timeout", ARG_DOUBLE, &a.request_timeout_s, "S", "a forecast not started after S seconds in the queue "
+         "is answered 503 (default 30; 0: never)", 0, 0},
         {"drain-timeout", ARG_SIZE, &a.drain_s, "S", "on SIGTERM, wait up to S seconds for requests in flight", 0, 0},
         {"auth-token-file", ARG_STR, &a.token_file, "FILE", "require Authorization: Bearer <the token in FILE> "
          "(all endpoints but health)", 0, 0},
