@@ -34,6 +34,12 @@ code() { local m=$1 p=$2; shift 2; curl -s -o /dev/null -w '%{http_code}' --max-
 # body METHOD PATH [CURL ARGS...]: the body only
 body() { local m=$1 p=$2; shift 2; curl -s --max-time 20 -X "$m" "$@" "http://127.0.0.1:$port$p"; }
 
+# the memory plan against --memory-limit, before serving
+"$fcast" serve --models "$tmp/models" --port 0 --memory-limit 64MiB 2> "$tmp/limit.err"
+rc=$?
+check "--memory-limit too small for the plan: refused at start (exit 6) with the breakdown" \
+      "[ $rc = 6 ] && grep -q 'request bodies (--max-connections x --max-body)' $tmp/limit.err"
+
 start main --quiet
 check "the server starts and prints its port" "[ -n '$port' ]"
 check "live" "[ \"\$(code GET /v2/health/live)\" = 200 ]"

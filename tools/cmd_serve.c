@@ -15,6 +15,8 @@
 #include "device_choice.h"
 #include "service.h"
 #include "stop_signals.h"
+#include "train/batch.h"
+#include "train/forecaster.h"
 #include "train/memory_plan.h"
 #include "train/progress.h"
 
@@ -62,31 +64,39 @@ static void drain(fc_service *s, fc_http_server *http, double timeout_s) {
     sleep_ms(100);
 }
 
-/* The served models' memory against --memory-limit: each model's
- * parameters and its buffers for one batch (the plan of a forecast of
- * max_batch series). */
-static fc_status check_memory(fc_model_registry *r, fc_backend *be, size_t limit) {
-    if (!limit) return FC_OK;
-    size_t total = 0, n = fc_registry_count(r);
+/* The server's memory plan against --memory-limit, before it serves:
+ * every model's parameters and its buffers for a whole batch (activations,
+ * batch staging), the request bodies the connections may hold at once,
+ * the batch's forecasts, and the plan's allowance for code and libraries.
+ * Refused with the breakdown when over. */
+static fc_status check_memory(const serve_flags *a, fc_model_registry *r) {
+    size_t models = 0, bodies = a->max_connections * a->max_body, n = fc_registry_count(r);
+    size_t batch = fc_inference_chunk(0, a->max_batch), batch_out = 0;
     char name[FC_MODEL_NAME_MAX];
     for (size_t i = 0; i < n && fc_registry_name_at(r, i, name, sizeof name); i++) {
         fc_served_model *m = fc_registry_acquire(r, name);
         if (!m) continue;
-        total += m->f.model->n_floats * sizeof(float) + m->file_bytes;
+        const fc_model *md = m->f.model;
+        models += (md->n_floats + fc_model_act_floats(md, batch)) * sizeof(float) +
+                  fc_batch_bytes(batch, md->cfg.input_size, md->cfg.h);
+        size_t out = a->max_batch * md->cfg.h * sizeof(float);
+        batch_out = out > batch_out ? out : batch_out;
         fc_registry_release(r, m);
     }
-    (void)be;
-    if (total > limit)
-        return fc_error(FC_ERR_MEMORY, "--memory-limit: the models alone take %zu bytes, more than the limit of %zu",
-                        total, limit);
-    return FC_OK;
+    size_t total = models + bodies + batch_out + FC_PLAN_ALLOWANCE;
+    if (!a->limit || total <= a->limit) return FC_OK;
+    return fc_error(FC_ERR_MEMORY, "--memory-limit %zu bytes: the server's plan takes %zu: models with their batch "
+                    "buffers %zu, request bodies (--max-connections x --max-body) %zu, a batch's forecasts %zu, "
+                    "code and libraries %zu; lower --max-connections, --max-body or --max-batch-windows, or serve "
+                    "fewer models", a->limit, total, models, bodies, batch_out, (size_t)FC_PLAN_ALLOWANCE);
 }
 
 /* The forecasts' CPU threads: all cores but one unless told, which stays
  * free for the connections' threads (parsing, answering). On 2 cores,
- * measured side by side with wrk (bench/serve.sh, c = 16): 1 thread 6.9k
- * requests/s at p99 4.8 ms, 2 threads 5.1k at p99 5.1 ms, because the
- * forward passes' OpenMP threads took the core the requests needed. */
+ * measured side by side with wrk (bench/serve.sh, 16 connections): 1
+ * thread 6.3k requests/s at p99 5.4 ms, 2 threads 4.4k at p99 6.7 ms,
+ * because the forward passes' OpenMP threads took the core the requests
+ * needed. */
 static size_t compute_threads(size_t asked) {
     if (asked) return asked;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -125,7 +135,7 @@ static fc_status start(const serve_flags *a, fc_service *s, fc_backend **be, fc_
     s->models_dir = a->models;
     FC_TRY(device_backend_open(a->device, compute_threads(a->threads), 0, be));
     FC_TRY(fc_registry_open(a->models, *be, a->max_batch, &s->models));
-    FC_TRY(check_memory(s->models, *be, a->limit));
+    FC_TRY(check_memory(a, s->models));
     FC_TRY(fc_metrics_create(&s->metrics));
     char name[FC_MODEL_NAME_MAX];
     for (size_t i = 0; fc_registry_name_at(s->models, i, name, sizeof name); i++)
