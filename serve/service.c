@@ -227,9 +227,26 @@ static void infer(fc_service *s, fc_served_model *m, const fc_http_request *rq, 
 
 /* ---- metrics ---- */
 
+/* The GPUs' readings through NVML (at most the 8 the metrics hold). */
+static void gpu_readings(fc_service *s, fc_metrics_process *p) {
+    int n = s->gpu ? fc_gpu_monitor_count(s->gpu) : 0;
+    for (int i = 0; i < n && p->n_gpus < 8; i++) {
+        fc_gpu_sample g;
+        if (fc_gpu_monitor_sample(s->gpu, i, &g) != FC_OK) continue;
+        int k = p->n_gpus++;
+        snprintf(p->gpu[k].uuid, sizeof p->gpu[k].uuid, "cuda:%d", i);
+        p->gpu[k].utilization = g.util_pct / 100.0;
+        p->gpu[k].memory_used_bytes = (double)g.mem_used_bytes;
+        p->gpu[k].memory_total_bytes = (double)g.mem_total_bytes;
+        p->gpu[k].power_watts = g.power_w;
+        p->gpu[k].temperature_celsius = g.temp_c;
+    }
+}
+
 static void metrics(fc_service *s, fc_http_response *rs) {
     fc_metrics_process p = {.resident_bytes = (double)fc_rss_current(), .arena_used_bytes = -1,
                             .arena_size_bytes = -1};
+    gpu_readings(s, &p);
     size_t len = 0;
     char *text = fc_metrics_render(s->metrics, &p, &len);
     if (!text) {

@@ -29,6 +29,7 @@
 #include "http_server.h"
 #include "metrics.h"
 #include "model_registry.h"
+#include "monitor/gpu_monitor.h"
 
 typedef struct {
     fc_model_registry *models;
@@ -42,6 +43,7 @@ typedef struct {
     int quiet;                      /* no access log */
     const char *token;              /* bearer token (--auth-token-file), or NULL: no authentication */
     const char *models_dir;         /* where model files are (re)loaded from */
+    fc_gpu_monitor *gpu;            /* NVML when the models run on a GPU, for the metrics; else NULL */
 } fc_service;
 
 /* Re-reads the models directory (SIGHUP): new and changed files loaded

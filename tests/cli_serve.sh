@@ -166,6 +166,16 @@ check "a full queue answers 503 ($codes)" "cat $tmp/c*.txt | grep -q 503 && cat 
 check "503 carries Retry-After" "grep -il '^retry-after: 1' $tmp/h*.txt >/dev/null"
 stop
 
+# GPU gauges in the metrics through NVML (here a stand-in NVML: 2 GPUs,
+# 87 % busy, 1 GiB of 16 GiB used, 61 C, 210.5 W)
+FCAST_TEST_SERVE_GPU_METRICS=1 FCAST_NVML_LIBRARY="$(dirname "$fcast")/libfake_nvml.so" start gpu --quiet
+body GET /metrics > "$tmp/metrics_gpu.txt"
+check "metrics: NVML's readings per GPU" \
+      "grep -q '^nv_gpu_utilization{gpu_uuid=\"cuda:1\"} 0.87' $tmp/metrics_gpu.txt && \
+       grep -q '^nv_gpu_memory_total_bytes{gpu_uuid=\"cuda:0\"} 17179869184' $tmp/metrics_gpu.txt && \
+       grep -q '^nv_gpu_power_usage{gpu_uuid=\"cuda:0\"} 210.5' $tmp/metrics_gpu.txt"
+stop
+
 # a request that waits in the queue past --request-timeout without starting
 # leaves it with 503 (here the batcher would wait 3 s for company)
 start timeout --quiet --max-queue-delay-us 3000000 --request-timeout 0.3

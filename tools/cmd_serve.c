@@ -4,6 +4,7 @@
  * closes, requests in flight finish (up to --drain-timeout), exit 0. */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -126,6 +127,16 @@ static fc_status read_token(const char *path, char *token) {
     return FC_OK;
 }
 
+/* NVML for the metrics' GPU gauges when the models run on a GPU (or, for
+ * tests, when FCAST_TEST_SERVE_GPU_METRICS=1 with FCAST_NVML_LIBRARY at a
+ * stand-in). Without it the metrics just have no GPU lines. */
+static void open_gpu_monitor(fc_service *s, const fc_backend *be) {
+    const char *test = getenv("FCAST_TEST_SERVE_GPU_METRICS");
+    if (strcmp(be->name, "cuda") != 0 && !(test && !strcmp(test, "1"))) return;
+    if (fc_gpu_monitor_open(&s->gpu) != FC_OK)
+        fprintf(stderr, "fcast serve: no GPU figures in the metrics: %s\n", fc_last_error());
+}
+
 static fc_status start(const serve_flags *a, fc_service *s, fc_backend **be, fc_http_server **http) {
     static char token[TOKEN_MAX];
     if (a->token_file) {
@@ -137,6 +148,7 @@ static fc_status start(const serve_flags *a, fc_service *s, fc_backend **be, fc_
     FC_TRY(fc_registry_open(a->models, *be, a->max_batch, &s->models));
     FC_TRY(check_memory(a, s->models));
     FC_TRY(fc_metrics_create(&s->metrics));
+    open_gpu_monitor(s, *be);
     char name[FC_MODEL_NAME_MAX];
     for (size_t i = 0; fc_registry_name_at(s->models, i, name, sizeof name); i++)
         FC_TRY(fc_metrics_model_state(s->metrics, name, 1));
@@ -172,6 +184,7 @@ static int serve(const serve_flags *a) {
     fc_http_stop(http);
     fc_batcher_stop(s.batcher);
     fc_metrics_free(s.metrics);
+    fc_gpu_monitor_close(&s.gpu);
     fc_registry_close(s.models);
     fc_backend_destroy(&be);
     if (st == FC_OK) fprintf(stderr, "fcast serve: stopped\n");
