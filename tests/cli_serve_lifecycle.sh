@@ -42,7 +42,7 @@ check "token: 401 with another" "[ \"\$(code GET /v2/models/nhits -H 'Authorizat
 check "token: 200 with it (blanks around it in the file ignored)" \
       "[ \"\$(code GET /v2/models/nhits -H 'Authorization: Bearer s3cret-token')\" = 200 ]"
 check "token: 401 says Bearer" \
-      "curl -s -D - -o /dev/null http://127.0.0.1:$port/v2/models/nhits | grep -qi '^www-authenticate: bearer'"
+      "curl -s -D $tmp/hdr.txt -o /dev/null http://127.0.0.1:$port/v2/models/nhits; grep -qi '^www-authenticate: bearer' $tmp/hdr.txt"
 kill -TERM $pid; wait $pid
 printf '\n' > "$tmp/empty_token"
 "$fcast" serve --models "$tmp/models" --port 0 --auth-token-file "$tmp/empty_token" 2> "$tmp/empty.err"
@@ -58,7 +58,7 @@ check "load m2: 200" "[ \"\$(code POST /v2/repository/models/m2/load)\" = 200 ]"
 name=m2
 forecast > "$tmp/m2.csv"
 check "m2 forecasts as its file does" "cmp -s <(sed 1d $tmp/m2.csv) <(sed 1d $tmp/p2.csv)"
-check "the index lists both" "curl -s -X POST http://127.0.0.1:$port/v2/repository/index | grep -q '\"m2\"'"
+check "the index lists both" "curl -s -X POST http://127.0.0.1:$port/v2/repository/index > $tmp/index.json; grep -q '\"m2\"' $tmp/index.json"
 check "unload m2: 200, then 404" "[ \"\$(code POST /v2/repository/models/m2/unload)\" = 200 ] && \
       [ \"\$(code POST /v1/models/m2/forecast --data-binary '{}')\" = 404 ]"
 check "load of a missing file: 404" "[ \"\$(code POST /v2/repository/models/none/load)\" = 404 ]"
@@ -73,11 +73,11 @@ check "a corrupt file keeps the old model serving" "cmp -s $tmp/a2.csv $tmp/p1.c
 # --- SIGHUP: a changed file swapped in, a removed one unloaded, a corrupt one ignored
 kill -HUP $pid
 sleep 1
-check "SIGHUP with the corrupt file: the old model still serves" "forecast | cmp -s - $tmp/p1.csv"
+check "SIGHUP with the corrupt file: the old model still serves" "forecast > $tmp/f.csv; cmp -s $tmp/f.csv $tmp/p1.csv"
 cp "$tmp/seed2.safetensors" "$tmp/models/nhits.safetensors"
 kill -HUP $pid
 for _ in $(seq 100); do grep -q 'reload: model nhits loaded' "$tmp/serve.log" && break; sleep 0.05; done
-check "SIGHUP: the changed file serves" "forecast | cmp -s - $tmp/p2.csv"
+check "SIGHUP: the changed file serves" "forecast > $tmp/f.csv; cmp -s $tmp/f.csv $tmp/p2.csv"
 cp "$tmp/m2.safetensors" "$tmp/models/m2.safetensors"
 kill -HUP $pid
 for _ in $(seq 100); do grep -q 'reload: model m2 loaded' "$tmp/serve.log" && break; sleep 0.05; done
