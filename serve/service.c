@@ -9,6 +9,7 @@
 #include "data/ds_text.h"
 #include "data/freq.h"
 #include "kserve_codec.h"
+#include "quant_routes.h"
 #include "service.h"
 #include "train/progress.h"
 
@@ -435,6 +436,7 @@ void fc_service_handle(void *ctx, const fc_http_request *rq, fc_http_response *r
 
 static void route(fc_service *s, const fc_http_request *rq, fc_http_response *rs) {
     if (refuse_unauthorized(s, rq, rs) || refuse_draining(s, rq, rs)) return;
+    if (fc_quant_route(rq, rs)) return;
     if (!route_fixed(s, rq, rs) && !route_model(s, rq, rs) && !route_repository(s, rq, rs)) {
         char msg[160];
         snprintf(msg, sizeof msg, "no such endpoint: %.100s %s (see docs/serving.md)", rq->path, rq->method);

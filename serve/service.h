@@ -9,6 +9,7 @@
  *   POST /v1/models/{name}/forecast   forecasts (serve/forecast_codec.h), JSON or CSV
  *   POST /v2/models/{name}/infer      KServe v2 inference: windows in, forecasts out (serve/kserve_codec.h)
  *   GET  /metrics                     Prometheus text (serve/metrics.h)
+ *   POST /v1/quant/option, /v1/quant/indicators   the quant commands (serve/quant_routes.h)
  *   POST /v2/repository/index         the models and their state (Triton's repository API)
  *   POST /v2/repository/models/{name}/load     (re)load {name}.safetensors, swapped in atomically
  *   POST /v2/repository/models/{name}/unload   stop serving it (requests in flight finish)

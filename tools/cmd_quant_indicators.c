@@ -16,6 +16,7 @@
 #include "io/atomic_file.h"
 #include "io/output_path.h"
 #include "quant/indicators.h"
+#include "quant/quant_request.h"
 
 #define COMMAND "quant indicators"
 
@@ -23,7 +24,7 @@ typedef struct {
     const fc_dataset *d;
     const fc_ind_spec *specs;
     size_t n_specs;
-    double **outs[64]; /* outs[j][k]: (n_rows) */
+    double **outs[FC_IND_MAX_SPECS]; /* outs[j][k]: (n_rows) */
 } output_ctx;
 
 static fc_status write_header(FILE *f, const output_ctx *c) {
@@ -58,13 +59,6 @@ static fc_status write_body(FILE *f, void *ctx) {
             fputc('\n', f);
         }
     return FC_OK;   /* a failed write is the atomic writer's to report, with its cause */
-}
-
-static fc_status parse_policy(const char *text, fc_nan_policy *out) {
-    if (!strcmp(text, "poison")) *out = FC_NAN_POISON;
-    else if (!strcmp(text, "restart")) *out = FC_NAN_RESTART;
-    else return fc_error(FC_ERR_PARSE, "--nan: expected 'poison' or 'restart', got '%s'", text);
-    return FC_OK;
 }
 
 /* Warns about each series a spec leaves empty; fails when it leaves all
@@ -169,12 +163,12 @@ int cmd_quant_indicators(int argc, char **argv, int first) {
     fc_ind_options opt = fc_ind_options_default();
     fc_ind_spec *specs = NULL;
     size_t n_specs = 0;
-    if (parse_policy(nan, &opt.nan) != FC_OK || fc_ind_parse_list(ind, &specs, &n_specs) != FC_OK) {
+    if (fc_ind_parse_nan_policy(nan, &opt.nan) != FC_OK || fc_ind_parse_list(ind, &specs, &n_specs) != FC_OK) {
         fprintf(stderr, "fcast " COMMAND ": %s%s\n", strncmp(fc_last_error(), "--", 2) ? "--ind: " : "",
                 fc_last_error());
         return 2;
     }
-    if (threads < 0 || threads > 1024 || n_specs > 64) {
+    if (threads < 0 || threads > 1024 || n_specs > FC_IND_MAX_SPECS) {
         fprintf(stderr, "fcast " COMMAND ": %s\n",
                 threads < 0 || threads > 1024 ? "--threads: expected 0 (all cores) to 1024" : "--ind: at most 64 indicators at once");
         free(specs);

@@ -1,0 +1,463 @@
+/* The quant endpoints (see quant_routes.h): JSON bodies read into the
+ * requests the CLI builds from its flags (quant/quant_request.h), the
+ * service's limits, the computation, the answer. */
+#include "quant_routes.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/error.h"
+#include "quant/indicators.h"
+#include "quant/quant_request.h"
+
+#define JSON "application/json"
+#define PATH_OPTION "/v1/quant/option"
+#define PATH_INDICATORS "/v1/quant/indicators"
+
+/* ---- requests: status, body, keys ---- */
+
+/* The status of a failure: the library's invalid values are the client's
+ * (400), limits are FC_ERR_MEMORY as in the forecast codec (413). */
+static int status_of(fc_status st) {
+    switch (st) {
+    case FC_ERR_PARSE:
+    case FC_ERR_INVALID: return 400;
+    case FC_ERR_MEMORY: return 413;
+    default: return 500;
+    }
+}
+
+static void reply_failure(fc_http_response *rs, fc_status st) {
+    fc_http_reply_error(rs, status_of(st), fc_last_error());
+}
+
+/* "application/json; charset=utf-8" is application/json. */
+static int media_is(const char *header, const char *type) {
+    size_t n = strlen(type);
+    return !strncasecmp(header, type, n) && (header[n] == '\0' || header[n] == ';' || header[n] == ' ');
+}
+
+/* JSON as the forecast endpoint takes it: also without a Content-Type and
+ * with the form type that `curl -d` sends when not told otherwise. */
+static int body_is_json(const char *content_type) {
+    return !content_type || media_is(content_type, JSON) ||
+           media_is(content_type, "application/x-www-form-urlencoded");
+}
+
+/* The body as a JSON object; a key given twice is an error, not a choice.
+ * Any JSON is decoded, so that "5" or "[...]" gets the same message. */
+static fc_status load_object(const fc_http_request *rq, json_t **root) {
+    json_error_t err;
+    size_t flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY;
+    *root = json_loadb(rq->body ? rq->body : "", rq->body ? rq->len : 0, flags, &err);
+    if (!*root)
+        return fc_error(FC_ERR_PARSE, "request: invalid JSON at line %d, column %d: %s", err.line, err.column,
+                        err.text);
+    if (json_is_object(*root)) return FC_OK;
+    json_decref(*root);
+    *root = NULL;
+    return fc_error(FC_ERR_INVALID, "request: expected a JSON object {...}");
+}
+
+/* An unknown key is refused, so that a typo is not silently ignored. */
+static fc_status unknown_key(const char *key, const char *known) {
+    return fc_error(FC_ERR_INVALID, "%.80s: unknown key (known: %s)", key, known);
+}
+
+static const char *json_kind(const json_t *v) {
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER:
+    case JSON_REAL: return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    default: return "null";
+    }
+}
+
+/* The answer text plus a newline, as the CLI prints it; takes text. */
+static void reply_line(fc_http_response *rs, char *text) {
+    size_t n = strlen(text);
+    char *body = realloc(text, n + 2);
+    if (!body) {
+        free(text);
+        fc_http_reply_error(rs, 500, "out of memory writing the answer");
+        return;
+    }
+    memcpy(body + n, "\n", 2);
+    *rs = (fc_http_response){.status = 200, .content_type = JSON, .body = body, .len = n + 1};
+}
+
+/* ---- POST /v1/quant/option ---- */
+
+typedef enum { F_STRING, F_BOOL, F_REAL, F_SIZE } field_kind;
+
+typedef struct {
+    const char *name; /* the flag's name, without -- */
+    field_kind kind;
+    size_t offset;    /* in fc_option_params */
+} option_field;
+
+#define FIELD(name, kind, member) {name, kind, offsetof(fc_option_params, member)}
+static const option_field OPTION_FIELDS[] = {
+    FIELD("type", F_STRING, type),   FIELD("call", F_BOOL, call),
+    FIELD("put", F_BOOL, put),       FIELD("S", F_REAL, S),
+    FIELD("K", F_REAL, K),           FIELD("r", F_REAL, r),
+    FIELD("sigma", F_REAL, sigma),   FIELD("T", F_REAL, T),
+    FIELD("q", F_REAL, q),           FIELD("paths", F_SIZE, paths),
+    FIELD("steps", F_SIZE, steps),   FIELD("fixings", F_SIZE, fixings),
+    FIELD("antithetic", F_BOOL, antithetic),
+    FIELD("no-control-variate", F_BOOL, no_control_variate),
+    FIELD("seed", F_SIZE, seed),
+};
+#undef FIELD
+#define N_OPTION_FIELDS (sizeof OPTION_FIELDS / sizeof OPTION_FIELDS[0])
+#define OPTION_KEYS \
+    "type, call, put, S, K, r, sigma, T, q, paths, steps, fixings, antithetic, no-control-variate, seed"
+
+/* The CLI's flags have no default for these: the request must carry them. */
+static const char *const OPTION_REQUIRED[] = {"S", "K", "sigma", "T"};
+
+/* A non-negative integer; 1e6 (a real with an integer value, as some JSON
+ * writers print large numbers) is accepted up to 2^53, where doubles still
+ * hold every integer. */
+static fc_status read_size(const char *key, const json_t *v, size_t *out) {
+    if (json_is_integer(v) && json_integer_value(v) >= 0) {
+        *out = (size_t)json_integer_value(v);
+        return FC_OK;
+    }
+    double x = json_is_real(v) ? json_real_value(v) : -1.0;
+    if (x >= 0 && x <= 9007199254740992.0 && x == floor(x)) {
+        *out = (size_t)x;
+        return FC_OK;
+    }
+    if (json_is_number(v))
+        return fc_error(FC_ERR_INVALID, "%s: expected a non-negative integer, got %.17g", key, json_number_value(v));
+    return fc_error(FC_ERR_INVALID, "%s: expected a non-negative integer, got %s", key, json_kind(v));
+}
+
+static fc_status read_option_field(const option_field *f, const json_t *v, fc_option_params *p) {
+    char *dest = (char *)p + f->offset;
+    switch (f->kind) {
+    case F_STRING:
+        if (!json_is_string(v))
+            return fc_error(FC_ERR_INVALID, "%s: expected a string, got %s", f->name, json_kind(v));
+        *(const char **)dest = json_string_value(v);
+        return FC_OK;
+    case F_BOOL:
+        if (!json_is_boolean(v))
+            return fc_error(FC_ERR_INVALID, "%s: expected true or false, got %s", f->name, json_kind(v));
+        *(int *)dest = json_is_true(v);
+        return FC_OK;
+    case F_REAL:
+        if (!json_is_number(v))
+            return fc_error(FC_ERR_INVALID, "%s: expected a number, got %s", f->name, json_kind(v));
+        *(double *)dest = json_number_value(v);
+        return FC_OK;
+    case F_SIZE: return read_size(f->name, v, (size_t *)(void *)dest);
+    }
+    return FC_OK;
+}
+
+static const option_field *find_option_field(const char *key) {
+    for (size_t i = 0; i < N_OPTION_FIELDS; i++)
+        if (!strcmp(OPTION_FIELDS[i].name, key)) return &OPTION_FIELDS[i];
+    return NULL;
+}
+
+/* The body into the CLI's parameters (strings point into root). */
+static fc_status read_option(const json_t *root, fc_option_params *p) {
+    *p = fc_option_params_default();
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)root, key, v) {
+        const option_field *f = find_option_field(key);
+        if (!f) return unknown_key(key, OPTION_KEYS);
+        FC_TRY(read_option_field(f, v, p));
+    }
+    for (size_t i = 0; i < sizeof OPTION_REQUIRED / sizeof *OPTION_REQUIRED; i++)
+        if (!json_object_get(root, OPTION_REQUIRED[i]))
+            return fc_error(FC_ERR_INVALID, "%s: required (as --%s is by fcast quant option)", OPTION_REQUIRED[i],
+                            OPTION_REQUIRED[i]);
+    p->steps_given = json_object_get(root, "steps") != NULL;
+    p->fixings_given = json_object_get(root, "fixings") != NULL;
+    return FC_OK;
+}
+
+/* mc_options.c's bound on steps and fixings: beyond it, its message. */
+#define LIBRARY_MAX_STEPS 100000
+
+/* The service's bounds, tighter than the CLI's (minutes of work there):
+ * a request holds a connection thread and its cores while it runs. Steps
+ * or fixings outside the library's range are left to its message. */
+static fc_status check_work(const fc_mc_option *o) {
+    if (o->paths > FC_QUANT_MAX_PATHS)
+        return fc_error(FC_ERR_MEMORY, "paths: %llu, more than the %llu paths a request may take on the server "
+                        "(fcast quant option takes more)", (unsigned long long)o->paths, FC_QUANT_MAX_PATHS);
+    unsigned long long per_path = o->asian ? o->n_fixings : o->steps;
+    if (per_path < 1 || per_path > LIBRARY_MAX_STEPS) return FC_OK;
+    if ((unsigned long long)o->paths * per_path > FC_QUANT_MAX_PATH_STEPS)
+        return fc_error(FC_ERR_MEMORY, "paths: %llu x %s %llu = %.3g path steps, more than the %.0e a request may "
+                        "take on the server: use fewer paths or %s", (unsigned long long)o->paths,
+                        o->asian ? "fixings" : "steps", per_path, (double)o->paths * (double)per_path,
+                        (double)FC_QUANT_MAX_PATH_STEPS, o->asian ? "fixings" : "steps");
+    return FC_OK;
+}
+
+/* *text is NULL when the JSON could not be written (out of memory). */
+static fc_status option_answer(const json_t *root, char **text) {
+    fc_option_params p;
+    fc_mc_option o;
+    fc_mc_result r;
+    fc_bs_greeks g;
+    FC_TRY(read_option(root, &p));
+    FC_TRY(fc_option_from_params(&p, &o));   /* backend NULL: the CPU */
+    FC_TRY(check_work(&o));
+    FC_TRY(fc_option_price(&o, &r, &g));
+    *text = fc_option_json(&o, &r, &g);
+    return FC_OK;
+}
+
+static void option(const fc_http_request *rq, fc_http_response *rs) {
+    json_t *root = NULL;
+    char *text = NULL;
+    fc_status st = load_object(rq, &root);
+    if (st == FC_OK) st = option_answer(root, &text);
+    json_decref(root);
+    if (st != FC_OK) reply_failure(rs, st);
+    else if (!text) fc_http_reply_error(rs, 500, fc_last_error());
+    else reply_line(rs, text);
+}
+
+/* ---- POST /v1/quant/indicators ---- */
+
+#define INDICATOR_KEYS "close, ind, nan"
+
+typedef struct {
+    double *y;
+    uint8_t *mask;      /* 0 where close is null, as an empty y cell in the CLI's CSV */
+    size_t n, n_null;
+    fc_ind_spec *specs;
+    size_t n_specs, n_columns;
+    fc_ind_options opt;
+    double **outs[FC_IND_MAX_SPECS]; /* outs[j][k]: (n) */
+} ind_request;
+
+static void ind_free(ind_request *q) {
+    for (size_t j = 0; j < q->n_specs; j++) {
+        for (int k = 0; q->outs[j] && k < FC_IND_MAX_OUTPUTS; k++) free(q->outs[j][k]);
+        free(q->outs[j]);
+    }
+    free(q->y);
+    free(q->mask);
+    free(q->specs);
+}
+
+static fc_status read_close(const json_t *v, ind_request *q) {
+    if (!json_is_array(v)) return fc_error(FC_ERR_INVALID, "close: expected an array of numbers, got %s", json_kind(v));
+    q->n = json_array_size(v);
+    if (q->n == 0) return fc_error(FC_ERR_INVALID, "close: no values");
+    if (q->n > FC_QUANT_MAX_VALUES)
+        return fc_error(FC_ERR_MEMORY, "close: %zu values, more than the %u a request may hold", q->n,
+                        FC_QUANT_MAX_VALUES);
+    q->y = fc_malloc(q->n * sizeof *q->y, "close");
+    q->mask = fc_malloc(q->n, "close's mask");
+    if (!q->y || !q->mask) return FC_ERR_MEMORY;
+    for (size_t i = 0; i < q->n; i++) {
+        const json_t *x = json_array_get(v, i);
+        if (!json_is_number(x) && !json_is_null(x))
+            return fc_error(FC_ERR_INVALID, "close[%zu]: expected a number or null, got %s", i, json_kind(x));
+        q->mask[i] = !json_is_null(x);
+        q->y[i] = q->mask[i] ? json_number_value(x) : NAN;
+        q->n_null += !q->mask[i];
+    }
+    return FC_OK;
+}
+
+/* Specs in a string: one per comma-separated item, as --ind counts them. */
+static size_t count_items(const char *s) {
+    size_t n = 1;
+    for (; *s; s++) n += *s == ',';
+    return n;
+}
+
+/* "ind" as --ind's text: a string, or an array of strings joined by commas
+ * (then a spec given twice across them is caught as in one string).
+ * Counted before parsing: a string of a million commas must not make
+ * the parser allocate a million specs. */
+static fc_status ind_text(const json_t *v, char **text) {
+    if (json_is_string(v)) {
+        if (count_items(json_string_value(v)) > FC_IND_MAX_SPECS)
+            return fc_error(FC_ERR_INVALID, "ind: at most %d indicators at once", FC_IND_MAX_SPECS);
+        *text = strdup(json_string_value(v));
+        return *text ? FC_OK : fc_error(FC_ERR_MEMORY, "out of memory reading ind");
+    }
+    if (!json_is_array(v) || json_array_size(v) == 0)
+        return fc_error(FC_ERR_INVALID, "ind: expected a string (\"sma:20,rsi:14\") or a non-empty array of "
+                        "strings, got %s", json_is_array(v) ? "an empty array" : json_kind(v));
+    size_t items = 0, len = 0;
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        const json_t *s = json_array_get(v, i);
+        if (!json_is_string(s)) return fc_error(FC_ERR_INVALID, "ind[%zu]: expected a string, got %s", i, json_kind(s));
+        items += count_items(json_string_value(s));
+        len += json_string_length(s) + 1;
+        if (items > FC_IND_MAX_SPECS)
+            return fc_error(FC_ERR_INVALID, "ind: at most %d indicators at once", FC_IND_MAX_SPECS);
+    }
+    *text = fc_malloc(len, "ind");
+    if (!*text) return FC_ERR_MEMORY;
+    (*text)[0] = '\0';
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        if (i) strcat(*text, ",");
+        strcat(*text, json_string_value(json_array_get(v, i)));
+    }
+    return FC_OK;
+}
+
+/* The specs, with the parser's messages behind "ind: " as --ind's are. */
+static fc_status read_ind(const json_t *v, ind_request *q) {
+    char *text = NULL;
+    FC_TRY(ind_text(v, &text));
+    fc_status st = fc_ind_parse_list(text, &q->specs, &q->n_specs);
+    free(text);
+    if (st != FC_OK) return fc_error_wrap(st, "ind: ");
+    for (size_t j = 0; j < q->n_specs; j++) q->n_columns += (size_t)fc_ind_n_outputs(&q->specs[j]);
+    return FC_OK;
+}
+
+static fc_status read_nan(const json_t *v, ind_request *q) {
+    if (!json_is_string(v))
+        return fc_error(FC_ERR_INVALID, "nan: expected \"poison\" or \"restart\", got %s", json_kind(v));
+    return fc_ind_parse_nan_policy(json_string_value(v), &q->opt.nan);   /* the message names --nan */
+}
+
+static fc_status read_indicators(const json_t *root, ind_request *q) {
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)root, key, v) {
+        if (!strcmp(key, "close")) FC_TRY(read_close(v, q));
+        else if (!strcmp(key, "ind")) FC_TRY(read_ind(v, q));
+        else if (!strcmp(key, "nan")) FC_TRY(read_nan(v, q));
+        else if (!strcmp(key, "high") || !strcmp(key, "low") || !strcmp(key, "volume") || !strcmp(key, "open"))
+            return fc_error(FC_ERR_INVALID, "%s: not used: every indicator fcast computes reads close only "
+                            "(known: " INDICATOR_KEYS ")", key);
+        else return unknown_key(key, INDICATOR_KEYS);
+    }
+    if (!q->y) return fc_error(FC_ERR_INVALID, "close: required (the prices, oldest first)");
+    if (!q->specs) return fc_error(FC_ERR_INVALID, "ind: required (e.g. \"sma:20,rsi:14\", as --ind)");
+    if (q->n > FC_QUANT_MAX_VALUES / q->n_columns)
+        return fc_error(FC_ERR_MEMORY, "the answer would hold %zu values (%zu points x %zu columns), more than the "
+                        "%u a request may hold", q->n * q->n_columns, q->n, q->n_columns, FC_QUANT_MAX_VALUES);
+    return FC_OK;
+}
+
+/* A spec that leaves close without a single value is an error, as in the
+ * CLI when it leaves every series empty: the spec asks too much of the data. */
+static fc_status report_short(const ind_request *q, const uint8_t *none) {
+    for (size_t j = 0; j < q->n_specs; j++) {
+        if (!none[j]) continue;
+        char text[FC_IND_LABEL_CAP];
+        fc_ind_spec_text(&q->specs[j], text, sizeof text);
+        return fc_error(FC_ERR_INVALID, "ind: '%s' needs more than %d points (its lookback) but close has %zu%s", text,
+                        fc_ind_lookback(&q->specs[j]), q->n,
+                        !q->n_null ? "" : q->opt.nan == FC_NAN_RESTART ? " (counting from each null: nan is restart)"
+                                                                       : " (with nulls)");
+    }
+    return FC_OK;
+}
+
+static fc_status compute(ind_request *q) {
+    for (size_t j = 0; j < q->n_specs; j++) {
+        q->outs[j] = fc_calloc(FC_IND_MAX_OUTPUTS, sizeof(double *), "output columns");
+        if (!q->outs[j]) return FC_ERR_MEMORY;
+        for (int k = 0; k < fc_ind_n_outputs(&q->specs[j]); k++)
+            if (!(q->outs[j][k] = fc_malloc(q->n * sizeof(double), "indicator output"))) return FC_ERR_MEMORY;
+    }
+    uint8_t none[FC_IND_MAX_SPECS];
+    size_t offsets[2] = {0, q->n};
+    const uint8_t *mask = q->n_null ? q->mask : NULL;
+    FC_TRY(fc_ind_compute_many(q->specs, q->n_specs, q->y, mask, offsets, 1, &q->opt,
+                               (double *const *const *)q->outs, none));
+    return report_short(q, none);
+}
+
+/* The column name as a JSON string (labels come from the client's text). */
+static void put_key(FILE *f, const char *name) {
+    json_t *s = json_string(name);
+    char *t = s ? json_dumps(s, JSON_ENCODE_ANY) : NULL;
+    fputs(t ? t : "\"\"", f);
+    free(t);
+    json_decref(s);
+}
+
+/* {"column": [v, ...], ...} in the CLI's column order; each number as the
+ * CLI writes its CSV cell (%.17g: the same bits read back), null where the
+ * cell is empty (NaN) or where JSON has no number (infinite). */
+static char *render(const ind_request *q, size_t *len) {
+    char *text = NULL;
+    FILE *f = open_memstream(&text, len);
+    if (!f) return NULL;
+    fputc('{', f);
+    for (size_t j = 0, c = 0; j < q->n_specs; j++)
+        for (int k = 0; k < fc_ind_n_outputs(&q->specs[j]); k++, c++) {
+            char name[96];
+            fc_ind_column_name(&q->specs[j], k, name, sizeof name);
+            fputs(c ? ", " : "", f);
+            put_key(f, name);
+            fputs(": [", f);
+            for (size_t i = 0; i < q->n; i++) {
+                double v = q->outs[j][k][i];
+                if (isfinite(v)) fprintf(f, i ? ", %.17g" : "%.17g", v);
+                else fputs(i ? ", null" : "null", f);
+            }
+            fputc(']', f);
+        }
+    fputs("}\n", f);
+    if (fclose(f) != 0 || !text) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+static void indicators(const fc_http_request *rq, fc_http_response *rs) {
+    json_t *root = NULL;
+    ind_request q = {.opt = fc_ind_options_default()};   /* backend NULL: the CPU */
+    fc_status st = load_object(rq, &root);
+    if (st == FC_OK) st = read_indicators(root, &q);
+    json_decref(root);   /* before computing: the values are copied */
+    if (st == FC_OK) st = compute(&q);
+    size_t len = 0;
+    char *text = st == FC_OK ? render(&q, &len) : NULL;
+    ind_free(&q);
+    if (st != FC_OK) reply_failure(rs, st);
+    else if (!text) fc_http_reply_error(rs, 500, "out of memory writing the answer");
+    else *rs = (fc_http_response){.status = 200, .content_type = JSON, .body = text, .len = len};
+}
+
+/* ---- routing ---- */
+
+int fc_quant_route(const fc_http_request *rq, fc_http_response *rs) {
+    int is_option = !strcmp(rq->path, PATH_OPTION);
+    if (!is_option && strcmp(rq->path, PATH_INDICATORS) != 0) return 0;
+    if (strcmp(rq->method, "POST") != 0) {
+        fc_http_reply_error(rs, 405, "method not allowed here (allowed: POST)");
+    } else if (!body_is_json(rq->content_type)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "Content-Type %.100s: send application/json", rq->content_type);
+        fc_http_reply_error(rs, 415, msg);
+    } else if (is_option) {
+        option(rq, rs);
+    } else {
+        indicators(rq, rs);
+    }
+    return 1;
+}

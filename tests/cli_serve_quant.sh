@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# fcast serve's quant endpoints over loopback with curl (docs/serving.md):
+# POST /v1/quant/option answers byte for byte what `fcast quant option
+# --json` prints for the same parameters; POST /v1/quant/indicators answers,
+# series by series of data/eu_stock_markets.csv, the cells of `fcast quant
+# indicators`' CSV (the same number text, null for an empty cell); errors
+# get their status and name the field. Bounded in time: every curl has a
+# timeout, every wait a deadline. $1 is the fcast binary.
+set -uo pipefail
+fcast=$1
+source tests/lib_cli.sh
+
+mkdir -p "$tmp/models"
+"$fcast" train --data data/monthly_classics.csv --model nhits --h 12 --input-size 24 --max-steps 30 --quiet \
+    --out "$tmp/models/nhits.safetensors" 2>/dev/null
+check "a model to serve" "[ -s $tmp/models/nhits.safetensors ]"
+
+# start NAME FLAGS...: starts a server in the background; sets $port and $pid
+start() {
+    local name=$1; shift
+    "$fcast" serve --models "$tmp/models" --port 0 "$@" 2> "$tmp/$name.log" &
+    pid=$!
+    port=""
+    for _ in $(seq 200); do
+        port=$(sed -n 's|.*on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$tmp/$name.log" | head -1)
+        [ -n "$port" ] && break
+        sleep 0.05
+    done
+}
+# stop: SIGTERM, then the exit status of the server
+stop() { kill -TERM "$pid" 2>/dev/null; wait "$pid"; }
+# code METHOD PATH [CURL ARGS...]: the HTTP status only
+code() { local m=$1 p=$2; shift 2; curl -s -o /dev/null -w '%{http_code}' --max-time 60 -X "$m" "$@" "http://127.0.0.1:$port$p"; }
+# body METHOD PATH [CURL ARGS...]: the body only
+body() { local m=$1 p=$2; shift 2; curl -s --max-time 60 -X "$m" "$@" "http://127.0.0.1:$port$p"; }
+
+start main --quiet
+check "the server starts and prints its port" "[ -n '$port' ]"
+wired=$(code POST /v1/quant/option -H 'Content-Type: application/json' --data-binary '{}')
+check "the quant routes answer (got $wired; 404: fc_quant_route is not called from service.c's route())" \
+      "[ '$wired' != 404 ]"
+
+# --- option: the served JSON against the CLI's --json, byte for byte
+# same_option NAME JSON -- CLI FLAGS...
+same_option() {
+    local name=$1 json=$2; shift 3
+    "$fcast" quant option "$@" --json > "$tmp/cli_$name.json" 2>&1
+    body POST /v1/quant/option -H 'Content-Type: application/json' --data-binary "$json" > "$tmp/srv_$name.json"
+    check "option $name: the answer is fcast quant option --json's output byte for byte" \
+          "[ -s $tmp/cli_$name.json ] && cmp -s $tmp/cli_$name.json $tmp/srv_$name.json"
+}
+same_option european_call \
+    '{"call": true, "S": 100, "K": 105, "sigma": 0.25, "T": 1, "r": 0.03, "paths": 200000, "seed": 3}' \
+    -- --call --S 100 --K 105 --sigma 0.25 --T 1 --r 0.03 --paths 200000 --seed 3
+same_option european_put_steps \
+    '{"put": true, "S": 100, "K": 100, "r": 0.05, "q": 0.01, "sigma": 0.2, "T": 1, "steps": 4, "paths": 100000, "antithetic": true, "seed": 7}' \
+    -- --put --S 100 --K 100 --r 0.05 --q 0.01 --sigma 0.2 --T 1 --steps 4 --paths 100000 --antithetic --seed 7
+same_option asian_put \
+    '{"type": "asian", "put": true, "S": 90, "K": 87, "r": 0.025, "q": 0.06, "sigma": 0.13, "T": 1, "fixings": 12, "paths": 100000, "antithetic": true}' \
+    -- --type asian --put --S 90 --K 87 --r 0.025 --q 0.06 --sigma 0.13 --T 1 --fixings 12 --paths 100000 --antithetic
+same_option asian_no_cv \
+    '{"type": "asian", "call": true, "S": 100, "K": 100, "sigma": 0.3, "T": 0.5, "fixings": 5, "paths": 50000, "no-control-variate": true}' \
+    -- --type asian --call --S 100 --K 100 --sigma 0.3 --T 0.5 --fixings 5 --paths 50000 --no-control-variate
+same_option defaults '{"call": true, "S": 100, "K": 100, "sigma": 0.2, "T": 1}' -- --call --S 100 --K 100 --sigma 0.2 --T 1
+
+# --- indicators: each series of the bundled prices against the CLI's CSV
+ind="sma:20,ema:12,rsi:14,macd:12:26:9,bbands:20,wma:5,mom,roc:3,stddev:10:2,zscore"
+"$fcast" quant indicators --data data/eu_stock_markets.csv --ind "$ind" --out "$tmp/ind.csv" 2>/dev/null
+check "fcast quant indicators runs" "[ -s $tmp/ind.csv ]"
+# request SERIES FILE [NAN]: the series' y values, as their text in the CSV, in a JSON body
+request() {
+    python3 - "$1" "$2" "$ind" "${3:-}" <<'EOF'
+import csv, json, sys
+series, data, ind, nan = sys.argv[1:5]
+ys = [r["y"] or "null" for r in csv.DictReader(open(data)) if r["unique_id"] == series]
+nan_field = ', "nan": %s' % json.dumps(nan) if nan else ""
+print('{"close": [%s], "ind": %s%s}' % (", ".join(ys), json.dumps(ind), nan_field))
+EOF
+}
+# same_cells SERIES CLI_CSV ANSWER: every column of the answer holds the CSV's cells of the series,
+# as the same text (numbers read as text, not floats), null for an empty cell
+same_cells() {
+    python3 - "$@" <<'EOF'
+import csv, json, sys
+series, table, answer = sys.argv[1:4]
+rows = [r for r in csv.DictReader(open(table)) if r["unique_id"] == series]
+cols = [c for c in csv.DictReader(open(table)).fieldnames if c not in ("unique_id", "ds")]
+got = json.load(open(answer), parse_float=str, parse_int=str)
+ok = list(got) == cols and all(got[c] == [r[c] or None for r in rows] for c in cols) and len(rows) > 0
+print("same" if ok else "differ")
+EOF
+}
+for s in DAX SMI CAC FTSE; do
+    request "$s" data/eu_stock_markets.csv > "$tmp/ind_$s.json"
+    body POST /v1/quant/indicators -H 'Content-Type: application/json' --data-binary @"$tmp/ind_$s.json" \
+        > "$tmp/ind_$s.out"
+    check "indicators $s: the answer holds fcast quant indicators' cells, column for column" \
+          "[ \"\$(same_cells $s $tmp/ind.csv $tmp/ind_$s.out)\" = same ]"
+done
+# missing values: null in, restart after each gap, as an empty y cell in the CLI
+printf 'unique_id,ds,y\nA,1,1\nA,2,2\nA,3,3\nA,4,\nA,5,5\nA,6,6\nA,7,7\nA,8,8\nA,9,9\nA,10,10\n' > "$tmp/gap.csv"
+ind="sma:2,mom:1"
+"$fcast" quant indicators --data "$tmp/gap.csv" --ind "$ind" --nan restart --out "$tmp/gap_out.csv" 2>/dev/null
+request A "$tmp/gap.csv" restart > "$tmp/gap.json"
+body POST /v1/quant/indicators --data-binary @"$tmp/gap.json" > "$tmp/gap.out"
+check "indicators with a null and nan: restart: fcast quant indicators' cells" \
+      "[ \"\$(same_cells A $tmp/gap_out.csv $tmp/gap.out)\" = same ]"
+
+# --- errors: status and the field named
+check "option: a field of the wrong type is 400 naming it" \
+      "body POST /v1/quant/option --data-binary '{\"call\": true, \"S\": \"x\", \"K\": 1, \"sigma\": 0.2, \"T\": 1}' | grep -q '\"S: expected a number'"
+check "option: an invalid value is 400 with the library's message" \
+      "[ \"\$(code POST /v1/quant/option --data-binary '{\"call\": true, \"S\": 100, \"K\": 100, \"sigma\": 0, \"T\": 1}')\" = 400 ]"
+check "option: more paths than the server takes is 413" \
+      "[ \"\$(code POST /v1/quant/option --data-binary '{\"call\": true, \"S\": 100, \"K\": 100, \"sigma\": 0.2, \"T\": 1, \"paths\": 1000000000}')\" = 413 ]"
+check "indicators: a bad spec is 400 naming ind" \
+      "body POST /v1/quant/indicators --data-binary '{\"close\": [1, 2, 3], \"ind\": \"sma:0\"}' | grep -q \"ind: 'sma:0'\""
+check "indicators: malformed JSON is 400 with the line and column" \
+      "body POST /v1/quant/indicators --data-binary '{\"close\": [1,' | grep -q 'line 1, column'"
+check "indicators: GET is 405" "[ \"\$(code GET /v1/quant/indicators)\" = 405 ]"
+check "option: a CSV body is 415" \
+      "[ \"\$(code POST /v1/quant/option -H 'Content-Type: text/csv' --data-binary 'S,K')\" = 415 ]"
+check "the server still answers after the errors" "[ \"\$(code GET /v2/health/ready)\" = 200 ]"
+check "SIGTERM: exit 0" "stop"
+
+finish

@@ -1,0 +1,406 @@
+/* The quant endpoints (serve/quant_routes.c), called in process with
+ * fabricated requests (no network):
+ *   - POST /v1/quant/option answers exactly the text the shared JSON
+ *     function (quant/quant_request.h, which `fcast quant option --json`
+ *     prints) gives for the same parameters, with the library's numbers;
+ *   - POST /v1/quant/indicators answers the library's values bit for bit
+ *     (direct fc_ind_compute calls), NaN as null, columns named and ordered
+ *     as the CLI's CSV;
+ *   - bad bodies get the right status and a message naming the field;
+ *   - other paths are not the route's, other methods are 405. */
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/error.h"
+#include "quant/indicators.h"
+#include "quant/quant_request.h"
+#include "quant_routes.h"
+
+/* ------------------------------------------------------------ helpers */
+
+/* rs for METHOD PATH with body (Content-Type JSON); 0 if the route declined. */
+static int call(const char *method, const char *path, const char *content_type, const char *body,
+                fc_http_response *rs) {
+    fc_http_request rq = {.method = method, .path = path, .content_type = content_type, .body = body,
+                          .len = body ? strlen(body) : 0};
+    memset(rs, 0, sizeof *rs);
+    return fc_quant_route(&rq, rs);
+}
+
+static int post(const char *path, const char *body, fc_http_response *rs) {
+    return call("POST", path, "application/json", body, rs);
+}
+
+/* A printf-formatted string, malloc'd. */
+static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *format(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0) s = NULL;
+    va_end(ap);
+    return s;
+}
+
+/* ------------------------------------------------------------ options */
+
+/* The shared function's text for p, plus the newline the CLI prints. */
+static char *expected_option(const fc_option_params *p, fc_mc_result *r) {
+    fc_mc_option o;
+    fc_bs_greeks g;
+    if (fc_option_from_params(p, &o) != FC_OK || fc_option_price(&o, r, &g) != FC_OK) return NULL;
+    char *s = fc_option_json(&o, r, &g), *line = s ? format("%s\n", s) : NULL;
+    free(s);
+    return line;
+}
+
+typedef struct {
+    const char *body;
+    fc_option_params p;   /* the same request as the CLI's flags would make it */
+} option_case;
+
+static void check_option_case(const option_case *c) {
+    fc_http_response rs;
+    fc_mc_result r;
+    char *want = expected_option(&c->p, &r);
+    CHECK_MSG(want != NULL, "%s: %s", c->body, fc_last_error());
+    CHECK(post("/v1/quant/option", c->body, &rs) == 1);
+    CHECK_MSG(rs.status == 200, "%s: %d %s", c->body, rs.status, rs.body);
+    CHECK(rs.content_type && !strcmp(rs.content_type, "application/json"));
+    CHECK_MSG(want && rs.body && rs.len == strlen(want) && !memcmp(rs.body, want, rs.len),
+              "%s:\n got  %s want %s", c->body, rs.body, want);
+    /* and the numbers read back are the library's, to the bit */
+    json_t *j = rs.body ? json_loads(rs.body, 0, NULL) : NULL;
+    double price = json_real_value(json_object_get(j, "price"));
+    CHECK(j && memcmp(&price, &r.price, sizeof price) == 0);
+    CHECK(j && (uint64_t)json_integer_value(json_object_get(j, "paths")) == r.paths);
+    json_decref(j);
+    free(want);
+    free(rs.body);
+}
+
+static fc_option_params params(int call, double S, double K, double sigma, double T) {
+    fc_option_params p = fc_option_params_default();
+    p.call = call;
+    p.put = !call;
+    p.S = S, p.K = K, p.sigma = sigma, p.T = T;
+    return p;
+}
+
+static void test_option_answers(void) {
+    option_case c[7];
+    c[0] = (option_case){"{\"call\": true, \"S\": 100, \"K\": 105, \"sigma\": 0.25, \"T\": 1, \"r\": 0.03, "
+                         "\"paths\": 200000, \"seed\": 3}", params(1, 100, 105, 0.25, 1)};
+    c[0].p.r = 0.03, c[0].p.paths = 200000, c[0].p.seed = 3;
+    c[1] = (option_case){"{\"put\": true, \"S\": 100, \"K\": 100, \"r\": 0.05, \"sigma\": 0.2, \"T\": 1, "
+                         "\"paths\": 100000, \"antithetic\": true, \"seed\": 7, \"steps\": 4, \"q\": 0.01}",
+                         params(0, 100, 100, 0.2, 1)};
+    c[1].p.r = 0.05, c[1].p.paths = 100000, c[1].p.antithetic = 1, c[1].p.seed = 7, c[1].p.steps = 4, c[1].p.q = 0.01;
+    c[2] = (option_case){"{\"type\": \"asian\", \"put\": true, \"S\": 90, \"K\": 87, \"r\": 0.025, \"q\": 0.06, "
+                         "\"sigma\": 0.13, \"T\": 1, \"fixings\": 12, \"paths\": 100000, \"antithetic\": true}",
+                         params(0, 90, 87, 0.13, 1)};
+    c[2].p.type = "asian", c[2].p.r = 0.025, c[2].p.q = 0.06, c[2].p.fixings = 12, c[2].p.paths = 100000;
+    c[2].p.antithetic = 1;
+    c[3] = (option_case){"{\"type\": \"asian\", \"call\": true, \"S\": 100, \"K\": 100, \"sigma\": 0.3, \"T\": 0.5, "
+                         "\"fixings\": 5, \"paths\": 50001, \"no-control-variate\": true}",
+                         params(1, 100, 100, 0.3, 0.5)};
+    c[3].p.type = "asian", c[3].p.fixings = 5, c[3].p.paths = 50001, c[3].p.no_control_variate = 1;
+    /* the defaults: 1000000 paths, seed 42, r = q = 0 */
+    c[4] = (option_case){"{\"call\": true, \"S\": 100, \"K\": 100, \"sigma\": 0.2, \"T\": 1}", params(1, 100, 100, 0.2, 1)};
+    /* false flags are absent flags; a real with an integer value is an integer */
+    c[5] = (option_case){"{\"call\": true, \"put\": false, \"antithetic\": false, \"S\": 100, \"K\": 95, "
+                         "\"sigma\": 0.2, \"T\": 2, \"paths\": 2e5, \"seed\": 11.0}", params(1, 100, 95, 0.2, 2)};
+    c[5].p.paths = 200000, c[5].p.seed = 11;
+    c[6] = (option_case){"{\"type\": \"european\", \"put\": true, \"S\": 50.5, \"K\": 49.25, \"sigma\": 0.4, "
+                         "\"T\": 0.25, \"paths\": 3}", params(0, 50.5, 49.25, 0.4, 0.25)};
+    c[6].p.paths = 3;   /* rounded up to whole draws by the library, as in the CLI */
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) check_option_case(&c[i]);
+}
+
+/* ---------------------------------------------------------- indicators */
+
+/* A deterministic random walk of n prices, NaN at the positions of nulls
+ * (every `gap`-th point from 50 on; 0: none). */
+static void prices(double *y, uint8_t *mask, size_t n, size_t gap) {
+    uint64_t s = 88172645463325252ull;
+    double p = 100.0;
+    for (size_t i = 0; i < n; i++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        p *= 1.0 + ((double)(s >> 11) / 9007199254740992.0 - 0.5) * 0.04;
+        mask[i] = !(gap && i >= 50 && (i - 50) % gap == 0);
+        y[i] = mask[i] ? p : NAN;
+    }
+}
+
+static char *indicators_body(const double *y, const uint8_t *mask, size_t n, const char *ind_json, const char *nan) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    fputs("{\"close\": [", f);
+    for (size_t i = 0; i < n; i++) {
+        if (mask[i]) fprintf(f, "%s%.17g", i ? ", " : "", y[i]);
+        else fprintf(f, "%snull", i ? ", " : "");
+    }
+    fprintf(f, "], \"ind\": %s", ind_json);
+    if (nan) fprintf(f, ", \"nan\": \"%s\"", nan);
+    fputs("}", f);
+    fclose(f);
+    return text;
+}
+
+/* Every value of column `got` equals out[] to the bit; null where NaN. */
+static int same_column(const json_t *got, const double *out, size_t n) {
+    if (!json_is_array(got) || json_array_size(got) != n) return 0;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *v = json_array_get(got, i);
+        if (isnan(out[i]) ? !json_is_null(v) : !json_is_number(v)) return 0;
+        double x = json_is_number(v) ? json_number_value(v) : NAN;
+        if (!isnan(out[i]) && memcmp(&x, &out[i], sizeof x) != 0) return 0;
+    }
+    return 1;
+}
+
+/* The answer against one fc_ind_compute call per spec, column by column,
+ * in the CLI's column order. */
+static void check_indicators_answer(const char *answer, const double *y, const uint8_t *mask, size_t n,
+                                    const char *spec_text, fc_nan_policy nan) {
+    fc_ind_spec *specs = NULL;
+    size_t n_specs = 0, offsets[2] = {0, n};
+    CHECK(fc_ind_parse_list(spec_text, &specs, &n_specs) == FC_OK);
+    fc_ind_options opt = fc_ind_options_default();
+    opt.nan = nan;
+    json_t *j = json_loads(answer, 0, NULL);
+    CHECK_MSG(json_is_object(j), "%.200s", answer);
+    void *it = json_object_iter(j);
+    double *out[FC_IND_MAX_OUTPUTS];
+    for (int k = 0; k < FC_IND_MAX_OUTPUTS; k++) out[k] = malloc(n * sizeof(double));
+    for (size_t s = 0; s < n_specs; s++) {
+        CHECK(fc_ind_compute(&specs[s], y, mask, offsets, 1, &opt, out, NULL) == FC_OK);
+        for (int k = 0; k < fc_ind_n_outputs(&specs[s]); k++, it = json_object_iter_next(j, it)) {
+            char name[96];
+            fc_ind_column_name(&specs[s], k, name, sizeof name);
+            CHECK_MSG(it && !strcmp(json_object_iter_key(it), name), "column %s: got %s", name,
+                      it ? json_object_iter_key(it) : "(none)");
+            CHECK_MSG(it && same_column(json_object_iter_value(it), out[k], n), "column %s differs", name);
+        }
+    }
+    CHECK_MSG(it == NULL, "more columns than the specs give");
+    for (int k = 0; k < FC_IND_MAX_OUTPUTS; k++) free(out[k]);
+    json_decref(j);
+    free(specs);
+}
+
+static void test_indicators_answers(void) {
+    enum { N = 3000 };
+    static double y[N];
+    static uint8_t mask[N];
+    static const char *const SPECS = "sma:20,ema:12,rsi:14,macd:12:26:9,bbands:20,wma:5,mom,roc:3,stddev:10:2,zscore";
+    static const char *const SPECS_ARRAY = "[\"sma:20,ema:12\", \"rsi:14\", \"macd:12:26:9\", \"bbands:20\", "
+                                           "\"wma:5,mom,roc:3\", \"stddev:10:2\", \"zscore\"]";
+    const struct { size_t gap; const char *nan; fc_nan_policy policy; } runs[] = {
+        {0, NULL, FC_NAN_POISON}, {97, NULL, FC_NAN_POISON}, {97, "restart", FC_NAN_RESTART}, {97, "poison", FC_NAN_POISON}};
+    for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
+        prices(y, mask, N, runs[r].gap);
+        char *quoted = format("\"%s\"", SPECS);
+        char *body = indicators_body(y, mask, N, quoted, runs[r].nan);
+        char *body_array = indicators_body(y, mask, N, SPECS_ARRAY, runs[r].nan);
+        fc_http_response rs, ra;
+        CHECK(post("/v1/quant/indicators", body, &rs) == 1);
+        CHECK_MSG(rs.status == 200, "%d %s", rs.status, rs.body);
+        if (rs.status == 200) check_indicators_answer(rs.body, y, runs[r].gap ? mask : NULL, N, SPECS, runs[r].policy);
+        CHECK(post("/v1/quant/indicators", body_array, &ra) == 1);
+        CHECK_MSG(ra.status == 200 && ra.len == rs.len && !memcmp(ra.body, rs.body, rs.len),
+                  "ind as an array answers what the string does");
+        CHECK(rs.len > 0 && rs.body[rs.len - 1] == '\n');
+        free(rs.body), free(ra.body), free(body), free(body_array), free(quoted);
+    }
+}
+
+/* A short series gets its leading nulls and the values after them. */
+static void test_indicators_small(void) {
+    fc_http_response rs;
+    CHECK(post("/v1/quant/indicators", "{\"close\": [1, 2, 3, 4], \"ind\": \"sma:2,mom:1\"}", &rs) == 1);
+    CHECK_MSG(rs.status == 200 && !strcmp(rs.body, "{\"sma_2\": [null, 1.5, 2.5, 3.5], \"mom_1\": [null, 1, 1, 1]}\n"),
+              "%s", rs.body);
+    free(rs.body);
+}
+
+/* ------------------------------------------------------------- errors */
+
+typedef struct {
+    const char *method, *path, *content_type, *body;
+    int status;
+    const char *needle;   /* in the error message */
+} bad_case;
+
+#define OPT "/v1/quant/option"
+#define IND "/v1/quant/indicators"
+#define CT "application/json"
+#define MKT "\"S\": 100, \"K\": 100, \"sigma\": 0.2, \"T\": 1"
+
+static const bad_case BAD[] = {
+    /* option: the body */
+    {"POST", OPT, CT, "{\"call\": true, ", 400, "line 1, column"},
+    {"POST", OPT, CT, "", 400, "invalid JSON"},
+    {"POST", OPT, CT, "[1, 2]", 400, "JSON object"},
+    {"POST", OPT, CT, "{\"call\": true, \"S\": 1, \"S\": 2, \"K\": 100, \"sigma\": 0.2, \"T\": 1}", 400, "duplicate"},
+    {"POST", OPT, CT, "{\"call\": true, \"spot\": 100, " MKT "}", 400, "spot: unknown key (known: type, call"},
+    {"POST", OPT, CT, "{\"call\": true, \"json\": true, " MKT "}", 400, "json: unknown key"},
+    {"POST", OPT, CT, "{\"call\": true, \"device\": \"cuda\", " MKT "}", 400, "device: unknown key"},
+    /* option: types */
+    {"POST", OPT, CT, "{\"call\": true, \"S\": \"100\", \"K\": 100, \"sigma\": 0.2, \"T\": 1}", 400, "S: expected a number, got a string"},
+    {"POST", OPT, CT, "{\"call\": 1, " MKT "}", 400, "call: expected true or false"},
+    {"POST", OPT, CT, "{\"call\": true, \"antithetic\": \"yes\", " MKT "}", 400, "antithetic: expected true or false"},
+    {"POST", OPT, CT, "{\"call\": true, \"type\": 3, " MKT "}", 400, "type: expected a string"},
+    {"POST", OPT, CT, "{\"call\": true, \"paths\": -1, " MKT "}", 400, "paths: expected a non-negative integer"},
+    {"POST", OPT, CT, "{\"call\": true, \"paths\": 1.5, " MKT "}", 400, "paths: expected a non-negative integer"},
+    {"POST", OPT, CT, "{\"call\": true, \"paths\": 1e300, " MKT "}", 400, "paths: expected a non-negative integer"},
+    {"POST", OPT, CT, "{\"call\": true, \"seed\": \"x\", " MKT "}", 400, "seed: expected a non-negative integer"},
+    {"POST", OPT, CT, "{\"call\": true, \"r\": null, " MKT "}", 400, "r: expected a number, got null"},
+    /* option: values, with the library's messages */
+    {"POST", OPT, CT, "{\"call\": true, \"K\": 100, \"sigma\": 0.2, \"T\": 1}", 400, "S: required"},
+    {"POST", OPT, CT, "{\"call\": true, \"S\": 100, \"K\": 100, \"T\": 1}", 400, "sigma: required"},
+    {"POST", OPT, CT, "{" MKT "}", 400, "give exactly one of --call and --put"},
+    {"POST", OPT, CT, "{\"call\": true, \"put\": true, " MKT "}", 400, "give exactly one of --call and --put"},
+    {"POST", OPT, CT, "{\"call\": true, \"type\": \"bermudan\", " MKT "}", 400, "--type: expected european or asian"},
+    {"POST", OPT, CT, "{\"call\": true, \"S\": 100, \"K\": 100, \"sigma\": 0, \"T\": 1}", 400, "--sigma"},
+    {"POST", OPT, CT, "{\"call\": true, \"S\": 100, \"K\": 100, \"sigma\": 1e200, \"T\": 1}", 400, "--sigma"},
+    {"POST", OPT, CT, "{\"call\": true, \"S\": 100, \"K\": 100, \"sigma\": 0.2, \"T\": -1}", 400, "--T"},
+    {"POST", OPT, CT, "{\"call\": true, \"S\": -5, \"K\": 100, \"sigma\": 0.2, \"T\": 1}", 400, "--S"},
+    {"POST", OPT, CT, "{\"call\": true, \"S\": 100, \"K\": 0, \"sigma\": 0.2, \"T\": 1}", 400, "--K"},
+    {"POST", OPT, CT, "{\"call\": true, \"r\": -1000, " MKT "}", 400, "--r"},
+    {"POST", OPT, CT, "{\"call\": true, \"paths\": 1, " MKT "}", 400, "--paths"},
+    {"POST", OPT, CT, "{\"call\": true, \"steps\": 0, " MKT "}", 400, "--steps"},
+    {"POST", OPT, CT, "{\"call\": true, \"steps\": 100001, \"paths\": 2, " MKT "}", 400, "--steps"},
+    {"POST", OPT, CT, "{\"type\": \"asian\", \"call\": true, \"steps\": 5, " MKT "}", 400, "--steps does not apply"},
+    {"POST", OPT, CT, "{\"call\": true, \"fixings\": 5, " MKT "}", 400, "--fixings does not apply"},
+    {"POST", OPT, CT, "{\"type\": \"asian\", \"call\": true, \"fixings\": 0, " MKT "}", 400, "--fixings"},
+    /* option: the server's limits */
+    {"POST", OPT, CT, "{\"call\": true, \"paths\": 100000001, " MKT "}", 413, "paths: 100000001, more than the 100000000"},
+    {"POST", OPT, CT, "{\"call\": true, \"paths\": 18446744073709551615, " MKT "}", 400, "invalid JSON"},
+    {"POST", OPT, CT, "{\"call\": true, \"paths\": 100000000, \"steps\": 100, " MKT "}", 413, "path steps"},
+    {"POST", OPT, CT, "{\"type\": \"asian\", \"call\": true, \"paths\": 100000000, " MKT "}", 413, "fixings 12"},
+    /* option: method and media type */
+    {"GET", OPT, NULL, NULL, 405, "allowed: POST"},
+    {"PUT", OPT, CT, "{}", 405, "allowed: POST"},
+    {"POST", OPT, "text/csv", "S,K\n1,2\n", 415, "Content-Type text/csv"},
+    /* indicators: the body */
+    {"POST", IND, CT, "{\"close\": [1, 2,", 400, "line 1, column"},
+    {"POST", IND, CT, "\"sma:20\"", 400, "JSON object"},
+    {"POST", IND, CT, "{\"ind\": \"sma:2\"}", 400, "close: required"},
+    {"POST", IND, CT, "{\"close\": [1, 2, 3]}", 400, "ind: required"},
+    {"POST", IND, CT, "{\"close\": {\"a\": 1}, \"ind\": \"sma:2\"}", 400, "close: expected an array of numbers, got an object"},
+    {"POST", IND, CT, "{\"close\": [], \"ind\": \"sma:2\"}", 400, "close: no values"},
+    {"POST", IND, CT, "{\"close\": [1, \"2\", 3], \"ind\": \"sma:2\"}", 400, "close[1]: expected a number or null, got a string"},
+    {"POST", IND, CT, "{\"close\": [1, 2, true], \"ind\": \"sma:2\"}", 400, "close[2]: expected a number or null, got a boolean"},
+    {"POST", IND, CT, "{\"close\": [1, 2, 3], \"ind\": 20}", 400, "ind: expected a string"},
+    {"POST", IND, CT, "{\"close\": [1, 2, 3], \"ind\": []}", 400, "ind: expected a string (\"sma:20,rsi:14\") or a non-empty array"},
+    {"POST", IND, CT, "{\"close\": [1, 2, 3], \"ind\": [\"sma:2\", 3]}", 400, "ind[1]: expected a string, got a number"},
+    {"POST", IND, CT, "{\"close\": [1, 2, 3], \"ind\": \"sma:0\"}", 400, "ind: 'sma:0': period must be >= 1"},
+    {"POST", IND, CT, "{\"close\": [1, 2, 3], \"ind\": \"foo:3\"}", 400, "ind: 'foo:3': unknown indicator 'foo'"},
+    {"POST", IND, CT, "{\"close\": [1, 2, 3], \"ind\": \"sma:2,sma:2\"}", 400, "ind: 'sma:2': given twice"},
+    {"POST", IND, CT, "{\"close\": [1, 2, 3], \"ind\": [\"sma:2\", \"SMA:2\"]}", 400, "given twice"},
+    {"POST", IND, CT, "{\"close\": [1, 2, 3], \"ind\": \"sma:2,\"}", 400, "ind: empty indicator spec"},
+    {"POST", IND, CT, "{\"close\": [1, 2, 3], \"ind\": \"sma:2\", \"nan\": \"bogus\"}", 400, "--nan: expected 'poison' or 'restart'"},
+    {"POST", IND, CT, "{\"close\": [1, 2, 3], \"ind\": \"sma:2\", \"nan\": 1}", 400, "nan: expected \"poison\" or \"restart\""},
+    {"POST", IND, CT, "{\"close\": [1, 2, 3], \"high\": [2, 3, 4], \"ind\": \"sma:2\"}", 400, "high: not used"},
+    {"POST", IND, CT, "{\"close\": [1, 2, 3], \"ind\": \"sma:2\", \"window\": 3}", 400, "window: unknown key (known: close, ind, nan)"},
+    {"POST", IND, CT, "{\"close\": [1, 2, 3, 4, 5], \"ind\": \"sma:20\"}", 400, "ind: 'sma:20' needs more than 19 points (its lookback) but close has 5"},
+    {"POST", IND, CT, "{\"close\": [1, 2, null, 4, 5], \"ind\": \"sma:3\", \"nan\": \"restart\"}", 400, "'sma:3' needs more than 2 points"},
+    {"POST", IND, CT, "{\"close\": [null, null], \"ind\": \"sma:1\"}", 400, "close has 2 (with nulls)"},
+    {"DELETE", IND, NULL, NULL, 405, "allowed: POST"},
+    {"POST", IND, "application/xml", "<close/>", 415, "Content-Type application/xml"},
+};
+
+static void test_bad_bodies(void) {
+    size_t n = sizeof BAD / sizeof *BAD;
+    for (size_t i = 0; i < n; i++) {
+        const bad_case *b = &BAD[i];
+        fc_http_response rs;
+        CHECK(call(b->method, b->path, b->content_type, b->body, &rs) == 1);
+        CHECK_MSG(rs.status == b->status, "%s %s %s: status %d, want %d (%s)", b->method, b->path, b->body,
+                  rs.status, b->status, rs.body);
+        json_t *j = rs.body ? json_loads(rs.body, 0, NULL) : NULL;
+        const char *msg = json_string_value(json_object_get(j, "error"));
+        CHECK_MSG(msg && strstr(msg, b->needle), "%s: message %s lacks '%s'", b->body, rs.body, b->needle);
+        json_decref(j);
+        free(rs.body);
+    }
+    printf("%zu bad bodies\n", n);
+}
+
+/* Too many specs, also as a huge string of commas (counted, not parsed). */
+static void test_too_many(void) {
+    char *specs = calloc(1, 2000000), *body;
+    fc_http_response rs;
+    if (!specs) {
+        CHECK(!"memory for the specs");
+        return;
+    }
+    for (int i = 1; i <= 65; i++) sprintf(specs + strlen(specs), "%ssma:%d", i > 1 ? "," : "", i);
+    body = format("{\"close\": [1, 2, 3], \"ind\": \"%s\"}", specs);
+    CHECK(post(IND, body, &rs) && rs.status == 400 && strstr(rs.body, "ind: at most 64 indicators at once"));
+    free(rs.body), free(body);
+    memset(specs, ',', 1999999);
+    body = format("{\"close\": [1, 2, 3], \"ind\": \"%s\"}", specs);
+    CHECK(post(IND, body, &rs) && rs.status == 400 && strstr(rs.body, "at most 64"));
+    free(rs.body), free(body), free(specs);
+}
+
+/* head, then n times item separated by commas, then "]}". */
+static char *array_body(const char *head, const char *item, size_t n) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return NULL;
+    fputs(head, f);
+    for (size_t i = 0; i < n; i++) fprintf(f, "%s%s", i ? "," : "", item);
+    fputs("]}", f);
+    fclose(f);
+    return text;
+}
+
+/* 413 past 10,000,000 values: close's points, and the cells of the answer. */
+static void test_value_limits(void) {
+    fc_http_response rs = {0};
+    /* nulls: jansson shares one null, so the parsed array stays small */
+    char *body = array_body("{\"ind\": \"sma:2\", \"close\": [", "null", FC_QUANT_MAX_VALUES + 1);
+    CHECK(body && post(IND, body, &rs) && rs.status == 413 &&
+          strstr(rs.body, "close: 10000001 values, more than the 10000000"));
+    free(rs.body), free(body);
+    rs.body = NULL;
+    /* 200,000 points x 60 columns = 12,000,000 cells */
+    char head[1024] = "{\"ind\": \"";
+    for (int i = 1; i <= 60; i++) sprintf(head + strlen(head), "%ssma:%d", i > 1 ? "," : "", i);
+    strcat(head, "\", \"close\": [");
+    body = array_body(head, "1", 200000);
+    CHECK(body && post(IND, body, &rs) && rs.status == 413 && strstr(rs.body, "the answer would hold 12000000 values"));
+    free(rs.body), free(body);
+}
+
+static void test_not_ours(void) {
+    fc_http_response rs;
+    const char *paths[] = {"/v1/quant/options", "/v1/quant/option/", "/v1/quant", "/v1/quant/indicators/x",
+                           "/v1/models/a/forecast", "/"};
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+        CHECK(call("POST", paths[i], CT, "{}", &rs) == 0);
+        CHECK(rs.status == 0 && rs.body == NULL);
+    }
+}
+
+int main(void) {
+    test_option_answers();
+    test_indicators_answers();
+    test_indicators_small();
+    test_bad_bodies();
+    test_too_many();
+    test_value_limits();
+    test_not_ours();
+    return CHECK_DONE();
+}
