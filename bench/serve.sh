@@ -19,6 +19,7 @@ fcast=$build/fcast
 tmp=$(mktemp -d)
 trap 'kill $pid 2>/dev/null || true; rm -rf "$tmp"' EXIT
 pid=""
+source tests/lib_serve.sh
 if ! command -v wrk >/dev/null; then
     echo "bench/serve.sh needs wrk: apt-get install -y wrk" >&2
     exit 2
@@ -68,14 +69,7 @@ printf "\nfcast serve, one series per request (JSON), wrk on the same machine:\n
 printf "  %-28s %5s %12s %9s %9s %11s\n" "server" "conc." "requests/s" "p50" "p99" "mean batch"
 for flags in "--max-batch-windows 1" "" "--max-queue-delay-us 1000" "--threads 2"; do
     label=${flags:-defaults}
-    "$fcast" serve --models "$tmp/models" --port 0 --quiet $flags 2> "$tmp/serve.log" &
-    pid=$!
-    port=""
-    for _ in $(seq 200); do
-        port=$(sed -n 's|.*on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$tmp/serve.log" | head -1)
-        [ -n "$port" ] && break
-        sleep 0.05
-    done
+    start serve --quiet $flags
     for c in 1 4 8 16 64; do run_level "$c"; done
     kill -TERM $pid; wait $pid || true
 done

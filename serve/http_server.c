@@ -39,19 +39,42 @@ void fc_http_reply(fc_http_response *rs, int status, const char *content_type, c
     if (rs->body) memcpy(rs->body, text, n + 1);
 }
 
-/* JSON string escaping (RFC 8259): quote, backslash and control characters. */
-static size_t json_escape(char *out, size_t cap, const char *s) {
+/* Bytes of the well-formed UTF-8 sequence at s (1 to 4), or 0 when it is
+ * not one (a stray continuation byte, an overlong or truncated form, a
+ * surrogate): messages quote client input, which may be any bytes. */
+static size_t utf8_length(const unsigned char *s) {
+    unsigned char c = s[0];
+    size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c <= 0xdf ? 2 : 0;
+    if (c >= 0xf5 || n == 0) return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80) return 0;
+    if (n == 3 && ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0))) return 0;
+    if (n == 4 && ((c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90))) return 0;
+    return n;
+}
+
+/* JSON string escaping (RFC 8259): quote, backslash and control
+ * characters escaped; bytes that are not UTF-8 become U+FFFD, so the
+ * answer stays valid JSON whatever the client sent. */
+static size_t json_escape(char *out, size_t cap, const char *text) {
+    const unsigned char *s = (const unsigned char *)text;
     size_t n = 0;
-    for (; *s && n + 7 < cap; s++) {
-        unsigned char ch = (unsigned char)*s;
+    while (*s && n + 8 < cap) {
+        unsigned char ch = *s;
+        size_t len = ch < 0x80 ? 1 : utf8_length(s);
         if (ch == '"' || ch == '\\') {
             out[n++] = '\\';
             out[n++] = (char)ch;
         } else if (ch < 0x20) {
             n += (size_t)snprintf(out + n, cap - n, "\\u%04x", ch);
+        } else if (len == 0) {
+            n += (size_t)snprintf(out + n, cap - n, "\\ufffd");
+            len = 1;
         } else {
-            out[n++] = (char)ch;
+            memcpy(out + n, s, len);
+            n += len;
         }
+        s += len ? len : 1;
     }
     out[n] = '\0';
     return n;
@@ -91,6 +114,7 @@ static enum MHD_Result send_response(fc_http_server *s, struct MHD_Connection *c
         MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, retry);
     }
     if (rs->www_authenticate) MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
+    if (rs->allow) MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, rs->allow);
     enum MHD_Result ok = MHD_queue_response(c, (unsigned)rs->status, r);
     MHD_destroy_response(r);
     if (s->logger) s->logger(s->ctx, rq, rs->status, bytes, fc_now() - rq->received);
@@ -190,6 +214,30 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
     *con_cls = NULL;
 }
 
+/* libmicrohttpd's unescaping of the path, except that %00 stays as it is:
+ * decoded, a NUL would end the path there and the rest would be routed as
+ * if absent (".../forecast%00x" served as ".../forecast"). Kept escaped,
+ * such a path matches no endpoint and no model name. */
+static int hex_value(char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static size_t unescape_keep_nul(void *cls, struct MHD_Connection *c, char *s) {
+    (void)cls, (void)c;
+    char *out = s;
+    for (const char *in = s; *in; ) {
+        int hi = in[0] == '%' ? hex_value(in[1]) : -1, lo = hi >= 0 ? hex_value(in[2]) : -1;
+        if (hi >= 0 && lo >= 0 && (hi | lo) != 0) {
+            *out++ = (char)(hi * 16 + lo);
+            in += 3;
+        } else {
+            *out++ = *in++;
+        }
+    }
+    *out = '\0';
+    return (size_t)(out - s);
+}
+
 /* The address to bind: numeric or a name of this machine. */
 static fc_status resolve(const char *host, unsigned port, struct sockaddr_storage *addr, int *ipv6) {
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE}, *res;
@@ -221,6 +269,7 @@ fc_status fc_http_start(const fc_http_options *o, fc_http_handler handler, fc_ht
                                  MHD_OPTION_CONNECTION_LIMIT, o->max_connections,
                                  MHD_OPTION_CONNECTION_TIMEOUT, o->timeout_s,
                                  MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+                                 MHD_OPTION_UNESCAPE_CALLBACK, unescape_keep_nul, NULL,
                                  MHD_OPTION_END);
     if (!s->daemon) {
         int err = errno;

@@ -32,6 +32,7 @@ typedef struct {
     size_t len;
     int retry_after;            /* > 0: a Retry-After header (seconds), for 503 */
     int www_authenticate;       /* 1: a WWW-Authenticate: Bearer header, for 401 */
+    const char *allow;          /* an Allow header (a literal), for 405 */
 } fc_http_response;
 
 /* Fills the response of the request; never NULL body with len > 0. */

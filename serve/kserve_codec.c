@@ -1,6 +1,7 @@
 /* The KServe v2 inference request and answer (see kserve_codec.h), with
  * jansson for the parsing and a growing buffer for the answer. */
 #include <jansson.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,12 +11,27 @@
 #include "io/forecast_csv.h"
 #include "kserve_codec.h"
 
-/* One input tensor's values, flattened row-major: value and present flag. */
+/* One input tensor's values, flattened row-major: value and present flag,
+ * and the datatype they must fit. */
 typedef struct {
     double *v;
     unsigned char *present;
     size_t n, cap;
+    const char *datatype;
 } flat;
+
+/* Whether a JSON scalar is a value of the declared datatype: BOOL takes
+ * true / false, INT* integers, FP* numbers, FP32 within float's range. */
+static const char *misfit(const json_t *x, const char *datatype) {
+    if (json_is_null(x)) return NULL;
+    if (!strcmp(datatype, "BOOL")) return json_is_boolean(x) ? NULL : "expected true or false (BOOL)";
+    if (json_is_boolean(x)) return "a boolean in a numeric tensor";
+    if (!strncmp(datatype, "INT", 3) || !strncmp(datatype, "UINT", 4))
+        return json_is_integer(x) ? NULL : "expected an integer (the datatype is an integer type)";
+    if (!json_is_number(x)) return "expected a number or null";
+    if (!strcmp(datatype, "FP32") && fabs(json_number_value(x)) > FLT_MAX) return "beyond the FP32 range";
+    return NULL;
+}
 
 static fc_status flatten(const json_t *data, const char *field, flat *out, size_t depth) {
     if (depth > 8) return fc_error(FC_ERR_INVALID, "%s: nested deeper than a [B, L] tensor", field);
@@ -26,8 +42,9 @@ static fc_status flatten(const json_t *data, const char *field, flat *out, size_
         return FC_OK;
     }
     if (out->n == out->cap) return fc_error(FC_ERR_INVALID, "%s: more values than its shape holds", field);
-    int ok = json_is_number(data) || json_is_boolean(data) || json_is_null(data);
-    if (!ok) return fc_error(FC_ERR_INVALID, "%s[%zu]: expected a number or null", field, out->n);
+    const char *why = json_is_number(data) || json_is_boolean(data) || json_is_null(data)
+                          ? misfit(data, out->datatype) : "expected a number or null";
+    if (why) return fc_error(FC_ERR_INVALID, "%s.data[%zu]: %s", field, out->n, why);
     double v = json_is_boolean(data) ? (json_is_true(data) ? 1.0 : 0.0) : json_number_value(data);
     if (!isfinite(v)) return fc_error(FC_ERR_INVALID, "%s[%zu]: not a finite number", field, out->n);
     out->v[out->n] = json_is_null(data) ? 0.0 : v;
@@ -69,6 +86,7 @@ static fc_status read_input(const json_t *in, const char *field, size_t L, const
     if (!dt || !type_is(dt, types)) return fc_error(FC_ERR_INVALID, "%s.datatype: %s not taken here", field, dt ? dt : "missing");
     const json_t *data = json_object_get(in, "data");
     if (!json_is_array(data)) return fc_error(FC_ERR_INVALID, "%s.data: expected an array", field);
+    f->datatype = dt;
     f->cap = *B * L;
     f->v = fc_malloc(f->cap * sizeof *f->v, "an input tensor");
     f->present = fc_malloc(f->cap, "an input tensor");

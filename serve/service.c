@@ -35,6 +35,7 @@ static void method_not_allowed(fc_http_response *rs, const char *allowed) {
     char msg[128];
     snprintf(msg, sizeof msg, "method not allowed here (allowed: %s)", allowed);
     fc_http_reply_error(rs, 405, msg);
+    rs->allow = allowed;
 }
 
 /* "text/csv; charset=utf-8" is text/csv: the media type before any parameter. */
@@ -42,6 +43,14 @@ static int media_is(const char *header, const char *type) {
     if (!header) return 0;
     size_t n = strlen(type);
     return !strncasecmp(header, type, n) && (header[n] == '\0' || header[n] == ';' || header[n] == ' ');
+}
+
+/* A JSON body: application/json, no Content-Type, or
+ * application/x-www-form-urlencoded, which `curl -d` sends when not told
+ * otherwise (the body is JSON all the same). */
+static int json_body(const fc_http_request *rq) {
+    return !rq->content_type || media_is(rq->content_type, "application/json") ||
+           media_is(rq->content_type, "application/x-www-form-urlencoded");
 }
 
 /* The model name of /vN/models/{name}[/suffix]: copied into name, with what
@@ -110,9 +119,7 @@ static fc_status parse_forecast(const fc_service *s, const fc_served_model *m, c
     *status = 400;
     if (media_is(rq->content_type, "text/csv")) {
         st = fc_forecast_request_csv(rq->body, rq->len, &lo, &s->limits, ds);
-    } else if (!rq->content_type || media_is(rq->content_type, "application/json") ||
-               media_is(rq->content_type, "application/x-www-form-urlencoded")) {
-        /* the last is what `curl -d` sends when not told: the body is JSON all the same */
+    } else if (json_body(rq)) {
         st = fc_forecast_request_json(rq->body, rq->len, &lo, &s->limits, ds, h);
     } else {
         *status = 415;
@@ -204,6 +211,14 @@ static void infer(fc_service *s, fc_served_model *m, const fc_http_request *rq, 
     fc_dataset *ds = NULL;
     char id[FC_KSERVE_ID_MAX];
     size_t H = m->f.model->cfg.h;
+    if (!json_body(rq)) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "Content-Type %.120s: the inference protocol's body is application/json",
+                 rq->content_type);
+        fc_http_reply_error(rs, 415, msg);
+        fc_metrics_request(s->metrics, m->name, 0, fc_now() - rq->received, -1.0, -1.0);
+        return;
+    }
     fc_status st = fc_kserve_request(rq->body, rq->len, m->f.model->cfg.input_size, &s->limits, &ds, id);
     if (st != FC_OK) {
         fc_http_reply_error(rs, status_of(st), fc_last_error());
@@ -358,8 +373,9 @@ static int route_model(fc_service *s, const fc_http_request *rq, fc_http_respons
     int known = v1 ? !strcmp(rest, "/forecast") : (!strcmp(rest, "") || !strcmp(rest, "/ready") || is_infer);
     if (!known) return 0;
     const char *method = v1 || is_infer ? "POST" : "GET";
-    if (!is(rq, method)) {
-        method_not_allowed(rs, method);
+    int head_ok = !strcmp(method, "GET") && is(rq, "HEAD");   /* HEAD is GET without the body */
+    if (!is(rq, method) && !head_ok) {
+        method_not_allowed(rs, !strcmp(method, "GET") ? "GET, HEAD" : method);
         return 1;
     }
     fc_served_model *m = fc_registry_acquire(s->models, name);
@@ -385,7 +401,7 @@ static int route_fixed(fc_service *s, const fc_http_request *rq, fc_http_respons
         if (!strcmp(rq->path, paths[i])) which = i;
     if (which < 0) return 0;
     if (!is(rq, "GET") && !is(rq, "HEAD")) {
-        method_not_allowed(rs, "GET");
+        method_not_allowed(rs, "GET, HEAD");
         return 1;
     }
     if (which == 0) health_live(rs);

@@ -9,26 +9,11 @@
 set -uo pipefail
 fcast=$1
 source tests/lib_cli.sh
+source tests/lib_serve.sh
 
-mkdir -p "$tmp/models"
-"$fcast" train --data data/monthly_classics.csv --model nhits --h 12 --input-size 24 --max-steps 30 --quiet \
-    --out "$tmp/models/nhits.safetensors" 2>/dev/null
+serve_model
 check "a model to serve" "[ -s $tmp/models/nhits.safetensors ]"
 
-# start NAME FLAGS...: starts a server in the background; sets $port and $pid
-start() {
-    local name=$1; shift
-    "$fcast" serve --models "$tmp/models" --port 0 "$@" 2> "$tmp/$name.log" &
-    pid=$!
-    port=""
-    for _ in $(seq 200); do
-        port=$(sed -n 's|.*on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$tmp/$name.log" | head -1)
-        [ -n "$port" ] && break
-        sleep 0.05
-    done
-}
-# stop: SIGTERM, then the exit status of the server
-stop() { kill -TERM "$pid" 2>/dev/null; wait "$pid"; }
 # code METHOD PATH [CURL ARGS...]: the HTTP status only
 code() { local m=$1 p=$2; shift 2; curl -s -o /dev/null -w '%{http_code}' --max-time 20 -X "$m" "$@" "http://127.0.0.1:$port$p"; }
 # body METHOD PATH [CURL ARGS...]: the body only

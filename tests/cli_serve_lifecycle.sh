@@ -7,6 +7,7 @@
 set -uo pipefail
 fcast=$1
 source tests/lib_cli.sh
+source tests/lib_serve.sh
 
 mkdir -p "$tmp/models"
 train() { "$fcast" train --data data/monthly_classics.csv --model nhits --h 12 --input-size 24 --max-steps 20 \
@@ -18,16 +19,6 @@ cp "$tmp/seed2.safetensors" "$tmp/m2.safetensors"
 "$fcast" predict --model "$tmp/seed2.safetensors" --data data/monthly_classics.csv --out "$tmp/p2.csv" 2>/dev/null
 check "two models that forecast differently" "! cmp -s $tmp/p1.csv $tmp/p2.csv"
 
-start() {
-    "$fcast" serve --models "$tmp/models" --port 0 "$@" 2> "$tmp/serve.log" &
-    pid=$!
-    port=""
-    for _ in $(seq 200); do
-        port=$(sed -n 's|.*on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$tmp/serve.log" | head -1)
-        [ -n "$port" ] && break
-        sleep 0.05
-    done
-}
 code() { local m=$1 p=$2; shift 2; curl -s -o /dev/null -w '%{http_code}' --max-time 20 -X "$m" "$@" "http://127.0.0.1:$port$p"; }
 # forecast NAME: the model's CSV answer for the bundled series
 forecast() { curl -s --max-time 20 -X POST -H 'Content-Type: text/csv' -H 'Accept: text/csv' --data-binary @data/monthly_classics.csv \
@@ -35,7 +26,7 @@ forecast() { curl -s --max-time 20 -X POST -H 'Content-Type: text/csv' -H 'Accep
 
 # --- the bearer token
 printf '  s3cret-token\n' > "$tmp/token"
-start --quiet --auth-token-file "$tmp/token"
+start serve --quiet --auth-token-file "$tmp/token"
 check "token: health needs none" "[ \"\$(code GET /v2/health/ready)\" = 200 ] && [ \"\$(code GET /v2/health/live)\" = 200 ]"
 check "token: 401 without it" "[ \"\$(code GET /v2/models/nhits)\" = 401 ] && [ \"\$(code GET /metrics)\" = 401 ]"
 check "token: 401 with another" "[ \"\$(code GET /v2/models/nhits -H 'Authorization: Bearer s3cret-tokem')\" = 401 ]"
@@ -49,7 +40,7 @@ printf '\n' > "$tmp/empty_token"
 check "an empty token file is refused at start" "grep -q 'holds no token' $tmp/empty.err"
 
 # --- the repository: load, unload, index; a corrupt file keeps the old model
-start --quiet
+start serve --quiet
 name=nhits
 forecast > "$tmp/a1.csv"
 check "serves the first model" "cmp -s $tmp/a1.csv $tmp/p1.csv"
