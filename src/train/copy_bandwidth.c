@@ -19,7 +19,7 @@ static void copy_once(fc_backend *be, direction d, void *dev, void *host, size_t
 static double best_rate(fc_backend *be, direction d, void *dev, void *host, size_t bytes, int rounds) {
     double best = 0;
     copy_once(be, d, dev, host, bytes);   /* untimed: the driver maps the buffers on first use */
-    for (int r = 0; r < rounds && fc_last_status() == FC_OK; r++) {
+    for (int r = 0; r < rounds && be->status(be) == FC_OK; r++) {
         be->sync(be);
         double t0 = fc_now();
         copy_once(be, d, dev, host, bytes);
@@ -47,13 +47,13 @@ fc_status fc_copy_bandwidth_measure(fc_backend *be, size_t bytes, int rounds, fc
     void *pinned = pageable ? be->host_alloc(be, bytes) : NULL;
     if (pinned) {
         measure_host(be, dev, pageable, bytes, rounds, &bw->h2d_pageable, &bw->d2h_pageable);
-        if (fc_last_status() == FC_OK) measure_host(be, dev, pinned, bytes, rounds, &bw->h2d_pinned, &bw->d2h_pinned);
+        if (be->status(be) == FC_OK) measure_host(be, dev, pinned, bytes, rounds, &bw->h2d_pinned, &bw->d2h_pinned);
     }
     be->sync(be);   /* nothing may still read a buffer released below */
     if (pinned) be->host_release(be, pinned);
     free(pageable);
     if (dev) be->release(be, dev);
-    fc_status st = fc_last_status();
+    fc_status st = be->status(be);   /* a copy's failure (the copies return nothing) */
     if (st == FC_OK && !pinned) st = fc_error(FC_ERR_MEMORY, "copy bandwidth: cannot allocate %zu bytes", bytes);
     if (st != FC_OK) memset(bw, 0, sizeof *bw);
     return st;
