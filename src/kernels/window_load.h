@@ -1,5 +1,5 @@
 /* One training window gathered, scaled and split where the data lives: the
- * body of the backends' data_windows entry (backend.h), one window per
+ * body of the backends' data_gather entry (backend.h), one window per
  * thread on a GPU, an OpenMP loop on the CPU. It does what train/batch.c's
  * load_one does on the host (fc_window_gather, fc_scaler_stats,
  * fc_scaler_apply, the split into insample and outsample) with the same
