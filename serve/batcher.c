@@ -190,7 +190,13 @@ fc_status fc_batcher_start(const fc_batcher_options *o, fc_metrics *metrics, fc_
     b->o = *o;
     b->metrics = metrics;
     pthread_mutex_init(&b->lock, NULL);
-    pthread_mutex_init(&b->compute, NULL);
+    /* recursive: a model released inside an exclusive section (a load that
+     * swaps one out) is freed under the same section */
+    pthread_mutexattr_t ma;
+    pthread_mutexattr_init(&ma);
+    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&b->compute, &ma);
+    pthread_mutexattr_destroy(&ma);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -221,6 +227,13 @@ void fc_batcher_stop(fc_batcher *b) {
     pthread_mutex_destroy(&b->lock);
     pthread_mutex_destroy(&b->compute);
     free(b);
+}
+
+void fc_batcher_guard(void *batcher, void (*fn)(void *arg), void *arg) {
+    fc_batcher *b = batcher;
+    pthread_mutex_lock(&b->compute);
+    fn(arg);
+    pthread_mutex_unlock(&b->compute);
 }
 
 fc_status fc_batcher_exclusive(fc_batcher *b, fc_status (*fn)(void *ctx), void *ctx) {

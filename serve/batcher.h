@@ -65,5 +65,7 @@ size_t fc_batcher_pending(fc_batcher *b);
 /* Runs fn(ctx) while no batch runs: loading a model uses the backend the
  * executor computes on, and a backend is not made for two threads. */
 fc_status fc_batcher_exclusive(fc_batcher *b, fc_status (*fn)(void *ctx), void *ctx);
+/* The same for a function without a status (fc_registry_guard's form). */
+void fc_batcher_guard(void *batcher, void (*fn)(void *arg), void *arg);
 
 #endif

@@ -80,8 +80,13 @@ static fc_status input_shape(const json_t *in, const char *field, size_t L, cons
 
 /* One input: its shape, datatype and data into f (allocated for B x L). */
 static fc_status read_input(const json_t *in, const char *field, size_t L, const fc_forecast_limits *lim,
-                            const char *const *types, size_t *B, flat *f) {
+                            size_t body_len, const char *const *types, size_t *B, flat *f) {
     FC_TRY(input_shape(in, field, L, lim, B));
+    /* Each value takes at least two bytes of the body (a digit and a comma):
+     * a shape claiming more is refused before anything is allocated for it,
+     * so a 100-byte request cannot make the server allocate megabytes. */
+    if (*B * L > body_len / 2 + 1)
+        return fc_error(FC_ERR_INVALID, "%s.shape: [%zu, %zu] holds more values than the body has", field, *B, L);
     const char *dt = json_string_value(json_object_get(in, "datatype"));
     if (!dt || !type_is(dt, types)) return fc_error(FC_ERR_INVALID, "%s.datatype: %s not taken here", field, dt ? dt : "missing");
     const json_t *data = json_object_get(in, "data");
@@ -113,7 +118,8 @@ static fc_status windows_dataset(const flat *y, const flat *mask, size_t B, size
 }
 
 /* inputs[]: insample_y, and insample_mask when given; anything else is an error. */
-static fc_status read_inputs(const json_t *inputs, size_t L, const fc_forecast_limits *lim, fc_dataset **ds) {
+static fc_status read_inputs(const json_t *inputs, size_t L, const fc_forecast_limits *lim, size_t body_len,
+                             fc_dataset **ds) {
     static const char *const y_types[] = {"FP32", "FP64", "INT32", "INT64", NULL};
     static const char *const mask_types[] = {"BOOL", "FP32", "FP64", "INT8", "INT32", "INT64", "UINT8", NULL};
     flat y = {0}, mask = {0};
@@ -126,8 +132,8 @@ static fc_status read_inputs(const json_t *inputs, size_t L, const fc_forecast_l
         snprintf(field, sizeof field, "inputs[%zu]", i);
         const char *name = json_string_value(json_object_get(in, "name"));
         if (!json_is_object(in) || !name) st = fc_error(FC_ERR_INVALID, "%s: expected an object with a name", field);
-        else if (!strcmp(name, "insample_y") && !have_y++) st = read_input(in, field, L, lim, y_types, &B, &y);
-        else if (!strcmp(name, "insample_mask") && !have_mask++) st = read_input(in, field, L, lim, mask_types, &Bm, &mask);
+        else if (!strcmp(name, "insample_y") && !have_y++) st = read_input(in, field, L, lim, body_len, y_types, &B, &y);
+        else if (!strcmp(name, "insample_mask") && !have_mask++) st = read_input(in, field, L, lim, body_len, mask_types, &Bm, &mask);
         else st = fc_error(FC_ERR_INVALID, "%s.name: '%s' (inputs are insample_y and, optionally, insample_mask, "
                            "once each)", field, name);
         if (st != FC_OK) break;
@@ -174,7 +180,7 @@ fc_status fc_kserve_request(const char *body, size_t len, size_t L, const fc_for
     json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &err);
     if (!root) return fc_error(FC_ERR_PARSE, "request: line %d, column %d: %s", err.line, err.column, err.text);
     fc_status st = read_top(root, id);
-    if (st == FC_OK) st = read_inputs(json_object_get(root, "inputs"), L, lim, ds);
+    if (st == FC_OK) st = read_inputs(json_object_get(root, "inputs"), L, lim, len, ds);
     json_decref(root);
     return st;
 }

@@ -17,6 +17,8 @@ struct fc_model_registry {
     pthread_mutex_t lock;
     fc_backend *be;
     size_t batch;               /* series each model has room for */
+    fc_registry_guard guard;    /* where a model's last reference frees it */
+    void *guard_ctx;
     fc_served_model **models;   /* sorted by name */
     size_t n, cap;
 };
@@ -162,11 +164,22 @@ fc_served_model *fc_registry_acquire(fc_model_registry *r, const char *name) {
     return m;
 }
 
+static void model_free_arg(void *m) { model_free(m); }
+
+void fc_registry_set_guard(fc_model_registry *r, fc_registry_guard guard, void *ctx) {
+    r->guard = guard;
+    r->guard_ctx = ctx;
+}
+
+/* The last reference frees the model's buffers, which are the backend's:
+ * under the guard, so never while the executor computes on that backend. */
 void fc_registry_release(fc_model_registry *r, fc_served_model *m) {
     pthread_mutex_lock(&r->lock);
     int last = --m->refs == 0;
     pthread_mutex_unlock(&r->lock);
-    if (last) model_free(m);
+    if (!last) return;
+    if (r->guard) r->guard(r->guard_ctx, model_free_arg, m);
+    else model_free(m);
 }
 
 size_t fc_registry_count(fc_model_registry *r) {

@@ -63,6 +63,12 @@ typedef void (*fc_rescan_report)(void *ctx, const char *name, fc_rescan_event wh
  * are unloaded; unchanged ones are left alone. Under fc_batcher_exclusive. */
 void fc_registry_rescan(fc_model_registry *r, const char *dir, fc_rescan_report report, void *ctx);
 
+/* Runs fn(arg) where freeing a model is safe: while no forecast uses the
+ * backend (the service passes fc_batcher_exclusive's guard). Without one,
+ * models are freed where their last reference goes. */
+typedef void (*fc_registry_guard)(void *ctx, void (*fn)(void *arg), void *arg);
+void fc_registry_set_guard(fc_model_registry *r, fc_registry_guard guard, void *ctx);
+
 /* Models loaded, and the name of the i-th in name order (copied into buf). */
 size_t fc_registry_count(fc_model_registry *r);
 int fc_registry_name_at(fc_model_registry *r, size_t i, char *buf, size_t cap);

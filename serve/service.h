@@ -38,8 +38,8 @@ typedef struct {
     fc_metrics *metrics;
     fc_backend *be;
     fc_forecast_limits limits;
-    volatile sig_atomic_t ready;    /* 0 while starting and once draining */
-    volatile sig_atomic_t draining; /* 1: shutting down, new requests get 503 */
+    _Atomic int ready;              /* 0 while starting and once draining (read by every handler thread) */
+    _Atomic int draining;           /* 1: shutting down, new requests get 503 */
     int in_flight;                  /* handlers running (atomic builtins) */
     int quiet;                      /* no access log */
     const char *token;              /* bearer token (--auth-token-file), or NULL: no authentication */

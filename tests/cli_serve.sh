@@ -19,6 +19,11 @@ code() { local m=$1 p=$2; shift 2; curl -s -o /dev/null -w '%{http_code}' --max-
 # body METHOD PATH [CURL ARGS...]: the body only
 body() { local m=$1 p=$2; shift 2; curl -s --max-time 20 -X "$m" "$@" "http://127.0.0.1:$port$p"; }
 
+# a GPU other than cuda:0 is refused clearly (the server's threads would not be bound to it)
+"$fcast" serve --models "$tmp/models" --port 0 --device cuda:1 2> "$tmp/cuda1.err"
+rc=$?
+check "--device cuda:1: refused (exit 4) saying why" "[ $rc = 4 ] && grep -q 'runs on cuda:0' $tmp/cuda1.err"
+
 # the memory plan against --memory-limit, before serving
 "$fcast" serve --models "$tmp/models" --port 0 --memory-limit 64MiB 2> "$tmp/limit.err"
 rc=$?
@@ -97,6 +102,10 @@ EOF
 check "KServe v2 infer: shapes, id and fcast predict's values" "grep -qx same $tmp/infer_check.txt"
 check "KServe v2 infer: a window of the wrong length is 400 naming the shape" \
       "body POST /v2/models/nhits/infer --data-binary @$tmp/infer_bad_shape.json > $tmp/o.txt; grep -q 'inputs\[0\].shape' $tmp/o.txt"
+check "KServe v2 infer: a shape larger than its body is refused before any allocation (400)" \
+      "body POST /v2/models/nhits/infer -H 'Content-Type: application/json' --data-binary \
+       '{\"inputs\": [{\"name\": \"insample_y\", \"shape\": [90000, 24], \"datatype\": \"FP32\", \"data\": [1]}]}' \
+       > $tmp/o.txt; grep -q 'holds more values than the body' $tmp/o.txt"
 check "KServe v2 infer: GET is 405" "[ \"\$(code GET /v2/models/nhits/infer)\" = 405 ]"
 
 # errors: status and message

@@ -154,6 +154,7 @@ static fc_status start(const serve_flags *a, fc_service *s, fc_backend **be, fc_
         FC_TRY(fc_metrics_model_state(s->metrics, name, 1));
     fc_batcher_options bo = {a->max_batch, (long)a->queue_delay_us, a->max_queue, a->request_timeout_s};
     FC_TRY(fc_batcher_start(&bo, s->metrics, &s->batcher));
+    fc_registry_set_guard(s->models, fc_batcher_guard, s->batcher);
     fc_http_options ho = {a->host, (unsigned)a->port, (unsigned)a->max_connections, a->max_body,
                           (unsigned)a->timeout_s};
     return fc_http_start(&ho, fc_service_handle, fc_service_log, s, http);
@@ -182,6 +183,7 @@ static int serve(const serve_flags *a) {
     }
     int rc = st == FC_OK ? 0 : cli_fail("serve");
     fc_http_stop(http);
+    if (s.models) fc_registry_set_guard(s.models, NULL, NULL);   /* the batcher goes first */
     fc_batcher_stop(s.batcher);
     fc_metrics_free(s.metrics);
     fc_gpu_monitor_close(&s.gpu);
@@ -195,7 +197,19 @@ static fc_status check_flags(serve_flags *a) {
     FC_TRY(fc_memory_limit_parse(a->limit_text, &a->limit));
     if (fc_parse_byte_size(a->max_body_text, &a->max_body) != 0 || a->max_body == 0)
         return fc_error(FC_ERR_INVALID, "--max-body %s: expected a size such as 16MiB", a->max_body_text);
-    if (!(a->request_timeout_s >= 0)) return fc_error(FC_ERR_INVALID, "--request-timeout must be >= 0");
+    if (!(a->request_timeout_s >= 0) || a->request_timeout_s > 86400)
+        return fc_error(FC_ERR_INVALID, "--request-timeout must be between 0 and 86400 seconds");
+    /* bounds that keep the memory plan's products (connections x body) from wrapping */
+    if (a->max_connections > 65536 || a->max_body > ((size_t)1 << 34) || a->max_batch > ((size_t)1 << 20) ||
+        a->max_queue > ((size_t)1 << 24))
+        return fc_error(FC_ERR_INVALID, "--max-connections is at most 65536, --max-body 16GiB, --max-batch-windows "
+                        "1048576, --max-queue 16777216");
+    /* The executor and the HTTP threads use the CUDA device each thread
+     * starts with (device 0): until they bind to the backend's device, only
+     * cuda:0 is served correctly. */
+    if (a->device && !strncmp(a->device, "cuda:", 5) && strcmp(a->device, "cuda:0") != 0)
+        return fc_error(FC_ERR_INVALID, "--device %s: fcast serve runs on cuda:0 (or the CPU) in this version",
+                        a->device);
     if (a->port > 65535) return fc_error(FC_ERR_INVALID, "--port %zu: at most 65535", a->port);
     if (!a->max_batch || !a->max_queue || !a->max_connections || !a->max_series || !a->max_points)
         return fc_error(FC_ERR_INVALID, "--max-batch-windows, --max-queue, --max-connections, --max-series and "

@@ -65,6 +65,7 @@ typedef struct {
     uint64_t data_hash;        /* the data's values, for checkpoints: computed at the first need */
     int data_hashed;
     fc_graph_slot step_graph;
+    size_t first_step;         /* this process's first step (a resumed run starts past 0) */
     float grad_scale;          /* this step's loss-gradient scale: the loss scale / grad_accum */
 } trainer;
 
@@ -250,7 +251,7 @@ static fc_status train_step(trainer *t, size_t step, double *loss, fc_step_repor
     FC_TRY(fc_batch_stage(&t->batch, step_windows(t, step), K * W));
     fc_optimizer_prepare(&t->opt, m, (float)learning_rate_at(t, step));
     phase_end(t, FC_PHASE_SAMPLE);
-    int warm = step >= FC_GRAPH_FROM_STEP;
+    int warm = step - t->first_step >= FC_GRAPH_FROM_STEP;   /* eager steps in this process first */
     FC_TRY(fc_graph_run_keyed(&t->step_graph, m->be, warm, key_of(t->grad_scale), step_body, t));
     draw_ahead(t, step);
     fc_status st = fc_optimizer_finish(&t->opt, m, loss, r);   /* waits for the step */
@@ -390,6 +391,7 @@ static fc_status run_steps(trainer *t, fc_train_summary *s) {
     fc_progress p;
     int stop = 0;
     fc_progress_init(&p, o->verbose, o->max_steps, l->step, train_loss_unit(t));
+    t->first_step = l->step;
     double t0 = fc_now(), in_validation = 0.0;
     for (size_t step = l->step; step < o->max_steps && !stop; step++) {
         fc_step_report r;
