@@ -25,6 +25,7 @@
 #include "data/raw_table.h"
 #include "io/csv_write.h"
 #include "io/forecast_csv.h"
+#include "json_text.h"
 
 /* The name the loader's messages give the body ("request:5: ..."). */
 #define REQUEST_NAME "request"
@@ -511,64 +512,6 @@ fc_status fc_forecast_request_csv(const char *body, size_t len, const fc_load_op
 
 /* ---------------------------------------------------------- responses */
 
-/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if none starts
- * there: overlong forms, surrogates and code points past U+10FFFF are not
- * valid. Reads stop at the first byte that is no continuation (the NUL). */
-static size_t utf8_sequence(const unsigned char *s) {
-    unsigned c = s[0], cp, min;
-    size_t n;
-    if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF) {
-        n = 2, cp = c & 0x1F, min = 0x80;
-    } else if ((c & 0xF0) == 0xE0) {
-        n = 3, cp = c & 0x0F, min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4, cp = c & 0x07, min = 0x10000;
-    } else {
-        return 0;
-    }
-    for (size_t k = 1; k < n; k++) {
-        if ((s[k] & 0xC0) != 0x80) return 0;
-        cp = cp << 6 | (s[k] & 0x3Fu);
-    }
-    return cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0 : n;
-}
-
-static void put_json_char(FILE *f, unsigned char c) {
-    switch (c) {
-    case '"': fputs("\\\"", f); return;
-    case '\\': fputs("\\\\", f); return;
-    case '\n': fputs("\\n", f); return;
-    case '\r': fputs("\\r", f); return;
-    case '\t': fputs("\\t", f); return;
-    case '\b': fputs("\\b", f); return;
-    case '\f': fputs("\\f", f); return;
-    default:
-        if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
-    }
-}
-
-/* A JSON string per RFC 8259. Ids from a CSV request may hold bytes that
- * are not UTF-8, which JSON cannot carry: each such byte is written as
- * U+FFFD, so the response stays valid JSON. */
-static void put_json_string(FILE *f, const char *text) {
-    const unsigned char *s = (const unsigned char *)text;
-    fputc('"', f);
-    while (*s) {
-        size_t n = utf8_sequence(s);
-        if (n == 0) {
-            fputs("\\ufffd", f);
-            n = 1;
-        } else if (n == 1) {
-            put_json_char(f, *s);
-        } else {
-            fwrite(s, 1, n, f);
-        }
-        s += n;
-    }
-    fputc('"', f);
-}
 
 typedef struct {
     const fc_dataset *ds;
@@ -586,7 +529,7 @@ static void put_future_ds(FILE *f, const response_ctx *c, size_t s) {
         if (k) fputc(',', f);
         fc_forecast_ds_text(c->ds, c->freq, s, k, when, sizeof when);
         if (c->ds->ds_kind == FC_DS_INDEX) fputs(when, f);
-        else put_json_string(f, when);
+        else fc_json_put_string(f, when);
     }
 }
 
@@ -602,11 +545,11 @@ static void put_values(FILE *f, const response_ctx *c, size_t s) {
 
 static void put_series(FILE *f, const response_ctx *c, size_t s) {
     fputs("{\"unique_id\":", f);
-    put_json_string(f, c->ds->ids[s]);
+    fc_json_put_string(f, c->ds->ids[s]);
     fputs(",\"ds\":[", f);
     put_future_ds(f, c, s);
     fputs("],", f);
-    put_json_string(f, c->column);
+    fc_json_put_string(f, c->column);
     fputs(":[", f);
     put_values(f, c, s);
     fputs("]}", f);
@@ -618,7 +561,7 @@ char *fc_forecast_response_json(const char *model, const fc_dataset *ds, const f
     mem_text m;
     if (mem_open(&m, "JSON response") != FC_OK) return NULL;
     fputs("{\"model\":", m.f);
-    put_json_string(m.f, model ? model : "");
+    fc_json_put_string(m.f, model ? model : "");
     fprintf(m.f, ",\"h\":%zu,\"forecasts\":[", h);
     for (size_t s = 0; s < ds->n_series; s++) {
         if (s) fputc(',', m.f);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 
 #include "core/error.h"
 #include "http_server.h"
+#include "json_text.h"
 #include "train/progress.h"
 
 struct fc_http_server {
@@ -39,52 +41,46 @@ void fc_http_reply(fc_http_response *rs, int status, const char *content_type, c
     if (rs->body) memcpy(rs->body, text, n + 1);
 }
 
-/* Bytes of the well-formed UTF-8 sequence at s (1 to 4), or 0 when it is
- * not one (a stray continuation byte, an overlong or truncated form, a
- * surrogate): messages quote client input, which may be any bytes. */
-static size_t utf8_length(const unsigned char *s) {
-    unsigned char c = s[0];
-    size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c <= 0xdf ? 2 : 0;
-    if (c >= 0xf5 || n == 0) return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80) return 0;
-    if (n == 3 && ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0))) return 0;
-    if (n == 4 && ((c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90))) return 0;
-    return n;
-}
-
-/* JSON string escaping (RFC 8259): quote, backslash and control
- * characters escaped; bytes that are not UTF-8 become U+FFFD, so the
- * answer stays valid JSON whatever the client sent. */
-static size_t json_escape(char *out, size_t cap, const char *text) {
-    const unsigned char *s = (const unsigned char *)text;
-    size_t n = 0;
-    while (*s && n + 8 < cap) {
-        unsigned char ch = *s;
-        size_t len = ch < 0x80 ? 1 : utf8_length(s);
-        if (ch == '"' || ch == '\\') {
-            out[n++] = '\\';
-            out[n++] = (char)ch;
-        } else if (ch < 0x20) {
-            n += (size_t)snprintf(out + n, cap - n, "\\u%04x", ch);
-        } else if (len == 0) {
-            n += (size_t)snprintf(out + n, cap - n, "\\ufffd");
-            len = 1;
-        } else {
-            memcpy(out + n, s, len);
-            n += len;
-        }
-        s += len ? len : 1;
-    }
-    out[n] = '\0';
-    return n;
-}
-
+/* {"error": "..."}: the message quotes client input, which may be any
+ * bytes; the shared writer keeps the body valid JSON. */
 void fc_http_reply_error(fc_http_response *rs, int status, const char *message) {
-    char escaped[2048], text[2100];
-    json_escape(escaped, sizeof escaped, message);
-    snprintf(text, sizeof text, "{\"error\": \"%s\"}\n", escaped);
-    fc_http_reply(rs, status, "application/json", text);
+    char *text = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&text, &n);
+    if (f) {
+        fputs("{\"error\": ", f);
+        fc_json_put_string(f, message);
+        fputs("}\n", f);
+        fclose(f);
+    }
+    *rs = (fc_http_response){.status = status, .content_type = "application/json", .body = text, .len = text ? n : 0};
+}
+
+int fc_http_status_of(fc_status st) {
+    switch (st) {
+    case FC_ERR_PARSE:
+    case FC_ERR_INVALID: return 400;
+    case FC_ERR_MEMORY: return 413;
+    default: return 500;
+    }
+}
+
+int fc_http_media_is(const char *header, const char *type) {
+    if (!header) return 0;
+    size_t n = strlen(type);
+    return !strncasecmp(header, type, n) && (header[n] == '\0' || header[n] == ';' || header[n] == ' ');
+}
+
+int fc_http_json_body(const fc_http_request *rq) {
+    return !rq->content_type || fc_http_media_is(rq->content_type, "application/json") ||
+           fc_http_media_is(rq->content_type, "application/x-www-form-urlencoded");
+}
+
+void fc_http_method_not_allowed(fc_http_response *rs, const char *allowed) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "method not allowed here (allowed: %s)", allowed);
+    fc_http_reply_error(rs, 405, msg);
+    rs->allow = allowed;
 }
 
 static enum MHD_Result send_response(fc_http_server *s, struct MHD_Connection *c, const fc_http_request *rq,

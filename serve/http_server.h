@@ -68,5 +68,17 @@ void fc_http_stop(fc_http_server *s);
 void fc_http_reply(fc_http_response *rs, int status, const char *content_type, const char *text);
 /* {"error": "<message>"} with the message JSON-escaped. */
 void fc_http_reply_error(fc_http_response *rs, int status, const char *message);
+/* 405 naming the methods allowed, in the message and the Allow header (a literal). */
+void fc_http_method_not_allowed(fc_http_response *rs, const char *allowed);
+/* The status of an engine error: 400 malformed or unusable input, 413 past a
+ * limit (FC_ERR_MEMORY), 500 otherwise. */
+int fc_http_status_of(fc_status st);
+/* Whether a Content-Type or Accept header is `type`, parameters aside
+ * ("text/csv; charset=utf-8" is text/csv); 0 for NULL. */
+int fc_http_media_is(const char *header, const char *type);
+/* A JSON body: application/json, no Content-Type, or
+ * application/x-www-form-urlencoded, which `curl -d` sends when not told
+ * otherwise (the body is JSON all the same). */
+int fc_http_json_body(const fc_http_request *rq);
 
 #endif

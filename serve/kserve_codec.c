@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "io/forecast_csv.h"
+#include "json_text.h"
 #include "kserve_codec.h"
 
 /* One input tensor's values, flattened row-major: value and present flag,
@@ -185,17 +186,6 @@ fc_status fc_kserve_request(const char *body, size_t len, size_t L, const fc_for
     return st;
 }
 
-/* JSON string escaping of the id (RFC 8259). */
-static void put_string(FILE *f, const char *s) {
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
-    }
-    fputc('"', f);
-}
 
 char *fc_kserve_response(const char *model, const char *id, size_t B, size_t h, const float *forecasts, size_t *len) {
     char *text = NULL;
@@ -206,11 +196,11 @@ char *fc_kserve_response(const char *model, const char *id, size_t B, size_t h, 
         return NULL;
     }
     fprintf(f, "{\"model_name\": ");
-    put_string(f, model);
+    fc_json_put_string(f, model);
     fprintf(f, ", \"model_version\": \"1\"");
     if (id && *id) {
         fprintf(f, ", \"id\": ");
-        put_string(f, id);
+        fc_json_put_string(f, id);
     }
     fprintf(f, ", \"outputs\": [{\"name\": \"forecast\", \"datatype\": \"FP32\", \"shape\": [%zu, %zu], \"data\": [", B, h);
     for (size_t i = 0; i < B * h; i++) {

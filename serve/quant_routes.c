@@ -1,6 +1,7 @@
 /* The quant endpoints (see quant_routes.h): JSON bodies read into the
  * requests the CLI builds from its flags (quant/quant_request.h), the
  * service's limits, the computation, the answer. */
+#include "json_text.h"
 #include "quant_routes.h"
 
 #include <jansson.h>
@@ -22,33 +23,12 @@
 
 /* ---- requests: status, body, keys ---- */
 
-/* The status of a failure: the library's invalid values are the client's
- * (400), limits are FC_ERR_MEMORY as in the forecast codec (413). */
-static int status_of(fc_status st) {
-    switch (st) {
-    case FC_ERR_PARSE:
-    case FC_ERR_INVALID: return 400;
-    case FC_ERR_MEMORY: return 413;
-    default: return 500;
-    }
-}
 
 static void reply_failure(fc_http_response *rs, fc_status st) {
-    fc_http_reply_error(rs, status_of(st), fc_last_error());
+    fc_http_reply_error(rs, fc_http_status_of(st), fc_last_error());
 }
 
-/* "application/json; charset=utf-8" is application/json. */
-static int media_is(const char *header, const char *type) {
-    size_t n = strlen(type);
-    return !strncasecmp(header, type, n) && (header[n] == '\0' || header[n] == ';' || header[n] == ' ');
-}
 
-/* JSON as the forecast endpoint takes it: also without a Content-Type and
- * with the form type that `curl -d` sends when not told otherwise. */
-static int body_is_json(const char *content_type) {
-    return !content_type || media_is(content_type, JSON) ||
-           media_is(content_type, "application/x-www-form-urlencoded");
-}
 
 /* The body as a JSON object; a key given twice is an error, not a choice.
  * Any JSON is decoded, so that "5" or "[...]" gets the same message. */
@@ -389,14 +369,6 @@ static fc_status compute(ind_request *q) {
     return report_short(q, none);
 }
 
-/* The column name as a JSON string (labels come from the client's text). */
-static void put_key(FILE *f, const char *name) {
-    json_t *s = json_string(name);
-    char *t = s ? json_dumps(s, JSON_ENCODE_ANY) : NULL;
-    fputs(t ? t : "\"\"", f);
-    free(t);
-    json_decref(s);
-}
 
 /* {"column": [v, ...], ...} in the CLI's column order; each number as the
  * CLI writes its CSV cell (%.17g: the same bits read back), null where the
@@ -411,7 +383,7 @@ static char *render(const ind_request *q, size_t *len) {
             char name[96];
             fc_ind_column_name(&q->specs[j], k, name, sizeof name);
             fputs(c ? ", " : "", f);
-            put_key(f, name);
+            fc_json_put_string(f, name);
             fputs(": [", f);
             for (size_t i = 0; i < q->n; i++) {
                 double v = q->outs[j][k][i];
@@ -449,8 +421,8 @@ int fc_quant_route(const fc_http_request *rq, fc_http_response *rs) {
     int is_option = !strcmp(rq->path, PATH_OPTION);
     if (!is_option && strcmp(rq->path, PATH_INDICATORS) != 0) return 0;
     if (strcmp(rq->method, "POST") != 0) {
-        fc_http_reply_error(rs, 405, "method not allowed here (allowed: POST)");
-    } else if (!body_is_json(rq->content_type)) {
+        fc_http_method_not_allowed(rs, "POST");
+    } else if (!fc_http_json_body(rq)) {
         char msg[160];
         snprintf(msg, sizeof msg, "Content-Type %.100s: send application/json", rq->content_type);
         fc_http_reply_error(rs, 415, msg);

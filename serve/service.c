@@ -21,37 +21,9 @@
 
 static int is(const fc_http_request *rq, const char *method) { return !strcmp(rq->method, method); }
 
-/* The status of an error of the engine. */
-static int status_of(fc_status st) {
-    switch (st) {
-    case FC_ERR_PARSE:
-    case FC_ERR_INVALID: return 400;
-    case FC_ERR_MEMORY: return 413;
-    default: return 500;
-    }
-}
 
-static void method_not_allowed(fc_http_response *rs, const char *allowed) {
-    char msg[128];
-    snprintf(msg, sizeof msg, "method not allowed here (allowed: %s)", allowed);
-    fc_http_reply_error(rs, 405, msg);
-    rs->allow = allowed;
-}
 
-/* "text/csv; charset=utf-8" is text/csv: the media type before any parameter. */
-static int media_is(const char *header, const char *type) {
-    if (!header) return 0;
-    size_t n = strlen(type);
-    return !strncasecmp(header, type, n) && (header[n] == '\0' || header[n] == ';' || header[n] == ' ');
-}
 
-/* A JSON body: application/json, no Content-Type, or
- * application/x-www-form-urlencoded, which `curl -d` sends when not told
- * otherwise (the body is JSON all the same). */
-static int json_body(const fc_http_request *rq) {
-    return !rq->content_type || media_is(rq->content_type, "application/json") ||
-           media_is(rq->content_type, "application/x-www-form-urlencoded");
-}
 
 /* The model name of /vN/models/{name}[/suffix]: copied into name, with what
  * follows it in *rest ("" or "/ready", "/forecast", ...). 0 when the path
@@ -117,16 +89,16 @@ static fc_status parse_forecast(const fc_service *s, const fc_served_model *m, c
     fc_status st;
     *h = 0;
     *status = 400;
-    if (media_is(rq->content_type, "text/csv")) {
+    if (fc_http_media_is(rq->content_type, "text/csv")) {
         st = fc_forecast_request_csv(rq->body, rq->len, &lo, &s->limits, ds);
-    } else if (json_body(rq)) {
+    } else if (fc_http_json_body(rq)) {
         st = fc_forecast_request_json(rq->body, rq->len, &lo, &s->limits, ds, h);
     } else {
         *status = 415;
         return fc_error(FC_ERR_INVALID, "Content-Type %s: send application/json or text/csv", rq->content_type);
     }
     if (st != FC_OK) {
-        *status = status_of(st);
+        *status = fc_http_status_of(st);
         return st;
     }
     if ((*ds)->ds_kind != m->f.ds_kind)
@@ -149,7 +121,7 @@ static void keep_first(float *fc, size_t n_series, size_t H, size_t h) {
 static void forecast_reply(const fc_served_model *m, const fc_http_request *rq, const fc_dataset *ds, size_t h,
                            const float *fc, fc_http_response *rs) {
     const char *column = fc_model_kind_name(m->f.model->cfg.kind);
-    int csv = media_is(rq->accept, "text/csv");
+    int csv = fc_http_media_is(rq->accept, "text/csv");
     size_t len = 0;
     char *text = csv ? fc_forecast_response_csv(ds, &m->f.freq, h, column, fc, &len)
                      : fc_forecast_response_json(m->name, ds, &m->f.freq, h, column, fc, &len);
@@ -211,7 +183,7 @@ static void infer(fc_service *s, fc_served_model *m, const fc_http_request *rq, 
     fc_dataset *ds = NULL;
     char id[FC_KSERVE_ID_MAX];
     size_t H = m->f.model->cfg.h;
-    if (!json_body(rq)) {
+    if (!fc_http_json_body(rq)) {
         char msg[200];
         snprintf(msg, sizeof msg, "Content-Type %.120s: the inference protocol's body is application/json",
                  rq->content_type);
@@ -221,7 +193,7 @@ static void infer(fc_service *s, fc_served_model *m, const fc_http_request *rq, 
     }
     fc_status st = fc_kserve_request(rq->body, rq->len, m->f.model->cfg.input_size, &s->limits, &ds, id);
     if (st != FC_OK) {
-        fc_http_reply_error(rs, status_of(st), fc_last_error());
+        fc_http_reply_error(rs, fc_http_status_of(st), fc_last_error());
         fc_metrics_request(s->metrics, m->name, 0, fc_now() - rq->received, -1.0, -1.0);
         return;
     }
@@ -333,7 +305,7 @@ static int route_repository(fc_service *s, const fc_http_request *rq, fc_http_re
     int model = !index && model_path(rq->path, "/v2/repository/models/", name, &rest) &&
                 (!strcmp(rest, "/load") || !strcmp(rest, "/unload"));
     if (!index && !model) return 0;
-    if (!is(rq, "POST")) method_not_allowed(rs, "POST");
+    if (!is(rq, "POST")) fc_http_method_not_allowed(rs, "POST");
     else if (index) repository_index(s, rs);
     else if (!strcmp(rest, "/load")) repository_load(s, name, rs);
     else repository_unload(s, name, rs);
@@ -375,7 +347,7 @@ static int route_model(fc_service *s, const fc_http_request *rq, fc_http_respons
     const char *method = v1 || is_infer ? "POST" : "GET";
     int head_ok = !strcmp(method, "GET") && is(rq, "HEAD");   /* HEAD is GET without the body */
     if (!is(rq, method) && !head_ok) {
-        method_not_allowed(rs, !strcmp(method, "GET") ? "GET, HEAD" : method);
+        fc_http_method_not_allowed(rs, !strcmp(method, "GET") ? "GET, HEAD" : method);
         return 1;
     }
     fc_served_model *m = fc_registry_acquire(s->models, name);
@@ -401,7 +373,7 @@ static int route_fixed(fc_service *s, const fc_http_request *rq, fc_http_respons
         if (!strcmp(rq->path, paths[i])) which = i;
     if (which < 0) return 0;
     if (!is(rq, "GET") && !is(rq, "HEAD")) {
-        method_not_allowed(rs, "GET, HEAD");
+        fc_http_method_not_allowed(rs, "GET, HEAD");
         return 1;
     }
     if (which == 0) health_live(rs);
