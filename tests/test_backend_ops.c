@@ -691,8 +691,9 @@ static void run_masked_loss_sum(ctx *c, const op_case *k, uint64_t seed) {
     double one = NAN, summed = NAN;
     fc_backend_masked_loss(c->be, &one, NULL, k->alpha, dyhat, dy, dm, n, mse);
     double *d_loss = c->be->alloc(c->be, sizeof(double));
-    c->be->masked_loss(c->be, d_loss, 1, 3.0, dgrad, k->alpha, dyhat, dy, dm, n, mse);
-    c->be->masked_loss(c->be, d_loss, 0, 3.0, dgrad, k->alpha, dyhat, dy, dm, n, mse);
+    fc_loss_call call = {.spec = {.kind = mse, .n_q = 1}, .yhat = dyhat, .y = dy, .mask = dm, .n = n, .h = 1};
+    c->be->masked_loss(c->be, d_loss, 1, 3.0, dgrad, k->alpha, &call);
+    c->be->masked_loss(c->be, d_loss, 0, 3.0, dgrad, k->alpha, &call);
     c->be->to_host(c->be, &summed, d_loss, sizeof summed);
     c->be->release(c->be, d_loss);
     double host = 0.0;

@@ -103,7 +103,7 @@ static void compare_windows(const char *c, const fc_dataset *ds, const fc_window
     const float *ry = data(f, key);
     snprintf(key, sizeof key, "%s.mask", c);
     const float *rm = data(f, key);
-    fc_window_spec spec = {L, H, 1, val, 0, 0};
+    fc_window_spec spec = {L, H, 1, val, 0, 0, 0};
     float y[64], m[64];
     for (size_t k = 0; k < n; k++) {
         CHECK_MSG(w[k].series == (uint32_t)series[k] && w[k].start == start[k], "%s window %zu: (%u, %ld) vs (%d, %d)",
@@ -119,7 +119,7 @@ static void compare_windows(const char *c, const fc_dataset *ds, const fc_window
 
 static void check_case(const fc_safetensors *f, const fc_dataset *ds, const char *c, size_t step, size_t val,
                        double threshold) {
-    fc_window_spec spec = {6, 3, step, val, threshold, threshold};
+    fc_window_spec spec = {6, 3, step, val, threshold, threshold, 0};
     fc_window_sampler s;
     CHECK_MSG(fc_window_sampler_init(&s, ds, &spec, 32, 16, 1) == FC_OK, "%s", fc_last_error());
     fc_window w[128];

@@ -377,20 +377,17 @@ typedef struct {
     double divisor;
     float *grad;
     float grad_scale;
-    const float *yhat, *y, *mask;
-    size_t n;
-    int kind;
+    fc_loss_call call;   /* by value: its spec is frozen with the call, as in a graph */
 } loss_args;
 static fc_status loss_run(fc_backend *cpu, const void *p) {
     const loss_args *a = p;
-    cpu->masked_loss(cpu, a->d_loss, a->first, a->divisor, a->grad, a->grad_scale, a->yhat, a->y, a->mask, a->n,
-                     a->kind);
+    cpu->masked_loss(cpu, a->d_loss, a->first, a->divisor, a->grad, a->grad_scale, &a->call);
     return FC_OK;
 }
 static void rec_masked_loss(fc_backend *be, double *d_loss, int first, double divisor, float *grad, float grad_scale,
-                            const float *yhat, const float *y, const float *mask, size_t n, int kind) {
+                            const fc_loss_call *c) {
     (void)be;
-    loss_args a = {d_loss, first, divisor, grad, grad_scale, yhat, y, mask, n, kind};
+    loss_args a = {d_loss, first, divisor, grad, grad_scale, *c};
     call(loss_run, &a, sizeof a);
 }
 

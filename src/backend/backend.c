@@ -70,17 +70,22 @@ fc_status fc_backend_create(const char *device, int threads, fc_backend **out, c
     return FC_OK;
 }
 
-fc_status fc_backend_masked_loss(fc_backend *be, double *loss, float *grad, float grad_scale, const float *yhat,
-                                 const float *y, const float *mask, size_t n, int kind) {
+fc_status fc_backend_loss(fc_backend *be, double *loss, float *grad, float grad_scale, const fc_loss_call *c) {
     *loss = NAN;
     double *d_loss = be->alloc(be, sizeof *d_loss);
     if (!d_loss) return FC_ERR_MEMORY;
-    be->masked_loss(be, d_loss, 1, 1.0, grad, grad_scale, yhat, y, mask, n, kind);
+    be->masked_loss(be, d_loss, 1, 1.0, grad, grad_scale, c);
     be->to_host(be, loss, d_loss, sizeof *loss);
     be->release(be, d_loss);
     fc_status st = be->status(be);
     if (st != FC_OK) *loss = NAN;
     return st;
+}
+
+fc_status fc_backend_masked_loss(fc_backend *be, double *loss, float *grad, float grad_scale, const float *yhat,
+                                 const float *y, const float *mask, size_t n, int kind) {
+    fc_loss_call c = {.spec = {.kind = kind, .n_q = 1}, .yhat = yhat, .y = y, .mask = mask, .n = n, .h = n ? n : 1};
+    return fc_backend_loss(be, loss, grad, grad_scale, &c);
 }
 
 void fc_backend_destroy(fc_backend **be) {

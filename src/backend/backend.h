@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "fcast.h"
+#include "kernels/loss.h"
 
 typedef enum { FC_ACT_NONE = 0, FC_ACT_RELU = 1 } fc_activation;
 
@@ -176,16 +177,17 @@ struct fc_backend {
                               size_t B, size_t C);
 
     /* ---- loss and optimizer ---- */
-    /* Masked mean loss over (n) points: sum(mask * l(yhat, y)) / sum(mask), and 0
-     * (with a zero gradient) when sum(mask) == 0, as neuralforecast's _divide_no_nan;
-     * when grad is not NULL, d loss / d yhat scaled by `grad_scale` into grad (n).
-     * kind: 0 MAE, 1 MSE. The loss stays in backend memory, for the caller to
-     * read once per step: *d_loss (one double) becomes (first ? 0 : *d_loss) +
-     * loss / divisor, the bits of a host's `sum += loss / divisor` from 0.
-     * Nothing waits for the device, so a step's micro-batches run without a
-     * round trip to the host. fc_backend_masked_loss reads one loss back. */
+    /* Masked mean loss (kernels/loss.h) over the c->n points of a batch:
+     * sum(mask * l) / sum(mask), and 0 (with a zero gradient) when
+     * sum(mask) == 0, as neuralforecast's _weighted_mean; when grad is not
+     * NULL, d loss / d yhat scaled by `grad_scale` into grad (n, n_q). The
+     * loss stays in backend memory, for the caller to read once per step:
+     * *d_loss (one double) becomes (first ? 0 : *d_loss) + loss / divisor,
+     * the bits of a host's `sum += loss / divisor` from 0. Nothing waits for
+     * the device, so a step's micro-batches run without a round trip to the
+     * host. fc_backend_loss reads one loss back. */
     void (*masked_loss)(fc_backend *be, double *d_loss, int first, double divisor, float *grad, float grad_scale,
-                        const float *yhat, const float *y, const float *mask, size_t n, int kind);
+                        const fc_loss_call *c);
     /* One Adam step (PyTorch semantics, no weight decay) over n parameters. */
     void (*adam_step)(fc_backend *be, float *p, const float *g, float *m, float *v, size_t n,
                       float lr, float beta1, float beta2, float eps, int64_t step);
@@ -311,7 +313,7 @@ fc_status fc_device_parse(const char *name, fc_device_kind *kind, int *index);
  * no driver, no device, compute capability too old, out of memory. The
  * library is never unloaded: backends it made may live until the process
  * ends. */
-#define FC_BACKEND_ABI 10
+#define FC_BACKEND_ABI 11
 #define FC_CUDA_LIBRARY_NAME "libfcast-cuda.so"
 #define FC_CUDA_ENTRY_NAME "fc_backend_cuda_create"
 typedef fc_status (*fc_error_fn)(fc_status code, const char *fmt, ...);
@@ -320,7 +322,9 @@ typedef fc_status (*fc_cuda_entry)(int abi, int device, fc_error_fn report, fc_b
 
 /* One masked loss read back to the host (*loss; NAN on a backend failure):
  * masked_loss into a backend double, then copied. For tests and one-off
- * evaluations; the trainer sums a step's losses on the backend. */
+ * evaluations; the trainer sums a step's losses on the backend.
+ * fc_backend_masked_loss is the point loss `kind` (MAE, MSE) of n points. */
+fc_status fc_backend_loss(fc_backend *be, double *loss, float *grad, float grad_scale, const fc_loss_call *c);
 fc_status fc_backend_masked_loss(fc_backend *be, double *loss, float *grad, float grad_scale, const float *yhat,
                                  const float *y, const float *mask, size_t n, int kind);
 

@@ -34,6 +34,10 @@ typedef enum { FC_STACK_IDENTITY = 0, FC_STACK_TREND, FC_STACK_SEASONALITY } fc_
 typedef struct {
     fc_model_kind kind;
     size_t h, input_size;
+    /* Outputs per horizon point: the loss's quantiles for MQ, else 1
+     * (neuralforecast's loss.outputsize_multiplier). Forecasts are
+     * (B, h, n_outputs), quantile fastest, as neuralforecast's (B, h, Q). */
+    size_t n_outputs;
     /* N-HiTS and N-BEATS */
     int n_stacks;
     fc_stack_type stack_types[FC_MAX_STACKS];

@@ -15,6 +15,7 @@ void fc_model_config_default(fc_model_config *c, fc_model_kind kind, size_t h, s
     c->kind = kind;
     c->h = h;
     c->input_size = L;
+    c->n_outputs = 1;
     c->n_harmonics = 2;
     c->n_basis = 2;
     c->hidden_size = 1024;

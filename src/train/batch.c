@@ -199,7 +199,7 @@ static void load_one(fc_batch *b, const fc_dataset *ds, const fc_window_spec *sp
  * nowhere else). */
 static fc_status gather_on_device(fc_batch *b, const fc_window_spec *spec, size_t first, size_t B, int full,
                                   fc_scaler_kind scaler) {
-    fc_window_batch out = {b->L, b->H, full ? 0 : spec->val_size, scaler, b->d_in_y, b->d_in_mask, b->d_out_y,
+    fc_window_batch out = {b->L, b->H, full ? 0 : spec->val_size + spec->test_size, scaler, b->d_in_y, b->d_in_mask, b->d_out_y,
                            b->d_out_mask, NULL, NULL, NULL};
     return b->be->data_gather(b->be, b->data, first, B, &out);
 }

@@ -5,6 +5,7 @@
 #define FC_TRAIN_FORECASTER_H
 
 #include "data/dataset.h"
+#include "kernels/loss.h"
 #include "kernels/scaler.h"
 #include "models/model.h"
 #include "train/batch.h"
@@ -14,7 +15,7 @@
 
 #include <signal.h>
 
-typedef enum { FC_LOSS_MAE = 0, FC_LOSS_MSE = 1 } fc_loss_kind;
+typedef int fc_loss_kind;   /* FC_LOSS_* (kernels/loss.h) */
 
 typedef struct {
     fc_model *model;
@@ -43,6 +44,8 @@ typedef struct {
     double learning_rate;        /* 1e-3 */
     long num_lr_decays;          /* 3 (-1: none) */
     size_t val_size;             /* 0: no validation */
+    size_t test_size;            /* cross-validation: last points of every series left out of
+                                    training and validation (neuralforecast's test_size); 0 */
     size_t val_check_steps;      /* 100 */
     long early_stop_patience;    /* -1: off; else validation checks without improvement */
     size_t step_size;            /* 1 */

@@ -138,7 +138,7 @@ fc_status fc_predict(fc_forecaster *f, const fc_dataset *ds, float *out) {
     if ((r.windows = fc_malloc(N * sizeof *r.windows, "forecast windows"))) {
         for (size_t i = 0; i < N; i++)
             r.windows[i] = (fc_window){(uint32_t)i, (int64_t)fc_dataset_len(ds, i) - (int64_t)L};
-        fc_window_spec spec = {L, H, 1, 0, 0.0, 0.0};
+        fc_window_spec spec = {L, H, 1, 0, 0.0, 0.0, 0};
         st = run_windows(&r, f, ds, &spec, r.windows, N, copy_forecasts, out);
     }
     runner_free(&r);

@@ -98,7 +98,8 @@ static size_t longest_series(const fc_dataset *ds) {
 /* The sampler and the validation runner, sized by the data. */
 static fc_status plan_data(fc_memory_plan *p, const fc_model *m, const fc_dataset *ds, const fc_train_options *o,
                            const fc_backend *be) {
-    fc_window_spec spec = {m->cfg.input_size, m->cfg.h, o->step_size, o->val_size, o->min_in_frac, o->min_out_frac};
+    fc_window_spec spec = {m->cfg.input_size, m->cfg.h, o->step_size, o->val_size, o->min_in_frac, o->min_out_frac,
+                           o->test_size};
     size_t T_max;
     FC_TRY(fc_windows_check(ds, &spec, &T_max));
     size_t grid = (T_max - spec.L) / spec.step_size + 1;

@@ -90,7 +90,8 @@ static void phase_end(trainer *t, fc_phase p) {
 static size_t windows_per_step(const fc_train_options *o) { return o->windows_batch_size * o->grad_accum; }
 
 static fc_window_spec spec_of(const fc_model_config *c, const fc_train_options *o) {
-    return (fc_window_spec){c->input_size, c->h, o->step_size, o->val_size, o->min_in_frac, o->min_out_frac};
+    return (fc_window_spec){c->input_size, c->h, o->step_size, o->val_size, o->min_in_frac, o->min_out_frac,
+                            o->test_size};
 }
 
 /* StepLR(step_size = max(max_steps // num_lr_decays, 1), gamma = 0.5),
@@ -186,8 +187,11 @@ static fc_status micro_batch(trainer *t, size_t k) {
     phase_end(t, FC_PHASE_GATHER_SCALE);
     FC_TRY(fc_model_forward(m, b->d_forecast, b->d_in_y, b->d_in_mask, W));
     phase_end(t, FC_PHASE_FORWARD);
+    fc_loss_call loss = {.spec = {.kind = t->f->loss, .n_q = 1}, .yhat = b->d_forecast, .y = b->d_out_y,
+                         .mask = b->d_out_mask, .insample = b->d_in_y, .n = W * m->cfg.h, .h = m->cfg.h,
+                         .L = m->cfg.input_size};
     m->be->masked_loss(m->be, fc_optimizer_loss_slot(&t->opt), k == 0, (double)t->o->grad_accum, b->d_grad,
-                       t->grad_scale, b->d_forecast, b->d_out_y, b->d_out_mask, W * m->cfg.h, (int)t->f->loss);
+                       t->grad_scale, &loss);
     phase_end(t, FC_PHASE_LOSS);
     FC_TRY(fc_model_backward(m, b->d_grad, W));
     phase_end(t, FC_PHASE_BACKWARD);

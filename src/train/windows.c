@@ -8,7 +8,8 @@
 
 size_t fc_train_length(const fc_dataset *ds, const fc_window_spec *spec, size_t i) {
     size_t n = fc_dataset_len(ds, i);
-    return n > spec->val_size ? n - spec->val_size : 0;
+    size_t held_out = spec->val_size + spec->test_size;
+    return n > held_out ? n - held_out : 0;
 }
 
 /* Observed points of series i in [a, b), clipped to its training part. */
@@ -53,8 +54,10 @@ fc_status fc_windows_check(const fc_dataset *ds, const fc_window_spec *spec, siz
     for (size_t i = 0; i < ds->n_series; i++) {
         size_t T = fc_train_length(ds, spec, i);
         if (T == 0)
-            return fc_error(FC_ERR_INVALID, "%s: series '%s' has %zu points and --val-size holds out %zu: "
-                            "no training points left", ds->source, ds->ids[i], fc_dataset_len(ds, i), spec->val_size);
+            return fc_error(FC_ERR_INVALID, "%s: series '%s' has %zu points and --val-size%s holds out %zu: "
+                            "no training points left", ds->source, ds->ids[i], fc_dataset_len(ds, i),
+                            spec->test_size ? " with the cross-validation windows" : "",
+                            spec->val_size + spec->test_size);
         if (T > *T_max) *T_max = T;
     }
     if (*T_max < spec->L)
@@ -212,7 +215,7 @@ size_t fc_validation_windows(const fc_dataset *ds, const fc_window_spec *spec, f
     if (spec->val_size < spec->H) return 0;
     size_t per = (spec->val_size - spec->H) / spec->step_size + 1, n = 0;
     for (size_t i = 0; i < ds->n_series; i++) {
-        int64_t base = (int64_t)fc_dataset_len(ds, i) - (int64_t)(spec->L + spec->val_size);
+        int64_t base = (int64_t)fc_dataset_len(ds, i) - (int64_t)(spec->L + spec->val_size + spec->test_size);
         for (size_t k = 0; k < per; k++, n++)
             if (out) out[n] = (fc_window){(uint32_t)i, base + (int64_t)(k * spec->step_size)};
     }

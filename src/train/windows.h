@@ -28,6 +28,8 @@ typedef struct {
     size_t step_size;
     size_t val_size;          /* points held out at the end of every series */
     double min_in_frac, min_out_frac;  /* training_data_availability_threshold */
+    size_t test_size;         /* cross-validation: points after the validation part, seen by
+                               * neither training nor validation (neuralforecast's test_size) */
 } fc_window_spec;
 
 typedef struct {

@@ -145,7 +145,7 @@ void fc_cpu_interp_linear_backward(fc_backend *be, float *dx, size_t ldx, const 
 
 /* cpu_reduce.c: losses and norms, deterministic for any thread count */
 void fc_cpu_masked_loss(fc_backend *be, double *d_loss, int first, double divisor, float *grad, float grad_scale,
-                        const float *yhat, const float *y, const float *mask, size_t n, int kind);
+                        const fc_loss_call *c);
 void fc_cpu_sum_squares(fc_backend *be, double *out, const float *x, size_t n);
 
 /* cpu_windows.c: training data for the device path (reads the dataset in place) */

@@ -77,8 +77,8 @@ static void masked_loss(fc_backend *be, double *loss, float *grad, float grad_sc
 
 /* Backend memory is host memory: the loss goes straight into *d_loss. */
 void fc_cpu_masked_loss(fc_backend *be, double *d_loss, int first, double divisor, float *grad, float grad_scale,
-                        const float *yhat, const float *y, const float *mask, size_t n, int kind) {
+                        const fc_loss_call *c) {
     double loss;
-    masked_loss(be, &loss, grad, grad_scale, yhat, y, mask, n, kind);
+    masked_loss(be, &loss, grad, grad_scale, c->yhat, c->y, c->mask, c->n, c->spec.kind);
     *d_loss = (first ? 0.0 : *d_loss) + loss / divisor;
 }

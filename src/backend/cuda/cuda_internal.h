@@ -108,8 +108,7 @@ void fc_cuda_interp_linear_backward(fc_backend *be, float *dx, size_t ldx, const
 /* ---- cuda_reduce.cu (fixed-order reductions) and cuda_adam.cu ---- */
 void fc_cuda_sum_squares(fc_backend *be, double *out, const float *x, size_t n);
 void fc_cuda_masked_loss(fc_backend *be, double *d_loss, int first, double divisor, float *grad,
-                              float grad_scale, const float *yhat, const float *y, const float *mask, size_t n,
-                              int kind);
+                         float grad_scale, const fc_loss_call *c);
 void fc_cuda_adam_step(fc_backend *be, float *p, const float *g, float *m, float *v, size_t n, float lr,
                        float beta1, float beta2, float eps, int64_t step);
 /* Queues the fixed-order sum of squares of x (n) as partials in

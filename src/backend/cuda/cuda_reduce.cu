@@ -155,7 +155,7 @@ static fc_status masked_loss(fc_backend *be, double *d_loss, int first, double d
 
 /* A failure is noted: the caller's read of *d_loss then fails through status. */
 void fc_cuda_masked_loss(fc_backend *be, double *d_loss, int first, double divisor, float *grad,
-                              float grad_scale, const float *yhat, const float *y, const float *mask, size_t n,
-                              int kind) {
-    fc_cuda_note_failure(be, masked_loss(be, d_loss, first, divisor, grad, grad_scale, yhat, y, mask, n, kind));
+                         float grad_scale, const fc_loss_call *c) {
+    fc_cuda_note_failure(be, masked_loss(be, d_loss, first, divisor, grad, grad_scale, c->yhat, c->y, c->mask, c->n,
+                                         c->spec.kind));
 }
