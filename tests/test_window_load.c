@@ -92,7 +92,7 @@ static void compare_backend(fc_backend *be, const char *label, const fc_dataset 
                             const char *ctx) {
     size_t L = spec->L, H = spec->H;
     fc_batch b;
-    fc_status st = fc_batch_init_training(&b, be, n, 1, L, H, ds);
+    fc_status st = fc_batch_init_training(&b, be, n, 1, L, H, 1, ds);
     CHECK_MSG(st == FC_OK && b.data != NULL, "%s: no device path: %s", label, fc_last_error());
     if (st != FC_OK) return;
     CHECK_MSG(b.in_y == NULL && b.win_y == NULL, "%s: the device path keeps host staging", label);
@@ -117,7 +117,7 @@ static void compare_staged(fc_backend *be, const char *label, const fc_dataset *
                            const fc_window *w, size_t n, fc_scaler_kind kind, const fc_batch *host, const char *ctx) {
     size_t L = spec->L, H = spec->H, half = (n + 1) / 2;
     fc_batch b;
-    if (fc_batch_init_training(&b, be, half, 2, L, H, ds) != FC_OK || !b.data) {
+    if (fc_batch_init_training(&b, be, half, 2, L, H, 1, ds) != FC_OK || !b.data) {
         CHECK_MSG(0, "%s: no device path: %s", label, fc_last_error());
         return;
     }
@@ -155,7 +155,7 @@ static void one_case(fc_backend **be, const char **label, int nbe, const fc_data
     make_windows(ds, L, H, w);
     fc_window_spec spec = {L, H, 1, val, 0.0, 0.0, 0};
     fc_batch host;
-    CHECK(fc_batch_init(&host, be[0], n, L, H) == FC_OK);
+    CHECK(fc_batch_init(&host, be[0], n, L, H, 1) == FC_OK);
     CHECK(fc_batch_load(&host, ds, &spec, w, n, full, kind) == FC_OK);
     size_t hold_out = full ? 0 : val;
     /* the dataset's doubles, as the CPU reads them */
@@ -218,7 +218,7 @@ static void path_switch(fc_backend *cpu, const fc_dataset *ds) {
     setenv("FCAST_TEST_HOST_BATCHES", "1", 1);
     CHECK(fc_batch_device_path(cpu, ds) == 0);
     fc_batch b;
-    CHECK(fc_batch_init_training(&b, cpu, 8, 1, 3, 2, ds) == FC_OK && b.data == NULL && b.in_y != NULL);
+    CHECK(fc_batch_init_training(&b, cpu, 8, 1, 3, 2, 1, ds) == FC_OK && b.data == NULL && b.in_y != NULL);
     fc_batch_free(&b);
     setenv("FCAST_TEST_HOST_BATCHES", "0", 1);
     CHECK(fc_batch_device_path(cpu, ds) == 1);
@@ -258,8 +258,8 @@ static void double_buffered_host_path(fc_backend *cpu, const fc_dataset *ds) {
     make_windows(ds, L, H, w);
     fc_window_spec spec = {L, H, 1, 0, 0.0, 0.0, 0};
     fc_batch one, two;
-    CHECK(fc_batch_init(&one, cpu, n, L, H) == FC_OK && one.n_sets == 1);
-    CHECK(fc_batch_init(&two, &marked, n, L, H) == FC_OK && two.n_sets == 2);
+    CHECK(fc_batch_init(&one, cpu, n, L, H, 1) == FC_OK && one.n_sets == 1);
+    CHECK(fc_batch_init(&two, &marked, n, L, H, 1) == FC_OK && two.n_sets == 2);
     CHECK(fc_batch_host_bytes(&marked, n, L, H) == fc_batch_host_bytes(cpu, n, L, H) +
                                                       fc_batch_extra_set_bytes(n, L, H));
     size_t half = n / 2;

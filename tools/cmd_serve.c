@@ -79,7 +79,7 @@ static fc_status check_memory(const serve_flags *a, fc_model_registry *r) {
         if (!m) continue;
         const fc_model *md = m->f.model;
         models += (md->n_floats + fc_model_act_floats(md, batch)) * sizeof(float) +
-                  fc_batch_bytes(batch, md->cfg.input_size, md->cfg.h);
+                  fc_batch_bytes(batch, md->cfg.input_size, md->cfg.h, md->cfg.n_outputs);
         size_t out = a->max_batch * md->cfg.h * sizeof(float);
         batch_out = out > batch_out ? out : batch_out;
         fc_registry_release(r, m);

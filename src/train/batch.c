@@ -28,8 +28,9 @@ static void set_widths(size_t L, size_t H, size_t n[4]) {
     memcpy(n, w, sizeof w);
 }
 
-static void device_widths(size_t L, size_t H, size_t n[6]) {
-    size_t w[6] = {L, L, H, H, H, H};
+/* The forecast and its gradient hold Q outputs per point (the loss's quantiles). */
+static void device_widths(size_t L, size_t H, size_t Q, size_t n[6]) {
+    size_t w[6] = {L, L, H, H, H * Q, H * Q};
     memcpy(n, w, sizeof w);
 }
 
@@ -39,9 +40,9 @@ static size_t sum_of(const size_t *n, int count) {
     return total;
 }
 
-size_t fc_batch_device_bytes(size_t cap, size_t L, size_t H) {
+size_t fc_batch_device_bytes(size_t cap, size_t L, size_t H, size_t Q) {
     size_t d[6];
-    device_widths(L, H, d);
+    device_widths(L, H, Q, d);
     return cap * sum_of(d, 6) * sizeof(float);
 }
 
@@ -51,26 +52,27 @@ size_t fc_batch_extra_set_bytes(size_t cap, size_t L, size_t H) {
     return cap * sum_of(n, 4) * sizeof(float);
 }
 
-size_t fc_batch_bytes(size_t cap, size_t L, size_t H) {
+size_t fc_batch_bytes(size_t cap, size_t L, size_t H, size_t Q) {
     size_t h[6];
     plain_widths(L, H, h);
     return cap * sum_of(h, 6) * sizeof(float) + fc_batch_extra_set_bytes(cap, L, H) +
-           fc_batch_device_bytes(cap, L, H);
+           fc_batch_device_bytes(cap, L, H, Q);
 }
 
 int fc_batch_staging_sets(const fc_backend *be) { return be->mark_record && be->mark_wait ? 2 : 1; }
 
 size_t fc_batch_host_bytes(const fc_backend *be, size_t cap, size_t L, size_t H) {
     size_t extra = (size_t)(fc_batch_staging_sets(be) - 1) * fc_batch_extra_set_bytes(cap, L, H);
-    return fc_batch_bytes(cap, L, H) - fc_batch_device_bytes(cap, L, H) + extra;
+    return fc_batch_bytes(cap, L, H, 1) - fc_batch_device_bytes(cap, L, H, 1) + extra;
 }
 
-static void batch_start(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H) {
+static void batch_start(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H, size_t Q) {
     memset(b, 0, sizeof *b);
     b->be = be;
     b->cap = cap;
     b->L = L;
     b->H = H;
+    b->Q = Q;
 }
 
 /* Points the four staged buffers at set s. */
@@ -106,14 +108,14 @@ static fc_status alloc_host(fc_batch *b) {
 static fc_status alloc_device(fc_batch *b) {
     float **dev[] = {&b->d_in_y, &b->d_in_mask, &b->d_out_y, &b->d_out_mask, &b->d_forecast, &b->d_grad};
     size_t dev_n[6];
-    device_widths(b->L, b->H, dev_n);
+    device_widths(b->L, b->H, b->Q, dev_n);
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
         if (!(*dev[i] = b->be->alloc(b->be, b->cap * dev_n[i] * sizeof(float)))) return FC_ERR_MEMORY;
     return FC_OK;
 }
 
-fc_status fc_batch_init(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H) {
-    batch_start(b, be, cap, L, H);
+fc_status fc_batch_init(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H, size_t Q) {
+    batch_start(b, be, cap, L, H, Q);
     fc_status st = alloc_host(b);
     if (st == FC_OK) st = alloc_device(b);
     if (st != FC_OK) fc_batch_free(b);
@@ -146,9 +148,9 @@ size_t fc_batch_data_bytes(const fc_backend *be, const fc_dataset *ds, size_t ca
 }
 
 fc_status fc_batch_init_training(fc_batch *b, fc_backend *be, size_t cap, size_t stages, size_t L, size_t H,
-                                 const fc_dataset *ds) {
-    if (!fc_batch_device_path(be, ds)) return fc_batch_init(b, be, cap, L, H);
-    batch_start(b, be, cap, L, H);
+                                 size_t Q, const fc_dataset *ds) {
+    if (!fc_batch_device_path(be, ds)) return fc_batch_init(b, be, cap, L, H, Q);
+    batch_start(b, be, cap, L, H, Q);
     fc_window_data host = host_view(ds);
     fc_status st = alloc_device(b);
     if (st == FC_OK) st = be->data_upload(be, &host, cap, stages, fc_window_load_work(L), &b->data);

@@ -29,6 +29,7 @@
 typedef struct {
     fc_backend *be;
     size_t cap, L, H;
+    size_t Q;                           /* model outputs per horizon point */
     /* host staging */
     float *win_y, *win_mask;            /* (cap, L+H) */
     float *work;                        /* (cap, L) scaler scratch */
@@ -41,7 +42,7 @@ typedef struct {
     float *shift, *scale;               /* (cap) */
     /* device copies */
     float *d_in_y, *d_in_mask, *d_out_y, *d_out_mask;
-    float *d_forecast, *d_grad;         /* (cap, H) */
+    float *d_forecast, *d_grad;         /* (cap, H, Q) */
     /* the device path: the backend's handle on the training data, NULL on the host path */
     void *data;
     /* the host path's staged windows (fc_batch_stage): the caller's array */
@@ -49,11 +50,12 @@ typedef struct {
     size_t n_staged;
 } fc_batch;
 
-fc_status fc_batch_init(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H);
+/* Q: model outputs per horizon point (fc_model_config.n_outputs). */
+fc_status fc_batch_init(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H, size_t Q);
 void fc_batch_free(fc_batch *b);
 /* Bytes fc_batch_init allocates for cap windows (host and device), with
  * one staging set. */
-size_t fc_batch_bytes(size_t cap, size_t L, size_t H);
+size_t fc_batch_bytes(size_t cap, size_t L, size_t H, size_t Q);
 /* Staging sets on backend be (2 where it has marks), and the bytes of one
  * more set beyond the first, for the memory plan. */
 int fc_batch_staging_sets(const fc_backend *be);
@@ -61,7 +63,7 @@ size_t fc_batch_extra_set_bytes(size_t cap, size_t L, size_t H);
 /* The host part of fc_batch_init's allocation on backend be (its sets). */
 size_t fc_batch_host_bytes(const fc_backend *be, size_t cap, size_t L, size_t H);
 /* The part of it allocated on the backend. */
-size_t fc_batch_device_bytes(size_t cap, size_t L, size_t H);
+size_t fc_batch_device_bytes(size_t cap, size_t L, size_t H, size_t Q);
 
 /* 1 when training batches on backend be over ds take the device path:
  * the backend has the data entries, the dataset is on the heap (not a
@@ -79,7 +81,7 @@ size_t fc_batch_data_bytes(const fc_backend *be, const fc_dataset *ds, size_t ca
  * room to stage `stages` batches of cap windows at once (a step's
  * micro-batches). */
 fc_status fc_batch_init_training(fc_batch *b, fc_backend *be, size_t cap, size_t stages, size_t L, size_t H,
-                                 const fc_dataset *ds);
+                                 size_t Q, const fc_dataset *ds);
 
 /* A training step's windows, staged once (n <= stages * cap): on the
  * device path they are copied to the backend (backend.h, data_stage), so

@@ -125,8 +125,12 @@ void fc_validator_free(fc_runner *r);
 fc_status fc_validate(fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec, double *loss);
 
 /* Forecasts of the next h points of every series from its last input_size
- * points: out (n_series, h) on the original scale. */
+ * points: out (n_series, h, n_outputs) on the original scale. */
 fc_status fc_predict(fc_forecaster *f, const fc_dataset *ds, float *out);
+/* The same for n windows anywhere in ds (a window's insample starts at its
+ * start; its forecast covers the h points after the insample, which may
+ * run past the series' end): out (n, h, n_outputs). */
+fc_status fc_predict_windows(fc_forecaster *f, const fc_dataset *ds, const fc_window *w, size_t n, float *out);
 
 void fc_forecaster_free(fc_forecaster *f);
 

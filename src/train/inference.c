@@ -33,8 +33,9 @@ static fc_status runner_init(fc_runner *r, fc_forecaster *f, size_t n) {
     fc_model *m = f->model;
     memset(r, 0, sizeof *r);
     r->cap = fc_inference_chunk(m->capacity, n ? n : 1);
-    fc_status st = fc_batch_init(&r->batch, m->be, r->cap, m->cfg.input_size, m->cfg.h);
-    if (st == FC_OK && !(r->forecast = fc_malloc(r->cap * m->cfg.h * sizeof(float), "forecasts"))) st = FC_ERR_MEMORY;
+    fc_status st = fc_batch_init(&r->batch, m->be, r->cap, m->cfg.input_size, m->cfg.h, m->cfg.n_outputs);
+    size_t width = m->cfg.h * m->cfg.n_outputs;
+    if (st == FC_OK && !(r->forecast = fc_malloc(r->cap * width * sizeof(float), "forecasts"))) st = FC_ERR_MEMORY;
     if (st == FC_OK) st = fc_model_reserve(m, r->cap, 0);
     if (st == FC_OK) fc_graph_slot_init(&r->forward_graph, m->be, 0);
     if (st != FC_OK) runner_free(r);
@@ -64,22 +65,25 @@ static fc_status forward_chunk(fc_runner *r, fc_model *m, size_t B) {
 }
 
 /* Runs the windows through the model in chunks; after each chunk calls
- * emit(ctx, first window, count, batch, forecasts) with the forecasts on
- * the original scale (compare them with b->out_raw). Allocates nothing. */
+ * emit(ctx, first window, count, batch, forecasts) with the forecasts
+ * (count, H, Q) on the original scale (compare them with b->out_raw).
+ * Every output of a point is inverted with its window's shift and scale,
+ * as neuralforecast's _inv_normalization does for each quantile.
+ * Allocates nothing. */
 typedef void (*chunk_fn)(void *ctx, size_t first, size_t n, const fc_batch *b, const float *forecast);
 
 static fc_status run_windows(fc_runner *r, fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec,
                              const fc_window *w, size_t n, chunk_fn emit, void *ctx) {
     fc_model *m = f->model;
-    size_t H = m->cfg.h;
+    size_t HQ = m->cfg.h * m->cfg.n_outputs;
     fc_batch *b = &r->batch;
     for (size_t k = 0; k < n; k += r->cap) {
         size_t B = n - k < r->cap ? n - k : r->cap;
         FC_TRY(fc_batch_load(b, ds, spec, w + k, B, 1, f->scaler));
         FC_TRY(forward_chunk(r, m, B));
-        m->be->to_host(m->be, r->forecast, b->d_forecast, B * H * sizeof(float));
+        m->be->to_host(m->be, r->forecast, b->d_forecast, B * HQ * sizeof(float));
         FC_TRY(m->be->status(m->be));   /* a device fault: the copy holds no forecasts */
-        for (size_t i = 0; i < B; i++) fc_scaler_invert(r->forecast + i * H, H, b->shift[i], b->scale[i]);
+        for (size_t i = 0; i < B; i++) fc_scaler_invert(r->forecast + i * HQ, HQ, b->shift[i], b->scale[i]);
         emit(ctx, k, B, b, r->forecast);
     }
     return FC_OK;
@@ -127,20 +131,26 @@ fc_status fc_validate(fc_forecaster *f, const fc_dataset *ds, const fc_window_sp
 
 static void copy_forecasts(void *ctx, size_t first, size_t n, const fc_batch *b, const float *fc) {
     float *out = ctx;
-    memcpy(out + first * b->H, fc, n * b->H * sizeof(float));
+    size_t HQ = b->H * b->Q;
+    memcpy(out + first * HQ, fc, n * HQ * sizeof(float));
+}
+
+fc_status fc_predict_windows(fc_forecaster *f, const fc_dataset *ds, const fc_window *w, size_t n, float *out) {
+    size_t L = f->model->cfg.input_size, H = f->model->cfg.h;
+    fc_runner r;
+    FC_TRY(runner_init(&r, f, n));
+    fc_window_spec spec = {L, H, 1, 0, 0.0, 0.0, 0};
+    fc_status st = run_windows(&r, f, ds, &spec, w, n, copy_forecasts, out);
+    runner_free(&r);
+    return st;
 }
 
 fc_status fc_predict(fc_forecaster *f, const fc_dataset *ds, float *out) {
-    size_t N = ds->n_series, L = f->model->cfg.input_size, H = f->model->cfg.h;
-    fc_runner r;
-    FC_TRY(runner_init(&r, f, N));
-    fc_status st = FC_ERR_MEMORY;
-    if ((r.windows = fc_malloc(N * sizeof *r.windows, "forecast windows"))) {
-        for (size_t i = 0; i < N; i++)
-            r.windows[i] = (fc_window){(uint32_t)i, (int64_t)fc_dataset_len(ds, i) - (int64_t)L};
-        fc_window_spec spec = {L, H, 1, 0, 0.0, 0.0, 0};
-        st = run_windows(&r, f, ds, &spec, r.windows, N, copy_forecasts, out);
-    }
-    runner_free(&r);
+    size_t N = ds->n_series, L = f->model->cfg.input_size;
+    fc_window *w = fc_malloc((N ? N : 1) * sizeof *w, "forecast windows");
+    if (!w) return FC_ERR_MEMORY;
+    for (size_t i = 0; i < N; i++) w[i] = (fc_window){(uint32_t)i, (int64_t)fc_dataset_len(ds, i) - (int64_t)L};
+    fc_status st = fc_predict_windows(f, ds, w, N, out);
+    free(w);
     return st;
 }

@@ -74,7 +74,7 @@ static void plan_windows(fc_memory_plan *p, const fc_model *m, const fc_dataset 
     size_t W = o->windows_batch_size, L = m->cfg.input_size, H = m->cfg.h;
     size_t act = fc_model_act_floats(m, 1) * sizeof(float), scr = fc_model_scratch_floats(m, 1) * sizeof(float);
     size_t low = fc_model_low_act_bytes(m, 1, o->precision, be);
-    size_t dev = fc_batch_device_bytes(1, L, H), host = fc_batch_host_bytes(be, 1, L, H);
+    size_t dev = fc_batch_device_bytes(1, L, H, m->cfg.n_outputs), host = fc_batch_host_bytes(be, 1, L, H);
     /* this step's windows and the next step's, drawn ahead (trainer.c) */
     size_t idx = 2 * o->grad_accum * sizeof(fc_window), data_per_window;
     size_t data = fc_batch_data_bytes(be, ds, W, o->grad_accum, L, &data_per_window);
@@ -108,9 +108,10 @@ static fc_status plan_data(fc_memory_plan *p, const fc_model *m, const fc_datase
     if (o->val_size) {
         size_t n = fc_validation_windows(ds, &spec, NULL);
         size_t cap = val_cap = fc_inference_chunk(o->windows_batch_size, n ? n : 1);   /* the model has room for W */
-        size_t dev = fc_batch_device_bytes(cap, spec.L, spec.H);
+        size_t dev = fc_batch_device_bytes(cap, spec.L, spec.H, m->cfg.n_outputs);
         add_backend(p, "validation batch buffers", dev, 0);
-        add(p, "validation (host)", fc_batch_host_bytes(be, cap, spec.L, spec.H) + cap * spec.H * sizeof(float) +
+        add(p, "validation (host)", fc_batch_host_bytes(be, cap, spec.L, spec.H) +
+                                        cap * spec.H * m->cfg.n_outputs * sizeof(float) +
                                         n * sizeof(fc_window), 0);
     }
     add(p, "dataset", fc_dataset_bytes(ds), 0);
@@ -142,10 +143,11 @@ fc_status fc_memory_plan_predict(const fc_model *m, const fc_dataset *ds, fc_bac
     p->windows_batch = cap;
     add_backend(p, "parameters", m->n_floats * sizeof(float), 0);
     add_backend(p, "activations", fc_model_act_floats(m, cap) * sizeof(float), 0);
-    size_t dev = fc_batch_device_bytes(cap, L, H);
+    size_t Q = m->cfg.n_outputs;
+    size_t dev = fc_batch_device_bytes(cap, L, H, Q);
     add_backend(p, "batch buffers", dev, 0);
-    add(p, "batch staging (host)", fc_batch_host_bytes(be, cap, L, H) + cap * H * sizeof(float), 0);
-    add(p, "forecasts and windows", N * H * sizeof(float) + N * sizeof(fc_window), 0);
+    add(p, "batch staging (host)", fc_batch_host_bytes(be, cap, L, H) + cap * H * Q * sizeof(float), 0);
+    add(p, "forecasts and windows", N * H * Q * sizeof(float) + N * sizeof(fc_window), 0);
     size_t ws;
     FC_TRY(workspace_bytes(be, m, cap, FC_PREC_FP32, &ws));
     add(p, "matrix-product workspace", ws, 0);

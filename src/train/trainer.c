@@ -154,7 +154,8 @@ static fc_status trainer_init(trainer *t) {
     FC_TRY(fc_window_sampler_init(&t->sampler, t->ds, &t->spec, o->batch_size, per_step, o->seed));
     fc_window_sampler_position(&t->sampler, &t->drawn_epoch, &t->drawn_cursor);
     /* on the device path (batch.h) the data is uploaded here, once */
-    FC_TRY(fc_batch_init_training(&t->batch, be, W, o->grad_accum, m->cfg.input_size, m->cfg.h, t->ds));
+    FC_TRY(fc_batch_init_training(&t->batch, be, W, o->grad_accum, m->cfg.input_size, m->cfg.h,
+                                  m->cfg.n_outputs, t->ds));
     /* graphs need a step without host work in it: the device path's */
     fc_graph_slot_init(&t->step_graph, be, o->no_graphs || !t->batch.data);
     FC_TRY(fc_model_set_precision(m, o->precision));
