@@ -22,8 +22,8 @@
 #include "core/error.h"
 #include "data/csv_reader.h"
 #include "data/ds_text.h"
-#include "data/raw_table.h"
 #include "io/csv_write.h"
+#include "data/raw_table.h"
 #include "io/forecast_csv.h"
 #include "json_text.h"
 
@@ -283,25 +283,13 @@ static size_t line_breaks(const char *s) {
     return n;
 }
 
-/* The shortest of %.15g, %.16g and %.17g that reads back as v: 17 digits
- * always do, and the shorter forms keep messages in the client's terms
- * ("'1e+39' is beyond the float range", not 9.9999999999999994e+38). */
-static void write_real(FILE *f, double v) {
-    char text[32];
-    for (int digits = 15; digits <= 17; digits++) {
-        snprintf(text, sizeof text, "%.*g", digits, v);
-        if (strtod(text, NULL) == v) break;
-    }
-    fputs(text, f);
-}
-
 /* Two literals cannot cross exactly, both jansson's doing: -0 is read as
  * the integer 0 (y +0.0 where the CSV's -0 gives -0.0: a sign of zero no
  * forecast sees), and an integer beyond int64 is a parse error ("too big
  * integer") where the CSV would round it (a client writes 1e19 instead). */
 static void write_number(FILE *f, json_t *v) {
     if (json_is_integer(v)) fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-    else if (json_is_real(v)) write_real(f, json_real_value(v));
+    else if (json_is_real(v)) fc_csv_write_real(f, json_real_value(v));
     /* null: an empty field, which the loader reads as missing */
 }
 

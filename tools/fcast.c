@@ -15,6 +15,7 @@ static void usage(FILE *f) {
             "commands:\n"
             "  train     train N-HiTS, N-BEATS or MLP on a long-format CSV\n"
             "  predict   forecast the next h points of every series\n"
+            "  cv        cross-validate models over several forecast origins (neuralforecast's cross_validation)\n"
             "  eval      score a model against a test file, next to seasonal naive\n"
             "  plan      the memory plan of a training run (the flags of train)\n"
             "  report    a training run log (and forecasts) as one self-contained HTML page\n"
@@ -54,6 +55,7 @@ int main(int argc, char **argv) {
     if (!strcmp(c, "train")) return cmd_train(argc, argv, 2);
     if (!strcmp(c, "predict")) return cmd_predict(argc, argv, 2);
     if (!strcmp(c, "eval")) return cmd_eval(argc, argv, 2);
+    if (!strcmp(c, "cv")) return cmd_cv(argc, argv, 2);
     if (!strcmp(c, "doctor")) return cmd_doctor(argc, argv, 2);
     if (!strcmp(c, "bench")) return cmd_bench(argc, argv, 2);
     if (!strcmp(c, "plan")) return cmd_plan(argc, argv, 2);

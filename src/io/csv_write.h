@@ -9,4 +9,9 @@
  * quote or line break. */
 void fc_csv_write_field(FILE *f, const char *text);
 
+/* Writes v as the shortest of %.15g, %.16g and %.17g that reads back as v:
+ * 17 digits always do, and the shorter forms keep a value as the user
+ * wrote it (0.1, not 0.10000000000000001). */
+void fc_csv_write_real(FILE *f, double v);
+
 #endif

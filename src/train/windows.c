@@ -53,7 +53,9 @@ fc_status fc_windows_check(const fc_dataset *ds, const fc_window_spec *spec, siz
     *T_max = 0;
     for (size_t i = 0; i < ds->n_series; i++) {
         size_t T = fc_train_length(ds, spec, i);
-        if (T == 0)
+        /* cross-validation keeps a series too short to train on: its later
+         * windows are still forecast (neuralforecast trains on the others) */
+        if (T == 0 && !spec->test_size)
             return fc_error(FC_ERR_INVALID, "%s: series '%s' has %zu points and --val-size%s holds out %zu: "
                             "no training points left", ds->source, ds->ids[i], fc_dataset_len(ds, i),
                             spec->test_size ? " with the cross-validation windows" : "",

@@ -1,0 +1,52 @@
+/* Cross-validation with neuralforecast's semantics (NeuralForecast.
+ * cross_validation and utilsforecast's cv_times): n_windows forecast
+ * origins per series, step_size points apart, the last window ending at
+ * the series' end, so test_size = h + step_size * (n_windows - 1) points at
+ * the end of every series are forecast. Window i's cutoff (the last point
+ * its forecast may see) is the series' point len - test_size + i * step - 1;
+ * a series too short to have that point has no window i (cv_times' use_series).
+ *
+ * Without refit, one model is trained with the last test_size points held
+ * out (after its validation part, as neuralforecast's fit(test_size=...))
+ * and forecasts every origin in one pass. With refit k, a fresh model is
+ * trained at windows 0, k, 2k, ... on the points up to that window's cutoff
+ * and forecasts its own window and the k - 1 after it (neuralforecast's
+ * refit=True is k = 1). */
+#ifndef FC_TRAIN_CROSS_VALIDATION_H
+#define FC_TRAIN_CROSS_VALIDATION_H
+
+#include "train/forecaster.h"
+
+typedef struct {
+    size_t h, n_windows, step_size;
+    size_t refit;                 /* 0: train once; k: train again every k windows */
+} fc_cv_spec;
+
+/* One forecast origin: series, window index, cutoff (a point index in the
+ * series' own axis). */
+typedef struct {
+    uint32_t series, window;
+    int64_t cutoff;
+} fc_cv_origin;
+
+size_t fc_cv_test_size(const fc_cv_spec *cv);
+
+/* Checks the spec (n_windows >= 1, step_size >= 1, h >= 1, no overflow). */
+fc_status fc_cv_check(const fc_cv_spec *cv);
+
+/* The origins in output order (series in dataset order, then windows in
+ * time order) into out (room for n_series * n_windows; may be NULL);
+ * returns their count. */
+size_t fc_cv_origins(const fc_dataset *ds, const fc_cv_spec *cv, fc_cv_origin *out);
+
+/* Trains a fresh forecaster with the last `test_size` points of every
+ * series held out; the caller owns it (fc_forecaster_free) once returned. */
+typedef fc_status (*fc_cv_fit_fn)(void *ctx, const fc_dataset *ds, size_t test_size, fc_forecaster *out);
+
+/* Forecasts of every origin into out (n_origins, h, n_outputs of the
+ * trained model; *width set to h * n_outputs on the first fit), training
+ * as the spec says. out is allocated here (free()). */
+fc_status fc_cross_validate(const fc_dataset *ds, const fc_cv_spec *cv, const fc_cv_origin *origins, size_t n,
+                            fc_cv_fit_fn fit, void *ctx, float **out, size_t *width);
+
+#endif
