@@ -16,13 +16,7 @@ typedef struct {
 
 static void write_header(FILE *f, const cv_ctx *c) {
     fputs("unique_id,ds,cutoff", f);
-    for (size_t m = 0; m < c->n_models; m++)
-        for (size_t q = 0; q < c->models[m].n_outputs; q++) {
-            char name[256];
-            snprintf(name, sizeof name, "%s%s", c->models[m].name, c->models[m].suffixes[q]);
-            fputc(',', f);
-            fc_csv_write_field(f, name);
-        }
+    fc_forecast_write_column_names(f, c->models, c->n_models);
     fputs(",y\n", f);
 }
 

@@ -8,14 +8,10 @@
 #define FC_IO_CV_CSV_H
 
 #include "data/dataset.h"
+#include "io/forecast_csv.h"
 #include "train/cross_validation.h"
 
-typedef struct {
-    const char *name;              /* NHITS, NBEATS1, ... */
-    size_t n_outputs;
-    const char *const *suffixes;   /* (n_outputs) */
-    const float *values;           /* (n_origins, h, n_outputs) */
-} fc_cv_columns;
+typedef fc_forecast_columns fc_cv_columns;
 
 fc_status fc_cv_write_csv(const char *path, const fc_dataset *ds, const fc_cv_origin *o, size_t n, size_t h,
                           const fc_cv_columns *models, size_t n_models);

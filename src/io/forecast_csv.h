@@ -24,6 +24,23 @@ fc_status fc_forecast_write_csv(const char *path, const fc_dataset *ds, const fc
 fc_status fc_forecast_write_stream(FILE *f, const fc_dataset *ds, const fc_freq *freq, size_t h,
                                    const char *column, const float *forecasts);
 
+/* Several models' columns side by side, as neuralforecast's models=[...]:
+ * a model's columns are its name followed by each output's suffix (""
+ * for a point forecast, "-median", "-lo-80", "_ql0.9", ...). */
+typedef struct {
+    const char *name;              /* NHITS, NBEATS1, ... */
+    size_t n_outputs;
+    const char *const *suffixes;   /* (n_outputs) */
+    const float *values;           /* (rows, h, n_outputs) */
+} fc_forecast_columns;
+
+/* unique_id, ds, then every model's columns: values (n_series, h, n_outputs). */
+fc_status fc_forecast_write_columns(const char *path, const fc_dataset *ds, const fc_freq *freq, size_t h,
+                                    const fc_forecast_columns *models, size_t n_models);
+
+/* The header cells of the models' columns (",NHITS,NHITS-lo-80,..."), quoted as needed. */
+void fc_forecast_write_column_names(FILE *f, const fc_forecast_columns *models, size_t n_models);
+
 /* The (k+1)-th future ds of series s (k from 0), as the CSV writes it. */
 void fc_forecast_ds_text(const fc_dataset *ds, const fc_freq *freq, size_t s, size_t k, char *buf, size_t cap);
 
