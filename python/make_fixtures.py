@@ -14,7 +14,7 @@ so that nothing Lightning may write into the current directory
 script was started: the only files written are the fixtures.
 
 Everything is computed with neuralforecast's own classes (NHITS, NBEATS, MLP,
-MAE, MSE, TemporalNorm, TimeSeriesDataset/Loader, BaseModel._create_windows,
+MAE, MSE, MQLoss, TemporalNorm, TimeSeriesDataset/Loader, BaseModel._create_windows,
 BaseModel._normalization, NeuralForecast.fit/predict) on CPU, one thread,
 deterministic algorithms, fixed seeds. Where the script also re-derives a
 result by hand (windows, interpolation, predict path), it is only to assert
@@ -44,7 +44,7 @@ from safetensors.numpy import load_file, save_file
 import neuralforecast
 from neuralforecast import NeuralForecast
 from neuralforecast.common._scalers import TemporalNorm
-from neuralforecast.losses.pytorch import MAE, MSE
+from neuralforecast.losses.pytorch import MAE, MSE, MQLoss
 from neuralforecast.models import MLP, NBEATS, NHITS
 from neuralforecast.tsdataset import TimeSeriesDataset, TimeSeriesLoader
 
@@ -188,6 +188,19 @@ MODEL_CASES = {
                                  n_blocks=[2, 1, 1], random_seed=1, loss=MAE()),
     "mlp_small": lambda: MLP(h=12, input_size=24, hidden_size=32,
                              num_layers=2, random_seed=1, loss=MAE()),
+    # Several outputs per horizon point (loss.outputsize_multiplier Q > 1):
+    # the forecast is (B, h, Q). Q = 5 (median and two intervals) for N-HiTS
+    # (knots 3, 6 and 12 per quantile) and MLP, Q = 3 for N-BEATS with every
+    # stack type and an odd horizon.
+    "nhits_mq": lambda: NHITS(h=12, input_size=24, mlp_units=3 * [[32, 32]],
+                              random_seed=1, loss=MQLoss(level=[80, 90])),
+    "nbeats_mq": lambda: NBEATS(h=7, input_size=20, mlp_units=3 * [[16, 16]],
+                                stack_types=["identity", "trend",
+                                             "seasonality"],
+                                random_seed=1,
+                                loss=MQLoss(quantiles=[0.1, 0.5, 0.9])),
+    "mlp_mq": lambda: MLP(h=12, input_size=24, hidden_size=32, num_layers=2,
+                          random_seed=1, loss=MQLoss(level=[80, 90])),
 }
 
 
@@ -214,14 +227,27 @@ def model_windows(L, h, B):
 
 def model_loss(model, y, y_hat, mask):
     # Keywords: MAE and MSE declare mask / y_insample in different orders.
+    if isinstance(model.loss, MQLoss):
+        # training_step maps the (B, h, Q) output to (B, h, 1, Q) first
+        y_hat = model.loss.domain_map(y_hat)
     return model.loss(y=y, y_hat=y_hat, mask=mask)
+
+
+def n_outputs(model):
+    return model.loss.outputsize_multiplier
+
+
+def forecast_tensor(model, y_hat):
+    """(B, h) for one output per point, as the first fixtures; (B, h, Q)
+    otherwise."""
+    return f32(y_hat.squeeze(-1) if n_outputs(model) == 1 else y_hat)
 
 
 def forward(model, insample_y, insample_mask):
     windows_batch = dict(insample_y=insample_y.unsqueeze(-1),
                          insample_mask=insample_mask.unsqueeze(-1),
                          futr_exog=None, hist_exog=None, stat_exog=None)
-    return model(windows_batch)  # (B, h, 1)
+    return model(windows_batch)  # (B, h, Q)
 
 
 def config_of(model, name_of_class, loss_name):
@@ -230,6 +256,9 @@ def config_of(model, name_of_class, loss_name):
     for k in ARCH_KEYS[name_of_class]:
         cfg[k] = hp[k]
     cfg["loss"] = loss_name
+    if isinstance(model.loss, MQLoss):
+        cfg["n_outputs"] = n_outputs(model)
+        cfg["quantiles"] = [float(q) for q in model.loss.quantiles]
     cfg["learning_rate"] = CURVE_LR
     cfg["optimizer"] = {"name": "Adam", "betas": [0.9, 0.999], "eps": 1e-8,
                         "weight_decay": 0.0, "steps": CURVE_STEPS}
@@ -253,16 +282,22 @@ def make_model_fixture(case, out_dir):
     trainable = [k for k, p in model.named_parameters() if p.requires_grad]
 
     model.zero_grad()
+    Q = n_outputs(model)
     y_hat = forward(model, t_iy, t_im)
-    assert y_hat.shape == (BATCH, h, 1), y_hat.shape
+    assert y_hat.shape == (BATCH, h, Q), y_hat.shape
+    y_hat.retain_grad()
     loss = model_loss(model, t_oy, y_hat, t_om)
     loss.backward()
     tensors["input.insample_y"] = f32(iy)
     tensors["input.insample_mask"] = f32(im)
     tensors["input.outsample_y"] = f32(oy)
     tensors["input.outsample_mask"] = f32(om)
-    tensors["output.forecast"] = f32(y_hat.squeeze(-1))
+    tensors["output.forecast"] = forecast_tensor(model, y_hat)
     tensors["output.loss"] = f32(loss.reshape(1))
+    if Q > 1:
+        # d loss / d forecast (B, h, Q): checks the model's backward without
+        # the loss kernel
+        tensors["output.dforecast"] = f32(y_hat.grad)
     params = dict(model.named_parameters())
     for k in trainable:
         g = params[k].grad
@@ -302,9 +337,12 @@ def verify_model_fixture(case, path):
     oy = torch.tensor(t["input.outsample_y"]).unsqueeze(-1)
     om = torch.tensor(t["input.outsample_mask"]).unsqueeze(-1)
     y_hat = forward(model, iy, im)
+    y_hat.retain_grad()
     loss = model_loss(model, oy, y_hat, om)
     loss.backward()
-    assert np.array_equal(f32(y_hat.squeeze(-1)), t["output.forecast"]), case
+    assert np.array_equal(forecast_tensor(model, y_hat), t["output.forecast"]), case
+    if "output.dforecast" in t:
+        assert np.array_equal(f32(y_hat.grad), t["output.dforecast"]), case
     assert np.array_equal(f32(loss.reshape(1)), t["output.loss"]), case
     for k, p in model.named_parameters():
         if p.requires_grad:
@@ -352,15 +390,17 @@ def numpy_forward(cfg, P, iy, im):
     """The forward pass as parity.md describes it, in float64 numpy, from
     the state_dict alone; only used to check that description."""
     L, h = cfg["input_size"], cfg["h"]
+    Q = cfg.get("n_outputs", 1)
+    B = len(iy)
     relu = lambda v: np.maximum(v, 0.0)
     lin = lambda v, k: v @ P[k + ".weight"].T + P[k + ".bias"]
     if cfg["model"] == "MLP":
         v = iy
         for i in range(cfg["num_layers"]):
             v = relu(lin(v, f"mlp.{i}"))
-        return lin(v, "out")
+        return out_shape(lin(v, "out").reshape(B, h, Q))
     res, mask = iy[:, ::-1], im[:, ::-1]  # newest point first
-    fc = np.repeat(iy[:, -1:], h, axis=1)  # Naive1 level, mask ignored
+    fc = np.repeat(iy[:, -1:, None], h, axis=1)  # Naive1 level, mask ignored
     n_units = len(cfg["mlp_units"])
     blocks = [t for t, n in zip(cfg["stack_types"], cfg["n_blocks"])
               for _ in range(n)]
@@ -376,17 +416,26 @@ def numpy_forward(cfg, P, iy, im):
             v = relu(lin(v, pre + str(1 + 2 * u)))
         theta = lin(v, pre + str(1 + 2 * n_units))
         if kind == "identity" and cfg["model"] == "NHITS":
-            back, fore = theta[:, :L], interp_linear(theta[:, L:], h)
+            # knots quantile-major (B, Q, K), each row interpolated to h
+            knots = theta[:, L:].reshape(B * Q, -1)
+            fore = interp_linear(knots, h).reshape(B, Q, h).transpose(0, 2, 1)
+            back = theta[:, :L]
         elif kind == "identity":
-            back, fore = theta[:, :L], theta[:, L:]
+            back, fore = theta[:, :L], theta[:, L:].reshape(B, h, Q)
         else:
             Bb = P[f"blocks.{b}.basis.backcast_basis"]
             Bf = P[f"blocks.{b}.basis.forecast_basis"]
             n = Bb.shape[0]
-            back, fore = theta[:, :n] @ Bb, theta[:, n:] @ Bf
+            back = theta[:, :n] @ Bb
+            fore = np.einsum("bpq,pt->btq", theta[:, n:].reshape(B, n, Q), Bf)
         res = (res - back) * mask
         fc = fc + fore
-    return fc
+    return out_shape(fc)
+
+
+def out_shape(fc):
+    """(B, h, Q) as the fixtures store it: (B, h) when Q is 1."""
+    return fc[:, :, 0] if fc.shape[2] == 1 else fc
 
 
 def stack_of(cfg, b):
@@ -412,6 +461,7 @@ def check_forward_rules(cfg, tensors):
     im = tensors["input.insample_mask"].astype(np.float64)
     got = numpy_forward(cfg, P, iy, im)
     ref = tensors["output.forecast"]
+    assert got.shape == ref.shape, (got.shape, ref.shape)
     assert np.max(np.abs(got - ref)) < 1e-5, (cfg["model"], np.abs(got - ref).max())
 
 

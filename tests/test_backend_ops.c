@@ -27,6 +27,7 @@
 #include "core/error.h"
 #include "kernels/lowp.h"
 #include "test_arrays.h"
+#include "train/forecaster.h"
 
 /* ---- tolerances (each row names one; the measure is per op, see run_*) ---- */
 
@@ -64,6 +65,11 @@
  * 3.6e-6. A wrong bias correction or step is ~lr = 1e-2 of the scale. */
 #define TOL_ADAM 4e-6
 #define ADAM_STEPS 5
+
+/* MASE's loss: the window scale, a sum rounded to float, may be an ulp
+ * off between a long double and a double sum; each point loss then moves
+ * by ~2^-24 of itself. */
+#define TOL_MASE (2 * 0x1p-24)
 
 /* The masked loss's gradient, coef * mask * l' in float against double, as
  * |got - want| / |want|: three roundings of 2^-24 (coef, two products). */
@@ -648,6 +654,21 @@ static void run_sum_rows_into_col(ctx *c, const op_case *k, uint64_t seed) {
     judge_f(c, "x", read_out(c, dx), want, B * ldx);
 }
 
+/* m = B, n = A, k = C: x (B, A, C) with row stride A C + pad, y (B, C, A)
+ * with row stride A C + 2 pad (an element moved to the wrong place, or a
+ * write into a gap, shows). */
+static void run_transpose_rows(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, A = k->n, C = k->k, ldx = A * C + k->pad, ldy = A * C + 2 * k->pad;
+    shape(c, "B%zu %zux%zu ldx%zu ldy%zu", B, A, C, ldx, ldy);
+    float *x = rnd_f(c, B * ldx, seed, -1, 1), *want = val_f(c, B * ldy, NAN);
+    float *dy = dev_out(c, "y", want, B * ldy);
+    c->be->transpose_rows(c->be, dy, ldy, dev_in(c, "x", x, B * ldx), ldx, B, A, C);
+    for (size_t r = 0; r < B; r++)
+        for (size_t a = 0; a < A; a++)
+            for (size_t j = 0; j < C; j++) want[r * ldy + j * A + a] = x[r * ldx + a * C + j];
+    judge_f(c, "y", read_out(c, dy), want, B * ldy);
+}
+
 /* ---- losses, optimizer, reductions ---- */
 
 /* m = n; alpha = grad_scale. A quarter of the points unobserved (mask 0),
@@ -705,6 +726,100 @@ static void run_masked_loss_sum(ctx *c, const op_case *k, uint64_t seed) {
     ref_masked_loss(want, k->alpha, yhat, y, mask, n, mse);
     for (size_t i = 0; i < n; i++) scale[i] = fabs(want[i]);
     judge(c, "grad", read_out(c, dgrad), want, scale, n, TOL_GRAD);
+}
+
+/* neuralforecast's per-output losses and torch's derivatives of them,
+ * written from losses/pytorch.py (the classes' float expressions, autograd's
+ * tie rules: sgn(0) = 0, max / maximum split a tie in halves, Huber's +-delta
+ * from |d| >= delta on, _divide_no_nan's zero gradient), apart from
+ * kernels/loss.h's bodies. *g: d loss / d yhat. */
+static float ref_loss_term(const fc_loss_spec *s, int j, float yhat, float y, float scale, float *g) {
+    float d = y - yhat, a = fabsf(d), sg = (float)((yhat > y) - (yhat < y));
+    if (s->kind == FC_LOSS_MSE) { *g = 2.0f * (yhat - y); return d * d; }
+    if (s->kind == FC_LOSS_HUBER) {
+        *g = d <= -s->delta ? s->delta : d >= s->delta ? -s->delta : yhat - y;   /* +0 at a tie */
+        return a < s->delta ? 0.5f * a * a : s->delta * (a - 0.5f * s->delta);
+    }
+    if (s->kind == FC_LOSS_SMAPE) {
+        float b = fabsf(y) + fabsf(yhat), sy = (float)((yhat > 0) - (yhat < 0));
+        *g = b == 0 ? 0.0f : 2.0f * (sg / b - (a / b) / b * sy);
+        return b == 0 ? 0.0f : 2.0f * (a / b);
+    }
+    if (s->kind == FC_LOSS_MAPE) {
+        float inv = y == 0 ? 0.0f : 1.0f / fabsf(y);
+        *g = sg * inv;
+        return a * inv;
+    }
+    if (s->kind == FC_LOSS_MASE) { *g = scale == 0 ? 0.0f : sg / scale; return scale == 0 ? 0.0f : a / scale; }
+    if (s->kind == FC_LOSS_QUANTILE) {
+        float q = s->q[0], qm1 = (float)((double)q - 1.0), l = q * d, r = qm1 * d;
+        *g = -(l > r ? q : l < r ? qm1 : 0.5f * q + 0.5f * qm1);
+        return l > r ? l : r;
+    }
+    if (s->kind == FC_LOSS_MQ) {   /* e = yhat - y; the weight 1/len((1,1,1,Q) tensor) = 1 */
+        float q = s->q[j], e = yhat - y;
+        *g = e > 0 ? 1.0f - q : e < 0 ? -q : q * -0.5f + (1.0f - q) * 0.5f;
+        return q * (e < 0 ? -e : 0.0f) + (1.0f - q) * (e > 0 ? e : 0.0f);
+    }
+    *g = sg;
+    return a;
+}
+
+/* m = B windows, n = h, k = the loss kind, pad = its parameters' variant
+ * (0 or 1), alpha = grad scale; L = 12. Points with yhat == y, y == 0,
+ * yhat == 0 and both 0; a quarter unobserved; MASE's window 1 constant
+ * (scale 0). Against ref_loss_term summed in long double. */
+static void run_loss_kind(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, h = k->n, L = 12, n = B * h;
+    fc_loss_spec s = fc_loss_default((fc_loss_kind)k->k);
+    static const double quantiles[] = {0.1, 0.5, 0.9};
+    s.delta = k->pad ? 2.0f : 0.5f;
+    if (s.kind == FC_LOSS_QUANTILE) s.q[0] = k->pad ? 0.9f : 0.1f;
+    if (s.kind == FC_LOSS_MASE) s.season = k->pad ? 4 : 1;
+    if (s.kind == FC_LOSS_MQ && k->pad) fc_loss_set_quantiles(&s, quantiles, 3, "row");
+    size_t Q = fc_loss_n_outputs(&s);
+    shape(c, "B%zu h%zu %s/%zu Q%zu gs=%g", B, h, fc_loss_name(s), k->pad, Q, (double)k->alpha);
+    float *yhat = rnd_f(c, n * Q, seed, -2, 2), *y = rnd_f(c, n, seed + 1, -2, 2), *mask = rnd_f(c, n, seed + 2, 0, 1);
+    float *ins = rnd_f(c, B * L, seed + 3, -2, 2);
+    for (size_t i = 0; i < n; i++) {
+        if (i % 4 == 1) mask[i] = 0.0f;
+        for (size_t j = 0; j < Q; j++) {
+            if (i % 9 == 4) yhat[i * Q + j] = y[i];
+            if (i % 11 == 5) yhat[i * Q + j] = 0.0f;
+        }
+        if (i % 7 == 3 || i % 11 == 5) y[i] = 0.0f;
+    }
+    for (size_t t = 0; B > 1 && t < L; t++) ins[L + t] = 0.75f;
+    fc_loss_call call = {.spec = s, .yhat = dev_in(c, "yhat", yhat, n * Q), .y = dev_in(c, "y", y, n),
+                         .mask = dev_in(c, "mask", mask, n), .insample = dev_in(c, "insample", ins, B * L),
+                         .n = n, .h = h, .L = L};
+    float *dgrad = dev_out(c, "grad", val_f(c, n * Q, NAN), n * Q);
+    double loss = NAN;
+    status(c, "fc_backend_loss", fc_backend_loss(c->be, &loss, dgrad, k->alpha, &call));
+    long double lsum = 0, msum = 0;
+    double *want = dbl(c, n * Q), *scale = dbl(c, n * Q);
+    float *g = keep(c, malloc(n * Q * sizeof *g));
+    for (size_t i = 0; i < n; i++) {
+        float sc = 1.0f;
+        if (s.kind == FC_LOSS_MASE) {
+            long double a = 0;
+            const float *x = ins + (i / h) * L;
+            for (size_t t = (size_t)s.season; t < L; t++) a += fabsf(x[t] - x[t - (size_t)s.season]);
+            sc = (float)(a / (long double)(L - (size_t)s.season));
+        }
+        for (size_t j = 0; j < Q; j++) {
+            float l = ref_loss_term(&s, (int)j, yhat[i * Q + j], y[i], sc, &g[i * Q + j]);
+            if (mask[i] != 0) lsum += (double)(mask[i] * l);
+        }
+        msum += mask[i];
+    }
+    for (size_t i = 0; i < n * Q; i++) {
+        want[i] = (double)k->alpha * mask[i / Q] * g[i] / (double)msum;
+        scale[i] = fabs(want[i]);
+    }
+    double want_loss = (double)(lsum / msum);
+    judge_scalar(c, "loss", loss, want_loss, fabs(want_loss), k->tol);
+    judge(c, "grad", read_out(c, dgrad), want, scale, n * Q, TOL_GRAD);
 }
 
 typedef struct {
@@ -923,6 +1038,13 @@ static const op_case cases[] = {
     ROW(sum_rows_into_col, 7, 31, 2, 3, F32, 0, 0, 0, TOL_EXACT),
     ROW(sum_rows_into_col, 33, 257, 0, 0, F32, 0, 0, 0, TOL_EXACT),
     ROW(sum_rows_into_col, PAR_B, PAR_C, 5, 1, F32, 0, 0, 0, TOL_EXACT),
+    /* transpose_rows (B, A, C): TOL_EXACT (moves floats only). */
+    ROW(transpose_rows, 1, 1, 1, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(transpose_rows, 3, 5, 12, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(transpose_rows, 7, 12, 5, 3, F32, 0, 0, 0, TOL_EXACT),
+    ROW(transpose_rows, 2, 1, 31, 1, F32, 0, 0, 0, TOL_EXACT),
+    ROW(transpose_rows, 2, 33, 1, 2, F32, 0, 0, 0, TOL_EXACT),
+    ROW(transpose_rows, PAR_B, 15, 9, 1, F32, 0, 0, 0, TOL_EXACT),
 
     /* Masked loss (n), alpha = grad scale: the loss TOL_SUM, the gradient
      * TOL_GRAD (see there). */
@@ -938,6 +1060,26 @@ static const op_case cases[] = {
     ROW(masked_loss, N_4_BLOCKS, 0, 0, 0, F32, 0, 1.0f, 0, TOL_SUM),
     ROW(masked_loss, N_4_BLOCKS, 0, 0, 0, F32, MSE, 65536.0f, 0, TOL_SUM),
     ROW(masked_loss, N_LONG_BLOCKS, 0, 0, 0, F32, MSE, 1.0f, 0, TOL_SUM),
+    /* Every loss kind of kernels/loss.h (B windows, h, kind, variant):
+     * TOL_SUM, TOL_MASE where the window scale's sum is in long double
+     * here and double in the backend (the float scale may differ by an
+     * ulp). One window, and 683 windows of 12 (three blocks). */
+#define LOSS_ROWS(kind, variant, tol) \
+    ROW(loss_kind, 1, 7, kind, variant, F32, 0, 1.0f, 0, tol), \
+    ROW(loss_kind, 3, 7, kind, variant, F32, 0, 2.0f, 0, tol), \
+    ROW(loss_kind, 683, 12, kind, variant, F32, 0, 65536.0f, 0, tol)
+    LOSS_ROWS(FC_LOSS_MAE, 0, TOL_SUM),
+    LOSS_ROWS(FC_LOSS_MSE, 0, TOL_SUM),
+    LOSS_ROWS(FC_LOSS_HUBER, 0, TOL_SUM),
+    LOSS_ROWS(FC_LOSS_HUBER, 1, TOL_SUM),
+    LOSS_ROWS(FC_LOSS_SMAPE, 0, TOL_SUM),
+    LOSS_ROWS(FC_LOSS_MAPE, 0, TOL_SUM),
+    LOSS_ROWS(FC_LOSS_MASE, 0, TOL_MASE),
+    LOSS_ROWS(FC_LOSS_MASE, 1, TOL_MASE),
+    LOSS_ROWS(FC_LOSS_QUANTILE, 0, TOL_SUM),
+    LOSS_ROWS(FC_LOSS_QUANTILE, 1, TOL_SUM),
+    LOSS_ROWS(FC_LOSS_MQ, 0, TOL_SUM),
+    LOSS_ROWS(FC_LOSS_MQ, 1, TOL_SUM),
     ROW(masked_loss_sum, 7, 0, 0, 0, F32, MSE, 2.0f, 0, TOL_SUM),
     ROW(masked_loss_sum, 33, 0, 0, 0, F32, NO_MASK, 1.0f, 0, TOL_SUM),
     ROW(masked_loss_sum, N_4_BLOCKS, 0, 0, 0, F32, 0, 65536.0f, 0, TOL_SUM),
@@ -998,7 +1140,7 @@ static int table_complete(const fc_backend *be) {
            be->host_alloc && be->host_release && be->fill && be->round_to &&
            be->linear_workspace && be->linear_forward && be->linear_backward && be->gemm && be->maxpool1d_forward &&
            be->maxpool1d_backward && be->interp_linear_forward && be->interp_linear_backward && be->flip_rows &&
-           be->axpby_rows && be->mul_rows && be->broadcast_col && be->sum_rows_into_col && be->masked_loss &&
+           be->axpby_rows && be->mul_rows && be->broadcast_col && be->sum_rows_into_col && be->transpose_rows && be->masked_loss &&
            be->adam_step && be->sum_squares && be->scale;
 }
 

@@ -22,7 +22,7 @@ static fc_forecaster make(fc_backend *be) {
     CHECK(fc_model_create(&c, be, &f.model) == FC_OK);
     CHECK(fc_model_init_params(f.model, 3) == FC_OK);
     f.scaler = FC_SCALER_ROBUST;
-    f.loss = FC_LOSS_MSE;
+    f.loss = fc_loss_default(FC_LOSS_MSE);
     f.ds_kind = FC_DS_DATE;
     CHECK(fc_freq_parse("MS", FC_DS_DATE, &f.freq) == FC_OK);
     f.seed = 3;
@@ -84,6 +84,28 @@ static void poison(const char *name, size_t index, float v) {
     fc_st_free(&in);
 }
 
+/* Rewrites PATH into BAD with the loss's name and parameters replaced
+ * (params NULL: the key dropped, as in files from before it existed). */
+static void rewrite_loss(const char *name, const char *params) {
+    fc_safetensors *in = NULL;
+    CHECK(fc_st_read(PATH, &in) == FC_OK);
+    fc_st_writer *w = fc_st_writer_new();
+    for (size_t i = 0; i < fc_st_meta_count(in); i++) {
+        const char *k, *v;
+        fc_st_meta_at(in, i, &k, &v);
+        if (!strcmp(k, "loss")) v = name;
+        if (!strcmp(k, "loss_params")) v = params;
+        if (v) fc_st_writer_meta(w, k, v);
+    }
+    for (size_t i = 0; i < fc_st_count(in); i++) {
+        const fc_st_tensor *t = fc_st_at(in, i);
+        fc_st_writer_add(w, t->name, t->dtype, t->ndim, t->shape, fc_st_data(in, t));
+    }
+    CHECK(fc_st_writer_write(w, BAD) == FC_OK);
+    fc_st_writer_free(&w);
+    fc_st_free(&in);
+}
+
 static void expect_error(fc_backend *be, const char *needle) {
     fc_forecaster g;
     CHECK(fc_forecaster_load(BAD, be, &g) == FC_ERR_FORMAT);
@@ -113,6 +135,83 @@ static void test_run_config(fc_backend *be, fc_forecaster *f) {
     CHECK_MSG(fc_forecaster_load(BAD, be, &g) == FC_OK, "%s", fc_last_error());
     CHECK(g.run_config_json == NULL);
     fc_forecaster_free(&g);
+}
+
+/* Every loss saves its parameters ("loss_params") and loads them back,
+ * with the model's outputs per point following from them. */
+static void test_loss_round_trip(fc_backend *be, const fc_loss_spec *want, const char *params) {
+    fc_forecaster f = {0}, g;
+    fc_model_config c;
+    fc_model_config_default(&c, FC_MODEL_MLP, 6, 12);
+    c.hidden_size = 8;
+    c.num_layers = 1;
+    c.n_outputs = fc_loss_n_outputs(want);
+    CHECK(fc_model_create(&c, be, &f.model) == FC_OK);
+    CHECK(fc_model_init_params(f.model, 3) == FC_OK);
+    f.loss = *want;
+    CHECK(fc_freq_parse("1", FC_DS_INDEX, &f.freq) == FC_OK);
+    CHECK(fc_forecaster_save(&f, BAD) == FC_OK);
+    fc_safetensors *in = NULL;
+    CHECK(fc_st_read(BAD, &in) == FC_OK);
+    const char *got = in ? fc_st_meta(in, "loss_params") : NULL;
+    CHECK_MSG(got && !strcmp(got, params), "%s: loss_params '%s', want '%s'", fc_loss_name(*want), got ? got : "(none)",
+              params);
+    fc_st_free(&in);
+    CHECK_MSG(fc_forecaster_load(BAD, be, &g) == FC_OK, "%s", fc_last_error());
+    CHECK_MSG(g.model && !memcmp(&g.loss, want, sizeof *want), "%s: the loss changed on the way", fc_loss_name(*want));
+    CHECK(g.model && g.model->cfg.n_outputs == fc_loss_n_outputs(want));
+    fc_forecaster_free(&g);
+    fc_forecaster_free(&f);
+}
+
+static void test_losses(fc_backend *be) {
+    fc_loss_spec s = fc_loss_default(FC_LOSS_HUBER);
+    s.delta = 0.5f;
+    test_loss_round_trip(be, &s, "{\"delta\":0.5}");
+    s = fc_loss_default(FC_LOSS_QUANTILE);
+    s.q[0] = 0.9f;
+    test_loss_round_trip(be, &s, "{\"q\":0.9}");
+    s = fc_loss_default(FC_LOSS_MASE);
+    s.season = 4;
+    test_loss_round_trip(be, &s, "{\"seasonality\":4}");
+    s = fc_loss_default(FC_LOSS_MQ);
+    test_loss_round_trip(be, &s, "{\"level\":[80,90]}");
+    double q[] = {0.1, 0.5, 0.9};
+    CHECK(fc_loss_set_quantiles(&s, q, 3, "test") == FC_OK);
+    test_loss_round_trip(be, &s, "{\"quantiles\":[0.1,0.5,0.9]}");
+    s = fc_loss_default(FC_LOSS_SMAPE);
+    test_loss_round_trip(be, &s, "{}");
+
+    /* A file from before loss_params: the name alone, the kind's defaults. */
+    fc_forecaster g;
+    rewrite_loss("mse", NULL);
+    CHECK_MSG(fc_forecaster_load(BAD, be, &g) == FC_OK, "%s", fc_last_error());
+    CHECK(g.loss.kind == FC_LOSS_MSE && g.loss.n_q == 1);
+    fc_forecaster_free(&g);
+    rewrite_loss("huber", NULL);
+    CHECK_MSG(fc_forecaster_load(BAD, be, &g) == FC_OK, "%s", fc_last_error());
+    CHECK(g.loss.kind == FC_LOSS_HUBER && g.loss.delta == 1.0f);
+    fc_forecaster_free(&g);
+
+    /* Unknown losses and bad parameters: FC_ERR_FORMAT naming the file and the field. */
+    rewrite_loss("pinball", "{}");
+    expect_error(be, "unknown loss 'pinball'");
+    rewrite_loss("huber", "{\"delta\":-1}");
+    expect_error(be, "loss_params");
+    rewrite_loss("huber", "{\"delta\":\"big\"}");
+    expect_error(be, "'delta'");
+    rewrite_loss("mse", "{\"delta\":1}");
+    expect_error(be, "'delta' does not belong to loss 'mse'");
+    rewrite_loss("quantile", "{\"q\":1.5}");
+    expect_error(be, "quantile 1.5");
+    rewrite_loss("mase", "{\"seasonality\":12}");   /* the input size is 12 */
+    expect_error(be, "'seasonality'");
+    rewrite_loss("mq", "{\"level\":[80,80]}");
+    expect_error(be, "level 80 given twice");
+    rewrite_loss("mq", "{\"quantiles\":[0.1,0.5],\"level\":[80]}");
+    expect_error(be, "one list");
+    rewrite_loss("mq", "[1]");
+    expect_error(be, "not a JSON object");
 }
 
 /* An integer step of 16+ digits is stored whole and loads back (issue 10:
@@ -159,7 +258,7 @@ int main(void) {
     CHECK(g.model && g.model->n_floats == f.model->n_floats);
     CHECK(g.model && !memcmp(g.model->params, f.model->params, f.model->n_floats * sizeof(float)));
     CHECK(g.model && !memcmp(&g.model->cfg, &f.model->cfg, sizeof f.model->cfg));
-    CHECK(g.scaler == FC_SCALER_ROBUST && g.loss == FC_LOSS_MSE && g.ds_kind == FC_DS_DATE);
+    CHECK(g.scaler == FC_SCALER_ROBUST && g.loss.kind == FC_LOSS_MSE && g.ds_kind == FC_DS_DATE);
     CHECK(!strcmp(g.freq.name, "MS") && g.seed == 3 && g.steps_trained == 17);
     fc_forecaster_free(&g);
     test_device_fault(be, &f);
@@ -198,6 +297,7 @@ int main(void) {
     fc_forecaster_free(&g);
 
     test_run_config(be, &f);
+    test_losses(be);
     test_long_integer_freq(be, &f);
     fc_forecaster_free(&f);
     fc_backend_destroy(&be);

@@ -2,7 +2,9 @@
  * (pooling, interpolation, doubly residual links), N-BEATS (identity, trend
  * and seasonality bases) and MLP, the gradient that backward accumulates
  * for every parameter must match (f(p + e) - f(p - e)) / 2e of the scalar
- * f = sum(forecast * R) for a fixed random R. */
+ * f = sum(forecast * R) for a fixed random R. Each kind also with Q = 3
+ * outputs per point (forecast (B, H, Q)): N-HiTS's quantile-major knots,
+ * N-BEATS's (P, Q) basis coefficients and the transposes between them. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +21,7 @@ static float uniform(uint64_t i) { return 2.0f * fc_u32_to_unit_float(fc_rng_blo
 static double objective(fc_model *m, float *fc, const float *x, const float *mask, const float *R) {
     FC_ASSERT(fc_model_forward(m, fc, x, mask, B) == FC_OK);
     double s = 0.0;
-    for (size_t i = 0; i < B * m->cfg.h; i++) s += (double)fc[i] * R[i];
+    for (size_t i = 0; i < B * m->cfg.h * m->cfg.n_outputs; i++) s += (double)fc[i] * R[i];
     return s;
 }
 
@@ -46,7 +48,7 @@ static void check_model(const char *label, const fc_model_config *cfg) {
     if (!m) return;
     CHECK(fc_model_init_params(m, 5) == FC_OK);
     CHECK(fc_model_reserve(m, B, 1) == FC_OK);
-    size_t L = cfg->input_size, H = cfg->h;
+    size_t L = cfg->input_size, H = cfg->h * cfg->n_outputs;   /* forecast row width */
     float *x = malloc(B * L * sizeof(float)), *mask = malloc(B * L * sizeof(float));
     float *R = malloc(B * H * sizeof(float)), *fc = malloc(B * H * sizeof(float));
     for (size_t i = 0; i < B * L; i++) {
@@ -103,5 +105,21 @@ int main(void) {
     c.hidden_size = 12;
     c.num_layers = 3;
     check_model("MLP", &c);
+
+    fc_model_config_default(&c, FC_MODEL_NHITS, 7, 12);
+    small_units(&c, 6);
+    c.n_outputs = 3;
+    c.n_pool_kernel_size[0] = 3; c.n_freq_downsample[0] = 3;   /* 2 knots per output */
+    check_model("NHITS Q=3", &c);
+
+    fc_model_config_default(&c, FC_MODEL_NBEATS, 6, 10);
+    small_units(&c, 8);
+    c.n_outputs = 3;
+    check_model("NBEATS Q=3", &c);
+
+    fc_model_config_default(&c, FC_MODEL_MLP, 5, 9);
+    c.hidden_size = 12;
+    c.n_outputs = 3;
+    check_model("MLP Q=3", &c);
     return CHECK_DONE();
 }

@@ -3,7 +3,13 @@
  * windows, and the reference forecast, loss, every gradient and a 10-step
  * Adam loss curve. Loading the weights by name also proves that fcast's
  * tensor names and shapes equal the state_dict's. Tolerances come from the
- * float32-vs-float64 errors measured in docs/parity.md. */
+ * float32-vs-float64 errors measured in docs/parity.md.
+ *
+ * The *_mq fixtures (MQLoss: Q outputs per point, forecast (B, h, Q)) also
+ * hold torch's d loss / d forecast (output.dforecast): the model's backward
+ * is checked from it, independently of the loss kernel, and their loss,
+ * the kernel's gradient and the Adam curve through the MQ loss kernel
+ * (kernels/loss.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +17,7 @@
 #include "core/error.h"
 #include "io/model_file.h"
 #include "io/safetensors.h"
+#include "kernels/loss.h"
 #include "models/model.h"
 
 enum { CURVE_STEPS = 10 };
@@ -30,11 +37,20 @@ static int max_error(const char *what, const float *got, const float *want, size
     return bad;
 }
 
+/* The loss modules' buffers in neuralforecast's state_dict (MQLoss's
+ * loss.quantiles, valid_loss.quantiles): the loss's, not the model's. */
+static int is_loss_buffer(const char *name) {
+    return !strncmp(name, "param.loss.", 11) || !strncmp(name, "param.valid_loss.", 17);
+}
+
 /* Loads every tensor of the model from param.<name>; N-BEATS basis
  * matrices computed by fcast are compared with the reference first. */
 static void load_params(fc_model *m, const fc_safetensors *f) {
     size_t in_file = 0;
-    for (size_t i = 0; i < fc_st_count(f); i++) in_file += !strncmp(fc_st_at(f, i)->name, "param.", 6);
+    for (size_t i = 0; i < fc_st_count(f); i++) {
+        const char *name = fc_st_at(f, i)->name;
+        in_file += !strncmp(name, "param.", 6) && !is_loss_buffer(name);
+    }
     CHECK_MSG(in_file == m->n_tensors, "state_dict has %zu tensors, fcast %zu", in_file, m->n_tensors);
     for (size_t i = 0; i < m->n_tensors; i++) {
         const fc_tensor *t = &m->tensors[i];
@@ -61,18 +77,33 @@ static void compare_gradients(fc_model *m, const fc_safetensors *f) {
     }
 }
 
+/* The fixture's loss of forecast fc (B, H, Q) and its gradient into g:
+ * MAE or MSE with one output, MQLoss with its quantiles (param.loss.quantiles,
+ * in output order) otherwise. */
+static void fixture_loss(fc_backend *be, const fc_safetensors *f, int loss_kind, double *loss, float *g,
+                         const float *fc, const float *y, const float *ym, size_t B, size_t H, size_t Q) {
+    if (Q == 1) {
+        fc_backend_masked_loss(be, loss, g, 1.0f, fc, y, ym, B * H, loss_kind);
+        return;
+    }
+    fc_loss_call c = {.spec = {.kind = FC_LOSS_MQ, .n_q = (int)Q}, .yhat = fc, .y = y, .mask = ym, .n = B * H, .h = H};
+    const float *q = tensor(f, "param.loss.quantiles", Q);
+    for (size_t i = 0; q && i < Q; i++) c.spec.q[i] = q[i];
+    CHECK(fc_backend_loss(be, loss, g, 1.0f, &c) == FC_OK);
+}
+
 /* 10 Adam steps (lr from the config) on the same batch; losses before each step. */
 static void compare_curve(fc_model *m, const fc_safetensors *f, const float *x, const float *xm, const float *y,
                           const float *ym, size_t B, int loss_kind, double lr, double param_atol) {
     fc_backend *be = m->be;
-    size_t H = m->cfg.h, n = m->n_trainable;
-    float *fc = malloc(B * H * sizeof(float)), *g = malloc(B * H * sizeof(float));
+    size_t H = m->cfg.h, Q = m->cfg.n_outputs, n = m->n_trainable;
+    float *fc = malloc(B * H * Q * sizeof(float)), *g = malloc(B * H * Q * sizeof(float));
     float *am = calloc(n, sizeof(float)), *av = calloc(n, sizeof(float));
     float losses[CURVE_STEPS];
     for (int s = 0; s < CURVE_STEPS; s++) {
         double loss;
         CHECK(fc_model_forward(m, fc, x, xm, B) == FC_OK);
-        fc_backend_masked_loss(be, &loss, g, 1.0f, fc, y, ym, B * H, loss_kind);
+        fixture_loss(be, f, loss_kind, &loss, g, fc, y, ym, B, H, Q);
         losses[s] = (float)loss;
         be->fill(be, m->grads, 0.0f, n);
         CHECK(fc_model_backward(m, g, B) == FC_OK);
@@ -91,6 +122,25 @@ static void compare_curve(fc_model *m, const fc_safetensors *f, const float *x, 
     free(fc); free(g); free(am); free(av);
 }
 
+/* The configuration's JSON (model files) carries n_outputs only when it is
+ * not 1, so single-output files keep their bytes, and reads it back;
+ * fc_model_config_check bounds it by the MQ loss's quantiles. */
+static void check_config_json(const fc_model_config *cfg) {
+    char *json = fc_model_config_to_json(cfg);
+    fc_model_config back;
+    CHECK(json != NULL);
+    if (!json) return;
+    CHECK((strstr(json, "\"n_outputs\"") != NULL) == (cfg->n_outputs != 1));
+    CHECK_MSG(fc_model_config_from_json(json, "round trip", &back) == FC_OK, "%s", fc_last_error());
+    CHECK(back.n_outputs == cfg->n_outputs);
+    free(json);
+    back = *cfg;
+    back.n_outputs = 0;
+    CHECK(fc_model_config_check(&back) != FC_OK);
+    back.n_outputs = FC_MAX_QUANTILES + 1;
+    CHECK(fc_model_config_check(&back) != FC_OK);
+}
+
 static void check_fixture(const char *file, double curve_param_atol) {
     char path[256];
     snprintf(path, sizeof path, "%s/tests/fixtures/%s", FC_SOURCE_DIR, file);
@@ -101,27 +151,34 @@ static void check_fixture(const char *file, double curve_param_atol) {
     fc_model_config cfg;
     CHECK_MSG(cfg_json && fc_model_config_from_json(cfg_json, path, &cfg) == FC_OK, "%s", fc_last_error());
     int loss_kind = strstr(cfg_json, "\"loss\": \"MSE\"") ? 1 : 0;
+    check_config_json(&cfg);
     fc_backend *be = NULL;
     fc_model *m = NULL;
     CHECK(fc_backend_cpu_create(1, &be) == FC_OK);
     CHECK_MSG(fc_model_create(&cfg, be, &m) == FC_OK, "%s", fc_last_error());
-    size_t B = fc_st_find(f, "input.insample_y")->shape[0], L = cfg.input_size, H = cfg.h;
+    size_t B = fc_st_find(f, "input.insample_y")->shape[0], L = cfg.input_size, H = cfg.h, Q = cfg.n_outputs;
     CHECK(fc_model_reserve(m, B, 1) == FC_OK);
     load_params(m, f);
     const float *x = tensor(f, "input.insample_y", B * L), *xm = tensor(f, "input.insample_mask", B * L);
     const float *y = tensor(f, "input.outsample_y", B * H), *ym = tensor(f, "input.outsample_mask", B * H);
-    const float *ref_fc = tensor(f, "output.forecast", B * H), *ref_loss = tensor(f, "output.loss", 1);
-    float *fc = malloc(B * H * sizeof(float)), *g = malloc(B * H * sizeof(float));
+    const float *ref_fc = tensor(f, "output.forecast", B * H * Q), *ref_loss = tensor(f, "output.loss", 1);
+    float *fc = malloc(B * H * Q * sizeof(float)), *g = malloc(B * H * Q * sizeof(float));
     double loss;
     CHECK(fc_model_forward(m, fc, x, xm, B) == FC_OK);
-    CHECK(max_error("forecast", fc, ref_fc, B * H, 1e-5, 1e-4) == 0);
-    fc_backend_masked_loss(be, &loss, g, 1.0f, fc, y, ym, B * H, loss_kind);
+    CHECK(max_error("forecast", fc, ref_fc, B * H * Q, 1e-5, 1e-4) == 0);
+    fixture_loss(be, f, loss_kind, &loss, g, fc, y, ym, B, H, Q);
     CHECK_CLOSE(loss, ref_loss[0], 1e-6, 1e-5);
+    if (Q > 1) {   /* torch's d loss / d forecast: the backward without the loss kernel */
+        const float *ref_g = tensor(f, "output.dforecast", B * H * Q);
+        if (ref_g) CHECK(max_error("d loss / d forecast", g, ref_g, B * H * Q, 1e-9, 1e-5) == 0);
+        if (ref_g) memcpy(g, ref_g, B * H * Q * sizeof(float));
+    }
     be->fill(be, m->grads, 0.0f, m->n_trainable);
     CHECK(fc_model_backward(m, g, B) == FC_OK);
     compare_gradients(m, f);
     compare_curve(m, f, x, xm, y, ym, B, loss_kind, 1e-3, curve_param_atol);
-    printf("%s: %s, %zu tensors, forecast, loss, gradients and curve match\n", file, fc_model_kind_name(cfg.kind), m->n_tensors);
+    printf("%s: %s, Q=%zu, %zu tensors, forecast, %s match\n", file, fc_model_kind_name(cfg.kind), Q, m->n_tensors,
+           "loss, gradients and curve");
     free(fc); free(g);
     fc_model_free(&m);
     fc_backend_destroy(&be);
@@ -139,5 +196,8 @@ int main(void) {
     check_fixture("model_nbeats_small.safetensors", 2e-2);
     check_fixture("model_nbeats_odd.safetensors", 2e-2);
     check_fixture("model_mlp_small.safetensors", 2e-2);
+    check_fixture("model_nhits_mq.safetensors", 2e-2);
+    check_fixture("model_nbeats_mq.safetensors", 2e-2);
+    check_fixture("model_mlp_mq.safetensors", 2e-2);
     return CHECK_DONE();
 }

@@ -369,6 +369,18 @@ static void rec_sum_rows_into_col(fc_backend *be, float *x, size_t ldx, size_t c
     call(sum_col_run, &(sum_col_args){x, ldx, col, dy, B, C}, sizeof(sum_col_args));
 }
 
+typedef struct { float *y; size_t ldy; const float *x; size_t ldx, B, A, C; } transpose_args;
+static fc_status transpose_run(fc_backend *cpu, const void *p) {
+    const transpose_args *a = p;
+    cpu->transpose_rows(cpu, a->y, a->ldy, a->x, a->ldx, a->B, a->A, a->C);
+    return FC_OK;
+}
+static void rec_transpose_rows(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B, size_t A,
+                               size_t C) {
+    (void)be;
+    call(transpose_run, &(transpose_args){y, ldy, x, ldx, B, A, C}, sizeof(transpose_args));
+}
+
 /* first, divisor and grad_scale are arguments: frozen in a graph (grad_scale
  * is why the trainer keys its step graph by the loss scale). */
 typedef struct {
@@ -588,6 +600,7 @@ static void fill_recording_table(fc_backend *be) {
     be->mul_rows = rec_mul_rows;
     be->broadcast_col = rec_broadcast_col;
     be->sum_rows_into_col = rec_sum_rows_into_col;
+    be->transpose_rows = rec_transpose_rows;
     be->masked_loss = rec_masked_loss;
     be->adam_step = rec_adam_step;
     be->optimizer_step = rec_optimizer_step;
@@ -679,7 +692,7 @@ typedef struct {
 /* Blocks of 16 units: the default stacks of the kind (N-HiTS: pooling and
  * interpolation; N-BEATS: trend and seasonality bases, matrix products). */
 static fc_forecaster small_model(fc_backend *be, const train_case *c) {
-    fc_forecaster f = {.scaler = c->scaler, .loss = c->loss};
+    fc_forecaster f = {.scaler = c->scaler, .loss = fc_loss_default(c->loss)};
     fc_model_config cfg;
     fc_model_config_default(&cfg, c->kind, H, L);
     for (int i = 0; i < 3; i++) cfg.mlp_units[i][0] = cfg.mlp_units[i][1] = 16;

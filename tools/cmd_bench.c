@@ -76,7 +76,7 @@ static fc_status bench_train(fc_backend *be, const fc_dataset *ds, const bench_a
     fc_model_config cfg;
     fc_model_config_default(&cfg, FC_MODEL_NHITS, 48, 96);
     /* standard scaling keeps the demand (near 30000) inside fp16's range */
-    fc_forecaster f = {.scaler = FC_SCALER_STANDARD, .loss = FC_LOSS_MAE, .ds_kind = ds->ds_kind, .freq = ds->freq};
+    fc_forecaster f = {.scaler = FC_SCALER_STANDARD, .loss = fc_loss_default(FC_LOSS_MAE), .ds_kind = ds->ds_kind, .freq = ds->freq};
     fc_train_options o;
     fc_train_summary s;
     fc_status st = fc_model_create(&cfg, be, &f.model);

@@ -16,7 +16,7 @@ static void usage(FILE *f) {
             "  train     train N-HiTS, N-BEATS or MLP on a long-format CSV\n"
             "  predict   forecast the next h points of every series\n"
             "  cv        cross-validate models over several forecast origins (neuralforecast's cross_validation)\n"
-            "  eval      score a model against a test file, next to seasonal naive\n"
+            "  eval      score forecasts (a model, a cv or forecast file): MAE, MASE, CRPS, coverage, baselines\n"
             "  plan      the memory plan of a training run (the flags of train)\n"
             "  report    a training run log (and forecasts) as one self-contained HTML page\n"
             "  doctor    this machine as fcast sees it: CPU, GPUs, device, precision, largest batch\n"

@@ -1,4 +1,5 @@
 /* The flags of `fcast train` and `fcast plan` (see train_flags.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
     *a = (train_flags){.scaler = "identity", .loss = "mae", .max_steps = 1000, .batch_size = 32, .wbs = "1024",
                        .val_check = 100, .step_size = 1, .num_lr_decays = -2, .patience = -1, .seed = 1,
                        .lr = 1e-3, .precision = "fp32", .grad_accum = 1, .device = "auto",
-                       .cuda_graph = "on"};
+                       .cuda_graph = "on", .season = ARG_SIZE_UNSET};
     fc_arch_defaults(&a->arch);
     arg_spec table[] = {
         {"data", ARG_STR, &a->data, "FILE", "training data: long CSV with unique_id, ds, y", 1, 0},
@@ -26,7 +27,13 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
         {"lr", ARG_DOUBLE, &a->lr, "X", "Adam learning rate (1e-3)", 0, 0},
         {"num-lr-decays", ARG_INT, &a->num_lr_decays, "N", "halvings of the learning rate over max-steps (3; MLP: -1 = none)", 0, 0},
         {"scaler", ARG_STR, &a->scaler, "NAME", "per-window scaler: identity|standard|robust|minmax (identity)", 0, 0},
-        {"loss", ARG_STR, &a->loss, "NAME", "mae | mse (mae)", 0, 0},
+        {"loss", ARG_STR, &a->loss, "NAME", "training loss: mae | mse | huber | smape | mape | mase | quantile | mq "
+                                            "(mae; docs/training.md \"Losses\")", 0, 0},
+        {"huber-delta", ARG_STR, &a->huber_delta, "X", "huber: threshold between the squared and absolute parts (1.0)", 0, 0},
+        {"quantile", ARG_STR, &a->quantile, "Q", "quantile: the quantile in (0, 1) (0.5)", 0, 0},
+        {"season", ARG_SIZE, &a->season, "M", "mase: seasonality of the naive error that scales it, below --input-size (1)", 0, 0},
+        {"level", ARG_STR, &a->level, "LIST", "mq: prediction-interval levels, integers in 1..99 (80,90)", 0, 0},
+        {"quantiles", ARG_STR, &a->quantiles, "LIST", "mq: quantiles in (0, 1) instead of --level, e.g. 0.1,0.5,0.9", 0, 0},
         {"val-size", ARG_SIZE, &a->val_size, "N", "points held out at the end of each series for validation (0)", 0, 0},
         {"val-check-steps", ARG_SIZE, &a->val_check, "N", "steps between validations (100)", 0, 0},
         {"early-stop-patience", ARG_INT, &a->patience, "K", "stop after K validations without improvement (-1 = off)", 0, 0},
@@ -101,14 +108,100 @@ static fc_status build_options(const train_flags *a, fc_train_options *o, fc_mod
     return FC_OK;
 }
 
+/* A number in text, all of it: 0 on success. */
+static int parse_number(const char *t, double *out) {
+    char *end;
+    *out = strtod(t, &end);
+    return end == t || *end || !isfinite(*out) ? -1 : 0;
+}
+
+/* A comma-separated list of numbers (integers when `integers`) into x. */
+static fc_status parse_list(const char *flag, const char *text, int integers, double *x, size_t *n) {
+    char item[64];
+    *n = 0;
+    for (const char *p = text;; p++) {
+        size_t len = strcspn(p, ",");
+        double v;
+        if (*n == FC_MAX_QUANTILES)
+            return fc_error(FC_ERR_INVALID, "--%s '%s': more than %d values", flag, text, FC_MAX_QUANTILES);
+        if (len == 0 || len >= sizeof item) return fc_error(FC_ERR_INVALID, "--%s '%s': an empty or overlong entry", flag, text);
+        memcpy(item, p, len);
+        item[len] = 0;
+        if (parse_number(item, &v) || (integers && v != (double)(long)v))
+            return fc_error(FC_ERR_INVALID, "--%s '%s': '%s' is not %s", flag, text, item, integers ? "an integer" : "a number");
+        x[(*n)++] = v;
+        p += len;
+        if (!*p) return FC_OK;
+    }
+}
+
+/* MQ's quantiles from --quantiles or --level (neuralforecast's MQLoss takes
+ * the quantiles when both are given; here both is a mistake). */
+static fc_status mq_from_flags(const train_flags *a, fc_loss_spec *s) {
+    double x[FC_MAX_QUANTILES];
+    size_t n;
+    if (a->level && a->quantiles)
+        return fc_error(FC_ERR_INVALID, "--level and --quantiles both given: mq takes one of them");
+    if (a->quantiles) {
+        FC_TRY(parse_list("quantiles", a->quantiles, 0, x, &n));
+        return fc_loss_set_quantiles(s, x, n, "--quantiles");
+    }
+    if (!a->level) return FC_OK;   /* the default level 80, 90 */
+    long lv[FC_MAX_QUANTILES];
+    FC_TRY(parse_list("level", a->level, 1, x, &n));
+    for (size_t i = 0; i < n; i++) lv[i] = (long)x[i];
+    return fc_loss_set_levels(s, lv, n, "--level");
+}
+
+/* A parameter flag given to a loss that has no such parameter. */
+static fc_status refuse_flag(const char *flag, const char *owner, const char *loss) {
+    return fc_error(FC_ERR_INVALID, "--%s is a parameter of --loss %s, not of --loss %s", flag, owner, loss);
+}
+
+/* The loss's parameters from their flags, checked against input size L. */
+static fc_status loss_from_flags(const train_flags *a, fc_loss_spec *s, size_t L) {
+    const char *name = fc_loss_kind_name(s->kind);
+    double v;
+    if (a->huber_delta && s->kind != FC_LOSS_HUBER) return refuse_flag("huber-delta", "huber", name);
+    if (a->quantile && s->kind != FC_LOSS_QUANTILE) return refuse_flag("quantile", "quantile", name);
+    if (a->season != ARG_SIZE_UNSET && s->kind != FC_LOSS_MASE) return refuse_flag("season", "mase", name);
+    if (a->level && s->kind != FC_LOSS_MQ) return refuse_flag("level", "mq", name);
+    if (a->quantiles && s->kind != FC_LOSS_MQ) return refuse_flag("quantiles", "mq", name);
+    if (a->huber_delta) {
+        if (parse_number(a->huber_delta, &v) || !(v > 0))
+            return fc_error(FC_ERR_INVALID, "--huber-delta '%s' is not a positive number", a->huber_delta);
+        s->delta = (float)v;
+    }
+    if (a->quantile) {
+        if (parse_number(a->quantile, &v) || !(v > 0 && v < 1))
+            return fc_error(FC_ERR_INVALID, "--quantile '%s' is not a number strictly between 0 and 1", a->quantile);
+        s->q[0] = (float)v;
+    }
+    if (a->season != ARG_SIZE_UNSET) {
+        if (a->season < 1 || a->season >= L)
+            return fc_error(FC_ERR_INVALID, "--season %zu must be at least 1 and below --input-size %zu", a->season, L);
+        s->season = (int)a->season;
+    }
+    if (s->kind == FC_LOSS_MQ) FC_TRY(mq_from_flags(a, s));
+    char what[32];
+    snprintf(what, sizeof what, "--loss %s", name);
+    return fc_loss_check(s, L, what);
+}
+
 int train_flags_resolve(const char *command, const train_flags *a, train_setup *s) {
     memset(s, 0, sizeof *s);
     if (fc_model_kind_parse(a->model, &s->kind)) {
         fprintf(stderr, "fcast %s: --model '%s' is not one of nhits, nbeats, mlp\n", command, a->model);
         return 2;
     }
-    if (fc_scaler_parse(a->scaler, &s->scaler) || fc_loss_parse(a->loss, &s->loss)) {
-        fprintf(stderr, "fcast %s: --scaler must be identity|standard|robust|minmax and --loss mae|mse\n", command);
+    fc_loss_kind loss;
+    if (fc_scaler_parse(a->scaler, &s->scaler)) {
+        fprintf(stderr, "fcast %s: --scaler '%s' is not one of identity, standard, robust, minmax\n", command, a->scaler);
+        return 2;
+    }
+    if (fc_loss_parse(a->loss, &loss)) {
+        fprintf(stderr, "fcast %s: --loss '%s' is not one of mae, mse, huber, smape, mape, mase, quantile, mq\n",
+                command, a->loss);
         return 2;
     }
     if (fc_memory_limit_parse(a->memory_limit, &s->memory_limit) != FC_OK) return 1;
@@ -116,6 +209,10 @@ int train_flags_resolve(const char *command, const train_flags *a, train_setup *
     s->auto_batch = strcmp(a->wbs, "auto") == 0;
     fc_model_config_default(&s->cfg, s->kind, a->h, a->input_size);
     if (fc_arch_apply(&a->arch, &s->cfg) != FC_OK) return 1;
+    /* The loss decides the model's outputs per point, before the model is planned. */
+    s->loss = fc_loss_default(loss);
+    if (loss_from_flags(a, &s->loss, a->input_size) != FC_OK) return 1;
+    s->cfg.n_outputs = fc_loss_n_outputs(&s->loss);
     return build_options(a, &s->o, s->kind) == FC_OK ? 0 : 1;
 }
 

@@ -9,13 +9,17 @@
 #include "train/data_budget.h"
 #include "train/forecaster.h"
 
-#define FC_TRAIN_MAX_SPECS 56
+#define FC_TRAIN_MAX_SPECS 64
 
 typedef struct {
     const char *data, *model, *out, *scaler, *loss, *freq, *precision, *memory_limit, *wbs, *data_store, *store_dir, *device;
     size_t h, input_size, max_steps, batch_size, val_size, val_check, step_size, threads, grad_accum;
     long num_lr_decays, patience, seed;
     double lr, clip;
+    /* the loss's parameters: NULL / ARG_SIZE_UNSET when not given, so a
+     * parameter given to a loss without it is refused, not ignored */
+    const char *huber_delta, *quantile, *level, *quantiles;
+    size_t season;
     int quiet;
     int tf32;      /* fp32 products on TF32 tensor cores (GPU only) */
     const char *cuda_graph;   /* on | off */
@@ -32,7 +36,7 @@ typedef struct {
     fc_model_config cfg;
     fc_train_options o;
     fc_scaler_kind scaler;
-    fc_loss_kind loss;
+    fc_loss_spec loss;    /* cfg.n_outputs is its outputs per point */
     size_t memory_limit;
     int auto_batch;       /* --windows-batch-size auto */
     fc_data_store data_store;

@@ -175,6 +175,13 @@ struct fc_backend {
     /* x[:, col] += sum over C of dy (B,C) (backward of broadcast_col). */
     void (*sum_rows_into_col)(fc_backend *be, float *x, size_t ldx, size_t col, const float *dy,
                               size_t B, size_t C);
+    /* y (B, C, A) = x (B, A, C) with the last two axes swapped (torch's
+     * permute(0, 2, 1)); x row stride ldx, y row stride ldy, y must not
+     * overlap x. Its backward is the same call with A and C swapped. Moves
+     * (B, Q, H) and (B, P, Q) blocks of multi-output models
+     * (kernels/transpose.h). */
+    void (*transpose_rows)(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B,
+                           size_t A, size_t C);
 
     /* ---- loss and optimizer ---- */
     /* Masked mean loss (kernels/loss.h) over the c->n points of a batch:

@@ -133,3 +133,13 @@ size_t fc_dataset_bytes(const fc_dataset *d) {
     for (size_t j = 0; j < d->n_exog; j++) b += d->exog_names[j] ? strlen(d->exog_names[j]) + 1 : 0;
     return b;
 }
+
+ssize_t fc_dataset_find_ds(const fc_dataset *d, size_t s, int64_t when) {
+    size_t lo = d->offsets[s], hi = d->offsets[s + 1];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->ds[mid] < when) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < d->offsets[s + 1] && d->ds[lo] == when ? (ssize_t)(lo - d->offsets[s]) : -1;
+}

@@ -51,15 +51,10 @@ fc_status fc_load_history(const fc_forecaster *f, const char *path, const fc_loa
     return st;
 }
 
-/* Row of test series t at time `when`, or -1 (binary search: ds sorted). */
+/* Row of test series t at time `when`, or -1. */
 static ssize_t find_row(const fc_dataset *test, size_t t, int64_t when) {
-    size_t lo = test->offsets[t], hi = test->offsets[t + 1];
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (test->ds[mid] < when) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < test->offsets[t + 1] && test->ds[lo] == when ? (ssize_t)lo : -1;
+    ssize_t k = fc_dataset_find_ds(test, t, when);
+    return k < 0 ? -1 : (ssize_t)test->offsets[t] + k;
 }
 
 static void score_series(const fc_forecaster *f, const fc_dataset *train, size_t s, const fc_dataset *test,

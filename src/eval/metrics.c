@@ -41,10 +41,10 @@ fc_metric_values fc_metrics_values(const fc_metrics *m) {
     return v;
 }
 
-double fc_seasonal_scale(const fc_dataset *ds, size_t s, size_t m) {
-    size_t a = ds->offsets[s], n = fc_dataset_len(ds, s), pairs = 0;
+double fc_seasonal_scale_upto(const fc_dataset *ds, size_t s, size_t c, size_t m) {
+    size_t a = ds->offsets[s], pairs = 0;
     double sum = 0.0;
-    for (size_t t = m; t < n; t++)
+    for (size_t t = m; t <= c; t++)
         if (ds->mask[a + t] && ds->mask[a + t - m]) {
             sum += fabs(ds->y[a + t] - ds->y[a + t - m]);
             pairs++;
@@ -52,20 +52,31 @@ double fc_seasonal_scale(const fc_dataset *ds, size_t s, size_t m) {
     return pairs ? sum / (double)pairs : 0.0;
 }
 
-static double last_observed(const fc_dataset *ds, size_t s) {
-    for (size_t r = ds->offsets[s + 1]; r > ds->offsets[s]; r--)
+double fc_seasonal_scale(const fc_dataset *ds, size_t s, size_t m) {
+    size_t n = fc_dataset_len(ds, s);
+    return n ? fc_seasonal_scale_upto(ds, s, n - 1, m) : 0.0;
+}
+
+double fc_naive_at(const fc_dataset *ds, size_t s, size_t c) {
+    size_t a = ds->offsets[s];
+    for (size_t r = a + c + 1; r > a; r--)
         if (ds->mask[r - 1]) return ds->y[r - 1];
-    return 0.0;
+    return NAN;
+}
+
+double fc_seasonal_naive_at(const fc_dataset *ds, size_t s, size_t c, size_t m, size_t k) {
+    size_t a = ds->offsets[s];
+    double fallback = fc_naive_at(ds, s, c);
+    if (m > c) return fallback;   /* no full season of history */
+    int64_t seasons = (int64_t)((k + m - 1) / m), t = (int64_t)c + (int64_t)k - seasons * (int64_t)m;
+    while (t >= 0 && !ds->mask[a + (size_t)t]) t -= (int64_t)m;
+    return t >= 0 ? ds->y[a + (size_t)t] : fallback;
 }
 
 void fc_seasonal_naive(const fc_dataset *ds, size_t s, size_t m, size_t h, float *out) {
-    size_t a = ds->offsets[s];
-    int64_t n = (int64_t)fc_dataset_len(ds, s);
-    double fallback = last_observed(ds, s);
+    size_t n = fc_dataset_len(ds, s);
     for (size_t k = 1; k <= h; k++) {
-        if (m >= (size_t)n) { out[k - 1] = (float)fallback; continue; }   /* no full season of history */
-        int64_t seasons = (int64_t)((k + m - 1) / m), t = n - 1 + (int64_t)k - seasons * (int64_t)m;
-        while (t >= 0 && !ds->mask[a + (size_t)t]) t -= (int64_t)m;
-        out[k - 1] = (float)(t >= 0 ? ds->y[a + (size_t)t] : fallback);
+        double v = n ? fc_seasonal_naive_at(ds, s, n - 1, m, k) : NAN;
+        out[k - 1] = (float)(isnan(v) ? 0.0 : v);   /* nothing observed: 0, as before */
     }
 }

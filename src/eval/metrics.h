@@ -34,6 +34,19 @@ fc_metric_values fc_metrics_values(const fc_metrics *m);
 /* mean |y_t - y_{t-m}| over the observed pairs of series s (0 if none). */
 double fc_seasonal_scale(const fc_dataset *ds, size_t s, size_t m);
 
+/* The same over series s's points 0..c only: the in-sample scale of a
+ * forecast made at its point c (a cross-validation cutoff). */
+double fc_seasonal_scale_upto(const fc_dataset *ds, size_t s, size_t c, size_t m);
+
+/* The last observed value of series s at or before its point c (the naive
+ * forecast made there), NaN when none is. */
+double fc_naive_at(const fc_dataset *ds, size_t s, size_t c);
+
+/* The seasonal-naive forecast made at point c of series s for k >= 1 steps
+ * ahead: as fc_seasonal_naive below, with the history cut after point c
+ * (NaN when nothing is observed up to c). */
+double fc_seasonal_naive_at(const fc_dataset *ds, size_t s, size_t c, size_t m, size_t k);
+
 /* Seasonal-naive forecasts of series s for steps 1..h into out (h): the
  * value one season before, skipping back further seasons over missing
  * points; the last observed value when a season is longer than the series. */

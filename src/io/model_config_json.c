@@ -37,6 +37,9 @@ char *fc_model_config_to_json(const fc_model_config *c) {
     json_object_set_new(o, "model", json_string(fc_model_kind_name(c->kind)));
     json_object_set_new(o, "h", json_integer((json_int_t)c->h));
     json_object_set_new(o, "input_size", json_integer((json_int_t)c->input_size));
+    /* only when it is not 1: single-output files keep their bytes, and
+     * files written before it existed read as 1 */
+    if (c->n_outputs != 1) json_object_set_new(o, "n_outputs", json_integer((json_int_t)c->n_outputs));
     if (c->kind == FC_MODEL_MLP) {
         json_object_set_new(o, "hidden_size", json_integer((json_int_t)c->hidden_size));
         json_object_set_new(o, "num_layers", json_integer(c->num_layers));
@@ -119,6 +122,7 @@ static fc_status parse_object(json_t *o, fc_model_config *c, const char *where) 
     FC_TRY(get_size(o, "h", &h, 1, where));
     FC_TRY(get_size(o, "input_size", &L, 1, where));
     fc_model_config_default(c, k, h, L);
+    FC_TRY(get_size(o, "n_outputs", &c->n_outputs, 0, where));   /* bounded by fc_model_config_check */
     if (k == FC_MODEL_MLP) {
         size_t layers = (size_t)c->num_layers;
         FC_TRY(get_size(o, "hidden_size", &c->hidden_size, 1, where));

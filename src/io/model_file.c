@@ -20,6 +20,9 @@ static fc_status add_metadata(fc_st_writer *w, const fc_forecaster *f) {
     if (st == FC_OK) st = fc_st_writer_meta(w, "config", config);
     if (st == FC_OK) st = fc_st_writer_meta(w, "scaler_type", fc_scaler_name(f->scaler));
     if (st == FC_OK) st = fc_st_writer_meta(w, "loss", fc_loss_name(f->loss));
+    char params[512];
+    if (st == FC_OK) st = fc_loss_params_json(&f->loss, params, sizeof params);
+    if (st == FC_OK) st = fc_st_writer_meta(w, "loss_params", params);
     if (st == FC_OK) st = fc_st_writer_meta(w, "ds_kind", fc_ds_kind_name(f->ds_kind));
     char freq[FC_FREQ_NAME_MAX];   /* formatted afresh: fc_freq.name may be too short */
     fc_freq_format(&f->freq, f->ds_kind, freq, sizeof freq);
@@ -67,6 +70,27 @@ static const char *required_meta(const fc_safetensors *st, const char *key, cons
     return v;
 }
 
+/* "loss" and, when present, "loss_params" (files from before the losses
+ * had parameters have only the name: the kind's defaults then). The model's
+ * outputs per point follow from the loss. */
+static fc_status read_loss(const fc_safetensors *st, const char *path, const char *loss, fc_forecaster *f,
+                           fc_model_config *cfg) {
+    fc_loss_kind kind;
+    if (fc_loss_parse(loss, &kind)) return fc_error(FC_ERR_FORMAT, "%s: unknown loss '%s'", path, loss);
+    f->loss = fc_loss_default(kind);
+    const char *params = fc_st_meta(st, "loss_params");
+    if (params) FC_TRY(fc_loss_params_parse(params, &f->loss, path));
+    if (kind == FC_LOSS_MASE && (size_t)f->loss.season >= cfg->input_size)
+        return fc_error(FC_ERR_FORMAT, "%s: loss_params field 'seasonality' (%d) is not below the input size %zu",
+                        path, f->loss.season, cfg->input_size);
+    size_t Q = fc_loss_n_outputs(&f->loss);
+    if (cfg->n_outputs != 1 && cfg->n_outputs != Q)
+        return fc_error(FC_ERR_FORMAT, "%s: the configuration has %zu outputs per point, loss '%s' has %zu",
+                        path, cfg->n_outputs, loss, Q);
+    cfg->n_outputs = Q;
+    return FC_OK;
+}
+
 static fc_status read_header(const fc_safetensors *st, const char *path, fc_forecaster *f, fc_model_config *cfg) {
     const char *version = required_meta(st, "fcast_file_version", path);
     if (!version) return FC_ERR_FORMAT;
@@ -79,7 +103,7 @@ static fc_status read_header(const fc_safetensors *st, const char *path, fc_fore
     if (!config || !scaler || !loss || !kind || !freq) return FC_ERR_FORMAT;
     FC_TRY(fc_model_config_from_json(config, path, cfg));
     if (fc_scaler_parse(scaler, &f->scaler)) return fc_error(FC_ERR_FORMAT, "%s: unknown scaler_type '%s'", path, scaler);
-    if (fc_loss_parse(loss, &f->loss)) return fc_error(FC_ERR_FORMAT, "%s: unknown loss '%s'", path, loss);
+    FC_TRY(read_loss(st, path, loss, f, cfg));
     if (parse_ds_kind(kind, &f->ds_kind)) return fc_error(FC_ERR_FORMAT, "%s: unknown ds_kind '%s'", path, kind);
     if (fc_freq_parse(freq, f->ds_kind, &f->freq) != FC_OK) return fc_error_wrap(FC_ERR_FORMAT, "%s: ", path);
     const char *seed = fc_st_meta(st, "seed"), *steps = fc_st_meta(st, "steps");

@@ -1,7 +1,16 @@
 /* The training losses of neuralforecast's losses.pytorch (MAE, MSE,
  * HuberLoss, SMAPE, MAPE, MASE, QuantileLoss, MQLoss), masked means over
  * the points of a batch: the backend accumulates mask * loss over points in
- * double and divides by sum(mask) (_weighted_mean / _divide_no_nan). */
+ * double and divides by sum(mask) (_weighted_mean / _divide_no_nan).
+ *
+ * Everything per point is here, in FC_HD bodies the CPU and CUDA backends
+ * share, in float as torch computes it on float tensors; gradients are
+ * torch autograd's derivatives of those expressions, ties included:
+ *   - |x| backward is sgn(x), with sgn(0) = 0;
+ *   - torch.max(a, b) / torch.maximum backward gives each side half the
+ *     gradient when a == b (QuantileLoss and MQLoss at yhat == y: 0.5 - q);
+ *   - F.huber_loss backward is +-delta from |x| >= delta on, x inside;
+ *   - _divide_no_nan(a, b) has a zero gradient where b == 0. */
 #ifndef FC_KERNELS_LOSS_H
 #define FC_KERNELS_LOSS_H
 
@@ -34,6 +43,8 @@ typedef struct {
     float delta;                 /* HUBER's threshold */
     int season;                  /* MASE's seasonality */
     float q[FC_MAX_QUANTILES];   /* QUANTILE: q[0]; MQ: the quantiles in output order */
+    int from_level;              /* MQ: 1 when the quantiles came from levels (output
+                                    names "-lo-80", not "-lo-80.0"); no effect on the math */
 } fc_loss_spec;
 
 /* One evaluation of a loss over a batch of B windows of h points:
@@ -47,18 +58,136 @@ typedef struct {
     size_t n, h, L;
 } fc_loss_call;
 
-/* Unweighted loss of one point, in float as torch computes it. */
-FC_HD float fc_loss_point(int kind, float yhat, float y) {
-    float d = yhat - y;
-    return kind == FC_LOSS_MSE ? d * d : fabsf(d);
+/* MQLoss multiplies its losses by 1 / len(quantiles) where quantiles is
+ * self.quantiles[None, None, None, :]: a 4-d tensor whose len() is its
+ * first dimension, 1. So neuralforecast 3.3 SUMS the pinball losses of a
+ * point's quantiles (it does not average them); we do the same. */
+#define FC_MQ_WEIGHT 1.0f
+
+/* Outputs per point: MQ's quantiles, else 1 (a zeroed spec is MAE, 1). */
+FC_HD size_t fc_loss_outputs(const fc_loss_spec *s) {
+    return s->kind == FC_LOSS_MQ && s->n_q > 0 ? (size_t)s->n_q : 1;
 }
 
-/* d loss / d yhat of one point. MAE uses sign(d) with sign(0) = 0, as
- * torch's abs backward (grad * sgn(x)). */
-FC_HD float fc_loss_point_grad(int kind, float yhat, float y) {
-    float d = yhat - y;
-    if (kind == FC_LOSS_MSE) return 2.0f * d;
-    return (float)((d > 0.0f) - (d < 0.0f));
+FC_HD float fc_loss_sgn(float x) { return (float)((x > 0.0f) - (x < 0.0f)); }
+
+/* MASE's scale of one window: torch.mean(|x[s:] - x[:-s]|) over
+ * x = z * scale + shift (L), the window as the loss sees it: training's
+ * scaled insample as it is (shift 0, scale 1: x == z exactly), validation's
+ * inverted as _inv_normalization does. The differences in float, their sum
+ * in double (torch's cascaded float sum has no portable order; double
+ * rounds once, within an ulp or two of it) and rounded to float. NaN when
+ * s >= L (the mean of nothing), as torch; the flags refuse such a season.
+ * No mask: neuralforecast uses the whole window, padding included. */
+FC_HD float fc_loss_mase_scale(const float *z, size_t L, int season, float shift, float scale) {
+    size_t s = season > 0 ? (size_t)season : 1;
+    if (s >= L) return NAN;
+    double sum = 0.0;
+    for (size_t t = s; t < L; t++) {
+        float a = z[t] * scale + shift, b = z[t - s] * scale + shift;
+        sum += (double)fabsf(a - b);
+    }
+    return (float)(sum / (double)(L - s));
+}
+
+/* The scale point i (of window i / h) is measured with: MASE's, else 1. */
+FC_HD float fc_loss_scale_at(const fc_loss_call *c, size_t i) {
+    if (c->spec.kind != FC_LOSS_MASE) return 1.0f;
+    size_t w = c->h ? i / c->h : 0;
+    return fc_loss_mase_scale(c->insample + w * c->L, c->L, c->spec.season, 0.0f, 1.0f);
+}
+
+/* QuantileLoss's max(q * d, (q - 1) * d) with d = y - yhat: q - 1 is a
+ * Python float (double) before torch casts it to float. *dd: d loss / d d. */
+FC_HD float fc_loss_pinball(float q, float d, float *dd) {
+    float qm1 = (float)((double)q - 1.0);
+    float a = q * d, b = qm1 * d;
+    *dd = a > b ? q : a < b ? qm1 : 0.5f * q + 0.5f * qm1;
+    return a >= b || a != a ? a : b;   /* torch.max propagates NaN */
+}
+
+/* MQLoss's term of quantile q at e = yhat - y:
+ * q * max(-e, 0) + (1 - q) * max(e, 0), 1 - q in float (a float tensor).
+ * *de: d term / d e, half slopes at e == 0 (maximum's tie rule). */
+FC_HD float fc_loss_mq_term(float q, float e, float *de) {
+    float sq = fmaxf(-e, 0.0f), s1 = fmaxf(e, 0.0f), q1 = 1.0f - q;
+    float dsq = -e > 0.0f ? -1.0f : -e == 0.0f ? -0.5f : 0.0f;
+    float ds1 = e > 0.0f ? 1.0f : e == 0.0f ? 0.5f : 0.0f;
+    *de = FC_MQ_WEIGHT * (q * dsq + q1 * ds1);
+    if (e != e) return e;
+    return FC_MQ_WEIGHT * (q * sq + q1 * s1);
+}
+
+/* Loss of output j of one point and, into *g, its d / d yhat; `scale` is
+ * the point's fc_loss_scale_at. */
+FC_HD float fc_loss_output(const fc_loss_spec *s, int j, float yhat, float y, float scale, float *g) {
+    float d = yhat - y, a = fabsf(d);
+    switch (s->kind) {
+    case FC_LOSS_MSE:
+        *g = 2.0f * d;
+        return d * d;
+    case FC_LOSS_HUBER: {   /* F.huber_loss(y, yhat): 0.5 z^2 below delta, delta (z - delta / 2) from it */
+        float delta = s->delta;
+        *g = d >= delta ? delta : d <= -delta ? -delta : d;
+        return a < delta ? 0.5f * a * a : delta * (a - delta * 0.5f);
+    }
+    case FC_LOSS_SMAPE: {   /* 2 * |y - yhat| / (|y| + |yhat|), both parts of the ratio move with yhat */
+        float b = fabsf(y) + fabsf(yhat);
+        if (b == 0.0f) { *g = 0.0f; return 0.0f; }
+        float r = a / b;
+        *g = 2.0f * (fc_loss_sgn(d) / b - (r / b) * fc_loss_sgn(yhat));
+        return 2.0f * r;
+    }
+    case FC_LOSS_MAPE: {    /* |y - yhat| * _divide_no_nan(1, |y|) */
+        float inv = fabsf(y) == 0.0f ? 0.0f : 1.0f / fabsf(y);
+        *g = fc_loss_sgn(d) * inv;
+        return a * inv;
+    }
+    case FC_LOSS_MASE:      /* _divide_no_nan(|y - yhat|, scale) */
+        if (scale == 0.0f) { *g = 0.0f; return 0.0f; }
+        *g = fc_loss_sgn(d) / scale;
+        return a / scale;
+    case FC_LOSS_QUANTILE: {
+        float dd, l = fc_loss_pinball(s->q[0], -d, &dd);
+        *g = -dd;
+        return l;
+    }
+    case FC_LOSS_MQ:
+        return fc_loss_mq_term(s->q[j], d, g);
+    default:                /* MAE */
+        *g = fc_loss_sgn(d);
+        return a;
+    }
+}
+
+/* Sum over the outputs of point i of mask * loss, each product in float as
+ * torch's `losses * weights`, added in double; 0 at an unobserved point
+ * (_weighted_mean's where(weights != 0, ...), so a NaN there is dropped). */
+FC_HD double fc_loss_point_weighted(const fc_loss_call *c, size_t i, float scale) {
+    float m = c->mask[i];
+    if (m == 0.0f) return 0.0;
+    size_t Q = fc_loss_outputs(&c->spec);
+    double sum = 0.0;
+    for (size_t j = 0; j < Q; j++) {
+        float g;
+        sum += (double)(m * fc_loss_output(&c->spec, (int)j, c->yhat[i * Q + j], c->y[i], scale, &g));
+    }
+    return sum;
+}
+
+/* grad (n, Q) of point i: coef * mask * d loss / d yhat, coef =
+ * grad_scale / sum(mask) (0 when nothing is observed). An unobserved
+ * point's is a zero (signed as coef * 0 * g always was), also where its
+ * derivative is not finite (the where() of _weighted_mean). */
+FC_HD void fc_loss_point_grad(float *grad, const fc_loss_call *c, size_t i, float scale, float coef) {
+    size_t Q = fc_loss_outputs(&c->spec);
+    float m = c->mask[i];
+    for (size_t j = 0; j < Q; j++) {
+        float g;
+        fc_loss_output(&c->spec, (int)j, c->yhat[i * Q + j], c->y[i], scale, &g);
+        if (m == 0.0f && !isfinite(g)) g = 0.0f;
+        grad[i * Q + j] = coef == 0.0f ? 0.0f : coef * m * g;
+    }
 }
 
 #endif

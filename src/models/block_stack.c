@@ -10,7 +10,15 @@
  * Backward runs the blocks in reverse. Since forecast = level + sum f_i,
  * every block receives d forecast unchanged; d r_i gathers the residual path
  * (d r_{i+1} * m) and the path through block i's own input. The first
- * block's input is data, so its input gradient is never computed. */
+ * block's input is data, so its input gradient is never computed.
+ *
+ * With Q = n_outputs > 1 the forecast is (B, H, Q) and the level is added to
+ * every output. N-HiTS knots and N-BEATS basis products are quantile-major
+ * in neuralforecast ((B, Q, K) interpolated along K; (B, P, Q) against the
+ * (P, H) basis), so those blocks work on (B, Q, *) rows and transpose to
+ * and from (B, H, Q) (transpose_rows); backward transposes d forecast once
+ * for all blocks. Q = 1 takes none of these paths: its calls, and thus its
+ * bits, are those of the single-output model. */
 #include <string.h>
 
 #include "core/error.h"
@@ -56,8 +64,25 @@ fc_status fc_blocks_build(fc_model *m, fc_block_describer describe) {
     return FC_OK;
 }
 
+/* The widest basis block (P rows), 0 without one. */
+static size_t max_basis_rows(const fc_model *m) {
+    size_t p = 0;
+    for (int i = 0; i < m->n_blocks; i++)
+        if (m->blocks[i].basis == FC_BASIS_MATRIX && m->blocks[i].P > p) p = m->blocks[i].P;
+    return p;
+}
+
+/* Buffers of the multi-output paths, planned after every single-output
+ * buffer so that Q = 1 keeps its plan. */
+static void plan_multi_output(fc_model *m) {
+    size_t Q = m->cfg.n_outputs, H = m->cfg.h, P = max_basis_rows(m);
+    m->a_qperm = fc_model_plan_act(m, Q * (P > H ? P : H));
+    m->s_dfq = fc_model_plan_scratch(m, Q * H);
+    if (P) m->s_dtq = fc_model_plan_scratch(m, Q * P);
+}
+
 void fc_blocks_plan(fc_model *m) {
-    size_t L = m->cfg.input_size, H = m->cfg.h;
+    size_t L = m->cfg.input_size, H = m->cfg.h, Q = m->cfg.n_outputs;
     m->a_mask = fc_model_plan_act(m, L);
     for (int i = 0; i < m->n_blocks; i++) {
         fc_block *b = &m->blocks[i];
@@ -68,7 +93,7 @@ void fc_blocks_plan(fc_model *m) {
         }
         for (int j = 0; j < b->n_linear; j++) b->a_out[j] = fc_model_plan_act(m, b->lin[j].out);
         if (b->basis == FC_BASIS_MATRIX) b->a_back = fc_model_plan_act(m, L);
-        if (b->basis != FC_BASIS_IDENTITY) b->a_fore = fc_model_plan_act(m, H);
+        if (b->basis != FC_BASIS_IDENTITY) b->a_fore = fc_model_plan_act(m, H * Q);
     }
     size_t w = max_width(m);
     m->s_ping = fc_model_plan_scratch(m, w);
@@ -76,6 +101,7 @@ void fc_blocks_plan(fc_model *m) {
     m->s_dr = fc_model_plan_scratch(m, L);
     m->s_dback = fc_model_plan_scratch(m, L);
     m->s_drtmp = fc_model_plan_scratch(m, L);
+    if (Q > 1) plan_multi_output(m);
 }
 
 static const float *P(const fc_model *m, size_t tensor) { return m->params + m->tensors[tensor].offset; }
@@ -99,6 +125,25 @@ static fc_status block_mlp_forward(fc_model *m, fc_block *b, size_t B, const flo
     return FC_OK;
 }
 
+/* The (B, H, Q) forecast of an INTERP or MATRIX block with Q > 1, built
+ * quantile-major in a_fore (B, Q, H) and transposed into a_qperm. */
+static fc_status block_fore_multi(fc_model *m, fc_block *b, const float *theta, size_t B, const float **fore,
+                                  size_t *ldf) {
+    fc_backend *be = m->be;
+    size_t L = m->cfg.input_size, H = m->cfg.h, Q = m->cfg.n_outputs, T = b->n_theta, K = b->n_knots;
+    float *qh = ACT(m, b->a_fore), *perm = ACT(m, m->a_qperm);
+    if (b->basis == FC_BASIS_INTERP) {         /* knots (B, Q, K): row q of window r at theta + L + q K */
+        for (size_t q = 0; q < Q; q++)
+            be->interp_linear_forward(be, qh + q * H, Q * H, theta + L + q * K, T, B, K, H);
+    } else {                                   /* (B, P, Q) -> (B, Q, P), then (B Q, P) . (P, H) */
+        be->transpose_rows(be, perm, Q * b->P, theta + b->P, T, B, b->P, Q);
+        FC_TRY(be->gemm(be, 0, 0, B * Q, H, b->P, 1.0f, perm, b->P, P(m, b->basis_fore), H, 0.0f, qh, H));
+    }
+    be->transpose_rows(be, perm, H * Q, qh, Q * H, B, Q, H);
+    *fore = perm; *ldf = H * Q;
+    return FC_OK;
+}
+
 /* Splits theta into backcast (row stride *ldb) and block forecast (stride *ldf). */
 static fc_status block_basis_forward(fc_model *m, fc_block *b, const float *theta, size_t B,
                                      const float **back, size_t *ldb, const float **fore, size_t *ldf) {
@@ -106,6 +151,13 @@ static fc_status block_basis_forward(fc_model *m, fc_block *b, const float *thet
     size_t L = m->cfg.input_size, H = m->cfg.h, T = b->n_theta;
     *back = theta; *ldb = T;
     *fore = theta + L; *ldf = T;
+    if (m->cfg.n_outputs > 1 && b->basis != FC_BASIS_IDENTITY) {
+        if (b->basis == FC_BASIS_MATRIX) {
+            FC_TRY(be->gemm(be, 0, 0, B, L, b->P, 1.0f, theta, T, P(m, b->basis_back), L, 0.0f, ACT(m, b->a_back), L));
+            *back = ACT(m, b->a_back); *ldb = L;
+        }
+        return block_fore_multi(m, b, theta, B, fore, ldf);
+    }
     if (b->basis == FC_BASIS_INTERP) {
         be->interp_linear_forward(be, ACT(m, b->a_fore), H, theta + L, T, B, b->n_knots, H);
         *fore = ACT(m, b->a_fore); *ldf = H;
@@ -121,7 +173,7 @@ static fc_status block_basis_forward(fc_model *m, fc_block *b, const float *thet
 fc_status fc_blocks_forward(fc_model *m, float *forecast, const float *insample,
                             const float *insample_mask, size_t B) {
     fc_backend *be = m->be;
-    size_t L = m->cfg.input_size, H = m->cfg.h;
+    size_t L = m->cfg.input_size, H = m->cfg.h * m->cfg.n_outputs;   /* forecast row width */
     float *mask = ACT(m, m->a_mask);
     be->flip_rows(be, mask, L, insample_mask, L, B, L);
     be->flip_rows(be, ACT(m, m->blocks[0].a_in), L, insample, L, B, L);
@@ -143,11 +195,36 @@ fc_status fc_blocks_forward(fc_model *m, float *forecast, const float *insample,
     return FC_OK;
 }
 
-/* d theta (B, n_theta) from d backcast (B,L) and d forecast (B,H). */
+/* The forecast part of d theta of an INTERP or MATRIX block with Q > 1,
+ * from d forecast as (B, Q, H) (dfq): the forward's steps transposed. */
+static fc_status block_fore_multi_backward(fc_model *m, fc_block *b, float *dtheta, const float *dfq, size_t B) {
+    fc_backend *be = m->be;
+    size_t L = m->cfg.input_size, H = m->cfg.h, Q = m->cfg.n_outputs, T = b->n_theta, K = b->n_knots;
+    if (b->basis == FC_BASIS_INTERP) {
+        for (size_t q = 0; q < Q; q++)
+            be->interp_linear_backward(be, dtheta + L + q * K, T, dfq + q * H, Q * H, B, K, H);
+        return FC_OK;
+    }
+    float *dtq = SCR(m, m->s_dtq);              /* (B Q, P) = (B Q, H) . basis^T */
+    FC_TRY(be->gemm(be, 0, 1, B * Q, b->P, H, 1.0f, dfq, H, P(m, b->basis_fore), H, 0.0f, dtq, b->P));
+    be->transpose_rows(be, dtheta + b->P, T, dtq, Q * b->P, B, Q, b->P);
+    return FC_OK;
+}
+
+/* d theta (B, n_theta) from d backcast (B,L) and d forecast (B,H,Q); dfq is
+ * d forecast as (B,Q,H) when Q > 1. */
 static fc_status block_basis_backward(fc_model *m, fc_block *b, float *dtheta, const float *dback,
-                                      const float *dforecast, size_t B) {
+                                      const float *dforecast, const float *dfq, size_t B) {
     fc_backend *be = m->be;
     size_t L = m->cfg.input_size, H = m->cfg.h, T = b->n_theta;
+    if (m->cfg.n_outputs > 1 && b->basis != FC_BASIS_IDENTITY) {
+        if (b->basis == FC_BASIS_MATRIX)
+            FC_TRY(be->gemm(be, 0, 1, B, b->P, L, 1.0f, dback, L, P(m, b->basis_back), L, 0.0f, dtheta, T));
+        else
+            be->axpby_rows(be, dtheta, T, 1.0f, dback, L, 0.0f, B, L);
+        return block_fore_multi_backward(m, b, dtheta, dfq, B);
+    }
+    if (b->basis == FC_BASIS_IDENTITY) H *= m->cfg.n_outputs;   /* theta holds the (H, Q) forecast as is */
     if (b->basis == FC_BASIS_MATRIX) {
         FC_TRY(be->gemm(be, 0, 1, B, b->P, L, 1.0f, dback, L, P(m, b->basis_back), L, 0.0f, dtheta, T));
         return be->gemm(be, 0, 1, B, b->P, H, 1.0f, dforecast, H, P(m, b->basis_fore), H, 0.0f, dtheta + b->P, T);
@@ -184,6 +261,12 @@ fc_status fc_blocks_backward(fc_model *m, float *dforecast, size_t B) {
     size_t L = m->cfg.input_size;
     const float *mask = ACT(m, m->a_mask);
     float *dr = SCR(m, m->s_dr), *dback = SCR(m, m->s_dback), *drtmp = SCR(m, m->s_drtmp);
+    const float *dfq = NULL;
+    if (m->cfg.n_outputs > 1) {                    /* (B, H, Q) -> (B, Q, H), shared by every block */
+        size_t H = m->cfg.h, Q = m->cfg.n_outputs;
+        be->transpose_rows(be, SCR(m, m->s_dfq), Q * H, dforecast, H * Q, B, H, Q);
+        dfq = SCR(m, m->s_dfq);
+    }
     be->fill(be, dr, 0.0f, B * L);                 /* the last residual is unused */
     for (int i = m->n_blocks - 1; i >= 0; i--) {
         fc_block *b = &m->blocks[i];
@@ -191,7 +274,7 @@ fc_status fc_blocks_backward(fc_model *m, float *dforecast, size_t B) {
         /* d backcast = -(d r_{i+1}) * mask */
         be->axpby_rows(be, dback, L, -1.0f, dr, L, 0.0f, B, L);
         be->mul_rows(be, dback, L, mask, L, B, L);
-        FC_TRY(block_basis_backward(m, b, dtheta, dback, dforecast, B));
+        FC_TRY(block_basis_backward(m, b, dtheta, dback, dforecast, dfq, B));
         FC_TRY(block_mlp_backward(m, b, dtheta, B, i > 0 ? drtmp : NULL));
         if (i > 0) {                               /* d r_i = d r_{i+1} * mask + d input_i */
             be->mul_rows(be, dr, L, mask, L, B, L);

@@ -1,5 +1,6 @@
 /* MLP as neuralforecast's MLP: num_layers Linear(+ReLU) layers of
- * hidden_size on the (unflipped) insample window, then Linear(hidden, h).
+ * hidden_size on the (unflipped) insample window, then Linear(hidden, h * Q),
+ * whose rows are already the (B, h, Q) forecast (neuralforecast's reshape).
  * Tensor names: mlp.<i>.weight/bias and out.weight/bias. */
 #include <stdio.h>
 
@@ -18,9 +19,10 @@ fc_status fc_mlp_build(fc_model *m) {
         fc_model_add_linear(m, &m->lin[i], prefix, i == 0 ? in : w, w, FC_ACT_RELU);
         m->a_mlp_out[i] = fc_model_plan_act(m, w);
     }
-    fc_model_add_linear(m, &m->lin[c->num_layers], "out", w, c->h, FC_ACT_NONE);
+    size_t out = c->h * c->n_outputs;
+    fc_model_add_linear(m, &m->lin[c->num_layers], "out", w, out, FC_ACT_NONE);
     m->n_linear = c->num_layers + 1;
-    size_t width = w > c->h ? w : c->h;
+    size_t width = w > out ? w : out;
     m->s_ping = fc_model_plan_scratch(m, width);
     m->s_pong = fc_model_plan_scratch(m, width);
     return FC_OK;

@@ -77,11 +77,17 @@ typedef struct {
     size_t a_low;        /* low precision: offset of x_low in the low block (elements per window) */
 } fc_linear;
 
-/* How a block turns theta into a backcast and a forecast. */
+/* How a block turns theta into a backcast and a forecast, with Q outputs
+ * per horizon point (neuralforecast's reshapes):
+ *   IDENTITY: theta = [backcast L | forecast (H, Q)]
+ *   INTERP:   theta = [backcast L | knots (Q, K)], each row of K knots
+ *             interpolated to H, then (Q, H) -> (H, Q)
+ *   MATRIX:   theta = [P | (P, Q)], backcast = theta[:P] . basis (P, L),
+ *             forecast = einsum("pq,pt->tq", theta[P:], basis (P, H)) */
 typedef enum {
-    FC_BASIS_IDENTITY = 0,   /* N-BEATS identity: theta = [backcast L | forecast H] */
-    FC_BASIS_INTERP,         /* N-HiTS: theta = [backcast L | knots K], forecast = interp(knots) */
-    FC_BASIS_MATRIX          /* N-BEATS trend/seasonality: theta = [P | P] times basis matrices */
+    FC_BASIS_IDENTITY = 0,   /* N-BEATS identity */
+    FC_BASIS_INTERP,         /* N-HiTS */
+    FC_BASIS_MATRIX          /* N-BEATS trend/seasonality */
 } fc_basis_kind;
 
 typedef struct {
@@ -92,7 +98,7 @@ typedef struct {
     fc_stack_type stack;
     fc_basis_kind basis;
     size_t n_theta;
-    size_t n_knots;          /* INTERP: forecast knots */
+    size_t n_knots;          /* INTERP: forecast knots per output */
     size_t P;                /* MATRIX: basis rows */
     size_t basis_back, basis_fore;   /* MATRIX: tensor indices of (P,L) and (P,H) */
     /* activation offsets in floats per window: buffer X of a batch lives at
@@ -111,6 +117,10 @@ typedef struct fc_model {
     int n_linear;                     /* MLP */
     fc_linear lin[FC_MAX_LINEARS];
     size_t a_mask, a_mlp_out[FC_MAX_LINEARS];
+    /* n_outputs > 1 only (block stacks): a_qperm holds a block's forecast
+     * moved between quantile-major (B, Q, *) and (B, H, Q) layouts; s_dfq
+     * d forecast as (B, Q, H), s_dtq a basis block's d theta as (B, Q, P). */
+    size_t a_qperm, s_dfq, s_dtq;
     const float *mlp_input;   /* MLP: the insample of the last forward (its layer 0 input) */
     /* backward scratch offsets (floats per window, like activations) */
     size_t s_ping, s_pong, s_dr, s_dback, s_drtmp;
@@ -177,13 +187,14 @@ fc_linear_call fc_model_linear_call(const fc_model *m, const fc_linear *l, const
 fc_status fc_model_linear_backward(fc_model *m, const fc_linear_call *c, const fc_linear *l, float *dy,
                                    float *dx);
 
-/* Forward: forecast (B,H) from insample (B,L) and its mask (B,L), all device
- * pointers. Saves what backward needs in the activation block. */
+/* Forward: forecast (B,H,Q) (Q = cfg.n_outputs, quantile fastest; (B,H) when
+ * Q is 1) from insample (B,L) and its mask (B,L), all device pointers.
+ * Saves what backward needs in the activation block. */
 fc_status fc_model_forward(fc_model *m, float *forecast, const float *insample,
                            const float *insample_mask, size_t B);
 
 /* Backward: accumulates d loss / d params into m->grads given d loss / d
- * forecast (B,H), which it may overwrite. Must follow a forward of the same
+ * forecast (B,H,Q), which it may overwrite. Must follow a forward of the same
  * batch. */
 fc_status fc_model_backward(fc_model *m, float *dforecast, size_t B);
 

@@ -3,6 +3,7 @@
 #include <strings.h>
 
 #include "core/error.h"
+#include "kernels/loss.h"
 #include "models/model.h"
 
 static void set_units(fc_model_config *c, int n, size_t width) {
@@ -107,6 +108,9 @@ fc_status fc_model_config_check(const fc_model_config *c) {
         return fc_error(FC_ERR_INVALID, "model: h must be 1 to %zu (got %zu)", FC_MAX_DIM, c->h);
     if (c->input_size < 1 || c->input_size > FC_MAX_DIM)
         return fc_error(FC_ERR_INVALID, "model: input_size must be 1 to %zu (got %zu)", FC_MAX_DIM, c->input_size);
+    /* the outputs of a point are the loss's: at most an MQ loss's quantiles */
+    if (c->n_outputs < 1 || c->n_outputs > FC_MAX_QUANTILES)
+        return fc_error(FC_ERR_INVALID, "model: n_outputs must be 1 to %d (got %zu)", FC_MAX_QUANTILES, c->n_outputs);
     if (c->kind == FC_MODEL_MLP) {
         if (c->num_layers < 1 || c->num_layers > FC_MAX_LINEARS - 1)
             return fc_error(FC_ERR_INVALID, "MLP: num_layers must be 1 to %d (got %d)", FC_MAX_LINEARS - 1, c->num_layers);

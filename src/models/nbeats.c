@@ -1,5 +1,5 @@
 /* N-BEATS (Oreshkin et al., ICLR 2020) with neuralforecast's NBEATS layout:
- * identity blocks emit [backcast L | forecast H]; trend blocks project
+ * identity blocks emit [backcast L | forecast (H, Q)]; trend blocks project
  * theta on a polynomial basis (t/len)^i, i = 0..n_basis; seasonality blocks
  * on a Fourier basis. The basis matrices are non-trainable tensors of the
  * model (blocks.<i>.basis.backcast_basis (P, L), forecast_basis (P, H)), as
@@ -37,11 +37,14 @@ static void describe_block(fc_model *m, fc_block *b, int s, int bi) {
     b->stack = t;
     if (t == FC_STACK_IDENTITY) {
         b->basis = FC_BASIS_IDENTITY;
-        fc_block_add_mlp(m, b, bi, c->input_size, c->input_size + c->h);
+        fc_block_add_mlp(m, b, bi, c->input_size, c->input_size + c->n_outputs * c->h);
     } else {
         size_t rows = basis_rows(c, t);
         b->basis = FC_BASIS_MATRIX;
-        fc_block_add_mlp(m, b, bi, c->input_size, 2 * rows);
+        /* one row of P coefficients for the backcast, Q for the forecast:
+         * neuralforecast's (Q + 1) * (n_basis + 1) and, since
+         * F = ceil(n_harmonics / 2 * h) - (n_harmonics - 1), 2 (Q + 1) F */
+        fc_block_add_mlp(m, b, bi, c->input_size, (c->n_outputs + 1) * rows);
         add_basis_tensors(m, b, bi, rows);
     }
 }

@@ -2,8 +2,9 @@
  * each block max-pools its input with kernel = stride = n_pool_kernel_size
  * (ceil_mode), runs the block MLP, and linearly interpolates
  * max(h // n_freq_downsample, 1) forecast knots to the horizon
- * (F.interpolate, align_corners=False). Forward and backward are shared
- * with N-BEATS in block_stack.c. */
+ * (F.interpolate, align_corners=False). With Q outputs per point the
+ * block emits Q rows of knots (quantile-major), each interpolated to h.
+ * Forward and backward are shared with N-BEATS in block_stack.c. */
 #include "core/error.h"
 #include "models/model.h"
 
@@ -14,7 +15,7 @@ static void describe_block(fc_model *m, fc_block *b, int s, int bi) {
     b->pool_k = pool;
     b->basis = FC_BASIS_INTERP;
     b->n_knots = knots;
-    fc_block_add_mlp(m, b, bi, (c->input_size + pool - 1) / pool, c->input_size + knots);
+    fc_block_add_mlp(m, b, bi, (c->input_size + pool - 1) / pool, c->input_size + c->n_outputs * knots);
 }
 
 fc_status fc_nhits_build(fc_model *m) { return fc_blocks_build(m, describe_block); }

@@ -17,10 +17,13 @@
 
 typedef int fc_loss_kind;   /* FC_LOSS_* (kernels/loss.h) */
 
+/* The longest output-name suffix (fc_loss_output_name) with its NUL. */
+#define FC_LOSS_NAME_MAX 48
+
 typedef struct {
     fc_model *model;
     fc_scaler_kind scaler;
-    fc_loss_kind loss;
+    fc_loss_spec loss;           /* kind and parameters; its outputs are the model's n_outputs */
     fc_ds_kind ds_kind;
     fc_freq freq;
     uint64_t seed;
@@ -33,8 +36,45 @@ typedef struct {
 
 const char *fc_scaler_name(fc_scaler_kind k);
 int fc_scaler_parse(const char *s, fc_scaler_kind *out);     /* 0 on success */
-const char *fc_loss_name(fc_loss_kind k);
-int fc_loss_parse(const char *s, fc_loss_kind *out);
+/* Loss names: "mae", "mse", "huber", "smape", "mape", "mase", "quantile",
+ * "mq". fc_loss_name takes the spec by value (it is small and plain) so
+ * that `fc_loss_name(f->loss)` reads as it always did. */
+const char *fc_loss_kind_name(fc_loss_kind k);
+const char *fc_loss_name(fc_loss_spec s);
+int fc_loss_parse(const char *s, fc_loss_kind *out);         /* 0 on success */
+
+/* A loss of `kind` with neuralforecast's defaults: HuberLoss delta 1,
+ * QuantileLoss q 0.5, MQLoss level [80, 90]; MASE's seasonality, which
+ * neuralforecast requires, defaults to 1 here (the naive forecast). */
+fc_loss_spec fc_loss_default(fc_loss_kind kind);
+/* MQ's quantiles from prediction-interval levels (integers in 1..99,
+ * distinct; neuralforecast's level_to_outputs): the median first, then the
+ * 2 n interval bounds in increasing order. FC_ERR_INVALID, with a message
+ * naming `what` (a flag or a file's field), on a bad list. */
+fc_status fc_loss_set_levels(fc_loss_spec *s, const long *levels, size_t n, const char *what);
+/* MQ's quantiles as given (quantiles_to_outputs keeps their order): each
+ * in (0, 1), distinct, at most FC_MAX_QUANTILES. */
+fc_status fc_loss_set_quantiles(fc_loss_spec *s, const double *q, size_t n, const char *what);
+/* FC_ERR_INVALID unless every parameter of s is usable with input size L:
+ * delta > 0, q in (0, 1), 1 <= season < L, MQ's quantiles as above. */
+fc_status fc_loss_check(const fc_loss_spec *s, size_t L, const char *what);
+
+/* Model outputs per horizon point (fc_model_config.n_outputs): MQ's
+ * quantile count, else 1 (neuralforecast's outputsize_multiplier). */
+size_t fc_loss_n_outputs(const fc_loss_spec *s);
+/* The suffix of output j's column in neuralforecast's convention: "" for a
+ * point loss, "_ql0.9" for QuantileLoss(0.9) (q as Python prints it), and
+ * for MQ "-median", "-lo-90", "-hi-80" from levels or "-lo-80.0" from
+ * quantiles (np.round(100 - 200 q, 2) as Python prints a float). */
+void fc_loss_output_name(const fc_loss_spec *s, size_t j, char buf[FC_LOSS_NAME_MAX]);
+
+/* The parameters as compact JSON with neuralforecast's argument names:
+ * {} | {"delta":0.5} | {"q":0.9} | {"seasonality":4} | {"level":[80,90]}
+ * | {"quantiles":[0.1,0.5,0.9]}. Into buf; FC_ERR_INVALID if cap is short. */
+fc_status fc_loss_params_json(const fc_loss_spec *s, char *buf, size_t cap);
+/* Reads them back into s (its kind already set): FC_ERR_FORMAT naming
+ * `where` and the field on anything unknown or out of bounds. */
+fc_status fc_loss_params_parse(const char *json, fc_loss_spec *s, const char *where);
 
 /* Training options, with neuralforecast's defaults from fc_train_options_default. */
 typedef struct {

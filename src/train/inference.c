@@ -89,16 +89,29 @@ static fc_status run_windows(fc_runner *r, fc_forecaster *f, const fc_dataset *d
     return FC_OK;
 }
 
-typedef struct { double sum, weight; fc_loss_kind loss; } loss_acc;
+typedef struct { double sum, weight; fc_loss_spec loss; } loss_acc;
 
+/* The validation loss on the original scale (neuralforecast's
+ * _compute_valid_loss): forecasts (n, H, Q) already inverted, the raw
+ * targets, and for MASE the window's insample inverted with its shift and
+ * scale. Summed as _weighted_mean over all points of all chunks: mask *
+ * loss per output in float, added in double, over the sum of the masks;
+ * unobserved points add nothing. */
 static void accumulate_loss(void *ctx, size_t first, size_t n, const fc_batch *b, const float *fc) {
     loss_acc *a = ctx;
+    const fc_loss_spec *s = &a->loss;
+    size_t Q = b->Q, outputs = fc_loss_outputs(s);   /* equal: the model's outputs are the loss's */
     (void)first;
-    for (size_t i = 0; i < n * b->H; i++) {
-        if (!(b->out_mask[i] > 0.0f)) continue;
-        double e = (double)fc[i] - (double)b->out_raw[i];
-        a->sum += a->loss == FC_LOSS_MSE ? e * e : fabs(e);
-        a->weight += 1.0;
+    for (size_t w = 0; w < n; w++) {
+        float scale = s->kind != FC_LOSS_MASE ? 1.0f
+                    : fc_loss_mase_scale(b->in_y + w * b->L, b->L, s->season, b->shift[w], b->scale[w]);
+        for (size_t t = w * b->H; t < (w + 1) * b->H; t++) {
+            float m = b->out_mask[t], g;
+            if (m == 0.0f) continue;
+            for (size_t j = 0; j < outputs; j++)
+                a->sum += (double)(m * fc_loss_output(s, (int)j, fc[t * Q + j], b->out_raw[t], scale, &g));
+            a->weight += (double)m;
+        }
     }
 }
 

@@ -188,7 +188,13 @@ static fc_status micro_batch(trainer *t, size_t k) {
     phase_end(t, FC_PHASE_GATHER_SCALE);
     FC_TRY(fc_model_forward(m, b->d_forecast, b->d_in_y, b->d_in_mask, W));
     phase_end(t, FC_PHASE_FORWARD);
-    fc_loss_call loss = {.spec = {.kind = t->f->loss, .n_q = 1}, .yhat = b->d_forecast, .y = b->d_out_y,
+    /* The loss reads (W, h, Q) forecasts: Q must be the model's outputs per point. */
+    fc_loss_spec spec = t->f->loss;
+    spec.n_q = (int)fc_loss_n_outputs(&spec);
+    if ((size_t)spec.n_q != m->cfg.n_outputs)
+        return fc_error(FC_ERR_INVALID, "loss '%s' has %d outputs per point, the model %zu", fc_loss_name(spec),
+                        spec.n_q, m->cfg.n_outputs);
+    fc_loss_call loss = {.spec = spec, .yhat = b->d_forecast, .y = b->d_out_y,
                          .mask = b->d_out_mask, .insample = b->d_in_y, .n = W * m->cfg.h, .h = m->cfg.h,
                          .L = m->cfg.input_size};
     m->be->masked_loss(m->be, fc_optimizer_loss_slot(&t->opt), k == 0, (double)t->o->grad_accum, b->d_grad,

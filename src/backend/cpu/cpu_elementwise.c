@@ -5,6 +5,7 @@
 
 #include "backend/cpu/cpu_internal.h"
 #include "kernels/rows.h"
+#include "kernels/transpose.h"
 
 void fc_cpu_fill(fc_backend *be, float *x, float value, size_t n) {
 #pragma omp parallel for if (n >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
@@ -44,4 +45,10 @@ void fc_cpu_sum_rows_into_col(fc_backend *be, float *x, size_t ldx, size_t col,
                               const float *dy, size_t B, size_t C) {
 #pragma omp parallel for if (B * C >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
     for (size_t r = 0; r < B; r++) x[r * ldx + col] += fc_sum_row(dy + r * C, C);
+}
+
+void fc_cpu_transpose_rows(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx,
+                           size_t B, size_t A, size_t C) {
+#pragma omp parallel for if (B * A * C >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
+    for (size_t r = 0; r < B; r++) fc_transpose_row(y + r * ldy, x + r * ldx, A, C);
 }

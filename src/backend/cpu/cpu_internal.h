@@ -132,6 +132,8 @@ void fc_cpu_broadcast_col(fc_backend *be, float *y, const float *x, size_t ldx, 
                           size_t B, size_t C);
 void fc_cpu_sum_rows_into_col(fc_backend *be, float *x, size_t ldx, size_t col,
                               const float *dy, size_t B, size_t C);
+void fc_cpu_transpose_rows(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx,
+                           size_t B, size_t A, size_t C);
 
 /* cpu_resample.c: pooling and interpolation */
 void fc_cpu_maxpool1d_forward(fc_backend *be, float *y, int32_t *argmax, const float *x,

@@ -36,31 +36,49 @@ void fc_cpu_sum_squares(fc_backend *be, double *out, const float *x, size_t n) {
     *out = total;
 }
 
-/* Sums of mask * loss and of mask over one block. The weighted point loss
- * is formed in float, as torch's `losses * weights`, then accumulated. */
-static void block_masked_loss(const float *yhat, const float *y, const float *mask, size_t n,
-                              int kind, double *loss_sum, double *mask_sum) {
+/* Sums of mask * loss and of mask over the points [start, start + n).
+ * MASE's window scale is measured once per window the block touches
+ * (points of a window are consecutive). */
+static void block_masked_loss(const fc_loss_call *c, size_t start, size_t n, double *loss_sum, double *mask_sum) {
     double ls = 0.0, ms = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        ls += (double)(mask[i] * fc_loss_point(kind, yhat[i], y[i]));
-        ms += (double)mask[i];
+    size_t h = c->h ? c->h : 1, window = (size_t)-1;
+    float scale = 1.0f;
+    for (size_t i = start; i < start + n; i++) {
+        if (c->spec.kind == FC_LOSS_MASE && i / h != window) {
+            window = i / h;
+            scale = fc_loss_scale_at(c, i);
+        }
+        ls += fc_loss_point_weighted(c, i, scale);
+        ms += (double)c->mask[i];
     }
     *loss_sum = ls;
     *mask_sum = ms;
 }
 
+/* The gradient window by window (one MASE scale each); every element is
+ * its own expression, so the split does not change a bit. */
+static void masked_loss_grad(fc_backend *be, float *grad, float coef, const fc_loss_call *c) {
+    size_t n = c->n, h = c->h ? c->h : (n ? n : 1), windows = (n + h - 1) / h;
+    size_t work = n * fc_loss_outputs(&c->spec);
+#pragma omp parallel for if (work >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
+    for (size_t w = 0; w < windows; w++) {
+        size_t first = w * h, last = n - first < h ? n : first + h;
+        float scale = fc_loss_scale_at(c, first);
+        for (size_t i = first; i < last; i++) fc_loss_point_grad(grad, c, i, scale, coef);
+    }
+}
+
 /* loss = sum(mask * l) / sum(mask), 0 when sum(mask) == 0 (neuralforecast's
  * _divide_no_nan); grad = grad_scale * mask * l'(yhat) / sum(mask), 0 then. */
-static void masked_loss(fc_backend *be, double *loss, float *grad, float grad_scale,
-                        const float *yhat, const float *y, const float *mask, size_t n, int kind) {
+static void masked_loss(fc_backend *be, double *loss, float *grad, float grad_scale, const fc_loss_call *c) {
     double loss_part[FC_REDUCE_MAX_BLOCKS], mask_part[FC_REDUCE_MAX_BLOCKS];
+    size_t n = c->n;
     fc_reduce_split split = fc_reduce_split_of(n);
     size_t len = split.block_len, blocks = split.blocks;
 #pragma omp parallel for if (blocks > 1) num_threads(be->threads) schedule(static)
     for (size_t b = 0; b < blocks; b++) {
         size_t start = b * len, count = n - start < len ? n - start : len;
-        block_masked_loss(yhat + start, y + start, mask + start, count, kind, &loss_part[b],
-                          &mask_part[b]);
+        block_masked_loss(c, start, count, &loss_part[b], &mask_part[b]);
     }
     double loss_sum = 0.0, mask_sum = 0.0;
     for (size_t b = 0; b < blocks; b++) {
@@ -70,15 +88,13 @@ static void masked_loss(fc_backend *be, double *loss, float *grad, float grad_sc
     *loss = mask_sum == 0.0 ? 0.0 : loss_sum / mask_sum;
     if (!grad) return;
     float coef = mask_sum == 0.0 ? 0.0f : (float)((double)grad_scale / mask_sum);
-#pragma omp parallel for if (n >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
-    for (size_t i = 0; i < n; i++)
-        grad[i] = coef == 0.0f ? 0.0f : coef * mask[i] * fc_loss_point_grad(kind, yhat[i], y[i]);
+    masked_loss_grad(be, grad, coef, c);
 }
 
 /* Backend memory is host memory: the loss goes straight into *d_loss. */
 void fc_cpu_masked_loss(fc_backend *be, double *d_loss, int first, double divisor, float *grad, float grad_scale,
                         const fc_loss_call *c) {
     double loss;
-    masked_loss(be, &loss, grad, grad_scale, c->yhat, c->y, c->mask, c->n, c->spec.kind);
+    masked_loss(be, &loss, grad, grad_scale, c);
     *d_loss = (first ? 0.0 : *d_loss) + loss / divisor;
 }

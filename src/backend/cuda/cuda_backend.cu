@@ -230,6 +230,7 @@ static void fill_table(fc_backend *be) {
     be->mul_rows = fc_cuda_mul_rows;
     be->broadcast_col = fc_cuda_broadcast_col;
     be->sum_rows_into_col = fc_cuda_sum_rows_into_col;
+    be->transpose_rows = fc_cuda_transpose_rows;
     be->masked_loss = fc_cuda_masked_loss;
     be->adam_step = fc_cuda_adam_step;
     be->sum_squares = fc_cuda_sum_squares;

@@ -22,6 +22,7 @@
 #include "kernels/interp_linear.h"
 #include "kernels/maxpool1d.h"
 #include "kernels/rows.h"
+#include "kernels/transpose.h"
 
 
 
@@ -139,6 +140,26 @@ void fc_cuda_sum_rows_into_col(fc_backend *be, float *x, size_t ldx, size_t col,
     if (!l.grid) return;
     sum_rows_into_col_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(x, ldx, col, dy, B, C);
     fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("sum_rows_into_col_kernel"));
+}
+
+/* One thread per output element, in y's order (coalesced writes; the
+ * reads stride by C, which the small (Q, H) blocks of a model keep in
+ * cache). */
+static __global__ void transpose_kernel(float *y, size_t ldy, const float *x, size_t ldx, size_t A, size_t C,
+                                        size_t n) {
+    size_t per_row = A * C;
+    for (size_t t = fc_first_index(); t < n; t += fc_grid_stride()) {
+        size_t r = t / per_row;
+        fc_transpose_point(y + r * ldy, x + r * ldx, A, C, t % per_row);
+    }
+}
+
+void fc_cuda_transpose_rows(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B, size_t A,
+                            size_t C) {
+    fc_launch l = fc_cuda_grid(B * A * C);
+    if (!l.grid) return;
+    transpose_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(y, ldy, x, ldx, A, C, B * A * C);
+    fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("transpose_kernel"));
 }
 
 /* ---- max pooling: x (B, L), y and argmax (B, n_out) ---- */

@@ -96,6 +96,8 @@ void fc_cuda_mul_rows(fc_backend *be, float *y, size_t ldy, const float *m, size
 void fc_cuda_broadcast_col(fc_backend *be, float *y, const float *x, size_t ldx, size_t col, size_t B, size_t C);
 void fc_cuda_sum_rows_into_col(fc_backend *be, float *x, size_t ldx, size_t col, const float *dy, size_t B,
                                size_t C);
+void fc_cuda_transpose_rows(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B, size_t A,
+                            size_t C);
 void fc_cuda_maxpool1d_forward(fc_backend *be, float *y, int32_t *argmax, const float *x, size_t B, size_t L,
                                size_t k);
 void fc_cuda_maxpool1d_backward(fc_backend *be, float *dx, const float *dy, const int32_t *argmax, size_t B,

@@ -50,15 +50,17 @@ static __global__ void sum_squares_pieces(const float *x, size_t n, fc_reduce_sp
 
 /* partials[b] = sum of mask * loss, partials[blocks + b] = sum of mask over
  * piece b. The weighted point loss is formed in float, as torch's
- * `losses * weights` and the CPU, then accumulated in double. */
-static __global__ void masked_loss_pieces(const float *yhat, const float *y, const float *mask, size_t n, int kind,
-                                          fc_reduce_split split, double *partials) {
+ * `losses * weights` and the CPU (kernels/loss.h), then accumulated.
+ * MASE's window scale is measured per point here (a thread's points are
+ * FC_REDUCE_THREADS apart, in different windows): the same bits as the
+ * CPU's once-per-window scale, at L more reads per point. */
+static __global__ void masked_loss_pieces(fc_loss_call c, fc_reduce_split split, double *partials) {
     __shared__ double sh_loss[FC_REDUCE_THREADS], sh_mask[FC_REDUCE_THREADS];
-    fc_reduce_piece p = fc_reduce_piece_of(split, n, blockIdx.x);
+    fc_reduce_piece p = fc_reduce_piece_of(split, c.n, blockIdx.x);
     double ls = 0.0, ms = 0.0;
     for (size_t i = p.start + threadIdx.x; i < p.start + p.count; i += FC_REDUCE_THREADS) {
-        ls += (double)(mask[i] * fc_loss_point(kind, yhat[i], y[i]));
-        ms += (double)mask[i];
+        ls += fc_loss_point_weighted(&c, i, fc_loss_scale_at(&c, i));
+        ms += (double)c.mask[i];
     }
     double loss_sum = block_sum(sh_loss, ls);
     double mask_sum = block_sum(sh_mask, ms);
@@ -126,22 +128,22 @@ static __global__ void masked_loss_finish(const double *partials, size_t blocks,
     *coef = mask_sum == 0.0 ? 0.0f : (float)((double)grad_scale / mask_sum);
 }
 
-/* grad[i] exactly as cpu_reduce.c writes it, with the coefficient read on the device. */
-static __global__ void masked_loss_grad_at(float *grad, const float *coef_at, const float *yhat, const float *y,
-                                           const float *mask, size_t n, int kind) {
+/* The gradient of point i (all its outputs) exactly as cpu_reduce.c
+ * writes it, with the coefficient read on the device. */
+static __global__ void masked_loss_grad_at(float *grad, const float *coef_at, fc_loss_call c) {
     float coef = *coef_at;
-    for (size_t i = fc_first_index(); i < n; i += fc_grid_stride())
-        grad[i] = coef == 0.0f ? 0.0f : coef * mask[i] * fc_loss_point_grad(kind, yhat[i], y[i]);
+    for (size_t i = fc_first_index(); i < c.n; i += fc_grid_stride())
+        fc_loss_point_grad(grad, &c, i, fc_loss_scale_at(&c, i), coef);
 }
 
 static fc_status masked_loss(fc_backend *be, double *d_loss, int first, double divisor, float *grad,
-                                  float grad_scale, const float *yhat, const float *y, const float *mask, size_t n,
-                                  int kind) {
+                             float grad_scale, const fc_loss_call *c) {
     fc_cuda_impl *impl = fc_cuda_impl_of(be);
+    size_t n = c->n;
     fc_reduce_split split = fc_reduce_split_of(n);
     fc_launch l = fc_reduce_launch(n);
     if (l.grid) {
-        masked_loss_pieces<<<l.grid, l.block, 0, impl->stream>>>(yhat, y, mask, n, kind, split, impl->d_partials);
+        masked_loss_pieces<<<l.grid, l.block, 0, impl->stream>>>(*c, split, impl->d_partials);
         FC_TRY(FC_CUDA_LAUNCHED("masked_loss_pieces"));
     }
     masked_loss_finish<<<1, 1, 0, impl->stream>>>(impl->d_partials, split.blocks, first, divisor, grad_scale,
@@ -149,13 +151,12 @@ static fc_status masked_loss(fc_backend *be, double *d_loss, int first, double d
     FC_TRY(FC_CUDA_LAUNCHED("masked_loss_finish"));
     fc_launch g = fc_cuda_grid(n);
     if (!grad || !g.grid) return FC_OK;
-    masked_loss_grad_at<<<g.grid, g.block, 0, impl->stream>>>(grad, impl->d_coef, yhat, y, mask, n, kind);
+    masked_loss_grad_at<<<g.grid, g.block, 0, impl->stream>>>(grad, impl->d_coef, *c);
     return FC_CUDA_LAUNCHED("masked_loss_grad_at");
 }
 
 /* A failure is noted: the caller's read of *d_loss then fails through status. */
 void fc_cuda_masked_loss(fc_backend *be, double *d_loss, int first, double divisor, float *grad,
                          float grad_scale, const fc_loss_call *c) {
-    fc_cuda_note_failure(be, masked_loss(be, d_loss, first, divisor, grad, grad_scale, c->yhat, c->y, c->mask, c->n,
-                                         c->spec.kind));
+    fc_cuda_note_failure(be, masked_loss(be, d_loss, first, divisor, grad, grad_scale, c));
 }
