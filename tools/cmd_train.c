@@ -16,6 +16,7 @@
 #include "train/memory_plan.h"
 #include "device_choice.h"
 #include "train_flags.h"
+#include "cv_run.h"
 #include "train/forecaster.h"
 #include "train/run_log.h"
 #include "train/checkpoint.h"
@@ -155,6 +156,12 @@ static const char *kernel_note(fc_precision p) {
     return fc_backend_cpu_uses_amx() ? "bf16 on fcast's AMX kernels" : "bf16 on oneDNN";
 }
 
+/* --prediction-intervals conformal: neuralforecast's PredictionIntervals. */
+typedef struct {
+    const char *kind, *method;
+    size_t windows, step;
+} interval_flags;
+
 typedef struct {
     train_setup su;
     fc_forecaster f;
@@ -188,11 +195,39 @@ static void log_summary(train_run *r, fc_status st, const char *out) {
     fc_run_log_summary(r->log, &e);
 }
 
+/* The flags of the intervals, checked before any work. */
+static fc_status check_intervals(const interval_flags *pi, const train_setup *su, fc_conformal_method *method) {
+    if (!pi->kind) return FC_OK;
+    if (strcmp(pi->kind, "conformal"))
+        return fc_error(FC_ERR_INVALID, "--prediction-intervals '%s': the one method is conformal", pi->kind);
+    if (fc_conformal_method_parse(pi->method, method))
+        return fc_error(FC_ERR_INVALID, "--pi-method '%s' is not conformal_distribution or conformal_error", pi->method);
+    if (pi->windows < 2 || pi->windows > 4096)
+        return fc_error(FC_ERR_INVALID, "--pi-windows %zu: conformal intervals need 2 to 4096 windows", pi->windows);
+    if (pi->step < 1) return fc_error(FC_ERR_INVALID, "--pi-step-size must be at least 1");
+    if (su->cfg.n_outputs > 1 || su->loss.kind == FC_LOSS_QUANTILE)
+        return fc_error(FC_ERR_INVALID, "--prediction-intervals conformal is for point losses: a model trained with "
+                        "--loss %s predicts its own quantiles", fc_loss_name(su->loss));
+    return FC_OK;
+}
+
+/* Conformal scores from a cross-validation of their own models, before the
+ * run's arena holds the final model (neuralforecast's fit computes them
+ * first too). */
+static fc_status fit_intervals(train_run *r, const interval_flags *pi, int quiet) {
+    fc_conformal_method method;
+    FC_TRY(check_intervals(pi, &r->su, &method));
+    if (!pi->kind) return FC_OK;
+    if (!(r->f.conformal = calloc(1, sizeof *r->f.conformal))) return fc_error(FC_ERR_MEMORY, "out of memory");
+    return cv_conformal_scores(&r->su, r->ds, r->be, pi->windows, pi->step, method, quiet, r->f.conformal);
+}
+
 /* Loading, planning and building: everything before the first step
  * (the backend is already made). */
-static fc_status prepare(train_run *r, const train_flags *a) {
+static fc_status prepare(train_run *r, const train_flags *a, const interval_flags *pi) {
     FC_TRY(train_flags_load_data(a, &r->su, &(fc_data_choice){0}, &r->ds));
     FC_TRY(fc_train_check(r->ds, &r->su.cfg, &r->su.o));
+    FC_TRY(fit_intervals(r, pi, a->quiet));
     if (r->su.auto_batch && a->resume)   /* the batch the run chose: sweeping again could choose another */
         FC_TRY(fc_checkpoint_windows_batch(a->resume, &r->su.o.windows_batch_size));
     else if (r->su.auto_batch)
@@ -241,16 +276,19 @@ static void print_outcome(const train_run *r, fc_status st, int saved, const tra
     }
 }
 
-static int train(const train_flags *a, const arg_spec *specs, int argc, char **argv, int first) {
+static int train(const train_flags *a, const interval_flags *pi, const arg_spec *specs, int argc, char **argv,
+                 int first) {
     train_run r = {.rss_start = fc_rss_current()};
     int rc = train_flags_resolve("train", a, &r.su);
     if (rc) return rc == 2 ? CLI_EXIT_USAGE : cli_fail("train");
+    fc_conformal_method method;
+    if (check_intervals(pi, &r.su, &method) != FC_OK) return cli_fail("train");
     r.f = (fc_forecaster){.scaler = r.su.scaler, .loss = r.su.loss};
     /* the device first: a GPU that cannot run fails before data is read or a log opened */
     fc_status st = device_backend_open(a->device, a->threads, a->quiet, &r.be);
     if (st == FC_OK) r.be->tf32 = a->tf32;
     if (st == FC_OK) st = set_operations(&r, a, specs);
-    if (st == FC_OK) st = prepare(&r, a);
+    if (st == FC_OK) st = prepare(&r, a, pi);
     if (st == FC_OK && r.log) log_start(&r, a);
     if (st == FC_OK) st = fc_train(&r.f, r.ds, &r.su.o, &r.sum);
     /* stopped by a signal: the model so far is written too (the checkpoint holds the rest) */
@@ -270,11 +308,29 @@ static int train(const train_flags *a, const arg_spec *specs, int argc, char **a
     return rc;
 }
 
+/* train's table and the intervals' flags. */
+static void train_specs(train_flags *a, interval_flags *pi, arg_spec specs[FC_TRAIN_MAX_SPECS]) {
+    train_flags_init(a, specs, 1);
+    *pi = (interval_flags){NULL, "conformal_distribution", 2, 1};
+    arg_spec extra[] = {
+        {"prediction-intervals", ARG_STR, &pi->kind, "conformal", "fit conformal intervals from a cross-validation "
+                                                                  "(predict --level then writes them; off)", 0, 0},
+        {"pi-windows", ARG_SIZE, &pi->windows, "N", "cross-validation windows of the conformal scores (2)", 0, 0},
+        {"pi-method", ARG_STR, &pi->method, "M", "conformal_distribution | conformal_error (conformal_distribution)", 0, 0},
+        {"pi-step-size", ARG_SIZE, &pi->step, "N", "points between those windows (1)", 0, 0},
+    };
+    size_t used = 0;
+    while (specs[used].name) used++;
+    if (used + 4 < FC_TRAIN_MAX_SPECS) memcpy(specs + used, extra, sizeof extra);
+    else fprintf(stderr, "fcast: internal error: no room for the interval flags (raise FC_TRAIN_MAX_SPECS)\n");
+}
+
 int cmd_train(int argc, char **argv, int first) {
     train_flags a;
+    interval_flags pi;
     arg_spec specs[FC_TRAIN_MAX_SPECS];
-    train_flags_init(&a, specs, 1);
+    train_specs(&a, &pi, specs);
     int rc = args_parse("train", SUMMARY, specs, argc, argv, first);
     if (rc) return args_exit(rc);
-    return train(&a, specs, argc, argv, first);
+    return train(&a, &pi, specs, argc, argv, first);
 }

@@ -5,6 +5,7 @@
 #ifndef FC_TOOLS_CV_RUN_H
 #define FC_TOOLS_CV_RUN_H
 
+#include "train/conformal.h"
 #include "train/cross_validation.h"
 #include "train_flags.h"
 
@@ -44,5 +45,11 @@ int cv_resolve_models(const char *command, const cv_flags *a, cv_result *r);
 fc_status cv_run(const cv_flags *a, const fc_dataset *ds, fc_backend *be, cv_result *r);
 
 void cv_result_free(cv_result *r);
+
+/* Conformal scores for the model su describes (train/conformal.h): a
+ * cross-validation of `windows` origins `step` apart without refit, its
+ * absolute errors per series, window and step. */
+fc_status cv_conformal_scores(const train_setup *su, const fc_dataset *ds, fc_backend *be, size_t windows,
+                              size_t step, fc_conformal_method method, int quiet, fc_conformal *out);
 
 #endif

@@ -1,11 +1,13 @@
 /* Saving and loading forecasters as safetensors (see model_file.h). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "data/ds_text.h"
 #include "data/freq.h"
+#include "io/conformal_file.h"
 #include "io/model_file.h"
 #include "io/safetensors.h"
 
@@ -52,8 +54,11 @@ fc_status fc_forecaster_save(const fc_forecaster *f, const char *path) {
         const fc_tensor *t = &m->tensors[i];
         st = fc_st_writer_add(w, t->name, FC_DT_F32, t->ndim, t->shape, params + t->offset);
     }
+    char *ids_blob = NULL;
+    if (st == FC_OK && f->conformal) st = fc_conformal_write(w, f->conformal, &ids_blob);
     if (st == FC_OK) st = fc_st_writer_write(w, path);
     fc_st_writer_free(&w);
+    free(ids_blob);
     free(host);
     return st;
 }
@@ -117,16 +122,17 @@ static fc_status read_header(const fc_safetensors *st, const char *path, fc_fore
  * the file must hold nothing else. Checked on the plan, before the
  * parameters are allocated, so a file whose configuration claims a huge
  * model fails fast instead of allocating it. */
-static fc_status check_tensors(const fc_safetensors *st, const char *path, const fc_model *m) {
+static fc_status check_tensors(const fc_safetensors *st, const char *path, const fc_model *m, size_t extra) {
     for (size_t i = 0; i < m->n_tensors; i++) {
         const fc_tensor *t = &m->tensors[i];
         const float *data;
         FC_TRY(fc_st_get_f32(st, t->name, t->ndim, t->shape, &data));
         FC_TRY(fc_st_check_finite(st, fc_st_find(st, t->name)));
     }
-    if (fc_st_count(st) != m->n_tensors)
-        return fc_error(FC_ERR_FORMAT, "%s: holds %zu tensors, the %s configuration in its metadata has %zu",
-                        path, fc_st_count(st), fc_model_kind_name(m->cfg.kind), m->n_tensors);
+    if (fc_st_count(st) != m->n_tensors + extra)
+        return fc_error(FC_ERR_FORMAT, "%s: holds %zu tensors, the %s configuration in its metadata has %zu%s",
+                        path, fc_st_count(st), fc_model_kind_name(m->cfg.kind), m->n_tensors,
+                        extra ? " and the conformal scores 2" : "");
     return FC_OK;
 }
 
@@ -142,6 +148,19 @@ static fc_status copy_tensors(const fc_safetensors *st, fc_model *m) {
     return FC_OK;
 }
 
+/* The conformal scores, when the file has them, owned by the forecaster. */
+static fc_status read_conformal(const fc_safetensors *st, const char *path, size_t h, fc_forecaster *f, int *present) {
+    fc_conformal c;
+    FC_TRY(fc_conformal_read(st, path, h, &c, present));
+    if (!*present) return FC_OK;
+    if (!(f->conformal = malloc(sizeof *f->conformal))) {
+        fc_conformal_free(&c);
+        return fc_error(FC_ERR_MEMORY, "out of memory for the conformal scores");
+    }
+    *f->conformal = c;
+    return FC_OK;
+}
+
 fc_status fc_forecaster_load(const char *path, fc_backend *be, fc_forecaster *out) {
     memset(out, 0, sizeof *out);
     fc_safetensors *st = NULL;
@@ -149,7 +168,9 @@ fc_status fc_forecaster_load(const char *path, fc_backend *be, fc_forecaster *ou
     fc_model_config cfg;
     fc_status s = read_header(st, path, out, &cfg);
     if (s == FC_OK) s = fc_model_plan(&cfg, &out->model);
-    if (s == FC_OK) s = check_tensors(st, path, out->model);
+    int conformal = 0;
+    if (s == FC_OK) s = read_conformal(st, path, cfg.h, out, &conformal);
+    if (s == FC_OK) s = check_tensors(st, path, out->model, conformal ? FC_CONFORMAL_TENSORS : 0);
     if (s == FC_OK) s = fc_model_allocate(out->model, be);
     if (s == FC_OK) s = copy_tensors(st, out->model);
     fc_st_free(&st);

@@ -26,7 +26,7 @@
 
 typedef enum { FC_CONFORMAL_DISTRIBUTION = 0, FC_CONFORMAL_ERROR } fc_conformal_method;
 
-typedef struct {
+typedef struct fc_conformal {
     fc_conformal_method method;
     size_t n_windows, step_size, h;
     size_t n_series;

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "core/error.h"
+#include "train/conformal.h"
 #include "train/forecaster.h"
 
 static const char *const scaler_names[] = {"identity", "standard", "robust", "minmax"};
@@ -303,4 +304,9 @@ void fc_train_options_default(fc_train_options *o) {
     o->grad_accum = 1;
 }
 
-void fc_forecaster_free(fc_forecaster *f) { fc_model_free(&f->model); }
+void fc_forecaster_free(fc_forecaster *f) {
+    fc_model_free(&f->model);
+    if (f->conformal) fc_conformal_free(f->conformal);
+    free(f->conformal);
+    f->conformal = NULL;
+}

@@ -32,6 +32,9 @@ typedef struct {
      * as "run_config" so a model says how it was trained; NULL (the
      * default): not saved. Borrowed, never freed here; not read back. */
     const char *run_config_json;
+    /* Conformal prediction intervals (train/conformal.h), fitted at
+     * training time; NULL: none. Owned: freed with the forecaster. */
+    struct fc_conformal *conformal;
 } fc_forecaster;
 
 const char *fc_scaler_name(fc_scaler_kind k);
