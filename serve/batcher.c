@@ -126,7 +126,7 @@ static fc_status tails_of(const fc_forecast_job *batch, size_t series, size_t L,
 
 static void run_batch(fc_batcher *b, fc_forecast_job *batch, size_t series) {
     fc_forecaster *f = &batch->model->f;
-    size_t H = f->model->cfg.h;
+    size_t H = f->model->cfg.h * f->model->cfg.n_outputs;   /* values per series */
     double start = fc_now();
     fc_dataset *tails = NULL;
     float *fc = NULL;

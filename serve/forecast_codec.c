@@ -96,6 +96,25 @@ static fc_status check_keys(json_t *obj, const char *const *known, size_t n_know
     return FC_OK;
 }
 
+/* "level": [80, 95]: the levels of conformal intervals, as predict --level. */
+static fc_status read_levels(json_t *root, fc_forecast_params *p) {
+    json_t *v = json_object_get(root, "level"), *e;
+    size_t i;
+    p->n_levels = 0;
+    if (!v) return FC_OK;
+    if (!json_is_array(v)) return fc_error(FC_ERR_INVALID, "level: expected a list of numbers, got %s", type_name(v));
+    if (json_array_size(v) > FC_MAX_LEVELS) return fc_error(FC_ERR_INVALID, "level: at most %d levels", FC_MAX_LEVELS);
+    json_array_foreach(v, i, e) {
+        double x = json_is_number(e) ? json_number_value(e) : -1.0;
+        if (!(x > 0.0 && x < 100.0))
+            return fc_error(FC_ERR_INVALID, "level[%zu]: expected a number between 0 and 100", i);
+        for (size_t j = 0; j < i; j++)
+            if (p->levels[j] == x) return fc_error(FC_ERR_INVALID, "level[%zu]: %g is given twice", i, x);
+        p->levels[p->n_levels++] = x;
+    }
+    return FC_OK;
+}
+
 static fc_status read_h(json_t *root, size_t *h) {
     json_t *v = json_object_get(root, "h");
     *h = 0;
@@ -258,13 +277,14 @@ static fc_status check_unique_ids(const json_request *q) {
 
 /* The request's structure, limits, entries and ids, in that order: the
  * limits before anything proportional to the points is done. */
-static fc_status read_request(json_t *root, const fc_forecast_limits *lim, json_request *q, size_t *h) {
-    static const char *const keys[] = {"series", "h"};
+static fc_status read_request(json_t *root, const fc_forecast_limits *lim, json_request *q, fc_forecast_params *p) {
+    static const char *const keys[] = {"series", "h", "level"};
     if (!json_is_object(root))
         return fc_error(FC_ERR_INVALID, "request: expected a JSON object {\"series\": [...]}, got %s",
                         type_name(root));
-    FC_TRY(check_keys(root, keys, 2, "request", "\"series\" and optionally \"h\""));
-    FC_TRY(read_h(root, h));
+    FC_TRY(check_keys(root, keys, 3, "request", "\"series\" and optionally \"h\" and \"level\""));
+    FC_TRY(read_h(root, &p->h));
+    FC_TRY(read_levels(root, p));
     FC_TRY(read_series_array(root, q));
     FC_TRY(check_limits(lim, q->n_series, 0));
     for (size_t i = 0; i < q->n_series; i++) FC_TRY(check_series_shape(q, i));
@@ -447,21 +467,21 @@ static fc_status load_request(json_request *q, const fc_load_options *opt, fc_da
 }
 
 fc_status fc_forecast_request_json(const char *body, size_t len, const fc_load_options *opt,
-                                   const fc_forecast_limits *lim, fc_dataset **ds, size_t *h) {
+                                   const fc_forecast_limits *lim, fc_dataset **ds, fc_forecast_params *p) {
     json_error_t err;
     json_request q;
-    size_t h_unused;
+    fc_forecast_params unused;
     memset(&q, 0, sizeof q);
     *ds = NULL;
-    if (!h) h = &h_unused;
-    *h = 0;
+    if (!p) p = &unused;
+    memset(p, 0, sizeof *p);
     json_t *root = json_loadb(body ? body : "", body ? len : 0, JSON_REJECT_DUPLICATES, &err);
     if (!root)
         return fc_error(FC_ERR_PARSE, "request: invalid JSON at line %d, column %d: %s", err.line, err.column,
                         err.text);
-    fc_status st = read_request(root, lim, &q, h);
+    fc_status st = read_request(root, lim, &q, p);
     if (st == FC_OK) st = load_request(&q, opt, ds);
-    if (st != FC_OK) *h = 0;
+    if (st != FC_OK) memset(p, 0, sizeof *p);
     free(q.first_line);
     json_decref(root);
     return st;
@@ -505,8 +525,7 @@ typedef struct {
     const fc_dataset *ds;
     const fc_freq *freq;
     size_t h;
-    const char *column;
-    const float *fc;
+    const fc_forecast_columns *cols;   /* one model's columns */
 } response_ctx;
 
 /* An integer ds is a JSON number (as in the request), a date a string;
@@ -522,9 +541,10 @@ static void put_future_ds(FILE *f, const response_ctx *c, size_t s) {
 }
 
 /* The CSV's digits; a non-finite forecast (which JSON cannot write) as null. */
-static void put_values(FILE *f, const response_ctx *c, size_t s) {
+static void put_values(FILE *f, const response_ctx *c, size_t s, size_t q) {
+    size_t Q = c->cols->n_outputs;
     for (size_t k = 0; k < c->h; k++) {
-        double v = c->fc[s * c->h + k];
+        double v = c->cols->values[(s * c->h + k) * Q + q];
         if (k) fputc(',', f);
         if (isfinite(v)) fprintf(f, FC_FORECAST_VALUE_FORMAT, v);
         else fputs("null", f);
@@ -536,16 +556,30 @@ static void put_series(FILE *f, const response_ctx *c, size_t s) {
     fc_json_put_string(f, c->ds->ids[s]);
     fputs(",\"ds\":[", f);
     put_future_ds(f, c, s);
-    fputs("],", f);
-    fc_json_put_string(f, c->column);
-    fputs(":[", f);
-    put_values(f, c, s);
-    fputs("]}", f);
+    fputs("]", f);
+    for (size_t q = 0; q < c->cols->n_outputs; q++) {
+        char name[256];
+        snprintf(name, sizeof name, "%s%s", c->cols->name, c->cols->suffixes[q]);
+        fputc(',', f);
+        fc_json_put_string(f, name);
+        fputs(":[", f);
+        put_values(f, c, s, q);
+        fputs("]", f);
+    }
+    fputs("}", f);
 }
+
+static const char *const POINT_SUFFIX[1] = {""};
 
 char *fc_forecast_response_json(const char *model, const fc_dataset *ds, const fc_freq *freq, size_t h,
                                 const char *column, const float *forecasts, size_t *len) {
-    response_ctx c = {ds, freq, h, column, forecasts};
+    fc_forecast_columns one = {column, 1, POINT_SUFFIX, forecasts};
+    return fc_forecast_response_json_columns(model, ds, freq, h, &one, len);
+}
+
+char *fc_forecast_response_json_columns(const char *model, const fc_dataset *ds, const fc_freq *freq, size_t h,
+                                        const fc_forecast_columns *cols, size_t *len) {
+    response_ctx c = {ds, freq, h, cols};
     mem_text m;
     if (mem_open(&m, "JSON response") != FC_OK) return NULL;
     fputs("{\"model\":", m.f);
@@ -563,9 +597,15 @@ char *fc_forecast_response_json(const char *model, const fc_dataset *ds, const f
 
 char *fc_forecast_response_csv(const fc_dataset *ds, const fc_freq *freq, size_t h, const char *column,
                                const float *forecasts, size_t *len) {
+    fc_forecast_columns one = {column, 1, POINT_SUFFIX, forecasts};
+    return fc_forecast_response_csv_columns(ds, freq, h, &one, len);
+}
+
+char *fc_forecast_response_csv_columns(const fc_dataset *ds, const fc_freq *freq, size_t h,
+                                       const fc_forecast_columns *cols, size_t *len) {
     mem_text m;
     if (mem_open(&m, "CSV response") != FC_OK) return NULL;
-    if (fc_forecast_write_stream(m.f, ds, freq, h, column, forecasts) != FC_OK) {
+    if (fc_forecast_write_columns_stream(m.f, ds, freq, h, cols, 1) != FC_OK) {
         fclose(m.f);
         free(m.text);
         return NULL;

@@ -7,6 +7,8 @@
  * unique_id twice, ds and y of different lengths, a value of the wrong type,
  * a non-finite number, an empty list: errors naming the field, as
  * "series[2].y[7]: expected a number or null, got a string".
+ * and optionally "level": [80, 95], the levels of a conformal model's
+ * intervals (as fcast predict --level).
  * Request, CSV (text/csv): the long format fcast predict reads.
  *
  * Either becomes the same fc_dataset fcast predict builds from the
@@ -25,6 +27,8 @@
 #include <stddef.h>
 #include "data/dataset.h"
 #include "data/freq.h"
+#include "io/forecast_csv.h"
+#include "train/conformal.h"
 
 /* Limits of one request (the server's flags); 0, or a NULL lim, is no
  * limit. */
@@ -34,15 +38,22 @@ typedef struct {
 } fc_forecast_limits;
 
 /* Parses a JSON request body (len bytes, not NUL-terminated) into *ds
- * (loaded with opt, as predict loads its --data) and *h (0 when absent).
+ * (loaded with opt, as predict loads its --data) and *p (h 0 when absent).
  * Errors: FC_ERR_PARSE for malformed JSON (jansson's line and column),
  * FC_ERR_INVALID naming the field (the loader's own checks too: a duplicate
  * or off-grid ds is reported as "series[i].ds[j]: ..."), FC_ERR_MEMORY past
  * the limits (checked before the dataset is built). Unknown keys, at the
- * top level or in a series, are errors. h may be NULL. Never crashes on
+ * top level or in a series, are errors. p may be NULL. Never crashes on
  * any input (fuzzed: tests/fuzz/fuzz_forecast_request.c). */
+/* What a request asks beside its series: h (0: the model's), levels. */
+typedef struct {
+    size_t h;
+    double levels[FC_MAX_LEVELS];
+    size_t n_levels;
+} fc_forecast_params;
+
 fc_status fc_forecast_request_json(const char *body, size_t len, const fc_load_options *opt,
-                                   const fc_forecast_limits *lim, fc_dataset **ds, size_t *h);
+                                   const fc_forecast_limits *lim, fc_dataset **ds, fc_forecast_params *p);
 
 /* The same for a CSV body: the loader's own errors ("request:LINE: ..."),
  * FC_ERR_MEMORY past the limits (the rows before loading, the series
@@ -59,5 +70,11 @@ char *fc_forecast_response_json(const char *model, const fc_dataset *ds, const f
 /* The same as the CSV fcast predict writes. */
 char *fc_forecast_response_csv(const fc_dataset *ds, const fc_freq *freq, size_t h, const char *column,
                                const float *forecasts, size_t *len);
+/* Both for one model's columns (quantiles, intervals): values (n_series,
+ * h, n_outputs), one JSON list or CSV column per output. */
+char *fc_forecast_response_json_columns(const char *model, const fc_dataset *ds, const fc_freq *freq, size_t h,
+                                        const fc_forecast_columns *cols, size_t *len);
+char *fc_forecast_response_csv_columns(const fc_dataset *ds, const fc_freq *freq, size_t h,
+                                       const fc_forecast_columns *cols, size_t *len);
 
 #endif

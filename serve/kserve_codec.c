@@ -187,7 +187,8 @@ fc_status fc_kserve_request(const char *body, size_t len, size_t L, const fc_for
 }
 
 
-char *fc_kserve_response(const char *model, const char *id, size_t B, size_t h, const float *forecasts, size_t *len) {
+char *fc_kserve_response(const char *model, const char *id, size_t B, size_t h, size_t Q, const float *forecasts,
+                         size_t *len) {
     char *text = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&text, &n);
@@ -202,8 +203,10 @@ char *fc_kserve_response(const char *model, const char *id, size_t B, size_t h, 
         fprintf(f, ", \"id\": ");
         fc_json_put_string(f, id);
     }
-    fprintf(f, ", \"outputs\": [{\"name\": \"forecast\", \"datatype\": \"FP32\", \"shape\": [%zu, %zu], \"data\": [", B, h);
-    for (size_t i = 0; i < B * h; i++) {
+    fprintf(f, ", \"outputs\": [{\"name\": \"forecast\", \"datatype\": \"FP32\", \"shape\": [%zu, %zu", B, h);
+    if (Q > 1) fprintf(f, ", %zu", Q);   /* (B, h, Q): a quantile loss's outputs, quantile fastest */
+    fprintf(f, "], \"data\": [");
+    for (size_t i = 0; i < B * h * Q; i++) {
         if (i) fputc(',', f);
         if (isfinite(forecasts[i])) fprintf(f, FC_FORECAST_VALUE_FORMAT, (double)forecasts[i]);
         else fputs("null", f);

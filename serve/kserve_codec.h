@@ -32,7 +32,9 @@
 fc_status fc_kserve_request(const char *body, size_t len, size_t L, const fc_forecast_limits *lim, fc_dataset **ds,
                             char id[FC_KSERVE_ID_MAX]);
 
-/* The answer for B windows of h forecasts (malloc'd text, *len bytes). */
-char *fc_kserve_response(const char *model, const char *id, size_t B, size_t h, const float *forecasts, size_t *len);
+/* The answer for B windows of h forecasts with Q outputs each (shape [B, h]
+ * for a point forecast, [B, h, Q] for a quantile loss; malloc'd text, *len bytes). */
+char *fc_kserve_response(const char *model, const char *id, size_t B, size_t h, size_t Q, const float *forecasts,
+                         size_t *len);
 
 #endif

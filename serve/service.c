@@ -11,6 +11,7 @@
 #include "kserve_codec.h"
 #include "quant_routes.h"
 #include "service.h"
+#include "train/forecast_columns.h"
 #include "train/progress.h"
 
 #define JSON "application/json"
@@ -82,17 +83,17 @@ static void model_metadata(const fc_served_model *m, fc_http_response *rs) {
 /* ---- forecasts ---- */
 
 /* The request's series as the dataset predict would load, on the model's
- * time axis. */
+ * time axis, and what it asks beside them (h, levels). */
 static fc_status parse_forecast(const fc_service *s, const fc_served_model *m, const fc_http_request *rq,
-                                fc_dataset **ds, size_t *h, int *status) {
+                                fc_dataset **ds, fc_forecast_params *p, int *status) {
     fc_load_options lo = {.freq = m->f.freq.name, .drop_exog = 1};
     fc_status st;
-    *h = 0;
+    memset(p, 0, sizeof *p);
     *status = 400;
     if (fc_http_media_is(rq->content_type, "text/csv")) {
         st = fc_forecast_request_csv(rq->body, rq->len, &lo, &s->limits, ds);
     } else if (fc_http_json_body(rq)) {
-        st = fc_forecast_request_json(rq->body, rq->len, &lo, &s->limits, ds, h);
+        st = fc_forecast_request_json(rq->body, rq->len, &lo, &s->limits, ds, p);
     } else {
         *status = 415;
         return fc_error(FC_ERR_INVALID, "Content-Type %s: send application/json or text/csv", rq->content_type);
@@ -104,27 +105,42 @@ static fc_status parse_forecast(const fc_service *s, const fc_served_model *m, c
     if ((*ds)->ds_kind != m->f.ds_kind)
         st = fc_error(FC_ERR_INVALID, "ds: the request's are %s, model %s was trained on %s", fc_ds_kind_name((*ds)->ds_kind),
                       m->name, fc_ds_kind_name(m->f.ds_kind));
-    else if (*h > m->f.model->cfg.h)
-        st = fc_error(FC_ERR_INVALID, "h: %zu is beyond the model's horizon of %zu", *h, m->f.model->cfg.h);
+    else if (p->h > m->f.model->cfg.h)
+        st = fc_error(FC_ERR_INVALID, "h: %zu is beyond the model's horizon of %zu", p->h, m->f.model->cfg.h);
     else
         st = fc_freq_check_future(*ds, &m->f.freq, m->f.model->cfg.h);
     if (st != FC_OK) fc_dataset_free(ds);
-    if (!*h) *h = m->f.model->cfg.h;
+    if (!p->h) p->h = m->f.model->cfg.h;
     return st;
 }
 
-/* The first h of the model's H forecasts of every series, in place. */
-static void keep_first(float *fc, size_t n_series, size_t H, size_t h) {
-    for (size_t i = 0; i < n_series && h < H; i++) memmove(fc + i * h, fc + i * H, h * sizeof *fc);
+/* The first h of the model's H steps of every series, each step's W
+ * values together, in place. */
+static void keep_first(float *fc, size_t n_series, size_t H, size_t h, size_t W) {
+    for (size_t i = 0; i < n_series && h < H; i++) memmove(fc + i * h * W, fc + i * H * W, h * W * sizeof *fc);
 }
 
-static void forecast_reply(const fc_served_model *m, const fc_http_request *rq, const fc_dataset *ds, size_t h,
-                           const float *fc, fc_http_response *rs) {
-    const char *column = fc_model_kind_name(m->f.model->cfg.kind);
+/* The model's columns (quantiles, or the point and its conformal
+ * intervals), as fcast predict writes them (train/forecast_columns.h). */
+static void forecast_reply(const fc_served_model *m, const fc_http_request *rq, const fc_dataset *ds,
+                           const fc_forecast_params *p, const float *raw, fc_http_response *rs) {
+    fc_column_set cs;
+    size_t H = m->f.model->cfg.h, len = 0;
+    fc_status st = fc_columns_of(&m->f, fc_model_kind_name(m->f.model->cfg.kind), p->levels, p->n_levels, &cs);
+    float *values = st == FC_OK ? fc_malloc(ds->n_series * H * cs.n_cols * sizeof *values, "forecasts") : NULL;
+    if (st == FC_OK && !values) st = FC_ERR_MEMORY;
+    if (st == FC_OK) st = fc_columns_fill(&m->f, &cs, ds, raw, p->levels, p->n_levels, values);
+    if (st != FC_OK) {
+        free(values);
+        fc_http_reply_error(rs, fc_http_status_of(st), fc_last_error());
+        return;
+    }
+    keep_first(values, ds->n_series, H, p->h, cs.n_cols);
+    fc_forecast_columns cols = {cs.name, cs.n_cols, cs.suffixes, values};
     int csv = fc_http_media_is(rq->accept, "text/csv");
-    size_t len = 0;
-    char *text = csv ? fc_forecast_response_csv(ds, &m->f.freq, h, column, fc, &len)
-                     : fc_forecast_response_json(m->name, ds, &m->f.freq, h, column, fc, &len);
+    char *text = csv ? fc_forecast_response_csv_columns(ds, &m->f.freq, p->h, &cols, &len)
+                     : fc_forecast_response_json_columns(m->name, ds, &m->f.freq, p->h, &cols, &len);
+    free(values);
     if (!text) {
         fc_http_reply_error(rs, 500, fc_last_error());
         return;
@@ -134,9 +150,9 @@ static void forecast_reply(const fc_served_model *m, const fc_http_request *rq, 
 
 /* Runs the forecast through the batcher; the job's durations go to the metrics. */
 static int run_forecast(fc_service *s, fc_served_model *m, const fc_http_request *rq, const fc_dataset *ds,
-                        size_t h, fc_http_response *rs) {
-    size_t H = m->f.model->cfg.h;
-    float *fc = fc_malloc(ds->n_series * H * sizeof *fc, "forecasts");
+                        const fc_forecast_params *p, fc_http_response *rs) {
+    size_t width = m->f.model->cfg.h * m->f.model->cfg.n_outputs;
+    float *fc = fc_malloc(ds->n_series * width * sizeof *fc, "forecasts");
     if (!fc) {
         fc_http_reply_error(rs, 500, fc_last_error());
         return 0;
@@ -151,8 +167,7 @@ static int run_forecast(fc_service *s, fc_served_model *m, const fc_http_request
     } else if (!ok) {
         fc_http_reply_error(rs, 500, job.error);
     } else {
-        keep_first(fc, ds->n_series, H, h);
-        forecast_reply(m, rq, ds, h, fc, rs);
+        forecast_reply(m, rq, ds, p, fc, rs);
         ok = rs->status == 200;
     }
     if (!refused)
@@ -166,14 +181,14 @@ static int run_forecast(fc_service *s, fc_served_model *m, const fc_http_request
 
 static void forecast(fc_service *s, fc_served_model *m, const fc_http_request *rq, fc_http_response *rs) {
     fc_dataset *ds = NULL;
-    size_t h;
+    fc_forecast_params p;
     int status;
-    if (parse_forecast(s, m, rq, &ds, &h, &status) != FC_OK) {
+    if (parse_forecast(s, m, rq, &ds, &p, &status) != FC_OK) {
         fc_http_reply_error(rs, status, fc_last_error());
         fc_metrics_request(s->metrics, m->name, 0, fc_now() - rq->received, -1.0, -1.0);
         return;
     }
-    run_forecast(s, m, rq, ds, h, rs);
+    run_forecast(s, m, rq, ds, &p, rs);
     fc_dataset_free(&ds);
 }
 
@@ -197,11 +212,12 @@ static void infer(fc_service *s, fc_served_model *m, const fc_http_request *rq, 
         fc_metrics_request(s->metrics, m->name, 0, fc_now() - rq->received, -1.0, -1.0);
         return;
     }
-    float *fc = fc_malloc(ds->n_series * H * sizeof *fc, "forecasts");
+    size_t Q = m->f.model->cfg.n_outputs;
+    float *fc = fc_malloc(ds->n_series * H * Q * sizeof *fc, "forecasts");
     fc_forecast_job job = {.model = m, .ds = ds, .out = fc};
     st = fc ? fc_batcher_run(s->batcher, &job) : FC_ERR_MEMORY;
     size_t len = 0;
-    char *text = st == FC_OK ? fc_kserve_response(m->name, id, ds->n_series, H, fc, &len) : NULL;
+    char *text = st == FC_OK ? fc_kserve_response(m->name, id, ds->n_series, H, Q, fc, &len) : NULL;
     if (text) *rs = (fc_http_response){.status = 200, .content_type = JSON, .body = text, .len = len};
     int refused = job.rejected || job.timed_out;
     if (!text) fc_http_reply_error(rs, refused ? 503 : 500, job.error[0] ? job.error : fc_last_error());

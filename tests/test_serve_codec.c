@@ -161,8 +161,9 @@ static void check_same(const fc_dataset *a, const fc_dataset *b, const char *wha
 static void check_rows_equal(const row *rows, size_t n, const fc_load_options *opt, const char *what) {
     char *json = rows_to_json(rows, n), *csv = rows_to_csv(rows, n);
     fc_dataset *a = NULL, *b = NULL;
-    size_t h = 7;
-    fc_status st = fc_forecast_request_json(json, strlen(json), opt, NULL, &a, &h);
+    fc_forecast_params pr = {.h = 7};
+    fc_status st = fc_forecast_request_json(json, strlen(json), opt, NULL, &a, &pr);
+    size_t h = pr.h;
     CHECK_MSG(st == FC_OK, "%s: %s", what, fc_last_error());
     CHECK(h == 0);
     CHECK_MSG(fc_dataset_load_buffer("request", csv, strlen(csv), opt, &b) == FC_OK, "%s: %s", what, fc_last_error());
@@ -194,7 +195,7 @@ static void test_bundled_files(void) {
         const fc_load_options *opts[2] = {&predict_opt, &with_freq};
         for (int k = 0; k < 2; k++) {
             fc_dataset *a = NULL, *b = NULL;
-            size_t h;
+            fc_forecast_params h;
             fc_forecast_limits lim = {.max_series = 4, .max_points = n};
             CHECK_MSG(fc_forecast_request_json(json, strlen(json), opts[k], &lim, &a, &h) == FC_OK, "%s: %s",
                       files[i], fc_last_error());
@@ -237,9 +238,9 @@ static void test_hostile_tables(void) {
 static void test_h_and_csv_route(void) {
     const char *body = "{\"h\": 12, \"series\": [{\"unique_id\": \"x\", \"ds\": [3, 1, 2], \"y\": [null, 2, 3.25]}]}";
     fc_dataset *a = NULL, *b = NULL;
-    size_t h = 0;
-    CHECK_MSG(fc_forecast_request_json(body, strlen(body), &predict_opt, NULL, &a, &h) == FC_OK, "%s", fc_last_error());
-    CHECK(h == 12 && a && a->n_rows == 3 && a->ds[0] == 1 && !a->mask[2] && a->y[1] == 3.25);
+    fc_forecast_params pr;
+    CHECK_MSG(fc_forecast_request_json(body, strlen(body), &predict_opt, NULL, &a, &pr) == FC_OK, "%s", fc_last_error());
+    CHECK(pr.h == 12 && a && a->n_rows == 3 && a->ds[0] == 1 && !a->mask[2] && a->y[1] == 3.25);
     CHECK(fc_forecast_request_json(body, strlen(body), &predict_opt, NULL, &b, NULL) == FC_OK);
     fc_dataset_free(&b);
     const char *csv = "unique_id,ds,y\nx,3,\n\nx,1,2\nx,2,3.25\n";
@@ -524,8 +525,9 @@ static const fc_forecast_limits test_limits = {.max_series = 100, .max_points = 
 
 static void check_refused(const char *body, size_t len, fc_status code, const char *needle, size_t index) {
     fc_dataset *d = (fc_dataset *)&d;   /* must come back NULL */
-    size_t h = 99;
-    fc_status st = fc_forecast_request_json(body, len, &predict_opt, &test_limits, &d, &h);
+    fc_forecast_params pr = {.h = 99, .n_levels = 3};
+    fc_status st = fc_forecast_request_json(body, len, &predict_opt, &test_limits, &d, &pr);
+    size_t h = pr.h + pr.n_levels;
     CHECK_MSG(st == code, "case %zu: status %d, expected %d (%s)", index, (int)st, (int)code, fc_last_error());
     CHECK_MSG(strstr(fc_last_error(), needle) != NULL, "case %zu: \"%s\" lacks \"%s\"", index, fc_last_error(), needle);
     CHECK_MSG(d == NULL && h == 0, "case %zu: output left set", index);

@@ -75,3 +75,9 @@ fc_status fc_forecast_write_stream(FILE *f, const fc_dataset *ds, const fc_freq 
     columns_ctx c = {ds, freq, h, &one, 1};
     return write_column_rows(f, &c);
 }
+
+fc_status fc_forecast_write_columns_stream(FILE *f, const fc_dataset *ds, const fc_freq *freq, size_t h,
+                                           const fc_forecast_columns *models, size_t n_models) {
+    columns_ctx c = {ds, freq, h, models, n_models};
+    return write_column_rows(f, &c);
+}

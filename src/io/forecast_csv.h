@@ -38,6 +38,10 @@ typedef struct {
 fc_status fc_forecast_write_columns(const char *path, const fc_dataset *ds, const fc_freq *freq, size_t h,
                                     const fc_forecast_columns *models, size_t n_models);
 
+/* The same text written to f. */
+fc_status fc_forecast_write_columns_stream(FILE *f, const fc_dataset *ds, const fc_freq *freq, size_t h,
+                                           const fc_forecast_columns *models, size_t n_models);
+
 /* The header cells of the models' columns (",NHITS,NHITS-lo-80,..."), quoted as needed. */
 void fc_forecast_write_column_names(FILE *f, const fc_forecast_columns *models, size_t n_models);
 

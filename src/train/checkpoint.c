@@ -34,6 +34,13 @@ static json_t *options_json(const fc_forecaster *f, const fc_train_options *o) {
         "seed", (json_int_t)o->seed, "precision", fc_precision_name(o->precision),
         "grad-accum", (json_int_t)o->grad_accum, "clip-grad-norm", o->clip_grad_norm);
     free(cfg);
+    /* the loss's parameters (--huber-delta, --quantile, --season, --level):
+     * a run resumed with others would train another model; test_size: a
+     * cross-validation's training is not the full run's */
+    char params[512];
+    if (j && fc_loss_params_json(&f->loss, params, sizeof params) == FC_OK)
+        json_object_set_new(j, "loss-params", json_string(params));
+    if (j && o->test_size) json_object_set_new(j, "test-size", json_integer((json_int_t)o->test_size));
     return j;
 }
 

@@ -93,8 +93,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fc_load_options opt = {.freq = freqs[data[0] & 7], .drop_exog = 1, .keep_gaps = (data[0] >> 3) & 1};
     fc_forecast_limits lim = {.max_series = 64, .max_points = 2048};
     fc_dataset *d = NULL;
-    size_t h = 0;
-    fc_status st = fc_forecast_request_json((const char *)data + 1, size - 1, &opt, &lim, &d, &h);
+    fc_forecast_params p;
+    fc_status st = fc_forecast_request_json((const char *)data + 1, size - 1, &opt, &lim, &d, &p);
+    size_t h = p.h;
     if (st == FC_OK) {
         check_dataset(d, lim.max_series);
         check_responses(d, h ? (h > 4 ? 4 : h) : 2);
