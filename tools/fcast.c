@@ -16,6 +16,7 @@ static void usage(FILE *f) {
             "  train     train N-HiTS, N-BEATS or MLP on a long-format CSV\n"
             "  predict   forecast the next h points of every series\n"
             "  cv        cross-validate models over several forecast origins (neuralforecast's cross_validation)\n"
+            "  tune      hyperparameter search scored by cross-validation (random or TPE)\n"
             "  eval      score forecasts (a model, a cv or forecast file): MAE, MASE, CRPS, coverage, baselines\n"
             "  plan      the memory plan of a training run (the flags of train)\n"
             "  report    a training run log (and forecasts) as one self-contained HTML page\n"
@@ -56,6 +57,7 @@ int main(int argc, char **argv) {
     if (!strcmp(c, "predict")) return cmd_predict(argc, argv, 2);
     if (!strcmp(c, "eval")) return cmd_eval(argc, argv, 2);
     if (!strcmp(c, "cv")) return cmd_cv(argc, argv, 2);
+    if (!strcmp(c, "tune")) return cmd_tune(argc, argv, 2);
     if (!strcmp(c, "doctor")) return cmd_doctor(argc, argv, 2);
     if (!strcmp(c, "bench")) return cmd_bench(argc, argv, 2);
     if (!strcmp(c, "plan")) return cmd_plan(argc, argv, 2);
