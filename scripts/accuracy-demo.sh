@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `make accuracy`: a cross-validated comparison on bundled real data
 # (data/monthly_classics.csv: 4 monthly series, h = 12, the last 3 years as
-# 3 forecast origins 12 months apart): N-HiTS, N-BEATS, their ensemble, a
-# tuned N-HiTS and N-HiTS with 80/95 % quantiles, next to the Naive and
+# 3 forecast origins 12 months apart): N-HiTS, N-BEATS, their ensemble, an
+# N-HiTS tuned by fcast tune on the earlier years, and N-HiTS with 80/95 %
+# quantiles, next to the Naive and
 # SeasonalNaive(12) baselines, scored by fcast eval (with interval
 # coverage). Every step's wall time is printed. FC_ACC_STEPS sets the
 # training steps (300).
@@ -29,6 +30,22 @@ timed "N-HiTS and N-BEATS, input 36" \
 timed "N-HiTS with MQLoss (levels 80, 95), input 36" \
     "$fcast" cv --data $data --model nhits --input-size 36 --loss mq --level 80,95 "${common[@]}" --out "$out/cvmq.csv"
 
+# Tuning sees only the data before the evaluated years: its own
+# cross-validation runs on all but the last 36 months of every series.
+scripts/split-tail.sh $data 36 "$out/tune_train.csv" "$out/tune_rest.csv"
+cat > "$out/space.yaml" <<'YAML'
+lr: loguniform(1e-4, 1e-2)
+input-size: choice(24, 36, 48)
+scaler: choice(identity, standard, robust)
+mlp-units: choice("128,128,128", "512,512,512")
+YAML
+timed "tune N-HiTS: ${FC_ACC_TRIALS:-8} TPE trials on the earlier years" \
+    "$fcast" tune --data "$out/tune_train.csv" --model nhits --h 12 --max-steps "$steps" --space "$out/space.yaml" \
+        --trials "${FC_ACC_TRIALS:-8}" --n-windows 2 --step-size 12 --seed 1 --log "$out/trials.jsonl" \
+        --best-config "$out/best.yaml" --quiet 2>&1 | grep '^best'
+timed "the tuned N-HiTS, cross-validated" \
+    "$fcast" cv --config "$out/best.yaml" --data $data --n-windows 3 --step-size 12 --quiet --out "$out/cvtuned.csv"
+
 # The ensemble's cross-validated forecast is the median of its members'
 # (what fcast ensemble's model file predicts at each cutoff): N-HiTS and
 # N-BEATS at input 2h and 3h.
@@ -39,7 +56,9 @@ paste -d, "$out/cv24.csv" "$out/cv36.csv" | awk -F, -v OFS=, '
   NR == 1 { print "unique_id", "ds", "cutoff", "NHITS", "NBEATS", "Ensemble", "y"; next }
   { print $1, $2, $3, $4, $5, med($4, $5, $10, $11), $6 }' > "$out/cv.csv"
 # the MQ model's columns beside them (same rows, same order)
-cut -d, -f4-8 "$out/cvmq.csv" | sed '1s/NHITS/NHITS_MQ/g' | paste -d, "$out/cv.csv" - > "$out/cv_all.csv"
+cut -d, -f4-8 "$out/cvmq.csv" | sed '1s/NHITS/NHITS_MQ/g' > "$out/mq.cols"
+cut -d, -f4 "$out/cvtuned.csv" | sed '1s/NHITS/NHITS_tuned/' > "$out/tuned.cols"
+paste -d, "$out/cv.csv" "$out/tuned.cols" "$out/mq.cols" > "$out/cv_all.csv"
 
 echo "== accuracy (fcast eval; sMAPE on M4's 0-200 scale)"
 "$fcast" eval --cv "$out/cv_all.csv" --train $data --season 12 | sed -n '/^overall/,/^$/p'
