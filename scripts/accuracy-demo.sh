@@ -42,7 +42,8 @@ YAML
 timed "tune N-HiTS: ${FC_ACC_TRIALS:-8} TPE trials on the earlier years" \
     "$fcast" tune --data "$out/tune_train.csv" --model nhits --h 12 --max-steps "$steps" --space "$out/space.yaml" \
         --trials "${FC_ACC_TRIALS:-8}" --n-windows 2 --step-size 12 --seed 1 --log "$out/trials.jsonl" \
-        --best-config "$out/best.yaml" --quiet 2>&1 | grep '^best'
+        --best-config "$out/best.yaml" --quiet 2> "$out/tune.txt"
+grep '^best' "$out/tune.txt"
 timed "the tuned N-HiTS, cross-validated" \
     "$fcast" cv --config "$out/best.yaml" --data $data --n-windows 3 --step-size 12 --quiet --out "$out/cvtuned.csv"
 
