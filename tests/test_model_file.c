@@ -1,6 +1,7 @@
 /* Model files: a saved forecaster loads back with the same configuration,
  * metadata and parameters; files from another version, with a missing or
- * misshapen tensor, or without fcast metadata are clear errors. */
+ * misshapen tensor, or without fcast metadata are clear errors; MQ models
+ * carry neuralforecast's loss.quantiles tensors. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +215,88 @@ static void test_losses(fc_backend *be) {
     expect_error(be, "not a JSON object");
 }
 
+/* MQ models hold neuralforecast's loss.quantiles and valid_loss.quantiles
+ * (F32 (Q,), first, as in its state_dict). Loading takes files with or
+ * without them and refuses quantiles that are not the loss's. */
+enum { QT_KEEP, QT_DROP, QT_CHANGE, QT_RESHAPE };
+
+/* Copies src into BAD with the quantile tensors dropped, one element
+ * changed or one element short, and `extra` (a stray tensor) added. */
+static void rewrite_quantiles(const char *src, int how, const char *extra) {
+    fc_safetensors *in = NULL;
+    CHECK(fc_st_read(src, &in) == FC_OK);
+    fc_st_writer *w = fc_st_writer_new();
+    for (size_t i = 0; i < fc_st_meta_count(in); i++) {
+        const char *k, *v;
+        fc_st_meta_at(in, i, &k, &v);
+        fc_st_writer_meta(w, k, v);
+    }
+    float changed[FC_MAX_QUANTILES], one[1] = {0.5f};
+    for (size_t i = 0; i < fc_st_count(in); i++) {
+        const fc_st_tensor *t = fc_st_at(in, i);
+        const void *data = fc_st_data(in, t);
+        int64_t shape[1] = {t->shape[0]};
+        if (strstr(t->name, "loss.quantiles")) {
+            if (how == QT_DROP) continue;
+            memcpy(changed, data, t->nbytes);
+            changed[0] += 0.01f;
+            if (how == QT_CHANGE && !strcmp(t->name, "loss.quantiles")) data = changed;
+            if (how == QT_RESHAPE && !strcmp(t->name, "valid_loss.quantiles")) shape[0]--;
+        }
+        fc_st_writer_add(w, t->name, t->dtype, t->ndim == 1 ? 1 : t->ndim, t->ndim == 1 ? shape : t->shape, data);
+    }
+    if (extra) fc_st_writer_add(w, extra, FC_DT_F32, 1, (int64_t[]){1}, one);
+    CHECK(fc_st_writer_write(w, BAD) == FC_OK);
+    fc_st_writer_free(&w);
+    fc_st_free(&in);
+}
+
+static void test_mq_tensors(fc_backend *be) {
+    static const char *MQ = "/tmp/fcast_test_model_file_mq.safetensors";
+    fc_forecaster f = {0}, g;
+    fc_model_config c;
+    fc_model_config_default(&c, FC_MODEL_MLP, 6, 12);
+    c.hidden_size = 8;
+    c.num_layers = 1;
+    f.loss = fc_loss_default(FC_LOSS_MQ);
+    double q[] = {0.1, 0.5, 0.9};
+    CHECK(fc_loss_set_quantiles(&f.loss, q, 3, "test") == FC_OK);
+    c.n_outputs = fc_loss_n_outputs(&f.loss);
+    CHECK(fc_model_create(&c, be, &f.model) == FC_OK);
+    CHECK(fc_model_init_params(f.model, 3) == FC_OK);
+    CHECK(fc_freq_parse("1", FC_DS_INDEX, &f.freq) == FC_OK);
+    CHECK(fc_forecaster_save(&f, MQ) == FC_OK);
+    fc_safetensors *in = NULL;
+    CHECK(fc_st_read(MQ, &in) == FC_OK);
+    for (size_t i = 0; in && i < 2; i++) {
+        const fc_st_tensor *t = fc_st_at(in, i);
+        const float *v = fc_st_data(in, t);
+        CHECK_MSG(!strcmp(t->name, i ? "valid_loss.quantiles" : "loss.quantiles"), "tensor %zu is '%s'", i, t->name);
+        CHECK(t->dtype == FC_DT_F32 && t->ndim == 1 && t->shape[0] == 3);
+        CHECK(v[0] == 0.1f && v[1] == 0.5f && v[2] == 0.9f);
+    }
+    CHECK(in && fc_st_count(in) == f.model->n_tensors + 2);
+    fc_st_free(&in);
+    CHECK_MSG(fc_forecaster_load(MQ, be, &g) == FC_OK, "%s", fc_last_error());
+    CHECK(g.model && !memcmp(&g.loss, &f.loss, sizeof f.loss));
+    fc_forecaster_free(&g);
+
+    rewrite_quantiles(MQ, QT_DROP, NULL);   /* a file from before them */
+    CHECK_MSG(fc_forecaster_load(BAD, be, &g) == FC_OK, "%s", fc_last_error());
+    fc_forecaster_free(&g);
+    rewrite_quantiles(MQ, QT_CHANGE, NULL);
+    CHECK(fc_forecaster_load(BAD, be, &g) == FC_ERR_FORMAT);
+    CHECK_CONTAINS(fc_last_error(), "tensor 'loss.quantiles' element 0");
+    rewrite_quantiles(MQ, QT_RESHAPE, NULL);
+    CHECK(fc_forecaster_load(BAD, be, &g) == FC_ERR_FORMAT);
+    CHECK_CONTAINS(fc_last_error(), "valid_loss.quantiles");
+    rewrite_quantiles(MQ, QT_KEEP, "extra.weight");
+    CHECK(fc_forecaster_load(BAD, be, &g) == FC_ERR_FORMAT);
+    CHECK_CONTAINS(fc_last_error(), "and the loss's quantiles");
+    fc_forecaster_free(&f);
+    remove(MQ);
+}
+
 /* An integer step of 16+ digits is stored whole and loads back (issue 10:
  * a 16-byte name cut it, and predict refused the model train wrote). */
 static void test_long_integer_freq(fc_backend *be, fc_forecaster *f) {
@@ -298,6 +381,7 @@ int main(void) {
 
     test_run_config(be, &f);
     test_losses(be);
+    test_mq_tensors(be);
     test_long_integer_freq(be, &f);
     fc_forecaster_free(&f);
     fc_backend_destroy(&be);

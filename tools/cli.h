@@ -10,6 +10,7 @@ int cmd_train(int argc, char **argv, int first);
 int cmd_predict(int argc, char **argv, int first);
 int cmd_eval(int argc, char **argv, int first);
 int cmd_cv(int argc, char **argv, int first);
+int cmd_ensemble(int argc, char **argv, int first);
 int cmd_tune(int argc, char **argv, int first);
 int cmd_bench(int argc, char **argv, int first);
 int cmd_plan(int argc, char **argv, int first);

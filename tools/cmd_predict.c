@@ -1,5 +1,6 @@
 /* fcast predict: forecast the next h points of every series in a history
- * file with a trained model, written as neuralforecast's output CSV. */
+ * file with trained models (or ensembles: io/ensemble_file.h), written as
+ * neuralforecast's output CSV. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,11 +12,13 @@
 #include "core/memory_stats.h"
 #include "data/freq.h"
 #include "eval/evaluate.h"
+#include "io/ensemble_file.h"
 #include "io/forecast_csv.h"
 #include "io/model_file.h"
 #include "io/output_path.h"
 #include "train/data_budget.h"
 #include "train/conformal.h"
+#include "train/forecast_columns.h"
 #include "train/memory_plan.h"
 
 /* A series with nothing observed in its input window gets the model's answer
@@ -64,126 +67,165 @@ static fc_status check_plan(const fc_forecaster *f, const fc_dataset *ds, fc_bac
 typedef struct {
     const char *model, *data, *out, *limit_text, *data_store, *store_dir, *device, *level;
     size_t threads, limit;
+    int members;              /* --members: an ensemble's members' columns after its own */
     fc_data_store mode;
 } predict_flags;
 
 #define PREDICT_MAX_MODELS 16
 
-/* One model of the call and its columns. */
+/* One forecaster of the call and its columns: a model file's, or a member
+ * of an ensemble file (whose columns are written only with --members). */
 typedef struct {
     fc_forecaster f;
-    char name[32];
-    size_t n_cols;
-    char suffix_text[1 + 2 * FC_MAX_LEVELS][FC_LOSS_NAME_MAX];
-    const char *suffixes[1 + 2 * FC_MAX_LEVELS];
-    float *values;            /* (n_series, h, n_cols) */
+    int shown;                /* its columns are written */
+    fc_column_set cols;       /* train/forecast_columns.h: as fcast serve names them */
+    float *values;            /* (n_series, h, cols.n_cols) */
 } predict_model;
 
+/* One file of --model: a model (one forecaster) or an ensemble (its
+ * members, combined into the column Ensemble). */
 typedef struct {
-    predict_model m[PREDICT_MAX_MODELS];
-    size_t n_models;
+    size_t first, n;          /* its forecasters: m[first .. first + n) */
+    int ensemble;
+    fc_combine combine;
+    char name[32];            /* Ensemble, Ensemble1, ... */
+    float *values;            /* (n_series, h): the combination */
+} predict_file;
+
+typedef struct {
+    predict_model *m;
+    size_t n_models, cap;
+    predict_file files[PREDICT_MAX_MODELS];
+    size_t n_files;
     double levels[FC_MAX_LEVELS];
     size_t n_levels;
+    int members;
 } predict_run;
 
 /* Column names as neuralforecast's: the class name, then 1, 2, ... for
- * its second, third, ... model of the call; the suffixes of the model's
- * outputs (quantile losses), or with --level of a conformal model the
- * point column then its intervals. */
-static fc_status name_columns(predict_run *r, size_t i) {
+ * its second, third, ... model of the call (among the columns written),
+ * then the columns of its outputs or intervals (train/forecast_columns.h).
+ * An ensemble's member has its point column alone. */
+static fc_status name_columns(predict_run *r, size_t i, int member) {
     predict_model *pm = &r->m[i];
     const fc_model_config *c = &pm->f.model->cfg;
     size_t before = 0;
-    for (size_t j = 0; j < i; j++) before += r->m[j].f.model->cfg.kind == c->kind;
-    snprintf(pm->name, sizeof pm->name, before ? "%s%zu" : "%s", fc_model_kind_name(c->kind), before);
-    int quantiles = c->n_outputs > 1 || pm->f.loss.kind == FC_LOSS_QUANTILE;
-    pm->n_cols = quantiles ? c->n_outputs : 1;
-    for (size_t q = 0; q < pm->n_cols; q++) {
-        pm->suffix_text[q][0] = 0;
-        if (quantiles) fc_loss_output_name(&pm->f.loss, q, pm->suffix_text[q]);
-    }
-    if (r->n_levels && !quantiles) {
-        if (!pm->f.conformal)
-            return fc_error(FC_ERR_INVALID, "--level: %s was trained without --prediction-intervals conformal "
-                            "(or a quantile loss), so it has no intervals", pm->name);
-        char names[2 * FC_MAX_LEVELS][24];
-        fc_conformal_suffixes(r->levels, r->n_levels, names);
-        for (size_t j = 0; j < 2 * r->n_levels; j++) memcpy(pm->suffix_text[1 + j], names[j], sizeof names[j]);
-        pm->n_cols = 1 + 2 * r->n_levels;
-    } else if (r->n_levels) {
+    char name[32];
+    for (size_t j = 0; j < i; j++) before += r->m[j].shown && r->m[j].f.model->cfg.kind == c->kind;
+    snprintf(name, sizeof name, before ? "%s%zu" : "%s", fc_model_kind_name(c->kind), before);
+    FC_TRY(fc_columns_of(&pm->f, name, r->levels, member ? 0 : r->n_levels, &pm->cols));
+    if (pm->cols.levels_ignored)
         fprintf(stderr, "fcast predict: note: %s was trained with --loss %s: its own quantile columns are written, "
-                "whatever --level asks (as neuralforecast)\n", pm->name, fc_loss_name(pm->f.loss));
-    }
-    for (size_t q = 0; q < pm->n_cols; q++) pm->suffixes[q] = pm->suffix_text[q];
+                "whatever --level asks (as neuralforecast)\n", name, fc_loss_name(pm->f.loss));
     return FC_OK;
 }
 
-/* A conformal model's point forecasts (N, h) become rows of the point
- * column and its intervals, looked up by each series' id. */
-static fc_status add_intervals(const predict_run *r, predict_model *pm, const fc_dataset *ds, const float *point) {
-    size_t h = pm->f.model->cfg.h, cols = pm->n_cols, w = 2 * r->n_levels;
-    float *iv = fc_malloc(h * w * sizeof *iv, "intervals");
-    if (!iv) return FC_ERR_MEMORY;
-    for (size_t s = 0; s < ds->n_series; s++) {
-        ssize_t k = fc_conformal_find(pm->f.conformal, ds->ids[s]);
-        if (k < 0) {
-            free(iv);
-            return fc_error(FC_ERR_INVALID, "%s: series '%s' was not in %s's training data: it has no conformal "
-                            "scores (they are fitted per series, as neuralforecast's)", ds->source, ds->ids[s],
-                            pm->name);
-        }
-        fc_conformal_intervals(pm->f.conformal, (size_t)k, point + s * h, r->levels, r->n_levels, iv);
-        for (size_t t = 0; t < h; t++) {
-            float *row = pm->values + (s * h + t) * cols;
-            row[0] = point[s * h + t];
-            memcpy(row + 1, iv + t * w, w * sizeof *iv);
-        }
-    }
-    free(iv);
+/* An ensemble's column: its members' point forecasts combined per point. */
+static fc_status combine_file(const predict_run *r, predict_file *pf, size_t points) {
+    const float *values[FC_ENSEMBLE_MAX_MEMBERS];
+    for (size_t k = 0; k < pf->n; k++) values[k] = r->m[pf->first + k].values;
+    if (!(pf->values = fc_malloc((points ? points : 1) * sizeof(float), "ensemble forecasts"))) return FC_ERR_MEMORY;
+    fc_ensemble_combine(pf->combine, values, pf->n, points, pf->values);
     return FC_OK;
 }
 
-/* Every model's columns for every series of ds. */
+/* Every model's columns for every series of ds, then the ensembles'. */
 static fc_status forecast_all(predict_run *r, const fc_dataset *ds) {
     for (size_t i = 0; i < r->n_models; i++) {
         predict_model *pm = &r->m[i];
         const fc_model_config *c = &pm->f.model->cfg;
         size_t N = ds->n_series, width = c->h * c->n_outputs;
-        pm->values = fc_malloc((N ? N : 1) * c->h * pm->n_cols * sizeof(float), "forecasts");
+        pm->values = fc_malloc((N ? N : 1) * c->h * pm->cols.n_cols * sizeof(float), "forecasts");
         if (!pm->values) return FC_ERR_MEMORY;
-        int intervals = pm->n_cols > c->n_outputs;
+        int intervals = pm->cols.intervals;
         float *fc = intervals ? fc_malloc((N ? N : 1) * width * sizeof(float), "forecasts") : pm->values;
         if (!fc) return FC_ERR_MEMORY;
         fc_status st = fc_predict(&pm->f, ds, fc);
-        if (st == FC_OK && intervals) st = add_intervals(r, pm, ds, fc);
+        if (st == FC_OK && intervals) st = fc_columns_fill(&pm->f, &pm->cols, ds, fc, r->levels, r->n_levels, pm->values);
         if (intervals) free(fc);
         FC_TRY(st);
+    }
+    for (size_t i = 0; i < r->n_files; i++)
+        if (r->files[i].ensemble) FC_TRY(combine_file(r, &r->files[i], ds->n_series * r->m[0].f.model->cfg.h));
+    return FC_OK;
+}
+
+/* Room for n more forecasters. */
+static fc_status reserve_models(predict_run *r, size_t n) {
+    if (r->n_models + n <= r->cap) return FC_OK;
+    size_t cap = r->cap ? 2 * r->cap : 16;
+    while (cap < r->n_models + n) cap *= 2;
+    predict_model *m = fc_realloc(r->m, cap * sizeof *m, "models");
+    if (!m) return FC_ERR_MEMORY;
+    memset(m + r->cap, 0, (cap - r->cap) * sizeof *m);
+    r->m = m;
+    r->cap = cap;
+    return FC_OK;
+}
+
+/* An ensemble file's members become forecasters of the call, named after
+ * the column Ensemble (Ensemble1, ... for the next ensembles). */
+static fc_status add_ensemble(predict_run *r, const char *path, fc_backend *be, predict_file *pf) {
+    fc_ensemble e;
+    FC_TRY(fc_ensemble_load(path, be, &e));
+    fc_status st = reserve_models(r, e.n);
+    for (size_t k = 0; st == FC_OK && k < e.n; k++) {
+        r->m[r->n_models] = (predict_model){.f = e.members[k], .shown = r->members};
+        e.members[k] = (fc_forecaster){0};   /* owned by the run now */
+        r->n_models++;
+        pf->n++;
+    }
+    pf->combine = e.combine;
+    fc_ensemble_free(&e);
+    size_t before = 0;
+    for (const predict_file *q = r->files; q < pf; q++) before += q->ensemble;
+    pf->ensemble = 1;
+    snprintf(pf->name, sizeof pf->name, before ? "Ensemble%zu" : "Ensemble", before);
+    if (st == FC_OK && r->n_levels)
+        st = fc_error(FC_ERR_INVALID, "--level: %s is an ensemble: its combined forecast has no intervals", path);
+    return st;
+}
+
+static fc_status add_file(predict_run *r, const char *path, fc_backend *be) {
+    if (r->n_files == PREDICT_MAX_MODELS)
+        return fc_error(FC_ERR_INVALID, "--model: at most %d model files in one call", PREDICT_MAX_MODELS);
+    predict_file *pf = &r->files[r->n_files++];
+    pf->first = r->n_models;
+    if (fc_ensemble_file_is(path)) return add_ensemble(r, path, be, pf);
+    FC_TRY(reserve_models(r, 1));
+    predict_model *pm = &r->m[r->n_models];
+    FC_TRY(fc_forecaster_load(path, be, &pm->f));
+    pm->shown = 1;
+    r->n_models++;
+    pf->n = 1;
+    return FC_OK;
+}
+
+/* One horizon and one time axis for every forecaster: the first one's. */
+static fc_status check_shared(const predict_run *r, const predict_file *pf, const char *path) {
+    const fc_forecaster *first = &r->m[0].f;
+    for (size_t i = pf->first; i < pf->first + pf->n; i++) {
+        const fc_forecaster *f = &r->m[i].f;
+        if (f->model->cfg.h != first->model->cfg.h || f->ds_kind != first->ds_kind ||
+            strcmp(f->freq.name, first->freq.name))
+            return fc_error(FC_ERR_INVALID, "--model %s: h = %zu, frequency %s; the first model has h = %zu, "
+                            "frequency %s: models written side by side share both", path, f->model->cfg.h,
+                            f->freq.name, first->model->cfg.h, first->freq.name);
     }
     return FC_OK;
 }
 
-/* --model a.safetensors,b.safetensors: loaded side by side; one horizon
- * and one time axis, the first model's. */
+/* --model a.safetensors,b.safetensors: loaded side by side; an ensemble
+ * file among them brings its members. */
 static fc_status load_models(const predict_flags *a, fc_backend *be, predict_run *r) {
     char *list = strdup(a->model);
     if (!list) return fc_error(FC_ERR_MEMORY, "out of memory");
     fc_status st = FC_OK;
     for (char *save = NULL, *p = strtok_r(list, ",", &save); st == FC_OK && p; p = strtok_r(NULL, ",", &save)) {
-        if (r->n_models == PREDICT_MAX_MODELS) {
-            st = fc_error(FC_ERR_INVALID, "--model: at most %d models in one call", PREDICT_MAX_MODELS);
-            break;
-        }
-        predict_model *pm = &r->m[r->n_models];
-        st = fc_forecaster_load(p, be, &pm->f);
-        if (st != FC_OK) break;
-        r->n_models++;
-        const fc_forecaster *first = &r->m[0].f;
-        if (pm->f.model->cfg.h != first->model->cfg.h || pm->f.ds_kind != first->ds_kind ||
-            strcmp(pm->f.freq.name, first->freq.name))
-            st = fc_error(FC_ERR_INVALID, "--model %s: h = %zu, frequency %s; the first model has h = %zu, "
-                          "frequency %s: models written side by side share both", p, pm->f.model->cfg.h,
-                          pm->f.freq.name, first->model->cfg.h, first->freq.name);
-        if (st == FC_OK) st = name_columns(r, r->n_models - 1);
+        st = add_file(r, p, be);
+        const predict_file *pf = &r->files[r->n_files - 1];
+        if (st == FC_OK) st = check_shared(r, pf, p);
+        for (size_t i = pf->first; st == FC_OK && i < pf->first + pf->n; i++) st = name_columns(r, i, pf->ensemble);
     }
     free(list);
     if (st == FC_OK && !r->n_models) st = fc_error(FC_ERR_INVALID, "--model: no model file given");
@@ -191,15 +233,47 @@ static fc_status load_models(const predict_flags *a, fc_backend *be, predict_run
 }
 
 static fc_status write_forecasts(const predict_flags *a, const predict_run *r, const fc_dataset *ds) {
-    fc_forecast_columns cols[PREDICT_MAX_MODELS];
-    for (size_t i = 0; i < r->n_models; i++)
-        cols[i] = (fc_forecast_columns){r->m[i].name, r->m[i].n_cols, r->m[i].suffixes, r->m[i].values};
-    return fc_forecast_write_columns(a->out, ds, &r->m[0].f.freq, r->m[0].f.model->cfg.h, cols, r->n_models);
+    static const char *const point[1] = {""};
+    size_t n = 0;
+    fc_forecast_columns *cols = fc_malloc((r->n_models + r->n_files) * sizeof *cols, "forecast columns");
+    if (!cols) return FC_ERR_MEMORY;
+    for (size_t f = 0; f < r->n_files; f++) {
+        const predict_file *pf = &r->files[f];
+        if (pf->ensemble) cols[n++] = (fc_forecast_columns){pf->name, 1, point, pf->values};
+        for (size_t i = pf->first; i < pf->first + pf->n; i++)
+            if (r->m[i].shown)
+                cols[n++] = (fc_forecast_columns){r->m[i].cols.name, r->m[i].cols.n_cols, r->m[i].cols.suffixes,
+                                                   r->m[i].values};
+    }
+    fc_status st = fc_forecast_write_columns(a->out, ds, &r->m[0].f.freq, r->m[0].f.model->cfg.h, cols, n);
+    free(cols);
+    return st;
 }
 
 static fc_status check_plans(const predict_run *r, const fc_dataset *ds, fc_backend *be, size_t limit) {
     for (size_t i = 0; i < r->n_models; i++) FC_TRY(check_plan(&r->m[i].f, ds, be, limit));
     return FC_OK;
+}
+
+/* The warnings about short or unobserved inputs, once per input size. */
+static void warn_inputs(const predict_run *r, const fc_dataset *ds) {
+    for (size_t i = 0; i < r->n_models; i++) {
+        size_t L = r->m[i].f.model->cfg.input_size, seen = 0;
+        for (size_t j = 0; j < i; j++) seen |= r->m[j].f.model->cfg.input_size == L;
+        if (seen) continue;
+        warn_short(ds, L);
+        warn_unobserved(ds, L);
+    }
+}
+
+static void run_free(predict_run *r) {
+    for (size_t i = 0; i < r->n_models; i++) {
+        free(r->m[i].values);
+        fc_forecaster_free(&r->m[i].f);
+    }
+    for (size_t i = 0; i < r->n_files; i++) free(r->files[i].values);
+    free(r->m);
+    free(r);
 }
 
 static int predict(const predict_flags *a) {
@@ -212,6 +286,7 @@ static int predict(const predict_flags *a) {
     fc_data_choice choice;
     const fc_input_path inputs[] = {{"--model", a->model}, {"--data", data}};
     fc_status st = r ? fc_output_check("--out", out, 1, inputs, 2) : FC_ERR_MEMORY;   /* before any work */
+    if (st == FC_OK) r->members = a->members;
     if (st == FC_OK && a->level) st = fc_levels_parse(a->level, "--level", r->levels, &r->n_levels);
     if (st == FC_OK) st = device_backend_open(a->device, a->threads, 0, &be);
     if (st == FC_OK) st = fc_data_choose(data, &lo, a->mode, limit, &choice);
@@ -222,22 +297,15 @@ static int predict(const predict_flags *a) {
     if (st == FC_OK) st = check_plans(r, ds, be, limit);
     if (st == FC_OK) st = fc_freq_check_future(ds, &f->freq, f->model->cfg.h);   /* every future ds writable */
     if (st == FC_OK) {
-        for (size_t i = 0; i < r->n_models; i++) {
-            warn_short(ds, r->m[i].f.model->cfg.input_size);
-            warn_unobserved(ds, r->m[i].f.model->cfg.input_size);
-        }
+        warn_inputs(r, ds);
         st = forecast_all(r, ds);
     }
     if (st == FC_OK) st = write_forecasts(a, r, ds);
     if (st == FC_OK)
         fprintf(stderr, "%zu series x %zu steps of %zu model%s written to %s\n", ds->n_series, f->model->cfg.h,
-                r->n_models, r->n_models > 1 ? "s" : "", strcmp(out, "-") ? out : "standard output");
+                r->n_files, r->n_files > 1 ? "s" : "", strcmp(out, "-") ? out : "standard output");
     int rc = st == FC_OK ? 0 : cli_fail("predict");
-    for (size_t i = 0; r && i < r->n_models; i++) {
-        free(r->m[i].values);
-        fc_forecaster_free(&r->m[i].f);
-    }
-    free(r);
+    if (r) run_free(r);
     fc_dataset_free(&ds);
     fc_backend_destroy(&be);
     return rc;
@@ -246,12 +314,15 @@ static int predict(const predict_flags *a) {
 int cmd_predict(int argc, char **argv, int first) {
     predict_flags a = {.device = "auto"};
     arg_spec specs[] = {
-        {"model", ARG_STR, &a.model, "FILE", "model file written by fcast train; several separated by commas are "
-                                             "written side by side (NHITS, NBEATS, NHITS1, ...)", 1, 0},
+        {"model", ARG_STR, &a.model, "FILE", "model file written by fcast train or fcast ensemble; several separated "
+                                             "by commas are written side by side (NHITS, NBEATS, NHITS1, ...; an "
+                                             "ensemble as Ensemble)", 1, 0},
         {"data", ARG_STR, &a.data, "FILE", "history: long CSV with unique_id, ds, y", 1, 0},
         {"out", ARG_STR, &a.out, "FILE", "forecast CSV to write (unique_id, ds, <MODEL>); - for standard output", 1, 0},
         {"level", ARG_STR, &a.level, "L,...", "prediction intervals of conformal models: levels in (0, 100), e.g. "
                                               "80,95 (columns NHITS-lo-95 ... NHITS-hi-95)", 0, 0},
+        {"members", ARG_FLAG, &a.members, NULL, "an ensemble's members' columns too, after its column Ensemble "
+                                                "(NHITS, NHITS1, NBEATS, ...)", 0, 0},
         {"threads", ARG_SIZE, &a.threads, "N", "CPU threads (0 = all cores)", 0, 0},
         {"device", ARG_STR, &a.device, "DEV", DEVICE_FLAG_HELP, 0, 0},
         {"memory-limit", ARG_STR, &a.limit_text, "SIZE", "refuse a forecast whose memory plan exceeds SIZE (512MiB, 12GB)", 0, 0},

@@ -17,6 +17,7 @@ static void usage(FILE *f) {
             "  predict   forecast the next h points of every series\n"
             "  cv        cross-validate models over several forecast origins (neuralforecast's cross_validation)\n"
             "  tune      hyperparameter search scored by cross-validation (random or TPE)\n"
+            "  ensemble  train an ensemble (architectures x input sizes x losses x seeds) into one file\n"
             "  eval      score forecasts (a model, a cv or forecast file): MAE, MASE, CRPS, coverage, baselines\n"
             "  plan      the memory plan of a training run (the flags of train)\n"
             "  report    a training run log (and forecasts) as one self-contained HTML page\n"
@@ -57,6 +58,7 @@ int main(int argc, char **argv) {
     if (!strcmp(c, "predict")) return cmd_predict(argc, argv, 2);
     if (!strcmp(c, "eval")) return cmd_eval(argc, argv, 2);
     if (!strcmp(c, "cv")) return cmd_cv(argc, argv, 2);
+    if (!strcmp(c, "ensemble")) return cmd_ensemble(argc, argv, 2);
     if (!strcmp(c, "tune")) return cmd_tune(argc, argv, 2);
     if (!strcmp(c, "doctor")) return cmd_doctor(argc, argv, 2);
     if (!strcmp(c, "bench")) return cmd_bench(argc, argv, 2);

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# fcast ensemble and fcast predict on ensemble files. The independent check:
+# every member is trained again by `fcast train` with the member's flags and
+# forecast by `fcast predict`; each member column of the ensemble's forecast
+# must equal that model's column byte for byte, and the column Ensemble the
+# median (numpy's: an even count takes the mean of the two middle values) or
+# the mean of them, computed here in awk. Also: names of --members columns,
+# an odd member count, determinism, and the errors (a quantile loss, an input
+# longer than every series, corrupted ensemble files, a model-file loader
+# given an ensemble). Tiny members, a few seconds. $1 is the fcast binary.
+set -uo pipefail
+fcast=$1
+source tests/lib_cli.sh
+
+data=data/monthly_classics.csv
+common=(--h 6 --mlp-units 8,8,8 --max-steps 5 --threads 1 --quiet)
+
+if ! "$fcast" ensemble --help > /dev/null 2>&1; then
+    echo "FAIL: '$fcast ensemble' is not a command (register cmd_ensemble in tools/fcast.c and tools/cli.h)" >&2
+    exit 1
+fi
+
+# meta FILE: the safetensors header (JSON) of FILE.
+meta() { head -c "$(( $(od -An -tu8 -N8 "$1") + 8 ))" "$1" | tail -c +9; }
+# patch FILE OUT SED: FILE with its header edited by SED (same length), into OUT.
+patch() {
+    local len; len=$(od -An -tu8 -N8 "$1")
+    { head -c 8 "$1"; meta "$1" | sed "$3"; tail -c +$((len + 9)) "$1"; } > "$2"
+    check "patch '$3' keeps the header length" "[ $(stat -c %s "$1") -eq $(stat -c %s "$2") ]"
+}
+# column FILE N: column N of a CSV without its header.
+column() { tail -n +2 "$1" | cut -d, -f"$2"; }
+
+# ---- 2 architectures x 2 input sizes x 2 losses x 1 seed: 8 members (an even count)
+ens=(--model nhits,nbeats --input-size-multiples 2,3 --losses smape,mase --season 3)
+"$fcast" ensemble --data "$data" "${common[@]}" "${ens[@]}" --out "$tmp/ens.safetensors" 2> "$tmp/ens.err"
+check "ensemble trains" "[ $? -eq 0 ] && [ -s $tmp/ens.safetensors ]"
+check "progress: one line per member" "[ $(grep -c '^member [1-8]/8 (.*): 5 steps in' $tmp/ens.err) -eq 8 ]"
+check "summary: members and time per member" "grep -q 'ensemble of 8 members' $tmp/ens.err && grep -q 's per member' $tmp/ens.err"
+check "file: ensemble metadata" "meta $tmp/ens.safetensors | tr -d '\\\\' | grep -qF '\"ensemble\":\"{\"combine\":\"median\",\"members\":8,\"h\":6}\"'"
+check "file: prefixed member metadata and tensors" \
+      "meta $tmp/ens.safetensors | grep -qF '\"member.7.config\"' && meta $tmp/ens.safetensors | grep -qF '\"member.0.blocks.0.layers.0.weight\"'"
+
+# Each member by fcast train + fcast predict, in the ensemble's order
+# (architecture, then input size, then loss).
+i=0
+for arch in nhits nbeats; do
+    for mult in 2 3; do
+        for loss in smape mase; do
+            season=(); [ "$loss" = mase ] && season=(--season 3)
+            "$fcast" train --data "$data" "${common[@]}" --model $arch --input-size $((mult * 6)) --loss $loss \
+                "${season[@]}" --seed 1 --out "$tmp/m$i.safetensors" 2> /dev/null
+            "$fcast" predict --model "$tmp/m$i.safetensors" --data "$data" --out "$tmp/p$i.csv" 2> /dev/null
+            check "member $i ($arch, $mult h, $loss) alone trains and predicts" "[ -s $tmp/p$i.csv ]"
+            i=$((i + 1))
+        done
+    done
+done
+
+"$fcast" predict --model "$tmp/ens.safetensors" --members --data "$data" --out "$tmp/ens.csv" 2> /dev/null
+check "predict --members" "[ -s $tmp/ens.csv ]"
+check "--members column names" \
+      "[ \"$(head -1 $tmp/ens.csv)\" = unique_id,ds,Ensemble,NHITS,NHITS1,NHITS2,NHITS3,NBEATS,NBEATS1,NBEATS2,NBEATS3 ]"
+for i in 0 1 2 3 4 5 6 7; do
+    check "member $i: column equals its fcast train model's forecast, byte for byte" \
+          "[ \"\$(column $tmp/ens.csv $((4 + i)))\" = \"\$(column $tmp/p$i.csv 3)\" ]"
+done
+check "ids and dates as a single model's" "[ \"\$(cut -d, -f1,2 $tmp/ens.csv)\" = \"\$(cut -d, -f1,2 $tmp/p0.csv)\" ]"
+
+# combined FILE HOW N: every row's Ensemble (column 3) against the median or
+# mean of its N member columns after it; prints the rows that differ by more
+# than float rounding, and the rows checked.
+combined() {
+    awk -F, -v how="$2" -v n="$3" 'NR > 1 {
+        for (i = 1; i <= n; i++) x[i] = $(3 + i) + 0
+        for (i = 2; i <= n; i++) { v = x[i]; for (j = i - 1; j >= 1 && x[j] > v; j--) x[j + 1] = x[j]; x[j + 1] = v }
+        if (how == "mean") { s = 0; for (i = 1; i <= n; i++) s += x[i]; want = s / n }
+        else want = n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
+        d = $3 - want; if (d < 0) d = -d; a = want < 0 ? -want : want
+        if (d > 1e-6 * a + 1e-6) { print "row " NR ": " $3 " vs " want; bad++ }
+        rows++
+    } END { print rows " rows"; exit bad > 0 }' "$1"
+}
+combined "$tmp/ens.csv" median 8 > "$tmp/median.txt"
+check "Ensemble is the median of the 8 members (the mean of the middle two)" "[ $? -eq 0 ] && grep -q '^24 rows' $tmp/median.txt"
+
+"$fcast" predict --model "$tmp/ens.safetensors" --data "$data" --out "$tmp/ens_only.csv" 2> /dev/null
+check "without --members: the column Ensemble alone, the same values" \
+      "[ \"$(head -1 $tmp/ens_only.csv)\" = unique_id,ds,Ensemble ] && [ \"\$(cut -d, -f1-3 $tmp/ens.csv)\" = \"\$(cat $tmp/ens_only.csv)\" ]"
+
+# ---- --combine mean: the same members, combined by the mean
+"$fcast" ensemble --data "$data" "${common[@]}" "${ens[@]}" --combine mean --out "$tmp/mean.safetensors" 2> /dev/null
+"$fcast" predict --model "$tmp/mean.safetensors" --members --data "$data" --out "$tmp/mean.csv" 2> /dev/null
+check "--combine mean: the same member columns" "[ \"\$(cut -d, -f4- $tmp/mean.csv)\" = \"\$(cut -d, -f4- $tmp/ens.csv)\" ]"
+combined "$tmp/mean.csv" mean 8 > "$tmp/mean.txt"
+check "Ensemble is the mean of the 8 members" "[ $? -eq 0 ] && grep -q '^24 rows' $tmp/mean.txt"
+
+# ---- an odd count (3 seeds), beside a single model: names count across the call
+"$fcast" ensemble --data "$data" "${common[@]}" --model nhits --input-size 12 --losses mae --seeds 1,2,3 \
+    --out "$tmp/odd.safetensors" 2> /dev/null
+"$fcast" predict --model "$tmp/m0.safetensors,$tmp/odd.safetensors" --members --data "$data" --out "$tmp/odd.csv" 2> /dev/null
+check "a model beside an ensemble: NHITS, Ensemble, NHITS1..3" \
+      "[ \"$(head -1 $tmp/odd.csv)\" = unique_id,ds,NHITS,Ensemble,NHITS1,NHITS2,NHITS3 ]"
+check "the model beside it keeps its forecast" "[ \"\$(column $tmp/odd.csv 3)\" = \"\$(column $tmp/p0.csv 3)\" ]"
+cut -d, -f1,2,4- "$tmp/odd.csv" > "$tmp/odd_members.csv"
+combined "$tmp/odd_members.csv" median 3 > "$tmp/odd.txt"
+check "Ensemble of 3 is the middle member" "[ $? -eq 0 ] && grep -q '^24 rows' $tmp/odd.txt"
+
+# ---- determinism: the same flags write the same file
+"$fcast" ensemble --data "$data" "${common[@]}" "${ens[@]}" --out "$tmp/ens2.safetensors" 2> /dev/null
+check "same flags, identical ensemble file" "cmp -s $tmp/ens.safetensors $tmp/ens2.safetensors"
+
+# ---- errors
+# bad CODE TEXT ARGS...: fcast ensemble refuses with exit CODE, saying TEXT, and writes nothing.
+bad() {
+    local code=$1 text=$2; shift 2
+    rm -f "$tmp/x.safetensors"
+    "$fcast" ensemble --data "$data" "${common[@]}" "$@" --out "$tmp/x.safetensors" > "$tmp/err.txt" 2>&1
+    local rc=$?
+    check "[$*] exits $code" "[ $rc -eq $code ]"
+    check "[$*] says '$text'" "grep -qF -- \"$text\" $tmp/err.txt"
+    check "[$*] writes nothing" "[ ! -e $tmp/x.safetensors ]"
+}
+bad 4 "the median of quantiles is not a quantile" --model nhits --input-size-multiples 2 --losses smape,mq
+bad 4 "the median of quantiles is not a quantile" --model nhits --input-size-multiples 2 --losses quantile
+bad 4 "member 2/2 (nhits, input-size 600, loss mae, seed 1)" --model nhits --input-size-multiples 2,100
+check "... refused before any member trains" "! grep -q 'steps in' $tmp/err.txt"
+bad 2 "--input-size-multiples" --model nhits
+bad 2 "--season is a parameter of --loss mase" --model nhits --input-size-multiples 2 --losses smape --season 3
+bad 2 "--combine 'mode'" --model nhits --input-size-multiples 2 --combine mode
+
+# predict_bad FILE CODE TEXT: fcast predict refuses FILE with exit CODE, naming the file and TEXT.
+predict_bad() {
+    "$fcast" predict --model "$1" --data "$data" --out "$tmp/x.csv" > "$tmp/err.txt" 2>&1
+    local rc=$?
+    check "predict $(basename $1) exits $2" "[ $rc -eq $2 ]"
+    check "predict $(basename $1) names the file and '$3'" "grep -qF -- '$1' $tmp/err.txt && grep -qF -- \"$3\" $tmp/err.txt"
+}
+patch "$tmp/ens.safetensors" "$tmp/bad1.safetensors" 's/"combine\\":\\"median/"combine\\":\\"medina/'
+predict_bad "$tmp/bad1.safetensors" 7 "field 'combine': unknown 'medina'"
+patch "$tmp/ens.safetensors" "$tmp/bad2.safetensors" 's/"member\.3\.blocks\.0\.layers\.0\.weight"/"member.3.blocks.0.layers.0.weighx"/'
+predict_bad "$tmp/bad2.safetensors" 7 "member.3.blocks.0.layers.0.weight"
+patch "$tmp/ens.safetensors" "$tmp/bad3.safetensors" 's/"members\\":8/"members\\":7/'
+predict_bad "$tmp/bad3.safetensors" 7 "'members'"
+patch "$tmp/ens.safetensors" "$tmp/bad4.safetensors" 's/"members\\":8/"members\\":9/'
+predict_bad "$tmp/bad4.safetensors" 7 "member.8.config"
+"$fcast" predict --model "$tmp/ens.safetensors" --level 80 --data "$data" --out "$tmp/x.csv" > "$tmp/err.txt" 2>&1
+check "--level with an ensemble: exit 4, no intervals" "[ $? -eq 4 ] && grep -q 'has no intervals' $tmp/err.txt"
+
+# A command that reads one model (fc_forecaster_load) says what the file is and how to use it.
+"$fcast" eval --model "$tmp/ens.safetensors" --train "$data" --test "$data" > "$tmp/err.txt" 2>&1
+check "eval --model ENSEMBLE exits 7" "[ $? -eq 7 ]"
+check "... saying it is an ensemble and to use fcast predict" \
+      "grep -qF 'is an ensemble of models' $tmp/err.txt && grep -qF 'fcast predict --model' $tmp/err.txt"
+
+finish

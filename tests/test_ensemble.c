@@ -1,0 +1,197 @@
+/* Ensembles: the median (numpy.median's, even counts included) and the
+ * mean of members' forecasts; the ensemble file round trip (every member's
+ * configuration, loss, time axis and parameters back); corrupted files
+ * (a missing member tensor, another member count, an unknown combination,
+ * a member of another horizon) are FC_ERR_FORMAT naming the file and the
+ * field; fc_forecaster_load refuses an ensemble saying how to use it. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/error.h"
+#include "io/ensemble_file.h"
+#include "io/model_file.h"
+#include "io/safetensors.h"
+
+static const char *PATH = "/tmp/fcast_test_ensemble.safetensors";
+static const char *BAD = "/tmp/fcast_test_ensemble_bad.safetensors";
+
+static float combine1(fc_combine c, const float *x, size_t n) {
+    const float *values[16];
+    for (size_t i = 0; i < n; i++) values[i] = &x[i];
+    float out;
+    fc_ensemble_combine(c, values, n, 1, &out);
+    return out;
+}
+
+static void test_combine(void) {
+    float odd[] = {3, -1, 7, 2, 5}, even[] = {4, 1, 10, 2}, one[] = {1.5f}, big[] = {3e38f, 3e38f};
+    CHECK(combine1(FC_COMBINE_MEDIAN, odd, 5) == 3.0f);
+    CHECK(combine1(FC_COMBINE_MEDIAN, even, 4) == 3.0f);   /* (2 + 4) / 2, as numpy.median */
+    CHECK(combine1(FC_COMBINE_MEDIAN, one, 1) == 1.5f);
+    CHECK(combine1(FC_COMBINE_MEDIAN, big, 2) == 3e38f);   /* no overflow in the middle sum */
+    CHECK_CLOSE(combine1(FC_COMBINE_MEAN, odd, 5), 3.2, 0, 1e-7);
+    CHECK(combine1(FC_COMBINE_MEAN, even, 4) == 4.25f);
+    float with_nan[] = {1, NAN, 3};
+    CHECK(isnan(combine1(FC_COMBINE_MEDIAN, with_nan, 3)) && isnan(combine1(FC_COMBINE_MEAN, with_nan, 3)));
+    /* per point, over several points at once */
+    float a[3] = {1, 10, -5}, b[3] = {2, 20, -6}, c[3] = {9, 15, -4}, out[3];
+    const float *v[3] = {a, b, c};
+    fc_ensemble_combine(FC_COMBINE_MEDIAN, v, 3, 3, out);
+    CHECK(out[0] == 2 && out[1] == 15 && out[2] == -5);
+    fc_combine k;
+    CHECK(!fc_combine_parse("mean", &k) && k == FC_COMBINE_MEAN && fc_combine_parse("mode", &k));
+    CHECK(!strcmp(fc_combine_name(FC_COMBINE_MEDIAN), "median"));
+}
+
+/* A small trained-looking member: kind, input size, loss and seed vary. */
+static fc_forecaster member(fc_backend *be, fc_model_kind kind, size_t L, fc_loss_kind loss, uint64_t seed) {
+    fc_forecaster f = {0};
+    fc_model_config c;
+    fc_model_config_default(&c, kind, 6, L);
+    c.hidden_size = 8;
+    c.num_layers = 1;
+    for (size_t s = 0; s < 3; s++) c.mlp_units[s][0] = c.mlp_units[s][1] = 8;
+    CHECK(fc_model_create(&c, be, &f.model) == FC_OK);
+    CHECK(fc_model_init_params(f.model, seed) == FC_OK);
+    f.scaler = FC_SCALER_STANDARD;
+    f.loss = fc_loss_default(loss);
+    f.ds_kind = FC_DS_DATE;
+    CHECK(fc_freq_parse("MS", FC_DS_DATE, &f.freq) == FC_OK);
+    f.seed = seed;
+    f.steps_trained = 5;
+    return f;
+}
+
+static void write_ensemble(fc_forecaster *m, size_t n, fc_combine combine) {
+    fc_ensemble_writer *w = NULL;
+    CHECK(fc_ensemble_writer_new(combine, n, 6, &w) == FC_OK);
+    for (size_t i = 0; i < n; i++) CHECK_MSG(fc_ensemble_writer_add(w, &m[i]) == FC_OK, "%s", fc_last_error());
+    CHECK(fc_ensemble_writer_write(w, PATH) == FC_OK);
+    fc_ensemble_writer_free(&w);
+}
+
+static void test_round_trip(fc_backend *be, fc_forecaster *m, size_t n) {
+    fc_ensemble e;
+    CHECK_MSG(fc_ensemble_load(PATH, be, &e) == FC_OK, "%s", fc_last_error());
+    CHECK(e.n == n && e.combine == FC_COMBINE_MEAN);
+    for (size_t i = 0; i < e.n && i < n; i++) {
+        const fc_forecaster *g = &e.members[i], *f = &m[i];
+        char *want = fc_model_config_to_json(&f->model->cfg), *got = fc_model_config_to_json(&g->model->cfg);
+        CHECK_MSG(want && got && !strcmp(want, got), "member %zu: config %s, want %s", i, got, want);
+        free(want);
+        free(got);
+        CHECK(g->model->n_floats == f->model->n_floats &&
+              !memcmp(g->model->params, f->model->params, f->model->n_floats * sizeof(float)));
+        CHECK(!memcmp(&g->loss, &f->loss, sizeof f->loss) && g->scaler == f->scaler && g->seed == f->seed);
+        CHECK(g->ds_kind == FC_DS_DATE && !strcmp(g->freq.name, "MS") && g->steps_trained == 5);
+    }
+    fc_ensemble_free(&e);
+    CHECK(e.members == NULL);
+}
+
+/* Rewrites PATH into BAD without tensor `drop` and with metadata `key` set
+ * to value (NULL: dropped). */
+static void rewrite(const char *drop, const char *key, const char *value) {
+    fc_safetensors *in = NULL;
+    CHECK(fc_st_read(PATH, &in) == FC_OK);
+    fc_st_writer *w = fc_st_writer_new();
+    for (size_t i = 0; i < fc_st_meta_count(in); i++) {
+        const char *k, *v;
+        fc_st_meta_at(in, i, &k, &v);
+        if (key && !strcmp(k, key)) v = value;
+        if (v) fc_st_writer_meta(w, k, v);
+    }
+    for (size_t i = 0; i < fc_st_count(in); i++) {
+        const fc_st_tensor *t = fc_st_at(in, i);
+        if (!drop || strcmp(t->name, drop)) fc_st_writer_add(w, t->name, t->dtype, t->ndim, t->shape, fc_st_data(in, t));
+    }
+    CHECK(fc_st_writer_write(w, BAD) == FC_OK);
+    fc_st_writer_free(&w);
+    fc_st_free(&in);
+}
+
+static void expect_error(fc_backend *be, const char *needle) {
+    fc_ensemble e;
+    CHECK(fc_ensemble_load(BAD, be, &e) == FC_ERR_FORMAT);
+    CHECK_CONTAINS(fc_last_error(), BAD);
+    CHECK_CONTAINS(fc_last_error(), needle);
+    CHECK(e.members == NULL && e.n == 0);
+}
+
+static void test_corrupt(fc_backend *be) {
+    rewrite("member.1.blocks.0.layers.0.weight", NULL, NULL);
+    expect_error(be, "member.1.blocks.0.layers.0.weight");
+    rewrite(NULL, "ensemble", "{\"combine\":\"mean\",\"members\":4,\"h\":6}");
+    expect_error(be, "member.3.config");
+    rewrite(NULL, "ensemble", "{\"combine\":\"mean\",\"members\":2,\"h\":6}");
+    expect_error(be, "member.2.");   /* the third member's tensors belong to none */
+    rewrite(NULL, "ensemble", "{\"combine\":\"mode\",\"members\":3,\"h\":6}");
+    expect_error(be, "'combine'");
+    rewrite(NULL, "ensemble", "{\"combine\":\"mean\",\"members\":3,\"h\":7}");
+    expect_error(be, "'h'");
+    rewrite(NULL, "ensemble", "{\"combine\":\"mean\",\"members\":0,\"h\":6}");
+    expect_error(be, "'members'");
+    rewrite(NULL, "ensemble", "[3]");
+    expect_error(be, "metadata 'ensemble'");
+    rewrite(NULL, "member.2.freq", "QS");
+    expect_error(be, "member.2.freq");
+    rewrite(NULL, "member.0.loss", "mq");
+    expect_error(be, "member.0");
+    rewrite(NULL, "fcast_file_version", "999");
+    expect_error(be, "retrain");
+    rewrite(NULL, "ensemble", NULL);   /* then it reads as a model file without "config" */
+    expect_error(be, "metadata 'ensemble' is missing");
+}
+
+/* A model file's loader says what an ensemble file is and how to use it. */
+static void test_forecaster_load_refuses(fc_backend *be) {
+    fc_forecaster g;
+    CHECK(fc_forecaster_load(PATH, be, &g) == FC_ERR_FORMAT);
+    CHECK_CONTAINS(fc_last_error(), PATH);
+    CHECK_CONTAINS(fc_last_error(), "is an ensemble");
+    CHECK_CONTAINS(fc_last_error(), "fcast predict --model");
+    CHECK(g.model == NULL);
+    CHECK(fc_ensemble_file_is(PATH) == 1);
+    CHECK(fc_ensemble_file_is("/nonexistent/x.safetensors") == 0);
+}
+
+/* The writer refuses quantile members, another horizon, too many members. */
+static void test_writer_refusals(fc_backend *be, fc_forecaster *m) {
+    fc_ensemble_writer *w = NULL;
+    fc_forecaster q = member(be, FC_MODEL_MLP, 12, FC_LOSS_QUANTILE, 1);
+    CHECK(fc_ensemble_writer_new(FC_COMBINE_MEDIAN, 1, 6, &w) == FC_OK);
+    CHECK(fc_ensemble_writer_add(w, &q) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "median of quantiles");
+    CHECK(fc_ensemble_writer_write(w, BAD) == FC_ERR_INVALID);   /* a member short */
+    CHECK(fc_ensemble_writer_add(w, &m[0]) == FC_OK);
+    CHECK(fc_ensemble_writer_add(w, &m[1]) == FC_ERR_INVALID);
+    fc_ensemble_writer_free(&w);
+    CHECK(fc_ensemble_writer_new(FC_COMBINE_MEDIAN, 1, 7, &w) == FC_OK);
+    CHECK(fc_ensemble_writer_add(w, &m[0]) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "h = 6");
+    fc_ensemble_writer_free(&w);
+    CHECK(fc_ensemble_writer_new(FC_COMBINE_MEDIAN, 0, 6, &w) == FC_ERR_INVALID && w == NULL);
+    fc_forecaster_free(&q);
+}
+
+int main(void) {
+    test_combine();
+    fc_backend *be = NULL;
+    CHECK(fc_backend_cpu_create(1, &be) == FC_OK);
+    fc_forecaster m[3] = {member(be, FC_MODEL_NHITS, 12, FC_LOSS_SMAPE, 1),
+                          member(be, FC_MODEL_NBEATS, 18, FC_LOSS_MASE, 2),
+                          member(be, FC_MODEL_MLP, 24, FC_LOSS_MAPE, 3)};
+    m[1].loss.season = 12;
+    write_ensemble(m, 3, FC_COMBINE_MEAN);
+    test_round_trip(be, m, 3);
+    test_forecaster_load_refuses(be);
+    test_corrupt(be);
+    test_writer_refusals(be, m);
+    for (size_t i = 0; i < 3; i++) fc_forecaster_free(&m[i]);
+    fc_backend_destroy(&be);
+    remove(PATH);
+    remove(BAD);
+    return CHECK_DONE();
+}
