@@ -91,7 +91,7 @@ static fc_status plan_sums(fc_score_table *t) {
     t->stride = 2;
     for (size_t i = 0; i < t->lay.n_models; i++) {
         t->model_off[i] = t->stride;
-        t->stride += FC_SCORE_POINT_DOUBLES + t->lay.models[i].n_q + t->lay.models[i].n_lv;
+        t->stride += FC_SCORE_POINT_DOUBLES + t->lay.models[i].n_q + t->lay.models[i].n_lv + 1;   /* + crossings */
     }
     return FC_OK;
 }
@@ -305,6 +305,15 @@ static fc_status baselines(reader *rd, size_t line, size_t w, int64_t ds) {
     return FC_OK;
 }
 
+/* 1 when the model's quantile forecasts of this point are out of order
+ * (a lower quantile above a higher one): MQLoss does not prevent it, and
+ * neither neuralforecast nor fcast sorts them, so eval counts it. */
+static int quantiles_cross(const fc_score_model *m, const double *v) {
+    for (size_t q = 1; q < m->n_q; q++)
+        if (v[m->q_col[q - 1]] > v[m->q_col[q]]) return 1;
+    return 0;
+}
+
 static void accumulate(fc_score_table *t, size_t w, double y, const double *v) {
     double *b = fc_score_window(t, w);
     b[0] += 1.0;
@@ -317,6 +326,8 @@ static void accumulate(fc_score_table *t, size_t w, double y, const double *v) {
         for (size_t q = 0; q < m->n_q; q++) p[q] += fc_quantile_loss(m->q[q], y, v[m->q_col[q]]);
         p += m->n_q;
         for (size_t l = 0; l < m->n_lv; l++) p[l] += fc_interval_covers(y, v[m->lo_col[l]], v[m->hi_col[l]]);
+        p += m->n_lv;
+        p[0] += quantiles_cross(m, v);
     }
 }
 

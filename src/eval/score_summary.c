@@ -21,6 +21,7 @@ static void name_row(fc_metric_row *r) {
     static const char *const base[] = {"MAE", "MSE", "RMSE", "sMAPE_200", "MAPE_pct", "MASE", "scaled_CRPS"};
     if (r->kind == FC_METRIC_QL) snprintf(r->name, sizeof r->name, "QL_%g", r->param);
     else if (r->kind == FC_METRIC_COVERAGE) snprintf(r->name, sizeof r->name, "coverage_%g", r->param);
+    else if (r->kind == FC_METRIC_CROSSING) snprintf(r->name, sizeof r->name, "quantile_crossing");
     else snprintf(r->name, sizeof r->name, "%s", base[r->kind]);
 }
 
@@ -32,13 +33,14 @@ static size_t model_rows(const fc_score_model *m, int mase, fc_metric_row *out) 
     if (m->n_q) out[n++] = (fc_metric_row){.kind = FC_METRIC_CRPS};
     for (size_t i = 0; i < m->n_q; i++) out[n++] = (fc_metric_row){.kind = FC_METRIC_QL, .param = m->q[i]};
     for (size_t i = 0; i < m->n_lv; i++) out[n++] = (fc_metric_row){.kind = FC_METRIC_COVERAGE, .param = m->level[i]};
+    if (m->n_q >= 2) out[n++] = (fc_metric_row){.kind = FC_METRIC_CROSSING};
     return n;
 }
 
 static fc_status build_rows(const fc_score_table *t, int mase, fc_score_summary *s) {
     size_t cap = 0;
     for (size_t i = 0; i < t->lay.n_models; i++)
-        cap += 7 + t->lay.models[i].n_q + t->lay.models[i].n_lv;
+        cap += 8 + t->lay.models[i].n_q + t->lay.models[i].n_lv;
     s->rows = fc_malloc(cap * sizeof *s->rows, "metric rows");
     if (!s->rows) return FC_ERR_MEMORY;
     size_t n = 0;
@@ -81,6 +83,7 @@ static double window_value(const fc_score_model *m, const double *b, const doubl
     case FC_METRIC_CRPS: return fc_scaled_crps(p + FC_SCORE_POINT_DOUBLES, m->n_q, b[0], b[1]);
     case FC_METRIC_QL: return quantile_sum(m, p, r->param) / b[0];
     case FC_METRIC_COVERAGE: return coverage_count(m, p, r->param) / b[0];
+    case FC_METRIC_CROSSING: return m->n_q >= 2 ? p[FC_SCORE_POINT_DOUBLES + m->n_q + m->n_lv] / b[0] : NAN;
     }
     return NAN;
 }

@@ -11,12 +11,13 @@
 
 typedef enum {
     FC_METRIC_MAE = 0, FC_METRIC_MSE, FC_METRIC_RMSE, FC_METRIC_SMAPE, FC_METRIC_MAPE, FC_METRIC_MASE,
-    FC_METRIC_CRPS, FC_METRIC_QL, FC_METRIC_COVERAGE
+    FC_METRIC_CRPS, FC_METRIC_QL, FC_METRIC_COVERAGE, FC_METRIC_CROSSING
 } fc_metric_kind;
 
 /* A metric row: kind and its parameter (the quantile of QL, the level of
  * coverage), named "MAE", "MSE", "RMSE", "sMAPE_200", "MAPE_pct", "MASE",
- * "scaled_CRPS", "QL_0.9", "coverage_80". */
+ * "scaled_CRPS", "QL_0.9", "coverage_80", "quantile_crossing" (the share of
+ * points whose quantile forecasts are out of order). */
 typedef struct {
     fc_metric_kind kind;
     double param;
