@@ -112,6 +112,7 @@ static fc_status read_levels(json_t *root, fc_forecast_params *p) {
             if (p->levels[j] == x) return fc_error(FC_ERR_INVALID, "level[%zu]: %g is given twice", i, x);
         p->levels[p->n_levels++] = x;
     }
+    fc_levels_sort(p->levels, p->n_levels);   /* as predict --level: neuralforecast's column order */
     return FC_OK;
 }
 

@@ -66,15 +66,16 @@ static void model_ready(const fc_service *s, const fc_served_model *m, fc_http_r
 static void model_metadata(const fc_served_model *m, fc_http_response *rs) {
     const fc_forecaster *f = &m->f;
     const fc_model_config *c = &f->model->cfg;
-    char text[2048];
+    char text[2048], outputs[32] = "";
+    if (c->n_outputs > 1) snprintf(outputs, sizeof outputs, ", %zu", c->n_outputs);   /* [-1, h, Q] */
     snprintf(text, sizeof text,
              "{\"name\": \"%s\", \"versions\": [\"1\"], \"platform\": \"fcast\",\n"
              " \"inputs\": [{\"name\": \"insample_y\", \"datatype\": \"FP32\", \"shape\": [-1, %zu]}],\n"
-             " \"outputs\": [{\"name\": \"forecast\", \"datatype\": \"FP32\", \"shape\": [-1, %zu]}],\n"
+             " \"outputs\": [{\"name\": \"forecast\", \"datatype\": \"FP32\", \"shape\": [-1, %zu%s]}],\n"
              " \"config\": {\"model\": \"%s\", \"h\": %zu, \"input_size\": %zu, \"scaler\": \"%s\", "
              "\"loss\": \"%s\", \"freq\": \"%s\", \"ds\": \"%s\", \"steps_trained\": %zu, \"seed\": %llu, "
              "\"parameters\": %zu, \"file_bytes\": %zu, \"fcast_version\": \"%s\"}}\n",
-             m->name, c->input_size, c->h, fc_model_kind_name(c->kind), c->h, c->input_size,
+             m->name, c->input_size, c->h, outputs, fc_model_kind_name(c->kind), c->h, c->input_size,
              fc_scaler_name(f->scaler), fc_loss_name(f->loss), f->freq.name, fc_ds_kind_name(f->ds_kind),
              f->steps_trained, (unsigned long long)f->seed, f->model->n_trainable, m->file_bytes, fc_version());
     fc_http_reply(rs, 200, JSON, text);

@@ -25,6 +25,12 @@ check "the intervals do not change the point forecast (same training)" "cmp -s $
 "$fcast" predict --model "$tmp/dist.safetensors" --data $data --level 80,95 --out "$tmp/dist.csv" 2>/dev/null
 check "columns as neuralforecast's" \
       "[ \"\$(head -1 $tmp/dist.csv)\" = 'unique_id,ds,NHITS,NHITS-lo-95,NHITS-lo-80,NHITS-hi-80,NHITS-hi-95' ]"
+"$fcast" predict --model "$tmp/dist.safetensors" --data $data --level 95,80 --out "$tmp/dist_rev.csv" 2>/dev/null
+check "levels are sorted as neuralforecast sorts them: --level 95,80 is --level 80,95" \
+      "cmp -s $tmp/dist.csv $tmp/dist_rev.csv"
+"$fcast" predict --model "$tmp/dist.safetensors" --data $data --level 80.5 --out "$tmp/half.csv" 2>/dev/null
+check "a fractional level is named as Python writes it" \
+      "[ \"\$(head -1 $tmp/half.csv)\" = 'unique_id,ds,NHITS,NHITS-lo-80.5,NHITS-hi-80.5' ]"
 check "lo-95 <= lo-80 <= point <= hi-80 <= hi-95 on every row" \
       "awk -F, 'NR > 1 && !(\$4 <= \$5 && \$5 <= \$3 && \$3 <= \$6 && \$6 <= \$7) { bad = 1 } END { exit bad }' $tmp/dist.csv"
 check "intervals have width" "awk -F, 'NR > 1 && \$7 > \$4 { ok = 1 } END { exit !ok }' $tmp/dist.csv"

@@ -42,6 +42,11 @@ curl -s --max-time 60 -X POST -H 'Content-Type: application/json' --data-binary 
      "http://127.0.0.1:$port/v1/models/conf/forecast" > "$tmp/conf_srv.json"
 check "JSON answer lists NHITS-lo-95 ... NHITS-hi-95" \
       "grep -q '\"NHITS-lo-95\":\\[' $tmp/conf_srv.json && grep -q '\"NHITS-hi-80\":\\[' $tmp/conf_srv.json"
+sed 's/"level": \[80, 95\]/"level": [95, 80]/' "$tmp/req.json" > "$tmp/rev.json"
+code=$(post conf application/json "$tmp/rev.json" "$tmp/conf_rev.csv")
+check "levels in any order: the same answer (sorted, as neuralforecast)" "cmp -s $tmp/conf_cli.csv $tmp/conf_rev.csv"
+curl -s --max-time 60 "http://127.0.0.1:$port/v2/models/mq" > "$tmp/mq_meta.json"
+check "an MQ model's KServe metadata: output shape [-1, h, Q]" "grep -q '\"shape\": \[-1, 12, 5\]' $tmp/mq_meta.json"
 sed 's/"level": \[80, 95\]/"level": [120]/' "$tmp/req.json" > "$tmp/bad.json"
 code=$(post conf application/json "$tmp/bad.json" "$tmp/bad.out")
 check "a level out of range: 400 naming it (got $code)" "[ '$code' = 400 ] && grep -q 'level' $tmp/bad.out"

@@ -58,7 +58,7 @@ static void test_neuralforecast_parity(void) {
                       NULL, (float *)fc_st_data(f, t)};
     against_fixture(f, &c, "l80_95", (double[]){80, 95}, 2);
     against_fixture(f, &c, "l50", (double[]){50}, 1);
-    char names[4][24];
+    char names[4][FC_LEVEL_NAME_MAX];
     fc_conformal_suffixes((double[]){80, 95}, 2, names);
     CHECK(!strcmp(names[0], "-lo-95") && !strcmp(names[1], "-lo-80") && !strcmp(names[2], "-hi-80") &&
           !strcmp(names[3], "-hi-95"));

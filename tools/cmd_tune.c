@@ -473,14 +473,15 @@ static int train_argv(const arg_spec *specs, const char *out, char ***argv_out, 
     argv[argc++] = strdup("fcast");
     argv[argc++] = strdup("train");
     for (const arg_spec *s = specs; s->name; s++) {
-        char v[FC_TUNE_VALUE_MAX * 4];
+        char num[64] = "";   /* a number's text; a string flag's value is used as it is (any length) */
+        const char *v = num;
         if (s->kind == ARG_STR && !*(const char *const *)s->dest) continue;
         if (s->kind == ARG_SIZE && *(const size_t *)s->dest == ARG_SIZE_UNSET) continue;
         if (s->kind == ARG_FLAG && !*(const int *)s->dest) continue;
-        if (s->kind == ARG_STR) snprintf(v, sizeof v, "%s", *(const char *const *)s->dest);
-        else if (s->kind == ARG_INT) snprintf(v, sizeof v, "%ld", *(const long *)s->dest);
-        else if (s->kind == ARG_SIZE) snprintf(v, sizeof v, "%zu", *(const size_t *)s->dest);
-        else if (s->kind == ARG_DOUBLE) snprintf(v, sizeof v, "%.17g", *(const double *)s->dest);
+        if (s->kind == ARG_STR) v = *(const char *const *)s->dest;
+        else if (s->kind == ARG_INT) snprintf(num, sizeof num, "%ld", *(const long *)s->dest);
+        else if (s->kind == ARG_SIZE) snprintf(num, sizeof num, "%zu", *(const size_t *)s->dest);
+        else if (s->kind == ARG_DOUBLE) snprintf(num, sizeof num, "%.17g", *(const double *)s->dest);
         size_t len = strlen(s->name) + strlen(v) + 4;
         if (!(argv[argc] = malloc(len))) break;
         if (s->kind == ARG_FLAG) snprintf(argv[argc++], len, "--%s", s->name);

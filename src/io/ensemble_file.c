@@ -140,7 +140,10 @@ static fc_status check_strays(const fc_safetensors *st, const char *path, size_t
     for (size_t t = 0; t < fc_st_count(st); t++) {
         const char *name = fc_st_at(st, t)->name;
         char *end = NULL;
-        unsigned long long i = strncmp(name, "member.", 7) ? n : strtoull(name + 7, &end, 10);
+        /* the index as member_prefix writes it: digits, no sign, space or leading zero */
+        int canonical = !strncmp(name, "member.", 7) && name[7] >= '0' && name[7] <= '9' &&
+                        !(name[7] == '0' && name[8] != '.');
+        unsigned long long i = canonical ? strtoull(name + 7, &end, 10) : n;
         if (i >= n || !end || *end != '.' || end == name + 7)
             return fc_error(FC_ERR_FORMAT, "%s: tensor '%s' belongs to none of the %zu members that metadata "
                             "'ensemble' field 'members' announces", path, name, n);

@@ -35,7 +35,28 @@ fc_status fc_levels_parse(const char *text, const char *flag, double *levels, si
         p = *end ? end + 1 : end;
     }
     if (!*n) return fc_error(FC_ERR_INVALID, "%s: no level given", flag);
+    fc_levels_sort(levels, *n);
     return FC_OK;
+}
+
+static int compare_levels(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void fc_levels_sort(double *levels, size_t n) { qsort(levels, n, sizeof *levels, compare_levels); }
+
+/* Python's str() of the level: "80" for neuralforecast's integer levels,
+ * else the shortest text that reads back as the same double ("80.5"). */
+void fc_level_text(double level, char *buf, size_t cap) {
+    if (level == floor(level) && fabs(level) < 1e15) {
+        snprintf(buf, cap, "%.0f", level);
+        return;
+    }
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(buf, cap, "%.*g", digits, level);
+        if (strtod(buf, NULL) == level) return;
+    }
 }
 
 static fc_status copy_ids(const fc_dataset *ds, fc_conformal *c) {
@@ -140,10 +161,13 @@ void fc_conformal_intervals(const fc_conformal *c, size_t series, const float *p
     }
 }
 
-void fc_conformal_suffixes(const double *levels, size_t n_levels, char (*names)[24]) {
+void fc_conformal_suffixes(const double *levels, size_t n_levels, char (*names)[FC_LEVEL_NAME_MAX]) {
     for (size_t j = 0; j < n_levels; j++) {
-        snprintf(names[j], 24, "-lo-%g", levels[n_levels - 1 - j]);
-        snprintf(names[n_levels + j], 24, "-hi-%g", levels[j]);
+        char lo[FC_LEVEL_NAME_MAX - 4], hi[FC_LEVEL_NAME_MAX - 4];
+        fc_level_text(levels[n_levels - 1 - j], lo, sizeof lo);
+        fc_level_text(levels[j], hi, sizeof hi);
+        snprintf(names[j], FC_LEVEL_NAME_MAX, "-lo-%s", lo);
+        snprintf(names[n_levels + j], FC_LEVEL_NAME_MAX, "-hi-%s", hi);
     }
 }
 

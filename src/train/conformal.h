@@ -23,6 +23,8 @@
 #include "train/cross_validation.h"
 
 #define FC_MAX_LEVELS 8
+/* "-lo-" and a level as Python writes it (at most 17 digits, a point, an exponent). */
+#define FC_LEVEL_NAME_MAX 32
 
 typedef enum { FC_CONFORMAL_DISTRIBUTION = 0, FC_CONFORMAL_ERROR } fc_conformal_method;
 
@@ -38,8 +40,12 @@ const char *fc_conformal_method_name(fc_conformal_method m);    /* "conformal_di
 int fc_conformal_method_parse(const char *s, fc_conformal_method *out);   /* 0 on success */
 
 /* Levels in (0, 100) as "80,95": at most FC_MAX_LEVELS, no repeats (the
- * error names `flag`). */
+ * error names `flag`), sorted as neuralforecast sorts them (predict's
+ * `level_ = sorted(level)`), which sets the columns' order. */
 fc_status fc_levels_parse(const char *text, const char *flag, double *levels, size_t *n);
+void fc_levels_sort(double *levels, size_t n);
+/* A level as Python's str() writes it in column names: "80", "80.5". */
+void fc_level_text(double level, char *buf, size_t cap);
 
 /* Scores from a cross-validation's origins and point forecasts (n, h) on
  * ds. Every series must have all n_windows origins (neuralforecast
@@ -57,7 +63,7 @@ void fc_conformal_intervals(const fc_conformal *c, size_t series, const float *p
 
 /* Column suffixes "-lo-95", ..., "-hi-95" into names (2 * n_levels, each
  * of `cap` bytes). */
-void fc_conformal_suffixes(const double *levels, size_t n_levels, char (*names)[24]);
+void fc_conformal_suffixes(const double *levels, size_t n_levels, char (*names)[FC_LEVEL_NAME_MAX]);
 
 void fc_conformal_free(fc_conformal *c);
 

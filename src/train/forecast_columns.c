@@ -19,7 +19,7 @@ fc_status fc_columns_of(const fc_forecaster *f, const char *name, const double *
         if (!f->conformal)
             return fc_error(FC_ERR_INVALID, "level: %s was trained without --prediction-intervals conformal "
                             "(or a quantile loss), so it has no intervals", name);
-        char names[2 * FC_MAX_LEVELS][24];
+        char names[2 * FC_MAX_LEVELS][FC_LEVEL_NAME_MAX];
         fc_conformal_suffixes(levels, n_levels, names);
         for (size_t j = 0; j < 2 * n_levels; j++) memcpy(out->suffix_text[1 + j], names[j], sizeof names[j]);
         out->n_cols = 1 + 2 * n_levels;
