@@ -47,6 +47,34 @@ def _config(model):
     return cfg
 
 
+def _loss(loss):
+    """fcast's loss name and loss_params JSON for a neuralforecast loss."""
+    name = type(loss).__name__
+    simple = {"MAE": "mae", "MSE": "mse", "SMAPE": "smape", "MAPE": "mape"}
+    if name in simple:
+        return simple[name], {}
+    if name == "HuberLoss":
+        return "huber", {"delta": float(loss.delta)}
+    if name == "MASE":
+        return "mase", {"seasonality": int(loss.seasonality)}
+    if name == "QuantileLoss":
+        return "quantile", {"q": float(loss.q)}
+    if name == "MQLoss":
+        names = list(loss.output_names)
+        levels = []
+        for n in names:   # level_to_outputs' names ("-lo-80") give the levels back
+            parts = n.split("-")
+            if n != "-median" and (len(parts) != 3 or not parts[2].isdigit()):
+                levels = None
+                break
+            if n != "-median" and int(parts[2]) not in levels:
+                levels.append(int(parts[2]))
+        if levels is not None and names[0] == "-median":
+            return "mq", {"level": sorted(levels)}
+        return "mq", {"quantiles": [float(q) for q in loss.quantiles.detach().cpu().tolist()]}
+    raise ValueError(f"fcast knows MAE, MSE, HuberLoss, SMAPE, MAPE, MASE, QuantileLoss and MQLoss, not {name}")
+
+
 def save_for_fcast(model, path, freq, ds_kind):
     """Writes `model` (a fitted neuralforecast NHITS, NBEATS or MLP) to `path`.
     freq: the pandas alias of the data ("MS", "D", "h", "30min", or "1" for an
@@ -54,10 +82,9 @@ def save_for_fcast(model, path, freq, ds_kind):
     name = type(model).__name__
     if name not in ("NHITS", "NBEATS", "MLP"):
         raise ValueError(f"fcast serves NHITS, NBEATS and MLP, not {name}")
-    loss = type(model.loss).__name__.lower()
-    if loss not in ("mae", "mse"):
-        raise ValueError(f"fcast knows the MAE and MSE losses, not {type(model.loss).__name__}")
-    tensors = {k: v.detach().cpu().float().contiguous() for k, v in model.state_dict().items()}
+    loss, params = _loss(model.loss)
+    # clone: loss.quantiles and valid_loss.quantiles share storage, which save_file refuses
+    tensors = {k: v.detach().cpu().float().contiguous().clone() for k, v in model.state_dict().items()}
     meta = {
         "format": "pt",
         "fcast_file_version": "1",
@@ -66,6 +93,7 @@ def save_for_fcast(model, path, freq, ds_kind):
         "config": json.dumps(_config(model), separators=(",", ":")),
         "scaler_type": model.hparams.get("scaler_type", "identity") or "identity",
         "loss": loss,
+        "loss_params": json.dumps(params, separators=(",", ":")),
         "ds_kind": DS_KINDS[ds_kind],
         "freq": freq,
         "seed": str(model.hparams.get("random_seed", 1)),
@@ -99,11 +127,16 @@ def _compare(fcast, df, tmp, quiet):
     import numpy as np
     import pandas as pd
     from neuralforecast import NeuralForecast
+    from neuralforecast.losses.pytorch import MQLoss, MASE
     from neuralforecast.models import NBEATS, NHITS
     worst = 0.0
     for model in (NHITS(h=12, input_size=24, mlp_units=3 * [[64, 64]], scaler_type="standard", max_steps=30,
                         **quiet),
                   NBEATS(h=12, input_size=24, mlp_units=3 * [[64, 64]], scaler_type="robust", max_steps=30,
+                         **quiet),
+                  NHITS(h=12, input_size=24, mlp_units=3 * [[64, 64]], loss=MQLoss(level=[80, 90]),
+                        scaler_type="standard", max_steps=30, **quiet),
+                  NBEATS(h=12, input_size=24, mlp_units=3 * [[64, 64]], loss=MASE(seasonality=12), max_steps=30,
                          **quiet)):
         nf = NeuralForecast(models=[model], freq="MS")
         nf.fit(df)
@@ -117,8 +150,11 @@ def _compare(fcast, df, tmp, quiet):
         got = pd.read_csv(out, parse_dates=["ds"]).sort_values(["unique_id", "ds"])
         name = type(model).__name__
         assert list(got["ds"]) == list(want["ds"]), "future ds differ"
-        rel = np.max(np.abs(got[name].values - want[name].values) / np.abs(want[name].values))
-        print(f"{name}: fcast predict vs neuralforecast predict, max relative difference {rel:.2e}")
+        cols = [c for c in want.columns if c.startswith(name)]
+        assert [c for c in got.columns if c.startswith(name)] == cols, f"columns differ: {list(got.columns)}"
+        rel = max(np.max(np.abs(got[c].values - want[c].values) / np.abs(want[c].values)) for c in cols)
+        print(f"{name} ({type(model.loss).__name__}): fcast predict vs neuralforecast predict over {cols}, "
+              f"max relative difference {rel:.2e}")
         worst = max(worst, rel)
     return 0 if worst < 1e-4 else 1
 
