@@ -28,10 +28,22 @@ typedef struct {
     unsigned char *no_default;   /* per spec: an ARG_SIZE that started ARG_SIZE_UNSET */
 } argv_scan;
 
-static arg_spec *find_spec(arg_spec *specs, const char *name, size_t len) {
+arg_spec *args_find(arg_spec *specs, const char *name, size_t len) {
     for (arg_spec *s = specs; s->name; s++)
         if (strlen(s->name) == len && strncmp(s->name, name, len) == 0) return s;
     return NULL;
+}
+
+int args_append(arg_spec *specs, size_t cap, const arg_spec *extra, size_t n) {
+    size_t used = 0;
+    while (specs[used].name) used++;
+    if (used + n >= cap) {   /* the table must keep its NULL-named end */
+        fprintf(stderr, "fcast: internal error: a flag table of %zu entries has no room for %zu more\n", cap, n);
+        return -1;
+    }
+    memcpy(specs + used, extra, n * sizeof *extra);
+    specs[used + n] = (arg_spec){0};
+    return 0;
 }
 
 /* `where` is "" for the command line, "FILE:LINE: " for a configuration file.
@@ -168,7 +180,7 @@ static int apply_entry(const char *command, arg_spec *specs, const unsigned char
                 "with --config)\n", command, file, e->line);
         return CLI_EXIT_USAGE;
     }
-    arg_spec *s = find_spec(specs, e->key, strlen(e->key));
+    arg_spec *s = args_find(specs, e->key, strlen(e->key));
     if (!s) return unknown_key(command, specs, file, e);
     char where[4200];
     snprintf(where, sizeof where, "%s:%zu: ", file, e->line);
@@ -231,7 +243,7 @@ static int scan_one(const char *command, arg_spec *specs, int argc, char **argv,
     if (ours) return rc;
     const char *name = a + 2, *eq = strchr(name, '=');
     size_t len = eq ? (size_t)(eq - name) : strlen(name);
-    arg_spec *s = find_spec(specs, name, len);
+    arg_spec *s = args_find(specs, name, len);
     if (!s) {
         fprintf(stderr, "fcast %s: unknown option '%.*s'\n", command, (int)len + 2, a);
         list_known(command, specs, "--");

@@ -50,6 +50,14 @@ typedef struct {
     int seen;            /* set by the parser: 0, or ARG_FROM_FILE | ARG_FROM_ARGV */
 } arg_spec;
 
+/* The spec named name[0..len), or NULL. */
+arg_spec *args_find(arg_spec *specs, const char *name, size_t len);
+
+/* Appends n specs to a table of `cap` entries (its end marked by a NULL
+ * name, kept); -1, with a message, when they do not fit. Commands that
+ * extend train's table (cv, tune, ensemble, train's intervals) use it. */
+int args_append(arg_spec *specs, size_t cap, const arg_spec *extra, size_t n);
+
 /* Parses argv[first..argc) (and --config's file). Returns 0 on success, 1
  * when --help or --print-config was printed, else the exit code the command
  * should return (the message is already on stderr with the command name):

@@ -336,11 +336,7 @@ static int ensemble(const ensemble_flags *a) {
     return rc;
 }
 
-static arg_spec *find_spec(arg_spec *specs, const char *name) {
-    for (arg_spec *s = specs; s->name; s++)
-        if (!strcmp(s->name, name)) return s;
-    return NULL;
-}
+static arg_spec *find_spec(arg_spec *specs, const char *name) { return args_find(specs, name, strlen(name)); }
 
 /* Drops a flag from the table (the quantile losses' parameters: an
  * ensemble refuses those losses). */
@@ -378,10 +374,7 @@ static void ensemble_flags_init(ensemble_flags *a, arg_spec specs[FC_TRAIN_MAX_S
                                                                  "(N-BEATS's M4 ensemble: 2,3,4,5,6,7)", 0, 0},
         {"combine", ARG_STR, &a->combine, "HOW", "median | mean: how fcast predict combines the members (median)", 0, 0},
     };
-    size_t used = 0;
-    while (specs[used].name) used++;
-    if (used + 2 < FC_TRAIN_MAX_SPECS) memcpy(specs + used, extra, sizeof extra);
-    else fprintf(stderr, "fcast: internal error: no room for ensemble's flags (raise FC_TRAIN_MAX_SPECS)\n");
+    args_append(specs, FC_TRAIN_MAX_SPECS, extra, sizeof extra / sizeof *extra);
 }
 
 int cmd_ensemble(int argc, char **argv, int first) {

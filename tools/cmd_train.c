@@ -319,10 +319,7 @@ static void train_specs(train_flags *a, interval_flags *pi, arg_spec specs[FC_TR
         {"pi-method", ARG_STR, &pi->method, "M", "conformal_distribution | conformal_error (conformal_distribution)", 0, 0},
         {"pi-step-size", ARG_SIZE, &pi->step, "N", "points between those windows (1)", 0, 0},
     };
-    size_t used = 0;
-    while (specs[used].name) used++;
-    if (used + 4 < FC_TRAIN_MAX_SPECS) memcpy(specs + used, extra, sizeof extra);
-    else fprintf(stderr, "fcast: internal error: no room for the interval flags (raise FC_TRAIN_MAX_SPECS)\n");
+    args_append(specs, FC_TRAIN_MAX_SPECS, extra, sizeof extra / sizeof *extra);
 }
 
 int cmd_train(int argc, char **argv, int first) {

@@ -94,12 +94,6 @@ static int listed(const char *name, const char *const *list) {
     return 0;
 }
 
-static arg_spec *find_spec(arg_spec *specs, const char *name, size_t len) {
-    for (arg_spec *s = specs; s->name; s++)
-        if (strlen(s->name) == len && !strncmp(s->name, name, len)) return s;
-    return NULL;
-}
-
 /* cv's table (train's flags, --train-step-size, cv's own) and tune's.
  * `required`: keep train's required flags (a trial's parse); the command
  * line's parse drops them, since the space may supply them. */
@@ -126,10 +120,7 @@ static void tune_table(tune_parse *p, int required) {
         {"best-config", ARG_STR, &f->best_config, "FILE", "write the best trial's flags as a config file for "
                                                           "fcast train --config", 0, 0},
     };
-    size_t used = 0, n_extra = sizeof extra / sizeof *extra;
-    while (specs[used].name) used++;
-    if (used + n_extra < TUNE_MAX_SPECS) memcpy(specs + used, extra, sizeof extra);   /* a NULL name ends the table */
-    else fprintf(stderr, "fcast: internal error: no room for tune's flags (raise TUNE_MAX_SPECS)\n");
+    args_append(specs, TUNE_MAX_SPECS, extra, sizeof extra / sizeof *extra);
     for (arg_spec *s = specs; s->name; s++) {
         if (!required) s->required = 0;
         if (!strcmp(s->name, "out"))
@@ -147,7 +138,7 @@ static int strip_tune_flags(tune_run *r, int argc, char **argv, int first) {
     for (int i = first; i < argc; i++) {
         const char *name = argv[i] + 2, *eq = strchr(name, '=');
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
-        arg_spec *s = find_spec(r->base.specs, name, len);
+        arg_spec *s = args_find(r->base.specs, name, len);
         int takes_value = !eq && (s ? s->kind != ARG_FLAG : !strcmp(name, "config"));
         int drop = s && listed(s->name, TUNE_ONLY);
         if (!drop) r->argv[r->argc++] = argv[i];
@@ -211,7 +202,7 @@ static int space_error(const fc_search_space *s, const fc_param *p, const char *
 static int check_keys(tune_run *r) {
     for (size_t j = 0; j < r->space.n; j++) {
         const fc_param *p = &r->space.params[j];
-        arg_spec *s = find_spec(r->base.specs, p->name, strlen(p->name));
+        arg_spec *s = args_find(r->base.specs, p->name, strlen(p->name));
         if (!s) return space_error(&r->space, p, "not a flag of fcast tune's trials (see fcast tune --help)");
         if (listed(s->name, TUNE_ONLY) || listed(s->name, NOT_SEARCHED))
             return space_error(&r->space, p, "this flag cannot be searched (it is fixed for every trial)");
@@ -439,7 +430,7 @@ static void to_train_table(tune_parse *p, train_flags *t, arg_spec specs[FC_TRAI
     train_flags_init(t, specs, 0);
     for (arg_spec *s = specs; s->name; s++) {
         const char *name = strcmp(s->name, "step-size") ? s->name : "train-step-size";
-        arg_spec *from = find_spec(p->specs, name, strlen(name));
+        arg_spec *from = args_find(p->specs, name, strlen(name));
         if (!from || !strcmp(s->name, "out")) continue;
         size_t size = s->kind == ARG_STR ? sizeof(const char *) : s->kind == ARG_INT ? sizeof(long)
                     : s->kind == ARG_SIZE ? sizeof(size_t) : s->kind == ARG_DOUBLE ? sizeof(double) : sizeof(int);

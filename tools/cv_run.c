@@ -155,12 +155,6 @@ fc_status cv_conformal_scores(const train_setup *su, const fc_dataset *ds, fc_ba
     return st;
 }
 
-static arg_spec *find_spec(arg_spec *specs, const char *name) {
-    for (arg_spec *s = specs; s->name; s++)
-        if (!strcmp(s->name, name)) return s;
-    return NULL;
-}
-
 /* train's table, with --out required (the CSV), --model taking a list,
  * the training windows' step renamed (--step-size is the cutoffs' step,
  * as neuralforecast's cross_validation(step_size=...)), and cv's flags. */
@@ -169,7 +163,8 @@ void cv_flags_init(cv_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int required
     a->step_size = 1;
     a->refit = 0;
     train_flags_init(&a->t, specs, 0);
-    arg_spec *out = find_spec(specs, "out"), *model = find_spec(specs, "model"), *step = find_spec(specs, "step-size");
+    arg_spec *out = args_find(specs, "out", 3), *model = args_find(specs, "model", 5);
+    arg_spec *step = args_find(specs, "step-size", 9);
     out->required = required_out;
     out->help = "cross-validation CSV to write (unique_id, ds, cutoff, <models>, y); - for standard output";
     model->help = "nhits | nbeats | mlp, or several separated by commas (nhits,nbeats): columns side by side";
@@ -181,11 +176,6 @@ void cv_flags_init(cv_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int required
         {"refit", ARG_SIZE, &a->refit, "K", "0: train once on all but the last h + step-size x (n-windows - 1) points; "
                                             "K: train a fresh model every K windows on the data up to its cutoff (0)", 0, 0},
     };
-    size_t used = 0;
-    while (specs[used].name) used++;
-    /* the table has room: FC_TRAIN_MAX_SPECS leaves some past train's flags */
-    _Static_assert(sizeof extra / sizeof *extra == 3, "cv's flags");
-    if (used + 3 < FC_TRAIN_MAX_SPECS) memcpy(specs + used, extra, sizeof extra);
-    else fprintf(stderr, "fcast: internal error: no room for cv's flags (raise FC_TRAIN_MAX_SPECS)\n");
+    args_append(specs, FC_TRAIN_MAX_SPECS, extra, sizeof extra / sizeof *extra);
 }
 
