@@ -81,4 +81,21 @@ check "message names the series, its last ds and the limit" \
       "grep -q \"series 'a'\" $tmp/err.txt && grep -q '9223372036854775600' $tmp/err.txt && grep -q '9223372036854775807' $tmp/err.txt"
 check "no forecast file written" "[ ! -e $tmp/edge_fc2.csv ]"
 
+# Columns other than unique_id, ds, y are not read yet: a warning names
+# them (never a silent drop), for train and predict alike; the forecasts
+# are those of the same data without them.
+printf 'unique_id,ds,y,temp,"a,b"\n' > "$tmp/exog.csv"
+printf 'unique_id,ds,y\n' > "$tmp/plain.csv"
+for t in 1 2 3 4 5 6 7 8; do echo "x,$t,$t.5,2,3" >> "$tmp/exog.csv"; echo "x,$t,$t.5" >> "$tmp/plain.csv"; done
+"$fcast" train --data "$tmp/exog.csv" --model mlp --hidden-size 8 --h 2 --input-size 3 --max-steps 3 --threads 1 \
+    --quiet --out "$tmp/exog.safetensors" 2> "$tmp/exog.err"
+check "train warns about the columns it does not read" \
+      "grep -q \"warning: $tmp/exog.csv: columns 'temp', 'a,b' are not used\" $tmp/exog.err"
+"$fcast" train --data "$tmp/plain.csv" --model mlp --hidden-size 8 --h 2 --input-size 3 --max-steps 3 --threads 1 \
+    --quiet --out "$tmp/plain.safetensors" 2> "$tmp/plain.err"
+check "no warning without extra columns" "! grep -q 'not used' $tmp/plain.err"
+"$fcast" predict --model "$tmp/exog.safetensors" --data "$tmp/exog.csv" --out "$tmp/exog_fc.csv" 2> "$tmp/exog_p.err"
+check "predict warns too" "grep -q \"columns 'temp', 'a,b' are not used\" $tmp/exog_p.err"
+"$fcast" predict --model "$tmp/plain.safetensors" --data "$tmp/plain.csv" --out "$tmp/plain_fc.csv" 2>/dev/null
+check "the extra columns change nothing (same forecasts)" "cmp -s $tmp/exog_fc.csv $tmp/plain_fc.csv"
 finish

@@ -8,6 +8,7 @@
 #include "args.h"
 #include "cli.h"
 #include "device_choice.h"
+#include "train_flags.h"
 #include "core/error.h"
 #include "core/memory_stats.h"
 #include "data/freq.h"
@@ -294,6 +295,7 @@ static int predict(const predict_flags *a) {
     if (st == FC_OK) st = load_models(a, be, r);
     const fc_forecaster *f = st == FC_OK ? &r->m[0].f : NULL;
     if (st == FC_OK) st = fc_load_history(f, data, &lo, &ds);
+    if (st == FC_OK) train_flags_warn_unused(data);
     if (st == FC_OK) st = check_plans(r, ds, be, limit);
     if (st == FC_OK) st = fc_freq_check_future(ds, &f->freq, f->model->cfg.h);   /* every future ds writable */
     if (st == FC_OK) {

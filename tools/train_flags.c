@@ -220,5 +220,15 @@ fc_status train_flags_load_data(const train_flags *a, const train_setup *s, fc_d
     fc_load_options lo = {.freq = a->freq, .drop_exog = 1, .store_dir = a->store_dir};
     FC_TRY(fc_data_choose(a->data, &lo, s->data_store, s->memory_limit, c));
     fc_data_choice_print(c, &lo, s->memory_limit, stderr);
-    return fc_dataset_open(a->data, &lo, out);
+    FC_TRY(fc_dataset_open(a->data, &lo, out));
+    train_flags_warn_unused(a->data);
+    return FC_OK;
+}
+
+void train_flags_warn_unused(const char *path) {
+    char names[512];
+    size_t n = fc_data_unused_columns(path, names, sizeof names);
+    if (n)
+        fprintf(stderr, "fcast: warning: %s: column%s %s %s not used: the models take no exogenous inputs yet, "
+                "so only unique_id, ds and y are read\n", path, n > 1 ? "s" : "", names, n > 1 ? "are" : "is");
 }

@@ -59,4 +59,8 @@ int train_flags_resolve(const char *command, const train_flags *a, train_setup *
  * choice in *c, announced on stderr when streamed). */
 fc_status train_flags_load_data(const train_flags *a, const train_setup *s, fc_data_choice *c, fc_dataset **out);
 
+/* A warning on stderr naming the columns of the data file at path that
+ * are not read (anything but unique_id, ds, y): never dropped in silence. */
+void train_flags_warn_unused(const char *path);
+
 #endif

@@ -84,6 +84,12 @@ fc_status fc_dataset_load_buffer(const char *name, const char *text, size_t len,
  * series: FC_ERR_MEMORY names the series count when it would pass. */
 fc_status fc_dataset_stream_csv(const char *path, const fc_load_options *opt, fc_dataset **out);
 
+/* The names in path's header other than unique_id, ds and y, joined with
+ * ", " into buf (cut with "..." past cap bytes), and their count: what a
+ * command loading with drop_exog leaves out. 0 when the header cannot be
+ * read (the loader reports why). */
+size_t fc_data_unused_columns(const char *path, char *buf, size_t cap);
+
 /* fc_dataset_stream_csv when opt->stream, else fc_dataset_load_csv. */
 fc_status fc_dataset_open(const char *path, const fc_load_options *opt, fc_dataset **out);
 
