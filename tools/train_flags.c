@@ -93,7 +93,7 @@ static fc_status build_options(const train_flags *a, fc_train_options *o, fc_mod
         return fc_error(FC_ERR_INVALID, "--cuda-graph '%s': expected on or off", a->cuda_graph);
     o->no_graphs = !strcmp(a->cuda_graph, "off");
     o->learning_rate = a->lr;
-    o->num_lr_decays = a->num_lr_decays != -2 ? a->num_lr_decays : kind == FC_MODEL_MLP ? -1 : 3;
+    o->num_lr_decays = a->num_lr_decays != -2 ? a->num_lr_decays : fc_model_kind_num_lr_decays(kind);
     o->val_size = a->val_size;
     o->val_check_steps = a->val_check;
     o->early_stop_patience = a->patience;

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "models/model.h"
+#include "models/model_kinds.h"
 
 #define ACT(m, off) ((m)->acts + (off) * (m)->capacity)
 #define SCR(m, off) ((m)->scratch + (off) * (m)->capacity)
@@ -45,13 +45,19 @@ void fc_block_add_mlp(fc_model *m, fc_block *blk, int block_index, size_t in, si
     blk->n_linear = j;
 }
 
+static fc_status widen(const fc_linear *l, size_t index, void *ctx) {
+    (void)index;
+    size_t *w = ctx;
+    if (l->in > *w) *w = l->in;
+    if (l->out > *w) *w = l->out;
+    return FC_OK;
+}
+
+/* The widest layer input or output, or the input window: the room of the
+ * backward's ping-pong buffers. */
 static size_t max_width(const fc_model *m) {
     size_t w = m->cfg.input_size;
-    for (int i = 0; i < m->n_blocks; i++)
-        for (int j = 0; j < m->blocks[i].n_linear; j++) {
-            if (m->blocks[i].lin[j].in > w) w = m->blocks[i].lin[j].in;
-            if (m->blocks[i].lin[j].out > w) w = m->blocks[i].lin[j].out;
-        }
+    fc_model_for_each_linear(m, widen, &w);
     return w;
 }
 

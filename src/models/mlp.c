@@ -1,14 +1,30 @@
 /* MLP as neuralforecast's MLP: num_layers Linear(+ReLU) layers of
  * hidden_size on the (unflipped) insample window, then Linear(hidden, h * Q),
  * whose rows are already the (B, h, Q) forecast (neuralforecast's reshape).
- * Tensor names: mlp.<i>.weight/bias and out.weight/bias. */
+ * Tensor names: mlp.<i>.weight/bias and out.weight/bias. This file is the
+ * MLP's row of the kind table (model_kinds.h). */
+#include <jansson.h>
 #include <stdio.h>
 
 #include "core/error.h"
-#include "models/model.h"
+#include "models/model_kinds.h"
 
 #define ACT(m, off) ((m)->acts + (off) * (m)->capacity)
 #define SCR(m, off) ((m)->scratch + (off) * (m)->capacity)
+
+/* MLP(): num_layers = 2 of hidden_size = 1024. */
+void fc_mlp_defaults(fc_model_config *c) {
+    c->hidden_size = 1024;
+    c->num_layers = 2;
+}
+
+fc_status fc_mlp_check_config(const fc_model_config *c) {
+    if (c->num_layers < 1 || c->num_layers > FC_MAX_LINEARS - 1)
+        return fc_error(FC_ERR_INVALID, "MLP: num_layers must be 1 to %d (got %d)", FC_MAX_LINEARS - 1, c->num_layers);
+    if (c->hidden_size < 1 || c->hidden_size > FC_MAX_DIM)
+        return fc_error(FC_ERR_INVALID, "MLP: hidden_size must be 1 to %zu", FC_MAX_DIM);
+    return FC_OK;
+}
 
 fc_status fc_mlp_build(fc_model *m) {
     const fc_model_config *c = &m->cfg;
@@ -28,7 +44,10 @@ fc_status fc_mlp_build(fc_model *m) {
     return FC_OK;
 }
 
-fc_status fc_mlp_forward(fc_model *m, float *forecast, const float *insample, size_t B) {
+/* The MLP reads every point: neuralforecast's MLP ignores the mask too. */
+fc_status fc_mlp_forward(fc_model *m, float *forecast, const float *insample, const float *insample_mask,
+                         size_t B) {
+    (void)insample_mask;
     const float *x = insample;
     for (int i = 0; i < m->n_linear; i++) {
         const fc_linear *l = &m->lin[i];
@@ -54,5 +73,24 @@ fc_status fc_mlp_backward(fc_model *m, float *dforecast, size_t B) {
         FC_TRY(fc_model_linear_backward(m, &call, l, dy, dx));
         if (dx) dy = dx;
     }
+    return FC_OK;
+}
+
+/* The MLP has no non-trainable tensors. */
+fc_status fc_mlp_fill_buffers(fc_model *m) {
+    (void)m;
+    return FC_OK;
+}
+
+void fc_mlp_config_to_json(const fc_model_config *c, json_t *o) {
+    json_object_set_new(o, "hidden_size", json_integer((json_int_t)c->hidden_size));
+    json_object_set_new(o, "num_layers", json_integer(c->num_layers));
+}
+
+fc_status fc_mlp_config_from_json(json_t *o, fc_model_config *c, const char *where) {
+    size_t layers = (size_t)c->num_layers;
+    FC_TRY(fc_json_get_size(o, "hidden_size", &c->hidden_size, 1, where));
+    FC_TRY(fc_json_get_size(o, "num_layers", &layers, 1, where));
+    c->num_layers = (int)layers;
     return FC_OK;
 }

@@ -1,13 +1,14 @@
 /* The model object: tensor table, parameter block, activation plan and
- * PyTorch-default initialisation. Forward and backward live in
- * block_stack.c (N-HiTS, N-BEATS) and mlp.c. */
+ * PyTorch-default initialisation. Everything that depends on the kind
+ * (build, forward, backward, buffers) goes through its row, m->ops
+ * (model_kinds.h). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "core/rng.h"
-#include "models/model.h"
+#include "models/model_kinds.h"
 
 
 size_t fc_model_add_tensor(fc_model *m, const char *name, int ndim, int64_t d0, int64_t d1, int trainable) {
@@ -50,36 +51,20 @@ static void assign_offsets(fc_model *m) {
     m->n_floats = off;
 }
 
-static fc_status build(fc_model *m) {
-    switch (m->cfg.kind) {
-    case FC_MODEL_NHITS: return fc_nhits_build(m);
-    case FC_MODEL_NBEATS: return fc_nbeats_build(m);
-    case FC_MODEL_MLP: return fc_mlp_build(m);
-    }
-    return fc_error(FC_ERR_INVALID, "model: unknown kind %d", (int)m->cfg.kind);
-}
-
-/* The widest layer output: the room dy_low needs. */
-static size_t widest_output(const fc_model *m) {
-    size_t w = 0;
-    for (int j = 0; j < m->n_linear; j++) w = m->lin[j].out > w ? m->lin[j].out : w;
-    for (int i = 0; i < m->n_blocks; i++)
-        for (int j = 0; j < m->blocks[i].n_linear; j++)
-            w = m->blocks[i].lin[j].out > w ? m->blocks[i].lin[j].out : w;
-    return w;
-}
-
 fc_status fc_model_plan(const fc_model_config *cfg, fc_model **out) {
     *out = NULL;
-    FC_TRY(fc_model_config_check(cfg));
+    const fc_model_kind_ops *ops;
+    FC_TRY(fc_model_config_check(cfg));   /* refuses a kind without a complete row */
+    FC_TRY(fc_model_kind_lookup(cfg->kind, &ops));
     fc_model *m = fc_calloc(1, sizeof *m, "model");
     if (!m) return FC_ERR_MEMORY;
     m->cfg = *cfg;
+    m->ops = ops;
     m->tensors = fc_calloc(FC_TENSOR_CAP, sizeof *m->tensors, "tensor table");
-    fc_status st = m->tensors ? build(m) : FC_ERR_MEMORY;
+    fc_status st = m->tensors ? ops->build(m) : FC_ERR_MEMORY;
     if (st != FC_OK) { fc_model_free(&m); return st; }
     assign_offsets(m);
-    m->s_dylow = fc_model_plan_low(m, widest_output(m));
+    fc_model_plan_dy_low(m);
     *out = m;
     return FC_OK;
 }
@@ -88,10 +73,10 @@ fc_status fc_model_allocate(fc_model *m, fc_backend *be) {
     m->be = be;
     m->params = be->alloc(be, m->n_floats * sizeof(float));
     if (!m->params)
-        return fc_error_wrap(FC_ERR_MEMORY, "%s with %zu parameters (%.1f MB): ", fc_model_kind_name(m->cfg.kind),
+        return fc_error_wrap(FC_ERR_MEMORY, "%s with %zu parameters (%.1f MB): ", m->ops->name,
                              m->n_floats, (double)m->n_floats * sizeof(float) / 1e6);
     be->fill(be, m->params, 0.0f, m->n_floats);
-    return m->cfg.kind == FC_MODEL_NBEATS ? fc_nbeats_fill_basis(m) : FC_OK;
+    return m->ops->fill_buffers(m);
 }
 
 fc_status fc_model_create(const fc_model_config *cfg, fc_backend *be, fc_model **out) {
@@ -194,14 +179,12 @@ static fc_status check_batch(const fc_model *m, size_t B, int backward) {
 fc_status fc_model_forward(fc_model *m, float *forecast, const float *insample,
                            const float *insample_mask, size_t B) {
     FC_TRY(check_batch(m, B, 0));
-    if (m->cfg.kind == FC_MODEL_MLP) return fc_mlp_forward(m, forecast, insample, B);
-    return fc_blocks_forward(m, forecast, insample, insample_mask, B);
+    return m->ops->forward(m, forecast, insample, insample_mask, B);
 }
 
 fc_status fc_model_backward(fc_model *m, float *dforecast, size_t B) {
     FC_TRY(check_batch(m, B, 1));
-    if (m->cfg.kind == FC_MODEL_MLP) return fc_mlp_backward(m, dforecast, B);
-    return fc_blocks_backward(m, dforecast, B);
+    return m->ops->backward(m, dforecast, B);
 }
 
 size_t fc_model_plan_act(fc_model *m, size_t width) {

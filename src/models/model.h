@@ -28,7 +28,8 @@
  * layers (weight and bias each) and two basis matrices, or the MLP. */
 #define FC_TENSOR_CAP (FC_MAX_BLOCKS * (2 * FC_MAX_LINEARS + 2) + 2 * FC_MAX_LINEARS)
 
-typedef enum { FC_MODEL_NHITS = 0, FC_MODEL_NBEATS, FC_MODEL_MLP } fc_model_kind;
+/* Each kind is one row of the table in model_kinds.c (docs/models.md). */
+typedef enum { FC_MODEL_NHITS = 0, FC_MODEL_NBEATS, FC_MODEL_MLP, FC_MODEL_KIND_COUNT } fc_model_kind;
 typedef enum { FC_STACK_IDENTITY = 0, FC_STACK_TREND, FC_STACK_SEASONALITY } fc_stack_type;
 
 typedef struct {
@@ -54,9 +55,11 @@ typedef struct {
 
 /* neuralforecast's defaults for the model kind, for horizon h and input L. */
 void fc_model_config_default(fc_model_config *c, fc_model_kind kind, size_t h, size_t L);
-const char *fc_model_kind_name(fc_model_kind k);        /* "NHITS", "NBEATS", "MLP" */
-int fc_model_kind_parse(const char *s, fc_model_kind *out); /* "nhits" ... ; 0 on success */
+const char *fc_model_kind_name(fc_model_kind k);        /* "NHITS", "NBEATS", "MLP"; "?" if unknown */
+int fc_model_kind_parse(const char *s, fc_model_kind *out); /* "nhits" ... (any case); 0 on success */
+int fc_model_kind_num_lr_decays(fc_model_kind k);      /* neuralforecast's default: 3, MLP -1 (none) */
 const char *fc_stack_type_name(fc_stack_type t);        /* "identity", "trend", "seasonality" */
+int fc_stack_type_parse(const char *s, fc_stack_type *out); /* the names above; 0 on success */
 fc_status fc_model_config_check(const fc_model_config *c);
 
 /* One tensor of the table. */
@@ -106,8 +109,11 @@ typedef struct {
     size_t a_in, a_pool, a_argmax, a_out[FC_MAX_LINEARS], a_back, a_fore;
 } fc_block;
 
+struct fc_model_kind_ops;
+
 typedef struct fc_model {
     fc_model_config cfg;
+    const struct fc_model_kind_ops *ops;   /* the row of cfg.kind (model_kinds.h) */
     fc_tensor *tensors;
     size_t n_tensors;
     size_t n_trainable;      /* floats of trainable parameters */
@@ -198,31 +204,12 @@ fc_status fc_model_forward(fc_model *m, float *forecast, const float *insample,
  * batch. */
 fc_status fc_model_backward(fc_model *m, float *dforecast, size_t B);
 
-/* Per-kind builders (nhits.c, nbeats.c, mlp.c): fill tensors and layout. */
-fc_status fc_nhits_build(fc_model *m);
-fc_status fc_nbeats_build(fc_model *m);
-fc_status fc_mlp_build(fc_model *m);
-
-/* Forward and backward of residual block stacks (block_stack.c) and MLP (mlp.c). */
-fc_status fc_blocks_forward(fc_model *m, float *forecast, const float *insample,
-                            const float *insample_mask, size_t B);
-fc_status fc_blocks_backward(fc_model *m, float *dforecast, size_t B);
-fc_status fc_mlp_forward(fc_model *m, float *forecast, const float *insample, size_t B);
-fc_status fc_mlp_backward(fc_model *m, float *dforecast, size_t B);
-
-/* Shared by the N-HiTS and N-BEATS builders (block_stack.c): the MLP of a
- * block with neuralforecast's layer layout and names, and the plan of all
- * activations once every block is described. */
-void fc_block_add_mlp(fc_model *m, fc_block *blk, int block_index, size_t in, size_t n_theta);
-void fc_blocks_plan(fc_model *m);
-
-/* Calls describe(m, block, stack, block index) for every block of every
- * stack, in state_dict order, then plans the activations. */
-typedef void (*fc_block_describer)(fc_model *m, fc_block *b, int stack, int block_index);
-fc_status fc_blocks_build(fc_model *m, fc_block_describer describe);
-
-/* Fills non-trainable buffers (N-BEATS basis matrices) in m->params. */
-fc_status fc_nbeats_fill_basis(fc_model *m);
+/* Every linear layer of the model in a fixed order: the blocks' layers,
+ * block by block, then the MLP's. index counts visits from 0; visit 0 is
+ * the layer that reads the data (no input gradient). Stops at the first
+ * status that is not FC_OK and returns it (model_layers.c). */
+typedef fc_status (*fc_linear_visitor)(const fc_linear *l, size_t index, void *ctx);
+fc_status fc_model_for_each_linear(const fc_model *m, fc_linear_visitor visit, void *ctx);
 
 /* Activation planning for the builders: reserves `width` floats per window
  * and returns the per-window offset. */
@@ -231,6 +218,7 @@ size_t fc_model_plan_scratch(fc_model *m, size_t width);
 /* model_precision.c: low block planning (elements per window) and its
  * allocation for the reserved capacity. */
 size_t fc_model_plan_low(fc_model *m, size_t width);
+void fc_model_plan_dy_low(fc_model *m);   /* dy_low, once every layer is in the table */
 fc_status fc_model_reserve_low(fc_model *m);
 void fc_model_drop_low_acts(fc_model *m);
 

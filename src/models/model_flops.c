@@ -11,11 +11,14 @@ static double layer_flops(const fc_linear *l, int input_gradient) {
     return io * (input_gradient ? 3.0 : 2.0);
 }
 
+/* Visit 0 reads the data: no input gradient. */
+static fc_status add_layer(const fc_linear *l, size_t index, void *ctx) {
+    *(double *)ctx += layer_flops(l, index > 0);
+    return FC_OK;
+}
+
 double fc_model_train_flops_per_window(const fc_model *m) {
     double f = 0.0;
-    for (int j = 0; j < m->n_linear; j++) f += layer_flops(&m->lin[j], j > 0);
-    for (int i = 0; i < m->n_blocks; i++)
-        for (int j = 0; j < m->blocks[i].n_linear; j++)
-            f += layer_flops(&m->blocks[i].lin[j], i > 0 || j > 0);
+    fc_model_for_each_linear(m, add_layer, &f);
     return f;
 }

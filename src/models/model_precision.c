@@ -15,6 +15,22 @@ size_t fc_model_plan_low(fc_model *m, size_t width) {
     return off;
 }
 
+static fc_status widen(const fc_linear *l, size_t index, void *ctx) {
+    (void)index;
+    size_t *w = ctx;
+    if (l->out > *w) *w = l->out;
+    return FC_OK;
+}
+
+/* dy_low holds the output gradient of any layer: the widest output. (Each
+ * layer's x_low is planned as fc_model_add_linear adds it, in the order of
+ * the walk.) */
+void fc_model_plan_dy_low(fc_model *m) {
+    size_t widest = 0;
+    fc_model_for_each_linear(m, widen, &widest);
+    m->s_dylow = fc_model_plan_low(m, widest);
+}
+
 size_t fc_model_low_param_bytes(const fc_model *m, fc_precision prec, const fc_backend *be) {
     return m->n_trainable * be->low_bytes[prec];
 }

@@ -3,12 +3,39 @@
  * theta on a polynomial basis (t/len)^i, i = 0..n_basis; seasonality blocks
  * on a Fourier basis. The basis matrices are non-trainable tensors of the
  * model (blocks.<i>.basis.backcast_basis (P, L), forecast_basis (P, H)), as
- * in the PyTorch state_dict. */
+ * in the PyTorch state_dict. This file is N-BEATS's row of the kind table
+ * (model_kinds.h). */
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 
 #include "core/error.h"
-#include "models/model.h"
+#include "models/model_kinds.h"
+
+/* NBEATS(): identity, trend and seasonality stacks of 1 block,
+ * n_harmonics = 2, n_polynomials (n_basis) = 2. */
+void fc_nbeats_defaults(fc_model_config *c) {
+    fc_blocks_defaults(c);
+    c->stack_types[0] = FC_STACK_IDENTITY;
+    c->stack_types[1] = FC_STACK_TREND;
+    c->stack_types[2] = FC_STACK_SEASONALITY;
+    c->n_harmonics = 2;
+    c->n_basis = 2;
+}
+
+static fc_status check_stack(const fc_model_config *c, int i) {
+    if (c->stack_types[i] != FC_STACK_IDENTITY && c->h < 2)
+        return fc_error(FC_ERR_INVALID, "NBEATS: trend and seasonality stacks need h >= 2");
+    return FC_OK;
+}
+
+fc_status fc_nbeats_check_config(const fc_model_config *c) {
+    FC_TRY(fc_blocks_check_config(c, check_stack));
+    if (c->n_harmonics < 1 || c->n_harmonics > FC_MAX_HARMONICS || c->n_basis < 0 || c->n_basis > FC_MAX_BASIS)
+        return fc_error(FC_ERR_INVALID, "NBEATS: n_harmonics must be 1 to %d and n_basis 0 to %d",
+                        FC_MAX_HARMONICS, FC_MAX_BASIS);
+    return FC_OK;
+}
 
 /* Number of Fourier frequencies: 1 + len(np.arange(n, n / 2 * H)). */
 static size_t n_frequencies(int harmonics, size_t H) {
@@ -51,6 +78,13 @@ static void describe_block(fc_model *m, fc_block *b, int s, int bi) {
 
 fc_status fc_nbeats_build(fc_model *m) { return fc_blocks_build(m, describe_block); }
 
+fc_status fc_nbeats_forward(fc_model *m, float *forecast, const float *insample, const float *insample_mask,
+                            size_t B) {
+    return fc_blocks_forward(m, forecast, insample, insample_mask, B);
+}
+
+fc_status fc_nbeats_backward(fc_model *m, float *dforecast, size_t B) { return fc_blocks_backward(m, dforecast, B); }
+
 /* Polynomial basis (rows, len): (t / len)^i, as generate_polynomial_basis. */
 static void polynomial_basis(float *out, size_t rows, size_t len) {
     for (size_t i = 0; i < rows; i++)
@@ -71,7 +105,8 @@ static void fourier_basis(float *out, int harmonics, size_t H, size_t len, doubl
     }
 }
 
-fc_status fc_nbeats_fill_basis(fc_model *m) {
+/* The basis matrices of the trend and seasonality blocks. */
+fc_status fc_nbeats_fill_buffers(fc_model *m) {
     size_t L = m->cfg.input_size, H = m->cfg.h;
     for (int i = 0; i < m->n_blocks; i++) {
         fc_block *b = &m->blocks[i];
@@ -91,5 +126,22 @@ fc_status fc_nbeats_fill_basis(fc_model *m) {
         be->to_device(be, m->params + m->tensors[b->basis_fore].offset, fore, b->P * H * sizeof(float));
         free(host);
     }
+    return FC_OK;
+}
+
+void fc_nbeats_config_to_json(const fc_model_config *c, json_t *o) {
+    fc_stacks_to_json(c, o);
+    json_object_set_new(o, "n_harmonics", json_integer(c->n_harmonics));
+    json_object_set_new(o, "n_basis", json_integer(c->n_basis));
+}
+
+/* n_harmonics and n_basis are optional (absent: the defaults), as they always were. */
+fc_status fc_nbeats_config_from_json(json_t *o, fc_model_config *c, const char *where) {
+    FC_TRY(fc_stacks_from_json(o, c, where));
+    size_t harmonics = (size_t)c->n_harmonics, basis = (size_t)c->n_basis;
+    FC_TRY(fc_json_get_size(o, "n_harmonics", &harmonics, 0, where));
+    FC_TRY(fc_json_get_size(o, "n_basis", &basis, 0, where));
+    c->n_harmonics = (int)harmonics;
+    c->n_basis = (int)basis;
     return FC_OK;
 }

@@ -4,9 +4,36 @@
  * max(h // n_freq_downsample, 1) forecast knots to the horizon
  * (F.interpolate, align_corners=False). With Q outputs per point the
  * block emits Q rows of knots (quantile-major), each interpolated to h.
- * Forward and backward are shared with N-BEATS in block_stack.c. */
+ * Forward and backward are shared with N-BEATS in block_stack.c.
+ * This file is N-HiTS's row of the kind table (model_kinds.h). */
+#include <jansson.h>
+
 #include "core/error.h"
-#include "models/model.h"
+#include "models/model_kinds.h"
+
+/* NHITS(): 3 identity stacks, pooling 2, 2, 1, downsampling 4, 2, 1. */
+void fc_nhits_defaults(fc_model_config *c) {
+    const size_t pool[3] = {2, 2, 1}, down[3] = {4, 2, 1};
+    fc_blocks_defaults(c);
+    for (int i = 0; i < 3; i++) {
+        c->stack_types[i] = FC_STACK_IDENTITY;
+        c->n_pool_kernel_size[i] = pool[i];
+        c->n_freq_downsample[i] = down[i];
+    }
+}
+
+static fc_status check_stack(const fc_model_config *c, int i) {
+    if (c->stack_types[i] != FC_STACK_IDENTITY)
+        return fc_error(FC_ERR_INVALID, "NHITS: stack %d is '%s'; NHITS has identity stacks only", i,
+                        fc_stack_type_name(c->stack_types[i]));
+    if (c->n_pool_kernel_size[i] < 1 || c->n_freq_downsample[i] < 1 ||
+        c->n_pool_kernel_size[i] > FC_MAX_DIM || c->n_freq_downsample[i] > FC_MAX_DIM)
+        return fc_error(FC_ERR_INVALID, "NHITS: stack %d: pool kernel and freq downsample must be 1 to %zu", i,
+                        FC_MAX_DIM);
+    return FC_OK;
+}
+
+fc_status fc_nhits_check_config(const fc_model_config *c) { return fc_blocks_check_config(c, check_stack); }
 
 static void describe_block(fc_model *m, fc_block *b, int s, int bi) {
     const fc_model_config *c = &m->cfg;
@@ -19,3 +46,28 @@ static void describe_block(fc_model *m, fc_block *b, int s, int bi) {
 }
 
 fc_status fc_nhits_build(fc_model *m) { return fc_blocks_build(m, describe_block); }
+
+fc_status fc_nhits_forward(fc_model *m, float *forecast, const float *insample, const float *insample_mask,
+                           size_t B) {
+    return fc_blocks_forward(m, forecast, insample, insample_mask, B);
+}
+
+fc_status fc_nhits_backward(fc_model *m, float *dforecast, size_t B) { return fc_blocks_backward(m, dforecast, B); }
+
+/* N-HiTS has no non-trainable tensors. */
+fc_status fc_nhits_fill_buffers(fc_model *m) {
+    (void)m;
+    return FC_OK;
+}
+
+void fc_nhits_config_to_json(const fc_model_config *c, json_t *o) {
+    fc_stacks_to_json(c, o);
+    json_object_set_new(o, "n_pool_kernel_size", fc_json_size_array(c->n_pool_kernel_size, c->n_stacks));
+    json_object_set_new(o, "n_freq_downsample", fc_json_size_array(c->n_freq_downsample, c->n_stacks));
+}
+
+fc_status fc_nhits_config_from_json(json_t *o, fc_model_config *c, const char *where) {
+    FC_TRY(fc_stacks_from_json(o, c, where));
+    FC_TRY(fc_json_get_size_list(o, "n_pool_kernel_size", c->n_pool_kernel_size, c->n_stacks, where));
+    return fc_json_get_size_list(o, "n_freq_downsample", c->n_freq_downsample, c->n_stacks, where);
+}

@@ -42,12 +42,23 @@ static fc_status layer_workspace(fc_backend *be, const fc_linear *l, size_t B,
     return FC_OK;
 }
 
+typedef struct {
+    fc_backend *be;
+    size_t B;
+    fc_precision prec;
+    size_t *ws;
+} workspace_walk;
+
+static fc_status visit_workspace(const fc_linear *l, size_t index, void *ctx) {
+    (void)index;
+    const workspace_walk *w = ctx;
+    return layer_workspace(w->be, l, w->B, w->prec, w->ws);
+}
+
 static fc_status workspace_bytes(fc_backend *be, const fc_model *m, size_t B, fc_precision prec, size_t *out) {
     size_t ws[FC_WS_SLOTS] = {0};
-    for (int j = 0; j < m->n_linear; j++) FC_TRY(layer_workspace(be, &m->lin[j], B, prec, ws));
-    for (int i = 0; i < m->n_blocks; i++)
-        for (int j = 0; j < m->blocks[i].n_linear; j++)
-            FC_TRY(layer_workspace(be, &m->blocks[i].lin[j], B, prec, ws));
+    workspace_walk walk = {be, B, prec, ws};
+    FC_TRY(fc_model_for_each_linear(m, visit_workspace, &walk));
     *out = 0;
     for (int i = 0; i < FC_WS_SLOTS; i++) *out += ws[i];
     return FC_OK;

@@ -1,0 +1,117 @@
+/* The table of model kinds (as ggml's table of operations): everything
+ * that differs between N-HiTS, N-BEATS and MLP is one entry of one row,
+ * and the rest of fcast reaches a kind only through its row. A kind is one
+ * file (nhits.c, nbeats.c, mlp.c) defining the functions below with its
+ * prefix, and one FC_MODEL_KIND_ROW in model_kinds.c (docs/models.md).
+ *
+ * A kind that lacks an entry cannot be built: the row macro names every
+ * function from the kind's prefix, so a missing one is an undeclared or
+ * unresolved symbol naming the kind and the entry; a row left out of the
+ * table is refused by fc_model_kind_lookup (and test_model_kinds), never
+ * filled in with another kind's code. */
+#ifndef FC_MODELS_MODEL_KINDS_H
+#define FC_MODELS_MODEL_KINDS_H
+
+#include "models/model.h"
+
+struct json_t;   /* jansson's object: only the JSON entries and kind_json.c see it */
+
+/* The entries, as function types so that the row and the declarations
+ * below cannot drift apart. */
+/* The kind's own fields at neuralforecast's defaults (kind, h, input_size
+ * and n_outputs are set already). */
+typedef void fc_kind_defaults_fn(fc_model_config *c);
+/* The kind's own fields (the common ones are checked already). */
+typedef fc_status fc_kind_check_fn(const fc_model_config *c);
+/* Tensor table, layer layout and activation plan of m->cfg. */
+typedef fc_status fc_kind_build_fn(fc_model *m);
+typedef fc_status fc_kind_forward_fn(fc_model *m, float *forecast, const float *insample,
+                                     const float *insample_mask, size_t B);
+typedef fc_status fc_kind_backward_fn(fc_model *m, float *dforecast, size_t B);
+/* Non-trainable tensors in m->params (N-BEATS bases); FC_OK when none. */
+typedef fc_status fc_kind_fill_fn(fc_model *m);
+/* The kind's own config fields, in neuralforecast's names and in the order
+ * model files have always had them (their bytes must not change). */
+typedef void fc_kind_to_json_fn(const fc_model_config *c, struct json_t *o);
+typedef fc_status fc_kind_from_json_fn(struct json_t *o, fc_model_config *c, const char *where);
+
+typedef struct fc_model_kind_ops {
+    const char *name;        /* "NHITS": model files, forecast columns */
+    const char *flag_name;   /* "nhits": --model, the kind's prefix */
+    int num_lr_decays;       /* neuralforecast's default (-1: none) */
+    fc_kind_defaults_fn *defaults;
+    fc_kind_check_fn *check_config;
+    fc_kind_build_fn *build;
+    fc_kind_forward_fn *forward;
+    fc_kind_backward_fn *backward;
+    fc_kind_fill_fn *fill_buffers;
+    fc_kind_to_json_fn *config_to_json;
+    fc_kind_from_json_fn *config_from_json;
+} fc_model_kind_ops;
+
+/* Declares the entries of a kind: fc_<kind>_defaults, ... */
+#define FC_MODEL_KIND_DECLARE(kind)                 \
+    fc_kind_defaults_fn fc_##kind##_defaults;       \
+    fc_kind_check_fn fc_##kind##_check_config;      \
+    fc_kind_build_fn fc_##kind##_build;             \
+    fc_kind_forward_fn fc_##kind##_forward;         \
+    fc_kind_backward_fn fc_##kind##_backward;       \
+    fc_kind_fill_fn fc_##kind##_fill_buffers;       \
+    fc_kind_to_json_fn fc_##kind##_config_to_json;  \
+    fc_kind_from_json_fn fc_##kind##_config_from_json
+
+/* One row of the table; every argument is required. */
+#define FC_MODEL_KIND_ROW(kind, NAME, LR_DECAYS)                                              \
+    {                                                                                         \
+        .name = NAME, .flag_name = #kind, .num_lr_decays = LR_DECAYS,                         \
+        .defaults = fc_##kind##_defaults, .check_config = fc_##kind##_check_config,           \
+        .build = fc_##kind##_build, .forward = fc_##kind##_forward,                           \
+        .backward = fc_##kind##_backward, .fill_buffers = fc_##kind##_fill_buffers,           \
+        .config_to_json = fc_##kind##_config_to_json,                                         \
+        .config_from_json = fc_##kind##_config_from_json,                                     \
+    }
+
+FC_MODEL_KIND_DECLARE(nhits);
+FC_MODEL_KIND_DECLARE(nbeats);
+FC_MODEL_KIND_DECLARE(mlp);
+
+/* The row of kind k: FC_ERR_INVALID naming the kind when k is out of
+ * range, or naming the entry its row lacks. */
+fc_status fc_model_kind_lookup(fc_model_kind k, const fc_model_kind_ops **out);
+/* The row of kind k, NULL when k is out of range (names, no dispatch). */
+const fc_model_kind_ops *fc_model_kind_row(fc_model_kind k);
+/* The first entry row k lacks ("name", "build", ...), NULL when complete. */
+const char *fc_model_kind_missing_entry(const fc_model_kind_ops *row);
+/* "NHITS, NBEATS or MLP", for messages. */
+void fc_model_kind_list(char *buf, size_t size);
+
+/* Shared by N-HiTS and N-BEATS (residual block stacks). */
+/* block_stack.c: forward and backward; the block MLP with neuralforecast's
+ * layer layout and names; the plan of all activations. */
+fc_status fc_blocks_forward(fc_model *m, float *forecast, const float *insample,
+                            const float *insample_mask, size_t B);
+fc_status fc_blocks_backward(fc_model *m, float *dforecast, size_t B);
+void fc_block_add_mlp(fc_model *m, fc_block *blk, int block_index, size_t in, size_t n_theta);
+void fc_blocks_plan(fc_model *m);
+/* Calls describe(m, block, stack, block index) for every block of every
+ * stack, in state_dict order, then plans the activations. */
+typedef void (*fc_block_describer)(fc_model *m, fc_block *b, int stack, int block_index);
+fc_status fc_blocks_build(fc_model *m, fc_block_describer describe);
+/* model_config.c: mlp_units = 3 * [[512, 512]], 3 stacks of 1 block; and
+ * the checks of stacks, blocks and mlp_units, with check_stack(c, i) run
+ * on each stack in turn (NULL: none). */
+void fc_blocks_defaults(fc_model_config *c);
+typedef fc_status (*fc_stack_check)(const fc_model_config *c, int stack);
+fc_status fc_blocks_check_config(const fc_model_config *c, fc_stack_check check_stack);
+
+/* kind_json.c: JSON fields of configurations. get_size reads an integer
+ * from 0 to FC_MAX_DIM (mandatory when need), get_size_list n integers
+ * from 1 to FC_MAX_DIM; stacks_* the fields N-HiTS and N-BEATS share
+ * (stack_types, n_blocks, mlp_units). */
+struct json_t *fc_json_size_array(const size_t *v, int n);
+fc_status fc_json_get_size(struct json_t *o, const char *key, size_t *out, int need, const char *where);
+fc_status fc_json_get_size_list(struct json_t *o, const char *key, size_t *out, int n, const char *where);
+void fc_stacks_to_json(const fc_model_config *c, struct json_t *o);
+fc_status fc_stacks_from_json(struct json_t *o, fc_model_config *c, const char *where);
+
+#endif
