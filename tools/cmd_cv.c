@@ -33,6 +33,7 @@ static int cross_validate(const cv_flags *a) {
     const fc_input_path inputs[] = {{"--data", a->t.data}};
     fc_status st = fc_output_check("--out", a->t.out, 1, inputs, 1);   /* before any work */
     if (st == FC_OK) st = device_backend_open(a->t.device, a->t.threads, a->t.quiet, &be);
+    if (st == FC_OK) be->tf32 = a->t.tf32;   /* as fcast train: each fit is train's */
     if (st == FC_OK) st = train_flags_load_data(&a->t, &r.m[0].su, &(fc_data_choice){0}, &ds);
     if (st == FC_OK) st = cv_run(a, ds, be, &r);
     if (st == FC_OK) st = write_output(a, &r, ds);

@@ -553,6 +553,7 @@ static fc_status open_inputs(tune_run *r) {
     FC_TRY(fc_memory_limit_parse(t->memory_limit, &su.memory_limit));
     FC_TRY(fc_data_store_parse(t->data_store, &su.data_store));
     FC_TRY(device_backend_open(t->device, t->threads, t->quiet, &r->be));
+    r->be->tf32 = t->tf32;   /* as fcast train, so a trial's fits are train's */
     FC_TRY(train_flags_load_data(t, &su, &(fc_data_choice){0}, &r->ds));
     if (r->base.f.log) {
         FC_TRY(fc_trial_log_open(r->base.f.log, &r->log));
