@@ -124,20 +124,23 @@ static void keep_first(float *fc, size_t n_series, size_t H, size_t h, size_t W)
 /* The model's columns (quantiles, or the point and its conformal
  * intervals), as fcast predict writes them (train/forecast_columns.h). */
 static void forecast_reply(const fc_served_model *m, const fc_http_request *rq, const fc_dataset *ds,
-                           const fc_forecast_params *p, const float *raw, fc_http_response *rs) {
+                           const fc_forecast_params *p, float *raw, fc_http_response *rs) {
     fc_column_set cs;
     size_t H = m->f.model->cfg.h, len = 0;
     fc_status st = fc_columns_of(&m->f, fc_model_kind_name(m->f.model->cfg.kind), p->levels, p->n_levels, &cs);
-    float *values = st == FC_OK ? fc_malloc(ds->n_series * H * cs.n_cols * sizeof *values, "forecasts") : NULL;
-    if (st == FC_OK && !values) st = FC_ERR_MEMORY;
-    if (st == FC_OK) st = fc_columns_fill(&m->f, &cs, ds, raw, p->levels, p->n_levels, values);
+    /* the model's outputs are its columns, unless intervals are added to them */
+    float *values = st == FC_OK && cs.intervals ? fc_malloc(ds->n_series * H * cs.n_cols * sizeof *values, "forecasts")
+                                                : NULL;
+    if (st == FC_OK && cs.intervals && !values) st = FC_ERR_MEMORY;
+    if (st == FC_OK && cs.intervals) st = fc_columns_fill(&m->f, &cs, ds, raw, p->levels, p->n_levels, values);
     if (st != FC_OK) {
         free(values);
         fc_http_reply_error(rs, fc_http_status_of(st), fc_last_error());
         return;
     }
-    keep_first(values, ds->n_series, H, p->h, cs.n_cols);
-    fc_forecast_columns cols = {cs.name, cs.n_cols, cs.suffixes, values};
+    float *cells = values ? values : raw;
+    keep_first(cells, ds->n_series, H, p->h, cs.n_cols);
+    fc_forecast_columns cols = {cs.name, cs.n_cols, cs.suffixes, cells};
     int csv = fc_http_media_is(rq->accept, "text/csv");
     char *text = csv ? fc_forecast_response_csv_columns(ds, &m->f.freq, p->h, &cols, &len)
                      : fc_forecast_response_json_columns(m->name, ds, &m->f.freq, p->h, &cols, &len);

@@ -11,18 +11,11 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "st_files.h"
 #include "core/error.h"
 #include "core/rng.h"
 #include "io/conformal_file.h"
 #include "train/conformal.h"
-
-static fc_safetensors *open_fixture(const char *name) {
-    char path[256];
-    snprintf(path, sizeof path, "%s/tests/fixtures/%s", FC_SOURCE_DIR, name);
-    fc_safetensors *f = NULL;
-    CHECK_MSG(fc_st_read(path, &f) == FC_OK, "%s", fc_last_error());
-    return f;
-}
 
 static const float *tensor(const fc_safetensors *f, const char *name) {
     const fc_st_tensor *t = fc_st_find(f, name);

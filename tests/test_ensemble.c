@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "st_files.h"
 #include "core/error.h"
 #include "io/ensemble_file.h"
 #include "io/model_file.h"
@@ -91,26 +92,9 @@ static void test_round_trip(fc_backend *be, fc_forecaster *m, size_t n) {
     CHECK(e.members == NULL);
 }
 
-/* Rewrites PATH into BAD without tensor `drop` and with metadata `key` set
- * to value (NULL: dropped). */
-static void rewrite(const char *drop, const char *key, const char *value) {
-    fc_safetensors *in = NULL;
-    CHECK(fc_st_read(PATH, &in) == FC_OK);
-    fc_st_writer *w = fc_st_writer_new();
-    for (size_t i = 0; i < fc_st_meta_count(in); i++) {
-        const char *k, *v;
-        fc_st_meta_at(in, i, &k, &v);
-        if (key && !strcmp(k, key)) v = value;
-        if (v) fc_st_writer_meta(w, k, v);
-    }
-    for (size_t i = 0; i < fc_st_count(in); i++) {
-        const fc_st_tensor *t = fc_st_at(in, i);
-        if (!drop || strcmp(t->name, drop)) fc_st_writer_add(w, t->name, t->dtype, t->ndim, t->shape, fc_st_data(in, t));
-    }
-    CHECK(fc_st_writer_write(w, BAD) == FC_OK);
-    fc_st_writer_free(&w);
-    fc_st_free(&in);
-}
+/* PATH into BAD without tensor `drop` and with metadata `key` set to
+ * value (NULL: dropped). */
+static void rewrite(const char *drop, const char *key, const char *value) { st_rewrite(PATH, BAD, drop, NULL, key, value); }
 
 static void expect_error(fc_backend *be, const char *needle) {
     fc_ensemble e;

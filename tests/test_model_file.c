@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "st_files.h"
 #include "core/error.h"
 #include "io/model_file.h"
 #include "io/safetensors.h"
@@ -31,28 +32,9 @@ static fc_forecaster make(fc_backend *be) {
     return f;
 }
 
-/* Rewrites PATH into BAD with one tensor dropped or reshaped, or one metadata value changed. */
+/* PATH into BAD with one tensor dropped or reshaped, or one metadata value changed. */
 static void rewrite(const char *drop, const char *reshape, const char *meta_key, const char *meta_value) {
-    fc_safetensors *in = NULL;
-    CHECK(fc_st_read(PATH, &in) == FC_OK);
-    fc_st_writer *w = fc_st_writer_new();
-    for (size_t i = 0; i < fc_st_meta_count(in); i++) {
-        const char *k, *v;
-        fc_st_meta_at(in, i, &k, &v);
-        if (meta_key && !strcmp(k, meta_key)) v = meta_value;
-        if (v) fc_st_writer_meta(w, k, v);
-    }
-    for (size_t i = 0; i < fc_st_count(in); i++) {
-        const fc_st_tensor *t = fc_st_at(in, i);
-        if (drop && !strcmp(t->name, drop)) continue;
-        int64_t shape[2] = {t->shape[0], t->ndim > 1 ? t->shape[1] : 1};
-        int ndim = t->ndim;
-        if (reshape && !strcmp(t->name, reshape)) { shape[0] = (int64_t)t->numel; ndim = 1; }
-        fc_st_writer_add(w, t->name, t->dtype, ndim, shape, fc_st_data(in, t));
-    }
-    CHECK(fc_st_writer_write(w, BAD) == FC_OK);
-    fc_st_writer_free(&w);
-    fc_st_free(&in);
+    st_rewrite(PATH, BAD, drop, reshape, meta_key, meta_value);
 }
 
 /* Rewrites PATH into BAD with element `index` of tensor `name` set to v:

@@ -9,18 +9,11 @@
 #include <string.h>
 
 #include "check.h"
+#include "st_files.h"
 #include "core/error.h"
 #include "io/safetensors.h"
 #include "kernels/scaler.h"
 #include "train/windows.h"
-
-static fc_safetensors *open_fixture(const char *name) {
-    char path[256];
-    snprintf(path, sizeof path, "%s/tests/fixtures/%s", FC_SOURCE_DIR, name);
-    fc_safetensors *f = NULL;
-    CHECK_MSG(fc_st_read(path, &f) == FC_OK, "%s", fc_last_error());
-    return f;
-}
 
 static const void *data(const fc_safetensors *f, const char *name) {
     const fc_st_tensor *t = fc_st_find(f, name);

@@ -32,10 +32,8 @@ fc_status fc_columns_of(const fc_forecaster *f, const char *name, const double *
 fc_status fc_columns_fill(const fc_forecaster *f, const fc_column_set *c, const fc_dataset *ds, const float *raw,
                           const double *levels, size_t n_levels, float *out) {
     size_t h = f->model->cfg.h, N = ds->n_series;
-    if (!c->intervals) {
-        memcpy(out, raw, N * h * c->n_cols * sizeof *out);
-        return FC_OK;
-    }
+    if (!c->intervals)   /* the raw outputs are the columns already: callers use them as they are */
+        return fc_error(FC_ERR_INVALID, "%s: no intervals to add", c->name);
     size_t w = 2 * n_levels;
     float *iv = fc_malloc(h * w * sizeof *iv, "intervals");
     if (!iv) return FC_ERR_MEMORY;

@@ -29,9 +29,10 @@ typedef struct {
 fc_status fc_columns_of(const fc_forecaster *f, const char *name, const double *levels, size_t n_levels,
                         fc_column_set *out);
 
-/* Values (n_series of ds, h, c->n_cols) from the model's raw forecasts
- * (n_series, h, n_outputs): a copy, or the point and its conformal
- * intervals, each series' scores found by its id. */
+/* When c->intervals: the values (n_series of ds, h, c->n_cols), each
+ * point forecast of raw (n_series, h) followed by its conformal
+ * intervals, each series' scores found by its id. Otherwise the raw
+ * outputs (n_series, h, n_outputs) are the columns as they are. */
 fc_status fc_columns_fill(const fc_forecaster *f, const fc_column_set *c, const fc_dataset *ds, const float *raw,
                           const double *levels, size_t n_levels, float *out);
 
