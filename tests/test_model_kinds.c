@@ -40,7 +40,7 @@ static void check_rows(void) {
           fc_model_kind_num_lr_decays(FC_MODEL_MLP) == -1);
     char list[128];
     fc_model_kind_list(list, sizeof list);
-    CHECK(!strcmp(list, "NHITS, NBEATS or MLP"));
+    CHECK(!strcmp(list, "NHITS, NBEATS, MLP or NBEATSx"));
 }
 
 /* A configuration of kind k with its fields off their defaults (a kind
@@ -64,18 +64,33 @@ static void unusual(fc_model_config *c, fc_model_kind k) {
         unusual_stacks(c);
         c->n_pool_kernel_size[0] = 3; c->n_pool_kernel_size[1] = 1;
         c->n_freq_downsample[0] = 5; c->n_freq_downsample[1] = 2;
-    } else if (k == FC_MODEL_NBEATS) {
+    } else if (k == FC_MODEL_NBEATS || k == FC_MODEL_NBEATSX) {
         unusual_stacks(c);
         c->stack_types[0] = FC_STACK_SEASONALITY;
-        c->stack_types[1] = FC_STACK_TREND;
+        c->stack_types[1] = k == FC_MODEL_NBEATSX ? FC_STACK_EXOGENOUS : FC_STACK_TREND;
         c->n_harmonics = 3;
         c->n_basis = 4;
     }
+    if (k != FC_MODEL_NBEATS) {   /* every other kind takes exogenous inputs */
+        c->futr_exog.n = 2;
+        strcpy(c->futr_exog.name[0], "temperature");
+        strcpy(c->futr_exog.name[1], "holiday");
+        c->stat_exog.n = 1;
+        strcpy(c->stat_exog.name[0], "region size");
+    }
+}
+
+static int same_exog(const fc_exog_list *a, const fc_exog_list *b) {
+    int same = a->n == b->n;
+    for (int i = 0; same && i < a->n; i++) same = !strcmp(a->name[i], b->name[i]);
+    return same;
 }
 
 static int same_config(const fc_model_config *a, const fc_model_config *b) {
     int same = a->kind == b->kind && a->h == b->h && a->input_size == b->input_size && a->n_outputs == b->n_outputs;
-    if (a->kind != FC_MODEL_NHITS && a->kind != FC_MODEL_NBEATS && a->kind != FC_MODEL_MLP) return same;
+    same = same && same_exog(&a->futr_exog, &b->futr_exog) && same_exog(&a->hist_exog, &b->hist_exog) &&
+           same_exog(&a->stat_exog, &b->stat_exog);
+    if (a->kind >= FC_MODEL_KIND_COUNT) return same;
     if (a->kind == FC_MODEL_MLP) return same && a->hidden_size == b->hidden_size && a->num_layers == b->num_layers;
     same = same && a->n_stacks == b->n_stacks && a->n_units == b->n_units;
     for (int i = 0; same && i < a->n_stacks; i++)
@@ -84,7 +99,8 @@ static int same_config(const fc_model_config *a, const fc_model_config *b) {
                                               a->n_freq_downsample[i] == b->n_freq_downsample[i]));
     for (int i = 0; same && i < a->n_units; i++)
         same = a->mlp_units[i][0] == b->mlp_units[i][0] && a->mlp_units[i][1] == b->mlp_units[i][1];
-    if (a->kind == FC_MODEL_NBEATS) same = same && a->n_harmonics == b->n_harmonics && a->n_basis == b->n_basis;
+    if (a->kind == FC_MODEL_NBEATS || a->kind == FC_MODEL_NBEATSX)
+        same = same && a->n_harmonics == b->n_harmonics && a->n_basis == b->n_basis;
     return same;
 }
 
@@ -188,12 +204,24 @@ static void check_dispatch(fc_backend *be, fc_model_kind k) {
     float *y = be->alloc(be, 2 * H * sizeof(float));
     be->fill(be, x, 0.5f, 2 * L);
     be->fill(be, mask, 1.0f, 2 * L);
+    /* its exogenous inputs (the unusual configs name future and static ones) */
+    size_t fw = (L + c.h) * (size_t)c.futr_exog.n, sw = (size_t)c.stat_exog.n;
+    float *futr = be->alloc(be, 2 * (fw + 1) * sizeof(float)), *stat = be->alloc(be, 2 * (sw + 1) * sizeof(float));
+    be->fill(be, futr, 0.25f, 2 * (fw + 1));
+    be->fill(be, stat, -1.0f, 2 * (sw + 1));
+    if (fw) {   /* refused until they are given, never read from nowhere */
+        CHECK(fc_model_forward(m, y, x, mask, 2) == FC_ERR_INVALID);
+        CHECK_CONTAINS(fc_last_error(), "without the exogenous inputs");
+    }
+    m->exog = (fc_exog_inputs){fw ? futr : NULL, NULL, sw ? stat : NULL};
     CHECK_MSG(fc_model_forward(m, y, x, mask, 2) == FC_OK, "%s: %s", name, fc_last_error());
     be->fill(be, y, 1.0f, 2 * H);
     CHECK_MSG(fc_model_backward(m, y, 2) == FC_OK, "%s: %s", name, fc_last_error());
     be->release(be, x);
     be->release(be, mask);
     be->release(be, y);
+    be->release(be, futr);
+    be->release(be, stat);
     fc_model_free(&m);
 }
 
@@ -203,7 +231,7 @@ static void check_unknown(fc_model_kind k) {
     CHECK(c.kind == k && c.h == 6 && c.input_size == 12);
     CHECK(fc_model_config_check(&c) == FC_ERR_INVALID);
     CHECK_CONTAINS(fc_last_error(), "unknown kind");
-    CHECK_CONTAINS(fc_last_error(), "NHITS, NBEATS or MLP");
+    CHECK_CONTAINS(fc_last_error(), "NHITS, NBEATS, MLP or NBEATSx");
     fc_model *m = (fc_model *)&c;   /* must be reset, not left pointing anywhere */
     CHECK(fc_model_plan(&c, &m) == FC_ERR_INVALID && m == NULL);
     const fc_model_kind_ops *r = (const fc_model_kind_ops *)&c;
@@ -231,6 +259,6 @@ int main(void) {
     fc_model_config c;
     CHECK(fc_model_config_from_json("{\"model\":\"LSTM\",\"h\":6,\"input_size\":12}", "x.safetensors", &c) ==
           FC_ERR_FORMAT);
-    CHECK_CONTAINS(fc_last_error(), "config field 'model' must be NHITS, NBEATS or MLP");
+    CHECK_CONTAINS(fc_last_error(), "config field 'model' must be NHITS, NBEATS, MLP or NBEATSx");
     return CHECK_DONE();
 }

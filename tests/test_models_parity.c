@@ -141,6 +141,17 @@ static void check_config_json(const fc_model_config *cfg) {
     CHECK(fc_model_config_check(&back) != FC_OK);
 }
 
+/* The fixture's exogenous inputs (input.futr_exog (B, L + h, F),
+ * input.hist_exog (B, L, X), input.stat_exog (B, S)), for the model. */
+static fc_exog_inputs fixture_exog(const fc_safetensors *f, const fc_model_config *c, size_t B) {
+    fc_exog_inputs x = {NULL, NULL, NULL};
+    size_t L = c->input_size, H = c->h;
+    if (c->futr_exog.n) x.futr = tensor(f, "input.futr_exog", B * (L + H) * (size_t)c->futr_exog.n);
+    if (c->hist_exog.n) x.hist = tensor(f, "input.hist_exog", B * L * (size_t)c->hist_exog.n);
+    if (c->stat_exog.n) x.stat = tensor(f, "input.stat_exog", B * (size_t)c->stat_exog.n);
+    return x;
+}
+
 static void check_fixture(const char *file, double curve_param_atol) {
     char path[256];
     snprintf(path, sizeof path, "%s/tests/fixtures/%s", FC_SOURCE_DIR, file);
@@ -159,6 +170,7 @@ static void check_fixture(const char *file, double curve_param_atol) {
     size_t B = fc_st_find(f, "input.insample_y")->shape[0], L = cfg.input_size, H = cfg.h, Q = cfg.n_outputs;
     CHECK(fc_model_reserve(m, B, 1) == FC_OK);
     load_params(m, f);
+    m->exog = fixture_exog(f, &cfg, B);
     const float *x = tensor(f, "input.insample_y", B * L), *xm = tensor(f, "input.insample_mask", B * L);
     const float *y = tensor(f, "input.outsample_y", B * H), *ym = tensor(f, "input.outsample_mask", B * H);
     const float *ref_fc = tensor(f, "output.forecast", B * H * Q), *ref_loss = tensor(f, "output.loss", 1);
@@ -177,7 +189,8 @@ static void check_fixture(const char *file, double curve_param_atol) {
     CHECK(fc_model_backward(m, g, B) == FC_OK);
     compare_gradients(m, f);
     compare_curve(m, f, x, xm, y, ym, B, loss_kind, 1e-3, curve_param_atol);
-    printf("%s: %s, Q=%zu, %zu tensors, forecast, %s match\n", file, fc_model_kind_name(cfg.kind), Q, m->n_tensors,
+    printf("%s: %s, Q=%zu, exogenous %d/%d/%d, %zu tensors, forecast, %s match\n", file,
+           fc_model_kind_name(cfg.kind), Q, cfg.futr_exog.n, cfg.hist_exog.n, cfg.stat_exog.n, m->n_tensors,
            "loss, gradients and curve");
     free(fc); free(g);
     fc_model_free(&m);
@@ -199,5 +212,13 @@ int main(void) {
     check_fixture("model_nhits_mq.safetensors", 2e-2);
     check_fixture("model_nbeats_mq.safetensors", 2e-2);
     check_fixture("model_mlp_mq.safetensors", 2e-2);
+    /* Exogenous inputs (python/make_exog_fixtures.py): future, past and
+     * static columns into N-HiTS (pooled per channel), MLP and NBEATSx,
+     * whose exogenous basis also runs with MQLoss. */
+    check_fixture("model_nhits_exog.safetensors", 2e-2);
+    check_fixture("model_nhits_hist.safetensors", 2e-2);
+    check_fixture("model_mlp_exog.safetensors", 2e-2);
+    check_fixture("model_nbeatsx_exog.safetensors", 2e-2);
+    check_fixture("model_nbeatsx_stat.safetensors", 2e-2);
     return CHECK_DONE();
 }

@@ -19,6 +19,7 @@ char *fc_model_config_to_json(const fc_model_config *c) {
      * files written before it existed read as 1 */
     if (c->n_outputs != 1) json_object_set_new(o, "n_outputs", json_integer((json_int_t)c->n_outputs));
     ops->config_to_json(c, o);
+    fc_exog_lists_to_json(c, o);
     char *s = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     return s;
@@ -40,6 +41,7 @@ static fc_status parse_object(json_t *o, fc_model_config *c, const char *where) 
     fc_model_config_default(c, k, h, L);
     FC_TRY(fc_json_get_size(o, "n_outputs", &c->n_outputs, 0, where));   /* bounded by fc_model_config_check */
     FC_TRY(ops->config_from_json(o, c, where));
+    FC_TRY(fc_exog_lists_from_json(o, c, where));
     fc_status st = fc_model_config_check(c);
     return st == FC_OK ? FC_OK : fc_error_wrap(FC_ERR_FORMAT, "%s: ", where);
 }

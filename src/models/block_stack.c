@@ -31,7 +31,8 @@ void fc_block_add_mlp(fc_model *m, fc_block *blk, int block_index, size_t in, si
     const fc_model_config *c = &m->cfg;
     char prefix[48];
     int j = 0;
-    blk->in = in;
+    blk->y_in = in;
+    blk->in = in = fc_exog_input_width(c, blk->pool_k, in);   /* y's columns, then the exogenous ones */
     blk->n_theta = n_theta;
     /* nn.Sequential(Linear(in, u0), [Linear(u_k0, u_k1), ReLU] * n_units, Linear(u_last, n_theta)) */
     snprintf(prefix, sizeof prefix, "blocks.%d.layers.0", block_index);
@@ -87,6 +88,12 @@ static void plan_multi_output(fc_model *m) {
     if (P) m->s_dtq = fc_model_plan_scratch(m, Q * P);
 }
 
+static int has_exog_basis(const fc_model *m) {
+    for (int i = 0; i < m->n_blocks; i++)
+        if (m->blocks[i].basis == FC_BASIS_EXOG) return 1;
+    return 0;
+}
+
 void fc_blocks_plan(fc_model *m) {
     size_t L = m->cfg.input_size, H = m->cfg.h, Q = m->cfg.n_outputs;
     m->a_mask = fc_model_plan_act(m, L);
@@ -98,9 +105,12 @@ void fc_blocks_plan(fc_model *m) {
             b->a_argmax = fc_model_plan_act(m, b->in);   /* int32 stored in float slots */
         }
         for (int j = 0; j < b->n_linear; j++) b->a_out[j] = fc_model_plan_act(m, b->lin[j].out);
-        if (b->basis == FC_BASIS_MATRIX) b->a_back = fc_model_plan_act(m, L);
+        if (b->basis == FC_BASIS_MATRIX || b->basis == FC_BASIS_EXOG) b->a_back = fc_model_plan_act(m, L);
         if (b->basis != FC_BASIS_IDENTITY) b->a_fore = fc_model_plan_act(m, H * Q);
+        if (b->in != b->y_in) b->a_xin = fc_model_plan_act(m, b->in);
     }
+    if (fc_model_has_exog(&m->cfg)) fc_exog_plan(m);
+    if (has_exog_basis(m)) fc_exog_basis_plan(m);
     size_t w = max_width(m);
     m->s_ping = fc_model_plan_scratch(m, w);
     m->s_pong = fc_model_plan_scratch(m, w);
@@ -120,6 +130,12 @@ static fc_status block_mlp_forward(fc_model *m, fc_block *b, size_t B, const flo
         be->maxpool1d_forward(be, ACT(m, b->a_pool), (int32_t *)ACT(m, b->a_argmax), x, B,
                               m->cfg.input_size, b->pool_k);
         x = ACT(m, b->a_pool);
+    }
+    if (b->in != b->y_in) {                /* [y | hist | futr | stat] */
+        float *xin = ACT(m, b->a_xin);
+        be->axpby_rows(be, xin, b->in, 1.0f, x, b->y_in, 0.0f, B, b->y_in);
+        fc_exog_fill_input(m, xin, b->in, b->y_in, b->pool_k, B);
+        x = xin;
     }
     for (int j = 0; j < b->n_linear; j++) {
         const fc_linear *l = &b->lin[j];
@@ -150,6 +166,21 @@ static fc_status block_fore_multi(fc_model *m, fc_block *b, const float *theta, 
     return FC_OK;
 }
 
+/* The exogenous basis (exog_basis.c): forecast built (B, Q, H), made
+ * (B, H, Q) when Q > 1 as the other bases' are. */
+static fc_status block_exog_forward(fc_model *m, fc_block *b, const float *theta, size_t B, const float **back,
+                                    size_t *ldb, const float **fore, size_t *ldf) {
+    size_t L = m->cfg.input_size, H = m->cfg.h, Q = m->cfg.n_outputs;
+    fc_exog_basis_forward(m, b, theta, ACT(m, b->a_back), ACT(m, b->a_fore), B);
+    *back = ACT(m, b->a_back); *ldb = L;
+    *fore = ACT(m, b->a_fore); *ldf = H * Q;
+    if (Q > 1) {
+        m->be->transpose_rows(m->be, ACT(m, m->a_qperm), H * Q, ACT(m, b->a_fore), Q * H, B, Q, H);
+        *fore = ACT(m, m->a_qperm);
+    }
+    return FC_OK;
+}
+
 /* Splits theta into backcast (row stride *ldb) and block forecast (stride *ldf). */
 static fc_status block_basis_forward(fc_model *m, fc_block *b, const float *theta, size_t B,
                                      const float **back, size_t *ldb, const float **fore, size_t *ldf) {
@@ -157,6 +188,7 @@ static fc_status block_basis_forward(fc_model *m, fc_block *b, const float *thet
     size_t L = m->cfg.input_size, H = m->cfg.h, T = b->n_theta;
     *back = theta; *ldb = T;
     *fore = theta + L; *ldf = T;
+    if (b->basis == FC_BASIS_EXOG) return block_exog_forward(m, b, theta, B, back, ldb, fore, ldf);
     if (m->cfg.n_outputs > 1 && b->basis != FC_BASIS_IDENTITY) {
         if (b->basis == FC_BASIS_MATRIX) {
             FC_TRY(be->gemm(be, 0, 0, B, L, b->P, 1.0f, theta, T, P(m, b->basis_back), L, 0.0f, ACT(m, b->a_back), L));
@@ -184,6 +216,7 @@ fc_status fc_blocks_forward(fc_model *m, float *forecast, const float *insample,
     be->flip_rows(be, mask, L, insample_mask, L, B, L);
     be->flip_rows(be, ACT(m, m->blocks[0].a_in), L, insample, L, B, L);
     be->broadcast_col(be, forecast, insample, L, L - 1, B, H);
+    if (has_exog_basis(m)) fc_exog_basis_build(m, B);
     for (int i = 0; i < m->n_blocks; i++) {
         fc_block *b = &m->blocks[i];
         const float *theta, *back, *fore;
@@ -223,6 +256,10 @@ static fc_status block_basis_backward(fc_model *m, fc_block *b, float *dtheta, c
                                       const float *dforecast, const float *dfq, size_t B) {
     fc_backend *be = m->be;
     size_t L = m->cfg.input_size, H = m->cfg.h, T = b->n_theta;
+    if (b->basis == FC_BASIS_EXOG) {
+        fc_exog_basis_backward(m, b, dtheta, dback, dforecast, dfq, B);
+        return FC_OK;
+    }
     if (m->cfg.n_outputs > 1 && b->basis != FC_BASIS_IDENTITY) {
         if (b->basis == FC_BASIS_MATRIX)
             FC_TRY(be->gemm(be, 0, 1, B, b->P, L, 1.0f, dback, L, P(m, b->basis_back), L, 0.0f, dtheta, T));
@@ -248,14 +285,21 @@ static fc_status block_basis_backward(fc_model *m, fc_block *b, float *dtheta, c
 static fc_status block_mlp_backward(fc_model *m, fc_block *b, float *dtheta, size_t B, float *dinput) {
     fc_backend *be = m->be;
     float *dy = dtheta, *spare = SCR(m, m->s_pong);
+    int exog = b->in != b->y_in;
     for (int j = b->n_linear - 1; j >= 0; j--) {
         const fc_linear *l = &b->lin[j];
-        const float *x = j > 0 ? ACT(m, b->a_out[j - 1]) : b->pool_k > 1 ? ACT(m, b->a_pool) : ACT(m, b->a_in);
+        const float *x = j > 0 ? ACT(m, b->a_out[j - 1]) : exog ? ACT(m, b->a_xin)
+                       : b->pool_k > 1 ? ACT(m, b->a_pool) : ACT(m, b->a_in);
         int need_dx = j > 0 || dinput != NULL;
-        float *dx = need_dx ? (j == 0 && b->pool_k == 1 ? dinput : spare) : NULL;
+        float *dx = need_dx ? (j == 0 && b->pool_k == 1 && !exog ? dinput : spare) : NULL;
         fc_linear_call call = fc_model_linear_call(m, l, x, ACT(m, b->a_out[j]), B);
         FC_TRY(fc_model_linear_backward(m, &call, l, dy, dx));
         if (dx == spare) { spare = dy; dy = dx; }
+    }
+    if (dinput && exog) {                  /* only y's columns lead back to the residual */
+        float *keep = b->pool_k > 1 ? spare : dinput;
+        be->axpby_rows(be, keep, b->y_in, 1.0f, dy, b->in, 0.0f, B, b->y_in);
+        dy = keep;
     }
     if (dinput && b->pool_k > 1)
         be->maxpool1d_backward(be, dinput, dy, (const int32_t *)ACT(m, b->a_argmax), B, m->cfg.input_size, b->pool_k);

@@ -3,6 +3,8 @@
  * integer readers with the model file's messages, and the fields N-HiTS
  * and N-BEATS share. */
 #include <jansson.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "core/error.h"
 #include "models/model_kinds.h"
@@ -70,10 +72,48 @@ fc_status fc_stacks_from_json(json_t *o, fc_model_config *c, const char *where) 
     for (int i = 0; i < c->n_stacks; i++) {
         const char *t = json_string_value(json_array_get(types, (size_t)i));
         if (!t || fc_stack_type_parse(t, &c->stack_types[i]))
-            return fc_error(FC_ERR_FORMAT, "%s: config 'stack_types'[%d] is not identity, trend or seasonality", where, i);
+            return fc_error(FC_ERR_FORMAT, "%s: config 'stack_types'[%d] is not identity, trend, seasonality or "
+                            "exogenous", where, i);
     }
     size_t nb[FC_MAX_STACKS];
     FC_TRY(fc_json_get_size_list(o, "n_blocks", nb, c->n_stacks, where));
     for (int i = 0; i < c->n_stacks; i++) c->n_blocks[i] = (int)nb[i];
     return units_from_json(json_object_get(o, "mlp_units"), c, where);
+}
+
+static const char *const EXOG_KEYS[3] = {"futr_exog_list", "hist_exog_list", "stat_exog_list"};
+
+static fc_exog_list *exog_list_of(fc_model_config *c, int k) {
+    return k == 0 ? &c->futr_exog : k == 1 ? &c->hist_exog : &c->stat_exog;
+}
+
+void fc_exog_lists_to_json(const fc_model_config *c, json_t *o) {
+    for (int k = 0; k < 3; k++) {
+        const fc_exog_list *l = exog_list_of((fc_model_config *)c, k);
+        if (!l->n) continue;
+        json_t *a = json_array();
+        for (int i = 0; i < l->n; i++) json_array_append_new(a, json_string(l->name[i]));
+        json_object_set_new(o, EXOG_KEYS[k], a);
+    }
+}
+
+/* Absent or null (neuralforecast's default None) is an empty list. */
+fc_status fc_exog_lists_from_json(json_t *o, fc_model_config *c, const char *where) {
+    for (int k = 0; k < 3; k++) {
+        json_t *a = json_object_get(o, EXOG_KEYS[k]);
+        fc_exog_list *l = exog_list_of(c, k);
+        l->n = 0;
+        if (!a || json_is_null(a)) continue;
+        if (!json_is_array(a) || json_array_size(a) > FC_MAX_EXOG)
+            return fc_error(FC_ERR_FORMAT, "%s: config field '%s' must be a list of at most %d column names", where,
+                            EXOG_KEYS[k], FC_MAX_EXOG);
+        for (size_t i = 0; i < json_array_size(a); i++) {
+            const char *name = json_string_value(json_array_get(a, i));
+            if (!name || !*name || strlen(name) >= FC_EXOG_NAME_MAX)
+                return fc_error(FC_ERR_FORMAT, "%s: config '%s'[%zu] must be a column name of 1 to %d bytes", where,
+                                EXOG_KEYS[k], i, FC_EXOG_NAME_MAX - 1);
+            snprintf(l->name[l->n++], FC_EXOG_NAME_MAX, "%s", name);
+        }
+    }
+    return FC_OK;
 }

@@ -1,7 +1,8 @@
 /* MLP as neuralforecast's MLP: num_layers Linear(+ReLU) layers of
  * hidden_size on the (unflipped) insample window, then Linear(hidden, h * Q),
  * whose rows are already the (B, h, Q) forecast (neuralforecast's reshape).
- * Tensor names: mlp.<i>.weight/bias and out.weight/bias. This file is the
+ * With exogenous inputs the first layer reads [y | hist | futr | stat]
+ * (exog_inputs.c). Tensor names: mlp.<i>.weight/bias and out.weight/bias. This file is the
  * MLP's row of the kind table (model_kinds.h). */
 #include <jansson.h>
 #include <stdio.h>
@@ -29,7 +30,11 @@ fc_status fc_mlp_check_config(const fc_model_config *c) {
 fc_status fc_mlp_build(fc_model *m) {
     const fc_model_config *c = &m->cfg;
     char prefix[32];
-    size_t in = c->input_size, w = c->hidden_size;
+    size_t in = fc_exog_input_width(c, 1, c->input_size), w = c->hidden_size;
+    if (fc_model_has_exog(c)) {
+        m->a_mlp_xin = fc_model_plan_act(m, in);
+        fc_exog_plan(m);
+    }
     for (int i = 0; i < c->num_layers; i++) {
         snprintf(prefix, sizeof prefix, "mlp.%d", i);
         fc_model_add_linear(m, &m->lin[i], prefix, i == 0 ? in : w, w, FC_ACT_RELU);
@@ -49,6 +54,14 @@ fc_status fc_mlp_forward(fc_model *m, float *forecast, const float *insample, co
                          size_t B) {
     (void)insample_mask;
     const float *x = insample;
+    if (fc_model_has_exog(&m->cfg)) {      /* [y | hist | futr | stat] */
+        size_t L = m->cfg.input_size, width = m->lin[0].in;
+        float *xin = ACT(m, m->a_mlp_xin);
+        m->be->axpby_rows(m->be, xin, width, 1.0f, insample, L, 0.0f, B, L);
+        fc_exog_fill_input(m, xin, width, L, 1, B);
+        x = xin;
+    }
+    const float *input = x;
     for (int i = 0; i < m->n_linear; i++) {
         const fc_linear *l = &m->lin[i];
         float *y = i + 1 < m->n_linear ? ACT(m, m->a_mlp_out[i]) : forecast;
@@ -56,7 +69,7 @@ fc_status fc_mlp_forward(fc_model *m, float *forecast, const float *insample, co
         FC_TRY(m->be->linear_forward(m->be, &call));
         x = y;
     }
-    m->mlp_input = insample;
+    m->mlp_input = input;
     return FC_OK;
 }
 

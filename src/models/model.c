@@ -176,9 +176,19 @@ static fc_status check_batch(const fc_model *m, size_t B, int backward) {
     return FC_OK;
 }
 
+/* A kind of exogenous input the model reads must come with the batch. */
+static fc_status check_exog(const fc_model *m) {
+    const fc_model_config *c = &m->cfg;
+    if ((c->futr_exog.n && !m->exog.futr) || (c->hist_exog.n && !m->exog.hist) || (c->stat_exog.n && !m->exog.stat))
+        return fc_error(FC_ERR_INVALID, "model: a forward without the exogenous inputs it reads (%d future, %d past, "
+                        "%d static)", c->futr_exog.n, c->hist_exog.n, c->stat_exog.n);
+    return FC_OK;
+}
+
 fc_status fc_model_forward(fc_model *m, float *forecast, const float *insample,
                            const float *insample_mask, size_t B) {
     FC_TRY(check_batch(m, B, 0));
+    FC_TRY(check_exog(m));
     return m->ops->forward(m, forecast, insample, insample_mask, B);
 }
 

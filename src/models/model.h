@@ -27,10 +27,30 @@
 /* Tensors of the largest configuration: every block with the most linear
  * layers (weight and bias each) and two basis matrices, or the MLP. */
 #define FC_TENSOR_CAP (FC_MAX_BLOCKS * (2 * FC_MAX_LINEARS + 2) + 2 * FC_MAX_LINEARS)
+/* Exogenous variables of one kind (future, past, static): at most this
+ * many columns, named in at most FC_EXOG_NAME_MAX - 1 bytes. */
+#define FC_MAX_EXOG 64
+#define FC_EXOG_NAME_MAX 64
 
 /* Each kind is one row of the table in model_kinds.c (docs/models.md). */
-typedef enum { FC_MODEL_NHITS = 0, FC_MODEL_NBEATS, FC_MODEL_MLP, FC_MODEL_KIND_COUNT } fc_model_kind;
-typedef enum { FC_STACK_IDENTITY = 0, FC_STACK_TREND, FC_STACK_SEASONALITY } fc_stack_type;
+typedef enum { FC_MODEL_NHITS = 0, FC_MODEL_NBEATS, FC_MODEL_MLP, FC_MODEL_NBEATSX, FC_MODEL_KIND_COUNT } fc_model_kind;
+/* EXOGENOUS: NBEATSx's basis made of the future and static exogenous values. */
+typedef enum { FC_STACK_IDENTITY = 0, FC_STACK_TREND, FC_STACK_SEASONALITY, FC_STACK_EXOGENOUS } fc_stack_type;
+
+/* The exogenous columns of one kind, in the order the model reads them
+ * (neuralforecast's futr_exog_list, hist_exog_list, stat_exog_list). */
+typedef struct {
+    int n;
+    char name[FC_MAX_EXOG][FC_EXOG_NAME_MAX];
+} fc_exog_list;
+
+/* A batch's exogenous inputs (device pointers, NULL for a kind the model
+ * has none of), neuralforecast's windows_batch layout, channel fastest:
+ * futr (B, L + h, F) over the insample and the horizon, hist (B, L, X)
+ * over the insample, stat (B, S). */
+typedef struct {
+    const float *futr, *hist, *stat;
+} fc_exog_inputs;
 
 typedef struct {
     fc_model_kind kind;
@@ -51,6 +71,8 @@ typedef struct {
     /* MLP */
     size_t hidden_size;
     int num_layers;
+    /* Exogenous inputs (any kind whose row takes them; model_kinds.h) */
+    fc_exog_list futr_exog, hist_exog, stat_exog;
 } fc_model_config;
 
 /* neuralforecast's defaults for the model kind, for horizon h and input L. */
@@ -90,7 +112,9 @@ typedef struct {
 typedef enum {
     FC_BASIS_IDENTITY = 0,   /* N-BEATS identity */
     FC_BASIS_INTERP,         /* N-HiTS */
-    FC_BASIS_MATRIX          /* N-BEATS trend/seasonality */
+    FC_BASIS_MATRIX,         /* N-BEATS trend/seasonality */
+    FC_BASIS_EXOG            /* NBEATSx exogenous: theta = [forecast C | backcast C] against the
+                              * window's own (C, L + H) basis of its future and static values */
 } fc_basis_kind;
 
 typedef struct {
@@ -104,9 +128,11 @@ typedef struct {
     size_t n_knots;          /* INTERP: forecast knots per output */
     size_t P;                /* MATRIX: basis rows */
     size_t basis_back, basis_fore;   /* MATRIX: tensor indices of (P,L) and (P,H) */
+    size_t y_in;             /* columns of the MLP input that come from y (the rest: exogenous) */
     /* activation offsets in floats per window: buffer X of a batch lives at
      * acts + a_X * capacity and holds (B, width) row-major */
     size_t a_in, a_pool, a_argmax, a_out[FC_MAX_LINEARS], a_back, a_fore;
+    size_t a_xin;            /* with exogenous inputs: the MLP input [y | hist | futr | stat] (B, in) */
 } fc_block;
 
 struct fc_model_kind_ops;
@@ -123,11 +149,19 @@ typedef struct fc_model {
     int n_linear;                     /* MLP */
     fc_linear lin[FC_MAX_LINEARS];
     size_t a_mask, a_mlp_out[FC_MAX_LINEARS];
+    size_t a_mlp_xin;                 /* MLP with exogenous inputs: its layer 0 input */
     /* n_outputs > 1 only (block stacks): a_qperm holds a block's forecast
      * moved between quantile-major (B, Q, *) and (B, H, Q) layouts; s_dfq
      * d forecast as (B, Q, H), s_dtq a basis block's d theta as (B, Q, P). */
     size_t a_qperm, s_dfq, s_dtq;
     const float *mlp_input;   /* MLP: the insample of the last forward (its layer 0 input) */
+    /* Exogenous inputs of the next forward (set by the caller with the
+     * batch; fc_model_exog_width says how many it reads). */
+    fc_exog_inputs exog;
+    /* Their planned scratch (exog_inputs.c): channel-major copies, pooled
+     * copies and pooling argmax, and NBEATSx's basis (B, C, L + H). */
+    size_t a_xT, a_xP, a_xArg;
+    size_t a_xbasis, a_xtmp, s_xdf;   /* NBEATSx's exogenous basis (exog_basis.c) */
     /* backward scratch offsets (floats per window, like activations) */
     size_t s_ping, s_pong, s_dr, s_dback, s_drtmp;
     /* activations and gradients planned for up to `capacity` windows */
@@ -203,6 +237,24 @@ fc_status fc_model_forward(fc_model *m, float *forecast, const float *insample,
  * forecast (B,H,Q), which it may overwrite. Must follow a forward of the same
  * batch. */
 fc_status fc_model_backward(fc_model *m, float *dforecast, size_t B);
+
+/* exog_inputs.c: the MLP input of a block or of the MLP, [y | hist | futr
+ * | stat] with hist and futr each max-pooled over time by pool_k (1: as
+ * they are), y already in its first y_width columns of x (B, width). */
+size_t fc_exog_input_width(const fc_model_config *c, size_t pool_k, size_t y_width);
+void fc_exog_plan(fc_model *m);
+void fc_exog_fill_input(fc_model *m, float *x, size_t width, size_t y_width, size_t pool_k, size_t B);
+int fc_model_has_exog(const fc_model_config *c);
+/* exog_basis.c: NBEATSx's exogenous basis, built once per forward into
+ * a_xbasis, and the forward and backward of a block on it: back (B, L),
+ * fore (B, Q, H) written quantile-major (the Q rows equal: the basis has
+ * one forecast per point, broadcast over the outputs as neuralforecast's
+ * (B, h, 1) + (B, h, Q)). */
+void fc_exog_basis_plan(fc_model *m);
+void fc_exog_basis_build(fc_model *m, size_t B);
+void fc_exog_basis_forward(fc_model *m, const fc_block *b, const float *theta, float *back, float *fore, size_t B);
+void fc_exog_basis_backward(fc_model *m, const fc_block *b, float *dtheta, const float *dback,
+                            const float *dforecast, const float *dfq, size_t B);
 
 /* Every linear layer of the model in a fixed order: the blocks' layers,
  * block by block, then the MLP's. index counts visits from 0; visit 0 is

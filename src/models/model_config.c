@@ -40,12 +40,13 @@ const char *fc_stack_type_name(fc_stack_type t) {
     case FC_STACK_IDENTITY: return "identity";
     case FC_STACK_TREND: return "trend";
     case FC_STACK_SEASONALITY: return "seasonality";
+    case FC_STACK_EXOGENOUS: return "exogenous";
     }
     return "?";
 }
 
 int fc_stack_type_parse(const char *s, fc_stack_type *out) {
-    for (int t = FC_STACK_IDENTITY; t <= FC_STACK_SEASONALITY; t++)
+    for (int t = FC_STACK_IDENTITY; t <= FC_STACK_EXOGENOUS; t++)
         if (!strcmp(s, fc_stack_type_name((fc_stack_type)t))) {
             *out = (fc_stack_type)t;
             return 0;
@@ -82,6 +83,44 @@ fc_status fc_blocks_check_config(const fc_model_config *c, fc_stack_check check_
     return check_units(c);
 }
 
+static const char *const EXOG_FLAGS[3] = {"--futr-exog", "--hist-exog", "--stat-exog"};
+
+static const fc_exog_list *exog_list(const fc_model_config *c, int kind) {
+    return kind == 0 ? &c->futr_exog : kind == 1 ? &c->hist_exog : &c->stat_exog;
+}
+
+/* Names: not empty, NUL-terminated in their slot, and each column in one
+ * role only (a future column is already seen over the past). */
+static fc_status check_exog_names(const fc_model_config *c) {
+    for (int k = 0; k < 3; k++) {
+        const fc_exog_list *l = exog_list(c, k);
+        if (l->n < 0 || l->n > FC_MAX_EXOG)
+            return fc_error(FC_ERR_INVALID, "model: %d columns for %s (at most %d)", l->n, EXOG_FLAGS[k], FC_MAX_EXOG);
+        for (int i = 0; i < l->n; i++) {
+            if (!l->name[i][0] || !memchr(l->name[i], '\0', FC_EXOG_NAME_MAX))
+                return fc_error(FC_ERR_INVALID, "model: %s names an empty or overlong column", EXOG_FLAGS[k]);
+            for (int k2 = 0; k2 <= k; k2++)
+                for (int j = 0; j < (k2 == k ? i : exog_list(c, k2)->n); j++)
+                    if (!strcmp(l->name[i], exog_list(c, k2)->name[j]))
+                        return fc_error(FC_ERR_INVALID, "model: column '%s' is named twice (%s and %s); "
+                                        "each exogenous column has one role", l->name[i], EXOG_FLAGS[k2],
+                                        EXOG_FLAGS[k]);
+        }
+    }
+    return FC_OK;
+}
+
+fc_status fc_model_kind_check_exog(const fc_model_kind_ops *row, const fc_model_config *c) {
+    static const unsigned bit[3] = {FC_EXOG_FUTR, FC_EXOG_HIST, FC_EXOG_STAT};
+    static const char *const what[3] = {"future", "past (historical)", "static"};
+    for (int k = 0; k < 3; k++)
+        if (exog_list(c, k)->n > 0 && !(row->exog & bit[k]))
+            return fc_error(FC_ERR_INVALID, "%s takes no %s exogenous inputs (%s %s), as neuralforecast's %s; "
+                            "NHITS, MLP and NBEATSx do", row->name, what[k], EXOG_FLAGS[k],
+                            exog_list(c, k)->name[0], row->name);
+    return check_exog_names(c);
+}
+
 fc_status fc_model_config_check(const fc_model_config *c) {
     const fc_model_kind_ops *ops;
     FC_TRY(fc_model_kind_lookup(c->kind, &ops));
@@ -92,5 +131,6 @@ fc_status fc_model_config_check(const fc_model_config *c) {
     /* the outputs of a point are the loss's: at most an MQ loss's quantiles */
     if (c->n_outputs < 1 || c->n_outputs > FC_MAX_QUANTILES)
         return fc_error(FC_ERR_INVALID, "model: n_outputs must be 1 to %d (got %zu)", FC_MAX_QUANTILES, c->n_outputs);
+    FC_TRY(fc_model_kind_check_exog(ops, c));
     return ops->check_config(c);
 }

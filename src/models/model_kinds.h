@@ -35,10 +35,15 @@ typedef fc_status fc_kind_fill_fn(fc_model *m);
 typedef void fc_kind_to_json_fn(const fc_model_config *c, struct json_t *o);
 typedef fc_status fc_kind_from_json_fn(struct json_t *o, fc_model_config *c, const char *where);
 
+/* The exogenous inputs a kind takes (neuralforecast's EXOGENOUS_FUTR,
+ * EXOGENOUS_HIST, EXOGENOUS_STAT), or'ed. */
+enum { FC_EXOG_NONE = 0, FC_EXOG_FUTR = 1, FC_EXOG_HIST = 2, FC_EXOG_STAT = 4, FC_EXOG_ALL = 7 };
+
 typedef struct fc_model_kind_ops {
     const char *name;        /* "NHITS": model files, forecast columns */
     const char *flag_name;   /* "nhits": --model, the kind's prefix */
     int num_lr_decays;       /* neuralforecast's default (-1: none) */
+    unsigned exog;           /* FC_EXOG_*: asking a kind for others is an error naming them */
     fc_kind_defaults_fn *defaults;
     fc_kind_check_fn *check_config;
     fc_kind_build_fn *build;
@@ -61,9 +66,9 @@ typedef struct fc_model_kind_ops {
     fc_kind_from_json_fn fc_##kind##_config_from_json
 
 /* One row of the table; every argument is required. */
-#define FC_MODEL_KIND_ROW(kind, NAME, LR_DECAYS)                                              \
+#define FC_MODEL_KIND_ROW(kind, NAME, LR_DECAYS, EXOG)                                        \
     {                                                                                         \
-        .name = NAME, .flag_name = #kind, .num_lr_decays = LR_DECAYS,                         \
+        .name = NAME, .flag_name = #kind, .num_lr_decays = LR_DECAYS, .exog = EXOG,           \
         .defaults = fc_##kind##_defaults, .check_config = fc_##kind##_check_config,           \
         .build = fc_##kind##_build, .forward = fc_##kind##_forward,                           \
         .backward = fc_##kind##_backward, .fill_buffers = fc_##kind##_fill_buffers,           \
@@ -74,6 +79,7 @@ typedef struct fc_model_kind_ops {
 FC_MODEL_KIND_DECLARE(nhits);
 FC_MODEL_KIND_DECLARE(nbeats);
 FC_MODEL_KIND_DECLARE(mlp);
+FC_MODEL_KIND_DECLARE(nbeatsx);
 
 /* The row of kind k: FC_ERR_INVALID naming the kind when k is out of
  * range, or naming the entry its row lacks. */
@@ -82,6 +88,9 @@ fc_status fc_model_kind_lookup(fc_model_kind k, const fc_model_kind_ops **out);
 const fc_model_kind_ops *fc_model_kind_row(fc_model_kind k);
 /* The first entry row k lacks ("name", "build", ...), NULL when complete. */
 const char *fc_model_kind_missing_entry(const fc_model_kind_ops *row);
+/* FC_ERR_INVALID unless the row takes every kind of exogenous input c
+ * names, and the names are usable (model_config.c). */
+fc_status fc_model_kind_check_exog(const fc_model_kind_ops *row, const fc_model_config *c);
 /* "NHITS, NBEATS or MLP", for messages. */
 void fc_model_kind_list(char *buf, size_t size);
 
@@ -113,5 +122,13 @@ fc_status fc_json_get_size(struct json_t *o, const char *key, size_t *out, int n
 fc_status fc_json_get_size_list(struct json_t *o, const char *key, size_t *out, int n, const char *where);
 void fc_stacks_to_json(const fc_model_config *c, struct json_t *o);
 fc_status fc_stacks_from_json(struct json_t *o, fc_model_config *c, const char *where);
+/* The exogenous lists as neuralforecast's futr_exog_list, hist_exog_list
+ * and stat_exog_list, written only when not empty (model files without
+ * them keep their bytes). */
+void fc_exog_lists_to_json(const fc_model_config *c, struct json_t *o);
+fc_status fc_exog_lists_from_json(struct json_t *o, fc_model_config *c, const char *where);
+
+/* nbeats.c, shared with NBEATSx: a block of stack s, the basis matrices. */
+void fc_nbeats_describe_block(fc_model *m, fc_block *b, int s, int bi);
 
 #endif

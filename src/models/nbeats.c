@@ -24,6 +24,9 @@ void fc_nbeats_defaults(fc_model_config *c) {
 }
 
 static fc_status check_stack(const fc_model_config *c, int i) {
+    if (c->stack_types[i] == FC_STACK_EXOGENOUS)
+        return fc_error(FC_ERR_INVALID, "NBEATS: stack %d is 'exogenous'; that stack is NBEATSx's "
+                        "(--model nbeatsx)", i);
     if (c->stack_types[i] != FC_STACK_IDENTITY && c->h < 2)
         return fc_error(FC_ERR_INVALID, "NBEATS: trend and seasonality stacks need h >= 2");
     return FC_OK;
@@ -57,12 +60,22 @@ static void add_basis_tensors(fc_model *m, fc_block *b, int bi, size_t rows) {
     b->basis_fore = fc_model_add_tensor(m, name, 2, (int64_t)rows, (int64_t)m->cfg.h, 0);
 }
 
-static void describe_block(fc_model *m, fc_block *b, int s, int bi) {
+/* NBEATSx's exogenous stack: theta = [forecast C | backcast C] over the
+ * C = F + S exogenous channels (exog_basis.c). */
+static void describe_exog_block(fc_model *m, fc_block *b, int bi) {
+    size_t C = (size_t)(m->cfg.futr_exog.n + m->cfg.stat_exog.n);
+    b->basis = FC_BASIS_EXOG;
+    fc_block_add_mlp(m, b, bi, m->cfg.input_size, 2 * C);
+}
+
+void fc_nbeats_describe_block(fc_model *m, fc_block *b, int s, int bi) {
     const fc_model_config *c = &m->cfg;
     fc_stack_type t = c->stack_types[s];
     b->pool_k = 1;
     b->stack = t;
-    if (t == FC_STACK_IDENTITY) {
+    if (t == FC_STACK_EXOGENOUS) {
+        describe_exog_block(m, b, bi);
+    } else if (t == FC_STACK_IDENTITY) {
         b->basis = FC_BASIS_IDENTITY;
         fc_block_add_mlp(m, b, bi, c->input_size, c->input_size + c->n_outputs * c->h);
     } else {
@@ -76,7 +89,7 @@ static void describe_block(fc_model *m, fc_block *b, int s, int bi) {
     }
 }
 
-fc_status fc_nbeats_build(fc_model *m) { return fc_blocks_build(m, describe_block); }
+fc_status fc_nbeats_build(fc_model *m) { return fc_blocks_build(m, fc_nbeats_describe_block); }
 
 fc_status fc_nbeats_forward(fc_model *m, float *forecast, const float *insample, const float *insample_mask,
                             size_t B) {
