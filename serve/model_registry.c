@@ -66,6 +66,9 @@ static fc_status model_load(fc_backend *be, size_t batch, const char *dir, const
         m->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
     }
     fc_status s = fc_forecaster_load(m->path, be, &m->f);
+    if (s == FC_OK && fc_model_has_exog(&m->f.model->cfg))   /* requests carry y alone so far */
+        s = fc_error(FC_ERR_INVALID, "%s reads exogenous inputs, which fcast serve's requests cannot carry yet: "
+                     "forecast it with fcast predict --futr-data / --stat-exog-file", m->path);
     if (s == FC_OK) s = fc_model_reserve(m->f.model, fc_inference_chunk(0, batch), 0);
     if (s != FC_OK) { model_free(m); return s; }
     m->refs = 1;   /* the registry's */

@@ -4,7 +4,8 @@
  * for every parameter must match (f(p + e) - f(p - e)) / 2e of the scalar
  * f = sum(forecast * R) for a fixed random R. Each kind also with Q = 3
  * outputs per point (forecast (B, H, Q)): N-HiTS's quantile-major knots,
- * N-BEATS's (P, Q) basis coefficients and the transposes between them. */
+ * N-BEATS's (P, Q) basis coefficients and the transposes between them; and
+ * with exogenous inputs (pooled channels, NBEATSx's exogenous basis). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,15 @@ static void check_model(const char *label, const fc_model_config *cfg) {
         mask[i] = (i % 7 == 3) ? 0.0f : 1.0f;   /* a few missing points */
     }
     for (size_t i = 0; i < B * H; i++) R[i] = uniform(1000 + i);
+    /* exogenous inputs: data, fixed during the check */
+    size_t nx[3] = {B * (L + cfg->h) * (size_t)cfg->futr_exog.n, B * L * (size_t)cfg->hist_exog.n,
+                    B * (size_t)cfg->stat_exog.n};
+    float *xs[3];
+    for (int k = 0; k < 3; k++) {
+        xs[k] = malloc((nx[k] + 1) * sizeof(float));
+        for (size_t i = 0; i < nx[k]; i++) xs[k][i] = uniform(5000 + 1000 * (uint64_t)k + i) * 1.5f;
+    }
+    m->exog = (fc_exog_inputs){nx[0] ? xs[0] : NULL, nx[1] ? xs[1] : NULL, nx[2] ? xs[2] : NULL};
     objective(m, fc, x, mask, R);
     be->fill(be, m->grads, 0.0f, m->n_trainable);
     CHECK(fc_model_backward(m, R, B) == FC_OK);
@@ -76,8 +86,19 @@ static void check_model(const char *label, const fc_model_config *cfg) {
     CHECK_MSG(one_sided * 20 < (int)m->n_trainable, "%s: %d of %zu parameters sit at a kink", label, one_sided, m->n_trainable);
     printf("%s: %zu parameters checked, %d by a one-sided difference (at a kink)\n", label, m->n_trainable, one_sided);
     free(x); free(mask); free(R); free(fc);
+    for (int k = 0; k < 3; k++) free(xs[k]);
     fc_model_free(&m);
     fc_backend_destroy(&be);
+}
+
+/* F future, X past and S static columns (names are only labels here). */
+static void exog_lists(fc_model_config *c, int F, int X, int S) {
+    fc_exog_list *l[3] = {&c->futr_exog, &c->hist_exog, &c->stat_exog};
+    int n[3] = {F, X, S};
+    for (int k = 0; k < 3; k++) {
+        l[k]->n = n[k];
+        for (int i = 0; i < n[k]; i++) snprintf(l[k]->name[i], FC_EXOG_NAME_MAX, "x%d_%d", k, i);
+    }
 }
 
 static void small_units(fc_model_config *c, size_t w) {
@@ -121,5 +142,32 @@ int main(void) {
     c.hidden_size = 12;
     c.n_outputs = 3;
     check_model("MLP Q=3", &c);
+
+    /* Exogenous inputs: N-HiTS pools each channel (odd L and L + h: partial
+     * windows), NBEATSx adds its exogenous basis (futr and stat channels,
+     * forecast theta first), also with Q = 3 (one forecast per point shared
+     * by the outputs), MLP reads them flat. */
+    fc_model_config_default(&c, FC_MODEL_NHITS, 6, 13);
+    small_units(&c, 8);
+    exog_lists(&c, 2, 1, 2);
+    check_model("NHITS exogenous", &c);
+
+    fc_model_config_default(&c, FC_MODEL_NBEATSX, 6, 10);
+    small_units(&c, 8);
+    c.stack_types[2] = FC_STACK_EXOGENOUS;   /* identity, trend, exogenous */
+    exog_lists(&c, 2, 1, 1);
+    check_model("NBEATSx exogenous", &c);
+
+    fc_model_config_default(&c, FC_MODEL_NBEATSX, 5, 8);
+    small_units(&c, 8);
+    c.stack_types[0] = FC_STACK_EXOGENOUS;
+    c.n_outputs = 3;
+    exog_lists(&c, 0, 0, 2);
+    check_model("NBEATSx Q=3 static", &c);
+
+    fc_model_config_default(&c, FC_MODEL_MLP, 5, 9);
+    c.hidden_size = 8;
+    exog_lists(&c, 1, 2, 1);
+    check_model("MLP exogenous", &c);
     return CHECK_DONE();
 }

@@ -59,8 +59,11 @@ static int evaluate(const eval_flags *a) {
     fc_status st = fc_output_check("--out", a->out, 1, inputs, 3);   /* before any work */
     if (st == FC_OK) st = device_backend_open(a->device, a->threads, 0, &be);
     if (st == FC_OK) st = fc_forecaster_load(a->model, be, &f);
+    if (st == FC_OK && fc_model_has_exog(&f.model->cfg))   /* its inputs over the test part are not at hand here */
+        st = fc_error(FC_ERR_INVALID, "%s reads exogenous inputs: forecast with fcast predict (--futr-data, "
+                      "--stat-exog-file) and score the file with fcast eval --forecasts", a->model);
     if (st == FC_OK) st = fc_load_history(&f, a->train, NULL, &tr);
-    if (st == FC_OK) st = fc_load_history(&f, a->test, &(fc_load_options){.keep_gaps = 1}, &te);
+    if (st == FC_OK) st = fc_load_history(&f, a->test, &(fc_load_options){.keep_gaps = 1, .drop_exog = 1}, &te);
     if (st == FC_OK) st = fc_evaluate(&f, tr, te, a->season, &r);
     if (st == FC_OK)
         st = fc_write_file_atomic(a->out, write_result, &(result_ctx){&r, fc_model_kind_name(f.model->cfg.kind)});

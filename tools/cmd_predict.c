@@ -8,6 +8,7 @@
 #include "args.h"
 #include "cli.h"
 #include "device_choice.h"
+#include "predict_exog.h"
 #include "train_flags.h"
 #include "core/error.h"
 #include "core/memory_stats.h"
@@ -67,6 +68,7 @@ static fc_status check_plan(const fc_forecaster *f, const fc_dataset *ds, fc_bac
 
 typedef struct {
     const char *model, *data, *out, *limit_text, *data_store, *store_dir, *device, *level;
+    const char *futr_data, *stat_file;   /* exogenous inputs (predict_exog.h) */
     size_t threads, limit;
     int members;              /* --members: an ensemble's members' columns after its own */
     fc_data_store mode;
@@ -130,8 +132,10 @@ static fc_status combine_file(const predict_run *r, predict_file *pf, size_t poi
     return FC_OK;
 }
 
-/* Every model's columns for every series of ds, then the ensembles'. */
-static fc_status forecast_all(predict_run *r, const fc_dataset *ds) {
+/* Every model's columns for every series of ds, then the ensembles'.
+ * ext, when not NULL, is ds with each series' future exogenous values
+ * appended (h points): the models read their inputs from it. */
+static fc_status forecast_all(predict_run *r, const fc_dataset *ds, const fc_dataset *ext) {
     for (size_t i = 0; i < r->n_models; i++) {
         predict_model *pm = &r->m[i];
         const fc_model_config *c = &pm->f.model->cfg;
@@ -141,7 +145,7 @@ static fc_status forecast_all(predict_run *r, const fc_dataset *ds) {
         int intervals = pm->cols.intervals;
         float *fc = intervals ? fc_malloc((N ? N : 1) * width * sizeof(float), "forecasts") : pm->values;
         if (!fc) return FC_ERR_MEMORY;
-        fc_status st = fc_predict(&pm->f, ds, fc);
+        fc_status st = ext ? fc_predict_before(&pm->f, ext, c->h, fc) : fc_predict(&pm->f, ds, fc);
         if (st == FC_OK && intervals) st = fc_columns_fill(&pm->f, &pm->cols, ds, fc, r->levels, r->n_levels, pm->values);
         if (intervals) free(fc);
         FC_TRY(st);
@@ -267,6 +271,24 @@ static void warn_inputs(const predict_run *r, const fc_dataset *ds) {
     }
 }
 
+/* The exogenous inputs all the models read, prepared on ds (and *ext). */
+static fc_status prepare_exog(const predict_flags *a, const predict_run *r, fc_dataset *ds, fc_dataset **ext) {
+    const fc_model_config *cfgs[PREDICT_MAX_MODELS * 8];
+    size_t n = 0;
+    for (size_t i = 0; i < r->n_models && n < sizeof cfgs / sizeof *cfgs; i++) cfgs[n++] = &r->m[i].f.model->cfg;
+    fc_model_config u;
+    predict_exog_union(cfgs, n, &u);
+    predict_exog_files files = {a->data, a->stat_file, a->futr_data};
+    return predict_exog_prepare(&files, &u, r->m[0].f.model->cfg.h, ds, ext);
+}
+
+/* Whether any model reads future or past columns of the history. */
+static int keeps_columns(const predict_run *r) {
+    for (size_t i = 0; i < r->n_models; i++)
+        if (predict_exog_keep_columns(&r->m[i].f.model->cfg)) return 1;
+    return 0;
+}
+
 static void run_free(predict_run *r) {
     for (size_t i = 0; i < r->n_models; i++) {
         free(r->m[i].values);
@@ -279,14 +301,15 @@ static void run_free(predict_run *r) {
 
 static int predict(const predict_flags *a) {
     fc_backend *be = NULL;
-    fc_dataset *ds = NULL;
+    fc_dataset *ds = NULL, *ext = NULL;
     predict_run *r = calloc(1, sizeof *r);
     const char *data = a->data, *out = a->out;
     size_t limit = a->limit;
     fc_load_options lo = {.drop_exog = 1, .store_dir = a->store_dir};
     fc_data_choice choice;
-    const fc_input_path inputs[] = {{"--model", a->model}, {"--data", data}};
-    fc_status st = r ? fc_output_check("--out", out, 1, inputs, 2) : FC_ERR_MEMORY;   /* before any work */
+    const fc_input_path inputs[] = {{"--model", a->model}, {"--data", data}, {"--futr-data", a->futr_data},
+                                    {"--stat-exog-file", a->stat_file}};
+    fc_status st = r ? fc_output_check("--out", out, 1, inputs, 4) : FC_ERR_MEMORY;   /* before any work */
     if (st == FC_OK) r->members = a->members;
     if (st == FC_OK && a->level) st = fc_levels_parse(a->level, "--level", r->levels, &r->n_levels);
     if (st == FC_OK) st = device_backend_open(a->device, a->threads, 0, &be);
@@ -294,13 +317,14 @@ static int predict(const predict_flags *a) {
     if (st == FC_OK) fc_data_choice_print(&choice, &lo, limit, stderr);
     if (st == FC_OK) st = load_models(a, be, r);
     const fc_forecaster *f = st == FC_OK ? &r->m[0].f : NULL;
+    if (st == FC_OK) lo.drop_exog = !keeps_columns(r);
     if (st == FC_OK) st = fc_load_history(f, data, &lo, &ds);
-    if (st == FC_OK) train_flags_warn_unused(data);
+    if (st == FC_OK) st = prepare_exog(a, r, ds, &ext);
     if (st == FC_OK) st = check_plans(r, ds, be, limit);
     if (st == FC_OK) st = fc_freq_check_future(ds, &f->freq, f->model->cfg.h);   /* every future ds writable */
     if (st == FC_OK) {
         warn_inputs(r, ds);
-        st = forecast_all(r, ds);
+        st = forecast_all(r, ds, ext);
     }
     if (st == FC_OK) st = write_forecasts(a, r, ds);
     if (st == FC_OK)
@@ -309,6 +333,7 @@ static int predict(const predict_flags *a) {
     int rc = st == FC_OK ? 0 : cli_fail("predict");
     if (r) run_free(r);
     fc_dataset_free(&ds);
+    fc_dataset_free(&ext);
     fc_backend_destroy(&be);
     return rc;
 }
@@ -321,6 +346,11 @@ int cmd_predict(int argc, char **argv, int first) {
                                              "ensemble as Ensemble)", 1, 0},
         {"data", ARG_STR, &a.data, "FILE", "history: long CSV with unique_id, ds, y", 1, 0},
         {"out", ARG_STR, &a.out, "FILE", "forecast CSV to write (unique_id, ds, <MODEL>); - for standard output", 1, 0},
+        {"futr-data", ARG_STR, &a.futr_data, "FILE", "future values of the models' --futr-exog columns: CSV of "
+                                                     "unique_id, ds and those columns over the h points after each "
+                                                     "series' end (no y)", 0, 0},
+        {"stat-exog-file", ARG_STR, &a.stat_file, "FILE", "static values of models trained with --stat-exog-file "
+                                                          "(unique_id and one column per variable)", 0, 0},
         {"level", ARG_STR, &a.level, "L,...", "prediction intervals of conformal models: levels in (0, 100), e.g. "
                                               "80,95 (columns NHITS-lo-95 ... NHITS-hi-95)", 0, 0},
         {"members", ARG_FLAG, &a.members, NULL, "an ensemble's members' columns too, after its column Ensemble "

@@ -15,12 +15,12 @@ void fc_arch_defaults(fc_arch_options *a) {
 void fc_arch_specs(fc_arch_options *a, arg_spec *s, size_t room) {
     arg_spec list[] = {
         {"mlp-units", ARG_STR, &a->mlp_units, "LIST", "block MLP widths: 512,512,512 or 512:512,... (3 x [512,512])", 0, 0},
-        {"stack-types", ARG_STR, &a->stack_types, "LIST", "N-BEATS stacks: identity,trend,seasonality", 0, 0},
+        {"stack-types", ARG_STR, &a->stack_types, "LIST", "N-BEATS stacks: identity,trend,seasonality (NBEATSx: also exogenous)", 0, 0},
         {"n-blocks", ARG_STR, &a->n_blocks, "LIST", "blocks per stack (1,1,1)", 0, 0},
         {"n-pool-kernel-size", ARG_STR, &a->pool, "LIST", "N-HiTS pooling kernels per stack (2,2,1)", 0, 0},
         {"n-freq-downsample", ARG_STR, &a->downsample, "LIST", "N-HiTS downsampling per stack (4,2,1)", 0, 0},
         {"n-harmonics", ARG_SIZE, &a->n_harmonics, "N", "N-BEATS seasonality harmonics (2)", 0, 0},
-        {"n-basis", ARG_SIZE, &a->n_basis, "N", "N-BEATS trend polynomial degree (2; 0 = constant)", 0, 0},
+        {"n-basis", ARG_SIZE, &a->n_basis, "N", "N-BEATS trend polynomial degree (2; 0 = constant; NBEATSx's n_polynomials)", 0, 0},
         {"hidden-size", ARG_SIZE, &a->hidden_size, "N", "MLP hidden width (1024)", 0, 0},
         {"num-layers", ARG_SIZE, &a->num_layers, "N", "MLP hidden layers (2)", 0, 0},
     };
@@ -80,10 +80,9 @@ static fc_status apply_stacks(const fc_arch_options *a, fc_model_config *c) {
         int n = 0;
         for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ","), n++) {
             if (n == FC_MAX_STACKS) return fc_error(FC_ERR_INVALID, "--stack-types: at most %d stacks", FC_MAX_STACKS);
-            if (!strcmp(tok, "identity")) c->stack_types[n] = FC_STACK_IDENTITY;
-            else if (!strcmp(tok, "trend")) c->stack_types[n] = FC_STACK_TREND;
-            else if (!strcmp(tok, "seasonality")) c->stack_types[n] = FC_STACK_SEASONALITY;
-            else return fc_error(FC_ERR_INVALID, "--stack-types: '%s' is not identity, trend or seasonality", tok);
+            if (fc_stack_type_parse(tok, &c->stack_types[n]))
+                return fc_error(FC_ERR_INVALID, "--stack-types: '%s' is not identity, trend, seasonality or exogenous "
+                                "(NBEATSx)", tok);
             if (n >= c->n_stacks) {   /* a stack beyond the defaults: 1 block, no pooling, no downsampling */
                 c->n_blocks[n] = 1;
                 c->n_pool_kernel_size[n] = 1;

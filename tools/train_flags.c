@@ -17,7 +17,7 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
     fc_arch_defaults(&a->arch);
     arg_spec table[] = {
         {"data", ARG_STR, &a->data, "FILE", "training data: long CSV with unique_id, ds, y", 1, 0},
-        {"model", ARG_STR, &a->model, "NAME", "nhits | nbeats | mlp", 1, 0},
+        {"model", ARG_STR, &a->model, "NAME", "nhits | nbeats | mlp | nbeatsx", 1, 0},
         {"h", ARG_SIZE, &a->h, "H", "forecast horizon", 1, 0},
         {"input-size", ARG_SIZE, &a->input_size, "L", "input window length", 1, 0},
         {"out", ARG_STR, &a->out, "FILE", "model file to write (.safetensors)", out_required, 0},
@@ -68,6 +68,8 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
     memset(specs, 0, FC_TRAIN_MAX_SPECS * sizeof *specs);
     memcpy(specs, table, sizeof table);
     memcpy(specs + n, operations, n_ops * sizeof *operations);
+    exog_flags_specs(&a->exog, specs + n + n_ops);
+    n += EXOG_FLAG_COUNT;
     fc_arch_specs(&a->arch, specs + n + n_ops, FC_TRAIN_MAX_SPECS - n - n_ops);
 }
 
@@ -191,7 +193,7 @@ static fc_status loss_from_flags(const train_flags *a, fc_loss_spec *s, size_t L
 int train_flags_resolve(const char *command, const train_flags *a, train_setup *s) {
     memset(s, 0, sizeof *s);
     if (fc_model_kind_parse(a->model, &s->kind)) {
-        fprintf(stderr, "fcast %s: --model '%s' is not one of nhits, nbeats, mlp\n", command, a->model);
+        fprintf(stderr, "fcast %s: --model '%s' is not one of nhits, nbeats, mlp, nbeatsx\n", command, a->model);
         return 2;
     }
     fc_loss_kind loss;
@@ -208,7 +210,8 @@ int train_flags_resolve(const char *command, const train_flags *a, train_setup *
     if (fc_data_store_parse(a->data_store, &s->data_store) != FC_OK) return 1;
     s->auto_batch = strcmp(a->wbs, "auto") == 0;
     fc_model_config_default(&s->cfg, s->kind, a->h, a->input_size);
-    if (fc_arch_apply(&a->arch, &s->cfg) != FC_OK) return 1;
+    if (exog_flags_apply(&a->exog, &s->cfg) != FC_OK) return 1;
+    if (fc_arch_apply(&a->arch, &s->cfg) != FC_OK) return 1;   /* checks the whole configuration */
     /* The loss decides the model's outputs per point, before the model is planned. */
     s->loss = fc_loss_default(loss);
     if (loss_from_flags(a, &s->loss, a->input_size) != FC_OK) return 1;
@@ -217,18 +220,13 @@ int train_flags_resolve(const char *command, const train_flags *a, train_setup *
 }
 
 fc_status train_flags_load_data(const train_flags *a, const train_setup *s, fc_data_choice *c, fc_dataset **out) {
-    fc_load_options lo = {.freq = a->freq, .drop_exog = 1, .store_dir = a->store_dir};
+    fc_load_options lo = {.freq = a->freq, .drop_exog = !exog_flags_keep_columns(&s->cfg), .store_dir = a->store_dir};
     FC_TRY(fc_data_choose(a->data, &lo, s->data_store, s->memory_limit, c));
     fc_data_choice_print(c, &lo, s->memory_limit, stderr);
     FC_TRY(fc_dataset_open(a->data, &lo, out));
-    train_flags_warn_unused(a->data);
-    return FC_OK;
+    fc_status st = exog_flags_bind(&a->exog, &s->cfg, a->data, *out);
+    if (st != FC_OK) fc_dataset_free(out);
+    return st;
 }
 
-void train_flags_warn_unused(const char *path) {
-    char names[512];
-    size_t n = fc_data_unused_columns(path, names, sizeof names);
-    if (n)
-        fprintf(stderr, "fcast: warning: %s: column%s %s %s not used: the models take no exogenous inputs yet, "
-                "so only unique_id, ds and y are read\n", path, n > 1 ? "s" : "", names, n > 1 ? "are" : "is");
-}
+

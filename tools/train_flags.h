@@ -5,11 +5,12 @@
 #define FC_TOOLS_TRAIN_FLAGS_H
 
 #include "args.h"
+#include "exog_flags.h"
 #include "model_options.h"
 #include "train/data_budget.h"
 #include "train/forecaster.h"
 
-#define FC_TRAIN_MAX_SPECS 64
+#define FC_TRAIN_MAX_SPECS 80
 
 typedef struct {
     const char *data, *model, *out, *scaler, *loss, *freq, *precision, *memory_limit, *wbs, *data_store, *store_dir, *device;
@@ -28,6 +29,7 @@ typedef struct {
     size_t checkpoint_every;
     int profile;
     fc_arch_options arch;
+    exog_flags exog;
 } train_flags;
 
 /* What the flags ask for. memory_limit is 0 without --memory-limit. */
@@ -56,11 +58,9 @@ extern const char *const FC_TRAIN_OPERATIONS_FLAGS[];
 int train_flags_resolve(const char *command, const train_flags *a, train_setup *s);
 
 /* Loads --data as the flags and the limit say: whole or streamed (the
- * choice in *c, announced on stderr when streamed). */
+ * choice in *c, announced on stderr when streamed), with the exogenous
+ * columns and static values the model reads (exog_flags.h). */
 fc_status train_flags_load_data(const train_flags *a, const train_setup *s, fc_data_choice *c, fc_dataset **out);
 
-/* A warning on stderr naming the columns of the data file at path that
- * are not read (anything but unique_id, ds, y): never dropped in silence. */
-void train_flags_warn_unused(const char *path);
 
 #endif

@@ -38,6 +38,9 @@ void fc_dataset_free(fc_dataset **dp) {
     if (!d) return;
     for (size_t i = 0; d->ids && i < d->n_series; i++) free(d->ids[i]);
     for (size_t j = 0; d->exog_names && j < d->n_exog; j++) free(d->exog_names[j]);
+    for (size_t j = 0; d->static_names && j < d->n_static; j++) free(d->static_names[j]);
+    free(d->static_names);
+    free(d->static_values);
     free(d->source);
     free(d->ids);
     free(d->offsets);

@@ -41,6 +41,11 @@ typedef struct fc_dataset {
     size_t n_exog;
     char **exog_names;   /* (n_exog) */
     double *exog;        /* (n_rows, n_exog) row-major; NaN where empty or filled */
+    /* Static exogenous values (neuralforecast's static_df), attached from
+     * their own file by fc_dataset_attach_static; 0 / NULL otherwise. */
+    size_t n_static;
+    char **static_names;     /* (n_static) */
+    double *static_values;   /* (n_series, n_static) row-major, in series order */
     fc_ds_kind ds_kind;
     fc_freq freq;
     size_t n_filled;     /* gap points inserted while loading */
@@ -62,6 +67,8 @@ typedef struct {
     int stream;          /* 1: fc_dataset_open streams (fc_dataset_stream_csv) */
     size_t max_heap;     /* streaming: bound on the loader's heap (0: none) */
     const char *store_dir;   /* streaming: where the store file goes (NULL: $TMPDIR, else /var/tmp) */
+    int y_optional;      /* 1: a file without a y column loads with every y missing (mask 0); the future
+                          * values of exogenous columns for `predict --futr-data` have no target */
 } fc_load_options;
 
 /* Reads and validates a long-format CSV. Errors name the file, line and
@@ -89,6 +96,11 @@ fc_status fc_dataset_stream_csv(const char *path, const fc_load_options *opt, fc
  * command loading with drop_exog leaves out. 0 when the header cannot be
  * read (the loader reports why). */
 size_t fc_data_unused_columns(const char *path, char *buf, size_t cap);
+
+/* Reads the static file at path (data/static_table.h) and attaches all
+ * its columns to d, replacing any attached before: FC_ERR_INVALID or
+ * FC_ERR_PARSE naming the file when it is malformed or lacks a series of d. */
+fc_status fc_dataset_attach_static(fc_dataset *d, const char *path);
 
 /* fc_dataset_stream_csv when opt->stream, else fc_dataset_load_csv. */
 fc_status fc_dataset_open(const char *path, const fc_load_options *opt, fc_dataset **out);

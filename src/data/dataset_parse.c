@@ -103,20 +103,22 @@ static size_t find_column(const fc_raw_table *t, const char *name) {
     return FC_NO_COLUMN;
 }
 
+/* With opt.y_optional a header without y is accepted: col_y stays
+ * FC_NO_COLUMN and every row's y is missing (parse_row). */
 static fc_status locate_columns(fc_raw_table *t, size_t line) {
     static const char *const required[3] = {"unique_id", "ds", "y"};
     size_t *slots[3] = {&t->col_id, &t->col_ds, &t->col_y};
     for (int k = 0; k < 3; k++) {
         *slots[k] = find_column(t, required[k]);
-        if (*slots[k] != FC_NO_COLUMN) continue;
+        if (*slots[k] != FC_NO_COLUMN || (k == 2 && t->opt.y_optional)) continue;
         char found[400];
         header_list(t, found, sizeof found);
         return fc_raw_error(t, FC_ERR_PARSE, line, FC_NO_COLUMN,
-                            "missing column '%s': the header has %s; expected columns unique_id, "
-                            "ds and y in any order (others are exogenous variables)",
-                            required[k], found);
+                            "missing column '%s': the header has %s; expected columns %s in any "
+                            "order (others are exogenous variables)", required[k], found,
+                            t->opt.y_optional ? "unique_id and ds (y optional)" : "unique_id, ds and y");
     }
-    size_t n_exog = t->opt.drop_exog ? 0 : t->n_cols - 3;
+    size_t n_exog = t->opt.drop_exog ? 0 : t->n_cols - 2 - (t->col_y != FC_NO_COLUMN);
     t->exog_cols = fc_malloc(n_exog * sizeof *t->exog_cols, "exogenous column list");
     if (!t->exog_cols) return FC_ERR_MEMORY;
     for (size_t i = 0; i < t->n_cols && n_exog; i++)
@@ -259,11 +261,11 @@ static fc_status parse_row(fc_raw_table *t, const fc_span *f, size_t line) {
     if (t->n_rows == t->cap) FC_TRY(grow_rows(t));
     size_t r = t->n_rows;
     uint32_t id;
-    int missing;
-    double v;
+    int missing = 1;   /* a file without y (opt.y_optional) */
+    double v = 0.0;
     FC_TRY(parse_id(t, &f[t->col_id], line, &id));
     FC_TRY(parse_ds(t, &f[t->col_ds], line, &t->ds[r]));
-    FC_TRY(parse_value(t, &f[t->col_y], line, t->col_y, &v, &missing));
+    if (t->col_y != FC_NO_COLUMN) FC_TRY(parse_value(t, &f[t->col_y], line, t->col_y, &v, &missing));
     t->y[r] = missing ? 0.0 : v;
     t->mask[r] = !missing;
     for (size_t j = 0; j < t->n_exog; j++) {

@@ -33,7 +33,7 @@ fc_status fc_load_history(const fc_forecaster *f, const char *path, const fc_loa
     fc_load_options lo = {0};
     if (how) lo = *how;
     lo.freq = f->freq.name;
-    lo.drop_exog = 1;
+    lo.drop_exog = how ? how->drop_exog : 1;
     fc_status st = fc_dataset_open(path, &lo, out);
     if (st != FC_OK) {
         /* Say "wrong kind of ds" rather than "wrong frequency" when that is the cause. */

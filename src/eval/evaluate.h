@@ -21,7 +21,8 @@ fc_status fc_evaluate(fc_forecaster *f, const fc_dataset *train, const fc_datase
  * checks that its ds kind is the one the model was trained with. `how`
  * (may be NULL) says whether to stream and whether to keep gaps: a test
  * file is loaded with keep_gaps (its rows are looked up by ds, not
- * windowed); its frequency and exogenous columns are the model's. */
+ * windowed); its frequency is the model's. The extra columns are dropped
+ * unless how->drop_exog is 0 (predict keeps those its models read). */
 fc_status fc_load_history(const fc_forecaster *f, const char *path, const fc_load_options *how, fc_dataset **out);
 
 #endif

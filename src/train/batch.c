@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "kernels/window_load.h"
 #include "train/batch.h"
+#include "train/batch_exog.h"
 
 /* The device path hands the sampler's windows to the backend as they are. */
 _Static_assert(sizeof(fc_window) == sizeof(fc_window_pos) &&
@@ -158,11 +159,47 @@ fc_status fc_batch_init_training(fc_batch *b, fc_backend *be, size_t cap, size_t
     return st;
 }
 
+void fc_batch_exog_bytes(const fc_model_config *c, size_t cap, int sets, size_t *host, size_t *device) {
+    size_t w[3];
+    fc_exog_widths(c, w);
+    size_t per = (w[0] + w[1] + w[2]) * sizeof(float);
+    *device = fc_model_has_exog(c) ? cap * per : 0;
+    *host = fc_model_has_exog(c) ? cap * (per * (size_t)sets + (2 * c->input_size + c->h) * sizeof(float)) : 0;
+}
+
+fc_status fc_batch_add_exog(fc_batch *b, const fc_model_config *c) {
+    if (!fc_model_has_exog(c)) return FC_OK;
+    FC_ASSERT(!b->data);   /* the device path gathers y alone */
+    b->exog_cfg = c;
+    fc_exog_widths(c, b->exog_w);
+    if (!(b->exog_work = fc_malloc(b->cap * (2 * b->L + b->H) * sizeof(float), "exogenous staging")))
+        return FC_ERR_MEMORY;
+    for (int i = 0; i < 3; i++) {
+        size_t bytes = b->cap * b->exog_w[i] * sizeof(float);
+        if (!bytes) continue;   /* a kind the model does not read */
+        for (int s = 0; s < b->n_sets; s++)
+            if (!(b->exog_sets[s][i] = b->be->host_alloc(b->be, bytes))) return FC_ERR_MEMORY;
+        if (!(b->d_exog[i] = b->be->alloc(b->be, bytes))) return FC_ERR_MEMORY;
+    }
+    return FC_OK;
+}
+
+fc_exog_inputs fc_batch_exog_inputs(const fc_batch *b) {
+    fc_exog_inputs x = {NULL, NULL, NULL};
+    if (!b->exog_cfg) return x;
+    x.futr = b->exog_w[0] ? b->d_exog[0] : NULL;
+    x.hist = b->exog_w[1] ? b->d_exog[1] : NULL;
+    x.stat = b->exog_w[2] ? b->d_exog[2] : NULL;
+    return x;
+}
+
 /* The staging sets and their marks (the four pointers are the last set's). */
 static void free_sets(fc_batch *b) {
     for (int s = 0; s < 2; s++) {
         for (int i = 0; i < 4; i++)
             if (b->sets[s][i]) b->be->host_release(b->be, b->sets[s][i]);
+        for (int i = 0; i < 3; i++)
+            if (b->exog_sets[s][i]) b->be->host_release(b->be, b->exog_sets[s][i]);
         if (b->copied[s]) b->be->mark_free(b->be, b->copied[s]);
     }
     b->in_y = b->in_mask = b->out_y = b->out_mask = NULL;
@@ -177,12 +214,26 @@ void fc_batch_free(fc_batch *b) {
         for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
             if (dev[i]) b->be->release(b->be, dev[i]);
         if (b->data) b->be->data_release(b->be, b->data);
+        for (int i = 0; i < 3; i++)
+            if (b->d_exog[i]) b->be->release(b->be, b->d_exog[i]);
     }
+    free(b->exog_work);
     memset(b, 0, sizeof *b);
 }
 
+static float *row_of(float *p, size_t k, size_t width) { return p ? p + k * width : NULL; }
+
+/* Window k's exogenous inputs into the staging set in use. */
+static void load_exog(fc_batch *b, const fc_dataset *ds, const fc_exog_cols *cols, const fc_window *w, size_t k,
+                      size_t limit, fc_scaler_kind scaler) {
+    size_t L = b->L, H = b->H;
+    fc_exog_gather(ds, cols, w, L, H, limit, b->in_mask + k * L, scaler, b->exog_work + k * (2 * L + H),
+                   row_of(b->exog_host[0], k, b->exog_w[0]), row_of(b->exog_host[1], k, b->exog_w[1]),
+                   row_of(b->exog_host[2], k, b->exog_w[2]));
+}
+
 static void load_one(fc_batch *b, const fc_dataset *ds, const fc_window_spec *spec, const fc_window *w,
-                     size_t k, int full, fc_scaler_kind scaler) {
+                     size_t k, int full, fc_scaler_kind scaler, const fc_exog_cols *cols) {
     size_t L = b->L, H = b->H, W = L + H;
     float *y = b->win_y + k * W, *m = b->win_mask + k * W;
     size_t limit = full ? fc_dataset_len(ds, w->series) : fc_train_length(ds, spec, w->series);
@@ -194,6 +245,7 @@ static void load_one(fc_batch *b, const fc_dataset *ds, const fc_window_spec *sp
     memcpy(b->in_mask + k * L, m, L * sizeof(float));
     memcpy(b->out_y + k * H, y + L, H * sizeof(float));
     memcpy(b->out_mask + k * H, m + L, H * sizeof(float));
+    if (cols) load_exog(b, ds, cols, w, k, limit, scaler);
 }
 
 /* The device path: the backend gathers and scales staged windows into the
@@ -229,7 +281,13 @@ static fc_status claim_set(fc_batch *b) {
         b->be->sync(b->be);
     }
     use_set(b, b->set);
+    for (int i = 0; i < 3; i++) b->exog_host[i] = b->exog_sets[b->set][i];
     return FC_OK;
+}
+
+static void copy_exog(fc_batch *b, size_t B) {
+    for (int i = 0; i < 3; i++)
+        if (b->exog_w[i]) b->be->to_device(b->be, b->d_exog[i], b->exog_host[i], B * b->exog_w[i] * sizeof(float));
 }
 
 fc_status fc_batch_load(fc_batch *b, const fc_dataset *ds, const fc_window_spec *spec, const fc_window *w,
@@ -239,15 +297,19 @@ fc_status fc_batch_load(fc_batch *b, const fc_dataset *ds, const fc_window_spec 
         FC_TRY(fc_batch_stage(b, w, B));
         return gather_on_device(b, spec, 0, B, full, scaler);
     }
+    fc_exog_cols cols;
+    if (b->exog_cfg) FC_TRY(fc_exog_resolve(b->exog_cfg, ds, &cols));
+    const fc_exog_cols *use = b->exog_cfg ? &cols : NULL;
     FC_TRY(claim_set(b));
     #pragma omp parallel for schedule(static) if (B >= 64)
-    for (size_t k = 0; k < B; k++) load_one(b, ds, spec, &w[k], k, full, scaler);
+    for (size_t k = 0; k < B; k++) load_one(b, ds, spec, &w[k], k, full, scaler, use);
     fc_dataset_release_pages(ds);   /* a streamed dataset keeps no more than one batch resident */
     fc_backend *be = b->be;
     be->to_device(be, b->d_in_y, b->in_y, B * b->L * sizeof(float));
     be->to_device(be, b->d_in_mask, b->in_mask, B * b->L * sizeof(float));
     be->to_device(be, b->d_out_y, b->out_y, B * b->H * sizeof(float));
     be->to_device(be, b->d_out_mask, b->out_mask, B * b->H * sizeof(float));
+    if (use) copy_exog(b, B);
     if (b->n_sets == 2) FC_TRY(be->mark_record(be, &b->copied[b->set]));
     b->set = (b->set + 1) % b->n_sets;
     return FC_OK;

@@ -24,6 +24,7 @@
 
 #include "backend/backend.h"
 #include "kernels/scaler.h"
+#include "models/model.h"
 #include "train/windows.h"
 
 typedef struct {
@@ -48,7 +49,28 @@ typedef struct {
     /* the host path's staged windows (fc_batch_stage): the caller's array */
     const fc_window *staged;
     size_t n_staged;
+    /* Exogenous inputs (train/batch_exog.h; fc_batch_add_exog), host path
+     * only: the model's configuration naming them (NULL: none), the floats
+     * per window of futr, hist and stat, their staging sets and the set
+     * loaded last, the backend's copies, and gathering scratch (cap, 2L + H). */
+    const fc_model_config *exog_cfg;
+    size_t exog_w[3];
+    float *exog_sets[2][3];
+    float *exog_host[3];
+    float *d_exog[3];
+    float *exog_work;
 } fc_batch;
+
+/* Exogenous inputs for a model of configuration c (kept by pointer: the
+ * model's), on a batch from fc_batch_init (the host path); nothing when c
+ * names none. fc_batch_load then gathers them too, with errors naming a
+ * column the dataset lacks. */
+fc_status fc_batch_add_exog(fc_batch *b, const fc_model_config *c);
+/* The backend's copies of the last batch's exogenous inputs, for the model. */
+fc_exog_inputs fc_batch_exog_inputs(const fc_batch *b);
+/* Bytes fc_batch_add_exog allocates for cap windows: on the host with
+ * `sets` staging sets, and on the backend. */
+void fc_batch_exog_bytes(const fc_model_config *c, size_t cap, int sets, size_t *host, size_t *device);
 
 /* Q: model outputs per horizon point (fc_model_config.n_outputs). */
 fc_status fc_batch_init(fc_batch *b, fc_backend *be, size_t cap, size_t L, size_t H, size_t Q);

@@ -170,6 +170,10 @@ fc_status fc_validate(fc_forecaster *f, const fc_dataset *ds, const fc_window_sp
 /* Forecasts of the next h points of every series from its last input_size
  * points: out (n_series, h, n_outputs) on the original scale. */
 fc_status fc_predict(fc_forecaster *f, const fc_dataset *ds, float *out);
+/* The same from the input_size points before the last `tail` of every
+ * series: the series of ds go on for `tail` future points that carry the
+ * future exogenous values (predict --futr-data), not observations. */
+fc_status fc_predict_before(fc_forecaster *f, const fc_dataset *ds, size_t tail, float *out);
 /* The same for n windows anywhere in ds (a window's insample starts at its
  * start; its forecast covers the h points after the insample, which may
  * run past the series' end): out (n, h, n_outputs). */

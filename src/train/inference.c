@@ -34,6 +34,7 @@ static fc_status runner_init(fc_runner *r, fc_forecaster *f, size_t n) {
     memset(r, 0, sizeof *r);
     r->cap = fc_inference_chunk(m->capacity, n ? n : 1);
     fc_status st = fc_batch_init(&r->batch, m->be, r->cap, m->cfg.input_size, m->cfg.h, m->cfg.n_outputs);
+    if (st == FC_OK) st = fc_batch_add_exog(&r->batch, &m->cfg);
     size_t width = m->cfg.h * m->cfg.n_outputs;
     if (st == FC_OK && !(r->forecast = fc_malloc(r->cap * width * sizeof(float), "forecasts"))) st = FC_ERR_MEMORY;
     if (st == FC_OK) st = fc_model_reserve(m, r->cap, 0);
@@ -50,6 +51,7 @@ typedef struct {
 
 static fc_status chunk_forward(void *ctx) {
     chunk_pass *p = ctx;
+    p->m->exog = fc_batch_exog_inputs(p->b);
     return fc_model_forward(p->m, p->b->d_forecast, p->b->d_in_y, p->b->d_in_mask, p->B);
 }
 
@@ -158,11 +160,14 @@ fc_status fc_predict_windows(fc_forecaster *f, const fc_dataset *ds, const fc_wi
     return st;
 }
 
-fc_status fc_predict(fc_forecaster *f, const fc_dataset *ds, float *out) {
+fc_status fc_predict(fc_forecaster *f, const fc_dataset *ds, float *out) { return fc_predict_before(f, ds, 0, out); }
+
+fc_status fc_predict_before(fc_forecaster *f, const fc_dataset *ds, size_t tail, float *out) {
     size_t N = ds->n_series, L = f->model->cfg.input_size;
     fc_window *w = fc_malloc((N ? N : 1) * sizeof *w, "forecast windows");
     if (!w) return FC_ERR_MEMORY;
-    for (size_t i = 0; i < N; i++) w[i] = (fc_window){(uint32_t)i, (int64_t)fc_dataset_len(ds, i) - (int64_t)L};
+    for (size_t i = 0; i < N; i++)
+        w[i] = (fc_window){(uint32_t)i, (int64_t)fc_dataset_len(ds, i) - (int64_t)(tail + L)};
     fc_status st = fc_predict_windows(f, ds, w, N, out);
     free(w);
     return st;

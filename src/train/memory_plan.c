@@ -89,7 +89,15 @@ static void plan_windows(fc_memory_plan *p, const fc_model *m, const fc_dataset 
     /* this step's windows and the next step's, drawn ahead (trainer.c) */
     size_t idx = 2 * o->grad_accum * sizeof(fc_window), data_per_window;
     size_t data = fc_batch_data_bytes(be, ds, W, o->grad_accum, L, &data_per_window);
-    if (fc_batch_device_path(be, ds)) host = 0;
+    size_t xhost, xdev;
+    fc_batch_exog_bytes(&m->cfg, 1, fc_batch_staging_sets(be), &xhost, &xdev);
+    if (xdev) {                     /* exogenous inputs keep the host path (trainer.c) */
+        data = data_per_window = 0;
+        host += xhost;
+        dev += xdev;
+    } else if (fc_batch_device_path(be, ds)) {
+        host = 0;
+    }
     add_backend(p, "activations", act * W, act);
     add_backend(p, "backward scratch", scr * W, scr);
     add_backend(p, "low-precision activations", low * W, low);
@@ -119,9 +127,11 @@ static fc_status plan_data(fc_memory_plan *p, const fc_model *m, const fc_datase
     if (o->val_size) {
         size_t n = fc_validation_windows(ds, &spec, NULL);
         size_t cap = val_cap = fc_inference_chunk(o->windows_batch_size, n ? n : 1);   /* the model has room for W */
-        size_t dev = fc_batch_device_bytes(cap, spec.L, spec.H, m->cfg.n_outputs);
+        size_t xhost, xdev;
+        fc_batch_exog_bytes(&m->cfg, cap, fc_batch_staging_sets(be), &xhost, &xdev);
+        size_t dev = fc_batch_device_bytes(cap, spec.L, spec.H, m->cfg.n_outputs) + xdev;
         add_backend(p, "validation batch buffers", dev, 0);
-        add(p, "validation (host)", fc_batch_host_bytes(be, cap, spec.L, spec.H) +
+        add(p, "validation (host)", fc_batch_host_bytes(be, cap, spec.L, spec.H) + xhost +
                                         cap * spec.H * m->cfg.n_outputs * sizeof(float) +
                                         n * sizeof(fc_window), 0);
     }
@@ -155,9 +165,11 @@ fc_status fc_memory_plan_predict(const fc_model *m, const fc_dataset *ds, fc_bac
     add_backend(p, "parameters", m->n_floats * sizeof(float), 0);
     add_backend(p, "activations", fc_model_act_floats(m, cap) * sizeof(float), 0);
     size_t Q = m->cfg.n_outputs;
-    size_t dev = fc_batch_device_bytes(cap, L, H, Q);
+    size_t xhost, xdev;
+    fc_batch_exog_bytes(&m->cfg, cap, fc_batch_staging_sets(be), &xhost, &xdev);
+    size_t dev = fc_batch_device_bytes(cap, L, H, Q) + xdev;
     add_backend(p, "batch buffers", dev, 0);
-    add(p, "batch staging (host)", fc_batch_host_bytes(be, cap, L, H) + cap * H * Q * sizeof(float), 0);
+    add(p, "batch staging (host)", fc_batch_host_bytes(be, cap, L, H) + xhost + cap * H * Q * sizeof(float), 0);
     add(p, "forecasts and windows", N * H * Q * sizeof(float) + N * sizeof(fc_window), 0);
     size_t ws;
     FC_TRY(workspace_bytes(be, m, cap, FC_PREC_FP32, &ws));

@@ -154,8 +154,13 @@ static fc_status trainer_init(trainer *t) {
     FC_TRY(fc_window_sampler_init(&t->sampler, t->ds, &t->spec, o->batch_size, per_step, o->seed));
     fc_window_sampler_position(&t->sampler, &t->drawn_epoch, &t->drawn_cursor);
     /* on the device path (batch.h) the data is uploaded here, once */
-    FC_TRY(fc_batch_init_training(&t->batch, be, W, o->grad_accum, m->cfg.input_size, m->cfg.h,
-                                  m->cfg.n_outputs, t->ds));
+    if (fc_model_has_exog(&m->cfg)) {   /* exogenous inputs take the host path (batch.h) */
+        FC_TRY(fc_batch_init(&t->batch, be, W, m->cfg.input_size, m->cfg.h, m->cfg.n_outputs));
+        FC_TRY(fc_batch_add_exog(&t->batch, &m->cfg));
+    } else {
+        FC_TRY(fc_batch_init_training(&t->batch, be, W, o->grad_accum, m->cfg.input_size, m->cfg.h,
+                                      m->cfg.n_outputs, t->ds));
+    }
     /* graphs need a step without host work in it: the device path's */
     fc_graph_slot_init(&t->step_graph, be, o->no_graphs || !t->batch.data);
     FC_TRY(fc_model_set_precision(m, o->precision));
@@ -186,6 +191,7 @@ static fc_status micro_batch(trainer *t, size_t k) {
      * GPU: the time shows in later phases). */
     FC_TRY(fc_batch_load_staged(b, t->ds, &t->spec, k * W, W, t->f->scaler));
     phase_end(t, FC_PHASE_GATHER_SCALE);
+    m->exog = fc_batch_exog_inputs(b);
     FC_TRY(fc_model_forward(m, b->d_forecast, b->d_in_y, b->d_in_mask, W));
     phase_end(t, FC_PHASE_FORWARD);
     /* The loss reads (W, h, Q) forecasts: Q must be the model's outputs per point. */

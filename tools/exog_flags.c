@@ -1,0 +1,124 @@
+/* Exogenous-variable flags (see exog_flags.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "data/exog_data.h"
+#include "data/static_table.h"
+#include "exog_flags.h"
+
+void exog_flags_specs(exog_flags *x, arg_spec out[EXOG_FLAG_COUNT]) {
+    arg_spec list[EXOG_FLAG_COUNT] = {
+        {"futr-exog", ARG_STR, &x->futr, "LIST", "columns known in the future too (calendar, planned prices): "
+                                                 "read over the input window and the horizon; predict needs "
+                                                 "their future values (--futr-data)", 0, 0},
+        {"hist-exog", ARG_STR, &x->hist, "LIST", "columns known only up to the forecast origin (past prices, "
+                                                 "measured weather): read over the input window", 0, 0},
+        {"stat-exog-file", ARG_STR, &x->stat_file, "FILE", "static values: CSV of unique_id and one numeric column "
+                                                           "per variable, a row per series", 0, 0},
+        {"stat-exog", ARG_STR, &x->stat, "LIST", "the static file's columns to use (all of them)", 0, 0},
+    };
+    memcpy(out, list, sizeof list);
+}
+
+/* "a,b,c" into l; FC_ERR_INVALID naming the flag on an empty or long name. */
+static fc_status parse_names(const char *text, const char *flag, fc_exog_list *l) {
+    l->n = 0;
+    for (const char *p = text; *p;) {
+        size_t len = strcspn(p, ",");
+        if (!len || len >= FC_EXOG_NAME_MAX)
+            return fc_error(FC_ERR_INVALID, "%s '%s': expected column names separated by commas, each 1 to %d bytes",
+                            flag, text, FC_EXOG_NAME_MAX - 1);
+        if (l->n == FC_MAX_EXOG) return fc_error(FC_ERR_INVALID, "%s: at most %d columns", flag, FC_MAX_EXOG);
+        memcpy(l->name[l->n], p, len);
+        l->name[l->n++][len] = '\0';
+        p += len + (p[len] == ',');
+    }
+    return FC_OK;
+}
+
+/* Every column of the static file, as neuralforecast uses all of static_df's. */
+static fc_status all_static_columns(const char *path, fc_exog_list *l) {
+    fc_static_table *t = NULL;
+    FC_TRY(fc_static_table_load(path, &t));
+    const char *const *names;
+    size_t n;
+    fc_static_table_columns(t, &names, &n);
+    fc_status st = FC_OK;
+    l->n = 0;
+    for (size_t i = 0; i < n && st == FC_OK; i++) {
+        if (l->n == FC_MAX_EXOG || strlen(names[i]) >= FC_EXOG_NAME_MAX)
+            st = fc_error(FC_ERR_INVALID, "%s: more than %d columns or a name over %d bytes; choose some with "
+                          "--stat-exog", path, FC_MAX_EXOG, FC_EXOG_NAME_MAX - 1);
+        else
+            snprintf(l->name[l->n++], FC_EXOG_NAME_MAX, "%s", names[i]);
+    }
+    fc_static_table_free(&t);
+    return st;
+}
+
+fc_status exog_flags_apply(const exog_flags *x, fc_model_config *c) {
+    if (x->futr) FC_TRY(parse_names(x->futr, "--futr-exog", &c->futr_exog));
+    if (x->hist) FC_TRY(parse_names(x->hist, "--hist-exog", &c->hist_exog));
+    if (x->stat && !x->stat_file)
+        return fc_error(FC_ERR_INVALID, "--stat-exog names columns of the static file: give it with --stat-exog-file");
+    if (x->stat) FC_TRY(parse_names(x->stat, "--stat-exog", &c->stat_exog));
+    else if (x->stat_file) FC_TRY(all_static_columns(x->stat_file, &c->stat_exog));
+    return FC_OK;
+}
+
+int exog_flags_keep_columns(const fc_model_config *c) { return c->futr_exog.n > 0 || c->hist_exog.n > 0; }
+
+/* The names of l as the pointer array the data functions take. */
+static void name_pointers(const fc_exog_list *l, const char *out[FC_MAX_EXOG]) {
+    for (int i = 0; i < l->n; i++) out[i] = l->name[i];
+}
+
+static fc_status check_list(const fc_exog_list *l, const char *flag, const fc_dataset *ds) {
+    const char *names[FC_MAX_EXOG];
+    size_t cols[FC_MAX_EXOG];
+    if (!l->n) return FC_OK;
+    name_pointers(l, names);
+    FC_TRY(fc_exog_columns(ds, names, (size_t)l->n, flag, cols));
+    return fc_exog_check_finite(ds, cols, names, (size_t)l->n, flag);
+}
+
+fc_status exog_check_columns(const fc_model_config *c, const fc_dataset *ds) {
+    FC_TRY(check_list(&c->futr_exog, "--futr-exog", ds));
+    return check_list(&c->hist_exog, "--hist-exog", ds);
+}
+
+static int named_in(const fc_exog_list *l, const char *name) {
+    for (int i = 0; i < l->n; i++)
+        if (!strcmp(l->name[i], name)) return 1;
+    return 0;
+}
+
+void exog_warn_unused(const char *path, const fc_model_config *c, const fc_dataset *ds) {
+    char names[512];
+    size_t n;
+    if (!ds) {
+        n = fc_data_unused_columns(path, names, sizeof names);
+    } else {
+        enum { SHOWN = 32 };   /* the message is cut long before */
+        size_t pick[SHOWN] = {0};
+        n = 0;
+        for (size_t j = 0; j < ds->n_exog; j++)
+            if (!named_in(&c->futr_exog, ds->exog_names[j]) && !named_in(&c->hist_exog, ds->exog_names[j])) {
+                if (n < SHOWN) pick[n] = j;
+                n++;
+            }
+        fc_names_join((const char *const *)ds->exog_names, pick, n < SHOWN ? n : SHOWN, names, sizeof names);
+    }
+    if (n)
+        fprintf(stderr, "fcast: warning: %s: column%s %s %s not used: only unique_id, ds, y and the columns named "
+                "by --futr-exog or --hist-exog are read\n", path, n > 1 ? "s" : "", names, n > 1 ? "are" : "is");
+}
+
+fc_status exog_flags_bind(const exog_flags *x, const fc_model_config *c, const char *path, fc_dataset *ds) {
+    if (x->stat_file) FC_TRY(fc_dataset_attach_static(ds, x->stat_file));
+    FC_TRY(exog_check_columns(c, ds));
+    exog_warn_unused(path, c, exog_flags_keep_columns(c) ? ds : NULL);
+    return FC_OK;
+}

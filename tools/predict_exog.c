@@ -1,0 +1,72 @@
+/* Exogenous inputs of predict (see predict_exog.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "data/exog_data.h"
+#include "exog_flags.h"
+#include "predict_exog.h"
+
+static void merge(fc_exog_list *into, const fc_exog_list *from) {
+    for (int i = 0; i < from->n; i++) {
+        int seen = 0;
+        for (int j = 0; j < into->n && !seen; j++) seen = !strcmp(into->name[j], from->name[i]);
+        if (!seen && into->n < FC_MAX_EXOG) memcpy(into->name[into->n++], from->name[i], FC_EXOG_NAME_MAX);
+    }
+}
+
+void predict_exog_union(const fc_model_config *const *cfgs, size_t n, fc_model_config *u) {
+    memset(u, 0, sizeof *u);
+    for (size_t i = 0; i < n; i++) {
+        merge(&u->futr_exog, &cfgs[i]->futr_exog);
+        merge(&u->hist_exog, &cfgs[i]->hist_exog);
+        merge(&u->stat_exog, &cfgs[i]->stat_exog);
+    }
+}
+
+int predict_exog_keep_columns(const fc_model_config *u) { return exog_flags_keep_columns(u); }
+
+/* The future file's values of u's future columns over the next h points. */
+static fc_status extend(const predict_exog_files *files, const fc_model_config *u, size_t h, const fc_dataset *ds,
+                        fc_dataset **ext) {
+    const char *names[FC_MAX_EXOG];
+    size_t hist_cols[FC_MAX_EXOG], futr_cols[FC_MAX_EXOG], n = (size_t)u->futr_exog.n;
+    for (size_t i = 0; i < n; i++) names[i] = u->futr_exog.name[i];
+    fc_dataset *futr = NULL;
+    fc_load_options lo = {.y_optional = 1, .keep_gaps = 1};
+    fc_status st = fc_dataset_load_csv(files->futr_file, &lo, &futr);
+    if (st == FC_OK) st = fc_exog_columns(ds, names, n, "--futr-exog", hist_cols);
+    if (st == FC_OK) st = fc_exog_columns(futr, names, n, "the model's future inputs", futr_cols);
+    if (st == FC_OK) st = fc_futr_extend(ds, futr, hist_cols, futr_cols, n, h, ext);
+    if (st == FC_OK && files->stat_file) st = fc_dataset_attach_static(*ext, files->stat_file);
+    if (st != FC_OK) fc_dataset_free(ext);
+    fc_dataset_free(&futr);
+    return st;
+}
+
+static fc_status check_files(const predict_exog_files *files, const fc_model_config *u) {
+    if (u->stat_exog.n && !files->stat_file)
+        return fc_error(FC_ERR_INVALID, "the model reads static exogenous values ('%s'%s): give the file that "
+                        "holds them with --stat-exog-file", u->stat_exog.name[0], u->stat_exog.n > 1 ? ", ..." : "");
+    if (u->futr_exog.n && !files->futr_file)
+        return fc_error(FC_ERR_INVALID, "the model reads future exogenous columns ('%s'%s): give their values "
+                        "over the horizon with --futr-data (unique_id, ds and those columns; no y)",
+                        u->futr_exog.name[0], u->futr_exog.n > 1 ? ", ..." : "");
+    if (files->futr_file && !u->futr_exog.n)
+        fprintf(stderr, "fcast: warning: --futr-data %s is not read: no model takes future exogenous inputs\n",
+                files->futr_file);
+    if (files->stat_file && !u->stat_exog.n)
+        fprintf(stderr, "fcast: warning: --stat-exog-file %s is not read: no model takes static exogenous inputs\n",
+                files->stat_file);
+    return FC_OK;
+}
+
+fc_status predict_exog_prepare(const predict_exog_files *files, const fc_model_config *u, size_t h, fc_dataset *ds,
+                               fc_dataset **ext) {
+    *ext = NULL;
+    FC_TRY(check_files(files, u));
+    if (u->stat_exog.n) FC_TRY(fc_dataset_attach_static(ds, files->stat_file));
+    FC_TRY(exog_check_columns(u, ds));
+    exog_warn_unused(files->data, u, exog_flags_keep_columns(u) ? ds : NULL);
+    return u->futr_exog.n ? extend(files, u, h, ds, ext) : FC_OK;
+}
