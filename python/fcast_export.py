@@ -1,5 +1,5 @@
-"""Export a trained neuralforecast model (NHITS, NBEATS, MLP) as an fcast
-model file, so `fcast predict` serves it.
+"""Export a trained neuralforecast model (NHITS, NBEATS, MLP, NBEATSx, with
+their exogenous inputs) as an fcast model file, so `fcast predict` serves it.
 
 fcast's model files are safetensors whose tensor names equal the PyTorch
 state_dict (so the other direction needs no tool: load_state_dict(load_file(p))).
@@ -33,6 +33,9 @@ def _config(model):
     hp = model.hparams
     name = type(model).__name__
     cfg = {"model": name, "h": int(hp["h"]), "input_size": int(hp["input_size"])}
+    for key in ("futr_exog_list", "hist_exog_list", "stat_exog_list"):   # written only when not empty, as fcast does
+        if hp.get(key):
+            cfg[key] = list(hp[key])
     if name == "MLP":
         cfg.update(hidden_size=int(hp.get("hidden_size", 1024)), num_layers=int(hp.get("num_layers", 2)))
         return cfg
@@ -42,6 +45,8 @@ def _config(model):
     if name == "NHITS":
         cfg.update(n_pool_kernel_size=list(hp.get("n_pool_kernel_size", [2, 2, 1])),
                    n_freq_downsample=list(hp.get("n_freq_downsample", [4, 2, 1])))
+    elif name == "NBEATSx":
+        cfg.update(n_harmonics=int(hp.get("n_harmonics", 2)), n_polynomials=int(hp.get("n_polynomials", 2)))
     else:
         cfg.update(n_harmonics=int(hp.get("n_harmonics", 2)), n_basis=int(hp.get("n_basis", 2)))
     return cfg
@@ -76,12 +81,12 @@ def _loss(loss):
 
 
 def save_for_fcast(model, path, freq, ds_kind):
-    """Writes `model` (a fitted neuralforecast NHITS, NBEATS or MLP) to `path`.
+    """Writes `model` (a fitted neuralforecast NHITS, NBEATS, MLP or NBEATSx) to `path`.
     freq: the pandas alias of the data ("MS", "D", "h", "30min", or "1" for an
     integer ds); ds_kind: "index", "date" or "datetime"."""
     name = type(model).__name__
-    if name not in ("NHITS", "NBEATS", "MLP"):
-        raise ValueError(f"fcast serves NHITS, NBEATS and MLP, not {name}")
+    if name not in ("NHITS", "NBEATS", "MLP", "NBEATSx"):
+        raise ValueError(f"fcast serves NHITS, NBEATS, MLP and NBEATSx, not {name}")
     loss, params = _loss(model.loss)
     # clone: loss.quantiles and valid_loss.quantiles share storage, which save_file refuses
     tensors = {k: v.detach().cpu().float().contiguous().clone() for k, v in model.state_dict().items()}
@@ -156,7 +161,40 @@ def _compare(fcast, df, tmp, quiet):
         print(f"{name} ({type(model.loss).__name__}): fcast predict vs neuralforecast predict over {cols}, "
               f"max relative difference {rel:.2e}")
         worst = max(worst, rel)
+    worst = max(worst, _compare_exog(fcast, tmp, quiet))
     return 0 if worst < 1e-4 else 1
+
+
+def _compare_exog(fcast, tmp, quiet):
+    """An NBEATSx with future, past and static inputs (its exogenous stack
+    too), trained by neuralforecast on tests/fixtures/exog and exported:
+    fcast predict --futr-data --stat-exog-file against predict(futr_df=...)."""
+    import os, subprocess
+    import numpy as np
+    import pandas as pd
+    from neuralforecast import NeuralForecast
+    from neuralforecast.models import NBEATSx
+    d = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "fixtures", "exog")
+    df = pd.read_csv(os.path.join(d, "history.csv"), parse_dates=["ds"])
+    static = pd.read_csv(os.path.join(d, "static.csv"))
+    futr = pd.read_csv(os.path.join(d, "future.csv"), parse_dates=["ds"])
+    model = NBEATSx(h=6, input_size=12, mlp_units=3 * [[32, 32]], stack_types=["identity", "trend", "exogenous"],
+                    futr_exog_list=["trend_f", "season_f"], hist_exog_list=["lag_h"],
+                    stat_exog_list=["s_size", "s_flag"], scaler_type="robust", max_steps=30, **quiet)
+    nf = NeuralForecast(models=[model], freq="MS")
+    nf.fit(df, static_df=static)
+    want = nf.predict(futr_df=futr).sort_values(["unique_id", "ds"])
+    path, out = os.path.join(tmp, "x.safetensors"), os.path.join(tmp, "fcx.csv")
+    save_for_fcast(nf.models[0], path, freq="MS", ds_kind="date")
+    subprocess.run([fcast, "predict", "--model", path, "--data", os.path.join(d, "history.csv"), "--futr-data",
+                    os.path.join(d, "future.csv"), "--stat-exog-file", os.path.join(d, "static.csv"), "--out", out],
+                   check=True)
+    got = pd.read_csv(out, parse_dates=["ds"]).sort_values(["unique_id", "ds"])
+    assert list(got["ds"]) == list(want["ds"]), "future ds differ"
+    rel = np.max(np.abs(got["NBEATSx"].values - want["NBEATSx"].values) / np.abs(want["NBEATSx"].values))
+    print(f"NBEATSx with future, past and static inputs: fcast predict vs neuralforecast predict, "
+          f"max relative difference {rel:.2e}")
+    return rel
 
 
 if __name__ == "__main__":
