@@ -10,6 +10,7 @@
 #include "check.h"
 #include "core/error.h"
 #include "io/safetensors.h"
+#include "models/model.h"
 
 /* tests/fixtures/NAME, read whole (NULL, counted as a failure, if not). */
 static inline fc_safetensors *open_fixture(const char *name) {
@@ -18,6 +19,18 @@ static inline fc_safetensors *open_fixture(const char *name) {
     fc_safetensors *f = NULL;
     CHECK_MSG(fc_st_read(path, &f) == FC_OK, "%s", fc_last_error());
     return f;
+}
+
+/* Copies every trainable tensor of m from the fixture's param.<name>
+ * (checked for its shape): a neuralforecast state_dict into fcast's model. */
+static inline void st_load_trainable(fc_model *m, const fc_safetensors *f) {
+    for (size_t i = 0; i < m->n_tensors; i++) {
+        char name[96];
+        const float *ref;
+        snprintf(name, sizeof name, "param.%s", m->tensors[i].name);
+        CHECK_MSG(fc_st_get_f32(f, name, m->tensors[i].ndim, m->tensors[i].shape, &ref) == FC_OK, "%s", fc_last_error());
+        if (m->tensors[i].trainable) memcpy(m->params + m->tensors[i].offset, ref, m->tensors[i].numel * sizeof(float));
+    }
 }
 
 /* Writes `from` into `to` without tensor `drop`, with tensor `flatten`

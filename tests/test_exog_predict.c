@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "st_files.h"
 #include "core/error.h"
 #include "data/exog_data.h"
 #include "io/model_file.h"
@@ -19,16 +20,6 @@
 #include "train/forecaster.h"
 
 #define DIR FC_SOURCE_DIR "/tests/fixtures/exog/"
-
-static void load_params(fc_model *m, const fc_safetensors *f) {
-    for (size_t i = 0; i < m->n_tensors; i++) {
-        char name[96];
-        const float *ref;
-        snprintf(name, sizeof name, "param.%s", m->tensors[i].name);
-        CHECK_MSG(fc_st_get_f32(f, name, m->tensors[i].ndim, m->tensors[i].shape, &ref) == FC_OK, "%s", fc_last_error());
-        if (m->tensors[i].trainable) memcpy(m->params + m->tensors[i].offset, ref, m->tensors[i].numel * sizeof(float));
-    }
-}
 
 /* The history extended by the future file's values of the model's future columns. */
 static fc_dataset *history_with_future(const fc_model_config *c) {
@@ -68,7 +59,7 @@ static void check_case(const char *file) {
     CHECK(scaler != NULL);
     sscanf(scaler ? scaler + 16 : "", "%15[a-z]", name);
     CHECK(fc_scaler_parse(name, &fo.scaler) == 0);
-    load_params(fo.model, f);
+    st_load_trainable(fo.model, f);
     fc_dataset *ext = history_with_future(&cfg);
     size_t N = ext ? ext->n_series : 0, H = cfg.h;
     float *fc = malloc((N ? N : 1) * H * sizeof(float));

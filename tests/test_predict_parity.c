@@ -7,22 +7,13 @@
 #include <string.h>
 
 #include "check.h"
+#include "st_files.h"
 #include "core/error.h"
 #include "data/dataset.h"
 #include "io/forecast_csv.h"
 #include "io/model_file.h"
 #include "io/safetensors.h"
 #include "train/forecaster.h"
-
-static void load_params(fc_model *m, const fc_safetensors *f) {
-    for (size_t i = 0; i < m->n_tensors; i++) {
-        char name[96];
-        const float *ref;
-        snprintf(name, sizeof name, "param.%s", m->tensors[i].name);
-        CHECK_MSG(fc_st_get_f32(f, name, m->tensors[i].ndim, m->tensors[i].shape, &ref) == FC_OK, "%s", fc_last_error());
-        memcpy(m->params + m->tensors[i].offset, ref, m->tensors[i].numel * sizeof(float));
-    }
-}
 
 /* The ds column of the forecast CSV, row by row, against the reference. */
 static void check_forecast_ds(const char *csv, json_t *want) {
@@ -52,7 +43,7 @@ int main(void) {
     CHECK(fc_backend_cpu_create(1, &be) == FC_OK);
     CHECK(fc_model_create(&cfg, be, &fo.model) == FC_OK);
     fo.scaler = FC_SCALER_STANDARD;
-    load_params(fo.model, f);
+    st_load_trainable(fo.model, f);
     CHECK_MSG(fc_dataset_load_csv(FC_SOURCE_DIR "/tests/fixtures/predict_history.csv", NULL, &ds) == FC_OK, "%s",
               fc_last_error());
     CHECK(!strcmp(ds->freq.name, fc_st_meta(f, "freq")));

@@ -128,7 +128,11 @@ fc_status fc_stacks_from_json(struct json_t *o, fc_model_config *c, const char *
 void fc_exog_lists_to_json(const fc_model_config *c, struct json_t *o);
 fc_status fc_exog_lists_from_json(struct json_t *o, fc_model_config *c, const char *where);
 
-/* nbeats.c, shared with NBEATSx: a block of stack s, the basis matrices. */
+/* nbeats.c, shared with NBEATSx: a block of stack s; the JSON fields with
+ * the trend degree under degree_key. */
 void fc_nbeats_describe_block(fc_model *m, fc_block *b, int s, int bi);
+void fc_nbeats_fields_to_json(const fc_model_config *c, struct json_t *o, const char *degree_key);
+fc_status fc_nbeats_fields_from_json(struct json_t *o, fc_model_config *c, const char *degree_key,
+                                     const char *where);
 
 #endif

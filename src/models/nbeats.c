@@ -142,19 +142,27 @@ fc_status fc_nbeats_fill_buffers(fc_model *m) {
     return FC_OK;
 }
 
-void fc_nbeats_config_to_json(const fc_model_config *c, json_t *o) {
+/* N-BEATS and NBEATSx: the stacks, n_harmonics, and the trend degree under
+ * the kind's name for it (N-BEATS's n_basis, NBEATSx's n_polynomials). */
+void fc_nbeats_fields_to_json(const fc_model_config *c, json_t *o, const char *degree_key) {
     fc_stacks_to_json(c, o);
     json_object_set_new(o, "n_harmonics", json_integer(c->n_harmonics));
-    json_object_set_new(o, "n_basis", json_integer(c->n_basis));
+    json_object_set_new(o, degree_key, json_integer(c->n_basis));
 }
 
-/* n_harmonics and n_basis are optional (absent: the defaults), as they always were. */
-fc_status fc_nbeats_config_from_json(json_t *o, fc_model_config *c, const char *where) {
+/* n_harmonics and the degree are optional (absent: the defaults), as they always were. */
+fc_status fc_nbeats_fields_from_json(json_t *o, fc_model_config *c, const char *degree_key, const char *where) {
     FC_TRY(fc_stacks_from_json(o, c, where));
-    size_t harmonics = (size_t)c->n_harmonics, basis = (size_t)c->n_basis;
+    size_t harmonics = (size_t)c->n_harmonics, degree = (size_t)c->n_basis;
     FC_TRY(fc_json_get_size(o, "n_harmonics", &harmonics, 0, where));
-    FC_TRY(fc_json_get_size(o, "n_basis", &basis, 0, where));
+    FC_TRY(fc_json_get_size(o, degree_key, &degree, 0, where));
     c->n_harmonics = (int)harmonics;
-    c->n_basis = (int)basis;
+    c->n_basis = (int)degree;
     return FC_OK;
+}
+
+void fc_nbeats_config_to_json(const fc_model_config *c, json_t *o) { fc_nbeats_fields_to_json(c, o, "n_basis"); }
+
+fc_status fc_nbeats_config_from_json(json_t *o, fc_model_config *c, const char *where) {
+    return fc_nbeats_fields_from_json(o, c, "n_basis", where);
 }

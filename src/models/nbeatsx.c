@@ -42,18 +42,8 @@ fc_status fc_nbeatsx_backward(fc_model *m, float *dforecast, size_t B) { return 
 
 fc_status fc_nbeatsx_fill_buffers(fc_model *m) { return fc_nbeats_fill_buffers(m); }
 
-void fc_nbeatsx_config_to_json(const fc_model_config *c, json_t *o) {
-    fc_stacks_to_json(c, o);
-    json_object_set_new(o, "n_harmonics", json_integer(c->n_harmonics));
-    json_object_set_new(o, "n_polynomials", json_integer(c->n_basis));
-}
+void fc_nbeatsx_config_to_json(const fc_model_config *c, json_t *o) { fc_nbeats_fields_to_json(c, o, "n_polynomials"); }
 
 fc_status fc_nbeatsx_config_from_json(json_t *o, fc_model_config *c, const char *where) {
-    FC_TRY(fc_stacks_from_json(o, c, where));
-    size_t harmonics = (size_t)c->n_harmonics, poly = (size_t)c->n_basis;
-    FC_TRY(fc_json_get_size(o, "n_harmonics", &harmonics, 0, where));
-    FC_TRY(fc_json_get_size(o, "n_polynomials", &poly, 0, where));
-    c->n_harmonics = (int)harmonics;
-    c->n_basis = (int)poly;
-    return FC_OK;
+    return fc_nbeats_fields_from_json(o, c, "n_polynomials", where);
 }
