@@ -29,7 +29,7 @@ static fc_dataset *history_with_future(const fc_model_config *c) {
                   FC_OK, "%s", fc_last_error());
     const char *names[FC_MAX_EXOG];
     size_t hc[FC_MAX_EXOG], fcols[FC_MAX_EXOG], n = (size_t)c->futr_exog.n;
-    for (size_t i = 0; i < n; i++) names[i] = c->futr_exog.name[i];
+    fc_exog_list_names(&c->futr_exog, names);
     if (hist && futr) {
         CHECK(fc_exog_columns(hist, names, n, "--futr-exog", hc) == FC_OK);
         CHECK(fc_exog_columns(futr, names, n, "--futr-exog", fcols) == FC_OK);

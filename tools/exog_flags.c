@@ -70,16 +70,11 @@ fc_status exog_flags_apply(const exog_flags *x, fc_model_config *c) {
 
 int exog_flags_keep_columns(const fc_model_config *c) { return c->futr_exog.n > 0 || c->hist_exog.n > 0; }
 
-/* The names of l as the pointer array the data functions take. */
-static void name_pointers(const fc_exog_list *l, const char *out[FC_MAX_EXOG]) {
-    for (int i = 0; i < l->n; i++) out[i] = l->name[i];
-}
-
 static fc_status check_list(const fc_exog_list *l, const char *flag, const fc_dataset *ds) {
     const char *names[FC_MAX_EXOG];
     size_t cols[FC_MAX_EXOG];
     if (!l->n) return FC_OK;
-    name_pointers(l, names);
+    fc_exog_list_names(l, names);
     FC_TRY(fc_exog_columns(ds, names, (size_t)l->n, flag, cols));
     return fc_exog_check_finite(ds, cols, names, (size_t)l->n, flag);
 }

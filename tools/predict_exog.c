@@ -31,7 +31,7 @@ static fc_status extend(const predict_exog_files *files, const fc_model_config *
                         fc_dataset **ext) {
     const char *names[FC_MAX_EXOG];
     size_t hist_cols[FC_MAX_EXOG], futr_cols[FC_MAX_EXOG], n = (size_t)u->futr_exog.n;
-    for (size_t i = 0; i < n; i++) names[i] = u->futr_exog.name[i];
+    fc_exog_list_names(&u->futr_exog, names);
     fc_dataset *futr = NULL;
     fc_load_options lo = {.y_optional = 1, .keep_gaps = 1};
     fc_status st = fc_dataset_load_csv(files->futr_file, &lo, &futr);

@@ -44,6 +44,11 @@ typedef struct {
     char name[FC_MAX_EXOG][FC_EXOG_NAME_MAX];
 } fc_exog_list;
 
+/* The names of l as the pointer array the data functions (data/exog_data.h) take. */
+static inline void fc_exog_list_names(const fc_exog_list *l, const char *out[FC_MAX_EXOG]) {
+    for (int i = 0; i < l->n; i++) out[i] = l->name[i];
+}
+
 /* A batch's exogenous inputs (device pointers, NULL for a kind the model
  * has none of), neuralforecast's windows_batch layout, channel fastest:
  * futr (B, L + h, F) over the insample and the horizon, hist (B, L, X)

@@ -3,40 +3,36 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "data/exog_data.h"
 #include "train/batch_exog.h"
 
-static ssize_t find_name(char *const *names, size_t n, const char *name) {
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(names[i], name)) return (ssize_t)i;
-    return -1;
-}
-
-static fc_status resolve_list(const fc_exog_list *l, char *const *names, size_t n, const char *source,
-                              const char *flag, size_t *out) {
+/* The static columns by name among those attached to ds. */
+static fc_status resolve_static(const fc_exog_list *l, const fc_dataset *ds, size_t *out) {
     for (int i = 0; i < l->n; i++) {
-        ssize_t k = find_name(names, n, l->name[i]);
-        if (k < 0)
-            return fc_error(FC_ERR_INVALID, "%s: no column '%s', which the model reads as %s", source, l->name[i],
-                            flag);
-        out[i] = (size_t)k;
+        size_t k = 0;
+        while (k < ds->n_static && strcmp(ds->static_names[k], l->name[i])) k++;
+        if (k == ds->n_static)
+            return fc_error(FC_ERR_INVALID, "the static file has no column '%s', which the model reads as a static "
+                            "exogenous input (--stat-exog-file)", l->name[i]);
+        out[i] = k;
     }
     return FC_OK;
 }
 
 fc_status fc_exog_resolve(const fc_model_config *c, const fc_dataset *ds, fc_exog_cols *out) {
-    const char *src = ds->source ? ds->source : "data";
+    const char *names[FC_MAX_EXOG];
     out->F = (size_t)c->futr_exog.n;
     out->X = (size_t)c->hist_exog.n;
     out->S = (size_t)c->stat_exog.n;
-    FC_TRY(resolve_list(&c->futr_exog, ds->exog_names, ds->n_exog, src, "a future exogenous input (--futr-exog)",
-                        out->futr));
-    FC_TRY(resolve_list(&c->hist_exog, ds->exog_names, ds->n_exog, src, "a past exogenous input (--hist-exog)",
-                        out->hist));
+    fc_exog_list_names(&c->futr_exog, names);
+    FC_TRY(fc_exog_columns(ds, names, out->F, "--futr-exog", out->futr));
+    fc_exog_list_names(&c->hist_exog, names);
+    FC_TRY(fc_exog_columns(ds, names, out->X, "--hist-exog", out->hist));
     if (out->S && !ds->static_values)
-        return fc_error(FC_ERR_INVALID, "%s: the model reads static exogenous values (%s, ...): give the file "
-                        "that holds them with --stat-exog-file", src, c->stat_exog.name[0]);
-    return resolve_list(&c->stat_exog, ds->static_names, ds->n_static, "the static file",
-                        "a static exogenous input (--stat-exog-file)", out->stat);
+        return fc_error(FC_ERR_INVALID, "%s: the model reads static exogenous values ('%s', ...): give the file "
+                        "that holds them with --stat-exog-file", ds->source ? ds->source : "data",
+                        c->stat_exog.name[0]);
+    return resolve_static(&c->stat_exog, ds, out->stat);
 }
 
 void fc_exog_widths(const fc_model_config *c, size_t w[3]) {
