@@ -274,6 +274,69 @@ static inline double ref_sum_squares(const float *x, size_t n) {
     return (double)s;
 }
 
+/* ---- LSTM cell ---- */
+
+/* torch.nn.LSTM's cell (its documentation's equations, gates in the order
+ * i, f, g, o) on one row, in double from the float inputs:
+ *   i = sigmoid(pre_i), f = sigmoid(pre_f), g = tanh(pre_g), o = sigmoid(pre_o),
+ *   c = f c_prev + i g, h = o tanh(c); c_prev NULL is zeros.
+ * act (4H) the activations, c and h (H). Error scales, for a float body's
+ * handful of roundings and its expf / tanhf (each a few ulp of its value):
+ * |act|; |f c_prev| + |i g| for c (the sum's terms); for h
+ * |o| (|tanh c| + scale of c), as tanh passes c's absolute error (slope <= 1).
+ * Every scale is at least 2^-100, so where the exact result is 0 (a
+ * saturated gate, a zero c_prev) a zero of either sign passes. */
+static inline double ref_sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+static inline double ref_lstm_scale(double s) { return s > 0x1p-100 ? s : 0x1p-100; }
+
+static inline void ref_lstm_cell_row(double *act, double *act_scale, double *c, double *c_scale, double *h,
+                                     double *h_scale, const float *pre, const float *c_prev, size_t H) {
+    for (size_t j = 0; j < H; j++) {
+        double i = ref_sigmoid(pre[j]), f = ref_sigmoid(pre[H + j]), g = tanh((double)pre[2 * H + j]);
+        double o = ref_sigmoid(pre[3 * H + j]), cp = c_prev ? c_prev[j] : 0.0;
+        act[j] = i, act[H + j] = f, act[2 * H + j] = g, act[3 * H + j] = o;
+        for (size_t k = 0; k < 4; k++) act_scale[k * H + j] = ref_lstm_scale(fabs(act[k * H + j]));
+        c[j] = f * cp + i * g;
+        double cs = fabs(f * cp) + fabs(i * g), tc = tanh(c[j]);
+        c_scale[j] = ref_lstm_scale(cs);
+        h[j] = o * tc;
+        h_scale[j] = ref_lstm_scale(fabs(o) * (fabs(tc) + cs));
+    }
+}
+
+/* The cell's backward on one row, by the chain rule through the equations
+ * above, in double from float inputs: gates (4H) the activations i, f, g, o;
+ * c_prev (NULL: zeros), c, dh (d loss / d h) and dc (d loss / d c from the
+ * next step), all (H). dgates (4H): d loss / d pre-activations; dc_prev (H).
+ *   dct = dc + dh o (1 - tanh(c)^2)
+ *   d pre_i = dct g i (1 - i), d pre_f = dct c_prev f (1 - f),
+ *   d pre_g = dct i (1 - g^2), d pre_o = dh tanh(c) o (1 - o), dc_prev = dct f.
+ * Scales: 1 - t^2 computed in float from t = tanhf(c) (or g) loses t^2's
+ * error in absolute terms, so its scale is 1 + t^2; dct's is
+ * |dc| + |dh o| (1 + tanh(c)^2), times the factors' sizes for the rest
+ * (at least 2^-100, as above: d pre_f with c_prev zero is a zero of either
+ * sign). */
+static inline void ref_lstm_cell_backward_row(double *dgates, double *dg_scale, double *dc_prev, double *dcp_scale,
+                                              const float *gates, const float *c_prev, const float *c,
+                                              const float *dh, const float *dc, size_t H) {
+    for (size_t j = 0; j < H; j++) {
+        double i = gates[j], f = gates[H + j], g = gates[2 * H + j], o = gates[3 * H + j];
+        double cp = c_prev ? c_prev[j] : 0.0, t = tanh((double)c[j]);
+        double dct = dc[j] + (double)dh[j] * o * (1.0 - t * t);
+        double sct = fabs(dc[j]) + fabs((double)dh[j] * o) * (1.0 + t * t);
+        dgates[j] = dct * g * i * (1.0 - i);
+        dg_scale[j] = ref_lstm_scale(sct * fabs(g * i * (1.0 - i)));
+        dgates[H + j] = dct * cp * f * (1.0 - f);
+        dg_scale[H + j] = ref_lstm_scale(sct * fabs(cp * f * (1.0 - f)));
+        dgates[2 * H + j] = dct * i * (1.0 - g * g);
+        dg_scale[2 * H + j] = ref_lstm_scale(sct * fabs(i) * (1.0 + g * g));
+        dgates[3 * H + j] = (double)dh[j] * t * o * (1.0 - o);
+        dg_scale[3 * H + j] = ref_lstm_scale(fabs((double)dh[j] * t * o * (1.0 - o)));
+        dc_prev[j] = dct * f;
+        dcp_scale[j] = ref_lstm_scale(sct * fabs(f));
+    }
+}
+
 /* ---- Adam ---- */
 
 /* One step t (from 1) of Adam as torch.optim.Adam defines it (no weight

@@ -72,7 +72,7 @@ expect_error() {   # expect_error NAME PATTERN ARGS...
 }
 data=(--data "$fx/monthly_refit_data.csv" --h 6 --input-size 12)
 expect_error "no windows" "n-windows must be at least 1" "${data[@]}" --model mlp "${tiny[@]}" --n-windows 0 --out "$tmp/x.csv"
-expect_error "unknown model" "is not one of" "${data[@]}" --model mlp,lstm --out "$tmp/x.csv"
+expect_error "unknown model" "is not one of" "${data[@]}" --model mlp,tft --out "$tmp/x.csv"
 expect_error "auto batch" "auto is for fcast train" "${data[@]}" --model mlp "${tiny[@]}" --windows-batch-size auto --out "$tmp/x.csv"
 expect_error "longer than every series" "training points" "${data[@]}" --model mlp "${tiny[@]}" --n-windows 400 \
     --out "$tmp/x.csv"

@@ -75,6 +75,18 @@
  * |got - want| / |want|: three roundings of 2^-24 (coef, two products). */
 #define TOL_GRAD (4 * 0x1p-24)
 
+/* The LSTM cell (kernels/lstm_cell.h) against the double-precision cell of
+ * backend_ops_reference.h, as |got - want| / scale with the scales stated
+ * there. The float body rounds each step once (2^-24 relative) and calls
+ * expf and tanhf, each within 2 ulp (4 2^-24) of the exact value in glibc
+ * and in CUDA alike, but not the same functions: so the devices need not
+ * agree bit for bit and the rows are not SAME_BITS. Summed along the
+ * longest chain (backward's d pre_i: tanhf, its square, 1 - t^2, two
+ * products, the sum with dc, four more products) the worst case is about
+ * 17 2^-24 of the scale; 32 2^-24 = 1.9e-6 leaves room, and a wrong gate,
+ * order or formula is off by far more. */
+#define TOL_LSTM (32 * 0x1p-24)
+
 /* ---- device buffers with guards ---- */
 
 #define GUARD 64          /* bytes on each side of every buffer: 16 floats */
@@ -330,9 +342,11 @@ enum {
     MSE = 1u << 7,        /* masked_loss: MSE (else MAE) */
     NO_GRAD = 1u << 8,    /* masked_loss: grad NULL */
     NO_MASK = 1u << 9,    /* masked_loss: every point unobserved */
-    SPECIAL = 1u << 10,   /* maxpool: ties, NaN and a window of -inf */
+    SPECIAL = 1u << 10,   /* maxpool: ties, NaN and a window of -inf; lstm_cell: saturated gates */
     CONFIG_B = 1u << 11,  /* adam: the second set of hyper-parameters */
-    SAME_BITS = 1u << 12  /* every backend must give the first backend's bits */
+    SAME_BITS = 1u << 12, /* every backend must give the first backend's bits */
+    NO_CPREV = 1u << 13,  /* lstm_cell: c_prev NULL (the first step) */
+    IN_PLACE = 1u << 14   /* lstm_cell_backward: dgates is the gates buffer itself */
 };
 
 /* ---- dense layer ---- */
@@ -667,6 +681,92 @@ static void run_transpose_rows(ctx *c, const op_case *k, uint64_t seed) {
         for (size_t a = 0; a < A; a++)
             for (size_t j = 0; j < C; j++) want[r * ldy + j * A + a] = x[r * ldx + a * C + j];
     judge_f(c, "y", read_out(c, dy), want, B * ldy);
+}
+
+/* ---- LSTM cell ---- */
+
+/* m = B, n = H: gates rows of ldg = 4H + pad, c_prev and c of ldc = H + 2
+ * pad, h of ldh = H + 3 pad (a stride mixed up, or a write into a gap,
+ * shows). Pre-activations in (-4, 4); SPECIAL adds saturating +-30 and
+ * exact zeros (i = f = o = 1/2, g = 0). Outputs: gates (activated), c, h. */
+static void run_lstm_cell_forward(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, H = k->n, ldg = 4 * H + k->pad, ldc = H + 2 * k->pad, ldh = H + 3 * k->pad;
+    int no_cp = !!(k->opt & NO_CPREV);
+    shape(c, "B%zu H%zu ldg%zu ldc%zu ldh%zu%s%s", B, H, ldg, ldc, ldh, no_cp ? " c_prev=0" : "",
+          k->opt & SPECIAL ? " sat" : "");
+    float *pre = rnd_f(c, B * ldg, seed, -4, 4);
+    for (size_t i = 0; k->opt & SPECIAL && i < B * ldg; i++) {
+        if (i % 7 == 1) pre[i] = 30.0f;
+        if (i % 7 == 4) pre[i] = -30.0f;
+        if (i % 11 == 6) pre[i] = 0.0f;
+    }
+    float *cprev = no_cp ? NULL : rnd_f(c, B * ldc, seed + 1, -2, 2);
+    float *dg = dev_out(c, "gates", pre, B * ldg);
+    const float *dcp = cprev ? dev_in(c, "c_prev", cprev, B * ldc) : NULL;
+    float *dcell = dev_out(c, "c", val_f(c, B * ldc, NAN), B * ldc);
+    float *dhid = dev_out(c, "h", val_f(c, B * ldh, NAN), B * ldh);
+    c->be->lstm_cell_forward(c->be, dg, ldg, dcp, dcell, ldc, dhid, ldh, B, H);
+    /* gaps: what was there (scale 0: bit for bit) */
+    double *wa = dbl(c, B * ldg), *sa = dbl(c, B * ldg), *wc = dbl(c, B * ldc), *sc = dbl(c, B * ldc);
+    double *wh = dbl(c, B * ldh), *sh = dbl(c, B * ldh);
+    for (size_t i = 0; i < B * ldg; i++) wa[i] = pre[i];
+    for (size_t i = 0; i < B * ldc; i++) wc[i] = NAN;
+    for (size_t i = 0; i < B * ldh; i++) wh[i] = NAN;
+    for (size_t r = 0; r < B; r++)
+        ref_lstm_cell_row(wa + r * ldg, sa + r * ldg, wc + r * ldc, sc + r * ldc, wh + r * ldh, sh + r * ldh,
+                          pre + r * ldg, cprev ? cprev + r * ldc : NULL, H);
+    judge(c, "gates", read_out(c, dg), wa, sa, B * ldg, k->tol);
+    judge(c, "c", read_out(c, dcell), wc, sc, B * ldc, k->tol);
+    judge(c, "h", read_out(c, dhid), wh, sh, B * ldh, k->tol);
+}
+
+/* m = B, n = H: gates rows of ldg = 4H + pad, dgates of lddg = 4H + 3 pad
+ * (IN_PLACE: the gates buffer itself, lddg = ldg), c_prev and c of ldc =
+ * H + 2 pad, dh of ldh = H + pad, dc of lddc = H + 4 pad. Activated gates
+ * as a forward leaves them: i, f, o in (0, 1), g in (-1, 1); c in (-3, 3);
+ * SPECIAL adds saturated gates (i, o = 1, f tiny, g = +-1) and c = +-20,
+ * whose tanhf is +-1 (1 - tc^2 = 0). Outputs: dgates, dc (d c_prev). */
+static void run_lstm_cell_backward(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, H = k->n, ldg = 4 * H + k->pad, ldc = H + 2 * k->pad, ldh = H + k->pad;
+    size_t lddc = H + 4 * k->pad;
+    int no_cp = !!(k->opt & NO_CPREV), in_place = !!(k->opt & IN_PLACE);
+    size_t lddg = in_place ? ldg : 4 * H + 3 * k->pad;
+    shape(c, "B%zu H%zu ldg%zu lddg%zu ldc%zu ldh%zu lddc%zu%s%s%s", B, H, ldg, lddg, ldc, ldh, lddc,
+          no_cp ? " c_prev=0" : "", in_place ? " in-place" : "", k->opt & SPECIAL ? " sat" : "");
+    float *gates = rnd_f(c, B * ldg, seed, 0.01f, 0.99f);
+    float *cell = rnd_f(c, B * ldc, seed + 1, -3, 3);
+    for (size_t r = 0; r < B; r++)
+        for (size_t j = 0; j < H; j++) {
+            float *gr = gates + r * ldg;
+            gr[2 * H + j] = 2.0f * gr[2 * H + j] - 1.0f;
+            if (!(k->opt & SPECIAL)) continue;
+            if (j % 5 == 1) gr[j] = 1.0f, gr[3 * H + j] = 1.0f;
+            if (j % 5 == 2) gr[H + j] = 1e-6f, gr[2 * H + j] = j % 2 ? 1.0f : -1.0f;
+            if (j % 5 == 3) cell[r * ldc + j] = j % 2 ? 20.0f : -20.0f;
+        }
+    float *cprev = no_cp ? NULL : rnd_f(c, B * ldc, seed + 2, -2, 2);
+    float *dh = rnd_f(c, B * ldh, seed + 3, -1, 1), *dc0 = rnd_f(c, B * lddc, seed + 4, -1, 1);
+    float *dd_g;
+    const float *d_g;
+    if (in_place) {
+        dd_g = dev_out(c, "gates", gates, B * ldg);
+        d_g = dd_g;
+    } else {
+        d_g = dev_in(c, "gates", gates, B * ldg);
+        dd_g = dev_out(c, "dgates", val_f(c, B * lddg, NAN), B * lddg);
+    }
+    const float *dcp = cprev ? dev_in(c, "c_prev", cprev, B * ldc) : NULL;
+    const float *dcell = dev_in(c, "c", cell, B * ldc), *ddh = dev_in(c, "dh", dh, B * ldh);
+    float *ddc = dev_out(c, "dc", dc0, B * lddc);
+    c->be->lstm_cell_backward(c->be, dd_g, lddg, d_g, ldg, dcp, dcell, ldc, ddh, ldh, ddc, lddc, B, H);
+    double *wg = dbl(c, B * lddg), *sg = dbl(c, B * lddg), *wc = dbl(c, B * lddc), *sc = dbl(c, B * lddc);
+    for (size_t i = 0; i < B * lddg; i++) wg[i] = in_place ? gates[i] : NAN;
+    for (size_t i = 0; i < B * lddc; i++) wc[i] = dc0[i];
+    for (size_t r = 0; r < B; r++)
+        ref_lstm_cell_backward_row(wg + r * lddg, sg + r * lddg, wc + r * lddc, sc + r * lddc, gates + r * ldg,
+                                   cprev ? cprev + r * ldc : NULL, cell + r * ldc, dh + r * ldh, dc0 + r * lddc, H);
+    judge(c, "dgates", read_out(c, dd_g), wg, sg, B * lddg, k->tol);
+    judge(c, "dc", read_out(c, ddc), wc, sc, B * lddc, k->tol);
 }
 
 /* ---- losses, optimizer, reductions ---- */
@@ -1045,6 +1145,22 @@ static const op_case cases[] = {
     ROW(transpose_rows, 2, 1, 31, 1, F32, 0, 0, 0, TOL_EXACT),
     ROW(transpose_rows, 2, 33, 1, 2, F32, 0, 0, 0, TOL_EXACT),
     ROW(transpose_rows, PAR_B, 15, 9, 1, F32, 0, 0, 0, TOL_EXACT),
+    /* LSTM cell (B, H, strided rows): TOL_LSTM against the double cell (see
+     * there); not SAME_BITS: expf and tanhf differ between glibc and CUDA. */
+    ROW(lstm_cell_forward, 1, 1, 0, 0, F32, 0, 0, 0, TOL_LSTM),
+    ROW(lstm_cell_forward, 1, 1, 0, 0, F32, NO_CPREV, 0, 0, TOL_LSTM),
+    ROW(lstm_cell_forward, 3, 7, 0, 1, F32, NO_CPREV, 0, 0, TOL_LSTM),
+    ROW(lstm_cell_forward, 5, 33, 0, 2, F32, SPECIAL, 0, 0, TOL_LSTM),
+    ROW(lstm_cell_forward, 7, 31, 0, 3, F32, SPECIAL | NO_CPREV, 0, 0, TOL_LSTM),
+    ROW(lstm_cell_forward, 2, 257, 0, 1, F32, 0, 0, 0, TOL_LSTM),
+    ROW(lstm_cell_forward, PAR_B, PAR_C, 0, 1, F32, SPECIAL, 0, 0, TOL_LSTM),
+    ROW(lstm_cell_backward, 1, 1, 0, 0, F32, 0, 0, 0, TOL_LSTM),
+    ROW(lstm_cell_backward, 1, 1, 0, 0, F32, NO_CPREV, 0, 0, TOL_LSTM),
+    ROW(lstm_cell_backward, 3, 7, 0, 1, F32, NO_CPREV, 0, 0, TOL_LSTM),
+    ROW(lstm_cell_backward, 5, 33, 0, 2, F32, SPECIAL, 0, 0, TOL_LSTM),
+    ROW(lstm_cell_backward, 7, 31, 0, 3, F32, SPECIAL | NO_CPREV | IN_PLACE, 0, 0, TOL_LSTM),
+    ROW(lstm_cell_backward, 2, 257, 0, 1, F32, IN_PLACE, 0, 0, TOL_LSTM),
+    ROW(lstm_cell_backward, PAR_B, PAR_C, 0, 1, F32, SPECIAL, 0, 0, TOL_LSTM),
 
     /* Masked loss (n), alpha = grad scale: the loss TOL_SUM, the gradient
      * TOL_GRAD (see there). */
@@ -1140,7 +1256,8 @@ static int table_complete(const fc_backend *be) {
            be->host_alloc && be->host_release && be->fill && be->round_to &&
            be->linear_workspace && be->linear_forward && be->linear_backward && be->gemm && be->maxpool1d_forward &&
            be->maxpool1d_backward && be->interp_linear_forward && be->interp_linear_backward && be->flip_rows &&
-           be->axpby_rows && be->mul_rows && be->broadcast_col && be->sum_rows_into_col && be->transpose_rows && be->masked_loss &&
+           be->axpby_rows && be->mul_rows && be->broadcast_col && be->sum_rows_into_col && be->transpose_rows &&
+           be->lstm_cell_forward && be->lstm_cell_backward && be->masked_loss &&
            be->adam_step && be->sum_squares && be->scale;
 }
 

@@ -40,7 +40,7 @@ static void check_rows(void) {
           fc_model_kind_num_lr_decays(FC_MODEL_MLP) == -1);
     char list[128];
     fc_model_kind_list(list, sizeof list);
-    CHECK(!strcmp(list, "NHITS, NBEATS, MLP or NBEATSx"));
+    CHECK(!strcmp(list, "NHITS, NBEATS, MLP, NBEATSx or LSTM"));
 }
 
 /* A configuration of kind k with its fields off their defaults (a kind
@@ -71,6 +71,13 @@ static void unusual(fc_model_config *c, fc_model_kind k) {
         c->n_harmonics = 3;
         c->n_basis = 4;
     }
+    if (k == FC_MODEL_LSTM) {     /* h > L: the upsampling over time */
+        c->h = 24;
+        c->encoder_n_layers = 3;
+        c->encoder_hidden_size = 6;
+        c->decoder_hidden_size = 5;
+        c->decoder_layers = 3;
+    }
     if (k != FC_MODEL_NBEATS) {   /* every other kind takes exogenous inputs */
         c->futr_exog.n = 2;
         strcpy(c->futr_exog.name[0], "temperature");
@@ -92,6 +99,9 @@ static int same_config(const fc_model_config *a, const fc_model_config *b) {
            same_exog(&a->stat_exog, &b->stat_exog);
     if (a->kind >= FC_MODEL_KIND_COUNT) return same;
     if (a->kind == FC_MODEL_MLP) return same && a->hidden_size == b->hidden_size && a->num_layers == b->num_layers;
+    if (a->kind == FC_MODEL_LSTM)
+        return same && a->encoder_n_layers == b->encoder_n_layers && a->decoder_layers == b->decoder_layers &&
+               a->encoder_hidden_size == b->encoder_hidden_size && a->decoder_hidden_size == b->decoder_hidden_size;
     same = same && a->n_stacks == b->n_stacks && a->n_units == b->n_units;
     for (int i = 0; same && i < a->n_stacks; i++)
         same = a->stack_types[i] == b->stack_types[i] && a->n_blocks[i] == b->n_blocks[i] &&
@@ -154,6 +164,10 @@ static int ends_with(const char *s, const char *tail) {
     return n >= t && !strcmp(s + n - t, tail);
 }
 
+/* A dense layer's weight: "<layer>.weight", or nn.LSTM's input projection
+ * "weight_ih_l<k>" (its recurrent weight_hh_l<k> is no dense layer). */
+static int is_layer_weight(const char *name) { return ends_with(name, ".weight") || strstr(name, ".weight_ih_l"); }
+
 static void check_walk(fc_model_kind k) {
     const char *name = fc_model_kind_name(k);
     fc_model_config c;
@@ -169,19 +183,20 @@ static void check_walk(fc_model_kind k) {
     for (size_t i = 0; i < w.n && i < n_old; i++) CHECK_MSG(w.seen[i] == old[i], "%s: layer %zu", name, i);
     /* against the tensor table: one visit per weight, table order, shapes (out, in) and (out) */
     size_t weights = 0;
-    for (size_t t = 0; t < m->n_tensors; t++) weights += m->tensors[t].trainable && ends_with(m->tensors[t].name, ".weight");
+    for (size_t t = 0; t < m->n_tensors; t++) weights += m->tensors[t].trainable && is_layer_weight(m->tensors[t].name);
     CHECK_MSG(w.n == weights, "%s: %zu layers walked, %zu weights in the table", name, w.n, weights);
     for (size_t i = 0; i < w.n; i++) {
         const fc_linear *l = w.seen[i];
         const fc_tensor *wt = &m->tensors[l->w], *bt = &m->tensors[l->b];
-        CHECK_MSG(ends_with(wt->name, ".weight") && wt->ndim == 2 && (size_t)wt->shape[0] == l->out &&
+        CHECK_MSG(is_layer_weight(wt->name) && wt->ndim == 2 && (size_t)wt->shape[0] == l->out &&
                   (size_t)wt->shape[1] == l->in, "%s: layer %zu is %zux%zu, %s is not", name, i, l->out, l->in, wt->name);
-        CHECK_MSG(ends_with(bt->name, ".bias") && bt->ndim == 1 && (size_t)bt->shape[0] == l->out, "%s: %s", name, bt->name);
+        CHECK_MSG((ends_with(bt->name, ".bias") || strstr(bt->name, ".bias_ih_l")) && bt->ndim == 1 && (size_t)bt->shape[0] == l->out, "%s: %s", name, bt->name);
         CHECK_MSG(i == 0 || l->w > w.seen[i - 1]->w, "%s: layer %zu out of table order", name, i);
     }
     /* the flop count the walk gives is the old loops' */
     double flops = 0.0;
-    for (size_t i = 0; i < n_old; i++) flops += 2.0 * (double)old[i]->in * (double)old[i]->out * (i > 0 ? 3.0 : 2.0);
+    for (size_t i = 0; i < n_old; i++)
+        flops += 2.0 * (double)old[i]->rows * (double)old[i]->in * (double)old[i]->out * (i > 0 ? 3.0 : 2.0);
     CHECK_MSG(fc_model_train_flops_per_window(m) == flops, "%s: %.0f flops, want %.0f", name,
               fc_model_train_flops_per_window(m), flops);
     int calls = 0;
@@ -231,7 +246,7 @@ static void check_unknown(fc_model_kind k) {
     CHECK(c.kind == k && c.h == 6 && c.input_size == 12);
     CHECK(fc_model_config_check(&c) == FC_ERR_INVALID);
     CHECK_CONTAINS(fc_last_error(), "unknown kind");
-    CHECK_CONTAINS(fc_last_error(), "NHITS, NBEATS, MLP or NBEATSx");
+    CHECK_CONTAINS(fc_last_error(), "NHITS, NBEATS, MLP, NBEATSx or LSTM");
     fc_model *m = (fc_model *)&c;   /* must be reset, not left pointing anywhere */
     CHECK(fc_model_plan(&c, &m) == FC_ERR_INVALID && m == NULL);
     const fc_model_kind_ops *r = (const fc_model_kind_ops *)&c;
@@ -255,10 +270,10 @@ int main(void) {
     check_unknown((fc_model_kind)-1);
     check_unknown((fc_model_kind)1000);
     fc_model_kind k;
-    CHECK(fc_model_kind_parse("lstm", &k) != 0 && fc_model_kind_parse("", &k) != 0);
+    CHECK(fc_model_kind_parse("tft", &k) != 0 && fc_model_kind_parse("", &k) != 0);
     fc_model_config c;
-    CHECK(fc_model_config_from_json("{\"model\":\"LSTM\",\"h\":6,\"input_size\":12}", "x.safetensors", &c) ==
+    CHECK(fc_model_config_from_json("{\"model\":\"TFT\",\"h\":6,\"input_size\":12}", "x.safetensors", &c) ==
           FC_ERR_FORMAT);
-    CHECK_CONTAINS(fc_last_error(), "config field 'model' must be NHITS, NBEATS, MLP or NBEATSx");
+    CHECK_CONTAINS(fc_last_error(), "config field 'model' must be NHITS, NBEATS, MLP, NBEATSx or LSTM");
     return CHECK_DONE();
 }

@@ -5,7 +5,8 @@
  * f = sum(forecast * R) for a fixed random R. Each kind also with Q = 3
  * outputs per point (forecast (B, H, Q)): N-HiTS's quantile-major knots,
  * N-BEATS's (P, Q) basis coefficients and the transposes between them; and
- * with exogenous inputs (pooled channels, NBEATSx's exogenous basis). */
+ * with exogenous inputs (pooled channels, NBEATSx's exogenous basis); and
+ * LSTM (the recurrence through time, upsampling, its decoder). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,5 +170,27 @@ int main(void) {
     c.hidden_size = 8;
     exog_lists(&c, 1, 2, 1);
     check_model("MLP exogenous", &c);
+
+    /* LSTM: back-propagation through time over two layers; a one-layer
+     * encoder with h > L (upsampling over time) and exogenous inputs (stat
+     * repeated, futr in the encoder and the decoder); Q = 3. */
+    fc_model_config_default(&c, FC_MODEL_LSTM, 4, 7);
+    c.encoder_hidden_size = 5;
+    c.decoder_hidden_size = 6;
+    check_model("LSTM", &c);
+
+    fc_model_config_default(&c, FC_MODEL_LSTM, 8, 5);
+    c.encoder_n_layers = 1;
+    c.encoder_hidden_size = 4;
+    c.decoder_hidden_size = 5;
+    c.decoder_layers = 3;
+    exog_lists(&c, 2, 1, 1);
+    check_model("LSTM upsampled, exogenous", &c);
+
+    fc_model_config_default(&c, FC_MODEL_LSTM, 3, 6);
+    c.encoder_hidden_size = 4;
+    c.decoder_layers = 1;
+    c.n_outputs = 3;
+    check_model("LSTM Q=3", &c);
     return CHECK_DONE();
 }

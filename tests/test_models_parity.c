@@ -220,5 +220,13 @@ int main(void) {
     check_fixture("model_mlp_exog.safetensors", 2e-2);
     check_fixture("model_nbeatsx_exog.safetensors", 2e-2);
     check_fixture("model_nbeatsx_stat.safetensors", 2e-2);
+    /* LSTM (python/make_lstm_fixtures.py): two layers, one layer with a
+     * one-Linear decoder, h > L (upsampling over time), exogenous inputs,
+     * and MQLoss. */
+    check_fixture("model_lstm_small.safetensors", 2e-2);
+    check_fixture("model_lstm_one_layer.safetensors", 2e-2);
+    check_fixture("model_lstm_upsample.safetensors", 2e-2);
+    check_fixture("model_lstm_exog.safetensors", 2e-2);
+    check_fixture("model_lstm_mq.safetensors", 2e-2);
     return CHECK_DONE();
 }

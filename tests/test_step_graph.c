@@ -381,6 +381,45 @@ static void rec_transpose_rows(fc_backend *be, float *y, size_t ldy, const float
     call(transpose_run, &(transpose_args){y, ldy, x, ldx, B, A, C}, sizeof(transpose_args));
 }
 
+typedef struct { float *gates; size_t ldg; const float *c_prev; float *c; size_t ldc; float *h; size_t ldh, B, H; }
+    lstm_fwd_args;
+static fc_status lstm_fwd_run(fc_backend *cpu, const void *p) {
+    const lstm_fwd_args *a = p;
+    cpu->lstm_cell_forward(cpu, a->gates, a->ldg, a->c_prev, a->c, a->ldc, a->h, a->ldh, a->B, a->H);
+    return FC_OK;
+}
+static void rec_lstm_cell_forward(fc_backend *be, float *gates, size_t ldg, const float *c_prev, float *c, size_t ldc,
+                                  float *h, size_t ldh, size_t B, size_t H) {
+    (void)be;
+    call(lstm_fwd_run, &(lstm_fwd_args){gates, ldg, c_prev, c, ldc, h, ldh, B, H}, sizeof(lstm_fwd_args));
+}
+
+typedef struct {
+    float *dgates;
+    size_t lddg;
+    const float *gates;
+    size_t ldg;
+    const float *c_prev, *c;
+    size_t ldc;
+    const float *dh;
+    size_t ldh;
+    float *dc;
+    size_t lddc, B, H;
+} lstm_bwd_args;
+static fc_status lstm_bwd_run(fc_backend *cpu, const void *p) {
+    const lstm_bwd_args *a = p;
+    cpu->lstm_cell_backward(cpu, a->dgates, a->lddg, a->gates, a->ldg, a->c_prev, a->c, a->ldc, a->dh, a->ldh, a->dc,
+                            a->lddc, a->B, a->H);
+    return FC_OK;
+}
+static void rec_lstm_cell_backward(fc_backend *be, float *dgates, size_t lddg, const float *gates, size_t ldg,
+                                   const float *c_prev, const float *c, size_t ldc, const float *dh, size_t ldh,
+                                   float *dc, size_t lddc, size_t B, size_t H) {
+    (void)be;
+    lstm_bwd_args a = {dgates, lddg, gates, ldg, c_prev, c, ldc, dh, ldh, dc, lddc, B, H};
+    call(lstm_bwd_run, &a, sizeof a);
+}
+
 /* first, divisor and grad_scale are arguments: frozen in a graph (grad_scale
  * is why the trainer keys its step graph by the loss scale). */
 typedef struct {
@@ -601,6 +640,8 @@ static void fill_recording_table(fc_backend *be) {
     be->broadcast_col = rec_broadcast_col;
     be->sum_rows_into_col = rec_sum_rows_into_col;
     be->transpose_rows = rec_transpose_rows;
+    be->lstm_cell_forward = rec_lstm_cell_forward;
+    be->lstm_cell_backward = rec_lstm_cell_backward;
     be->masked_loss = rec_masked_loss;
     be->adam_step = rec_adam_step;
     be->optimizer_step = rec_optimizer_step;

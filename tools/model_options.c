@@ -10,6 +10,7 @@
 void fc_arch_defaults(fc_arch_options *a) {
     memset(a, 0, sizeof *a);
     a->n_harmonics = a->n_basis = a->hidden_size = a->num_layers = ARG_SIZE_UNSET;
+    a->encoder_n_layers = a->encoder_hidden_size = a->decoder_hidden_size = a->decoder_layers = ARG_SIZE_UNSET;
 }
 
 void fc_arch_specs(fc_arch_options *a, arg_spec *s, size_t room) {
@@ -23,6 +24,10 @@ void fc_arch_specs(fc_arch_options *a, arg_spec *s, size_t room) {
         {"n-basis", ARG_SIZE, &a->n_basis, "N", "N-BEATS trend polynomial degree (2; 0 = constant; NBEATSx's n_polynomials)", 0, 0},
         {"hidden-size", ARG_SIZE, &a->hidden_size, "N", "MLP hidden width (1024)", 0, 0},
         {"num-layers", ARG_SIZE, &a->num_layers, "N", "MLP hidden layers (2)", 0, 0},
+        {"encoder-n-layers", ARG_SIZE, &a->encoder_n_layers, "N", "LSTM encoder layers (2)", 0, 0},
+        {"encoder-hidden-size", ARG_SIZE, &a->encoder_hidden_size, "N", "LSTM encoder width (128)", 0, 0},
+        {"decoder-hidden-size", ARG_SIZE, &a->decoder_hidden_size, "N", "LSTM decoder MLP width (128)", 0, 0},
+        {"decoder-layers", ARG_SIZE, &a->decoder_layers, "N", "LSTM decoder MLP layers, the output one included (2)", 0, 0},
     };
     size_t n = sizeof list / sizeof *list;
     FC_ASSERT(room > n);
@@ -129,5 +134,12 @@ fc_status fc_arch_apply(const fc_arch_options *a, fc_model_config *c) {
     c->n_harmonics = (int)harmonics;
     c->n_basis = (int)basis;
     c->num_layers = (int)layers;
+    size_t enc = (size_t)c->encoder_n_layers, dec = (size_t)c->decoder_layers;
+    FC_TRY(apply_size("encoder-n-layers", a->encoder_n_layers, 1, FC_LSTM_MAX_LAYERS, &enc));
+    FC_TRY(apply_size("encoder-hidden-size", a->encoder_hidden_size, 1, FC_MAX_DIM, &c->encoder_hidden_size));
+    FC_TRY(apply_size("decoder-hidden-size", a->decoder_hidden_size, 1, FC_MAX_DIM, &c->decoder_hidden_size));
+    FC_TRY(apply_size("decoder-layers", a->decoder_layers, 1, FC_LSTM_MAX_LAYERS, &dec));
+    c->encoder_n_layers = (int)enc;
+    c->decoder_layers = (int)dec;
     return fc_model_config_check(c);
 }

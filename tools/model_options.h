@@ -1,6 +1,8 @@
 /* Architecture flags shared by the commands that build a model (train,
  * plan, bench): --mlp-units, --stack-types, --n-blocks, --n-pool-kernel-size,
- * --n-freq-downsample, --n-harmonics, --n-basis, --hidden-size, --num-layers.
+ * --n-freq-downsample, --n-harmonics, --n-basis, --hidden-size, --num-layers,
+ * and LSTM's --encoder-n-layers, --encoder-hidden-size, --decoder-hidden-size,
+ * --decoder-layers.
  * Unset flags keep neuralforecast's defaults for the model; a size flag
  * not given holds ARG_SIZE_UNSET, so that "--hidden-size 0" is an error,
  * never the default in disguise. */
@@ -13,10 +15,11 @@
 typedef struct {
     const char *mlp_units, *stack_types, *n_blocks, *pool, *downsample;
     size_t n_harmonics, n_basis, hidden_size, num_layers;
+    size_t encoder_n_layers, encoder_hidden_size, decoder_hidden_size, decoder_layers;   /* LSTM */
 } fc_arch_options;
 
 void fc_arch_defaults(fc_arch_options *a);
-/* Appends the flag specs to `specs` (room for at least 10 entries). */
+/* Appends the flag specs to `specs` (room for at least 14 entries). */
 void fc_arch_specs(fc_arch_options *a, arg_spec *specs, size_t room);
 /* Applies the flags that were given to cfg and validates the result
  * (FC_ERR_INVALID naming the flag and its range). */

@@ -182,6 +182,32 @@ struct fc_backend {
      * (kernels/transpose.h). */
     void (*transpose_rows)(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B,
                            size_t A, size_t C);
+    /* LSTM cell over B rows (torch.nn.LSTM, gates in the order i, f, g, o;
+     * kernels/lstm_cell.h): on entry gates (B, 4H), row stride ldg, holds
+     * the pre-activations x W_ih^T + b_ih + h_prev W_hh^T + b_hh; on return
+     * the activations [sigmoid(i) | sigmoid(f) | tanh(g) | sigmoid(o)]
+     * (kept for the backward). sigmoid(x) = 1 / (1 + expf(-x)), tanh = tanhf,
+     * in float.
+     * c_prev (B, H) row stride ldc, NULL for zeros (the first step);
+     * c (B, H) row stride ldc: c = f * c_prev + i * g;
+     * h (B, H) row stride ldh: h = o * tanh(c). */
+    void (*lstm_cell_forward)(fc_backend *be, float *gates, size_t ldg, const float *c_prev, float *c, size_t ldc,
+                              float *h, size_t ldh, size_t B, size_t H);
+    /* Its backward: gates (activated, as the forward left them, stride ldg),
+     * c_prev (NULL: zeros, as in the forward) and c (stride ldc);
+     * dh (B, H) stride ldh: d loss / d h of this step (every path);
+     * dc (B, H) stride lddc, never NULL: on entry d loss / d c from the next
+     *   step (the caller fills it with zeros before the last step), on return
+     *   d loss / d c_prev (in place);
+     * dgates (B, 4H) stride lddg: d loss / d pre-activations (overwritten;
+     *   may be gates itself, lddg == ldg: each point reads its gates first):
+     *   tc = tanh(c); dct = dc + dh * o * (1 - tc^2);
+     *   di = dct * g * i * (1 - i); df = dct * c_prev * f * (1 - f);
+     *   dg = dct * i * (1 - g^2); do = dh * tc * o * (1 - o);
+     *   dc_prev = dct * f. */
+    void (*lstm_cell_backward)(fc_backend *be, float *dgates, size_t lddg, const float *gates, size_t ldg,
+                               const float *c_prev, const float *c, size_t ldc, const float *dh, size_t ldh,
+                               float *dc, size_t lddc, size_t B, size_t H);
 
     /* ---- loss and optimizer ---- */
     /* Masked mean loss (kernels/loss.h) over the c->n points of a batch:
@@ -320,7 +346,7 @@ fc_status fc_device_parse(const char *name, fc_device_kind *kind, int *index);
  * no driver, no device, compute capability too old, out of memory. The
  * library is never unloaded: backends it made may live until the process
  * ends. */
-#define FC_BACKEND_ABI 11
+#define FC_BACKEND_ABI 12
 #define FC_CUDA_LIBRARY_NAME "libfcast-cuda.so"
 #define FC_CUDA_ENTRY_NAME "fc_backend_cuda_create"
 typedef fc_status (*fc_error_fn)(fc_status code, const char *fmt, ...);

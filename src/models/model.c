@@ -24,18 +24,24 @@ size_t fc_model_add_tensor(fc_model *m, const char *name, int ndim, int64_t d0, 
     return m->n_tensors++;
 }
 
-fc_status fc_model_add_linear(fc_model *m, fc_linear *lin, const char *prefix, size_t in, size_t out,
-                              fc_activation act) {
-    char name[64];
+fc_status fc_model_add_linear_rows(fc_model *m, fc_linear *lin, const char *weight, const char *bias, size_t in,
+                                   size_t out, fc_activation act, size_t rows) {
     lin->in = in;
     lin->out = out;
+    lin->rows = rows;
     lin->act = act;
-    lin->a_low = fc_model_plan_low(m, in);
-    snprintf(name, sizeof name, "%s.weight", prefix);
-    lin->w = fc_model_add_tensor(m, name, 2, (int64_t)out, (int64_t)in, 1);
-    snprintf(name, sizeof name, "%s.bias", prefix);
-    lin->b = fc_model_add_tensor(m, name, 1, (int64_t)out, 1, 1);
+    lin->a_low = fc_model_plan_low(m, rows * in);
+    lin->w = fc_model_add_tensor(m, weight, 2, (int64_t)out, (int64_t)in, 1);
+    lin->b = fc_model_add_tensor(m, bias, 1, (int64_t)out, 1, 1);
     return FC_OK;
+}
+
+fc_status fc_model_add_linear(fc_model *m, fc_linear *lin, const char *prefix, size_t in, size_t out,
+                              fc_activation act) {
+    char weight[64], bias[64];
+    snprintf(weight, sizeof weight, "%s.weight", prefix);
+    snprintf(bias, sizeof bias, "%s.bias", prefix);
+    return fc_model_add_linear_rows(m, lin, weight, bias, in, out, act, 1);
 }
 
 /* Trainable tensors first, in table order, then the buffers. */
@@ -156,7 +162,7 @@ fc_status fc_model_init_params(fc_model *m, uint64_t seed) {
         const fc_tensor *t = &m->tensors[i];
         if (!t->trainable) continue;
         /* kaiming_uniform(a=sqrt(5)) and the bias rule both give 1/sqrt(fan_in) */
-        float bound = 1.0f / sqrtf((float)fan_in_of(m, i));
+        float bound = t->init_bound > 0.0 ? (float)t->init_bound : 1.0f / sqrtf((float)fan_in_of(m, i));
         for (size_t k = 0; k < t->numel; k++) {
             size_t idx = t->offset + k;
             fc_philox_out r = fc_rng_block(seed, FC_RNG_STREAM_INIT, idx);

@@ -33,7 +33,10 @@
 #define FC_EXOG_NAME_MAX 64
 
 /* Each kind is one row of the table in model_kinds.c (docs/models.md). */
-typedef enum { FC_MODEL_NHITS = 0, FC_MODEL_NBEATS, FC_MODEL_MLP, FC_MODEL_NBEATSX, FC_MODEL_KIND_COUNT } fc_model_kind;
+typedef enum {
+    FC_MODEL_NHITS = 0, FC_MODEL_NBEATS, FC_MODEL_MLP, FC_MODEL_NBEATSX, FC_MODEL_LSTM, FC_MODEL_KIND_COUNT
+} fc_model_kind;
+#define FC_LSTM_MAX_LAYERS 4      /* encoder layers, and decoder layers */
 /* EXOGENOUS: NBEATSx's basis made of the future and static exogenous values. */
 typedef enum { FC_STACK_IDENTITY = 0, FC_STACK_TREND, FC_STACK_SEASONALITY, FC_STACK_EXOGENOUS } fc_stack_type;
 
@@ -76,6 +79,9 @@ typedef struct {
     /* MLP */
     size_t hidden_size;
     int num_layers;
+    /* LSTM */
+    int encoder_n_layers, decoder_layers;
+    size_t encoder_hidden_size, decoder_hidden_size;
     /* Exogenous inputs (any kind whose row takes them; model_kinds.h) */
     fc_exog_list futr_exog, hist_exog, stat_exog;
 } fc_model_config;
@@ -97,11 +103,15 @@ typedef struct {
     size_t numel;
     size_t offset;       /* floats from the start of the parameter block (set once the table is complete) */
     int trainable;
+    /* Initialisation: U(-bound, bound); 0 for PyTorch's Linear default,
+     * 1/sqrt(fan_in) (nn.LSTM sets 1/sqrt(hidden_size) for all its tensors). */
+    double init_bound;
 } fc_tensor;
 
 /* One linear layer of a chain: y (B,out) = act(x (B,in) . W^T + b). */
 typedef struct {
     size_t in, out;
+    size_t rows;         /* rows per window: 1, or a sequence's length (the layer runs on (B rows, in)) */
     fc_activation act;
     size_t w, b;         /* indices into the tensor table: weight (out,in), bias (out) */
     size_t a_low;        /* low precision: offset of x_low in the low block (elements per window) */
@@ -142,6 +152,21 @@ typedef struct {
 
 struct fc_model_kind_ops;
 
+/* LSTM's plan (lstm.c): activation offsets (floats per window), scratch
+ * offsets, and where its layers are. m->lin holds the encoder layers'
+ * input projections (weight_ih, bias_ih; L rows per window), then the
+ * upsampling over time when h > L, then the decoder (h rows per window). */
+typedef struct {
+    size_t a_in, a_inT, a_tmp, a_ones;
+    size_t a_gates[FC_LSTM_MAX_LAYERS], a_c[FC_LSTM_MAX_LAYERS], a_h[FC_LSTM_MAX_LAYERS];
+    size_t a_perm, a_up, a_upT, a_dec_in, a_dec[FC_LSTM_MAX_LAYERS];
+    size_t s_dG, s_dH, s_dh, s_dc, s_ddec, s_ping, s_pong, s_up1, s_up2, s_up3;
+    size_t w_hh[FC_LSTM_MAX_LAYERS], b_hh[FC_LSTM_MAX_LAYERS];   /* tensor indices */
+    int upsample;            /* index of the upsampling layer in m->lin, -1 when h <= L */
+    int first_decoder;       /* index of the decoder's first layer in m->lin */
+    const float *input;      /* the last forward's encoder input (B, L, Cin) */
+} fc_lstm_plan;
+
 typedef struct fc_model {
     fc_model_config cfg;
     const struct fc_model_kind_ops *ops;   /* the row of cfg.kind (model_kinds.h) */
@@ -160,6 +185,7 @@ typedef struct fc_model {
      * d forecast as (B, Q, H), s_dtq a basis block's d theta as (B, Q, P). */
     size_t a_qperm, s_dfq, s_dtq;
     const float *mlp_input;   /* MLP: the insample of the last forward (its layer 0 input) */
+    fc_lstm_plan lstm;                /* LSTM */
     /* Exogenous inputs of the next forward (set by the caller with the
      * batch; fc_model_exog_width says how many it reads). */
     fc_exog_inputs exog;
@@ -282,5 +308,10 @@ void fc_model_drop_low_acts(fc_model *m);
 /* Tensor-table helpers for the builders (model.c). */
 size_t fc_model_add_tensor(fc_model *m, const char *name, int ndim, int64_t d0, int64_t d1, int trainable);
 fc_status fc_model_add_linear(fc_model *m, fc_linear *lin, const char *prefix, size_t in, size_t out, fc_activation act);
+/* The same with the tensors' names given (nn.LSTM's weight_ih_l0 and
+ * bias_ih_l0) and `rows` rows per window (a layer applied at every step of
+ * a sequence): its low-precision input is planned rows * in per window. */
+fc_status fc_model_add_linear_rows(fc_model *m, fc_linear *lin, const char *weight, const char *bias, size_t in,
+                                   size_t out, fc_activation act, size_t rows);
 
 #endif

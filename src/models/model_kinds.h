@@ -80,6 +80,7 @@ FC_MODEL_KIND_DECLARE(nhits);
 FC_MODEL_KIND_DECLARE(nbeats);
 FC_MODEL_KIND_DECLARE(mlp);
 FC_MODEL_KIND_DECLARE(nbeatsx);
+FC_MODEL_KIND_DECLARE(lstm);
 
 /* The row of kind k: FC_ERR_INVALID naming the kind when k is out of
  * range, or naming the entry its row lacks. */

@@ -18,7 +18,7 @@ size_t fc_model_plan_low(fc_model *m, size_t width) {
 static fc_status widen(const fc_linear *l, size_t index, void *ctx) {
     (void)index;
     size_t *w = ctx;
-    if (l->out > *w) *w = l->out;
+    if (l->rows * l->out > *w) *w = l->rows * l->out;
     return FC_OK;
 }
 

@@ -35,7 +35,7 @@ static void add_backend(fc_memory_plan *p, const char *name, size_t bytes, size_
 static fc_status layer_workspace(fc_backend *be, const fc_linear *l, size_t B,
                                  fc_precision prec, size_t ws[FC_WS_SLOTS]) {
     static const float bias_marker = 0.0f;   /* never read: the forward kernel WITH a bias is the one planned */
-    fc_linear_call shape = {.B = B, .I = l->in, .O = l->out, .act = l->act, .prec = prec, .b = &bias_marker};
+    fc_linear_call shape = {.B = B * l->rows, .I = l->in, .O = l->out, .act = l->act, .prec = prec, .b = &bias_marker};
     size_t mine[FC_WS_SLOTS];
     FC_TRY(be->linear_workspace(be, &shape, mine));
     for (int i = 0; i < FC_WS_SLOTS; i++) ws[i] = mine[i] > ws[i] ? mine[i] : ws[i];

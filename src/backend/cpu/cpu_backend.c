@@ -155,6 +155,8 @@ static void cpu_fill_table(fc_backend *be) {
     be->broadcast_col = fc_cpu_broadcast_col;
     be->sum_rows_into_col = fc_cpu_sum_rows_into_col;
     be->transpose_rows = fc_cpu_transpose_rows;
+    be->lstm_cell_forward = fc_cpu_lstm_cell_forward;
+    be->lstm_cell_backward = fc_cpu_lstm_cell_backward;
     be->masked_loss = fc_cpu_masked_loss;
     be->adam_step = fc_cpu_adam_step;
     be->sum_squares = fc_cpu_sum_squares;

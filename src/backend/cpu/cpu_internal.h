@@ -134,6 +134,11 @@ void fc_cpu_sum_rows_into_col(fc_backend *be, float *x, size_t ldx, size_t col,
                               const float *dy, size_t B, size_t C);
 void fc_cpu_transpose_rows(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx,
                            size_t B, size_t A, size_t C);
+void fc_cpu_lstm_cell_forward(fc_backend *be, float *gates, size_t ldg, const float *c_prev, float *c, size_t ldc,
+                              float *h, size_t ldh, size_t B, size_t H);
+void fc_cpu_lstm_cell_backward(fc_backend *be, float *dgates, size_t lddg, const float *gates, size_t ldg,
+                               const float *c_prev, const float *c, size_t ldc, const float *dh, size_t ldh,
+                               float *dc, size_t lddc, size_t B, size_t H);
 
 /* cpu_resample.c: pooling and interpolation */
 void fc_cpu_maxpool1d_forward(fc_backend *be, float *y, int32_t *argmax, const float *x,

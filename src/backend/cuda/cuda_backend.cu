@@ -231,6 +231,8 @@ static void fill_table(fc_backend *be) {
     be->broadcast_col = fc_cuda_broadcast_col;
     be->sum_rows_into_col = fc_cuda_sum_rows_into_col;
     be->transpose_rows = fc_cuda_transpose_rows;
+    be->lstm_cell_forward = fc_cuda_lstm_cell_forward;
+    be->lstm_cell_backward = fc_cuda_lstm_cell_backward;
     be->masked_loss = fc_cuda_masked_loss;
     be->adam_step = fc_cuda_adam_step;
     be->sum_squares = fc_cuda_sum_squares;

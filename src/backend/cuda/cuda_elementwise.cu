@@ -10,6 +10,8 @@
  * very adds the row body's scatter makes to it, in the same order, from
  * the same 0.0f. Row-per-thread scatters would leave most of the GPU idle
  * and write rows with a stride between threads.
+ * The LSTM cell runs one thread per unit of a row, which computes the
+ * unit's four gates (kernels/lstm_cell.h).
  *
  * Every kernel runs on impl->stream and loops with a grid stride over
  * size_t indices (fc_launch_1d); nothing is launched for an empty block.
@@ -20,6 +22,7 @@
 
 #include "backend/cuda/cuda_internal.h"
 #include "kernels/interp_linear.h"
+#include "kernels/lstm_cell.h"
 #include "kernels/maxpool1d.h"
 #include "kernels/rows.h"
 #include "kernels/transpose.h"
@@ -160,6 +163,53 @@ void fc_cuda_transpose_rows(fc_backend *be, float *y, size_t ldy, const float *x
     if (!l.grid) return;
     transpose_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(y, ldy, x, ldx, A, C, B * A * C);
     fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("transpose_kernel"));
+}
+
+/* ---- LSTM cell: gates (B, 4H), c_prev, c, h, dh, dc (B, H), each with its row stride ---- */
+
+/* One thread per point (b, j), t = b H + j: the body reads and writes only
+ * unit j of row b (its four gates, c, h; in the backward its four d gates
+ * and dc in place), so no two threads touch one element, and dgates may be
+ * gates itself. Threads of a warp hold consecutive units of a row:
+ * coalesced loads of each gate slice. */
+static __global__ void lstm_cell_forward_kernel(float *gates, size_t ldg, const float *c_prev, float *c, size_t ldc,
+                                                float *h, size_t ldh, size_t H, size_t n) {
+    for (size_t t = fc_first_index(); t < n; t += fc_grid_stride()) {
+        size_t r = t / H, j = t % H;
+        fc_lstm_cell_point(gates + r * ldg, c_prev ? c_prev + r * ldc : NULL, c + r * ldc, h + r * ldh, H, j);
+    }
+}
+
+static __global__ void lstm_cell_backward_kernel(float *dgates, size_t lddg, const float *gates, size_t ldg,
+                                                 const float *c_prev, const float *c, size_t ldc, const float *dh,
+                                                 size_t ldh, float *dc, size_t lddc, size_t H, size_t n) {
+    for (size_t t = fc_first_index(); t < n; t += fc_grid_stride()) {
+        size_t r = t / H, j = t % H;
+        fc_lstm_cell_backward_point(dgates + r * lddg, gates + r * ldg, c_prev ? c_prev + r * ldc : NULL,
+                                    c + r * ldc, dh + r * ldh, dc + r * lddc, H, j);
+    }
+}
+
+/* B * H == 0 launches nothing (fc_cuda_grid's grid 0), as the CPU's loops
+ * do nothing; H > 0 inside the kernels, so t / H is defined. */
+void fc_cuda_lstm_cell_forward(fc_backend *be, float *gates, size_t ldg, const float *c_prev, float *c, size_t ldc,
+                               float *h, size_t ldh, size_t B, size_t H) {
+    fc_launch l = fc_cuda_grid(B * H);
+    if (!l.grid) return;
+    lstm_cell_forward_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(gates, ldg, c_prev, c, ldc, h, ldh, H,
+                                                                          B * H);
+    fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("lstm_cell_forward_kernel"));
+}
+
+void fc_cuda_lstm_cell_backward(fc_backend *be, float *dgates, size_t lddg, const float *gates, size_t ldg,
+                                const float *c_prev, const float *c, size_t ldc, const float *dh, size_t ldh,
+                                float *dc, size_t lddc, size_t B, size_t H) {
+    FC_ASSERT(dc != NULL);   /* backend.h: dc is never NULL (zeros before the last step) */
+    fc_launch l = fc_cuda_grid(B * H);
+    if (!l.grid) return;
+    lstm_cell_backward_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(dgates, lddg, gates, ldg, c_prev, c, ldc,
+                                                                           dh, ldh, dc, lddc, H, B * H);
+    fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("lstm_cell_backward_kernel"));
 }
 
 /* ---- max pooling: x (B, L), y and argmax (B, n_out) ---- */
