@@ -1,4 +1,4 @@
-"""Export a trained neuralforecast model (NHITS, NBEATS, MLP, NBEATSx, with
+"""Export a trained neuralforecast model (NHITS, NBEATS, MLP, NBEATSx, LSTM, with
 their exogenous inputs) as an fcast model file, so `fcast predict` serves it.
 
 fcast's model files are safetensors whose tensor names equal the PyTorch
@@ -38,6 +38,19 @@ def _config(model):
             cfg[key] = list(hp[key])
     if name == "MLP":
         cfg.update(hidden_size=int(hp.get("hidden_size", 1024)), num_layers=int(hp.get("num_layers", 2)))
+        return cfg
+    if name == "LSTM":
+        # fcast has neuralforecast's direct LSTM with its defaults for these
+        unsupported = {"recurrent": False, "encoder_bias": True, "encoder_dropout": 0.0}
+        for key, value in unsupported.items():
+            if hp.get(key, value) != value:
+                raise ValueError(f"fcast's LSTM has {key}={value}, not {hp[key]}")
+        if hp.get("decoder_activation") not in (None, "ReLU"):
+            raise ValueError(f"fcast's LSTM decoder uses ReLU, not {hp['decoder_activation']}")
+        cfg.update(encoder_n_layers=int(hp.get("encoder_n_layers", 2)),
+                   encoder_hidden_size=int(hp.get("encoder_hidden_size", 128)),
+                   decoder_hidden_size=int(hp.get("decoder_hidden_size", 128)),
+                   decoder_layers=int(hp.get("decoder_layers", 2)))
         return cfg
     stacks = list(hp.get("stack_types", ["identity"] * 3 if name == "NHITS" else ["identity", "trend", "seasonality"]))
     cfg.update(stack_types=stacks, n_blocks=list(hp.get("n_blocks", [1] * len(stacks))),
@@ -81,12 +94,12 @@ def _loss(loss):
 
 
 def save_for_fcast(model, path, freq, ds_kind):
-    """Writes `model` (a fitted neuralforecast NHITS, NBEATS, MLP or NBEATSx) to `path`.
+    """Writes `model` (a fitted neuralforecast NHITS, NBEATS, MLP, NBEATSx or LSTM) to `path`.
     freq: the pandas alias of the data ("MS", "D", "h", "30min", or "1" for an
     integer ds); ds_kind: "index", "date" or "datetime"."""
     name = type(model).__name__
-    if name not in ("NHITS", "NBEATS", "MLP", "NBEATSx"):
-        raise ValueError(f"fcast serves NHITS, NBEATS, MLP and NBEATSx, not {name}")
+    if name not in ("NHITS", "NBEATS", "MLP", "NBEATSx", "LSTM"):
+        raise ValueError(f"fcast serves NHITS, NBEATS, MLP, NBEATSx and LSTM, not {name}")
     loss, params = _loss(model.loss)
     # clone: loss.quantiles and valid_loss.quantiles share storage, which save_file refuses
     tensors = {k: v.detach().cpu().float().contiguous().clone() for k, v in model.state_dict().items()}
@@ -133,7 +146,7 @@ def _compare(fcast, df, tmp, quiet):
     import pandas as pd
     from neuralforecast import NeuralForecast
     from neuralforecast.losses.pytorch import MQLoss, MASE
-    from neuralforecast.models import NBEATS, NHITS
+    from neuralforecast.models import LSTM, NBEATS, NHITS
     worst = 0.0
     for model in (NHITS(h=12, input_size=24, mlp_units=3 * [[64, 64]], scaler_type="standard", max_steps=30,
                         **quiet),
@@ -142,7 +155,9 @@ def _compare(fcast, df, tmp, quiet):
                   NHITS(h=12, input_size=24, mlp_units=3 * [[64, 64]], loss=MQLoss(level=[80, 90]),
                         scaler_type="standard", max_steps=30, **quiet),
                   NBEATS(h=12, input_size=24, mlp_units=3 * [[64, 64]], loss=MASE(seasonality=12), max_steps=30,
-                         **quiet)):
+                         **quiet),
+                  LSTM(h=12, input_size=24, encoder_hidden_size=32, decoder_hidden_size=32, scaler_type="robust",
+                       max_steps=30, **quiet)):
         nf = NeuralForecast(models=[model], freq="MS")
         nf.fit(df)
         want = nf.predict().sort_values(["unique_id", "ds"])
