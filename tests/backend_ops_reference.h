@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "core/rng.h"
 #include "kernels/lowp.h"
 
 /* ---- 16-bit formats ---- */
@@ -336,6 +337,91 @@ static inline void ref_lstm_cell_backward_row(double *dgates, double *dg_scale, 
         dcp_scale[j] = ref_lstm_scale(sct * fabs(f));
     }
 }
+
+/* ---- layer norm ---- */
+
+/* torch.nn.LayerNorm(D) (its documentation's formula, biased variance) on
+ * one row, in long double from the float inputs: y (D) and the row's mean
+ * and rstd = 1 / sqrt(var + eps). Error scales of a backend that rounds
+ * mean and rstd to float once each and y once (kernels/layer_norm.h): the
+ * mean of |x| for the mean; rstd for rstd; for y,
+ * |gamma| rstd (|mean| + |x - mean|) + |beta|: x - mean carries mean's
+ * rounding (2^-24 |mean|) into xhat, and the product and the sum round
+ * once. At least 2^-100, so that an exact zero passes with either sign. */
+static inline double ref_ln_scale(double s) { return s > 0x1p-100 ? s : 0x1p-100; }
+
+static inline void ref_layer_norm_row(double *y, double *y_scale, double *mean, double *mean_scale, double *rstd,
+                                      const float *x, const float *gamma, const float *beta, size_t D, float eps) {
+    long double s = 0, a = 0, q = 0;
+    for (size_t j = 0; j < D; j++) s += x[j], a += fabsl((long double)x[j]);
+    long double m = s / D;
+    for (size_t j = 0; j < D; j++) q += ((long double)x[j] - m) * ((long double)x[j] - m);
+    long double r = 1.0L / sqrtl(q / D + (long double)eps);
+    *mean = (double)m;
+    *mean_scale = ref_ln_scale((double)(a / D));
+    *rstd = (double)r;
+    for (size_t j = 0; j < D; j++) {
+        long double d = (long double)x[j] - m;
+        y[j] = (double)(d * r * gamma[j] + beta[j]);
+        y_scale[j] = ref_ln_scale((double)(fabsl(gamma[j] * r) * (fabsl(m) + fabsl(d)) + fabsl((long double)beta[j])));
+    }
+}
+
+/* The backward of one row by the chain rule through the formula above,
+ * with the saved mean and rstd taken as exact (they are the backward's
+ * inputs), in long double: g = dy gamma, xhat = (x - mean) rstd,
+ *   dx = rstd (g - mean(g) - xhat mean(g xhat)).
+ * Scale: rstd (|g| + |mean(g)| + |xhat mean(g xhat)|), the sum's terms,
+ * so that cancellation does not inflate the relative error. */
+static inline void ref_layer_norm_backward_row(double *dx, double *dx_scale, const float *dy, const float *x,
+                                               const float *gamma, float mean, float rstd, size_t D) {
+    long double sg = 0, sgx = 0;
+    for (size_t j = 0; j < D; j++) {
+        long double g = (long double)dy[j] * gamma[j], xh = ((long double)x[j] - mean) * rstd;
+        sg += g, sgx += g * xh;
+    }
+    long double mg = sg / D, mgx = sgx / D;
+    for (size_t j = 0; j < D; j++) {
+        long double g = (long double)dy[j] * gamma[j], xh = ((long double)x[j] - mean) * rstd;
+        dx[j] = (double)(rstd * (g - mg - xh * mgx));
+        dx_scale[j] = ref_ln_scale((double)(rstd * (fabsl(g) + fabsl(mg) + fabsl(xh * mgx))));
+    }
+}
+
+/* dgamma (D) = dgamma0 + sum over rows of dy xhat, dbeta (D) = dbeta0 +
+ * sum of dy (dy row stride lddy, x row stride ldx; mean, rstd (B)).
+ * Scales: |dgamma0| + sum |dy xhat| and |dbeta0| + sum |dy|. */
+static inline void ref_layer_norm_params(double *dgamma, double *dg_scale, double *dbeta, double *db_scale,
+                                         const float *dgamma0, const float *dbeta0, const float *dy, size_t lddy,
+                                         const float *x, size_t ldx, const float *mean, const float *rstd, size_t B,
+                                         size_t D) {
+    for (size_t c = 0; c < D; c++) {
+        long double sg = 0, ag = 0, sb = 0, ab = 0;
+        for (size_t r = 0; r < B; r++) {
+            long double d = dy[r * lddy + c], t = d * (((long double)x[r * ldx + c] - mean[r]) * rstd[r]);
+            sg += t, ag += fabsl(t), sb += d, ab += fabsl(d);
+        }
+        dgamma[c] = (double)(dgamma0[c] + sg);
+        dg_scale[c] = ref_ln_scale((double)(fabsl((long double)dgamma0[c]) + ag));
+        dbeta[c] = (double)(dbeta0[c] + sb);
+        db_scale[c] = ref_ln_scale((double)(fabsl((long double)dbeta0[c]) + ab));
+    }
+}
+
+/* ---- dropout ---- */
+
+/* The drop decision of point `index` as backend.h defines it: the first
+ * word of the Philox block of (seed, FC_RNG_STREAM_DROPOUT, index), its top
+ * 24 bits as a uniform in [0, 1), kept when >= p (the generator itself is
+ * checked against Random123's known answers in test_dropout.c). */
+static inline int ref_dropout_keep(uint64_t seed, uint64_t index, float p) {
+    fc_philox_out r = fc_philox4x32((uint32_t)index, (uint32_t)(index >> 32), FC_RNG_STREAM_DROPOUT, 0u,
+                                    (uint32_t)seed, (uint32_t)(seed >> 32));
+    return (float)(r.v[0] >> 8) / 16777216.0f >= p;
+}
+
+/* torch's inverted dropout of one float: x * mask / (1 - p) in float. */
+static inline float ref_dropout_value(float x, int keep, float p) { return x * (keep ? 1.0f : 0.0f) / (1.0f - p); }
 
 /* ---- Adam ---- */
 

@@ -85,10 +85,10 @@ check "unnamed columns draw a warning naming them" "[ $? -eq 0 ] && err_has 'sea
 # --- NBEATSx with its exogenous stack, and MLP, through cv: the cv's last
 # window equals train on the truncated data + predict with the cut-off
 # future values (the same windows, scalers and exogenous inputs).
-run cv --data "$d/history.csv" --model nbeatsx,mlp,lstm "${small[@]}" "${exog[@]}" --stack-types identity,trend,exogenous \
+run cv --data "$d/history.csv" --model nbeatsx,mlp,lstm,tide "${small[@]}" "${exog[@]}" --stack-types identity,trend,exogenous \
     --encoder-hidden-size 8 --decoder-hidden-size 8 --n-windows 1 --out "$tmp/cv.csv" 2> "$tmp/err.txt"
-check "cv runs NBEATSx (exogenous stack), MLP and LSTM with exogenous inputs" \
-    "[ $? -eq 0 ] && [ \"\$(head -1 $tmp/cv.csv)\" = 'unique_id,ds,cutoff,NBEATSx,MLP,LSTM,y' ] && ! grep -qi nan $tmp/cv.csv"
+check "cv runs NBEATSx (exogenous stack), MLP, LSTM and TiDE with exogenous inputs" \
+    "[ $? -eq 0 ] && [ \"\$(head -1 $tmp/cv.csv)\" = 'unique_id,ds,cutoff,NBEATSx,MLP,LSTM,TiDE,y' ] && ! grep -qi nan $tmp/cv.csv"
 awk -F, 'NR == 1 || ($1 == "AirPassengers" && $2 < "1960-07-01") || ($1 == "nottem" && $2 < "1939-07-01")' \
     "$d/history.csv" > "$tmp/head.csv"
 awk -F, -v OFS=, 'NR == 1 { print "unique_id,ds,trend_f,season_f"; next }

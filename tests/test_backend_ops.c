@@ -87,6 +87,16 @@
  * order or formula is off by far more. */
 #define TOL_LSTM (32 * 0x1p-24)
 
+/* Layer norm (kernels/layer_norm.h) against a long double reference, as
+ * |got - want| / scale with the scales of backend_ops_reference.h. The
+ * body sums in double and rounds to float once per output (mean, rstd, y,
+ * dx; dgamma and dbeta twice: the column sum, then the accumulation), so
+ * each output is within 2 2^-24 of its scale; 4 2^-24 leaves room, and a
+ * wrong variance (unbiased), a missing term or a lost accumulation is off
+ * by far more. Every operation is a correctly rounded IEEE one on both
+ * devices, so the rows are also SAME_BITS. */
+#define TOL_LN (4 * 0x1p-24)
+
 /* ---- device buffers with guards ---- */
 
 #define GUARD 64          /* bytes on each side of every buffer: 16 floats */
@@ -342,11 +352,13 @@ enum {
     MSE = 1u << 7,        /* masked_loss: MSE (else MAE) */
     NO_GRAD = 1u << 8,    /* masked_loss: grad NULL */
     NO_MASK = 1u << 9,    /* masked_loss: every point unobserved */
-    SPECIAL = 1u << 10,   /* maxpool: ties, NaN and a window of -inf; lstm_cell: saturated gates */
+    SPECIAL = 1u << 10,   /* maxpool: ties, NaN and a window of -inf; lstm_cell: saturated gates;
+                             layer_norm: a constant row and a row far from 0 */
     CONFIG_B = 1u << 11,  /* adam: the second set of hyper-parameters */
     SAME_BITS = 1u << 12, /* every backend must give the first backend's bits */
     NO_CPREV = 1u << 13,  /* lstm_cell: c_prev NULL (the first step) */
-    IN_PLACE = 1u << 14   /* lstm_cell_backward: dgates is the gates buffer itself */
+    IN_PLACE = 1u << 14   /* the output is the input's buffer: lstm_cell_backward's dgates the gates,
+                             layer_norm_forward's y the x, layer_norm_backward's dx the dy, dropout's y the x */
 };
 
 /* ---- dense layer ---- */
@@ -769,6 +781,137 @@ static void run_lstm_cell_backward(ctx *c, const op_case *k, uint64_t seed) {
     judge(c, "dc", read_out(c, ddc), wc, sc, B * lddc, k->tol);
 }
 
+/* ---- layer norm ---- */
+
+/* x (B, ldx) in (-2, 3); SPECIAL makes row 0 constant (variance 0: y is
+ * beta exactly, dx = rstd (g - mean(g)) with rstd = 1 / sqrt(eps)) and
+ * row 1 a level of 1000 with a spread of 1e-2 (the mean's rounding to
+ * float dominates y's error there). */
+static float *ln_input(ctx *c, size_t B, size_t D, size_t ldx, int special, uint64_t seed) {
+    float *x = rnd_f(c, B * ldx, seed, -2, 3);
+    for (size_t j = 0; special && j < D; j++) {
+        x[j] = 0.75f;
+        if (B > 1) x[ldx + j] = 1000.0f + 0.01f * x[ldx + j];
+    }
+    return x;
+}
+
+/* m = B, n = D, alpha = eps: x rows of ldx = D + pad, y of ldy = D + 2 pad
+ * (IN_PLACE: y is x's buffer, ldy = ldx). Outputs y, mean, rstd. */
+static void run_layer_norm_forward(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, D = k->n, ldx = D + k->pad;
+    int in_place = !!(k->opt & IN_PLACE);
+    size_t ldy = in_place ? ldx : D + 2 * k->pad;
+    float eps = k->alpha;
+    shape(c, "B%zu D%zu ldx%zu ldy%zu eps=%g%s%s", B, D, ldx, ldy, (double)eps, in_place ? " in-place" : "",
+          k->opt & SPECIAL ? " const,level" : "");
+    float *x = ln_input(c, B, D, ldx, !!(k->opt & SPECIAL), seed);
+    float *gamma = rnd_f(c, D, seed + 1, -2, 2), *beta = rnd_f(c, D, seed + 2, -1, 1);
+    const float *dgam = dev_in(c, "gamma", gamma, D), *dbet = dev_in(c, "beta", beta, D);
+    float *dmean = dev_out(c, "mean", val_f(c, B, NAN), B), *drstd = dev_out(c, "rstd", val_f(c, B, NAN), B);
+    float *dy;
+    const float *dx;
+    if (in_place) {
+        dy = dev_out(c, "y", x, B * ldx);
+        dx = dy;
+    } else {
+        dx = dev_in(c, "x", x, B * ldx);
+        dy = dev_out(c, "y", val_f(c, B * ldy, NAN), B * ldy);
+    }
+    c->be->layer_norm_forward(c->be, dy, ldy, dx, ldx, dgam, dbet, dmean, drstd, B, D, eps);
+    /* gaps: what was there (scale 0: bit for bit) */
+    double *wy = dbl(c, B * ldy), *sy = dbl(c, B * ldy), *wm = dbl(c, B), *sm = dbl(c, B), *wr = dbl(c, B);
+    for (size_t i = 0; i < B * ldy; i++) wy[i] = in_place ? x[i] : NAN;
+    for (size_t r = 0; r < B; r++)
+        ref_layer_norm_row(wy + r * ldy, sy + r * ldy, &wm[r], &sm[r], &wr[r], x + r * ldx, gamma, beta, D, eps);
+    judge(c, "y", read_out(c, dy), wy, sy, B * ldy, k->tol);
+    judge(c, "mean", read_out(c, dmean), wm, sm, B, k->tol);
+    judge(c, "rstd", read_out(c, drstd), wr, wr, B, k->tol);
+}
+
+/* m = B, n = D, alpha = the forward's eps: x rows of ldx = D + pad, dy of
+ * lddy = D + 2 pad, dx of lddx = D + 3 pad (IN_PLACE: dx is dy's buffer,
+ * lddx = lddy). mean and rstd are the reference forward's, rounded to
+ * float as a forward saves them; dgamma and dbeta start random (they
+ * accumulate). Outputs dx, dgamma, dbeta. */
+static void run_layer_norm_backward(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, D = k->n, ldx = D + k->pad, lddy = D + 2 * k->pad;
+    int in_place = !!(k->opt & IN_PLACE);
+    size_t lddx = in_place ? lddy : D + 3 * k->pad;
+    shape(c, "B%zu D%zu ldx%zu lddy%zu lddx%zu%s%s", B, D, ldx, lddy, lddx, in_place ? " in-place" : "",
+          k->opt & SPECIAL ? " const,level" : "");
+    float *x = ln_input(c, B, D, ldx, !!(k->opt & SPECIAL), seed);
+    float *gamma = rnd_f(c, D, seed + 1, -2, 2), *beta = val_f(c, D, 0.0f), *dy = rnd_f(c, B * lddy, seed + 2, -1, 1);
+    float *dgamma0 = rnd_f(c, D, seed + 3, -1, 1), *dbeta0 = rnd_f(c, D, seed + 4, -1, 1);
+    float *mean = keep(c, malloc((B ? B : 1) * sizeof *mean)), *rstd = keep(c, malloc((B ? B : 1) * sizeof *rstd));
+    double *yd = dbl(c, D), *ys = dbl(c, D), *wx = dbl(c, B * lddx), *sx = dbl(c, B * lddx);
+    for (size_t r = 0; r < B; r++) {
+        double m, ms, rs;
+        ref_layer_norm_row(yd, ys, &m, &ms, &rs, x + r * ldx, gamma, beta, D, k->alpha);
+        mean[r] = (float)m, rstd[r] = (float)rs;
+    }
+    const float *dx_in = dev_in(c, "x", x, B * ldx), *dgam = dev_in(c, "gamma", gamma, D);
+    const float *dmean = dev_in(c, "mean", mean, B), *drstd = dev_in(c, "rstd", rstd, B);
+    float *ddg = dev_out(c, "dgamma", dgamma0, D), *ddb = dev_out(c, "dbeta", dbeta0, D);
+    float *ddx;
+    const float *ddy;
+    if (in_place) {
+        ddx = dev_out(c, "dy", dy, B * lddy);
+        ddy = ddx;
+    } else {
+        ddy = dev_in(c, "dy", dy, B * lddy);
+        ddx = dev_out(c, "dx", val_f(c, B * lddx, NAN), B * lddx);
+    }
+    c->be->layer_norm_backward(c->be, ddx, lddx, ddy, lddy, dx_in, ldx, dgam, dmean, drstd, ddg, ddb, B, D);
+    for (size_t i = 0; i < B * lddx; i++) wx[i] = in_place ? dy[i] : NAN;
+    for (size_t r = 0; r < B; r++)
+        ref_layer_norm_backward_row(wx + r * lddx, sx + r * lddx, dy + r * lddy, x + r * ldx, gamma, mean[r], rstd[r],
+                                    D);
+    double *wg = dbl(c, D), *sg = dbl(c, D), *wb = dbl(c, D), *sb = dbl(c, D);
+    ref_layer_norm_params(wg, sg, wb, sb, dgamma0, dbeta0, dy, lddy, x, ldx, mean, rstd, B, D);
+    judge(c, "dx", read_out(c, ddx), wx, sx, B * lddx, k->tol);
+    judge(c, "dgamma", read_out(c, ddg), wg, sg, D, k->tol);
+    judge(c, "dbeta", read_out(c, ddb), wb, sb, D, k->tol);
+}
+
+/* ---- dropout ---- */
+
+/* m = B, n = C, k = offset, alpha = p: x rows of ldx = C + pad, y of ldy =
+ * C + 2 pad (IN_PLACE: y is x's buffer, ldy = ldx); the seed fills both
+ * key words. x in (-2, 2) with -0, +-inf, NaN and a subnormal first (a
+ * dropped -x is -0, a dropped inf or NaN is NaN). Output y, bit for bit
+ * (any NaN matches any NaN). */
+static void run_dropout(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, C = k->n, ldx = C + k->pad;
+    int in_place = !!(k->opt & IN_PLACE);
+    size_t ldy = in_place ? ldx : C + 2 * k->pad;
+    uint64_t dseed = seed * 0x9E3779B97F4A7C15ull, offset = k->k;
+    float p = k->alpha;
+    shape(c, "B%zu C%zu ldx%zu ldy%zu p=%g off=%zu%s", B, C, ldx, ldy, (double)p, k->k, in_place ? " in-place" : "");
+    float *x = rnd_f(c, B * ldx, seed, -2, 2);
+    const float special[] = {-0.0f, INFINITY, -INFINITY, NAN, 1e-40f, -1.5f};
+    for (size_t i = 0; i < C && i < sizeof special / sizeof *special; i++) x[i] = special[i];
+    float *dy;
+    const float *dx;
+    if (in_place) {
+        dy = dev_out(c, "y", x, B * ldx);
+        dx = dy;
+    } else {
+        dx = dev_in(c, "x", x, B * ldx);
+        dy = dev_out(c, "y", val_f(c, B * ldy, NAN), B * ldy);
+    }
+    c->be->dropout(c->be, dy, ldy, dx, ldx, B, C, p, dseed, offset);
+    float *want = keep(c, malloc((B * ldy + 1) * sizeof *want));
+    for (size_t i = 0; i < B * ldy; i++) want[i] = in_place ? x[i] : NAN;
+    for (size_t r = 0; r < B; r++)
+        for (size_t j = 0; j < C; j++) {
+            float xv = x[r * ldx + j];
+            int kept = ref_dropout_keep(dseed, offset + r * C + j, p);
+            want[r * ldy + j] = p == 0.0f ? xv : ref_dropout_value(xv, kept, p);
+        }
+    judge_f(c, "y", read_out(c, dy), want, B * ldy);
+}
+
 /* ---- losses, optimizer, reductions ---- */
 
 /* m = n; alpha = grad_scale. A quarter of the points unobserved (mask 0),
@@ -1018,6 +1161,9 @@ static void run_fill(ctx *c, const op_case *k, uint64_t seed) {
 #define PAR_B 257
 #define PAR_C 129
 #define PAR_N (PAR_B * PAR_C)
+/* More rows than one launch of warps covers (FC_LAUNCH_MAX_GRID blocks of
+ * FC_LAUNCH_BLOCK / 32 warps: 524280): layer norm's warps stride past it. */
+#define LN_ROWS (FC_LAUNCH_MAX_GRID * (FC_LAUNCH_BLOCK / 32) + 5001)
 
 static const op_case cases[] = {
     /* Dense layer (B, I, O): TOL_DOT in every precision (see there). */
@@ -1161,6 +1307,38 @@ static const op_case cases[] = {
     ROW(lstm_cell_backward, 7, 31, 0, 3, F32, SPECIAL | NO_CPREV | IN_PLACE, 0, 0, TOL_LSTM),
     ROW(lstm_cell_backward, 2, 257, 0, 1, F32, IN_PLACE, 0, 0, TOL_LSTM),
     ROW(lstm_cell_backward, PAR_B, PAR_C, 0, 1, F32, SPECIAL, 0, 0, TOL_LSTM),
+    /* Layer norm (B, D, strided rows), alpha = eps: TOL_LN against the long
+     * double reference (see there), and the same bits on every backend. D
+     * below, at and past a warp's 32 lanes; 2049 (a few thousand); and
+     * LN_ROWS rows, more than one launch's warps. */
+    ROW(layer_norm_forward, 1, 1, 0, 0, F32, SAME_BITS, 1e-5f, 0, TOL_LN),
+    ROW(layer_norm_forward, 3, 7, 0, 1, F32, SAME_BITS, 1e-5f, 0, TOL_LN),
+    ROW(layer_norm_forward, 5, 33, 0, 2, F32, SPECIAL | SAME_BITS, 1e-5f, 0, TOL_LN),
+    ROW(layer_norm_forward, 7, 32, 0, 3, F32, IN_PLACE | SAME_BITS, 1e-3f, 0, TOL_LN),
+    ROW(layer_norm_forward, 2, 257, 0, 1, F32, SPECIAL | IN_PLACE | SAME_BITS, 1e-5f, 0, TOL_LN),
+    ROW(layer_norm_forward, 3, 2049, 0, 5, F32, SAME_BITS, 1e-5f, 0, TOL_LN),
+    ROW(layer_norm_forward, PAR_B, PAR_C, 0, 1, F32, SPECIAL | SAME_BITS, 1e-5f, 0, TOL_LN),
+    ROW(layer_norm_forward, LN_ROWS, 3, 0, 1, F32, SAME_BITS, 1e-5f, 0, TOL_LN),
+    ROW(layer_norm_backward, 1, 1, 0, 0, F32, SAME_BITS, 1e-5f, 0, TOL_LN),
+    ROW(layer_norm_backward, 3, 7, 0, 1, F32, SAME_BITS, 1e-5f, 0, TOL_LN),
+    ROW(layer_norm_backward, 5, 33, 0, 2, F32, SPECIAL | SAME_BITS, 1e-5f, 0, TOL_LN),
+    ROW(layer_norm_backward, 7, 32, 0, 3, F32, IN_PLACE | SAME_BITS, 1e-3f, 0, TOL_LN),
+    ROW(layer_norm_backward, 2, 257, 0, 1, F32, SPECIAL | IN_PLACE | SAME_BITS, 1e-5f, 0, TOL_LN),
+    ROW(layer_norm_backward, 3, 2049, 0, 5, F32, SAME_BITS, 1e-5f, 0, TOL_LN),
+    ROW(layer_norm_backward, PAR_B, PAR_C, 0, 1, F32, SPECIAL | SAME_BITS, 1e-5f, 0, TOL_LN),
+    ROW(layer_norm_backward, LN_ROWS, 3, 0, 1, F32, SAME_BITS, 1e-5f, 0, TOL_LN),
+    /* Dropout (B, C, offset, strided rows), alpha = p: TOL_EXACT (the mask
+     * is a function of the point's index; a multiply and a divide). p = 0
+     * copies, or does nothing in place; an offset whose indices cross 2^32
+     * (both counter words). */
+    ROW(dropout, 1, 1, 0, 0, F32, 0, 0.5f, 0, TOL_EXACT),
+    ROW(dropout, 3, 7, 0, 1, F32, 0, 0.0f, 0, TOL_EXACT),
+    ROW(dropout, 3, 7, 5, 1, F32, IN_PLACE, 0.0f, 0, TOL_EXACT),
+    ROW(dropout, 5, 33, 12345, 2, F32, 0, 0.1f, 0, TOL_EXACT),
+    ROW(dropout, 7, 31, 0xFFFFFF80u, 3, F32, IN_PLACE, 0.5f, 0, TOL_EXACT),
+    ROW(dropout, 2, 257, 77, 1, F32, 0, 0.9f, 0, TOL_EXACT),
+    ROW(dropout, PAR_B, PAR_C, (size_t)1 << 20, 1, F32, 0, 0.3f, 0, TOL_EXACT),
+    ROW(dropout, PAR_B, PAR_C, 0, 0, F32, IN_PLACE, 0.75f, 0, TOL_EXACT),
 
     /* Masked loss (n), alpha = grad scale: the loss TOL_SUM, the gradient
      * TOL_GRAD (see there). */
@@ -1257,7 +1435,8 @@ static int table_complete(const fc_backend *be) {
            be->linear_workspace && be->linear_forward && be->linear_backward && be->gemm && be->maxpool1d_forward &&
            be->maxpool1d_backward && be->interp_linear_forward && be->interp_linear_backward && be->flip_rows &&
            be->axpby_rows && be->mul_rows && be->broadcast_col && be->sum_rows_into_col && be->transpose_rows &&
-           be->lstm_cell_forward && be->lstm_cell_backward && be->masked_loss &&
+           be->lstm_cell_forward && be->lstm_cell_backward && be->layer_norm_forward && be->layer_norm_backward &&
+           be->dropout && be->masked_loss &&
            be->adam_step && be->sum_squares && be->scale;
 }
 

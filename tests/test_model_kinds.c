@@ -40,7 +40,7 @@ static void check_rows(void) {
           fc_model_kind_num_lr_decays(FC_MODEL_MLP) == -1);
     char list[128];
     fc_model_kind_list(list, sizeof list);
-    CHECK(!strcmp(list, "NHITS, NBEATS, MLP, NBEATSx or LSTM"));
+    CHECK(!strcmp(list, "NHITS, NBEATS, MLP, NBEATSx, LSTM or TiDE"));
 }
 
 /* A configuration of kind k with its fields off their defaults (a kind
@@ -78,12 +78,25 @@ static void unusual(fc_model_config *c, fc_model_kind k) {
         c->decoder_hidden_size = 5;
         c->decoder_layers = 3;
     }
+    if (k == FC_MODEL_TIDE) {
+        c->hidden_size = 12;
+        c->decoder_output_dim = 3;
+        c->temporal_decoder_dim = 5;
+        c->temporal_width = 2;
+        c->num_encoder_layers = 2;
+        c->layernorm = 0;
+        c->dropout = 0.1;
+    }
     if (k != FC_MODEL_NBEATS) {   /* every other kind takes exogenous inputs */
         c->futr_exog.n = 2;
         strcpy(c->futr_exog.name[0], "temperature");
         strcpy(c->futr_exog.name[1], "holiday");
         c->stat_exog.n = 1;
         strcpy(c->stat_exog.name[0], "region size");
+    }
+    if (k == FC_MODEL_TIDE) {   /* without past columns TiDE keeps an unused projection (tensors, no layer) */
+        c->hist_exog.n = 1;
+        strcpy(c->hist_exog.name[0], "price");
     }
 }
 
@@ -99,6 +112,11 @@ static int same_config(const fc_model_config *a, const fc_model_config *b) {
            same_exog(&a->stat_exog, &b->stat_exog);
     if (a->kind >= FC_MODEL_KIND_COUNT) return same;
     if (a->kind == FC_MODEL_MLP) return same && a->hidden_size == b->hidden_size && a->num_layers == b->num_layers;
+    if (a->kind == FC_MODEL_TIDE)
+        return same && a->hidden_size == b->hidden_size && a->decoder_output_dim == b->decoder_output_dim &&
+               a->temporal_decoder_dim == b->temporal_decoder_dim && a->temporal_width == b->temporal_width &&
+               a->num_encoder_layers == b->num_encoder_layers && a->num_decoder_layers == b->num_decoder_layers &&
+               a->layernorm == b->layernorm && a->dropout == b->dropout;
     if (a->kind == FC_MODEL_LSTM)
         return same && a->encoder_n_layers == b->encoder_n_layers && a->decoder_layers == b->decoder_layers &&
                a->encoder_hidden_size == b->encoder_hidden_size && a->decoder_hidden_size == b->decoder_hidden_size;
@@ -141,7 +159,7 @@ static size_t old_layers(const fc_model *m, const fc_linear **out) {
 }
 
 typedef struct {
-    const fc_linear *seen[FC_MAX_BLOCKS * FC_MAX_LINEARS + FC_MAX_LINEARS];
+    const fc_linear *seen[FC_MAX_BLOCKS * FC_MAX_LINEARS + FC_MAX_MODEL_LINEARS];
     size_t n;
     int in_order;
 } walk_log;
@@ -176,7 +194,7 @@ static void check_walk(fc_model_kind k) {
     CHECK_MSG(fc_model_plan(&c, &m) == FC_OK, "%s: %s", name, fc_last_error());
     if (!m) return;
     walk_log w = {.in_order = 1};
-    const fc_linear *old[FC_MAX_BLOCKS * FC_MAX_LINEARS + FC_MAX_LINEARS];
+    const fc_linear *old[FC_MAX_BLOCKS * FC_MAX_LINEARS + FC_MAX_MODEL_LINEARS];
     size_t n_old = old_layers(m, old);
     CHECK(fc_model_for_each_linear(m, log_layer, &w) == FC_OK && w.in_order);
     CHECK_MSG(w.n == n_old && n_old > 0, "%s: %zu layers walked, %zu looped", name, w.n, n_old);
@@ -220,15 +238,17 @@ static void check_dispatch(fc_backend *be, fc_model_kind k) {
     be->fill(be, x, 0.5f, 2 * L);
     be->fill(be, mask, 1.0f, 2 * L);
     /* its exogenous inputs (the unusual configs name future and static ones) */
-    size_t fw = (L + c.h) * (size_t)c.futr_exog.n, sw = (size_t)c.stat_exog.n;
+    size_t fw = (L + c.h) * (size_t)c.futr_exog.n, sw = (size_t)c.stat_exog.n, hw = L * (size_t)c.hist_exog.n;
     float *futr = be->alloc(be, 2 * (fw + 1) * sizeof(float)), *stat = be->alloc(be, 2 * (sw + 1) * sizeof(float));
+    float *hist = be->alloc(be, 2 * (hw + 1) * sizeof(float));
     be->fill(be, futr, 0.25f, 2 * (fw + 1));
     be->fill(be, stat, -1.0f, 2 * (sw + 1));
+    be->fill(be, hist, 0.5f, 2 * (hw + 1));
     if (fw) {   /* refused until they are given, never read from nowhere */
         CHECK(fc_model_forward(m, y, x, mask, 2) == FC_ERR_INVALID);
         CHECK_CONTAINS(fc_last_error(), "without the exogenous inputs");
     }
-    m->exog = (fc_exog_inputs){fw ? futr : NULL, NULL, sw ? stat : NULL};
+    m->exog = (fc_exog_inputs){fw ? futr : NULL, hw ? hist : NULL, sw ? stat : NULL};
     CHECK_MSG(fc_model_forward(m, y, x, mask, 2) == FC_OK, "%s: %s", name, fc_last_error());
     be->fill(be, y, 1.0f, 2 * H);
     CHECK_MSG(fc_model_backward(m, y, 2) == FC_OK, "%s: %s", name, fc_last_error());
@@ -237,6 +257,7 @@ static void check_dispatch(fc_backend *be, fc_model_kind k) {
     be->release(be, y);
     be->release(be, futr);
     be->release(be, stat);
+    be->release(be, hist);
     fc_model_free(&m);
 }
 
@@ -246,7 +267,7 @@ static void check_unknown(fc_model_kind k) {
     CHECK(c.kind == k && c.h == 6 && c.input_size == 12);
     CHECK(fc_model_config_check(&c) == FC_ERR_INVALID);
     CHECK_CONTAINS(fc_last_error(), "unknown kind");
-    CHECK_CONTAINS(fc_last_error(), "NHITS, NBEATS, MLP, NBEATSx or LSTM");
+    CHECK_CONTAINS(fc_last_error(), "NHITS, NBEATS, MLP, NBEATSx, LSTM or TiDE");
     fc_model *m = (fc_model *)&c;   /* must be reset, not left pointing anywhere */
     CHECK(fc_model_plan(&c, &m) == FC_ERR_INVALID && m == NULL);
     const fc_model_kind_ops *r = (const fc_model_kind_ops *)&c;
@@ -274,6 +295,6 @@ int main(void) {
     fc_model_config c;
     CHECK(fc_model_config_from_json("{\"model\":\"TFT\",\"h\":6,\"input_size\":12}", "x.safetensors", &c) ==
           FC_ERR_FORMAT);
-    CHECK_CONTAINS(fc_last_error(), "config field 'model' must be NHITS, NBEATS, MLP, NBEATSx or LSTM");
+    CHECK_CONTAINS(fc_last_error(), "config field 'model' must be NHITS, NBEATS, MLP, NBEATSx, LSTM or TiDE");
     return CHECK_DONE();
 }

@@ -6,7 +6,8 @@
  * outputs per point (forecast (B, H, Q)): N-HiTS's quantile-major knots,
  * N-BEATS's (P, Q) basis coefficients and the transposes between them; and
  * with exogenous inputs (pooled channels, NBEATSx's exogenous basis); and
- * LSTM (the recurrence through time, upsampling, its decoder). */
+ * LSTM (the recurrence through time, upsampling, its decoder); and TiDE
+ * (residual blocks, layer norm, dropout). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,9 @@ static void check_model(const char *label, const fc_model_config *cfg) {
         for (size_t i = 0; i < nx[k]; i++) xs[k][i] = uniform(5000 + 1000 * (uint64_t)k + i) * 1.5f;
     }
     m->exog = (fc_exog_inputs){nx[0] ? xs[0] : NULL, nx[1] ? xs[1] : NULL, nx[2] ? xs[2] : NULL};
+    /* dropout: a fixed step seed, so every forward draws the same masks */
+    m->training = cfg->dropout > 0.0;
+    m->dropout_seed = 0x5eed;
     objective(m, fc, x, mask, R);
     be->fill(be, m->grads, 0.0f, m->n_trainable);
     CHECK(fc_model_backward(m, R, B) == FC_OK);
@@ -192,5 +196,33 @@ int main(void) {
     c.decoder_layers = 1;
     c.n_outputs = 3;
     check_model("LSTM Q=3", &c);
+
+    /* TiDE: residual blocks with layer norm (Q = 3, so the temporal decoder
+     * normalises more than one value and every block reaches the
+     * forecast), without it and with every kind of exogenous input, and
+     * with dropout while training (its masks redrawn in the backward). */
+    fc_model_config_default(&c, FC_MODEL_TIDE, 4, 8);
+    c.hidden_size = 6;
+    c.decoder_output_dim = 3;
+    c.temporal_decoder_dim = 5;
+    c.dropout = 0.0;
+    c.n_outputs = 3;
+    check_model("TiDE layer norm Q=3", &c);
+
+    fc_model_config_default(&c, FC_MODEL_TIDE, 5, 7);
+    c.hidden_size = 6;
+    c.decoder_output_dim = 2;
+    c.temporal_decoder_dim = 4;
+    c.temporal_width = 3;
+    c.num_encoder_layers = 2;
+    c.layernorm = 0;
+    c.dropout = 0.0;
+    exog_lists(&c, 2, 1, 2);
+    check_model("TiDE exogenous", &c);
+
+    c.dropout = 0.3;
+    c.layernorm = 1;
+    c.n_outputs = 2;
+    check_model("TiDE dropout", &c);
     return CHECK_DONE();
 }

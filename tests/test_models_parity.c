@@ -228,5 +228,17 @@ int main(void) {
     check_fixture("model_lstm_upsample.safetensors", 2e-2);
     check_fixture("model_lstm_exog.safetensors", 2e-2);
     check_fixture("model_lstm_mq.safetensors", 2e-2);
+    /* TiDE (python/make_tide_fixtures.py): layer norm on and off, two
+     * encoder and decoder blocks, exogenous inputs (and the empty past
+     * projection of a model with future columns only), MQLoss. With one
+     * output and layer norm the temporal decoder normalises one value, so
+     * only the global skip reaches the forecast (neuralforecast's own
+     * arithmetic); tide_exog_noln makes every path count. */
+    check_fixture("model_tide_small.safetensors", 2e-2);
+    check_fixture("model_tide_deep.safetensors", 2e-2);
+    check_fixture("model_tide_exog.safetensors", 2e-2);
+    check_fixture("model_tide_exog_noln.safetensors", 2e-2);
+    check_fixture("model_tide_futr_only.safetensors", 2e-2);
+    check_fixture("model_tide_mq.safetensors", 2e-2);
     return CHECK_DONE();
 }

@@ -11,7 +11,9 @@
  *   exogenous channel, the future part of the windows and the static
  *   values, not only the models' arithmetic;
  * - LSTM (tests/fixtures/lstm, python/make_lstm_fixtures.py) with the robust
- *   scaler, from its history alone. PyTorch's inference-mode LSTM differs
+ *   scaler, from its history alone;
+ * - TiDE (tests/fixtures/tide, python/make_tide_fixtures.py) with the exog
+ *   files, with and without layer norm. PyTorch's inference-mode LSTM differs
  *   from its autograd one in the last bits (about 1.5e-8), so the tolerance
  *   is not bitwise. */
 #include <stdlib.h>
@@ -53,7 +55,9 @@ static fc_dataset *history_for(const char *dir, const fc_model_config *c) {
     return ext;
 }
 
-static void check_case(const char *dir, const char *file) {
+/* The fixture dir/file, predicted from data_dir's history (and future and
+ * static files). */
+static void check_case(const char *dir, const char *file, const char *data_dir) {
     char path[512];
     snprintf(path, sizeof path, FIXTURES "%s/%s", dir, file);
     fc_safetensors *f = NULL;
@@ -72,7 +76,7 @@ static void check_case(const char *dir, const char *file) {
     sscanf(scaler ? scaler + 16 : "", "%15[a-z]", name);
     CHECK(fc_scaler_parse(name, &fo.scaler) == 0);
     st_load_trainable(fo.model, f);
-    fc_dataset *ext = history_for(dir, &cfg);
+    fc_dataset *ext = history_for(data_dir, &cfg);
     size_t N = ext ? ext->n_series : 0, H = cfg.h, tail = cfg.futr_exog.n ? H : 0;
     float *fc = malloc((N ? N : 1) * H * sizeof(float));
     CHECK_MSG(ext && fc_predict_before(&fo, ext, tail, fc) == FC_OK, "%s", fc_last_error());
@@ -95,9 +99,11 @@ static void check_case(const char *dir, const char *file) {
 }
 
 int main(void) {
-    check_case("exog", "predict_nhits.safetensors");
-    check_case("exog", "predict_nbeatsx.safetensors");
-    check_case("exog", "predict_mlp.safetensors");
-    check_case("lstm", "predict_lstm.safetensors");
+    check_case("exog", "predict_nhits.safetensors", "exog");
+    check_case("exog", "predict_nbeatsx.safetensors", "exog");
+    check_case("exog", "predict_mlp.safetensors", "exog");
+    check_case("lstm", "predict_lstm.safetensors", "lstm");
+    check_case("tide", "predict_tide.safetensors", "exog");
+    check_case("tide", "predict_tide_noln.safetensors", "exog");
     return CHECK_DONE();
 }

@@ -420,6 +420,69 @@ static void rec_lstm_cell_backward(fc_backend *be, float *dgates, size_t lddg, c
     call(lstm_bwd_run, &a, sizeof a);
 }
 
+typedef struct {
+    float *y;
+    size_t ldy;
+    const float *x;
+    size_t ldx;
+    const float *gamma, *beta;
+    float *mean, *rstd;
+    size_t B, D;
+    float eps;
+} ln_fwd_args;
+static fc_status ln_fwd_run(fc_backend *cpu, const void *p) {
+    const ln_fwd_args *a = p;
+    cpu->layer_norm_forward(cpu, a->y, a->ldy, a->x, a->ldx, a->gamma, a->beta, a->mean, a->rstd, a->B, a->D, a->eps);
+    return FC_OK;
+}
+static void rec_layer_norm_forward(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, const float *gamma,
+                                   const float *beta, float *mean, float *rstd, size_t B, size_t D, float eps) {
+    (void)be;
+    ln_fwd_args a = {y, ldy, x, ldx, gamma, beta, mean, rstd, B, D, eps};
+    call(ln_fwd_run, &a, sizeof a);
+}
+
+typedef struct {
+    float *dx;
+    size_t lddx;
+    const float *dy;
+    size_t lddy;
+    const float *x;
+    size_t ldx;
+    const float *gamma, *mean, *rstd;
+    float *dgamma, *dbeta;
+    size_t B, D;
+} ln_bwd_args;
+static fc_status ln_bwd_run(fc_backend *cpu, const void *p) {
+    const ln_bwd_args *a = p;
+    cpu->layer_norm_backward(cpu, a->dx, a->lddx, a->dy, a->lddy, a->x, a->ldx, a->gamma, a->mean, a->rstd, a->dgamma,
+                             a->dbeta, a->B, a->D);
+    return FC_OK;
+}
+static void rec_layer_norm_backward(fc_backend *be, float *dx, size_t lddx, const float *dy, size_t lddy,
+                                    const float *x, size_t ldx, const float *gamma, const float *mean,
+                                    const float *rstd, float *dgamma, float *dbeta, size_t B, size_t D) {
+    (void)be;
+    ln_bwd_args a = {dx, lddx, dy, lddy, x, ldx, gamma, mean, rstd, dgamma, dbeta, B, D};
+    call(ln_bwd_run, &a, sizeof a);
+}
+
+/* seed and offset are arguments: frozen in a graph, as a kernel's are (a
+ * caller that replays a step graph must keep its dropout offsets in
+ * backend memory or key the graph by them). */
+typedef struct { float *y; size_t ldy; const float *x; size_t ldx, B, C; float p; uint64_t seed, offset; }
+    dropout_args;
+static fc_status dropout_run(fc_backend *cpu, const void *p) {
+    const dropout_args *a = p;
+    cpu->dropout(cpu, a->y, a->ldy, a->x, a->ldx, a->B, a->C, a->p, a->seed, a->offset);
+    return FC_OK;
+}
+static void rec_dropout(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B, size_t C, float p,
+                        uint64_t seed, uint64_t offset) {
+    (void)be;
+    call(dropout_run, &(dropout_args){y, ldy, x, ldx, B, C, p, seed, offset}, sizeof(dropout_args));
+}
+
 /* first, divisor and grad_scale are arguments: frozen in a graph (grad_scale
  * is why the trainer keys its step graph by the loss scale). */
 typedef struct {
@@ -642,6 +705,9 @@ static void fill_recording_table(fc_backend *be) {
     be->transpose_rows = rec_transpose_rows;
     be->lstm_cell_forward = rec_lstm_cell_forward;
     be->lstm_cell_backward = rec_lstm_cell_backward;
+    be->layer_norm_forward = rec_layer_norm_forward;
+    be->layer_norm_backward = rec_layer_norm_backward;
+    be->dropout = rec_dropout;
     be->masked_loss = rec_masked_loss;
     be->adam_step = rec_adam_step;
     be->optimizer_step = rec_optimizer_step;

@@ -361,7 +361,7 @@ static void ensemble_flags_init(ensemble_flags *a, arg_spec specs[FC_TRAIN_MAX_S
     arg_spec *seed = find_spec(specs, "seed"), *size = find_spec(specs, "input-size");
     out->required = 1;
     out->help = "ensemble file to write (.safetensors): every member, for fcast predict";
-    model->help = "architectures of the members: nhits, nbeats, mlp, nbeatsx, lstm, separated by commas (nhits,nbeats)";
+    model->help = "architectures of the members: nhits, nbeats, mlp, nbeatsx, lstm, tide, separated by commas (nhits,nbeats)";
     size->required = 0;
     size->help = "one input window length for every member, instead of --input-size-multiples";
     loss->name = "losses";

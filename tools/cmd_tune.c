@@ -125,7 +125,7 @@ static void tune_table(tune_parse *p, int required) {
         if (!required) s->required = 0;
         if (!strcmp(s->name, "out"))
             s->help = "train the best trial's configuration on all the data into this model file";
-        if (!strcmp(s->name, "model")) s->help = "nhits | nbeats | mlp | nbeatsx | lstm (one; several: model: choice(...) in the space)";
+        if (!strcmp(s->name, "model")) s->help = "nhits | nbeats | mlp | nbeatsx | lstm | tide (one; several: model: choice(...) in the space)";
     }
 }
 

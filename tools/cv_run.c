@@ -92,7 +92,7 @@ int cv_resolve_models(const char *command, const cv_flags *a, cv_result *r) {
         (*n)++;
     }
     if (!*n) {
-        fprintf(stderr, "fcast %s: --model needs at least one of nhits, nbeats, mlp, nbeatsx, lstm\n", command);
+        fprintf(stderr, "fcast %s: --model needs at least one of nhits, nbeats, mlp, nbeatsx, lstm, tide\n", command);
         return CLI_EXIT_USAGE;
     }
     name_models(m, *n);
@@ -167,7 +167,7 @@ void cv_flags_init(cv_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int required
     arg_spec *step = args_find(specs, "step-size", 9);
     out->required = required_out;
     out->help = "cross-validation CSV to write (unique_id, ds, cutoff, <models>, y); - for standard output";
-    model->help = "nhits | nbeats | mlp | nbeatsx | lstm, or several separated by commas (nhits,nbeats): columns side by side";
+    model->help = "nhits | nbeats | mlp | nbeatsx | lstm | tide, or several separated by commas (nhits,nbeats): columns side by side";
     step->name = "train-step-size";
     step->help = "distance between training windows (1)";
     arg_spec extra[] = {

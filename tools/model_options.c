@@ -11,6 +11,8 @@ void fc_arch_defaults(fc_arch_options *a) {
     memset(a, 0, sizeof *a);
     a->n_harmonics = a->n_basis = a->hidden_size = a->num_layers = ARG_SIZE_UNSET;
     a->encoder_n_layers = a->encoder_hidden_size = a->decoder_hidden_size = a->decoder_layers = ARG_SIZE_UNSET;
+    a->decoder_output_dim = a->temporal_decoder_dim = a->temporal_width = ARG_SIZE_UNSET;
+    a->num_encoder_layers = a->num_decoder_layers = ARG_SIZE_UNSET;
 }
 
 void fc_arch_specs(fc_arch_options *a, arg_spec *s, size_t room) {
@@ -22,12 +24,19 @@ void fc_arch_specs(fc_arch_options *a, arg_spec *s, size_t room) {
         {"n-freq-downsample", ARG_STR, &a->downsample, "LIST", "N-HiTS downsampling per stack (4,2,1)", 0, 0},
         {"n-harmonics", ARG_SIZE, &a->n_harmonics, "N", "N-BEATS seasonality harmonics (2)", 0, 0},
         {"n-basis", ARG_SIZE, &a->n_basis, "N", "N-BEATS trend polynomial degree (2; 0 = constant; NBEATSx's n_polynomials)", 0, 0},
-        {"hidden-size", ARG_SIZE, &a->hidden_size, "N", "MLP hidden width (1024)", 0, 0},
+        {"hidden-size", ARG_SIZE, &a->hidden_size, "N", "MLP (1024) and TiDE (512) hidden width", 0, 0},
         {"num-layers", ARG_SIZE, &a->num_layers, "N", "MLP hidden layers (2)", 0, 0},
         {"encoder-n-layers", ARG_SIZE, &a->encoder_n_layers, "N", "LSTM encoder layers (2)", 0, 0},
         {"encoder-hidden-size", ARG_SIZE, &a->encoder_hidden_size, "N", "LSTM encoder width (128)", 0, 0},
         {"decoder-hidden-size", ARG_SIZE, &a->decoder_hidden_size, "N", "LSTM decoder MLP width (128)", 0, 0},
         {"decoder-layers", ARG_SIZE, &a->decoder_layers, "N", "LSTM decoder MLP layers, the output one included (2)", 0, 0},
+        {"decoder-output-dim", ARG_SIZE, &a->decoder_output_dim, "N", "TiDE features per horizon step (32)", 0, 0},
+        {"temporal-decoder-dim", ARG_SIZE, &a->temporal_decoder_dim, "N", "TiDE temporal decoder width (128)", 0, 0},
+        {"temporal-width", ARG_SIZE, &a->temporal_width, "N", "TiDE projected width of the exogenous columns (4)", 0, 0},
+        {"num-encoder-layers", ARG_SIZE, &a->num_encoder_layers, "N", "TiDE dense encoder blocks (1)", 0, 0},
+        {"num-decoder-layers", ARG_SIZE, &a->num_decoder_layers, "N", "TiDE dense decoder blocks (1)", 0, 0},
+        {"layernorm", ARG_STR, &a->layernorm, "on|off", "TiDE: layer norm after each residual block (on)", 0, 0},
+        {"dropout", ARG_STR, &a->dropout, "P", "TiDE: dropout probability in [0, 1) while training (0.3)", 0, 0},
     };
     size_t n = sizeof list / sizeof *list;
     FC_ASSERT(room > n);
@@ -123,6 +132,30 @@ static fc_status apply_size(const char *flag, size_t v, size_t lo, size_t hi, si
     return FC_OK;
 }
 
+static fc_status apply_tide(const fc_arch_options *a, fc_model_config *c) {
+    size_t enc = (size_t)c->num_encoder_layers, dec = (size_t)c->num_decoder_layers;
+    FC_TRY(apply_size("decoder-output-dim", a->decoder_output_dim, 1, FC_MAX_DIM, &c->decoder_output_dim));
+    FC_TRY(apply_size("temporal-decoder-dim", a->temporal_decoder_dim, 1, FC_MAX_DIM, &c->temporal_decoder_dim));
+    FC_TRY(apply_size("temporal-width", a->temporal_width, 1, FC_MAX_DIM, &c->temporal_width));
+    FC_TRY(apply_size("num-encoder-layers", a->num_encoder_layers, 1, FC_TIDE_MAX_LAYERS, &enc));
+    FC_TRY(apply_size("num-decoder-layers", a->num_decoder_layers, 1, FC_TIDE_MAX_LAYERS, &dec));
+    c->num_encoder_layers = (int)enc;
+    c->num_decoder_layers = (int)dec;
+    if (a->layernorm) {
+        if (strcmp(a->layernorm, "on") && strcmp(a->layernorm, "off"))
+            return fc_error(FC_ERR_INVALID, "--layernorm '%s': expected on or off", a->layernorm);
+        c->layernorm = !strcmp(a->layernorm, "on");
+    }
+    if (a->dropout) {
+        char *end;
+        double p = strtod(a->dropout, &end);
+        if (end == a->dropout || *end || !(p >= 0.0 && p < 1.0))
+            return fc_error(FC_ERR_INVALID, "--dropout '%s': expected a probability in [0, 1)", a->dropout);
+        c->dropout = p;
+    }
+    return FC_OK;
+}
+
 fc_status fc_arch_apply(const fc_arch_options *a, fc_model_config *c) {
     if (a->mlp_units) FC_TRY(apply_units(a->mlp_units, c));
     FC_TRY(apply_stacks(a, c));
@@ -141,5 +174,6 @@ fc_status fc_arch_apply(const fc_arch_options *a, fc_model_config *c) {
     FC_TRY(apply_size("decoder-layers", a->decoder_layers, 1, FC_LSTM_MAX_LAYERS, &dec));
     c->encoder_n_layers = (int)enc;
     c->decoder_layers = (int)dec;
+    FC_TRY(apply_tide(a, c));
     return fc_model_config_check(c);
 }

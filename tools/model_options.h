@@ -1,8 +1,10 @@
 /* Architecture flags shared by the commands that build a model (train,
  * plan, bench): --mlp-units, --stack-types, --n-blocks, --n-pool-kernel-size,
  * --n-freq-downsample, --n-harmonics, --n-basis, --hidden-size, --num-layers,
- * and LSTM's --encoder-n-layers, --encoder-hidden-size, --decoder-hidden-size,
- * --decoder-layers.
+ * LSTM's --encoder-n-layers, --encoder-hidden-size, --decoder-hidden-size,
+ * --decoder-layers, and TiDE's --decoder-output-dim, --temporal-decoder-dim,
+ * --temporal-width, --num-encoder-layers, --num-decoder-layers,
+ * --layernorm, --dropout.
  * Unset flags keep neuralforecast's defaults for the model; a size flag
  * not given holds ARG_SIZE_UNSET, so that "--hidden-size 0" is an error,
  * never the default in disguise. */
@@ -16,10 +18,12 @@ typedef struct {
     const char *mlp_units, *stack_types, *n_blocks, *pool, *downsample;
     size_t n_harmonics, n_basis, hidden_size, num_layers;
     size_t encoder_n_layers, encoder_hidden_size, decoder_hidden_size, decoder_layers;   /* LSTM */
+    size_t decoder_output_dim, temporal_decoder_dim, temporal_width, num_encoder_layers, num_decoder_layers;  /* TiDE */
+    const char *layernorm, *dropout;   /* TiDE: on|off, a probability (NULL: the model's default) */
 } fc_arch_options;
 
 void fc_arch_defaults(fc_arch_options *a);
-/* Appends the flag specs to `specs` (room for at least 14 entries). */
+/* Appends the flag specs to `specs` (room for at least 21 entries). */
 void fc_arch_specs(fc_arch_options *a, arg_spec *specs, size_t room);
 /* Applies the flags that were given to cfg and validates the result
  * (FC_ERR_INVALID naming the flag and its range). */

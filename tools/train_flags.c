@@ -17,7 +17,7 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
     fc_arch_defaults(&a->arch);
     arg_spec table[] = {
         {"data", ARG_STR, &a->data, "FILE", "training data: long CSV with unique_id, ds, y", 1, 0},
-        {"model", ARG_STR, &a->model, "NAME", "nhits | nbeats | mlp | nbeatsx | lstm", 1, 0},
+        {"model", ARG_STR, &a->model, "NAME", "nhits | nbeats | mlp | nbeatsx | lstm | tide", 1, 0},
         {"h", ARG_SIZE, &a->h, "H", "forecast horizon", 1, 0},
         {"input-size", ARG_SIZE, &a->input_size, "L", "input window length", 1, 0},
         {"out", ARG_STR, &a->out, "FILE", "model file to write (.safetensors)", out_required, 0},
@@ -193,7 +193,7 @@ static fc_status loss_from_flags(const train_flags *a, fc_loss_spec *s, size_t L
 int train_flags_resolve(const char *command, const train_flags *a, train_setup *s) {
     memset(s, 0, sizeof *s);
     if (fc_model_kind_parse(a->model, &s->kind)) {
-        fprintf(stderr, "fcast %s: --model '%s' is not one of nhits, nbeats, mlp, nbeatsx, lstm\n", command, a->model);
+        fprintf(stderr, "fcast %s: --model '%s' is not one of nhits, nbeats, mlp, nbeatsx, lstm, tide\n", command, a->model);
         return 2;
     }
     fc_loss_kind loss;

@@ -208,6 +208,34 @@ struct fc_backend {
     void (*lstm_cell_backward)(fc_backend *be, float *dgates, size_t lddg, const float *gates, size_t ldg,
                                const float *c_prev, const float *c, size_t ldc, const float *dh, size_t ldh,
                                float *dc, size_t lddc, size_t B, size_t H);
+    /* Layer norm over rows (torch.nn.LayerNorm(D), elementwise affine,
+     * kernels/layer_norm.h): y (B, D) row stride ldy = (x - mean) * rstd *
+     * gamma + beta per row of x (B, D) row stride ldx, mean and the biased
+     * variance over the row's D values (in double), rstd = 1 / sqrt(var +
+     * eps); mean and rstd (B) are saved as floats for the backward, and y is
+     * computed from them. gamma, beta (D). y may be x (ldy == ldx). D > 0. */
+    void (*layer_norm_forward)(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, const float *gamma,
+                               const float *beta, float *mean, float *rstd, size_t B, size_t D, float eps);
+    /* Its backward: dx (B, D) stride lddx overwritten (may be dy itself,
+     * lddx == lddy) with rstd * (g - mean(g) - xhat * mean(g * xhat)),
+     * g = dy * gamma, xhat = (x - mean) * rstd; dgamma (D) += sum over rows
+     * of dy * xhat and dbeta (D) += sum over rows of dy, each column's rows
+     * added in order (deterministic on every backend: no atomics). x is the
+     * forward's input (stride ldx), mean and rstd (B) what it saved. */
+    void (*layer_norm_backward)(fc_backend *be, float *dx, size_t lddx, const float *dy, size_t lddy, const float *x,
+                                size_t ldx, const float *gamma, const float *mean, const float *rstd, float *dgamma,
+                                float *dbeta, size_t B, size_t D);
+    /* Inverted dropout (kernels/dropout.h): y (B, C) row stride ldy = x *
+     * keep / (1 - p) in float, keep = u >= p with u the uniform
+     * (fc_u32_to_unit_float of the first word of fc_rng_block) of seed,
+     * stream FC_RNG_STREAM_DROPOUT, index offset + r * C + c for point
+     * (r, c) of x (B, C) row stride ldx, as torch's dropout in training;
+     * y may be x (ldy == ldx). The mask depends only on (seed, offset, r,
+     * c): the backward is the same call on dy. p in [0, 1); p == 0 copies
+     * (nothing when y == x). seed and offset are arguments, so a captured
+     * graph replays the mask it captured. */
+    void (*dropout)(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B, size_t C, float p,
+                    uint64_t seed, uint64_t offset);
 
     /* ---- loss and optimizer ---- */
     /* Masked mean loss (kernels/loss.h) over the c->n points of a batch:
@@ -346,7 +374,7 @@ fc_status fc_device_parse(const char *name, fc_device_kind *kind, int *index);
  * no driver, no device, compute capability too old, out of memory. The
  * library is never unloaded: backends it made may live until the process
  * ends. */
-#define FC_BACKEND_ABI 12
+#define FC_BACKEND_ABI 13
 #define FC_CUDA_LIBRARY_NAME "libfcast-cuda.so"
 #define FC_CUDA_ENTRY_NAME "fc_backend_cuda_create"
 typedef fc_status (*fc_error_fn)(fc_status code, const char *fmt, ...);

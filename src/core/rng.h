@@ -20,6 +20,7 @@ enum {
     FC_RNG_STREAM_INIT = 1,             /* parameter initialisation */
     FC_RNG_STREAM_EPOCH = 2,            /* series order of each epoch */
     FC_RNG_STREAM_WINDOWS = 3,          /* windows drawn at each step */
+    FC_RNG_STREAM_DROPOUT = 4,          /* dropout masks (kernels/dropout.h) */
     FC_RNG_STREAM_PATHS = 0x50415448u,  /* Monte Carlo paths ("PATH") */
     FC_RNG_STREAM_TUNE = 0x54554E45u    /* hyperparameter samples of fcast tune ("TUNE") */
 };

@@ -149,6 +149,7 @@ fc_status fc_model_reserve(fc_model *m, size_t B, int with_grads) {
 static size_t fan_in_of(const fc_model *m, size_t i) {
     const fc_tensor *t = &m->tensors[i];
     if (t->ndim == 2) return (size_t)t->shape[1];
+    if (t->init_constant || t->init_bound > 0.0) return 1;   /* not read */
     FC_ASSERT(i > 0 && m->tensors[i - 1].ndim == 2);
     return (size_t)m->tensors[i - 1].shape[1];
 }
@@ -161,9 +162,12 @@ fc_status fc_model_init_params(fc_model *m, uint64_t seed) {
     for (size_t i = 0; i < m->n_tensors; i++) {
         const fc_tensor *t = &m->tensors[i];
         if (!t->trainable) continue;
-        /* kaiming_uniform(a=sqrt(5)) and the bias rule both give 1/sqrt(fan_in) */
-        float bound = t->init_bound > 0.0 ? (float)t->init_bound : 1.0f / sqrtf((float)fan_in_of(m, i));
-        for (size_t k = 0; k < t->numel; k++) {
+        /* kaiming_uniform(a=sqrt(5)) and the bias rule both give 1/sqrt(fan_in); a layer
+         * without inputs (TiDE's unused projection) gets a zero bias, as torch's rule */
+        size_t fan_in = fan_in_of(m, i);
+        float bound = t->init_bound > 0.0 ? (float)t->init_bound : fan_in ? 1.0f / sqrtf((float)fan_in) : 0.0f;
+        for (size_t k = 0; k < t->numel && t->init_constant; k++) host[t->offset + k] = t->init_value;
+        for (size_t k = 0; k < t->numel && !t->init_constant; k++) {
             size_t idx = t->offset + k;
             fc_philox_out r = fc_rng_block(seed, FC_RNG_STREAM_INIT, idx);
             host[idx] = (2.0f * fc_u32_to_unit_float(r.v[0]) - 1.0f) * bound;

@@ -17,6 +17,8 @@
 #define FC_MAX_STACKS 8
 #define FC_MAX_UNITS 8            /* entries of mlp_units */
 #define FC_MAX_LINEARS (FC_MAX_UNITS + 2)
+/* Dense layers of a whole-model kind (MLP, LSTM, TiDE: m->lin). */
+#define FC_MAX_MODEL_LINEARS 32
 #define FC_MAX_BLOCKS 32
 /* Bounds on every size in a configuration: large enough for any real model,
  * small enough that no product of sizes (parameters, activations for a
@@ -34,7 +36,8 @@
 
 /* Each kind is one row of the table in model_kinds.c (docs/models.md). */
 typedef enum {
-    FC_MODEL_NHITS = 0, FC_MODEL_NBEATS, FC_MODEL_MLP, FC_MODEL_NBEATSX, FC_MODEL_LSTM, FC_MODEL_KIND_COUNT
+    FC_MODEL_NHITS = 0, FC_MODEL_NBEATS, FC_MODEL_MLP, FC_MODEL_NBEATSX, FC_MODEL_LSTM, FC_MODEL_TIDE,
+    FC_MODEL_KIND_COUNT
 } fc_model_kind;
 #define FC_LSTM_MAX_LAYERS 4      /* encoder layers, and decoder layers */
 /* EXOGENOUS: NBEATSx's basis made of the future and static exogenous values. */
@@ -82,6 +85,10 @@ typedef struct {
     /* LSTM */
     int encoder_n_layers, decoder_layers;
     size_t encoder_hidden_size, decoder_hidden_size;
+    /* TiDE (and hidden_size above) */
+    int num_encoder_layers, num_decoder_layers, layernorm;
+    size_t decoder_output_dim, temporal_decoder_dim, temporal_width;
+    double dropout;   /* dropout probability where the kind has dropout (TiDE) */
     /* Exogenous inputs (any kind whose row takes them; model_kinds.h) */
     fc_exog_list futr_exog, hist_exog, stat_exog;
 } fc_model_config;
@@ -106,6 +113,8 @@ typedef struct {
     /* Initialisation: U(-bound, bound); 0 for PyTorch's Linear default,
      * 1/sqrt(fan_in) (nn.LSTM sets 1/sqrt(hidden_size) for all its tensors). */
     double init_bound;
+    int init_constant;   /* 1: initialised to init_value instead (LayerNorm's weight 1, bias 0) */
+    float init_value;
 } fc_tensor;
 
 /* One linear layer of a chain: y (B,out) = act(x (B,in) . W^T + b). */
@@ -167,6 +176,29 @@ typedef struct {
     const float *input;      /* the last forward's encoder input (B, L, Cin) */
 } fc_lstm_plan;
 
+/* neuralforecast's MLPResidual (residual_mlp.c): y = LN(drop(lin2(relu(
+ * lin1(x)))) + skip(x)), LN when layernorm, on `rows` rows per window. */
+typedef struct {
+    int lin1, lin2, skip;         /* indices in m->lin */
+    size_t ln_w, ln_b;            /* tensor indices of norm.weight, norm.bias (layernorm) */
+    int layernorm;
+    size_t rows, in, hidden, out;
+    size_t a_h1, a_h2, a_pre, a_out, a_mean, a_rstd;   /* activations, per window */
+    uint64_t dropout_offset;      /* its place in the step's dropout stream */
+} fc_resmlp;
+
+#define FC_TIDE_MAX_LAYERS 4
+
+/* TiDE's plan (tide.c). */
+typedef struct {
+    fc_resmlp hist_proj, futr_proj, enc[FC_TIDE_MAX_LAYERS], dec[FC_TIDE_MAX_LAYERS], temporal;
+    int global_skip;              /* index in m->lin */
+    int has_hist_proj, has_futr_proj;
+    size_t a_skip, a_ein, a_tin;  /* global skip (h Q), encoder input, temporal decoder input (h (D + W)) */
+    size_t s_r[4], s_dein, s_dtin, s_dfutr, s_dtmp;
+    const float *input;           /* the last forward's insample (the global skip's input) */
+} fc_tide_plan;
+
 typedef struct fc_model {
     fc_model_config cfg;
     const struct fc_model_kind_ops *ops;   /* the row of cfg.kind (model_kinds.h) */
@@ -176,8 +208,8 @@ typedef struct fc_model {
     size_t n_floats;         /* floats of all parameters and buffers */
     int n_blocks;
     fc_block blocks[FC_MAX_BLOCKS];   /* N-HiTS / N-BEATS */
-    int n_linear;                     /* MLP */
-    fc_linear lin[FC_MAX_LINEARS];
+    int n_linear;                     /* MLP, LSTM, TiDE */
+    fc_linear lin[FC_MAX_MODEL_LINEARS];
     size_t a_mask, a_mlp_out[FC_MAX_LINEARS];
     size_t a_mlp_xin;                 /* MLP with exogenous inputs: its layer 0 input */
     /* n_outputs > 1 only (block stacks): a_qperm holds a block's forecast
@@ -186,6 +218,11 @@ typedef struct fc_model {
     size_t a_qperm, s_dfq, s_dtq;
     const float *mlp_input;   /* MLP: the insample of the last forward (its layer 0 input) */
     fc_lstm_plan lstm;                /* LSTM */
+    fc_tide_plan tide;                /* TiDE */
+    /* Dropout (TiDE): on only while training; the step's seed makes every
+     * mask a pure function of (seed, step, micro-batch, layer, element). */
+    int training;
+    uint64_t dropout_seed;
     /* Exogenous inputs of the next forward (set by the caller with the
      * batch; fc_model_exog_width says how many it reads). */
     fc_exog_inputs exog;

@@ -31,6 +31,7 @@ void fc_model_config_default(fc_model_config *c, fc_model_kind kind, size_t h, s
         const fc_model_kind_ops *r = fc_model_kind_row((fc_model_kind)k);
         if (k != (int)kind && r->defaults) r->defaults(c);
     }
+    c->dropout = 0.0;   /* meaningful where a kind has dropout: none unless its own defaults say so */
     const fc_model_kind_ops *own = fc_model_kind_row(kind);   /* NULL: refused by fc_model_config_check */
     if (own && own->defaults) own->defaults(c);
 }

@@ -11,6 +11,7 @@ static const fc_model_kind_ops KINDS[] = {
     [FC_MODEL_MLP] = FC_MODEL_KIND_ROW(mlp, "MLP", -1, FC_EXOG_ALL),
     [FC_MODEL_NBEATSX] = FC_MODEL_KIND_ROW(nbeatsx, "NBEATSx", 3, FC_EXOG_ALL),
     [FC_MODEL_LSTM] = FC_MODEL_KIND_ROW(lstm, "LSTM", -1, FC_EXOG_ALL),
+    [FC_MODEL_TIDE] = FC_MODEL_KIND_ROW(tide, "TiDE", -1, FC_EXOG_ALL),
 };
 /* A kind added to the enum without a row at its end fails here; one
  * without a row in the middle leaves a row of NULLs that lookup refuses. */

@@ -81,6 +81,7 @@ FC_MODEL_KIND_DECLARE(nbeats);
 FC_MODEL_KIND_DECLARE(mlp);
 FC_MODEL_KIND_DECLARE(nbeatsx);
 FC_MODEL_KIND_DECLARE(lstm);
+FC_MODEL_KIND_DECLARE(tide);
 
 /* The row of kind k: FC_ERR_INVALID naming the kind when k is out of
  * range, or naming the entry its row lacks. */
@@ -128,6 +129,20 @@ fc_status fc_stacks_from_json(struct json_t *o, fc_model_config *c, const char *
  * them keep their bytes). */
 void fc_exog_lists_to_json(const fc_model_config *c, struct json_t *o);
 fc_status fc_exog_lists_from_json(struct json_t *o, fc_model_config *c, const char *where);
+
+/* residual_mlp.c: neuralforecast's MLPResidual (fc_resmlp in model.h).
+ * add: its tensors, state_dict order (norm, lin1, lin2, skip) under
+ * prefix; plan: its activations; forward reads x (B rows x r->rows, in)
+ * and returns its output; backward from dout (may be overwritten) writes
+ * dx (NULL: x is data) and accumulates the gradients; scratch: 4 buffers
+ * of fc_resmlp_scratch floats per window. */
+void fc_resmlp_add(fc_model *m, fc_resmlp *r, const char *prefix, size_t in, size_t hidden, size_t out, size_t rows,
+                   int layernorm);
+void fc_resmlp_plan(fc_model *m, fc_resmlp *r);
+size_t fc_resmlp_scratch(const fc_resmlp *r);
+fc_status fc_resmlp_forward(fc_model *m, fc_resmlp *r, const float *x, size_t B, const float **out);
+fc_status fc_resmlp_backward(fc_model *m, fc_resmlp *r, const float *x, float *dout, float *dx, float *const scratch[4],
+                             size_t B);
 
 /* nbeats.c, shared with NBEATSx: a block of stack s; the JSON fields with
  * the trend degree under degree_key. */

@@ -52,6 +52,7 @@ typedef struct {
 static fc_status chunk_forward(void *ctx) {
     chunk_pass *p = ctx;
     p->m->exog = fc_batch_exog_inputs(p->b);
+    p->m->training = 0;   /* no dropout outside training steps */
     return fc_model_forward(p->m, p->b->d_forecast, p->b->d_in_y, p->b->d_in_mask, p->B);
 }
 

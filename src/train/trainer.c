@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/rng.h"
 #include "core/memory_stats.h"
 #include "train/batch.h"
 #include "train/checkpoint.h"
@@ -67,6 +68,7 @@ typedef struct {
     fc_graph_slot step_graph;
     size_t first_step;         /* this process's first step (a resumed run starts past 0) */
     float grad_scale;          /* this step's loss-gradient scale: the loss scale / grad_accum */
+    size_t step;               /* the step being run (dropout's seeds) */
 } trainer;
 
 /* What a checkpoint saves and restores, with the data's hash (one pass over
@@ -162,7 +164,8 @@ static fc_status trainer_init(trainer *t) {
                                       m->cfg.n_outputs, t->ds));
     }
     /* graphs need a step without host work in it: the device path's */
-    fc_graph_slot_init(&t->step_graph, be, o->no_graphs || !t->batch.data);
+    /* a graph replays its kernels' arguments: a dropout seed would repeat every step */
+    fc_graph_slot_init(&t->step_graph, be, o->no_graphs || !t->batch.data || m->cfg.dropout > 0.0);
     FC_TRY(fc_model_set_precision(m, o->precision));
     FC_TRY(fc_model_reserve(m, W, 1));
     FC_TRY(fc_optimizer_init(&t->opt, m, o->precision == FC_PREC_FP16, o->clip_grad_norm));
@@ -192,6 +195,10 @@ static fc_status micro_batch(trainer *t, size_t k) {
     FC_TRY(fc_batch_load_staged(b, t->ds, &t->spec, k * W, W, t->f->scaler));
     phase_end(t, FC_PHASE_GATHER_SCALE);
     m->exog = fc_batch_exog_inputs(b);
+    /* dropout masks: a pure function of the seed, the step and the micro-batch */
+    fc_philox_out r = fc_rng_block(t->o->seed, FC_RNG_STREAM_DROPOUT, (uint64_t)t->step * t->o->grad_accum + k);
+    m->dropout_seed = (uint64_t)r.v[0] | (uint64_t)r.v[1] << 32;
+    m->training = 1;
     FC_TRY(fc_model_forward(m, b->d_forecast, b->d_in_y, b->d_in_mask, W));
     phase_end(t, FC_PHASE_FORWARD);
     /* The loss reads (W, h, Q) forecasts: Q must be the model's outputs per point. */
@@ -264,6 +271,7 @@ static fc_status train_step(trainer *t, size_t step, double *loss, fc_step_repor
     fc_model *m = t->f->model;
     size_t K = t->o->grad_accum, W = t->o->windows_batch_size;
     t->grad_scale = fc_optimizer_loss_scale(&t->opt) / (float)K;
+    t->step = step;
     t->mark = fc_now();
     FC_TRY(fc_batch_stage(&t->batch, step_windows(t, step), K * W));
     fc_optimizer_prepare(&t->opt, m, (float)learning_rate_at(t, step));

@@ -157,6 +157,9 @@ static void cpu_fill_table(fc_backend *be) {
     be->transpose_rows = fc_cpu_transpose_rows;
     be->lstm_cell_forward = fc_cpu_lstm_cell_forward;
     be->lstm_cell_backward = fc_cpu_lstm_cell_backward;
+    be->layer_norm_forward = fc_cpu_layer_norm_forward;
+    be->layer_norm_backward = fc_cpu_layer_norm_backward;
+    be->dropout = fc_cpu_dropout;
     be->masked_loss = fc_cpu_masked_loss;
     be->adam_step = fc_cpu_adam_step;
     be->sum_squares = fc_cpu_sum_squares;

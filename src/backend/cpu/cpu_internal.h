@@ -139,6 +139,13 @@ void fc_cpu_lstm_cell_forward(fc_backend *be, float *gates, size_t ldg, const fl
 void fc_cpu_lstm_cell_backward(fc_backend *be, float *dgates, size_t lddg, const float *gates, size_t ldg,
                                const float *c_prev, const float *c, size_t ldc, const float *dh, size_t ldh,
                                float *dc, size_t lddc, size_t B, size_t H);
+void fc_cpu_layer_norm_forward(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, const float *gamma,
+                               const float *beta, float *mean, float *rstd, size_t B, size_t D, float eps);
+void fc_cpu_layer_norm_backward(fc_backend *be, float *dx, size_t lddx, const float *dy, size_t lddy, const float *x,
+                                size_t ldx, const float *gamma, const float *mean, const float *rstd, float *dgamma,
+                                float *dbeta, size_t B, size_t D);
+void fc_cpu_dropout(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B, size_t C, float p,
+                    uint64_t seed, uint64_t offset);
 
 /* cpu_resample.c: pooling and interpolation */
 void fc_cpu_maxpool1d_forward(fc_backend *be, float *y, int32_t *argmax, const float *x,

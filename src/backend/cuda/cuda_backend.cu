@@ -233,6 +233,9 @@ static void fill_table(fc_backend *be) {
     be->transpose_rows = fc_cuda_transpose_rows;
     be->lstm_cell_forward = fc_cuda_lstm_cell_forward;
     be->lstm_cell_backward = fc_cuda_lstm_cell_backward;
+    be->layer_norm_forward = fc_cuda_layer_norm_forward;
+    be->layer_norm_backward = fc_cuda_layer_norm_backward;
+    be->dropout = fc_cuda_dropout;
     be->masked_loss = fc_cuda_masked_loss;
     be->adam_step = fc_cuda_adam_step;
     be->sum_squares = fc_cuda_sum_squares;

@@ -11,7 +11,11 @@
  * the same 0.0f. Row-per-thread scatters would leave most of the GPU idle
  * and write rows with a stride between threads.
  * The LSTM cell runs one thread per unit of a row, which computes the
- * unit's four gates (kernels/lstm_cell.h).
+ * unit's four gates (kernels/lstm_cell.h). Layer norm runs one warp per
+ * row, lane l computing the row sums' partial l (kernels/layer_norm.h cuts
+ * every row sum into 32 lane partials, which the CPU computes one after
+ * the other), and one thread per column for dgamma and dbeta, which adds
+ * the rows in order (no atomics). Dropout runs one thread per point.
  *
  * Every kernel runs on impl->stream and loops with a grid stride over
  * size_t indices (fc_launch_1d); nothing is launched for an empty block.
@@ -21,7 +25,9 @@
 #include <string.h>
 
 #include "backend/cuda/cuda_internal.h"
+#include "kernels/dropout.h"
 #include "kernels/interp_linear.h"
+#include "kernels/layer_norm.h"
 #include "kernels/lstm_cell.h"
 #include "kernels/maxpool1d.h"
 #include "kernels/rows.h"
@@ -210,6 +216,135 @@ void fc_cuda_lstm_cell_backward(fc_backend *be, float *dgates, size_t lddg, cons
     lstm_cell_backward_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(dgates, lddg, gates, ldg, c_prev, c, ldc,
                                                                            dh, ldh, dc, lddc, H, B * H);
     fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("lstm_cell_backward_kernel"));
+}
+
+/* ---- layer norm: x, y, dy, dx (B, D) with their row strides; mean, rstd (B); gamma, beta, dgamma, dbeta (D) ---- */
+
+/* A warp per row: the launch's threads are numbered in warps (blocks hold
+ * whole warps), warp w takes rows w, w + warps, ..., so every lane of a
+ * warp runs the same rows and meets the same shuffles. */
+static_assert(FC_LN_LANES == 32 && FC_LAUNCH_BLOCK % FC_LN_LANES == 0, "layer norm: one warp of 32 lanes per row");
+#define FC_FULL_WARP 0xffffffffu
+
+/* fc_layer_norm_total over the warp: every lane adds the 32 lanes'
+ * partials in lane order from 0.0, the CPU's additions, so every lane
+ * holds the same bits. The shuffles return only once every lane has
+ * computed its partial, that is, has read its part of the row. */
+static __device__ double warp_total(double part) {
+    double t = 0.0;
+#pragma unroll
+    for (int l = 0; l < FC_LN_LANES; l++) t += __shfl_sync(FC_FULL_WARP, part, l);
+    return t;
+}
+
+/* fc_layer_norm_row, lane by lane. y == x is safe: y[j] is written by
+ * the lane that reads x[j], after both sums have read the whole row. */
+static __global__ void layer_norm_forward_kernel(float *y, size_t ldy, const float *x, size_t ldx,
+                                                 const float *gamma, const float *beta, float *mean, float *rstd,
+                                                 size_t B, size_t D, float eps) {
+    size_t lane = fc_first_index() % FC_LN_LANES;
+    for (size_t r = fc_first_index() / FC_LN_LANES; r < B; r += fc_grid_stride() / FC_LN_LANES) {
+        const float *xr = x + r * ldx;
+        double m = fc_layer_norm_mean(warp_total(fc_layer_norm_lane_sum(xr, D, lane)), D);
+        float mf = (float)m, rf = fc_layer_norm_rstd(warp_total(fc_layer_norm_lane_sqdev(xr, D, m, lane)), D, eps);
+        if (lane == 0) mean[r] = mf, rstd[r] = rf;
+        float *yr = y + r * ldy;
+        for (size_t j = lane; j < D; j += FC_LN_LANES) yr[j] = fc_layer_norm_point(xr[j], mf, rf, gamma[j], beta[j]);
+    }
+}
+
+/* fc_layer_norm_backward_row, lane by lane; dx == dy is safe as above. */
+static __global__ void layer_norm_backward_kernel(float *dx, size_t lddx, const float *dy, size_t lddy,
+                                                  const float *x, size_t ldx, const float *gamma, const float *mean,
+                                                  const float *rstd, size_t B, size_t D) {
+    size_t lane = fc_first_index() % FC_LN_LANES;
+    for (size_t r = fc_first_index() / FC_LN_LANES; r < B; r += fc_grid_stride() / FC_LN_LANES) {
+        const float *dyr = dy + r * lddy, *xr = x + r * ldx;
+        float mf = mean[r], rf = rstd[r];
+        double sg, sgx;
+        fc_layer_norm_backward_lane_sums(dyr, xr, gamma, mf, rf, D, lane, &sg, &sgx);
+        double mg = fc_layer_norm_mean(warp_total(sg), D), mgx = fc_layer_norm_mean(warp_total(sgx), D);
+        float *dxr = dx + r * lddx;
+        for (size_t j = lane; j < D; j += FC_LN_LANES)
+            dxr[j] = fc_layer_norm_backward_point(dyr[j], xr[j], gamma[j], mf, rf, mg, mgx);
+    }
+}
+
+/* One thread per column, adding the rows in order as the CPU's column
+ * blocks do (consecutive threads read consecutive columns of a row). The
+ * loads do not depend on the sums: unrolling lets them be issued ahead
+ * while the additions keep their order. */
+static __global__ void layer_norm_params_kernel(float *dgamma, float *dbeta, const float *dy, size_t lddy,
+                                                const float *x, size_t ldx, const float *mean, const float *rstd,
+                                                size_t B, size_t D) {
+    for (size_t c = fc_first_index(); c < D; c += fc_grid_stride()) {
+        double sg = 0.0, sb = 0.0;
+#pragma unroll 4
+        for (size_t r = 0; r < B; r++)
+            fc_layer_norm_param_step(&sg, &sb, dy[r * lddy + c], x[r * ldx + c], mean[r], rstd[r]);
+        fc_layer_norm_param_finish(&dgamma[c], &dbeta[c], sg, sb);
+    }
+}
+
+void fc_cuda_layer_norm_forward(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, const float *gamma,
+                                const float *beta, float *mean, float *rstd, size_t B, size_t D, float eps) {
+    FC_ASSERT(D > 0);   /* backend.h: a row of no values has no mean */
+    fc_launch l = fc_cuda_grid(B * FC_LN_LANES);
+    if (!l.grid) return;
+    layer_norm_forward_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(y, ldy, x, ldx, gamma, beta, mean, rstd, B,
+                                                                           D, eps);
+    fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("layer_norm_forward_kernel"));
+}
+
+/* dgamma and dbeta first (over the D columns even when B == 0: the CPU
+ * still adds 0.0f to each), then dx, which may overwrite dy; both on the
+ * one stream, so the second starts after the first has read dy. */
+void fc_cuda_layer_norm_backward(fc_backend *be, float *dx, size_t lddx, const float *dy, size_t lddy, const float *x,
+                                 size_t ldx, const float *gamma, const float *mean, const float *rstd, float *dgamma,
+                                 float *dbeta, size_t B, size_t D) {
+    FC_ASSERT(D > 0);
+    fc_launch lp = fc_cuda_grid(D);
+    layer_norm_params_kernel<<<lp.grid, lp.block, 0, fc_cuda_stream(be)>>>(dgamma, dbeta, dy, lddy, x, ldx, mean, rstd,
+                                                                            B, D);
+    fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("layer_norm_params_kernel"));
+    fc_launch l = fc_cuda_grid(B * FC_LN_LANES);
+    if (!l.grid) return;
+    layer_norm_backward_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(dx, lddx, dy, lddy, x, ldx, gamma, mean,
+                                                                            rstd, B, D);
+    fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("layer_norm_backward_kernel"));
+}
+
+/* ---- dropout: x, y (B, C) with their row strides; point t = r C + c has stream index offset + t ---- */
+
+static __global__ void dropout_kernel(float *y, size_t ldy, const float *x, size_t ldx, size_t C, float p,
+                                      uint64_t seed, uint64_t offset, size_t n) {
+    for (size_t t = fc_first_index(); t < n; t += fc_grid_stride()) {
+        size_t r = t / C, c = t % C;
+        y[r * ldy + c] = fc_dropout_point(x[r * ldx + c], p, seed, offset + t);
+    }
+}
+
+/* p == 0 moves the floats' bits (NaN payloads included), as the CPU's memcpy. */
+static __global__ void copy_rows_kernel(float *y, size_t ldy, const float *x, size_t ldx, size_t C, size_t n) {
+    for (size_t t = fc_first_index(); t < n; t += fc_grid_stride()) {
+        size_t r = t / C, c = t % C;
+        y[r * ldy + c] = x[r * ldx + c];
+    }
+}
+
+void fc_cuda_dropout(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B, size_t C, float p,
+                     uint64_t seed, uint64_t offset) {
+    FC_ASSERT(p >= 0.0f && p < 1.0f);   /* backend.h; also refuses NaN */
+    if (p == 0.0f && y == x) return;
+    fc_launch l = fc_cuda_grid(B * C);
+    if (!l.grid) return;   /* and C > 0 inside the kernels */
+    if (p == 0.0f) {
+        copy_rows_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(y, ldy, x, ldx, C, B * C);
+        fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("copy_rows_kernel"));
+        return;
+    }
+    dropout_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(y, ldy, x, ldx, C, p, seed, offset, B * C);
+    fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("dropout_kernel"));
 }
 
 /* ---- max pooling: x (B, L), y and argmax (B, n_out) ---- */
