@@ -1,4 +1,4 @@
-"""Export a trained neuralforecast model (NHITS, NBEATS, MLP, NBEATSx, LSTM, with
+"""Export a trained neuralforecast model (NHITS, NBEATS, MLP, NBEATSx, LSTM, TiDE, with
 their exogenous inputs) as an fcast model file, so `fcast predict` serves it.
 
 fcast's model files are safetensors whose tensor names equal the PyTorch
@@ -38,6 +38,14 @@ def _config(model):
             cfg[key] = list(hp[key])
     if name == "MLP":
         cfg.update(hidden_size=int(hp.get("hidden_size", 1024)), num_layers=int(hp.get("num_layers", 2)))
+        return cfg
+    if name == "TiDE":
+        cfg.update(hidden_size=int(hp.get("hidden_size", 512)), decoder_output_dim=int(hp.get("decoder_output_dim", 32)),
+                   temporal_decoder_dim=int(hp.get("temporal_decoder_dim", 128)),
+                   dropout=float(hp.get("dropout", 0.3)), layernorm=bool(hp.get("layernorm", True)),
+                   num_encoder_layers=int(hp.get("num_encoder_layers", 1)),
+                   num_decoder_layers=int(hp.get("num_decoder_layers", 1)),
+                   temporal_width=int(hp.get("temporal_width", 4)))
         return cfg
     if name == "LSTM":
         # fcast has neuralforecast's direct LSTM with its defaults for these
@@ -94,12 +102,12 @@ def _loss(loss):
 
 
 def save_for_fcast(model, path, freq, ds_kind):
-    """Writes `model` (a fitted neuralforecast NHITS, NBEATS, MLP, NBEATSx or LSTM) to `path`.
+    """Writes `model` (a fitted neuralforecast NHITS, NBEATS, MLP, NBEATSx, LSTM or TiDE) to `path`.
     freq: the pandas alias of the data ("MS", "D", "h", "30min", or "1" for an
     integer ds); ds_kind: "index", "date" or "datetime"."""
     name = type(model).__name__
-    if name not in ("NHITS", "NBEATS", "MLP", "NBEATSx", "LSTM"):
-        raise ValueError(f"fcast serves NHITS, NBEATS, MLP, NBEATSx and LSTM, not {name}")
+    if name not in ("NHITS", "NBEATS", "MLP", "NBEATSx", "LSTM", "TiDE"):
+        raise ValueError(f"fcast serves NHITS, NBEATS, MLP, NBEATSx, LSTM and TiDE, not {name}")
     loss, params = _loss(model.loss)
     # clone: loss.quantiles and valid_loss.quantiles share storage, which save_file refuses
     tensors = {k: v.detach().cpu().float().contiguous().clone() for k, v in model.state_dict().items()}
@@ -146,7 +154,7 @@ def _compare(fcast, df, tmp, quiet):
     import pandas as pd
     from neuralforecast import NeuralForecast
     from neuralforecast.losses.pytorch import MQLoss, MASE
-    from neuralforecast.models import LSTM, NBEATS, NHITS
+    from neuralforecast.models import LSTM, NBEATS, NHITS, TiDE
     worst = 0.0
     for model in (NHITS(h=12, input_size=24, mlp_units=3 * [[64, 64]], scaler_type="standard", max_steps=30,
                         **quiet),
@@ -157,7 +165,9 @@ def _compare(fcast, df, tmp, quiet):
                   NBEATS(h=12, input_size=24, mlp_units=3 * [[64, 64]], loss=MASE(seasonality=12), max_steps=30,
                          **quiet),
                   LSTM(h=12, input_size=24, encoder_hidden_size=32, decoder_hidden_size=32, scaler_type="robust",
-                       max_steps=30, **quiet)):
+                       max_steps=30, **quiet),
+                  TiDE(h=12, input_size=24, hidden_size=64, layernorm=False, loss=MQLoss(level=[80]),
+                       scaler_type="standard", max_steps=30, **quiet)):
         nf = NeuralForecast(models=[model], freq="MS")
         nf.fit(df)
         want = nf.predict().sort_values(["unique_id", "ds"])
