@@ -28,22 +28,6 @@
 #include "core/rng.h"
 #include "test_arrays.h"
 
-static fc_backend *cpu_backend(int threads) {
-    fc_backend *be = NULL;
-    fc_status st = fc_backend_cpu_create(threads, &be);
-    CHECK_MSG(st == FC_OK, "cpu backend: %d", (int)st);
-    if (st != FC_OK) exit(1);
-    return be;
-}
-
-static int same_bits(const float *a, const float *b, size_t n) { return memcmp(a, b, n * sizeof *a) == 0; }
-
-static float *copy_of(const float *x, size_t n) {
-    float *y = malloc((n ? n : 1) * sizeof *y);
-    memcpy(y, x, n * sizeof *y);
-    return y;
-}
-
 /* x (n) in (-2, 2) without zeros, so that a zero of y means dropped. */
 static float *nonzero(size_t n, uint64_t seed) {
     float *x = randu(n, seed, -2, 2);

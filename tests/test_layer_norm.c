@@ -47,22 +47,6 @@ static void ln_double(const double *x, const double *gamma, const double *beta, 
 
 /* ---- helpers ---- */
 
-static fc_backend *cpu_backend(int threads) {
-    fc_backend *be = NULL;
-    fc_status st = fc_backend_cpu_create(threads, &be);
-    CHECK_MSG(st == FC_OK, "cpu backend: %d", (int)st);
-    if (st != FC_OK) exit(1);
-    return be;
-}
-
-static int same_bits(const float *a, const float *b, size_t n) { return memcmp(a, b, n * sizeof *a) == 0; }
-
-static float *copy_of(const float *x, size_t n) {
-    float *y = malloc((n ? n : 1) * sizeof *y);
-    memcpy(y, x, n * sizeof *y);
-    return y;
-}
-
 /* ---- 1. forward against the double layer norm ---- */
 
 static void check_forward(fc_backend *be, fc_backend *be1, size_t B, size_t D, size_t pad, float eps, uint64_t seed) {

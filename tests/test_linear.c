@@ -25,12 +25,6 @@
 #define GUARD 64          /* bytes past every low buffer that must stay untouched */
 #define GUARD_BYTE 0xab
 
-static float *copy_of(const float *x, size_t n) {
-    float *c = malloc((n ? n : 1) * sizeof *c);
-    memcpy(c, x, n * sizeof *c);
-    return c;
-}
-
 static size_t count_bits_differ(const float *a, const float *b, size_t n) {
     size_t d = 0;
     for (size_t i = 0; i < n; i++) d += fc_f32_bits(a[i]) != fc_f32_bits(b[i]);

@@ -51,16 +51,6 @@ static void cell_double(const double *pre, const double *c_prev, double *act, do
 
 /* ---- helpers ---- */
 
-static fc_backend *cpu_backend(int threads) {
-    fc_backend *be = NULL;
-    fc_status st = fc_backend_cpu_create(threads, &be);
-    CHECK_MSG(st == FC_OK, "cpu backend: %d", (int)st);
-    if (st != FC_OK) exit(1);
-    return be;
-}
-
-static int same_bits(const float *a, const float *b, size_t n) { return memcmp(a, b, n * sizeof *a) == 0; }
-
 /* The worst |got - want| / scale over n values (scale NULL: |want|). */
 static double worst_err(const float *got, const double *want, const double *scale, size_t n) {
     double w = 0;
