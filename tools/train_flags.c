@@ -8,9 +8,10 @@
 #include "train/memory_plan.h"
 #include "core/error.h"
 #include "train_flags.h"
+#include "models/model_kinds.h"
 
 void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int out_required) {
-    *a = (train_flags){.scaler = "identity", .loss = "mae", .max_steps = 1000, .batch_size = 32, .wbs = "1024",
+    *a = (train_flags){.loss = "mae", .max_steps = 1000, .batch_size = 32,
                        .val_check = 100, .step_size = 1, .num_lr_decays = -2, .patience = -1, .seed = 1,
                        .lr = 1e-3, .precision = "fp32", .grad_accum = 1, .device = "auto",
                        .cuda_graph = "on", .season = ARG_SIZE_UNSET};
@@ -23,10 +24,10 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
         {"out", ARG_STR, &a->out, "FILE", "model file to write (.safetensors)", out_required, 0},
         {"max-steps", ARG_SIZE, &a->max_steps, "N", "training steps (1000)", 0, 0},
         {"batch-size", ARG_SIZE, &a->batch_size, "N", "series per step (32)", 0, 0},
-        {"windows-batch-size", ARG_STR, &a->wbs, "N|auto", "windows per step (1024; auto: the fastest that fits the memory limit)", 0, 0},
+        {"windows-batch-size", ARG_STR, &a->wbs, "N|auto", "windows per step (the model's: 1024, LSTM 128; auto: the fastest that fits the memory limit)", 0, 0},
         {"lr", ARG_DOUBLE, &a->lr, "X", "Adam learning rate (1e-3)", 0, 0},
         {"num-lr-decays", ARG_INT, &a->num_lr_decays, "N", "halvings of the learning rate over max-steps (3; MLP: -1 = none)", 0, 0},
-        {"scaler", ARG_STR, &a->scaler, "NAME", "per-window scaler: identity|standard|robust|minmax (identity)", 0, 0},
+        {"scaler", ARG_STR, &a->scaler, "NAME", "per-window scaler: identity|standard|robust|minmax (the model's: identity, LSTM robust)", 0, 0},
         {"loss", ARG_STR, &a->loss, "NAME", "training loss: mae | mse | huber | smape | mape | mase | quantile | mq "
                                             "(mae; docs/training.md \"Losses\")", 0, 0},
         {"huber-delta", ARG_STR, &a->huber_delta, "X", "huber: threshold between the squared and absolute parts (1.0)", 0, 0},
@@ -82,7 +83,9 @@ static fc_status build_options(const train_flags *a, fc_train_options *o, fc_mod
     o->max_steps = a->max_steps;
     o->batch_size = a->batch_size;
     char *end;
-    if (strcmp(a->wbs, "auto") == 0) {
+    if (!a->wbs) {                       /* neuralforecast's default for the model */
+        o->windows_batch_size = fc_model_kind_row(kind)->windows_batch_size;
+    } else if (strcmp(a->wbs, "auto") == 0) {
         o->windows_batch_size = 1024;   /* replaced by the sweep's choice */
     } else {
         unsigned long long w = strtoull(a->wbs, &end, 10);
@@ -197,8 +200,9 @@ int train_flags_resolve(const char *command, const train_flags *a, train_setup *
         return 2;
     }
     fc_loss_kind loss;
-    if (fc_scaler_parse(a->scaler, &s->scaler)) {
-        fprintf(stderr, "fcast %s: --scaler '%s' is not one of identity, standard, robust, minmax\n", command, a->scaler);
+    const char *scaler = a->scaler ? a->scaler : fc_model_kind_row(s->kind)->scaler_type;   /* the model's default */
+    if (fc_scaler_parse(scaler, &s->scaler)) {
+        fprintf(stderr, "fcast %s: --scaler '%s' is not one of identity, standard, robust, minmax\n", command, scaler);
         return 2;
     }
     if (fc_loss_parse(a->loss, &loss)) {
@@ -208,7 +212,7 @@ int train_flags_resolve(const char *command, const train_flags *a, train_setup *
     }
     if (fc_memory_limit_parse(a->memory_limit, &s->memory_limit) != FC_OK) return 1;
     if (fc_data_store_parse(a->data_store, &s->data_store) != FC_OK) return 1;
-    s->auto_batch = strcmp(a->wbs, "auto") == 0;
+    s->auto_batch = a->wbs && strcmp(a->wbs, "auto") == 0;
     fc_model_config_default(&s->cfg, s->kind, a->h, a->input_size);
     if (exog_flags_apply(&a->exog, &s->cfg) != FC_OK) return 1;
     if (fc_arch_apply(&a->arch, &s->cfg) != FC_OK) return 1;   /* checks the whole configuration */

@@ -44,6 +44,10 @@ typedef struct fc_model_kind_ops {
     const char *flag_name;   /* "nhits": --model, the kind's prefix */
     int num_lr_decays;       /* neuralforecast's default (-1: none) */
     unsigned exog;           /* FC_EXOG_*: asking a kind for others is an error naming them */
+    /* neuralforecast's training defaults that differ by model, used when
+     * --scaler or --windows-batch-size is not given */
+    const char *scaler_type;
+    size_t windows_batch_size;
     fc_kind_defaults_fn *defaults;
     fc_kind_check_fn *check_config;
     fc_kind_build_fn *build;
@@ -66,9 +70,10 @@ typedef struct fc_model_kind_ops {
     fc_kind_from_json_fn fc_##kind##_config_from_json
 
 /* One row of the table; every argument is required. */
-#define FC_MODEL_KIND_ROW(kind, NAME, LR_DECAYS, EXOG)                                        \
+#define FC_MODEL_KIND_ROW(kind, NAME, LR_DECAYS, EXOG, SCALER, WBS)                           \
     {                                                                                         \
         .name = NAME, .flag_name = #kind, .num_lr_decays = LR_DECAYS, .exog = EXOG,           \
+        .scaler_type = SCALER, .windows_batch_size = WBS,                                     \
         .defaults = fc_##kind##_defaults, .check_config = fc_##kind##_check_config,           \
         .build = fc_##kind##_build, .forward = fc_##kind##_forward,                           \
         .backward = fc_##kind##_backward, .fill_buffers = fc_##kind##_fill_buffers,           \
