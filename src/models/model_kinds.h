@@ -139,12 +139,12 @@ fc_status fc_exog_lists_from_json(struct json_t *o, fc_model_config *c, const ch
  * add: its tensors, state_dict order (norm, lin1, lin2, skip) under
  * prefix; plan: its activations; forward reads x (B rows x r->rows, in)
  * and returns its output; backward from dout (may be overwritten) writes
- * dx (NULL: x is data) and accumulates the gradients; scratch: 4 buffers
- * of fc_resmlp_scratch floats per window. */
+ * dx (NULL: x is data) and accumulates the gradients; scratch: 4 buffers,
+ * each at least as wide per window as fc_resmlp_scratch raises slot[i] to. */
 void fc_resmlp_add(fc_model *m, fc_resmlp *r, const char *prefix, size_t in, size_t hidden, size_t out, size_t rows,
                    int layernorm);
 void fc_resmlp_plan(fc_model *m, fc_resmlp *r);
-size_t fc_resmlp_scratch(const fc_resmlp *r);
+void fc_resmlp_scratch(const fc_resmlp *r, size_t slot[4]);
 fc_status fc_resmlp_forward(fc_model *m, fc_resmlp *r, const float *x, size_t B, const float **out);
 fc_status fc_resmlp_backward(fc_model *m, fc_resmlp *r, const float *x, float *dout, float *dx, float *const scratch[4],
                              size_t B);

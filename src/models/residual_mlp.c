@@ -61,9 +61,11 @@ void fc_resmlp_plan(fc_model *m, fc_resmlp *r) {
     r->a_rstd = fc_model_plan_act(m, R);
 }
 
-size_t fc_resmlp_scratch(const fc_resmlp *r) {
-    size_t w = r->in > r->hidden ? r->in : r->hidden;
-    return r->rows * (w > r->out ? w : r->out);
+/* Each backward scratch slot's width: d h2, d h1, the skip's d x, d pre. */
+void fc_resmlp_scratch(const fc_resmlp *r, size_t slot[4]) {
+    size_t need[4] = {r->rows * r->out, r->rows * r->hidden, r->rows * r->in, r->layernorm ? r->rows * r->out : 0};
+    for (int i = 0; i < 4; i++)
+        if (need[i] > slot[i]) slot[i] = need[i];
 }
 
 static fc_status run(fc_model *m, int layer, const float *x, float *y, size_t rows) {

@@ -20,6 +20,8 @@
 #define ACT(m, off) ((m)->acts + (off) * (m)->capacity)
 #define SCR(m, off) ((m)->scratch + (off) * (m)->capacity)
 
+static size_t max2(size_t a, size_t b) { return a > b ? a : b; }
+
 /* TiDE(): hidden 512, decoder output 32, temporal decoder 128, dropout
  * 0.3, layer norm, 1 encoder and 1 decoder layer, temporal width 4. */
 void fc_tide_defaults(fc_model_config *c) {
@@ -115,20 +117,24 @@ fc_status fc_tide_build(fc_model *m) {
     add_blocks(m);
     fc_resmlp *blocks[2 * FC_TIDE_MAX_LAYERS + 3];
     int n = blocks_of(m, blocks);
-    size_t widest = 0;
+    size_t slot[4] = {0, 0, 0, 0};
     for (int i = 0; i < n; i++) {
         fc_resmlp_plan(m, blocks[i]);
         blocks[i]->dropout_offset = (uint64_t)(i + 1) << 40;   /* disjoint ranges of the step's stream */
-        if (fc_resmlp_scratch(blocks[i]) > widest) widest = fc_resmlp_scratch(blocks[i]);
+        fc_resmlp_scratch(blocks[i], slot);
     }
-    size_t ein = p->enc[0].in, tin = h * (D + (F ? W : 0));
+    size_t ein = p->enc[0].in, tin = h * (D + (F ? W : 0)), inner = max2(c->hidden_size, D * h);
     p->a_skip = fc_model_plan_act(m, h * c->n_outputs);
     p->a_ein = fc_model_plan_act(m, ein);
-    p->a_tin = fc_model_plan_act(m, tin);
-    for (int i = 0; i < 4; i++) p->s_r[i] = fc_model_plan_scratch(m, widest);
-    p->s_dein = fc_model_plan_scratch(m, ein > widest ? ein : widest);
-    p->s_dtin = fc_model_plan_scratch(m, tin > widest ? tin : widest);
-    p->s_dfutr = fc_model_plan_scratch(m, (L + h) * W);
+    if (F) p->a_tin = fc_model_plan_act(m, tin);   /* without future columns the decoded features are the input */
+    for (int i = 0; i < 4; i++) p->s_r[i] = fc_model_plan_scratch(m, slot[i]);
+    /* the two buffers d alternates between through the stacks (fc_tide_backward): either may hold
+     * any of the encoder input's, a hidden layer's, the decoded features', the temporal input's or
+     * a projection's gradient */
+    size_t d = max2(max2(ein, inner), max2(tin, L * W));
+    p->s_dein = fc_model_plan_scratch(m, d);
+    p->s_dtin = fc_model_plan_scratch(m, d);
+    if (F) p->s_dfutr = fc_model_plan_scratch(m, (L + h) * W);
     p->s_dtmp = fc_model_plan_scratch(m, h * c->n_outputs);
     return FC_OK;
 }
