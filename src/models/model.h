@@ -224,7 +224,8 @@ typedef struct fc_model {
     int training;
     uint64_t dropout_seed;
     /* Exogenous inputs of the next forward (set by the caller with the
-     * batch; fc_model_exog_width says how many it reads). */
+     * batch: fc_batch_exog_inputs); fc_model_forward refuses a forward
+     * without a kind the configuration names. */
     fc_exog_inputs exog;
     /* Their planned scratch (exog_inputs.c): channel-major copies, pooled
      * copies and pooling argmax, and NBEATSx's basis (B, C, L + H). */
