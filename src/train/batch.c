@@ -297,9 +297,11 @@ fc_status fc_batch_load(fc_batch *b, const fc_dataset *ds, const fc_window_spec 
         FC_TRY(fc_batch_stage(b, w, B));
         return gather_on_device(b, spec, 0, B, full, scaler);
     }
-    fc_exog_cols cols;
-    if (b->exog_cfg) FC_TRY(fc_exog_resolve(b->exog_cfg, ds, &cols));
-    const fc_exog_cols *use = b->exog_cfg ? &cols : NULL;
+    if (b->exog_cfg && b->exog_ds != ds) {
+        FC_TRY(fc_exog_resolve(b->exog_cfg, ds, &b->exog_cols));
+        b->exog_ds = ds;
+    }
+    const fc_exog_cols *use = b->exog_cfg ? &b->exog_cols : NULL;
     FC_TRY(claim_set(b));
     #pragma omp parallel for schedule(static) if (B >= 64)
     for (size_t k = 0; k < B; k++) load_one(b, ds, spec, &w[k], k, full, scaler, use);

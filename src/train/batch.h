@@ -25,6 +25,7 @@
 #include "backend/backend.h"
 #include "kernels/scaler.h"
 #include "models/model.h"
+#include "train/batch_exog.h"
 #include "train/windows.h"
 
 typedef struct {
@@ -54,6 +55,8 @@ typedef struct {
      * per window of futr, hist and stat, their staging sets and the set
      * loaded last, the backend's copies, and gathering scratch (cap, 2L + H). */
     const fc_model_config *exog_cfg;
+    const fc_dataset *exog_ds;          /* the dataset exog_cols were found in (once per dataset, not per load) */
+    fc_exog_cols exog_cols;
     size_t exog_w[3];
     float *exog_sets[2][3];
     float *exog_host[3];
