@@ -214,8 +214,11 @@ def arch_config(model):
     return cfg
 
 
-def config_exog(model):
-    cfg = arch_config(model)
+def config_exog(model, arch=None):
+    """The fixture's config: the architecture (arch(model), this script's
+    arch_config by default; the LSTM and TiDE scripts pass theirs), the
+    loss and the curve's optimizer."""
+    cfg = (arch or arch_config)(model)
     cfg["loss"] = type(model.loss).__name__
     if isinstance(model.loss, MQLoss):
         cfg["n_outputs"] = n_outputs(model)

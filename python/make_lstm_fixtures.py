@@ -113,7 +113,8 @@ from make_fixtures import (  # noqa: E402
     forecast_tensor, load_series, model_loss, model_windows, n_outputs,
     out_shape, quiet, scratch_cwd, set_determinism, versions, write)
 from make_exog_fixtures import (  # noqa: E402
-    EXOG_NOTE, as_tensor, exog_windows, forward_exog, train_curve_exog)
+    EXOG_NOTE, as_tensor, case_inputs, config_exog, exog_windows, forward_exog,
+    train_curve_exog)
 
 from neuralforecast import NeuralForecast  # noqa: E402
 from neuralforecast.common._scalers import TemporalNorm  # noqa: E402
@@ -169,26 +170,6 @@ def arch_config(model):
     return cfg
 
 
-def config_lstm(model):
-    cfg = arch_config(model)
-    cfg["loss"] = type(model.loss).__name__
-    if isinstance(model.loss, MQLoss):
-        cfg["n_outputs"] = n_outputs(model)
-        cfg["quantiles"] = [float(q) for q in model.loss.quantiles]
-    cfg["learning_rate"] = CURVE_LR
-    cfg["optimizer"] = {"name": "Adam", "betas": [0.9, 0.999], "eps": 1e-8,
-                        "weight_decay": 0.0, "steps": CURVE_STEPS}
-    cfg["batch"] = BATCH
-    return cfg
-
-
-def case_inputs(model):
-    L, h = model.input_size, model.h
-    iy, im, oy, om, starts = model_windows(L, h, BATCH)
-    fx, hx, sx = exog_windows(model, starts, L, h, BATCH)
-    return iy, im, oy, om, fx, hx, sx, starts
-
-
 def make_lstm_fixture(case, out_dir):
     with quiet():
         model = LSTM_CASES[case]()
@@ -237,7 +218,7 @@ def make_lstm_fixture(case, out_dir):
     for k in (trainable[0], trainable[-1]):
         tensors["curve.param." + k] = f32(params[k])
 
-    cfg = config_lstm(model)
+    cfg = config_exog(model, arch_config)
     check_lstm_forward_rules(cfg, tensors)
     check_mask_ignored(case, tensors)
     meta = {"config": json.dumps(cfg),

@@ -164,7 +164,7 @@ from make_fixtures import (  # noqa: E402
     model_loss, model_windows, n_outputs, out_shape, quiet, scratch_cwd,
     set_determinism, versions, write)
 from make_exog_fixtures import (  # noqa: E402
-    EXOG_NOTE, FUTR, HIST, L_PRED, PANEL_NOTE, STAT, as_tensor,
+    EXOG_NOTE, FUTR, HIST, L_PRED, PANEL_NOTE, STAT, as_tensor, case_inputs, config_exog,
     capture_inputs, exog_windows, forward_exog, manual_predict_exog,
     train_curve_exog)
 from make_lstm_fixtures import exog_lists, is_loss_key  # noqa: E402
@@ -220,26 +220,6 @@ def arch_config(model):
     assert all(m.eps == LN_EPS and m.elementwise_affine for m in norms)
     cfg["layernorm_eps"] = LN_EPS
     return cfg
-
-
-def config_tide(model):
-    cfg = arch_config(model)
-    cfg["loss"] = type(model.loss).__name__
-    if isinstance(model.loss, MQLoss):
-        cfg["n_outputs"] = n_outputs(model)
-        cfg["quantiles"] = [float(q) for q in model.loss.quantiles]
-    cfg["learning_rate"] = CURVE_LR
-    cfg["optimizer"] = {"name": "Adam", "betas": [0.9, 0.999], "eps": 1e-8,
-                        "weight_decay": 0.0, "steps": CURVE_STEPS}
-    cfg["batch"] = BATCH
-    return cfg
-
-
-def case_inputs(model):
-    L, h = model.input_size, model.h
-    iy, im, oy, om, starts = model_windows(L, h, BATCH)
-    fx, hx, sx = exog_windows(model, starts, L, h, BATCH)
-    return iy, im, oy, om, fx, hx, sx, starts
 
 
 def make_tide_fixture(case, out_dir):
@@ -300,7 +280,7 @@ def make_tide_fixture(case, out_dir):
     for k in (trainable[0], trainable[-1]):
         tensors["curve.param." + k] = f32(params[k])
 
-    cfg = config_tide(model)
+    cfg = config_exog(model, arch_config)
     err = check_tide_forward_rules(cfg, tensors)
     check_mask_ignored(case, tensors)
     check_single_output_norm(case, cfg, tensors)
