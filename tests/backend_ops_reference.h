@@ -423,6 +423,381 @@ static inline int ref_dropout_keep(uint64_t seed, uint64_t index, float p) {
 /* torch's inverted dropout of one float: x * mask / (1 - p) in float. */
 static inline float ref_dropout_value(float x, int keep, float p) { return x * (keep ? 1.0f : 0.0f) / (1.0f - p); }
 
+/* ---- GELU ---- */
+
+/* torch.nn.GELU() (approximate='none': its documentation's x Phi(x)) in
+ * long double, Phi(x) = erfc(-x / sqrt 2) / 2 (the same function as
+ * (1 + erf(x / sqrt 2)) / 2, without its cancellation for negative x), and
+ * its derivative Phi(x) + x phi(x). Scales: |y|, and |dy| (Phi + |x phi|)
+ * for the backward (the sum cancels near x = -0.75); at least the smallest
+ * normal float 2^-126 (below it floats are multiples of 2^-149, so one
+ * rounding errs 2^-150, 2^-24 of 2^-126); 0 (bit for bit) where the result
+ * is not finite: gelu(+inf) = +inf, gelu(-inf) = -inf * 0 = NaN as torch's,
+ * the backward's inf * phi(inf) = NaN. */
+static inline long double ref_Phi(long double x) { return 0.5L * erfcl(-x * 0.70710678118654752440084436L); }
+static inline long double ref_phi(long double x) { return expl(-0.5L * x * x) * 0.39894228040143267793994606L; }
+
+static inline double ref_gelu_scale(long double want, long double size) {
+    if (!isfinite(want)) return 0;
+    return size > 0x1p-126L ? (double)size : 0x1p-126;
+}
+
+static inline void ref_gelu(double *y, double *scale, float x) {
+    long double w = (long double)x * ref_Phi(x);
+    *y = (double)w;
+    *scale = ref_gelu_scale(w, fabsl(w));
+}
+
+static inline void ref_gelu_backward(double *dx, double *scale, float dy, float x) {
+    long double P = ref_Phi(x), xphi = (long double)x * ref_phi(x), w = dy * (P + xphi);
+    *dx = (double)w;
+    *scale = ref_gelu_scale(w, fabsl((long double)dy) * (P + fabsl(xphi)));
+}
+
+/* ---- attention ---- */
+
+/* neuralforecast's _ScaledDotProductAttention (models/patchtst.py, with
+ * res_attention), per sequence b and head h, in long double from the float
+ * inputs: scores = q_h k_h^T * scale (+ prev), probs = softmax(scores, -1),
+ * out_h = dropout(probs) v_h, the dropout torch's inverted one with the
+ * mask backend.h defines at index offset + ((b H + h) P + i) P + j.
+ * q, k, v (B P, ldq) with head h in columns [h E, (h + 1) E); out (B P, ldo). */
+typedef struct {
+    size_t B, P, H, E, ldq, ldo;
+    float scale, p;
+    uint64_t seed, offset;
+} ref_attn;
+
+static inline size_t ref_attn_tok(const ref_attn *a, size_t bh, size_t i, size_t ld) {
+    return ((bh / a->H) * a->P + i) * ld + (bh % a->H) * a->E;
+}
+
+static inline int ref_attn_keep(const ref_attn *a, size_t t) {
+    return a->p == 0.0f || ref_dropout_keep(a->seed, a->offset + t, a->p);
+}
+
+static inline double ref_attn_scale(long double s) { return s > 0x1p-100L ? (double)s : 0x1p-100; }
+
+/* Query row i of head bh: scores and probs (P) at t0 = (bh P + i) P.
+ * Scales: a score's terms, |scale| sum |q k| + |prev|; a probability's
+ * p (1 + 2 max_j |s|), since a float score errs by up to 2^-24 |s|, which
+ * moves p by p (ds_j - sum p ds), 2 max|s| 2^-24 p, besides p's own
+ * rounding. Returns max_j |s|. */
+static inline long double ref_attention_row(double *scores, double *s_scale, double *probs, double *p_scale,
+                                            const ref_attn *a, const float *q, const float *k, const float *prev,
+                                            size_t bh, size_t i) {
+    size_t P = a->P, t0 = (bh * P + i) * P;
+    const float *qi = q + ref_attn_tok(a, bh, i, a->ldq);
+    long double s[P ? P : 1], m = -INFINITY, smax = 0, sum = 0;
+    for (size_t j = 0; j < P; j++) {
+        const float *kj = k + ref_attn_tok(a, bh, j, a->ldq);
+        long double d = 0, abs_d = 0;
+        for (size_t e = 0; e < a->E; e++) d += (long double)qi[e] * kj[e], abs_d += fabsl((long double)qi[e] * kj[e]);
+        long double pv = prev ? prev[t0 + j] : 0;
+        s[j] = d * a->scale + pv;
+        scores[t0 + j] = (double)s[j];
+        s_scale[t0 + j] = ref_attn_scale(abs_d * fabsl((long double)a->scale) + fabsl(pv));
+        m = s[j] > m ? s[j] : m;
+        smax = fabsl(s[j]) > smax ? fabsl(s[j]) : smax;
+    }
+    for (size_t j = 0; j < P; j++) sum += expl(s[j] - m);
+    for (size_t j = 0; j < P; j++) {
+        long double pr = expl(s[j] - m) / sum;
+        probs[t0 + j] = (double)pr;
+        p_scale[t0 + j] = ref_attn_scale(pr * (1 + 2 * smax));
+    }
+    return smax;
+}
+
+/* out row i of head bh = sum_j w_j v_j, w_j = probs_j keep / (1 - p) (the
+ * float 1 - p torch divides by). Scale: sum_j |w_j v_j| (1 + 2 max|s|):
+ * each weight errs as its probability plus the dropout's division (2^-24
+ * w), and the sum rounds once. */
+static inline void ref_attention_out_row(double *out, double *o_scale, const ref_attn *a, const double *probs,
+                                         const float *v, size_t bh, size_t i, long double smax) {
+    size_t P = a->P, t0 = (bh * P + i) * P, o = ref_attn_tok(a, bh, i, a->ldo);
+    for (size_t e = 0; e < a->E; e++) {
+        long double sum = 0, abs_sum = 0;
+        for (size_t j = 0; j < P; j++) {
+            long double w = ref_attn_keep(a, t0 + j) ? (long double)probs[t0 + j] / (1.0f - a->p) : 0;
+            long double t = w * v[ref_attn_tok(a, bh, j, a->ldq) + e];
+            sum += t, abs_sum += fabsl(t);
+        }
+        out[o + e] = (double)sum;
+        o_scale[o + e] = ref_attn_scale(abs_sum * (1 + 2 * smax));
+    }
+}
+
+/* The forward: scores, probs (B, H, P, P) and out (B P, ldo; columns past
+ * H E untouched), each with its error scale. prev NULL: none. */
+static inline void ref_attention_forward(double *scores, double *s_scale, double *probs, double *p_scale, double *out,
+                                         double *o_scale, const ref_attn *a, const float *q, const float *k,
+                                         const float *v, const float *prev) {
+    for (size_t bh = 0; bh < a->B * a->H; bh++)
+        for (size_t i = 0; i < a->P; i++) {
+            long double smax = ref_attention_row(scores, s_scale, probs, p_scale, a, q, k, prev, bh, i);
+            ref_attention_out_row(out, o_scale, a, probs, v, bh, i, smax);
+        }
+}
+
+/* The backward by the chain rule through the forward above, from the float
+ * probs as saved (exact inputs), per head:
+ *   dp_ij = (dout_i . v_j) keep / (1 - p),  r_i = sum_j dp_ij probs_ij,
+ *   ds_ij = probs_ij (dp_ij - r_i) + ds_in_ij      (d loss / d scores),
+ *   dq_i = scale sum_j ds_ij k_j,  dk_j = scale sum_i ds_ij q_i,
+ *   dv_j = sum_i w_ij dout_i, w_ij the float dropout of probs_ij.
+ * Scales: for ds, probs_ij (A_ij + sum_j' probs_ij' A_ij') + |ds_in_ij|,
+ * A_ij = sum_e |dout_ie v_je| keep / (1 - p) (the terms of the softmax
+ * backward, which cancel); for dq and dk, |scale| sum |ds scale_ij k| (a
+ * float ds errs by 2^-24 of its scale, and the sum rounds once); for dv
+ * sum |w dout|. ds (B, H, P, P) is written with ds_scale; dq, dk, dv with
+ * their scales at (B P, lddq), columns past H E untouched. */
+static inline void ref_attention_ds_row(double *ds, double *ds_scale, const ref_attn *a, const float *probs,
+                                        const float *v, const float *dout, const float *ds_in, size_t bh, size_t i) {
+    size_t P = a->P, t0 = (bh * P + i) * P;
+    const float *douti = dout + ref_attn_tok(a, bh, i, a->ldo);
+    long double dp[P ? P : 1], A[P ? P : 1], r = 0, rA = 0;
+    for (size_t j = 0; j < P; j++) {
+        const float *vj = v + ref_attn_tok(a, bh, j, a->ldq);
+        long double d = 0, abs_d = 0, f = ref_attn_keep(a, t0 + j) ? 1.0L / (1.0f - a->p) : 0;
+        for (size_t e = 0; e < a->E; e++) d += (long double)douti[e] * vj[e], abs_d += fabsl((long double)douti[e] * vj[e]);
+        dp[j] = d * f, A[j] = abs_d * f;
+        r += dp[j] * probs[t0 + j], rA += A[j] * probs[t0 + j];
+    }
+    for (size_t j = 0; j < P; j++) {
+        ds[t0 + j] = (double)(probs[t0 + j] * (dp[j] - r) + ds_in[t0 + j]);
+        ds_scale[t0 + j] = ref_attn_scale(probs[t0 + j] * (A[j] + rA) + fabsl((long double)ds_in[t0 + j]));
+    }
+}
+
+/* y (at row stride lddq) = alpha sum_t w_t x_t for one row, with w_t at
+ * w[t wstep] and x_t the head's token row t (stride ldx); wscale[t wstep]
+ * the weights' error scales (NULL: exact weights). */
+static inline void ref_attention_mix(double *y, double *y_scale, const ref_attn *a, const double *w,
+                                     const double *wscale, size_t wstep, const float *x, size_t ldx, size_t bh,
+                                     long double alpha) {
+    for (size_t e = 0; e < a->E; e++) {
+        long double sum = 0, abs_sum = 0;
+        for (size_t t = 0; t < a->P; t++) {
+            long double xv = x[ref_attn_tok(a, bh, t, ldx) + e];
+            sum += w[t * wstep] * xv;
+            abs_sum += (wscale ? wscale[t * wstep] : fabsl((long double)w[t * wstep])) * fabsl(xv);
+        }
+        y[e] = (double)(alpha * sum);
+        y_scale[e] = ref_attn_scale(fabsl(alpha) * abs_sum);
+    }
+}
+
+static inline void ref_attention_backward(double *dq, double *dq_scale, double *dk, double *dk_scale, double *dv,
+                                          double *dv_scale, size_t lddq, double *ds, double *ds_scale,
+                                          const ref_attn *a, const float *probs, const float *q, const float *k,
+                                          const float *v, const float *dout, const float *ds_in) {
+    size_t P = a->P;
+    double w[P ? P : 1];
+    for (size_t bh = 0; bh < a->B * a->H; bh++) {
+        size_t head = bh * P * P;
+        for (size_t i = 0; i < P; i++) ref_attention_ds_row(ds, ds_scale, a, probs, v, dout, ds_in, bh, i);
+        for (size_t i = 0; i < P; i++) {
+            size_t at = ref_attn_tok(a, bh, i, lddq);
+            ref_attention_mix(dq + at, dq_scale + at, a, ds + head + i * P, ds_scale + head + i * P, 1, k, a->ldq, bh,
+                              a->scale);
+            ref_attention_mix(dk + at, dk_scale + at, a, ds + head + i, ds_scale + head + i, P, q, a->ldq, bh,
+                              a->scale);
+            for (size_t t = 0; t < P; t++) {   /* column i of the weights */
+                size_t pt = head + t * P + i;
+                w[t] = a->p == 0.0f ? probs[pt]
+                                    : ref_dropout_value(probs[pt], ref_dropout_keep(a->seed, a->offset + pt, a->p),
+                                                        a->p);
+            }
+            ref_attention_mix(dv + at, dv_scale + at, a, w, NULL, 1, dout, a->ldo, bh, 1);
+        }
+    }
+}
+
+/* ---- batch norm ---- */
+
+/* torch.nn.BatchNorm1d(C) in training (its documentation's formulas) over
+ * the N rows of x (N, C), in long double from the float inputs: y (N, C),
+ * the saved mean and rstd = 1 / sqrt(biased var + eps), and the running
+ * statistics after the step, (1 - momentum) r + momentum (mean, unbiased
+ * var N / (N - 1)). Error scales of a backend that rounds each output once
+ * from accurate sums (kernels/batch_norm.h): y and the mean as layer
+ * norm's (ref_layer_norm_row); rstd itself; a running statistic the size
+ * of its two terms. */
+typedef struct {
+    double *y, *y_scale;                 /* (N, C) */
+    double *mean, *mean_scale, *rstd;    /* (C) */
+    double *rm, *rm_scale, *rv, *rv_scale;
+} ref_bn_out;
+
+static inline void ref_batch_norm_train(const ref_bn_out *o, const float *x, size_t N, size_t C, const float *gamma,
+                                        const float *beta, const float *rm0, const float *rv0, float momentum,
+                                        float eps) {
+    long double mo = momentum;
+    for (size_t c = 0; c < C; c++) {
+        long double s = 0, a = 0, q = 0;
+        for (size_t r = 0; r < N; r++) s += x[r * C + c], a += fabsl((long double)x[r * C + c]);
+        long double m = s / N;
+        for (size_t r = 0; r < N; r++) q += ((long double)x[r * C + c] - m) * ((long double)x[r * C + c] - m);
+        long double rs = 1.0L / sqrtl(q / N + (long double)eps), vu = q / (N - 1);
+        o->mean[c] = (double)m, o->mean_scale[c] = ref_ln_scale((double)(a / N)), o->rstd[c] = (double)rs;
+        o->rm[c] = (double)((1 - mo) * rm0[c] + mo * m);
+        o->rm_scale[c] = ref_ln_scale((double)((1 - mo) * fabsl((long double)rm0[c]) + mo * fabsl(m)));
+        o->rv[c] = (double)((1 - mo) * rv0[c] + mo * vu);
+        o->rv_scale[c] = ref_ln_scale((double)((1 - mo) * fabsl((long double)rv0[c]) + mo * vu));
+        for (size_t r = 0; r < N; r++) {
+            long double d = (long double)x[r * C + c] - m;
+            o->y[r * C + c] = (double)(d * rs * gamma[c] + beta[c]);
+            o->y_scale[r * C + c] =
+                ref_ln_scale((double)(fabsl(gamma[c] * rs) * (fabsl(m) + fabsl(d)) + fabsl((long double)beta[c])));
+        }
+    }
+}
+
+/* Eval: y = (x - running_mean) / sqrt(running_var + eps) * gamma + beta,
+ * one rounding: scale |gamma| |x - rm| / sqrt(rv + eps) + |beta|. */
+static inline void ref_batch_norm_eval(double *y, double *y_scale, const float *x, size_t N, size_t C,
+                                       const float *gamma, const float *beta, const float *rm, const float *rv,
+                                       float eps) {
+    for (size_t r = 0; r < N; r++)
+        for (size_t c = 0; c < C; c++) {
+            long double d = ((long double)x[r * C + c] - rm[c]) / sqrtl((long double)rv[c] + eps);
+            y[r * C + c] = (double)(d * gamma[c] + beta[c]);
+            y_scale[r * C + c] = ref_ln_scale((double)(fabsl(d * gamma[c]) + fabsl((long double)beta[c])));
+        }
+}
+
+/* The backward by the chain rule per column, with the saved mean and rstd
+ * taken as exact (the backward's inputs), in long double: g = dy gamma,
+ * xhat = (x - mean) rstd, dx = rstd (g - mean(g) - xhat mean(g xhat)),
+ * means over the N rows; dgamma = dgamma0 + sum dy xhat, dbeta = dbeta0 +
+ * sum dy. Scales as layer norm's (the sums' terms). */
+static inline void ref_batch_norm_backward(double *dx, double *dx_scale, double *dgamma, double *dg_scale,
+                                           double *dbeta, double *db_scale, const float *dy, const float *x,
+                                           size_t N, size_t C, const float *gamma, const float *mean,
+                                           const float *rstd, const float *dgamma0, const float *dbeta0) {
+    for (size_t c = 0; c < C; c++) {
+        long double sg = 0, sgx = 0, sb = 0, ab = 0, t = 0, at = 0;
+        for (size_t r = 0; r < N; r++) {
+            long double d = dy[r * C + c], xh = ((long double)x[r * C + c] - mean[c]) * rstd[c];
+            sg += d * gamma[c], sgx += d * gamma[c] * xh, sb += d, ab += fabsl(d), t += d * xh, at += fabsl(d * xh);
+        }
+        long double mg = sg / N, mgx = sgx / N;
+        for (size_t r = 0; r < N; r++) {
+            long double g = (long double)dy[r * C + c] * gamma[c], xh = ((long double)x[r * C + c] - mean[c]) * rstd[c];
+            dx[r * C + c] = (double)(rstd[c] * (g - mg - xh * mgx));
+            dx_scale[r * C + c] = ref_ln_scale((double)(rstd[c] * (fabsl(g) + fabsl(mg) + fabsl(xh * mgx))));
+        }
+        dgamma[c] = (double)(dgamma0[c] + t), dg_scale[c] = ref_ln_scale((double)(fabsl((long double)dgamma0[c]) + at));
+        dbeta[c] = (double)(dbeta0[c] + sb), db_scale[c] = ref_ln_scale((double)(fabsl((long double)dbeta0[c]) + ab));
+    }
+}
+
+/* ---- RevIN and patches ---- */
+
+/* neuralforecast's RevIN (common/_modules.py) of each window of x (B, L)
+ * row stride ldx, then PatchTST's ReplicationPad1d((0, stride)) and
+ * unfold(patch_len, stride) into P patches, in long double: stats (B, 2)
+ * (center = x[L - 1] with subtract_last, else the mean; stdev = sqrt(biased
+ * var + eps); (0, 1) without revin) and patches (B, P, patch_len), patch j
+ * position i from padded[j stride + i] = x[min(j stride + i, L - 1)],
+ * (x - center) / stdev, then * w + b with affine (w, b). Scales: 0 (bit for
+ * bit) where the value is exact (x[L - 1] as the center, (0, 1), patches
+ * without revin: x itself); the mean of |x| for a mean; stdev itself; a
+ * patch value |w| (|center| + |x - center|) / stdev + |b|, the float
+ * center's and stdev's roundings carried through (x - center) / stdev. */
+typedef struct {
+    size_t B, L, ldx, patch_len, stride, P;
+    int revin, subtract_last;
+    const float *affine;   /* (w, b) or NULL */
+    float eps;
+} ref_revin;
+
+static inline size_t ref_revin_source(const ref_revin *r, size_t q) {
+    size_t t = q / r->patch_len * r->stride + q % r->patch_len;   /* in the padded window */
+    return t < r->L ? t : r->L - 1;
+}
+
+static inline void ref_revin_patch(double *patches, double *p_scale, double *stats, double *s_scale,
+                                   const ref_revin *r, const float *x) {
+    size_t per = r->P * r->patch_len;
+    for (size_t b = 0; b < r->B; b++) {
+        const float *xr = x + b * r->ldx;
+        long double s = 0, a = 0, q = 0, center = 0, stdev = 1;
+        for (size_t t = 0; t < r->L; t++) s += xr[t], a += fabsl((long double)xr[t]);
+        long double m = s / r->L;
+        for (size_t t = 0; t < r->L; t++) q += ((long double)xr[t] - m) * ((long double)xr[t] - m);
+        if (r->revin) center = r->subtract_last ? xr[r->L - 1] : m, stdev = sqrtl(q / r->L + (long double)r->eps);
+        stats[2 * b] = (double)center, stats[2 * b + 1] = (double)stdev;
+        s_scale[2 * b] = r->revin && !r->subtract_last ? ref_ln_scale((double)(a / r->L)) : 0;
+        s_scale[2 * b + 1] = r->revin ? (double)stdev : 0;
+        long double w = r->affine ? r->affine[0] : 1, bias = r->affine ? r->affine[1] : 0;
+        for (size_t k = 0; k < per; k++) {
+            long double v = xr[ref_revin_source(r, k)], z = (v - center) / stdev * w + bias;
+            patches[b * per + k] = (double)z;
+            p_scale[b * per + k] =
+                r->revin ? ref_ln_scale((double)(fabsl(w) * (fabsl(center) + fabsl(v - center)) / stdev + fabsl(bias)))
+                         : 0;
+        }
+    }
+}
+
+/* The input side's d affine: daffine0 + (sum dp zhat, sum dp) over (B, P,
+ * patch_len), zhat = (x - center) / stdev from the float stats (the
+ * call's inputs). Scales |daffine0| + the sums of |terms|. */
+static inline void ref_revin_patch_backward(double *daffine, double *scale, const float *daffine0,
+                                            const float *dpatches, const float *stats, const ref_revin *r,
+                                            const float *x) {
+    size_t per = r->P * r->patch_len;
+    long double s0 = 0, a0 = 0, s1 = 0, a1 = 0;
+    for (size_t b = 0; b < r->B; b++)
+        for (size_t k = 0; k < per; k++) {
+            long double dp = dpatches[b * per + k];
+            long double z = ((long double)x[b * r->ldx + ref_revin_source(r, k)] - stats[2 * b]) / stats[2 * b + 1];
+            s0 += dp * z, a0 += fabsl(dp * z), s1 += dp, a1 += fabsl(dp);
+        }
+    daffine[0] = (double)(daffine0[0] + s0), scale[0] = ref_ln_scale((double)(fabsl((long double)daffine0[0]) + a0));
+    daffine[1] = (double)(daffine0[1] + s1), scale[1] = ref_ln_scale((double)(fabsl((long double)daffine0[1]) + a1));
+}
+
+/* RevIN's denormalisation of z (B, n): ((z - b) / (w + eps^2) with affine)
+ * * stdev + center, from the float stats; one rounding: scale the size of
+ * the two terms. */
+static inline void ref_revin_denorm(double *y, double *scale, const float *z, const float *stats, size_t B, size_t n,
+                                    const float *affine, float eps) {
+    long double a = affine ? (long double)affine[0] + (long double)eps * eps : 1;
+    for (size_t b = 0; b < B; b++)
+        for (size_t k = 0; k < n; k++) {
+            long double v = z[b * n + k];
+            if (affine) v = (v - affine[1]) / a;
+            long double t = v * stats[2 * b + 1];
+            y[b * n + k] = (double)(t + stats[2 * b]);
+            scale[b * n + k] = ref_ln_scale((double)(fabsl(t) + fabsl((long double)stats[2 * b])));
+        }
+}
+
+/* Its backward by the chain rule, from y (the forward's output): dz = dy
+ * stdev / a (scale |dz|: one rounding); with affine, daffine = daffine0 +
+ * (-sum dy (y - center) / a, -sum dy stdev / a), a = w + eps^2; scales
+ * |daffine0| + the sums of |terms|. */
+static inline void ref_revin_denorm_backward(double *dz, double *dz_scale, double *daffine, double *da_scale,
+                                             const float *daffine0, const float *dy, const float *y,
+                                             const float *stats, size_t B, size_t n, const float *affine,
+                                             float eps) {
+    long double a = affine ? (long double)affine[0] + (long double)eps * eps : 1, s0 = 0, a0 = 0, s1 = 0, a1 = 0;
+    for (size_t b = 0; b < B; b++)
+        for (size_t k = 0; k < n; k++) {
+            long double d = dy[b * n + k], t0 = -d * ((long double)y[b * n + k] - stats[2 * b]) / a;
+            long double t1 = -d * stats[2 * b + 1] / a;
+            dz[b * n + k] = (double)(d * stats[2 * b + 1] / a);
+            dz_scale[b * n + k] = ref_ln_scale(fabs(dz[b * n + k]));
+            s0 += t0, a0 += fabsl(t0), s1 += t1, a1 += fabsl(t1);
+        }
+    if (!affine) return;
+    daffine[0] = (double)(daffine0[0] + s0), da_scale[0] = ref_ln_scale((double)(fabsl((long double)daffine0[0]) + a0));
+    daffine[1] = (double)(daffine0[1] + s1), da_scale[1] = ref_ln_scale((double)(fabsl((long double)daffine0[1]) + a1));
+}
+
 /* ---- Adam ---- */
 
 /* One step t (from 1) of Adam as torch.optim.Adam defines it (no weight

@@ -97,6 +97,42 @@
  * devices, so the rows are also SAME_BITS. */
 #define TOL_LN (4 * 0x1p-24)
 
+/* GELU (kernels/gelu.h) against a long double x Phi(x), as |got - want| /
+ * scale (backend_ops_reference.h: |y|, or |dy| (Phi + |x phi|), at least
+ * 2^-126). The body evaluates Phi and phi in double (erfc, exp: a few ulp
+ * of double) and rounds once to float, so each result is within 2^-24 of
+ * its scale and a few 2^-53 besides; 2 2^-24 leaves room, and the tanh
+ * approximation (1e-3 off) or a dropped x phi term is off by far more. Not
+ * SAME_BITS: erfc and exp are libm's on the CPU and CUDA's on the GPU,
+ * whose last double bits differ, which can move a rounding to float. */
+#define TOL_GELU (2 * 0x1p-24)
+
+/* Attention (kernels/attention.h) against a long double attention, as
+ * |got - want| / scale with the scales of backend_ops_reference.h. The
+ * body sums in double and rounds each output once: scores, probs and
+ * dscores are within 2^-24 of their scales; out and dq, dk, dv also carry
+ * their float inputs' roundings (the probabilities or dscores, the
+ * dropout's division) through the sum, 3 2^-24 at most; 4 2^-24 leaves
+ * room, and a missing scale, the softmax over the wrong axis, a missing
+ * prev, dscores or dropout mask is off by far more. Every operation is an
+ * IEEE one on both devices (its exp is written with them), so the rows are
+ * also SAME_BITS. */
+#define TOL_ATTN (4 * 0x1p-24)
+
+/* Batch norm (kernels/batch_norm.h) and RevIN with its patches
+ * (kernels/revin_patch.h) against long double references, as |got - want|
+ * / scale with the scales of backend_ops_reference.h. The bodies sum in
+ * double and round each output to float once (the mean, rstd, y, a
+ * running statistic, dx, the patches, the stats, dz; d gamma, d beta and
+ * d affine twice: the sum, then the accumulation), so each is within
+ * 2 2^-24 of its scale; 4 2^-24 leaves room, and the unbiased variance in
+ * the normalisation (N / (N - 1), ~1e-3 at these sizes), a forgotten eps,
+ * the biased variance in running_var, a zero pad or a lost term is off by
+ * far more. Every operation is a correctly rounded IEEE one on both
+ * devices, in one fixed order, so the rows are also SAME_BITS. */
+#define TOL_BN (4 * 0x1p-24)
+#define TOL_REVIN (4 * 0x1p-24)
+
 /* ---- device buffers with guards ---- */
 
 #define GUARD 64          /* bytes on each side of every buffer: 16 floats */
@@ -357,8 +393,20 @@ enum {
     CONFIG_B = 1u << 11,  /* adam: the second set of hyper-parameters */
     SAME_BITS = 1u << 12, /* every backend must give the first backend's bits */
     NO_CPREV = 1u << 13,  /* lstm_cell: c_prev NULL (the first step) */
-    IN_PLACE = 1u << 14   /* the output is the input's buffer: lstm_cell_backward's dgates the gates,
-                             layer_norm_forward's y the x, layer_norm_backward's dx the dy, dropout's y the x */
+    IN_PLACE = 1u << 14,  /* the output is the input's buffer: lstm_cell_backward's dgates the gates,
+                             layer_norm_forward's y the x, layer_norm_backward's dx the dy, dropout's y the x,
+                             gelu's y the x and dx the dy, attention_forward's prev the scores */
+    PREV = 1u << 15,      /* attention_forward: with prev (neuralforecast's residual scores) */
+    PACKED = 1u << 16     /* attention: q, k, v, out and their gradients in separate (B P, H E) matrices
+                             (else column blocks of wider ones) */
+};
+
+/* More bits (the enum above continued). */
+enum {
+    EVAL = 1u << 17,      /* batch_norm_forward: eval mode (else training) */
+    NO_REVIN = 1u << 18,  /* revin_patch_*: without the normalisation */
+    LAST = 1u << 19,      /* revin_patch_*: subtract_last */
+    AFFINE = 1u << 20     /* revin_*: with the affine parameters (else NULL) */
 };
 
 /* ---- dense layer ---- */
@@ -912,6 +960,400 @@ static void run_dropout(ctx *c, const op_case *k, uint64_t seed) {
     judge_f(c, "y", read_out(c, dy), want, B * ldy);
 }
 
+/* ---- GELU ---- */
+
+/* x (n) in (-6, 6), the first ones special: signed zeros, +-1, +-inf, NaN,
+ * the far tails (-40 and -1e30 give -0, -10 a tiny normal, 1e30 itself), a
+ * subnormal and the derivative's zero near -0.7518. */
+static float *gelu_input(ctx *c, size_t n, uint64_t seed) {
+    float *x = rnd_f(c, n, seed, -6, 6);
+    const float special[] = {0.0f, -0.0f, 1.0f, -1.0f, INFINITY, -INFINITY, NAN,
+                             -40.0f, -1e30f, -10.0f, 1e30f, 1e-40f, -0.75179f};
+    for (size_t i = 0; i < n && i < sizeof special / sizeof *special; i++) x[i] = special[i];
+    return x;
+}
+
+/* m = n. Output y (IN_PLACE: x's buffer). */
+static void run_gelu_forward(ctx *c, const op_case *k, uint64_t seed) {
+    size_t n = k->m;
+    int in_place = !!(k->opt & IN_PLACE);
+    shape(c, "n%zu%s", n, in_place ? " in-place" : "");
+    float *x = gelu_input(c, n, seed);
+    float *d_y = dev_out(c, "y", in_place ? x : val_f(c, n, NAN), n);
+    const float *d_x = in_place ? d_y : dev_in(c, "x", x, n);
+    c->be->gelu_forward(c->be, d_y, d_x, n);
+    double *want = dbl(c, n), *scale = dbl(c, n);
+    for (size_t i = 0; i < n; i++) ref_gelu(&want[i], &scale[i], x[i]);
+    judge(c, "y", read_out(c, d_y), want, scale, n, k->tol);
+}
+
+/* m = n; dy in (-1, 1). Output dx (IN_PLACE: dy's buffer). */
+static void run_gelu_backward(ctx *c, const op_case *k, uint64_t seed) {
+    size_t n = k->m;
+    int in_place = !!(k->opt & IN_PLACE);
+    shape(c, "n%zu%s", n, in_place ? " in-place" : "");
+    float *x = gelu_input(c, n, seed), *dy = rnd_f(c, n, seed + 1, -1, 1);
+    const float *d_x = dev_in(c, "x", x, n);
+    float *d_dx = dev_out(c, in_place ? "dy" : "dx", in_place ? dy : val_f(c, n, NAN), n);
+    const float *d_dy = in_place ? d_dx : dev_in(c, "dy", dy, n);
+    c->be->gelu_backward(c->be, d_dx, d_dy, d_x, n);
+    double *want = dbl(c, n), *scale = dbl(c, n);
+    for (size_t i = 0; i < n; i++) ref_gelu_backward(&want[i], &scale[i], dy[i], x[i]);
+    judge(c, "dx", read_out(c, d_dx), want, scale, n, k->tol);
+}
+
+/* ---- attention ---- */
+
+/* m = B, n = P, k = H, pad = E (the head width: attention has four
+ * sizes), alpha = p, scale 1 / sqrt(E) as PatchTST's. PACKED: q, k, v, out
+ * and their gradients are separate (B P, H E) matrices; else q, k, v are
+ * the column blocks of one (B P, 3 H E + 1) matrix (ldq), dq, dk, dv of
+ * another (B P, 3 H E + 3) one (lddq) and out, dout have ldo = H E + 2: a
+ * stride mixed up, or a write into a gap, shows. The dropout offset puts
+ * the indices of rows of more than 256 probabilities across 2^32. */
+#define ATTN_OFFSET 0xFFFFFF00u
+
+typedef struct {
+    ref_attn a;
+    size_t lddq;
+    int packed;
+} attn_layout;
+
+static attn_layout attn_layout_of(const op_case *k, uint64_t seed) {
+    size_t B = k->m, P = k->n, H = k->k, E = k->pad, HE = H * E;
+    int packed = !!(k->opt & PACKED);
+    attn_layout l = {{B, P, H, E, packed ? HE : 3 * HE + 1, packed ? HE : HE + 2, (float)(1.0 / sqrt((double)E)),
+                      k->alpha, seed * 0x9E3779B97F4A7C15ull, ATTN_OFFSET},
+                     packed ? HE : 3 * HE + 3, packed};
+    return l;
+}
+
+typedef struct {
+    const float *q, *k, *v;
+} qkv_ptrs;
+
+/* q, k, v in (-1.5, 1.5) on the host (for the reference) and the device:
+ * three matrices, or the column blocks of one. */
+static void attn_inputs(ctx *c, const attn_layout *l, uint64_t seed, qkv_ptrs *host, qkv_ptrs *dev) {
+    size_t rows = l->a.B * l->a.P, HE = l->a.H * l->a.E;
+    if (l->packed) {
+        float *q = rnd_f(c, rows * HE, seed, -1.5f, 1.5f), *k = rnd_f(c, rows * HE, seed + 1, -1.5f, 1.5f);
+        float *v = rnd_f(c, rows * HE, seed + 2, -1.5f, 1.5f);
+        *host = (qkv_ptrs){q, k, v};
+        *dev = (qkv_ptrs){dev_in(c, "q", q, rows * HE), dev_in(c, "k", k, rows * HE), dev_in(c, "v", v, rows * HE)};
+        return;
+    }
+    float *x = rnd_f(c, rows * l->a.ldq, seed, -1.5f, 1.5f);
+    const float *d = dev_in(c, "qkv", x, rows * l->a.ldq);
+    *host = (qkv_ptrs){x, x + HE, x + 2 * HE};
+    *dev = (qkv_ptrs){d, d + HE, d + 2 * HE};
+}
+
+static void attn_shape(ctx *c, const attn_layout *l, const char *extra) {
+    const ref_attn *a = &l->a;
+    shape(c, "B%zu P%zu H%zu E%zu ldq%zu ldo%zu p=%g%s", a->B, a->P, a->H, a->E, a->ldq, a->ldo, (double)a->p, extra);
+}
+
+/* Outputs scores, probs and out. PREV: prev in (-2, 2); IN_PLACE: prev is
+ * the scores buffer, holding prev on entry. */
+static void run_attention_forward(ctx *c, const op_case *k, uint64_t seed) {
+    attn_layout l = attn_layout_of(k, seed);
+    const ref_attn *a = &l.a;
+    int in_place = !!(k->opt & IN_PLACE), has_prev = in_place || (k->opt & PREV);
+    size_t rows = a->B * a->P, nsc = a->B * a->H * a->P * a->P;
+    attn_shape(c, &l, in_place ? " prev=scores" : has_prev ? " prev" : "");
+    qkv_ptrs h, d;
+    attn_inputs(c, &l, seed, &h, &d);
+    float *prev = has_prev ? rnd_f(c, nsc, seed + 5, -2, 2) : NULL;
+    float *d_scores = dev_out(c, "scores", in_place ? prev : val_f(c, nsc, NAN), nsc);
+    const float *d_prev = in_place ? d_scores : prev ? dev_in(c, "prev", prev, nsc) : NULL;
+    float *d_probs = dev_out(c, "probs", val_f(c, nsc, NAN), nsc);
+    float *d_out = dev_out(c, "out", val_f(c, rows * a->ldo, NAN), rows * a->ldo);
+    c->be->attention_forward(c->be, d_out, a->ldo, d_scores, d_probs, d_prev, d.q, d.k, d.v, a->ldq, a->B, a->P, a->H,
+                             a->E, a->scale, a->p, a->seed, a->offset);
+    double *ws = dbl(c, nsc), *ss = dbl(c, nsc), *wp = dbl(c, nsc), *sp = dbl(c, nsc);
+    double *wo = dbl(c, rows * a->ldo), *so = dbl(c, rows * a->ldo);
+    for (size_t i = 0; i < rows * a->ldo; i++) wo[i] = NAN;   /* gaps: scale 0, bit for bit */
+    ref_attention_forward(ws, ss, wp, sp, wo, so, a, h.q, h.k, h.v, prev);
+    judge(c, "scores", read_out(c, d_scores), ws, ss, nsc, k->tol);
+    judge(c, "probs", read_out(c, d_probs), wp, sp, nsc, k->tol);
+    judge(c, "out", read_out(c, d_out), wo, so, rows * a->ldo, k->tol);
+}
+
+/* probs (B H P rows of P) as a forward saves them: the softmax of scores
+ * in (-3, 3), in double, rounded to float. */
+static float *attn_probs(ctx *c, size_t nrows, size_t P, uint64_t seed) {
+    float *p = rnd_f(c, nrows * P, seed, -3, 3);
+    for (size_t r = 0; r < nrows; r++) {
+        float *row = p + r * P;
+        double m = -INFINITY, sum = 0;
+        for (size_t j = 0; j < P; j++) m = row[j] > m ? row[j] : m;
+        for (size_t j = 0; j < P; j++) sum += exp(row[j] - m);
+        for (size_t j = 0; j < P; j++) row[j] = (float)(exp(row[j] - m) / sum);
+    }
+    return p;
+}
+
+/* dq, dk, dv on the device (NaN, so that gaps show): three matrices, or
+ * the column blocks of one, whose start g[0] then is. */
+static void attn_grad_outputs(ctx *c, const attn_layout *l, float *g[3]) {
+    size_t rows = l->a.B * l->a.P, HE = l->a.H * l->a.E;
+    if (l->packed) {
+        g[0] = dev_out(c, "dq", val_f(c, rows * HE, NAN), rows * HE);
+        g[1] = dev_out(c, "dk", val_f(c, rows * HE, NAN), rows * HE);
+        g[2] = dev_out(c, "dv", val_f(c, rows * HE, NAN), rows * HE);
+        return;
+    }
+    g[0] = dev_out(c, "dqkv", val_f(c, rows * l->lddq, NAN), rows * l->lddq);
+    g[1] = g[0] + HE, g[2] = g[0] + 2 * HE;
+}
+
+/* Outputs dq, dk, dv and dscores. probs as attn_probs makes them, dout in
+ * (-1, 1), dscores on entry in (-0.5, 0.5) (the next layer's). */
+static void run_attention_backward(ctx *c, const op_case *k, uint64_t seed) {
+    attn_layout l = attn_layout_of(k, seed);
+    const ref_attn *a = &l.a;
+    size_t rows = a->B * a->P, nsc = a->B * a->H * a->P * a->P, HE = a->H * a->E;
+    attn_shape(c, &l, "");
+    qkv_ptrs h, d;
+    attn_inputs(c, &l, seed, &h, &d);
+    float *probs = attn_probs(c, a->B * a->H * a->P, a->P, seed + 5);
+    float *dout = rnd_f(c, rows * a->ldo, seed + 6, -1, 1), *ds_in = rnd_f(c, nsc, seed + 7, -0.5f, 0.5f);
+    const float *d_probs = dev_in(c, "probs", probs, nsc), *d_dout = dev_in(c, "dout", dout, rows * a->ldo);
+    float *d_ds = dev_out(c, "dscores", ds_in, nsc), *g[3];
+    attn_grad_outputs(c, &l, g);
+    c->be->attention_backward(c->be, g[0], g[1], g[2], l.lddq, d_ds, d_probs, d.q, d.k, d.v, a->ldq, d_dout, a->ldo,
+                              a->B, a->P, a->H, a->E, a->scale, a->p, a->seed, a->offset);
+    /* the reference's dq, dk, dv at the same places: three arrays, or one */
+    size_t glen = l.packed ? rows * HE : rows * l.lddq, nbuf = l.packed ? 3 : 1;
+    double *wg = dbl(c, nbuf * glen), *sg = dbl(c, nbuf * glen), *wd = dbl(c, nsc), *sd = dbl(c, nsc);
+    for (size_t i = 0; i < nbuf * glen; i++) wg[i] = NAN;   /* gaps: scale 0, bit for bit */
+    size_t step = l.packed ? glen : HE;
+    ref_attention_backward(wg, sg, wg + step, sg + step, wg + 2 * step, sg + 2 * step, l.lddq, wd, sd, a, probs, h.q,
+                           h.k, h.v, dout, ds_in);
+    judge(c, "dscores", read_out(c, d_ds), wd, sd, nsc, k->tol);
+    if (!l.packed) {
+        judge(c, "dqkv", read_out(c, g[0]), wg, sg, glen, k->tol);
+        return;
+    }
+    const char *names[3] = {"dq", "dk", "dv"};
+    for (int m = 0; m < 3; m++) judge(c, names[m], read_out(c, g[m]), wg + m * glen, sg + m * glen, glen, k->tol);
+}
+
+/* ---- batch norm ---- */
+
+/* x (N, C) in (-2, 3); SPECIAL makes column 0 constant (variance 0: y is
+ * beta exactly, dx = rstd (g - mean(g)) with rstd = 1 / sqrt(eps)) and
+ * column 1 a level of 1000 with a spread of 1e-2 (the mean's rounding to
+ * float dominates y's error there). */
+static float *bn_input(ctx *c, size_t N, size_t C, int special, uint64_t seed) {
+    float *x = rnd_f(c, N * C, seed, -2, 3);
+    for (size_t r = 0; special && r < N; r++) {
+        x[r * C] = 0.75f;
+        if (C > 1) x[r * C + 1] = 1000.0f + 0.01f * x[r * C + 1];
+    }
+    return x;
+}
+
+/* Training's outputs against the reference (the counter was 3). */
+static void bn_judge_train(ctx *c, const op_case *k, float *dy, float *dmean, float *drstd, float *drm, float *drv,
+                           float *dbat, const float *x, const float *gamma, const float *beta, const float *rm0,
+                           const float *rv0) {
+    size_t N = k->m, C = k->n;
+    ref_bn_out o = {dbl(c, N * C), dbl(c, N * C), dbl(c, C), dbl(c, C), dbl(c, C),
+                    dbl(c, C), dbl(c, C), dbl(c, C), dbl(c, C)};
+    ref_batch_norm_train(&o, x, N, C, gamma, beta, rm0, rv0, k->beta, k->alpha);
+    judge(c, "y", read_out(c, dy), o.y, o.y_scale, N * C, k->tol);
+    judge(c, "mean", read_out(c, dmean), o.mean, o.mean_scale, C, k->tol);
+    judge(c, "rstd", read_out(c, drstd), o.rstd, o.rstd, C, k->tol);
+    judge(c, "running_mean", read_out(c, drm), o.rm, o.rm_scale, C, k->tol);
+    judge(c, "running_var", read_out(c, drv), o.rv, o.rv_scale, C, k->tol);
+    if (dbat) judge_f(c, "batches", read_out(c, dbat), val_f(c, 1, 4.0f), 1);
+}
+
+/* m = N, n = C, alpha = eps, beta = momentum. Training: outputs y
+ * (IN_PLACE: x's buffer, and batches NULL), mean, rstd, the running
+ * statistics and the batch counter (3 before). EVAL: y; the running
+ * statistics are inputs, and mean, rstd (NaN) and the counter must come
+ * back untouched. */
+static void run_batch_norm_forward(ctx *c, const op_case *k, uint64_t seed) {
+    size_t N = k->m, C = k->n;
+    int in_place = !!(k->opt & IN_PLACE), eval = !!(k->opt & EVAL);
+    shape(c, "N%zu C%zu eps=%g mom=%g%s%s%s", N, C, (double)k->alpha, (double)k->beta, eval ? " eval" : " train",
+          in_place ? " in-place" : "", k->opt & SPECIAL ? " const,level" : "");
+    float *x = bn_input(c, N, C, !!(k->opt & SPECIAL), seed);
+    float *gamma = rnd_f(c, C, seed + 1, -2, 2), *beta = rnd_f(c, C, seed + 2, -1, 1);
+    float *rm0 = rnd_f(c, C, seed + 3, -1, 1), *rv0 = rnd_f(c, C, seed + 4, 0.5f, 2);
+    const float *dgam = dev_in(c, "gamma", gamma, C), *dbet = dev_in(c, "beta", beta, C);
+    float *drm = upload(c, "running_mean", rm0, C * sizeof *rm0, eval);
+    float *drv = upload(c, "running_var", rv0, C * sizeof *rv0, eval);
+    float *dbat = in_place ? NULL : dev_out(c, "batches", val_f(c, 1, 3.0f), 1);
+    float *dmean = dev_out(c, "mean", val_f(c, C, NAN), C), *drstd = dev_out(c, "rstd", val_f(c, C, NAN), C);
+    float *dy = dev_out(c, "y", in_place ? x : val_f(c, N * C, NAN), N * C);
+    const float *dx = in_place ? dy : dev_in(c, "x", x, N * C);
+    c->be->batch_norm_forward(c->be, dy, dx, N, C, dgam, dbet, drm, drv, dbat, dmean, drstd, !eval, k->beta,
+                              k->alpha);
+    if (!eval) {
+        bn_judge_train(c, k, dy, dmean, drstd, drm, drv, dbat, x, gamma, beta, rm0, rv0);
+        return;
+    }
+    double *wy = dbl(c, N * C), *sy = dbl(c, N * C);
+    ref_batch_norm_eval(wy, sy, x, N, C, gamma, beta, rm0, rv0, k->alpha);
+    judge(c, "y", read_out(c, dy), wy, sy, N * C, k->tol);
+    judge_f(c, "mean", read_out(c, dmean), val_f(c, C, NAN), C);
+    judge_f(c, "rstd", read_out(c, drstd), val_f(c, C, NAN), C);
+    if (dbat) judge_f(c, "batches", read_out(c, dbat), val_f(c, 1, 3.0f), 1);
+}
+
+/* m = N, n = C, alpha = the forward's eps. mean and rstd are the reference
+ * training forward's, rounded to float as a forward saves them; dgamma and
+ * dbeta start random (they accumulate). Outputs dx (IN_PLACE: dy's
+ * buffer), dgamma, dbeta. */
+static void run_batch_norm_backward(ctx *c, const op_case *k, uint64_t seed) {
+    size_t N = k->m, C = k->n;
+    int in_place = !!(k->opt & IN_PLACE);
+    shape(c, "N%zu C%zu%s%s", N, C, in_place ? " in-place" : "", k->opt & SPECIAL ? " const,level" : "");
+    float *x = bn_input(c, N, C, !!(k->opt & SPECIAL), seed), *gamma = rnd_f(c, C, seed + 1, -2, 2);
+    float *dy = rnd_f(c, N * C, seed + 2, -1, 1);
+    float *dgamma0 = rnd_f(c, C, seed + 3, -1, 1), *dbeta0 = rnd_f(c, C, seed + 4, -1, 1);
+    float *mean = val_f(c, C, 0), *rstd = val_f(c, C, 0);
+    ref_bn_out o = {dbl(c, N * C), dbl(c, N * C), dbl(c, C), dbl(c, C), dbl(c, C),
+                    dbl(c, C), dbl(c, C), dbl(c, C), dbl(c, C)};
+    ref_batch_norm_train(&o, x, N, C, gamma, val_f(c, C, 0), val_f(c, C, 0), val_f(c, C, 1), 0.1f, k->alpha);
+    for (size_t j = 0; j < C; j++) mean[j] = (float)o.mean[j], rstd[j] = (float)o.rstd[j];
+    const float *dx_in = dev_in(c, "x", x, N * C), *dgam = dev_in(c, "gamma", gamma, C);
+    const float *dmean = dev_in(c, "mean", mean, C), *drstd = dev_in(c, "rstd", rstd, C);
+    float *ddg = dev_out(c, "dgamma", dgamma0, C), *ddb = dev_out(c, "dbeta", dbeta0, C);
+    float *ddx = dev_out(c, in_place ? "dy" : "dx", in_place ? dy : val_f(c, N * C, NAN), N * C);
+    const float *ddy = in_place ? ddx : dev_in(c, "dy", dy, N * C);
+    c->be->batch_norm_backward(c->be, ddx, ddy, dx_in, N, C, dgam, dmean, drstd, ddg, ddb);
+    double *wx = dbl(c, N * C), *sx = dbl(c, N * C), *wg = dbl(c, C), *sg = dbl(c, C), *wb = dbl(c, C),
+           *sb = dbl(c, C);
+    ref_batch_norm_backward(wx, sx, wg, sg, wb, sb, dy, x, N, C, gamma, mean, rstd, dgamma0, dbeta0);
+    judge(c, "dx", read_out(c, ddx), wx, sx, N * C, k->tol);
+    judge(c, "dgamma", read_out(c, ddg), wg, sg, C, k->tol);
+    judge(c, "dbeta", read_out(c, ddb), wb, sb, C, k->tol);
+}
+
+/* ---- RevIN and patches ---- */
+
+#define REVIN_EPS 1e-5f   /* neuralforecast's RevIN */
+
+/* m = B, n = L, k = patch_len, pad: x rows of ldx = L + pad, alpha = the
+ * stride; P as PatchTST counts it, int((L - patch_len) / stride + 1) + 1
+ * (python's int truncates toward zero: 1 when patch_len > L). NO_REVIN,
+ * LAST, AFFINE as named; affine (w, b) in (0.5, 1.5). */
+static ref_revin revin_of(const op_case *k, const float *affine) {
+    size_t L = k->n, pl = k->k, st = (size_t)k->alpha;
+    size_t P = (size_t)(int)(((double)L - (double)pl) / (double)st + 1.0) + 1;
+    ref_revin r = {k->m, L, L + k->pad, pl, st, P, !(k->opt & NO_REVIN), !!(k->opt & LAST), affine, REVIN_EPS};
+    return r;
+}
+
+static void revin_shape(ctx *c, const ref_revin *r, const char *extra) {
+    shape(c, "B%zu L%zu ld%zu p%zu s%zu P%zu%s%s%s%s", r->B, r->L, r->ldx, r->patch_len, r->stride, r->P,
+          r->revin ? "" : " no-revin", r->subtract_last ? " last" : "", r->affine ? " affine" : "", extra);
+}
+
+/* Windows at different levels (up to 60) and spreads (up to 4x). */
+static float *revin_input(ctx *c, const ref_revin *r, uint64_t seed) {
+    float *x = rnd_f(c, r->B * r->ldx, seed, -3, 5);
+    for (size_t b = 0; b < r->B; b++)
+        for (size_t t = 0; t < r->L; t++) x[b * r->ldx + t] = x[b * r->ldx + t] * (float)(b % 4 + 1) + 10.0f * (b % 7);
+    return x;
+}
+
+/* Outputs patches (B, P, patch_len) and stats (B, 2). */
+static void run_revin_patch_forward(ctx *c, const op_case *k, uint64_t seed) {
+    float *affine = k->opt & AFFINE ? rnd_f(c, 2, seed + 1, 0.5f, 1.5f) : NULL;
+    ref_revin r = revin_of(k, affine);
+    revin_shape(c, &r, "");
+    size_t per = r.P * r.patch_len;
+    float *x = revin_input(c, &r, seed);
+    const float *dx = dev_in(c, "x", x, r.B * r.ldx), *daff = affine ? dev_in(c, "affine", affine, 2) : NULL;
+    float *dp = dev_out(c, "patches", val_f(c, r.B * per, NAN), r.B * per);
+    float *dst = dev_out(c, "stats", val_f(c, 2 * r.B, NAN), 2 * r.B);
+    c->be->revin_patch_forward(c->be, dp, dst, dx, r.ldx, r.B, r.L, r.patch_len, r.stride, r.P, r.revin,
+                               r.subtract_last, daff, REVIN_EPS);
+    double *wp = dbl(c, r.B * per), *sp = dbl(c, r.B * per), *ws = dbl(c, 2 * r.B), *ss = dbl(c, 2 * r.B);
+    ref_revin_patch(wp, sp, ws, ss, &r, x);
+    judge(c, "patches", read_out(c, dp), wp, sp, r.B * per, k->tol);
+    judge(c, "stats", read_out(c, dst), ws, ss, 2 * r.B, k->tol);
+}
+
+/* The stats a forward saves (the reference's, rounded to float). */
+static float *revin_stats(ctx *c, const ref_revin *r, const float *x) {
+    size_t per = r->P * r->patch_len;
+    double *wp = dbl(c, r->B * per), *sp = dbl(c, r->B * per), *ws = dbl(c, 2 * r->B), *ss = dbl(c, 2 * r->B);
+    ref_revin_patch(wp, sp, ws, ss, r, x);
+    float *st = val_f(c, 2 * r->B, 0);
+    for (size_t i = 0; i < 2 * r->B; i++) st[i] = (float)ws[i];
+    return st;
+}
+
+/* Shape as the forward's; dpatches in (-1, 1), daffine starting random.
+ * Output daffine (without AFFINE: untouched). */
+static void run_revin_patch_backward(ctx *c, const op_case *k, uint64_t seed) {
+    float *affine = k->opt & AFFINE ? rnd_f(c, 2, seed + 1, 0.5f, 1.5f) : NULL;
+    ref_revin r = revin_of(k, affine);
+    revin_shape(c, &r, "");
+    size_t per = r.P * r.patch_len;
+    float *x = revin_input(c, &r, seed), *st = revin_stats(c, &r, x), *dp = rnd_f(c, r.B * per, seed + 2, -1, 1);
+    float *d0 = rnd_f(c, 2, seed + 3, -1, 1);
+    const float *dx = dev_in(c, "x", x, r.B * r.ldx), *daff = affine ? dev_in(c, "affine", affine, 2) : NULL;
+    const float *dst = dev_in(c, "stats", st, 2 * r.B), *ddp = dev_in(c, "dpatches", dp, r.B * per);
+    float *dd = dev_out(c, "daffine", d0, 2);
+    c->be->revin_patch_backward(c->be, dd, ddp, dst, dx, r.ldx, r.B, r.L, r.patch_len, r.stride, r.P, daff);
+    if (!affine) {
+        judge_f(c, "daffine", read_out(c, dd), d0, 2);
+        return;
+    }
+    double want[2], scale[2];
+    ref_revin_patch_backward(want, scale, d0, dp, st, &r, x);
+    judge(c, "daffine", read_out(c, dd), want, scale, 2, k->tol);
+}
+
+/* m = B, n = n (the outputs per window), alpha = eps: stats (center in
+ * (-50, 50), stdev in (0.1, 10)), affine (w, b) in (0.5, 1.5) with
+ * AFFINE. Output y, in place, from z in (-3, 3). */
+static void run_revin_denorm_forward(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, n = k->n;
+    float *affine = k->opt & AFFINE ? rnd_f(c, 2, seed + 1, 0.5f, 1.5f) : NULL;
+    shape(c, "B%zu n%zu eps=%g%s", B, n, (double)k->alpha, affine ? " affine" : "");
+    float *st = rnd_f(c, 2 * B, seed + 2, -50, 50), *z = rnd_f(c, B * n, seed + 3, -3, 3);
+    for (size_t b = 0; b < B; b++) st[2 * b + 1] = 0.1f + fabsf(st[2 * b + 1]) / 5.0f;
+    const float *dst = dev_in(c, "stats", st, 2 * B), *daff = affine ? dev_in(c, "affine", affine, 2) : NULL;
+    float *dy = dev_out(c, "y", z, B * n);
+    c->be->revin_denorm_forward(c->be, dy, dst, B, n, daff, k->alpha);
+    double *want = dbl(c, B * n), *scale = dbl(c, B * n);
+    ref_revin_denorm(want, scale, z, st, B, n, affine, k->alpha);
+    judge(c, "y", read_out(c, dy), want, scale, B * n, k->tol);
+}
+
+/* As the forward's; dy in (-1, 1), y the forward's output (center + a few
+ * stdev); daffine starting random, NULL without AFFINE. Outputs dz
+ * (IN_PLACE: dy's buffer) and daffine. */
+static void run_revin_denorm_backward(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, n = k->n;
+    int in_place = !!(k->opt & IN_PLACE);
+    float *affine = k->opt & AFFINE ? rnd_f(c, 2, seed + 1, 0.5f, 1.5f) : NULL;
+    shape(c, "B%zu n%zu eps=%g%s%s", B, n, (double)k->alpha, affine ? " affine" : "", in_place ? " in-place" : "");
+    float *st = rnd_f(c, 2 * B, seed + 2, -50, 50), *y = rnd_f(c, B * n, seed + 3, -3, 3);
+    float *dy = rnd_f(c, B * n, seed + 4, -1, 1), *d0 = rnd_f(c, 2, seed + 5, -1, 1);
+    for (size_t b = 0; b < B; b++) st[2 * b + 1] = 0.1f + fabsf(st[2 * b + 1]) / 5.0f;
+    for (size_t i = 0; i < B * n; i++) y[i] = st[2 * (i / n)] + y[i] * st[2 * (i / n) + 1];
+    const float *dst = dev_in(c, "stats", st, 2 * B), *daff = affine ? dev_in(c, "affine", affine, 2) : NULL;
+    const float *d_y = dev_in(c, "y", y, B * n);
+    float *dd = affine ? dev_out(c, "daffine", d0, 2) : NULL;
+    float *ddz = dev_out(c, in_place ? "dy" : "dz", in_place ? dy : val_f(c, B * n, NAN), B * n);
+    const float *ddy = in_place ? ddz : dev_in(c, "dy", dy, B * n);
+    c->be->revin_denorm_backward(c->be, ddz, ddy, d_y, dst, B, n, daff, dd, k->alpha);
+    double *wz = dbl(c, B * n), *sz = dbl(c, B * n), wa[2], sa[2];
+    ref_revin_denorm_backward(wz, sz, wa, sa, d0, dy, y, st, B, n, affine, k->alpha);
+    judge(c, "dz", read_out(c, ddz), wz, sz, B * n, k->tol);
+    if (dd) judge(c, "daffine", read_out(c, dd), wa, sa, 2, k->tol);
+}
+
 /* ---- losses, optimizer, reductions ---- */
 
 /* m = n; alpha = grad_scale. A quarter of the points unobserved (mask 0),
@@ -1339,6 +1781,114 @@ static const op_case cases[] = {
     ROW(dropout, 2, 257, 77, 1, F32, 0, 0.9f, 0, TOL_EXACT),
     ROW(dropout, PAR_B, PAR_C, (size_t)1 << 20, 1, F32, 0, 0.3f, 0, TOL_EXACT),
     ROW(dropout, PAR_B, PAR_C, 0, 0, F32, IN_PLACE, 0.75f, 0, TOL_EXACT),
+    /* GELU (n): TOL_GELU against the long double x Phi(x) (see there), not
+     * SAME_BITS; special values first (signed zeros, +-inf, NaN, the far
+     * tails, a subnormal). */
+    ROW(gelu_forward, 0, 0, 0, 0, F32, 0, 0, 0, TOL_GELU),
+    ROW(gelu_forward, 1, 0, 0, 0, F32, 0, 0, 0, TOL_GELU),
+    ROW(gelu_forward, 13, 0, 0, 0, F32, 0, 0, 0, TOL_GELU),
+    ROW(gelu_forward, 257, 0, 0, 0, F32, IN_PLACE, 0, 0, TOL_GELU),
+    ROW(gelu_forward, PAR_N, 0, 0, 0, F32, 0, 0, 0, TOL_GELU),
+    ROW(gelu_forward, PAR_N, 0, 0, 0, F32, IN_PLACE, 0, 0, TOL_GELU),
+    ROW(gelu_backward, 0, 0, 0, 0, F32, 0, 0, 0, TOL_GELU),
+    ROW(gelu_backward, 1, 0, 0, 0, F32, 0, 0, 0, TOL_GELU),
+    ROW(gelu_backward, 13, 0, 0, 0, F32, 0, 0, 0, TOL_GELU),
+    ROW(gelu_backward, 257, 0, 0, 0, F32, IN_PLACE, 0, 0, TOL_GELU),
+    ROW(gelu_backward, PAR_N, 0, 0, 0, F32, 0, 0, 0, TOL_GELU),
+    ROW(gelu_backward, PAR_N, 0, 0, 0, F32, IN_PLACE, 0, 0, TOL_GELU),
+    /* Attention (B, P, H, pad = E; see run_attention_forward), alpha = p:
+     * TOL_ATTN against the long double attention (see there), and the same
+     * bits on every backend. E of 1, 5, 8, 16 and 40 (past a chunk of the
+     * weighted sums); P of 1, 7, 9, 11, 13 and 42 (PatchTST's 512 / 12);
+     * with and without prev (also prev == scores), dropout and the column
+     * blocks of wider matrices; the last two rows take the CPU's parallel
+     * loops. */
+    ROW(attention_forward, 1, 1, 1, 1, F32, PACKED | SAME_BITS, 0.0f, 0, TOL_ATTN),
+    ROW(attention_forward, 2, 7, 3, 1, F32, PREV | SAME_BITS, 0.0f, 0, TOL_ATTN),
+    ROW(attention_forward, 3, 13, 2, 8, F32, SAME_BITS, 0.25f, 0, TOL_ATTN),
+    ROW(attention_forward, 2, 13, 2, 8, F32, PREV | PACKED | SAME_BITS, 0.25f, 0, TOL_ATTN),
+    ROW(attention_forward, 2, 11, 3, 5, F32, IN_PLACE | SAME_BITS, 0.1f, 0, TOL_ATTN),
+    ROW(attention_forward, 1, 9, 1, 40, F32, PREV | SAME_BITS, 0.5f, 0, TOL_ATTN),
+    ROW(attention_forward, 4, 42, 4, 16, F32, PREV | SAME_BITS, 0.0f, 0, TOL_ATTN),
+    ROW(attention_forward, 3, 42, 4, 16, F32, IN_PLACE | PACKED | SAME_BITS, 0.2f, 0, TOL_ATTN),
+    ROW(attention_backward, 1, 1, 1, 1, F32, PACKED | SAME_BITS, 0.0f, 0, TOL_ATTN),
+    ROW(attention_backward, 2, 7, 3, 1, F32, SAME_BITS, 0.0f, 0, TOL_ATTN),
+    ROW(attention_backward, 3, 13, 2, 8, F32, SAME_BITS, 0.25f, 0, TOL_ATTN),
+    ROW(attention_backward, 2, 13, 2, 8, F32, PACKED | SAME_BITS, 0.25f, 0, TOL_ATTN),
+    ROW(attention_backward, 2, 11, 3, 5, F32, SAME_BITS, 0.1f, 0, TOL_ATTN),
+    ROW(attention_backward, 1, 9, 1, 40, F32, SAME_BITS, 0.5f, 0, TOL_ATTN),
+    ROW(attention_backward, 4, 42, 4, 16, F32, SAME_BITS, 0.0f, 0, TOL_ATTN),
+    ROW(attention_backward, 3, 42, 4, 16, F32, PACKED | SAME_BITS, 0.2f, 0, TOL_ATTN),
+
+    /* Batch norm (N, C), alpha = eps, beta = momentum: TOL_BN against the
+     * long double reference (see there), and the same bits on every
+     * backend. N = 2 (the least: the unbiased variance), N not a multiple
+     * of 32 and past the 256 lanes of a column; C = 1, past a CPU block of
+     * 16, and BN_WIDE columns, more blocks than one launch has (the GPU's
+     * blocks stride past them). Training (the running statistics and the
+     * counter) and EVAL. */
+#define BN_WIDE (FC_LAUNCH_MAX_GRID + 3)
+    ROW(batch_norm_forward, 2, 1, 0, 0, F32, SAME_BITS, 1e-5f, 0.1f, TOL_BN),
+    ROW(batch_norm_forward, 7, 3, 0, 0, F32, SAME_BITS, 1e-5f, 0.1f, TOL_BN),
+    ROW(batch_norm_forward, 33, 1, 0, 0, F32, IN_PLACE | SAME_BITS, 1e-3f, 0.3f, TOL_BN),
+    ROW(batch_norm_forward, 257, 5, 0, 0, F32, SPECIAL | SAME_BITS, 1e-5f, 0.1f, TOL_BN),
+    ROW(batch_norm_forward, 300, 33, 0, 0, F32, SPECIAL | IN_PLACE | SAME_BITS, 1e-5f, 0.1f, TOL_BN),
+    ROW(batch_norm_forward, PAR_B, PAR_C, 0, 0, F32, SAME_BITS, 1e-5f, 0.1f, TOL_BN),
+    ROW(batch_norm_forward, 4099, 9, 0, 0, F32, SAME_BITS, 1e-5f, 0.1f, TOL_BN),
+    ROW(batch_norm_forward, 2, BN_WIDE, 0, 0, F32, SAME_BITS, 1e-5f, 0.1f, TOL_BN),
+    ROW(batch_norm_forward, 1, 1, 0, 0, F32, EVAL | SAME_BITS, 1e-5f, 0.1f, TOL_BN),
+    ROW(batch_norm_forward, 7, 3, 0, 0, F32, EVAL | SAME_BITS, 1e-5f, 0.1f, TOL_BN),
+    ROW(batch_norm_forward, 257, 5, 0, 0, F32, EVAL | SPECIAL | IN_PLACE | SAME_BITS, 1e-3f, 0.1f, TOL_BN),
+    ROW(batch_norm_forward, PAR_B, PAR_C, 0, 0, F32, EVAL | SAME_BITS, 1e-5f, 0.1f, TOL_BN),
+    ROW(batch_norm_backward, 2, 1, 0, 0, F32, SAME_BITS, 1e-5f, 0, TOL_BN),
+    ROW(batch_norm_backward, 7, 3, 0, 0, F32, SAME_BITS, 1e-5f, 0, TOL_BN),
+    ROW(batch_norm_backward, 33, 1, 0, 0, F32, IN_PLACE | SAME_BITS, 1e-3f, 0, TOL_BN),
+    ROW(batch_norm_backward, 257, 5, 0, 0, F32, SPECIAL | SAME_BITS, 1e-5f, 0, TOL_BN),
+    ROW(batch_norm_backward, 300, 33, 0, 0, F32, SPECIAL | IN_PLACE | SAME_BITS, 1e-5f, 0, TOL_BN),
+    ROW(batch_norm_backward, PAR_B, PAR_C, 0, 0, F32, SAME_BITS, 1e-5f, 0, TOL_BN),
+    ROW(batch_norm_backward, 4099, 9, 0, 0, F32, SAME_BITS, 1e-5f, 0, TOL_BN),
+    ROW(batch_norm_backward, 2, BN_WIDE, 0, 0, F32, SAME_BITS, 1e-5f, 0, TOL_BN),
+    /* RevIN and patches (B, L, patch_len, strided rows), alpha = the stride:
+     * TOL_REVIN against the long double reference, and the same bits on
+     * every backend. One window of one value; strides that do and do not
+     * divide L; patch_len > L (P = 1); RevIN off, subtract_last, affine;
+     * LN_ROWS windows (more than one launch's warps); and the d affine sums
+     * over 3 pieces (the last of one value), 10, and 256 longer than the
+     * minimum (FC_REDUCE_MIN_BLOCK). */
+    ROW(revin_patch_forward, 1, 1, 1, 0, F32, AFFINE | SAME_BITS, 1.0f, 0, TOL_REVIN),
+    ROW(revin_patch_forward, 3, 16, 4, 2, F32, SAME_BITS, 2.0f, 0, TOL_REVIN),
+    ROW(revin_patch_forward, 4, 10, 4, 3, F32, LAST | AFFINE | SAME_BITS, 3.0f, 0, TOL_REVIN),
+    ROW(revin_patch_forward, 2, 5, 7, 1, F32, AFFINE | SAME_BITS, 3.0f, 0, TOL_REVIN),
+    ROW(revin_patch_forward, 5, 7, 8, 0, F32, LAST | SAME_BITS, 1.0f, 0, TOL_REVIN),
+    ROW(revin_patch_forward, 3, 104, 16, 5, F32, NO_REVIN | SAME_BITS, 8.0f, 0, TOL_REVIN),
+    ROW(revin_patch_forward, 3, 33, 5, 1, F32, NO_REVIN | SAME_BITS, 4.0f, 0, TOL_REVIN),
+    ROW(revin_patch_forward, 7, 96, 12, 2, F32, LAST | SAME_BITS, 5.0f, 0, TOL_REVIN),
+    ROW(revin_patch_forward, 300, 64, 16, 1, F32, AFFINE | SAME_BITS, 8.0f, 0, TOL_REVIN),
+    ROW(revin_patch_forward, LN_ROWS, 3, 2, 0, F32, SAME_BITS, 1.0f, 0, TOL_REVIN),
+    ROW(revin_patch_backward, 1, 1, 1, 0, F32, AFFINE | SAME_BITS, 1.0f, 0, TOL_REVIN),
+    ROW(revin_patch_backward, 3, 16, 4, 2, F32, AFFINE | SAME_BITS, 2.0f, 0, TOL_REVIN),
+    ROW(revin_patch_backward, 4, 10, 4, 3, F32, LAST | AFFINE | SAME_BITS, 3.0f, 0, TOL_REVIN),
+    ROW(revin_patch_backward, 2, 5, 7, 1, F32, AFFINE | SAME_BITS, 3.0f, 0, TOL_REVIN),
+    ROW(revin_patch_backward, 5, 7, 8, 0, F32, LAST | SAME_BITS, 1.0f, 0, TOL_REVIN),
+    ROW(revin_patch_backward, 3, 104, 16, 5, F32, NO_REVIN | SAME_BITS, 8.0f, 0, TOL_REVIN),
+    ROW(revin_patch_backward, 2731, 2, 1, 1, F32, AFFINE | SAME_BITS, 1.0f, 0, TOL_REVIN),
+    ROW(revin_patch_backward, 300, 64, 16, 1, F32, AFFINE | SAME_BITS, 8.0f, 0, TOL_REVIN),
+    ROW(revin_patch_backward, 1030, 512, 16, 0, F32, LAST | AFFINE | SAME_BITS, 8.0f, 0, TOL_REVIN),
+    /* RevIN's denormalisation (B, n), alpha = eps: TOL_REVIN, SAME_BITS;
+     * the backward's d affine over 1 piece, 3 (683 x 12 = 8196) and 256
+     * longer than the minimum (1100 x 960). */
+    ROW(revin_denorm_forward, 1, 1, 0, 0, F32, AFFINE | SAME_BITS, 1e-5f, 0, TOL_REVIN),
+    ROW(revin_denorm_forward, 3, 7, 0, 0, F32, SAME_BITS, 1e-5f, 0, TOL_REVIN),
+    ROW(revin_denorm_forward, 4, 12, 0, 0, F32, AFFINE | SAME_BITS, 1e-5f, 0, TOL_REVIN),
+    ROW(revin_denorm_forward, 5, 33, 0, 0, F32, SAME_BITS, 1e-5f, 0, TOL_REVIN),
+    ROW(revin_denorm_forward, PAR_B, PAR_C, 0, 0, F32, AFFINE | SAME_BITS, 1e-5f, 0, TOL_REVIN),
+    ROW(revin_denorm_backward, 1, 1, 0, 0, F32, AFFINE | SAME_BITS, 1e-5f, 0, TOL_REVIN),
+    ROW(revin_denorm_backward, 3, 7, 0, 0, F32, SAME_BITS, 1e-5f, 0, TOL_REVIN),
+    ROW(revin_denorm_backward, 4, 12, 0, 0, F32, AFFINE | IN_PLACE | SAME_BITS, 1e-5f, 0, TOL_REVIN),
+    ROW(revin_denorm_backward, 5, 33, 0, 0, F32, IN_PLACE | SAME_BITS, 1e-5f, 0, TOL_REVIN),
+    ROW(revin_denorm_backward, 683, 12, 0, 0, F32, AFFINE | SAME_BITS, 1e-5f, 0, TOL_REVIN),
+    ROW(revin_denorm_backward, PAR_B, PAR_C, 0, 0, F32, AFFINE | IN_PLACE | SAME_BITS, 1e-5f, 0, TOL_REVIN),
+    ROW(revin_denorm_backward, 1100, 960, 0, 0, F32, AFFINE | SAME_BITS, 1e-5f, 0, TOL_REVIN),
 
     /* Masked loss (n), alpha = grad scale: the loss TOL_SUM, the gradient
      * TOL_GRAD (see there). */
@@ -1436,7 +1986,10 @@ static int table_complete(const fc_backend *be) {
            be->maxpool1d_backward && be->interp_linear_forward && be->interp_linear_backward && be->flip_rows &&
            be->axpby_rows && be->mul_rows && be->broadcast_col && be->sum_rows_into_col && be->transpose_rows &&
            be->lstm_cell_forward && be->lstm_cell_backward && be->layer_norm_forward && be->layer_norm_backward &&
-           be->dropout && be->masked_loss &&
+           be->dropout && be->gelu_forward && be->gelu_backward && be->attention_forward &&
+           be->attention_backward && be->masked_loss &&
+           be->batch_norm_forward && be->batch_norm_backward && be->revin_patch_forward &&
+           be->revin_patch_backward && be->revin_denorm_forward && be->revin_denorm_backward &&
            be->adam_step && be->sum_squares && be->scale;
 }
 

@@ -236,6 +236,98 @@ struct fc_backend {
      * graph replays the mask it captured. */
     void (*dropout)(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B, size_t C, float p,
                     uint64_t seed, uint64_t offset);
+    /* GELU, exact (torch.nn.GELU(), approximate='none'; kernels/gelu.h):
+     * y (n) = x * Phi(x), Phi(x) = (1 + erf(x / sqrt(2))) / 2. y may be x. */
+    void (*gelu_forward)(fc_backend *be, float *y, const float *x, size_t n);
+    /* Its backward: dx (n) = dy * (Phi(x) + x * phi(x)), phi the standard
+     * normal density, x the forward's input; dx may be dy. */
+    void (*gelu_backward)(fc_backend *be, float *dx, const float *dy, const float *x, size_t n);
+    /* Multi-head scaled dot-product attention of PatchTST
+     * (kernels/attention.h), for each of B sequences of P tokens and each of
+     * H heads of width E: q, k, v, out are (B P, H E) (token rows, head h in
+     * columns [h E, (h + 1) E)), row strides ldq (q, k and v: they may be
+     * column blocks of one matrix) and ldo;
+     *   scores (B, H, P, P) = q_h k_h^T * scale (+ prev (B, H, P, P) when prev
+     *     is not NULL: neuralforecast's res_attention adds the previous
+     *     layer's scores); written always (the next layer's prev);
+     *   probs (B, H, P, P) = softmax of scores over the last axis (kept for
+     *     the backward);
+     *   out_h = dropout(probs) v_h, the dropout as the dropout entry above
+     *     with p, seed and stream index offset + ((b H + h) P + i) P + j for
+     *     probs[b, h, i, j] (p == 0: none).
+     * prev may be scores itself (in place); out must not overlap q, k or v
+     * (nor, in the backward, dq, dk, dv overlap q, k, v or dout). The scale
+     * is a constant (neuralforecast's lsa=False: no gradient). One (sequence, head) is
+     * independent of every other, so a fused GPU kernel can run one per
+     * block with P x P in shared memory. */
+    void (*attention_forward)(fc_backend *be, float *out, size_t ldo, float *scores, float *probs,
+                              const float *prev, const float *q, const float *k, const float *v, size_t ldq,
+                              size_t B, size_t P, size_t H, size_t E, float scale, float p, uint64_t seed,
+                              uint64_t offset);
+    /* Its backward, from probs (as the forward left them), q, k, v (stride
+     * ldq) and dout (B P, H E) stride ldo: dq, dk, dv (B P, H E) stride lddq
+     * overwritten; dscores (B, H, P, P), never NULL: on entry d loss /
+     * d scores from the next layer (its prev; zeros when there is none), on
+     * return d loss / d scores of this layer (the softmax's backward plus
+     * what it held on entry), which is also d loss / d prev. Same dropout
+     * arguments as the forward. */
+    void (*attention_backward)(fc_backend *be, float *dq, float *dk, float *dv, size_t lddq, float *dscores,
+                               const float *probs, const float *q, const float *k, const float *v, size_t ldq,
+                               const float *dout, size_t ldo, size_t B, size_t P, size_t H, size_t E, float scale,
+                               float p, uint64_t seed, uint64_t offset);
+    /* Batch norm over the N rows of x (N, C) (torch.nn.BatchNorm1d(C) on a
+     * (batch, C, length) input seen as (N = batch length) rows;
+     * kernels/batch_norm.h). training: per column, mean and biased variance
+     * over the N rows (double), saved as mean, rstd = 1 / sqrt(var + eps)
+     * (C) for the backward, y = (x - mean) * rstd * gamma + beta; then
+     * running_mean = (1 - momentum) running_mean + momentum mean and
+     * running_var = (1 - momentum) running_var + momentum var N / (N - 1)
+     * (unbiased), and *batches += 1 (a float counter; NULL: none). N >= 2.
+     * Not training: y = (x - running_mean) / sqrt(running_var + eps) *
+     * gamma + beta, mean and rstd untouched. y may be x. */
+    void (*batch_norm_forward)(fc_backend *be, float *y, const float *x, size_t N, size_t C, const float *gamma,
+                               const float *beta, float *running_mean, float *running_var, float *batches,
+                               float *mean, float *rstd, int training, float momentum, float eps);
+    /* Its backward in training mode: dx (N, C) overwritten (may be dy) with
+     * rstd (g - mean(g) - xhat mean(g xhat)) per column, g = dy gamma,
+     * xhat = (x - mean) rstd, means over the N rows; dgamma (C) += sum of
+     * dy xhat, dbeta (C) += sum of dy, rows added in a fixed order. */
+    void (*batch_norm_backward)(fc_backend *be, float *dx, const float *dy, const float *x, size_t N, size_t C,
+                                const float *gamma, const float *mean, const float *rstd, float *dgamma,
+                                float *dbeta);
+    /* PatchTST's input (kernels/revin_patch.h): neuralforecast's RevIN
+     * normalisation of each window of x (B, L) row stride ldx, then its
+     * ReplicationPad1d((0, stride)) and unfold into P patches of length
+     * patch_len at stride `stride`: patches (B, P, patch_len), patch j =
+     * padded[j stride .. j stride + patch_len). With revin: center = x[L-1]
+     * (subtract_last) or the mean, stdev = sqrt(biased var + eps) (double
+     * sums), saved in stats (B, 2) as floats, z = (x - center) / stdev, then
+     * z * affine[0] + affine[1] when affine is not NULL. Without: z = x,
+     * stats (center 0, stdev 1). */
+    void (*revin_patch_forward)(fc_backend *be, float *patches, float *stats, const float *x, size_t ldx, size_t B,
+                                size_t L, size_t patch_len, size_t stride, size_t P, int revin, int subtract_last,
+                                const float *affine, float eps);
+    /* With affine: the input side's d affine: daffine[0] += sum of dpatches
+     * * zhat and daffine[1] += sum of dpatches over (B, P, patch_len), zhat
+     * the normalised value before the affine at that point (from x and
+     * stats), in a fixed order. */
+    void (*revin_patch_backward)(fc_backend *be, float *daffine, const float *dpatches, const float *stats,
+                                 const float *x, size_t ldx, size_t B, size_t L, size_t patch_len, size_t stride,
+                                 size_t P, const float *affine);
+    /* RevIN's denormalisation of y (B, n) in place: y = ((y - affine[1]) /
+     * (affine[0] + eps^2) when affine) * stdev + center, per window. */
+    void (*revin_denorm_forward)(fc_backend *be, float *y, const float *stats, size_t B, size_t n,
+                                 const float *affine, float eps);
+    /* Its backward: dz (B, n) = dy * stdev / (affine[0] + eps^2 with affine,
+     * else 1), dz may be dy; with affine, from y (the forward's output):
+     * daffine[0] += -sum dy (y - center) / (affine[0] + eps^2) and
+     * daffine[1] += -sum dy stdev / (affine[0] + eps^2), in a fixed order.
+     * (From y, daffine[0] carries the rounding of y - center: about 2^-24
+     * |center| / |y - center| relative, 6e-6 measured for a level 100 times
+     * the spread; torch's, from the values before the denormalisation, does
+     * not. Only models with revin_affine, not neuralforecast's default.) */
+    void (*revin_denorm_backward)(fc_backend *be, float *dz, const float *dy, const float *y, const float *stats,
+                                  size_t B, size_t n, const float *affine, float *daffine, float eps);
 
     /* ---- loss and optimizer ---- */
     /* Masked mean loss (kernels/loss.h) over the c->n points of a batch:
@@ -374,7 +466,7 @@ fc_status fc_device_parse(const char *name, fc_device_kind *kind, int *index);
  * no driver, no device, compute capability too old, out of memory. The
  * library is never unloaded: backends it made may live until the process
  * ends. */
-#define FC_BACKEND_ABI 13
+#define FC_BACKEND_ABI 14
 #define FC_CUDA_LIBRARY_NAME "libfcast-cuda.so"
 #define FC_CUDA_ENTRY_NAME "fc_backend_cuda_create"
 typedef fc_status (*fc_error_fn)(fc_status code, const char *fmt, ...);

@@ -160,6 +160,16 @@ static void cpu_fill_table(fc_backend *be) {
     be->layer_norm_forward = fc_cpu_layer_norm_forward;
     be->layer_norm_backward = fc_cpu_layer_norm_backward;
     be->dropout = fc_cpu_dropout;
+    be->gelu_forward = fc_cpu_gelu_forward;
+    be->gelu_backward = fc_cpu_gelu_backward;
+    be->attention_forward = fc_cpu_attention_forward;
+    be->attention_backward = fc_cpu_attention_backward;
+    be->batch_norm_forward = fc_cpu_batch_norm_forward;
+    be->batch_norm_backward = fc_cpu_batch_norm_backward;
+    be->revin_patch_forward = fc_cpu_revin_patch_forward;
+    be->revin_patch_backward = fc_cpu_revin_patch_backward;
+    be->revin_denorm_forward = fc_cpu_revin_denorm_forward;
+    be->revin_denorm_backward = fc_cpu_revin_denorm_backward;
     be->masked_loss = fc_cpu_masked_loss;
     be->adam_step = fc_cpu_adam_step;
     be->sum_squares = fc_cpu_sum_squares;

@@ -236,6 +236,16 @@ static void fill_table(fc_backend *be) {
     be->layer_norm_forward = fc_cuda_layer_norm_forward;
     be->layer_norm_backward = fc_cuda_layer_norm_backward;
     be->dropout = fc_cuda_dropout;
+    be->gelu_forward = fc_cuda_gelu_forward;
+    be->gelu_backward = fc_cuda_gelu_backward;
+    be->attention_forward = fc_cuda_attention_forward;
+    be->attention_backward = fc_cuda_attention_backward;
+    be->batch_norm_forward = fc_cuda_batch_norm_forward;
+    be->batch_norm_backward = fc_cuda_batch_norm_backward;
+    be->revin_patch_forward = fc_cuda_revin_patch_forward;
+    be->revin_patch_backward = fc_cuda_revin_patch_backward;
+    be->revin_denorm_forward = fc_cuda_revin_denorm_forward;
+    be->revin_denorm_backward = fc_cuda_revin_denorm_backward;
     be->masked_loss = fc_cuda_masked_loss;
     be->adam_step = fc_cuda_adam_step;
     be->sum_squares = fc_cuda_sum_squares;

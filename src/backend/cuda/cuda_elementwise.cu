@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "backend/cuda/cuda_internal.h"
+#include "backend/cuda/cuda_warp.cuh"
 #include "kernels/dropout.h"
 #include "kernels/interp_linear.h"
 #include "kernels/layer_norm.h"
@@ -224,18 +225,6 @@ void fc_cuda_lstm_cell_backward(fc_backend *be, float *dgates, size_t lddg, cons
  * whole warps), warp w takes rows w, w + warps, ..., so every lane of a
  * warp runs the same rows and meets the same shuffles. */
 static_assert(FC_LN_LANES == 32 && FC_LAUNCH_BLOCK % FC_LN_LANES == 0, "layer norm: one warp of 32 lanes per row");
-#define FC_FULL_WARP 0xffffffffu
-
-/* fc_layer_norm_total over the warp: every lane adds the 32 lanes'
- * partials in lane order from 0.0, the CPU's additions, so every lane
- * holds the same bits. The shuffles return only once every lane has
- * computed its partial, that is, has read its part of the row. */
-static __device__ double warp_total(double part) {
-    double t = 0.0;
-#pragma unroll
-    for (int l = 0; l < FC_LN_LANES; l++) t += __shfl_sync(FC_FULL_WARP, part, l);
-    return t;
-}
 
 /* fc_layer_norm_row, lane by lane. y == x is safe: y[j] is written by
  * the lane that reads x[j], after both sums have read the whole row. */
@@ -245,8 +234,8 @@ static __global__ void layer_norm_forward_kernel(float *y, size_t ldy, const flo
     size_t lane = fc_first_index() % FC_LN_LANES;
     for (size_t r = fc_first_index() / FC_LN_LANES; r < B; r += fc_grid_stride() / FC_LN_LANES) {
         const float *xr = x + r * ldx;
-        double m = fc_layer_norm_mean(warp_total(fc_layer_norm_lane_sum(xr, D, lane)), D);
-        float mf = (float)m, rf = fc_layer_norm_rstd(warp_total(fc_layer_norm_lane_sqdev(xr, D, m, lane)), D, eps);
+        double m = fc_layer_norm_mean(fc_warp_total(fc_layer_norm_lane_sum(xr, D, lane)), D);
+        float mf = (float)m, rf = fc_layer_norm_rstd(fc_warp_total(fc_layer_norm_lane_sqdev(xr, D, m, lane)), D, eps);
         if (lane == 0) mean[r] = mf, rstd[r] = rf;
         float *yr = y + r * ldy;
         for (size_t j = lane; j < D; j += FC_LN_LANES) yr[j] = fc_layer_norm_point(xr[j], mf, rf, gamma[j], beta[j]);
@@ -263,7 +252,7 @@ static __global__ void layer_norm_backward_kernel(float *dx, size_t lddx, const 
         float mf = mean[r], rf = rstd[r];
         double sg, sgx;
         fc_layer_norm_backward_lane_sums(dyr, xr, gamma, mf, rf, D, lane, &sg, &sgx);
-        double mg = fc_layer_norm_mean(warp_total(sg), D), mgx = fc_layer_norm_mean(warp_total(sgx), D);
+        double mg = fc_layer_norm_mean(fc_warp_total(sg), D), mgx = fc_layer_norm_mean(fc_warp_total(sgx), D);
         float *dxr = dx + r * lddx;
         for (size_t j = lane; j < D; j += FC_LN_LANES)
             dxr[j] = fc_layer_norm_backward_point(dyr[j], xr[j], gamma[j], mf, rf, mg, mgx);

@@ -110,6 +110,35 @@ void fc_cuda_layer_norm_backward(fc_backend *be, float *dx, size_t lddx, const f
                                  float *dbeta, size_t B, size_t D);
 void fc_cuda_dropout(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B, size_t C, float p,
                      uint64_t seed, uint64_t offset);
+/* cuda_attention.cu: GELU and attention (kernels/gelu.h, kernels/attention.h) */
+void fc_cuda_gelu_forward(fc_backend *be, float *y, const float *x, size_t n);
+void fc_cuda_gelu_backward(fc_backend *be, float *dx, const float *dy, const float *x, size_t n);
+void fc_cuda_attention_forward(fc_backend *be, float *out, size_t ldo, float *scores, float *probs,
+                               const float *prev, const float *q, const float *k, const float *v, size_t ldq,
+                               size_t B, size_t P, size_t H, size_t E, float scale, float p, uint64_t seed,
+                               uint64_t offset);
+void fc_cuda_attention_backward(fc_backend *be, float *dq, float *dk, float *dv, size_t lddq, float *dscores,
+                                const float *probs, const float *q, const float *k, const float *v, size_t ldq,
+                                const float *dout, size_t ldo, size_t B, size_t P, size_t H, size_t E,
+                                float scale, float p, uint64_t seed, uint64_t offset);
+/* cuda_batch_norm.cu (kernels/batch_norm.h) */
+void fc_cuda_batch_norm_forward(fc_backend *be, float *y, const float *x, size_t N, size_t C, const float *gamma,
+                                const float *beta, float *running_mean, float *running_var, float *batches,
+                                float *mean, float *rstd, int training, float momentum, float eps);
+void fc_cuda_batch_norm_backward(fc_backend *be, float *dx, const float *dy, const float *x, size_t N, size_t C,
+                                 const float *gamma, const float *mean, const float *rstd, float *dgamma,
+                                 float *dbeta);
+/* cuda_revin_patch.cu (kernels/revin_patch.h) */
+void fc_cuda_revin_patch_forward(fc_backend *be, float *patches, float *stats, const float *x, size_t ldx, size_t B,
+                                 size_t L, size_t patch_len, size_t stride, size_t P, int revin, int subtract_last,
+                                 const float *affine, float eps);
+void fc_cuda_revin_patch_backward(fc_backend *be, float *daffine, const float *dpatches, const float *stats,
+                                  const float *x, size_t ldx, size_t B, size_t L, size_t patch_len, size_t stride,
+                                  size_t P, const float *affine);
+void fc_cuda_revin_denorm_forward(fc_backend *be, float *y, const float *stats, size_t B, size_t n,
+                                  const float *affine, float eps);
+void fc_cuda_revin_denorm_backward(fc_backend *be, float *dz, const float *dy, const float *y, const float *stats,
+                                   size_t B, size_t n, const float *affine, float *daffine, float eps);
 void fc_cuda_maxpool1d_forward(fc_backend *be, float *y, int32_t *argmax, const float *x, size_t B, size_t L,
                                size_t k);
 void fc_cuda_maxpool1d_backward(fc_backend *be, float *dx, const float *dy, const int32_t *argmax, size_t B,
