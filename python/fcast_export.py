@@ -1,5 +1,5 @@
 """Export a trained neuralforecast model (NHITS, NBEATS, MLP, NBEATSx, LSTM, TiDE, with
-their exogenous inputs) as an fcast model file, so `fcast predict` serves it.
+their exogenous inputs, and PatchTST) as an fcast model file, so `fcast predict` serves it.
 
 fcast's model files are safetensors whose tensor names equal the PyTorch
 state_dict (so the other direction needs no tool: load_state_dict(load_file(p))).
@@ -46,6 +46,21 @@ def _config(model):
                    num_encoder_layers=int(hp.get("num_encoder_layers", 1)),
                    num_decoder_layers=int(hp.get("num_decoder_layers", 1)),
                    temporal_width=int(hp.get("temporal_width", 4)))
+        return cfg
+    if name == "PatchTST":
+        # the architecture's hparams under neuralforecast's names (fc_dropout is not read by the model)
+        cfg.update(encoder_layers=int(hp.get("encoder_layers", 3)), n_heads=int(hp.get("n_heads", 16)),
+                   hidden_size=int(hp.get("hidden_size", 128)),
+                   linear_hidden_size=int(hp.get("linear_hidden_size", 256)),
+                   dropout=float(hp.get("dropout", 0.2)), head_dropout=float(hp.get("head_dropout", 0.0)),
+                   attn_dropout=float(hp.get("attn_dropout", 0.0)), patch_len=int(hp.get("patch_len", 16)),
+                   stride=int(hp.get("stride", 8)), revin=bool(hp.get("revin", True)),
+                   revin_affine=bool(hp.get("revin_affine", False)),
+                   revin_subtract_last=bool(hp.get("revin_subtract_last", True)),
+                   activation=str(hp.get("activation", "gelu")).lower(),
+                   res_attention=bool(hp.get("res_attention", True)),
+                   batch_normalization=bool(hp.get("batch_normalization", False)),
+                   learn_pos_embed=bool(hp.get("learn_pos_embed", True)))
         return cfg
     if name == "LSTM":
         # fcast has neuralforecast's direct LSTM with its defaults for these
@@ -102,14 +117,15 @@ def _loss(loss):
 
 
 def save_for_fcast(model, path, freq, ds_kind):
-    """Writes `model` (a fitted neuralforecast NHITS, NBEATS, MLP, NBEATSx, LSTM or TiDE) to `path`.
+    """Writes `model` (a fitted neuralforecast NHITS, NBEATS, MLP, NBEATSx, LSTM, TiDE or PatchTST) to `path`.
     freq: the pandas alias of the data ("MS", "D", "h", "30min", or "1" for an
     integer ds); ds_kind: "index", "date" or "datetime"."""
     name = type(model).__name__
-    if name not in ("NHITS", "NBEATS", "MLP", "NBEATSx", "LSTM", "TiDE"):
-        raise ValueError(f"fcast serves NHITS, NBEATS, MLP, NBEATSx, LSTM and TiDE, not {name}")
+    if name not in ("NHITS", "NBEATS", "MLP", "NBEATSx", "LSTM", "TiDE", "PatchTST"):
+        raise ValueError(f"fcast serves NHITS, NBEATS, MLP, NBEATSx, LSTM, TiDE and PatchTST, not {name}")
     loss, params = _loss(model.loss)
-    # clone: loss.quantiles and valid_loss.quantiles share storage, which save_file refuses
+    # clone: loss.quantiles and valid_loss.quantiles share storage, which save_file refuses;
+    # float(): BatchNorm's num_batches_tracked (int64) becomes the float fcast keeps
     tensors = {k: v.detach().cpu().float().contiguous().clone() for k, v in model.state_dict().items()}
     meta = {
         "format": "pt",
@@ -154,7 +170,7 @@ def _compare(fcast, df, tmp, quiet):
     import pandas as pd
     from neuralforecast import NeuralForecast
     from neuralforecast.losses.pytorch import MQLoss, MASE
-    from neuralforecast.models import LSTM, NBEATS, NHITS, TiDE
+    from neuralforecast.models import LSTM, NBEATS, NHITS, PatchTST, TiDE
     worst = 0.0
     for model in (NHITS(h=12, input_size=24, mlp_units=3 * [[64, 64]], scaler_type="standard", max_steps=30,
                         **quiet),
@@ -167,7 +183,9 @@ def _compare(fcast, df, tmp, quiet):
                   LSTM(h=12, input_size=24, encoder_hidden_size=32, decoder_hidden_size=32, scaler_type="robust",
                        max_steps=30, **quiet),
                   TiDE(h=12, input_size=24, hidden_size=64, layernorm=False, loss=MQLoss(level=[80]),
-                       scaler_type="standard", max_steps=30, **quiet)):
+                       scaler_type="standard", max_steps=30, **quiet),
+                  PatchTST(h=12, input_size=24, hidden_size=32, n_heads=4, linear_hidden_size=64,
+                           scaler_type="robust", max_steps=30, **quiet)):
         nf = NeuralForecast(models=[model], freq="MS")
         nf.fit(df)
         want = nf.predict().sort_values(["unique_id", "ds"])

@@ -68,7 +68,7 @@ check "... with the close name and the known keys" "grep -q 'did you mean hidden
 check "no model written" "[ ! -e $tmp/x.safetensors ]"
 printf 'max-steps: 5\nlr: fast\n' > "$tmp/kind.yaml"
 "$fcast" train --config "$tmp/kind.yaml" "${small[@]}" --out "$tmp/x.safetensors" 2> "$tmp/err.txt"
-check "a value of the wrong kind names FILE:LINE and the flag" "[ $? -eq 2 ] && grep -q 'kind.yaml:2: --lr expects a number' $tmp/err.txt"
+check "a value of the wrong kind names FILE:LINE and the flag" "[ $? -eq 2 ] && grep -q 'kind.yaml:2: --lr expects a finite number' $tmp/err.txt"
 printf 'seed: 3\nconfig: other.yaml\n' > "$tmp/nested.yaml"
 "$fcast" train --config "$tmp/nested.yaml" 2> "$tmp/err.txt"
 check "a config key inside a configuration file is refused" "[ $? -eq 2 ] && grep -q 'nested.yaml:2: .config. cannot be set' $tmp/err.txt"

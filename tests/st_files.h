@@ -22,14 +22,17 @@ static inline fc_safetensors *open_fixture(const char *name) {
 }
 
 /* Copies every trainable tensor of m from the fixture's param.<name>
- * (checked for its shape): a neuralforecast state_dict into fcast's model. */
-static inline void st_load_trainable(fc_model *m, const fc_safetensors *f) {
+ * (checked for its shape), and the buffers that are not computed from the
+ * configuration (BatchNorm's running statistics, a drawn W_pos): a
+ * neuralforecast state_dict into fcast's model. */
+static inline void st_load_state_dict(fc_model *m, const fc_safetensors *f) {
     for (size_t i = 0; i < m->n_tensors; i++) {
         char name[96];
         const float *ref;
         snprintf(name, sizeof name, "param.%s", m->tensors[i].name);
         CHECK_MSG(fc_st_get_f32(f, name, m->tensors[i].ndim, m->tensors[i].shape, &ref) == FC_OK, "%s", fc_last_error());
-        if (m->tensors[i].trainable) memcpy(m->params + m->tensors[i].offset, ref, m->tensors[i].numel * sizeof(float));
+        const fc_tensor *t = &m->tensors[i];
+        if (t->trainable || t->state || t->init_bound > 0.0) memcpy(m->params + m->tensors[i].offset, ref, m->tensors[i].numel * sizeof(float));
     }
 }
 

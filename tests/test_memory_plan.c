@@ -187,9 +187,10 @@ int main(void) {
     /* The kinds with sequence-wise layers: LSTM (its recurrence's gates,
      * cells and hidden states per step), TiDE (residual blocks, layer norm,
      * dropout while training). */
-    fc_model_config lstm, tide;
+    fc_model_config lstm, tide, patchtst;
     fc_model_config_default(&lstm, FC_MODEL_LSTM, 48, 96);
     fc_model_config_default(&tide, FC_MODEL_TIDE, 48, 96);
+    fc_model_config_default(&patchtst, FC_MODEL_PATCHTST, 48, 96);
     measured_model = &lstm;
     measured_tolerance = 0.10;
     in_child(ds, FC_PREC_FP32, 128, 48);
@@ -197,6 +198,10 @@ int main(void) {
     measured_tolerance = 0.05;
     in_child(ds, FC_PREC_FP32, 1024, 0);
     in_child(ds, FC_PREC_BF16, 512, 48);
+    /* PatchTST: attention over 12 patches, BatchNorm, dropout (its defaults) */
+    measured_model = &patchtst;
+    in_child(ds, FC_PREC_FP32, 256, 48);
+    in_child(ds, FC_PREC_BF16, 128, 0);
     measured_model = NULL;
     measured_tolerance = 0.05;
     /* Streamed data: 40 series x 25000 points (a 21 MB store). */

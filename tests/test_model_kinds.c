@@ -40,7 +40,11 @@ static void check_rows(void) {
           fc_model_kind_num_lr_decays(FC_MODEL_MLP) == -1);
     char list[128];
     fc_model_kind_list(list, sizeof list);
-    CHECK(!strcmp(list, "NHITS, NBEATS, MLP, NBEATSx, LSTM or TiDE"));
+    CHECK(!strcmp(list, "NHITS, NBEATS, MLP, NBEATSx, LSTM, TiDE or PatchTST"));
+    /* neuralforecast's per-model training defaults: PatchTST's learning rate and steps differ */
+    const fc_model_kind_ops *ptst = fc_model_kind_row(FC_MODEL_PATCHTST), *nhits = fc_model_kind_row(FC_MODEL_NHITS);
+    CHECK(ptst->learning_rate == 1e-4 && ptst->max_steps == 5000 && ptst->exog == FC_EXOG_NONE);
+    CHECK(nhits->learning_rate == 1e-3 && nhits->max_steps == 1000);
 }
 
 /* A configuration of kind k with its fields off their defaults (a kind
@@ -87,7 +91,24 @@ static void unusual(fc_model_config *c, fc_model_kind k) {
         c->layernorm = 0;
         c->dropout = 0.1;
     }
-    if (k != FC_MODEL_NBEATS) {   /* every other kind takes exogenous inputs */
+    if (k == FC_MODEL_PATCHTST) {
+        c->hidden_size = 12;
+        c->n_heads = 3;
+        c->linear_hidden_size = 10;
+        c->encoder_layers = 2;
+        c->patch_len = 6;
+        c->stride = 4;
+        c->dropout = 0.1;
+        c->attn_dropout = 0.05;
+        c->head_dropout = 0.25;
+        c->revin_affine = 1;
+        c->revin_subtract_last = 0;
+        c->gelu = 0;
+        c->res_attention = 0;
+        c->batch_normalization = 1;
+        c->learn_pos_embed = 0;
+    }
+    if (k != FC_MODEL_NBEATS && k != FC_MODEL_PATCHTST) {   /* every other kind takes exogenous inputs */
         c->futr_exog.n = 2;
         strcpy(c->futr_exog.name[0], "temperature");
         strcpy(c->futr_exog.name[1], "holiday");
@@ -117,6 +138,14 @@ static int same_config(const fc_model_config *a, const fc_model_config *b) {
                a->temporal_decoder_dim == b->temporal_decoder_dim && a->temporal_width == b->temporal_width &&
                a->num_encoder_layers == b->num_encoder_layers && a->num_decoder_layers == b->num_decoder_layers &&
                a->layernorm == b->layernorm && a->dropout == b->dropout;
+    if (a->kind == FC_MODEL_PATCHTST)
+        return same && a->hidden_size == b->hidden_size && a->n_heads == b->n_heads &&
+               a->linear_hidden_size == b->linear_hidden_size && a->encoder_layers == b->encoder_layers &&
+               a->patch_len == b->patch_len && a->stride == b->stride && a->dropout == b->dropout &&
+               a->attn_dropout == b->attn_dropout && a->head_dropout == b->head_dropout && a->revin == b->revin &&
+               a->revin_affine == b->revin_affine && a->revin_subtract_last == b->revin_subtract_last &&
+               a->gelu == b->gelu && a->res_attention == b->res_attention &&
+               a->batch_normalization == b->batch_normalization && a->learn_pos_embed == b->learn_pos_embed;
     if (a->kind == FC_MODEL_LSTM)
         return same && a->encoder_n_layers == b->encoder_n_layers && a->decoder_layers == b->decoder_layers &&
                a->encoder_hidden_size == b->encoder_hidden_size && a->decoder_hidden_size == b->decoder_hidden_size;
@@ -183,8 +212,11 @@ static int ends_with(const char *s, const char *tail) {
 }
 
 /* A dense layer's weight: "<layer>.weight", or nn.LSTM's input projection
- * "weight_ih_l<k>" (its recurrent weight_hh_l<k> is no dense layer). */
-static int is_layer_weight(const char *name) { return ends_with(name, ".weight") || strstr(name, ".weight_ih_l"); }
+ * "weight_ih_l<k>" (its recurrent weight_hh_l<k> is no dense layer); a
+ * matrix (a norm's "<norm>.weight" is a vector). */
+static int is_layer_weight(const fc_tensor *t) {
+    return t->ndim == 2 && (ends_with(t->name, ".weight") || strstr(t->name, ".weight_ih_l"));
+}
 
 static void check_walk(fc_model_kind k) {
     const char *name = fc_model_kind_name(k);
@@ -201,12 +233,12 @@ static void check_walk(fc_model_kind k) {
     for (size_t i = 0; i < w.n && i < n_old; i++) CHECK_MSG(w.seen[i] == old[i], "%s: layer %zu", name, i);
     /* against the tensor table: one visit per weight, table order, shapes (out, in) and (out) */
     size_t weights = 0;
-    for (size_t t = 0; t < m->n_tensors; t++) weights += m->tensors[t].trainable && is_layer_weight(m->tensors[t].name);
+    for (size_t t = 0; t < m->n_tensors; t++) weights += m->tensors[t].trainable && is_layer_weight(&m->tensors[t]);
     CHECK_MSG(w.n == weights, "%s: %zu layers walked, %zu weights in the table", name, w.n, weights);
     for (size_t i = 0; i < w.n; i++) {
         const fc_linear *l = w.seen[i];
         const fc_tensor *wt = &m->tensors[l->w], *bt = &m->tensors[l->b];
-        CHECK_MSG(is_layer_weight(wt->name) && wt->ndim == 2 && (size_t)wt->shape[0] == l->out &&
+        CHECK_MSG(is_layer_weight(wt) && (size_t)wt->shape[0] == l->out &&
                   (size_t)wt->shape[1] == l->in, "%s: layer %zu is %zux%zu, %s is not", name, i, l->out, l->in, wt->name);
         CHECK_MSG((ends_with(bt->name, ".bias") || strstr(bt->name, ".bias_ih_l")) && bt->ndim == 1 && (size_t)bt->shape[0] == l->out, "%s: %s", name, bt->name);
         CHECK_MSG(i == 0 || l->w > w.seen[i - 1]->w, "%s: layer %zu out of table order", name, i);
@@ -267,7 +299,7 @@ static void check_unknown(fc_model_kind k) {
     CHECK(c.kind == k && c.h == 6 && c.input_size == 12);
     CHECK(fc_model_config_check(&c) == FC_ERR_INVALID);
     CHECK_CONTAINS(fc_last_error(), "unknown kind");
-    CHECK_CONTAINS(fc_last_error(), "NHITS, NBEATS, MLP, NBEATSx, LSTM or TiDE");
+    CHECK_CONTAINS(fc_last_error(), "NHITS, NBEATS, MLP, NBEATSx, LSTM, TiDE or PatchTST");
     fc_model *m = (fc_model *)&c;   /* must be reset, not left pointing anywhere */
     CHECK(fc_model_plan(&c, &m) == FC_ERR_INVALID && m == NULL);
     const fc_model_kind_ops *r = (const fc_model_kind_ops *)&c;
@@ -295,6 +327,6 @@ int main(void) {
     fc_model_config c;
     CHECK(fc_model_config_from_json("{\"model\":\"TFT\",\"h\":6,\"input_size\":12}", "x.safetensors", &c) ==
           FC_ERR_FORMAT);
-    CHECK_CONTAINS(fc_last_error(), "config field 'model' must be NHITS, NBEATS, MLP, NBEATSx, LSTM or TiDE");
+    CHECK_CONTAINS(fc_last_error(), "config field 'model' must be NHITS, NBEATS, MLP, NBEATSx, LSTM, TiDE or PatchTST");
     return CHECK_DONE();
 }

@@ -7,7 +7,8 @@
  * N-BEATS's (P, Q) basis coefficients and the transposes between them; and
  * with exogenous inputs (pooled channels, NBEATSx's exogenous basis); and
  * LSTM (the recurrence through time, upsampling, its decoder); and TiDE
- * (residual blocks, layer norm, dropout). */
+ * (residual blocks, layer norm, dropout); and PatchTST (RevIN, patches,
+ * attention with residual scores, BatchNorm over the batch, GELU). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,12 +69,16 @@ static void check_model(const char *label, const fc_model_config *cfg) {
         for (size_t i = 0; i < nx[k]; i++) xs[k][i] = uniform(5000 + 1000 * (uint64_t)k + i) * 1.5f;
     }
     m->exog = (fc_exog_inputs){nx[0] ? xs[0] : NULL, nx[1] ? xs[1] : NULL, nx[2] ? xs[2] : NULL};
-    /* dropout: a fixed step seed, so every forward draws the same masks */
-    m->training = cfg->dropout > 0.0;
+    /* training: dropout with a fixed step seed, so every forward draws the
+     * same masks, and BatchNorm on the batch's statistics */
+    m->training = 1;
     m->dropout_seed = 0x5eed;
     objective(m, fc, x, mask, R);
     be->fill(be, m->grads, 0.0f, m->n_trainable);
-    CHECK(fc_model_backward(m, R, B) == FC_OK);
+    float *dR = malloc(B * H * sizeof(float));   /* backward may overwrite its d forecast */
+    memcpy(dR, R, B * H * sizeof(float));
+    CHECK(fc_model_backward(m, dR, B) == FC_OK);
+    free(dR);
     /* Near a ReLU or max-pool switch the central difference averages two
      * slopes; the parameter's own side of the switch is then given by one of
      * the one-sided quotients. A wrong gradient matches none of the three. */
@@ -224,5 +229,40 @@ int main(void) {
     c.layernorm = 1;
     c.n_outputs = 2;
     check_model("TiDE dropout", &c);
+
+    /* PatchTST: post-norm with residual attention scores and GELU; then
+     * pre-norm, RevIN by the mean with its affine weights, ReLU, plain
+     * attention, a fixed positional embedding and Q = 3; then with every
+     * dropout on. 6 patches of 4 at stride 2 over 12 inputs, 2 heads. */
+    fc_model_config_default(&c, FC_MODEL_PATCHTST, 4, 12);
+    c.hidden_size = 8;
+    c.n_heads = 2;
+    c.linear_hidden_size = 12;
+    c.encoder_layers = 2;
+    c.patch_len = 4;
+    c.stride = 2;
+    c.dropout = 0.0;
+    check_model("PatchTST", &c);
+
+    c.batch_normalization = 1;
+    c.revin_subtract_last = 0;
+    c.revin_affine = 1;
+    c.gelu = 0;
+    c.res_attention = 0;
+    c.learn_pos_embed = 0;
+    c.n_outputs = 3;
+    check_model("PatchTST pre-norm affine Q=3", &c);
+
+    fc_model_config_default(&c, FC_MODEL_PATCHTST, 3, 10);
+    c.hidden_size = 6;
+    c.n_heads = 3;
+    c.linear_hidden_size = 8;
+    c.encoder_layers = 2;
+    c.patch_len = 4;
+    c.stride = 3;
+    c.dropout = 0.2;
+    c.attn_dropout = 0.1;
+    c.head_dropout = 0.1;
+    check_model("PatchTST dropout", &c);
     return CHECK_DONE();
 }

@@ -43,8 +43,19 @@ static int is_loss_buffer(const char *name) {
     return !strncmp(name, "param.loss.", 11) || !strncmp(name, "param.valid_loss.", 17);
 }
 
-/* Loads every tensor of the model from param.<name>; N-BEATS basis
- * matrices computed by fcast are compared with the reference first. */
+/* A buffer fcast computes from the configuration (N-BEATS bases,
+ * PatchTST's attention scale), not state or a drawn value. */
+static int computed_buffer(const fc_tensor *t) { return !t->trainable && !t->state && !(t->init_bound > 0.0); }
+
+static int same_shape(const fc_st_tensor *ft, const fc_tensor *t) {
+    if (ft->ndim != t->ndim) return 0;
+    for (int d = 0; d < t->ndim; d++)
+        if (ft->shape[d] != t->shape[d]) return 0;
+    return 1;
+}
+
+/* Loads every tensor of the model from param.<name>; the buffers fcast
+ * computes (N-BEATS bases) are compared with the reference first. */
 static void load_params(fc_model *m, const fc_safetensors *f) {
     size_t in_file = 0;
     for (size_t i = 0; i < fc_st_count(f); i++) {
@@ -57,11 +68,10 @@ static void load_params(fc_model *m, const fc_safetensors *f) {
         char name[96];
         snprintf(name, sizeof name, "param.%s", t->name);
         const fc_st_tensor *ft = fc_st_find(f, name);
-        CHECK_MSG(ft && ft->ndim == t->ndim && ft->shape[0] == t->shape[0] && (t->ndim == 1 || ft->shape[1] == t->shape[1]),
-                  "%s: missing or shaped differently", name);
+        CHECK_MSG(ft && same_shape(ft, t), "%s: missing or shaped differently", name);
         const float *ref = tensor(f, name, t->numel);
         if (!ref) continue;
-        if (!t->trainable) CHECK(max_error(t->name, m->params + t->offset, ref, t->numel, 1e-6, 1e-5) == 0);
+        if (computed_buffer(t)) CHECK(max_error(t->name, m->params + t->offset, ref, t->numel, 1e-6, 1e-5) == 0);
         memcpy(m->params + t->offset, ref, t->numel * sizeof(float));
     }
 }
@@ -152,6 +162,32 @@ static fc_exog_inputs fixture_exog(const fc_safetensors *f, const fc_model_confi
     return x;
 }
 
+/* BatchNorm (PatchTST): the running statistics after the one training
+ * forward (after_forward.<name>), then the forecast of the model in eval
+ * mode with them (output.forecast_eval). Leaves the model training. */
+static void compare_running_stats(fc_model *m, const fc_safetensors *f, const float *x, const float *xm, size_t B) {
+    int n = 0;
+    for (size_t i = 0; i < m->n_tensors; i++) {
+        const fc_tensor *t = &m->tensors[i];
+        char name[112];
+        snprintf(name, sizeof name, "after_forward.%s", t->name);
+        if (!t->state) continue;
+        const float *ref = tensor(f, name, t->numel);
+        if (ref) CHECK_MSG(max_error(name, m->params + t->offset, ref, t->numel, 1e-6, 1e-5) == 0, "%s", name);
+        n++;
+    }
+    const fc_st_tensor *ev = fc_st_find(f, "output.forecast_eval");
+    CHECK((n > 0) == (ev != NULL));
+    if (!ev) return;
+    size_t HQ = m->cfg.h * m->cfg.n_outputs;
+    float *fc = malloc(B * HQ * sizeof(float));
+    m->training = 0;
+    CHECK(fc_model_forward(m, fc, x, xm, B) == FC_OK);
+    CHECK(max_error("forecast in eval mode", fc, tensor(f, "output.forecast_eval", B * HQ), B * HQ, 1e-5, 1e-4) == 0);
+    m->training = 1;
+    free(fc);
+}
+
 static void check_fixture(const char *file, double curve_param_atol) {
     char path[256];
     snprintf(path, sizeof path, "%s/tests/fixtures/%s", FC_SOURCE_DIR, file);
@@ -171,6 +207,7 @@ static void check_fixture(const char *file, double curve_param_atol) {
     CHECK(fc_model_reserve(m, B, 1) == FC_OK);
     load_params(m, f);
     m->exog = fixture_exog(f, &cfg, B);
+    m->training = 1;   /* every fixture's dropout is 0; BatchNorm takes the batch's statistics */
     const float *x = tensor(f, "input.insample_y", B * L), *xm = tensor(f, "input.insample_mask", B * L);
     const float *y = tensor(f, "input.outsample_y", B * H), *ym = tensor(f, "input.outsample_mask", B * H);
     const float *ref_fc = tensor(f, "output.forecast", B * H * Q), *ref_loss = tensor(f, "output.loss", 1);
@@ -188,6 +225,7 @@ static void check_fixture(const char *file, double curve_param_atol) {
     be->fill(be, m->grads, 0.0f, m->n_trainable);
     CHECK(fc_model_backward(m, g, B) == FC_OK);
     compare_gradients(m, f);
+    compare_running_stats(m, f, x, xm, B);
     compare_curve(m, f, x, xm, y, ym, B, loss_kind, 1e-3, curve_param_atol);
     printf("%s: %s, Q=%zu, exogenous %d/%d/%d, %zu tensors, forecast, %s match\n", file,
            fc_model_kind_name(cfg.kind), Q, cfg.futr_exog.n, cfg.hist_exog.n, cfg.stat_exog.n, m->n_tensors,
@@ -240,5 +278,16 @@ int main(void) {
     check_fixture("model_tide_exog_noln.safetensors", 2e-2);
     check_fixture("model_tide_futr_only.safetensors", 2e-2);
     check_fixture("model_tide_mq.safetensors", 2e-2);
+    /* PatchTST (python/make_patchtst_fixtures.py): post-norm and pre-norm
+     * BatchNorm (batch statistics while training, running statistics in
+     * eval mode, both checked), RevIN by the last value and by the mean
+     * with its affine weights, without RevIN with ReLU and plain
+     * attention and a fixed positional embedding, MQLoss, and one patch. */
+    check_fixture("model_patchtst_small.safetensors", 2e-2);
+    check_fixture("model_patchtst_prenorm.safetensors", 2e-2);
+    check_fixture("model_patchtst_mean_affine.safetensors", 2e-2);
+    check_fixture("model_patchtst_norevin_relu.safetensors", 2e-2);
+    check_fixture("model_patchtst_mq.safetensors", 2e-2);
+    check_fixture("model_patchtst_long_patch.safetensors", 2e-2);
     return CHECK_DONE();
 }

@@ -15,7 +15,11 @@
  * - TiDE (tests/fixtures/tide, python/make_tide_fixtures.py) with the exog
  *   files, with and without layer norm. PyTorch's inference-mode LSTM differs
  *   from its autograd one in the last bits (about 1.5e-8), so the tolerance
- *   is not bitwise. */
+ *   is not bitwise;
+ * - PatchTST (tests/fixtures/patchtst, python/make_patchtst_fixtures.py)
+ *   from the LSTM's history: fitted one step at learning rate 0, which
+ *   leaves the weights but moves BatchNorm's running statistics, which its
+ *   predict (eval mode) then uses. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,7 +79,7 @@ static void check_case(const char *dir, const char *file, const char *data_dir) 
     CHECK(scaler != NULL);
     sscanf(scaler ? scaler + 16 : "", "%15[a-z]", name);
     CHECK(fc_scaler_parse(name, &fo.scaler) == 0);
-    st_load_trainable(fo.model, f);
+    st_load_state_dict(fo.model, f);
     fc_dataset *ext = history_for(data_dir, &cfg);
     size_t N = ext ? ext->n_series : 0, H = cfg.h, tail = cfg.futr_exog.n ? H : 0;
     float *fc = malloc((N ? N : 1) * H * sizeof(float));
@@ -105,5 +109,6 @@ int main(void) {
     check_case("lstm", "predict_lstm.safetensors", "lstm");
     check_case("tide", "predict_tide.safetensors", "exog");
     check_case("tide", "predict_tide_noln.safetensors", "exog");
+    check_case("patchtst", "predict_patchtst.safetensors", "lstm");
     return CHECK_DONE();
 }

@@ -43,7 +43,7 @@ int main(void) {
     CHECK(fc_backend_cpu_create(1, &be) == FC_OK);
     CHECK(fc_model_create(&cfg, be, &fo.model) == FC_OK);
     fo.scaler = FC_SCALER_STANDARD;
-    st_load_trainable(fo.model, f);
+    st_load_state_dict(fo.model, f);
     CHECK_MSG(fc_dataset_load_csv(FC_SOURCE_DIR "/tests/fixtures/predict_history.csv", NULL, &ds) == FC_OK, "%s",
               fc_last_error());
     CHECK(!strcmp(ds->freq.name, fc_st_meta(f, "freq")));

@@ -17,7 +17,11 @@
  *     stay pointers, read at replay as a GPU reads device memory;
  *   - a call a capture cannot hold (copies, sync, allocation, a result for
  *     the host) invalidates the capture: capture_end fails;
- *   - graph_launch replays the closures in order on the CPU backend.
+ *   - graph_launch replays the closures in order on the CPU backend;
+ *   - every entry the CPU fills is wrapped (checked when the recorder is
+ *     made), PatchTST's too: gelu, attention, batch_norm, revin_patch and
+ *     revin_denorm, forward and backward; none may run with the wrapper as
+ *     its `be`, nor at once inside a capture.
  *
  * Then:
  *   1. small models trained 30 steps from one seed on the plain CPU
@@ -31,7 +35,16 @@
  *      graph of its own) and StepLR decays; in fp16 with clipping, whose
  *      loss scaler backs off at replayed steps (each new scale, the graph's
  *      key, is a new capture); in bf16 with clipping and the robust scaler;
- *      N-BEATS, whose bases are matrix products (gemm);
+ *      N-BEATS, whose bases are matrix products (gemm); PatchTST (attention,
+ *      BatchNorm, RevIN and patching, GELU: entries of their own) with
+ *      neuralforecast's defaults (post-norm, RevIN subtracting the last
+ *      value, residual attention, GELU) and with pre-norm, RevIN's affine,
+ *      no score chain and ReLU, both with validation, dropout 0 (any
+ *      dropout turns the trainer's step graphs off). The parameters
+ *      compared are the whole block, so also BatchNorm's running
+ *      statistics and counters, state the replayed step graphs update and
+ *      the validation graph reads (each counter must equal the training
+ *      forwards behind the weights kept);
  *   2. negative controls, so that the comparisons can fail: a host value
  *      passed as an argument is frozen at its capture-time value while one
  *      in backend memory is current; a recorder that freezes the
@@ -483,6 +496,200 @@ static void rec_dropout(fc_backend *be, float *y, size_t ldy, const float *x, si
     call(dropout_run, &(dropout_args){y, ldy, x, ldx, B, C, p, seed, offset}, sizeof(dropout_args));
 }
 
+/* PatchTST's entries. The attention's dropout arguments (p, seed, offset)
+ * are frozen as dropout's are; BatchNorm's training flag, momentum and eps
+ * too (a graph of a training step trains, one of a validation forward
+ * does not), while its running statistics and counter are backend memory,
+ * read and updated at every replay. */
+typedef struct { float *y; const float *x; size_t n; } gelu_fwd_args;
+static fc_status gelu_fwd_run(fc_backend *cpu, const void *p) {
+    const gelu_fwd_args *a = p;
+    cpu->gelu_forward(cpu, a->y, a->x, a->n);
+    return FC_OK;
+}
+static void rec_gelu_forward(fc_backend *be, float *y, const float *x, size_t n) {
+    (void)be;
+    call(gelu_fwd_run, &(gelu_fwd_args){y, x, n}, sizeof(gelu_fwd_args));
+}
+
+typedef struct { float *dx; const float *dy, *x; size_t n; } gelu_bwd_args;
+static fc_status gelu_bwd_run(fc_backend *cpu, const void *p) {
+    const gelu_bwd_args *a = p;
+    cpu->gelu_backward(cpu, a->dx, a->dy, a->x, a->n);
+    return FC_OK;
+}
+static void rec_gelu_backward(fc_backend *be, float *dx, const float *dy, const float *x, size_t n) {
+    (void)be;
+    call(gelu_bwd_run, &(gelu_bwd_args){dx, dy, x, n}, sizeof(gelu_bwd_args));
+}
+
+typedef struct {
+    float *out;
+    size_t ldo;
+    float *scores, *probs;
+    const float *prev, *q, *k, *v;
+    size_t ldq, B, P, H, E;
+    float scale, p;
+    uint64_t seed, offset;
+} attn_fwd_args;
+static fc_status attn_fwd_run(fc_backend *cpu, const void *p) {
+    const attn_fwd_args *a = p;
+    cpu->attention_forward(cpu, a->out, a->ldo, a->scores, a->probs, a->prev, a->q, a->k, a->v, a->ldq, a->B, a->P,
+                           a->H, a->E, a->scale, a->p, a->seed, a->offset);
+    return FC_OK;
+}
+static void rec_attention_forward(fc_backend *be, float *out, size_t ldo, float *scores, float *probs,
+                                  const float *prev, const float *q, const float *k, const float *v, size_t ldq,
+                                  size_t B, size_t P, size_t H, size_t E, float scale, float p, uint64_t seed,
+                                  uint64_t offset) {
+    (void)be;
+    attn_fwd_args a = {out, ldo, scores, probs, prev, q, k, v, ldq, B, P, H, E, scale, p, seed, offset};
+    call(attn_fwd_run, &a, sizeof a);
+}
+
+typedef struct {
+    float *dq, *dk, *dv;
+    size_t lddq;
+    float *dscores;
+    const float *probs, *q, *k, *v;
+    size_t ldq;
+    const float *dout;
+    size_t ldo, B, P, H, E;
+    float scale, p;
+    uint64_t seed, offset;
+} attn_bwd_args;
+static fc_status attn_bwd_run(fc_backend *cpu, const void *p) {
+    const attn_bwd_args *a = p;
+    cpu->attention_backward(cpu, a->dq, a->dk, a->dv, a->lddq, a->dscores, a->probs, a->q, a->k, a->v, a->ldq,
+                            a->dout, a->ldo, a->B, a->P, a->H, a->E, a->scale, a->p, a->seed, a->offset);
+    return FC_OK;
+}
+static void rec_attention_backward(fc_backend *be, float *dq, float *dk, float *dv, size_t lddq, float *dscores,
+                                   const float *probs, const float *q, const float *k, const float *v, size_t ldq,
+                                   const float *dout, size_t ldo, size_t B, size_t P, size_t H, size_t E, float scale,
+                                   float p, uint64_t seed, uint64_t offset) {
+    (void)be;
+    attn_bwd_args a = {dq, dk, dv, lddq, dscores, probs, q, k, v, ldq, dout, ldo, B, P, H, E, scale, p, seed, offset};
+    call(attn_bwd_run, &a, sizeof a);
+}
+
+typedef struct {
+    float *y;
+    const float *x;
+    size_t N, C;
+    const float *gamma, *beta;
+    float *running_mean, *running_var, *batches, *mean, *rstd;
+    int training;
+    float momentum, eps;
+} bn_fwd_args;
+static fc_status bn_fwd_run(fc_backend *cpu, const void *p) {
+    const bn_fwd_args *a = p;
+    cpu->batch_norm_forward(cpu, a->y, a->x, a->N, a->C, a->gamma, a->beta, a->running_mean, a->running_var,
+                            a->batches, a->mean, a->rstd, a->training, a->momentum, a->eps);
+    return FC_OK;
+}
+static void rec_batch_norm_forward(fc_backend *be, float *y, const float *x, size_t N, size_t C, const float *gamma,
+                                   const float *beta, float *running_mean, float *running_var, float *batches,
+                                   float *mean, float *rstd, int training, float momentum, float eps) {
+    (void)be;
+    bn_fwd_args a = {y, x, N, C, gamma, beta, running_mean, running_var, batches, mean, rstd, training, momentum, eps};
+    call(bn_fwd_run, &a, sizeof a);
+}
+
+typedef struct {
+    float *dx;
+    const float *dy, *x;
+    size_t N, C;
+    const float *gamma, *mean, *rstd;
+    float *dgamma, *dbeta;
+} bn_bwd_args;
+static fc_status bn_bwd_run(fc_backend *cpu, const void *p) {
+    const bn_bwd_args *a = p;
+    cpu->batch_norm_backward(cpu, a->dx, a->dy, a->x, a->N, a->C, a->gamma, a->mean, a->rstd, a->dgamma, a->dbeta);
+    return FC_OK;
+}
+static void rec_batch_norm_backward(fc_backend *be, float *dx, const float *dy, const float *x, size_t N, size_t C,
+                                    const float *gamma, const float *mean, const float *rstd, float *dgamma,
+                                    float *dbeta) {
+    (void)be;
+    bn_bwd_args a = {dx, dy, x, N, C, gamma, mean, rstd, dgamma, dbeta};
+    call(bn_bwd_run, &a, sizeof a);
+}
+
+typedef struct {
+    float *patches, *stats;
+    const float *x;
+    size_t ldx, B, L, patch_len, stride, P;
+    int revin, subtract_last;
+    const float *affine;
+    float eps;
+} revin_patch_fwd_args;
+static fc_status revin_patch_fwd_run(fc_backend *cpu, const void *p) {
+    const revin_patch_fwd_args *a = p;
+    cpu->revin_patch_forward(cpu, a->patches, a->stats, a->x, a->ldx, a->B, a->L, a->patch_len, a->stride, a->P,
+                             a->revin, a->subtract_last, a->affine, a->eps);
+    return FC_OK;
+}
+static void rec_revin_patch_forward(fc_backend *be, float *patches, float *stats, const float *x, size_t ldx,
+                                    size_t B, size_t L, size_t patch_len, size_t stride, size_t P, int revin,
+                                    int subtract_last, const float *affine, float eps) {
+    (void)be;
+    revin_patch_fwd_args a = {patches, stats, x, ldx, B, L, patch_len, stride, P, revin, subtract_last, affine, eps};
+    call(revin_patch_fwd_run, &a, sizeof a);
+}
+
+typedef struct {
+    float *daffine;
+    const float *dpatches, *stats, *x;
+    size_t ldx, B, L, patch_len, stride, P;
+    const float *affine;
+} revin_patch_bwd_args;
+static fc_status revin_patch_bwd_run(fc_backend *cpu, const void *p) {
+    const revin_patch_bwd_args *a = p;
+    cpu->revin_patch_backward(cpu, a->daffine, a->dpatches, a->stats, a->x, a->ldx, a->B, a->L, a->patch_len,
+                              a->stride, a->P, a->affine);
+    return FC_OK;
+}
+static void rec_revin_patch_backward(fc_backend *be, float *daffine, const float *dpatches, const float *stats,
+                                     const float *x, size_t ldx, size_t B, size_t L, size_t patch_len, size_t stride,
+                                     size_t P, const float *affine) {
+    (void)be;
+    revin_patch_bwd_args a = {daffine, dpatches, stats, x, ldx, B, L, patch_len, stride, P, affine};
+    call(revin_patch_bwd_run, &a, sizeof a);
+}
+
+typedef struct { float *y; const float *stats; size_t B, n; const float *affine; float eps; } revin_denorm_fwd_args;
+static fc_status revin_denorm_fwd_run(fc_backend *cpu, const void *p) {
+    const revin_denorm_fwd_args *a = p;
+    cpu->revin_denorm_forward(cpu, a->y, a->stats, a->B, a->n, a->affine, a->eps);
+    return FC_OK;
+}
+static void rec_revin_denorm_forward(fc_backend *be, float *y, const float *stats, size_t B, size_t n,
+                                     const float *affine, float eps) {
+    (void)be;
+    call(revin_denorm_fwd_run, &(revin_denorm_fwd_args){y, stats, B, n, affine, eps}, sizeof(revin_denorm_fwd_args));
+}
+
+typedef struct {
+    float *dz;
+    const float *dy, *y, *stats;
+    size_t B, n;
+    const float *affine;
+    float *daffine;
+    float eps;
+} revin_denorm_bwd_args;
+static fc_status revin_denorm_bwd_run(fc_backend *cpu, const void *p) {
+    const revin_denorm_bwd_args *a = p;
+    cpu->revin_denorm_backward(cpu, a->dz, a->dy, a->y, a->stats, a->B, a->n, a->affine, a->daffine, a->eps);
+    return FC_OK;
+}
+static void rec_revin_denorm_backward(fc_backend *be, float *dz, const float *dy, const float *y, const float *stats,
+                                      size_t B, size_t n, const float *affine, float *daffine, float eps) {
+    (void)be;
+    revin_denorm_bwd_args a = {dz, dy, y, stats, B, n, affine, daffine, eps};
+    call(revin_denorm_bwd_run, &a, sizeof a);
+}
+
 /* first, divisor and grad_scale are arguments: frozen in a graph (grad_scale
  * is why the trainer keys its step graph by the loss scale). */
 typedef struct {
@@ -708,6 +915,16 @@ static void fill_recording_table(fc_backend *be) {
     be->layer_norm_forward = rec_layer_norm_forward;
     be->layer_norm_backward = rec_layer_norm_backward;
     be->dropout = rec_dropout;
+    be->gelu_forward = rec_gelu_forward;
+    be->gelu_backward = rec_gelu_backward;
+    be->attention_forward = rec_attention_forward;
+    be->attention_backward = rec_attention_backward;
+    be->batch_norm_forward = rec_batch_norm_forward;
+    be->batch_norm_backward = rec_batch_norm_backward;
+    be->revin_patch_forward = rec_revin_patch_forward;
+    be->revin_patch_backward = rec_revin_patch_backward;
+    be->revin_denorm_forward = rec_revin_denorm_forward;
+    be->revin_denorm_backward = rec_revin_denorm_backward;
     be->masked_loss = rec_masked_loss;
     be->adam_step = rec_adam_step;
     be->optimizer_step = rec_optimizer_step;
@@ -722,6 +939,22 @@ static void fill_recording_table(fc_backend *be) {
     be->data_stage = rec_data_stage;
     be->data_gather = rec_data_gather;
     be->data_release = rec_data_release;
+}
+
+/* No entry of the copy still points at the CPU's code (an entry added to
+ * backend.h and filled by the CPU but not wrapped here would run at once,
+ * with the wrapper as `be`, also inside a capture): every field from alloc
+ * to the end is an entry, except low_bytes. */
+static void check_every_entry_wrapped(const fc_backend *be, const fc_backend *cpu) {
+    typedef void (*entry)(void);
+    size_t low = offsetof(fc_backend, low_bytes), low_end = low + sizeof be->low_bytes;
+    for (size_t off = offsetof(fc_backend, alloc); off + sizeof(entry) <= sizeof *be; off += sizeof(entry)) {
+        if (off >= low && off < low_end) continue;
+        entry mine, theirs;
+        memcpy(&mine, (const char *)be + off, sizeof mine);
+        memcpy(&theirs, (const char *)cpu + off, sizeof theirs);
+        CHECK_MSG(!theirs || mine != theirs, "recording backend: the CPU entry at offset %zu is not wrapped", off);
+    }
 }
 
 /* The CPU backend (1 thread) behind the recorder. The wrapper is a copy of
@@ -741,6 +974,7 @@ static fc_status recording_backend_create(fc_backend **out) {
     }
     *be = *R.cpu;
     fill_recording_table(be);
+    check_every_entry_wrapped(be, R.cpu);
     recorder_reset_counts();
     *out = be;
     return FC_OK;
@@ -785,25 +1019,31 @@ typedef struct {
     size_t windows, grad_accum, val_size, val_check_steps;
     long num_lr_decays;
     double clip;
+    size_t h, input_size;                      /* 0: H, L */
+    void (*configure)(fc_model_config *cfg);   /* NULL: blocks of 16 units (N-HiTS, N-BEATS) */
 } train_case;
 
 /* What one run leaves: the weights, its summary and what the recorder saw. */
 typedef struct {
     float *params;
-    size_t n_floats;
+    size_t n_floats;     /* all of the block: trainable, then state (BatchNorm's statistics), then buffers */
+    size_t n_trainable, n_state;
     fc_train_summary s;
     uint64_t read_hash;
     size_t reads, step_captures, step_launches, step_calls, step_gemms, captures, launches, failed, uncapturable;
 } run_result;
 
 /* Blocks of 16 units: the default stacks of the kind (N-HiTS: pooling and
- * interpolation; N-BEATS: trend and seasonality bases, matrix products). */
+ * interpolation; N-BEATS: trend and seasonality bases, matrix products);
+ * or the kind's defaults as the case's configure sets them (PatchTST). */
 static fc_forecaster small_model(fc_backend *be, const train_case *c) {
     fc_forecaster f = {.scaler = c->scaler, .loss = fc_loss_default(c->loss)};
     fc_model_config cfg;
-    fc_model_config_default(&cfg, c->kind, H, L);
-    for (int i = 0; i < 3; i++) cfg.mlp_units[i][0] = cfg.mlp_units[i][1] = 16;
-    CHECK(fc_model_create(&cfg, be, &f.model) == FC_OK);
+    fc_model_config_default(&cfg, c->kind, c->h ? c->h : H, c->input_size ? c->input_size : L);
+    if (c->configure) c->configure(&cfg);
+    else
+        for (int i = 0; i < 3; i++) cfg.mlp_units[i][0] = cfg.mlp_units[i][1] = 16;
+    CHECK_MSG(fc_model_create(&cfg, be, &f.model) == FC_OK, "%s: %s", c->name, fc_last_error());
     CHECK(fc_model_init_params(f.model, 1) == FC_OK);
     return f;
 }
@@ -846,6 +1086,8 @@ static void train_once(fc_backend *be, const char *how, const train_case *c, run
     CHECK_MSG(fc_train(&f, c->ds, &o, &r->s) == FC_OK, "%s, %s: %s", c->name, how, fc_last_error());
     snapshot_recorder(r);
     r->n_floats = f.model->n_floats;
+    r->n_trainable = f.model->n_trainable;
+    r->n_state = f.model->n_state;
     r->params = malloc(r->n_floats * sizeof(float));
     CHECK(r->params != NULL);
     if (r->params) be->to_host(be, r->params, f.model->params, r->n_floats * sizeof(float));
@@ -855,9 +1097,27 @@ static void train_once(fc_backend *be, const char *how, const train_case *c, run
 
 static int same_bits(const void *a, const void *b, size_t bytes) { return memcmp(a, b, bytes) == 0; }
 
+/* The whole parameter block: trainable weights and what training changes
+ * besides them (BatchNorm's running statistics, updated inside the step
+ * graphs), and the buffers. */
 static int same_params(const run_result *a, const run_result *b) {
     return a->params && b->params && a->n_floats == b->n_floats &&
            same_bits(a->params, b->params, a->n_floats * sizeof(float));
+}
+
+/* Where two blocks first differ, for the message: "float i (trainable)". */
+static const char *first_difference(const run_result *a, const run_result *b, char *buf, size_t cap) {
+    if (!a->params || !b->params || a->n_floats != b->n_floats) {
+        snprintf(buf, cap, "blocks of %zu and %zu floats", a->n_floats, b->n_floats);
+        return buf;
+    }
+    size_t i = 0;
+    while (i < a->n_floats && same_bits(a->params + i, b->params + i, sizeof(float))) i++;
+    if (i == a->n_floats) return "none";
+    snprintf(buf, cap, "float %zu of %zu (%s): %.9g vs %.9g", i, a->n_floats,
+             i < a->n_trainable ? "trainable" : i < a->n_state ? "state" : "buffer", (double)a->params[i],
+             (double)b->params[i]);
+    return buf;
 }
 
 /* The summary's figures bit for bit (NaN included: no validation, no norm). */
@@ -902,9 +1162,12 @@ static run_result compare_case(fc_backend *cpu, fc_backend *rec, const train_cas
     train_once(rec, "recorder, graphs on", c, &graphed);
     CHECK_MSG(forwarded.captures == 0 && forwarded.launches == 0, "%s: graphs ran with FCAST_CUDA_GRAPH=off",
               c->name);
-    CHECK_MSG(same_params(&plain, &forwarded), "%s: the forwarding wrapper changed the weights", c->name);
-    CHECK_MSG(same_params(&plain, &graphed), "%s: replayed step graphs trained other weights than plain calls",
-              c->name);
+    char where[160];
+    CHECK_MSG(same_params(&plain, &forwarded), "%s: the forwarding wrapper changed the weights (first at %s)", c->name,
+              first_difference(&plain, &forwarded, where, sizeof where));
+    CHECK_MSG(same_params(&plain, &graphed),
+              "%s: replayed step graphs trained other weights than plain calls (first at %s)", c->name,
+              first_difference(&plain, &graphed, where, sizeof where));
     check_same_summary(c->name, &plain.s, &graphed.s);
     CHECK_MSG(forwarded.reads == graphed.reads && forwarded.read_hash == graphed.read_hash,
               "%s: the host read other bytes with graphs (%zu reads vs %zu)", c->name, graphed.reads,
@@ -924,7 +1187,8 @@ static run_result compare_case(fc_backend *cpu, fc_backend *rec, const train_cas
  * steps (its forward is captured as a graph of its own), StepLR halving
  * the rate at steps 10 and 20: the rate reaches the graph through memory. */
 static void fp32_accumulation_validation_steplr(fc_backend *cpu, fc_backend *rec, const fc_dataset *d) {
-    train_case c = {"fp32", d, FC_MODEL_NHITS, FC_PREC_FP32, FC_SCALER_STANDARD, FC_LOSS_MAE, 16, 2, 8, 5, 3, 0.0};
+    train_case c = {"fp32", d, FC_MODEL_NHITS, FC_PREC_FP32, FC_SCALER_STANDARD, FC_LOSS_MAE, 16, 2, 8, 5, 3, 0.0,
+                    0, 0, NULL};
     run_result g = compare_case(cpu, rec, &c);
     CHECK_MSG(g.captures - g.step_captures >= 1 && g.launches - g.step_launches >= 1,
               "fp32: the validation forward was not replayed as a graph");
@@ -936,7 +1200,8 @@ static void fp32_accumulation_validation_steplr(fc_backend *cpu, fc_backend *rec
  * 2^16) overflow fp16, and the scaler halves the scale at skipped steps,
  * also past the warm-up: each new scale is a new key and a new capture. */
 static void fp16_skips_and_clipping(fc_backend *cpu, fc_backend *rec, const fc_dataset *big) {
-    train_case c = {"fp16", big, FC_MODEL_NHITS, FC_PREC_FP16, FC_SCALER_IDENTITY, FC_LOSS_MSE, 16, 1, 0, 0, 3, 1.0};
+    train_case c = {"fp16", big, FC_MODEL_NHITS, FC_PREC_FP16, FC_SCALER_IDENTITY, FC_LOSS_MSE, 16, 1, 0, 0, 3, 1.0,
+                    0, 0, NULL};
     run_result g = compare_case(cpu, rec, &c);
     CHECK_MSG(g.s.skipped_steps > GRAPH_FROM_STEP, "fp16: %zu skipped steps: none past the warm-up",
               g.s.skipped_steps);
@@ -946,7 +1211,8 @@ static void fp16_skips_and_clipping(fc_backend *cpu, fc_backend *rec, const fc_d
 }
 
 static void bf16_clipping_robust(fc_backend *cpu, fc_backend *rec, const fc_dataset *d) {
-    train_case c = {"bf16", d, FC_MODEL_NHITS, FC_PREC_BF16, FC_SCALER_ROBUST, FC_LOSS_MAE, 16, 1, 0, 0, 3, 0.5};
+    train_case c = {"bf16", d, FC_MODEL_NHITS, FC_PREC_BF16, FC_SCALER_ROBUST, FC_LOSS_MAE, 16, 1, 0, 0, 3, 0.5,
+                    0, 0, NULL};
     run_result g = compare_case(cpu, rec, &c);
     CHECK(isfinite(g.s.last_grad_norm));
     free_result(&g);
@@ -954,9 +1220,105 @@ static void bf16_clipping_robust(fc_backend *cpu, fc_backend *rec, const fc_data
 
 /* N-BEATS's bases run through gemm, which N-HiTS never calls. */
 static void nbeats_bases(fc_backend *cpu, fc_backend *rec, const fc_dataset *d) {
-    train_case c = {"nbeats", d, FC_MODEL_NBEATS, FC_PREC_FP32, FC_SCALER_STANDARD, FC_LOSS_MAE, 16, 1, 0, 0, 3, 1.0};
+    train_case c = {"nbeats", d, FC_MODEL_NBEATS, FC_PREC_FP32, FC_SCALER_STANDARD, FC_LOSS_MAE, 16, 1, 0, 0, 3, 1.0,
+                    0, 0, NULL};
     run_result g = compare_case(cpu, rec, &c);
     CHECK_MSG(g.step_gemms > 0, "nbeats: no gemm in the step graph");
+    free_result(&g);
+}
+
+/* PatchTST, small: 2 encoder layers of 8 channels in 2 heads, a
+ * feed-forward of 16, patches of 8 at stride 4 (6 patches of 24 inputs).
+ * Dropout 0 (neuralforecast's default is 0.2): with any dropout the
+ * trainer runs no step graphs (a replay would repeat its masks). */
+static void patchtst_small(fc_model_config *cfg) {
+    cfg->encoder_layers = 2;
+    cfg->n_heads = 2;
+    cfg->hidden_size = 8;
+    cfg->linear_hidden_size = 16;
+    cfg->patch_len = 8;
+    cfg->stride = 4;
+    cfg->dropout = 0.0;
+}
+
+/* The other branches: pre-norm, RevIN's affine (its weight and bias get
+ * gradients from both ends), no score chain between layers, ReLU fused in
+ * the dense layer instead of GELU. */
+static void patchtst_variant(fc_model_config *cfg) {
+    patchtst_small(cfg);
+    cfg->batch_normalization = 1;
+    cfg->revin_affine = 1;
+    cfg->res_attention = 0;
+    cfg->gelu = 0;
+}
+
+/* The BatchNorms' running statistics and counters are trained state,
+ * updated by the replayed step graphs (compare_case compares them with the
+ * weights): each counter is the number of training forwards up to the
+ * weights kept (the best validated step's, or the last), and the running
+ * means have moved. */
+static void check_patchtst_state(const train_case *c, const run_result *g) {
+    fc_model_config cfg;
+    fc_model_config_default(&cfg, c->kind, c->h, c->input_size);
+    c->configure(&cfg);
+    fc_model *m = NULL;
+    CHECK_MSG(fc_model_plan(&cfg, &m) == FC_OK, "%s: %s", c->name, fc_last_error());
+    if (!m || !g->params) {
+        fc_model_free(&m);
+        return;
+    }
+    CHECK_MSG(g->n_state > g->n_trainable && m->n_state == g->n_state, "%s: %zu trainable floats, %zu with state",
+              c->name, g->n_trainable, g->n_state);
+    size_t steps = c->val_size && !isnan(g->s.best_val_loss) ? g->s.best_step : MAX_STEPS;
+    CHECK_MSG(steps > GRAPH_FROM_STEP, "%s: the weights kept are from step %zu, before any replay", c->name, steps);
+    for (int l = 0; l < cfg.encoder_layers; l++)
+        for (int i = 0; i < 2; i++) {
+            char name[128];
+            const char *norm = i ? "norm_ffn" : "norm_attn";
+            snprintf(name, sizeof name, "model.backbone.encoder.layers.%d.%s.1.num_batches_tracked", l, norm);
+            const fc_tensor *t = fc_model_find(m, name);
+            CHECK_MSG(t && t->state && t->offset >= g->n_trainable && t->offset < g->n_state, "%s: %s", c->name,
+                      name);
+            if (!t) continue;
+            float count = g->params[t->offset];
+            CHECK_MSG(count == (float)(steps * c->grad_accum), "%s: %s = %g after %zu steps of %zu micro-batches",
+                      c->name, name, (double)count, steps, c->grad_accum);
+            snprintf(name, sizeof name, "model.backbone.encoder.layers.%d.%s.1.running_mean", l, norm);
+            t = fc_model_find(m, name);
+            CHECK_MSG(t && t->state, "%s: %s", c->name, name);
+            if (!t) continue;
+            int moved = 0;
+            for (size_t k = 0; k < t->numel; k++) moved |= g->params[t->offset + k] != 0.0f;
+            CHECK_MSG(moved, "%s: %s never moved", c->name, name);
+        }
+    printf("%-6s: BatchNorm counters of the weights kept (step %zu) at %zu, running statistics compared too\n", c->name,
+           steps, steps * c->grad_accum);
+    fc_model_free(&m);
+}
+
+/* neuralforecast's defaults (post-norm BatchNorm, RevIN subtracting the
+ * last value, residual attention scores, GELU), with 2 micro-batches and
+ * validation every 5 steps: BatchNorm's running statistics change in the
+ * step graph and are read by the validation forward's graph (eval mode),
+ * and the best weights kept include them. */
+static void patchtst_defaults(fc_backend *cpu, fc_backend *rec, const fc_dataset *d) {
+    train_case c = {"ptst", d, FC_MODEL_PATCHTST, FC_PREC_FP32, FC_SCALER_STANDARD, FC_LOSS_MAE, 16, 2, 12, 5, 3, 1.0,
+                    6, 24, patchtst_small};
+    run_result g = compare_case(cpu, rec, &c);
+    CHECK_MSG(g.captures - g.step_captures >= 1 && g.launches - g.step_launches >= 1,
+              "ptst: the validation forward was not replayed as a graph");
+    CHECK(!isnan(g.s.best_val_loss));
+    check_patchtst_state(&c, &g);
+    free_result(&g);
+}
+
+static void patchtst_prenorm_affine(fc_backend *cpu, fc_backend *rec, const fc_dataset *d) {
+    train_case c = {"ptst2", d, FC_MODEL_PATCHTST, FC_PREC_FP32, FC_SCALER_STANDARD, FC_LOSS_MAE, 16, 1, 12, 5, 3, 1.0,
+                    12, 24, patchtst_variant};
+    run_result g = compare_case(cpu, rec, &c);
+    CHECK_MSG(g.captures - g.step_captures >= 1 && g.launches - g.step_launches >= 1,
+              "ptst2: the validation forward was not replayed as a graph");
+    check_patchtst_state(&c, &g);
     free_result(&g);
 }
 
@@ -1054,7 +1416,8 @@ static void tiny_pass_controls(fc_backend *rec) {
  * optimizer's scalars at capture (the learning rate and Adam's step count
  * then stay those of the captured step) trains other bits. */
 static void frozen_scalars_change_the_weights(fc_backend *cpu, fc_backend *rec, const fc_dataset *d) {
-    train_case c = {"frozen", d, FC_MODEL_NHITS, FC_PREC_FP32, FC_SCALER_STANDARD, FC_LOSS_MAE, 16, 1, 0, 0, 3, 0.0};
+    train_case c = {"frozen", d, FC_MODEL_NHITS, FC_PREC_FP32, FC_SCALER_STANDARD, FC_LOSS_MAE, 16, 1, 0, 0, 3, 0.0,
+                    0, 0, NULL};
     run_result plain, frozen;
     train_once(cpu, "plain CPU", &c, &plain);
     R.freeze_step_in = 1;
@@ -1078,6 +1441,8 @@ int main(void) {
     fp16_skips_and_clipping(cpu, rec, big);
     bf16_clipping_robust(cpu, rec, d);
     nbeats_bases(cpu, rec, d);
+    patchtst_defaults(cpu, rec, d);
+    patchtst_prenorm_affine(cpu, rec, d);
     tiny_pass_controls(rec);
     frozen_scalars_change_the_weights(cpu, rec, d);
     fc_dataset_free(&d);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -69,14 +70,14 @@ static int store_value(const char *command, const char *where, arg_spec *s, cons
     }
     case ARG_DOUBLE: {
         double x = strtod(v, &end);
-        if (errno || end == v || *end) break;
+        if (errno || end == v || *end || !isfinite(x)) break;   /* NaN stands for "not given" */
         *(double *)s->dest = x;
         return 0;
     }
     case ARG_FLAG: *(int *)s->dest = 1; return 0;
     }
     fprintf(stderr, "fcast %s: %s--%s expects %s, got '%s'\n", command, where, s->name,
-            s->kind == ARG_DOUBLE ? "a number" : s->kind == ARG_SIZE ? "a non-negative integer" : "an integer", v);
+            s->kind == ARG_DOUBLE ? "a finite number" : s->kind == ARG_SIZE ? "a non-negative integer" : "an integer", v);
     return CLI_EXIT_USAGE;
 }
 
@@ -332,6 +333,7 @@ int args_parse(const char *command, const char *summary, arg_spec *specs,
 static int has_value(const arg_spec *s) {
     if (s->kind == ARG_STR) return *(const char *const *)s->dest != NULL;
     if (s->kind == ARG_SIZE) return *(const size_t *)s->dest != ARG_SIZE_UNSET;
+    if (s->kind == ARG_DOUBLE) return !isnan(*(const double *)s->dest);   /* NaN: not given */
     return 1;
 }
 

@@ -34,7 +34,9 @@ typedef enum { ARG_STR, ARG_INT, ARG_SIZE, ARG_DOUBLE, ARG_FLAG } arg_kind;
 /* An ARG_SIZE destination holding this before parsing has no default: the
  * flag is "not given" (a model-dependent default, say), which a value read
  * from the command line can never equal. --print-config writes such a flag
- * as a comment, args_config_json as null. An ARG_STR left NULL is the same. */
+ * as a comment, args_config_json as null. An ARG_STR left NULL is the same,
+ * and so is an ARG_DOUBLE holding NAN (a value read can never be NaN: the
+ * parser refuses what is not a finite number). */
 #define ARG_SIZE_UNSET ((size_t)-1)
 
 /* Bits of arg_spec.seen: where the value came from. */

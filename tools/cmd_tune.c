@@ -468,6 +468,7 @@ static int train_argv(const arg_spec *specs, const char *out, char ***argv_out, 
         const char *v = num;
         if (s->kind == ARG_STR && !*(const char *const *)s->dest) continue;
         if (s->kind == ARG_SIZE && *(const size_t *)s->dest == ARG_SIZE_UNSET) continue;
+        if (s->kind == ARG_DOUBLE && isnan(*(const double *)s->dest)) continue;   /* not given */
         if (s->kind == ARG_FLAG && !*(const int *)s->dest) continue;
         if (s->kind == ARG_STR) v = *(const char *const *)s->dest;
         else if (s->kind == ARG_INT) snprintf(num, sizeof num, "%ld", *(const long *)s->dest);

@@ -13,6 +13,7 @@ void fc_arch_defaults(fc_arch_options *a) {
     a->encoder_n_layers = a->encoder_hidden_size = a->decoder_hidden_size = a->decoder_layers = ARG_SIZE_UNSET;
     a->decoder_output_dim = a->temporal_decoder_dim = a->temporal_width = ARG_SIZE_UNSET;
     a->num_encoder_layers = a->num_decoder_layers = ARG_SIZE_UNSET;
+    a->encoder_layers = a->n_heads = a->linear_hidden_size = a->patch_len = a->stride = ARG_SIZE_UNSET;
 }
 
 void fc_arch_specs(fc_arch_options *a, arg_spec *s, size_t room) {
@@ -24,7 +25,7 @@ void fc_arch_specs(fc_arch_options *a, arg_spec *s, size_t room) {
         {"n-freq-downsample", ARG_STR, &a->downsample, "LIST", "N-HiTS downsampling per stack (4,2,1)", 0, 0},
         {"n-harmonics", ARG_SIZE, &a->n_harmonics, "N", "N-BEATS seasonality harmonics (2)", 0, 0},
         {"n-basis", ARG_SIZE, &a->n_basis, "N", "N-BEATS trend polynomial degree (2; 0 = constant; NBEATSx's n_polynomials)", 0, 0},
-        {"hidden-size", ARG_SIZE, &a->hidden_size, "N", "MLP (1024) and TiDE (512) hidden width", 0, 0},
+        {"hidden-size", ARG_SIZE, &a->hidden_size, "N", "MLP (1024), TiDE (512) and PatchTST (128) hidden width", 0, 0},
         {"num-layers", ARG_SIZE, &a->num_layers, "N", "MLP hidden layers (2)", 0, 0},
         {"encoder-n-layers", ARG_SIZE, &a->encoder_n_layers, "N", "LSTM encoder layers (2)", 0, 0},
         {"encoder-hidden-size", ARG_SIZE, &a->encoder_hidden_size, "N", "LSTM encoder width (128)", 0, 0},
@@ -36,7 +37,25 @@ void fc_arch_specs(fc_arch_options *a, arg_spec *s, size_t room) {
         {"num-encoder-layers", ARG_SIZE, &a->num_encoder_layers, "N", "TiDE dense encoder blocks (1)", 0, 0},
         {"num-decoder-layers", ARG_SIZE, &a->num_decoder_layers, "N", "TiDE dense decoder blocks (1)", 0, 0},
         {"layernorm", ARG_STR, &a->layernorm, "on|off", "TiDE: layer norm after each residual block (on)", 0, 0},
-        {"dropout", ARG_STR, &a->dropout, "P", "TiDE: dropout probability in [0, 1) while training (0.3)", 0, 0},
+        {"dropout", ARG_STR, &a->dropout, "P", "TiDE (0.3) and PatchTST (0.2): dropout probability in [0, 1) "
+                                               "while training", 0, 0},
+        {"encoder-layers", ARG_SIZE, &a->encoder_layers, "N", "PatchTST Transformer encoder layers (3)", 0, 0},
+        {"n-heads", ARG_SIZE, &a->n_heads, "N", "PatchTST attention heads, dividing --hidden-size (16)", 0, 0},
+        {"linear-hidden-size", ARG_SIZE, &a->linear_hidden_size, "N", "PatchTST feed-forward width (256)", 0, 0},
+        {"patch-len", ARG_SIZE, &a->patch_len, "N", "PatchTST patch length (16; at most input size + stride)", 0, 0},
+        {"stride", ARG_SIZE, &a->stride, "N", "PatchTST stride between patches (8)", 0, 0},
+        {"revin", ARG_STR, &a->revin, "on|off", "PatchTST: RevIN normalisation of each window (on)", 0, 0},
+        {"revin-affine", ARG_STR, &a->revin_affine, "on|off", "PatchTST: RevIN's learned weight and bias (off)", 0, 0},
+        {"revin-subtract-last", ARG_STR, &a->revin_subtract_last, "on|off",
+         "PatchTST: RevIN subtracts the last value, else the mean (on)", 0, 0},
+        {"activation", ARG_STR, &a->activation, "gelu|relu", "PatchTST feed-forward activation (gelu)", 0, 0},
+        {"res-attention", ARG_STR, &a->res_attention, "on|off", "PatchTST: each layer adds the previous layer's "
+                                                                "attention scores (on)", 0, 0},
+        {"batch-normalization", ARG_STR, &a->batch_normalization, "on|off",
+         "PatchTST: BatchNorm before each sublayer instead of after it (off)", 0, 0},
+        {"learn-pos-embed", ARG_STR, &a->learn_pos_embed, "on|off", "PatchTST: train the positional embedding (on)", 0, 0},
+        {"attn-dropout", ARG_STR, &a->attn_dropout, "P", "PatchTST: dropout of the attention weights (0)", 0, 0},
+        {"head-dropout", ARG_STR, &a->head_dropout, "P", "PatchTST: dropout of the forecast head (0)", 0, 0},
     };
     size_t n = sizeof list / sizeof *list;
     FC_ASSERT(room > n);
@@ -132,6 +151,47 @@ static fc_status apply_size(const char *flag, size_t v, size_t lo, size_t hi, si
     return FC_OK;
 }
 
+/* An on|off flag that was given, into *out. */
+static fc_status apply_switch(const char *flag, const char *v, int *out) {
+    if (!v) return FC_OK;
+    if (strcmp(v, "on") && strcmp(v, "off")) return fc_error(FC_ERR_INVALID, "--%s '%s': expected on or off", flag, v);
+    *out = !strcmp(v, "on");
+    return FC_OK;
+}
+
+/* A probability flag that was given, into *out. */
+static fc_status apply_probability(const char *flag, const char *v, double *out) {
+    if (!v) return FC_OK;
+    char *end;
+    double p = strtod(v, &end);
+    if (end == v || *end || !(p >= 0.0 && p < 1.0))
+        return fc_error(FC_ERR_INVALID, "--%s '%s': expected a probability in [0, 1)", flag, v);
+    *out = p;
+    return FC_OK;
+}
+
+static fc_status apply_patchtst(const fc_arch_options *a, fc_model_config *c) {
+    size_t layers = (size_t)c->encoder_layers, heads = (size_t)c->n_heads;
+    FC_TRY(apply_size("encoder-layers", a->encoder_layers, 1, FC_PATCHTST_MAX_LAYERS, &layers));
+    FC_TRY(apply_size("n-heads", a->n_heads, 1, FC_MAX_DIM, &heads));
+    FC_TRY(apply_size("linear-hidden-size", a->linear_hidden_size, 1, FC_MAX_DIM, &c->linear_hidden_size));
+    FC_TRY(apply_size("patch-len", a->patch_len, 1, FC_MAX_DIM, &c->patch_len));
+    FC_TRY(apply_size("stride", a->stride, 1, FC_MAX_DIM, &c->stride));
+    c->encoder_layers = (int)layers;
+    c->n_heads = (int)heads;
+    FC_TRY(apply_switch("revin", a->revin, &c->revin));
+    FC_TRY(apply_switch("revin-affine", a->revin_affine, &c->revin_affine));
+    FC_TRY(apply_switch("revin-subtract-last", a->revin_subtract_last, &c->revin_subtract_last));
+    FC_TRY(apply_switch("res-attention", a->res_attention, &c->res_attention));
+    FC_TRY(apply_switch("batch-normalization", a->batch_normalization, &c->batch_normalization));
+    FC_TRY(apply_switch("learn-pos-embed", a->learn_pos_embed, &c->learn_pos_embed));
+    if (a->activation && strcmp(a->activation, "gelu") && strcmp(a->activation, "relu"))
+        return fc_error(FC_ERR_INVALID, "--activation '%s': expected gelu or relu", a->activation);
+    if (a->activation) c->gelu = !strcmp(a->activation, "gelu");
+    FC_TRY(apply_probability("attn-dropout", a->attn_dropout, &c->attn_dropout));
+    return apply_probability("head-dropout", a->head_dropout, &c->head_dropout);
+}
+
 static fc_status apply_tide(const fc_arch_options *a, fc_model_config *c) {
     size_t enc = (size_t)c->num_encoder_layers, dec = (size_t)c->num_decoder_layers;
     FC_TRY(apply_size("decoder-output-dim", a->decoder_output_dim, 1, FC_MAX_DIM, &c->decoder_output_dim));
@@ -141,19 +201,8 @@ static fc_status apply_tide(const fc_arch_options *a, fc_model_config *c) {
     FC_TRY(apply_size("num-decoder-layers", a->num_decoder_layers, 1, FC_TIDE_MAX_LAYERS, &dec));
     c->num_encoder_layers = (int)enc;
     c->num_decoder_layers = (int)dec;
-    if (a->layernorm) {
-        if (strcmp(a->layernorm, "on") && strcmp(a->layernorm, "off"))
-            return fc_error(FC_ERR_INVALID, "--layernorm '%s': expected on or off", a->layernorm);
-        c->layernorm = !strcmp(a->layernorm, "on");
-    }
-    if (a->dropout) {
-        char *end;
-        double p = strtod(a->dropout, &end);
-        if (end == a->dropout || *end || !(p >= 0.0 && p < 1.0))
-            return fc_error(FC_ERR_INVALID, "--dropout '%s': expected a probability in [0, 1)", a->dropout);
-        c->dropout = p;
-    }
-    return FC_OK;
+    FC_TRY(apply_switch("layernorm", a->layernorm, &c->layernorm));
+    return apply_probability("dropout", a->dropout, &c->dropout);
 }
 
 fc_status fc_arch_apply(const fc_arch_options *a, fc_model_config *c) {
@@ -175,5 +224,6 @@ fc_status fc_arch_apply(const fc_arch_options *a, fc_model_config *c) {
     c->encoder_n_layers = (int)enc;
     c->decoder_layers = (int)dec;
     FC_TRY(apply_tide(a, c));
+    FC_TRY(apply_patchtst(a, c));
     return fc_model_config_check(c);
 }

@@ -11,9 +11,10 @@
 #include "models/model_kinds.h"
 
 void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int out_required) {
-    *a = (train_flags){.loss = "mae", .max_steps = 1000, .batch_size = 32,
+    /* max_steps and lr unset: the model's defaults (model_kinds.c) */
+    *a = (train_flags){.loss = "mae", .max_steps = ARG_SIZE_UNSET, .batch_size = 32,
                        .val_check = 100, .step_size = 1, .num_lr_decays = -2, .patience = -1, .seed = 1,
-                       .lr = 1e-3, .precision = "fp32", .grad_accum = 1, .device = "auto",
+                       .lr = NAN, .precision = "fp32", .grad_accum = 1, .device = "auto",
                        .cuda_graph = "on", .season = ARG_SIZE_UNSET};
     fc_arch_defaults(&a->arch);
     arg_spec table[] = {
@@ -22,10 +23,10 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
         {"h", ARG_SIZE, &a->h, "H", "forecast horizon", 1, 0},
         {"input-size", ARG_SIZE, &a->input_size, "L", "input window length", 1, 0},
         {"out", ARG_STR, &a->out, "FILE", "model file to write (.safetensors)", out_required, 0},
-        {"max-steps", ARG_SIZE, &a->max_steps, "N", "training steps (1000)", 0, 0},
+        {"max-steps", ARG_SIZE, &a->max_steps, "N", "training steps (the model's: 1000, PatchTST 5000)", 0, 0},
         {"batch-size", ARG_SIZE, &a->batch_size, "N", "series per step (32)", 0, 0},
         {"windows-batch-size", ARG_STR, &a->wbs, "N|auto", "windows per step (the model's: 1024, LSTM 128; auto: the fastest that fits the memory limit)", 0, 0},
-        {"lr", ARG_DOUBLE, &a->lr, "X", "Adam learning rate (1e-3)", 0, 0},
+        {"lr", ARG_DOUBLE, &a->lr, "X", "Adam learning rate (the model's: 1e-3, PatchTST 1e-4)", 0, 0},
         {"num-lr-decays", ARG_INT, &a->num_lr_decays, "N", "halvings of the learning rate over max-steps (3; MLP: -1 = none)", 0, 0},
         {"scaler", ARG_STR, &a->scaler, "NAME", "per-window scaler: identity|standard|robust|minmax (the model's: identity, LSTM robust)", 0, 0},
         {"loss", ARG_STR, &a->loss, "NAME", "training loss: mae | mse | huber | smape | mape | mase | quantile | mq "
@@ -80,7 +81,8 @@ const char *const FC_TRAIN_OPERATIONS_FLAGS[] = {"out", "quiet", "memory-limit",
 
 static fc_status build_options(const train_flags *a, fc_train_options *o, fc_model_kind kind) {
     fc_train_options_default(o);
-    o->max_steps = a->max_steps;
+    const fc_model_kind_ops *row = fc_model_kind_row(kind);
+    o->max_steps = a->max_steps != ARG_SIZE_UNSET ? a->max_steps : row->max_steps;
     o->batch_size = a->batch_size;
     char *end;
     if (!a->wbs) {                       /* neuralforecast's default for the model */
@@ -97,7 +99,7 @@ static fc_status build_options(const train_flags *a, fc_train_options *o, fc_mod
     if (strcmp(a->cuda_graph, "on") && strcmp(a->cuda_graph, "off"))
         return fc_error(FC_ERR_INVALID, "--cuda-graph '%s': expected on or off", a->cuda_graph);
     o->no_graphs = !strcmp(a->cuda_graph, "off");
-    o->learning_rate = a->lr;
+    o->learning_rate = isnan(a->lr) ? row->learning_rate : a->lr;
     o->num_lr_decays = a->num_lr_decays != -2 ? a->num_lr_decays : fc_model_kind_num_lr_decays(kind);
     o->val_size = a->val_size;
     o->val_check_steps = a->val_check;

@@ -10,7 +10,7 @@
 #include "train/data_budget.h"
 #include "train/forecaster.h"
 
-#define FC_TRAIN_MAX_SPECS 80
+#define FC_TRAIN_MAX_SPECS 100
 
 typedef struct {
     const char *data, *model, *out, *scaler, *loss, *freq, *precision, *memory_limit, *wbs, *data_store, *store_dir, *device;

@@ -24,6 +24,22 @@ fc_status fc_json_get_size(json_t *o, const char *key, size_t *out, int need, co
     return FC_OK;
 }
 
+fc_status fc_json_get_bool(json_t *o, const char *key, int *out, const char *where) {
+    json_t *v = json_object_get(o, key);
+    if (!v) return FC_OK;
+    if (!json_is_boolean(v)) return fc_error(FC_ERR_FORMAT, "%s: config field '%s' must be true or false", where, key);
+    *out = json_is_true(v);
+    return FC_OK;
+}
+
+fc_status fc_json_get_number(json_t *o, const char *key, double *out, const char *where) {
+    json_t *v = json_object_get(o, key);
+    if (!v) return FC_OK;
+    if (!json_is_number(v)) return fc_error(FC_ERR_FORMAT, "%s: config field '%s' must be a number", where, key);
+    *out = json_number_value(v);
+    return FC_OK;
+}
+
 fc_status fc_json_get_size_list(json_t *o, const char *key, size_t *out, int n, const char *where) {
     json_t *a = json_object_get(o, key);
     if (!json_is_array(a) || (int)json_array_size(a) != n)

@@ -15,6 +15,7 @@ size_t fc_model_add_tensor(fc_model *m, const char *name, int ndim, int64_t d0, 
     FC_ASSERT(m->n_tensors < FC_TENSOR_CAP);
     fc_tensor *t = &m->tensors[m->n_tensors];
     memset(t, 0, sizeof *t);
+    FC_ASSERT(strlen(name) < sizeof t->name);   /* a state_dict name is never cut */
     snprintf(t->name, sizeof t->name, "%s", name);
     t->ndim = ndim;
     t->shape[0] = d0;
@@ -36,6 +37,17 @@ fc_status fc_model_add_linear_rows(fc_model *m, fc_linear *lin, const char *weig
     return FC_OK;
 }
 
+int fc_model_add_layer(fc_model *m, const char *prefix, const char *name, size_t in, size_t out, fc_activation act,
+                       size_t rows) {
+    char weight[sizeof m->tensors->name], bias[sizeof m->tensors->name];
+    int w = snprintf(weight, sizeof weight, "%s.%s.weight", prefix, name);
+    int b = snprintf(bias, sizeof bias, "%s.%s.bias", prefix, name);
+    FC_ASSERT(w > 0 && (size_t)w < sizeof weight && b > 0 && (size_t)b < sizeof bias);   /* names are never cut */
+    FC_ASSERT(m->n_linear < FC_MAX_MODEL_LINEARS);
+    fc_model_add_linear_rows(m, &m->lin[m->n_linear], weight, bias, in, out, act, rows);
+    return m->n_linear++;
+}
+
 fc_status fc_model_add_linear(fc_model *m, fc_linear *lin, const char *prefix, size_t in, size_t out,
                               fc_activation act) {
     char weight[64], bias[64];
@@ -44,16 +56,23 @@ fc_status fc_model_add_linear(fc_model *m, fc_linear *lin, const char *prefix, s
     return fc_model_add_linear_rows(m, lin, weight, bias, in, out, act, 1);
 }
 
-/* Trainable tensors first, in table order, then the buffers. */
+/* 0: trainable, 1: state (changed by training), 2: constant buffer. */
+static int tensor_class(const fc_tensor *t) { return t->trainable ? 0 : t->state ? 1 : 2; }
+
+/* Trainable tensors first, in table order, then the state buffers, then
+ * the constant ones: the gradient and the optimizer cover [0, n_trainable),
+ * the best weights [0, n_state). */
 static void assign_offsets(fc_model *m) {
     size_t off = 0;
-    for (int pass = 1; pass >= 0; pass--)
+    for (int pass = 0; pass < 3; pass++) {
         for (size_t i = 0; i < m->n_tensors; i++)
-            if (m->tensors[i].trainable == pass) {
+            if (tensor_class(&m->tensors[i]) == pass) {
                 m->tensors[i].offset = off;
                 off += m->tensors[i].numel;
-                if (pass == 1) m->n_trainable = off;
             }
+        if (pass == 0) m->n_trainable = off;
+        if (pass == 1) m->n_state = off;
+    }
     m->n_floats = off;
 }
 
@@ -114,7 +133,7 @@ const fc_tensor *fc_model_find(const fc_model *m, const char *name) {
     return NULL;
 }
 
-size_t fc_model_act_floats(const fc_model *m, size_t B) { return m->act_floats * B; }
+size_t fc_model_act_floats(const fc_model *m, size_t B) { return m->act_floats * B + m->fixed_floats; }
 size_t fc_model_scratch_floats(const fc_model *m, size_t B) { return m->grad_scratch_floats * B; }
 
 fc_status fc_model_reserve(fc_model *m, size_t B, int with_grads) {
@@ -161,7 +180,7 @@ fc_status fc_model_init_params(fc_model *m, uint64_t seed) {
     m->be->to_host(m->be, host, m->params, n * sizeof(float));   /* keeps the buffers */
     for (size_t i = 0; i < m->n_tensors; i++) {
         const fc_tensor *t = &m->tensors[i];
-        if (!t->trainable) continue;
+        if (!t->trainable && !(t->init_bound > 0.0)) continue;   /* buffers: fill_buffers' */
         /* kaiming_uniform(a=sqrt(5)) and the bias rule both give 1/sqrt(fan_in); a layer
          * without inputs (TiDE's unused projection) gets a zero bias, as torch's rule */
         size_t fan_in = fan_in_of(m, i);
@@ -210,6 +229,12 @@ fc_status fc_model_backward(fc_model *m, float *dforecast, size_t B) {
 size_t fc_model_plan_act(fc_model *m, size_t width) {
     size_t off = m->act_floats;
     m->act_floats += (width + 15) & ~(size_t)15;   /* keeps every buffer 64-byte aligned per row block */
+    return off;
+}
+
+size_t fc_model_plan_fixed(fc_model *m, size_t width) {
+    size_t off = m->fixed_floats;
+    m->fixed_floats += (width + 15) & ~(size_t)15;
     return off;
 }
 

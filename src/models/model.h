@@ -17,8 +17,9 @@
 #define FC_MAX_STACKS 8
 #define FC_MAX_UNITS 8            /* entries of mlp_units */
 #define FC_MAX_LINEARS (FC_MAX_UNITS + 2)
-/* Dense layers of a whole-model kind (MLP, LSTM, TiDE: m->lin). */
-#define FC_MAX_MODEL_LINEARS 32
+/* Dense layers of a whole-model kind (MLP, LSTM, TiDE, PatchTST: m->lin);
+ * PatchTST's 8 layers of 6 and its patch projection and head take 50. */
+#define FC_MAX_MODEL_LINEARS 64
 #define FC_MAX_BLOCKS 32
 /* Bounds on every size in a configuration: large enough for any real model,
  * small enough that no product of sizes (parameters, activations for a
@@ -37,7 +38,7 @@
 /* Each kind is one row of the table in model_kinds.c (docs/models.md). */
 typedef enum {
     FC_MODEL_NHITS = 0, FC_MODEL_NBEATS, FC_MODEL_MLP, FC_MODEL_NBEATSX, FC_MODEL_LSTM, FC_MODEL_TIDE,
-    FC_MODEL_KIND_COUNT
+    FC_MODEL_PATCHTST, FC_MODEL_KIND_COUNT
 } fc_model_kind;
 #define FC_LSTM_MAX_LAYERS 4      /* encoder layers, and decoder layers */
 /* EXOGENOUS: NBEATSx's basis made of the future and static exogenous values. */
@@ -88,7 +89,14 @@ typedef struct {
     /* TiDE (and hidden_size above) */
     int num_encoder_layers, num_decoder_layers, layernorm;
     size_t decoder_output_dim, temporal_decoder_dim, temporal_width;
-    double dropout;   /* dropout probability where the kind has dropout (TiDE) */
+    double dropout;   /* dropout probability where the kind has dropout (TiDE, PatchTST) */
+    /* PatchTST (and hidden_size, dropout above) */
+    int encoder_layers, n_heads;
+    size_t linear_hidden_size, patch_len, stride;
+    int revin, revin_affine, revin_subtract_last;
+    int gelu;                  /* activation: 1 "gelu", 0 "relu" */
+    int res_attention, batch_normalization, learn_pos_embed;
+    double attn_dropout, head_dropout;
     /* Exogenous inputs (any kind whose row takes them; model_kinds.h) */
     fc_exog_list futr_exog, hist_exog, stat_exog;
 } fc_model_config;
@@ -101,6 +109,8 @@ int fc_model_kind_num_lr_decays(fc_model_kind k);      /* neuralforecast's defau
 const char *fc_stack_type_name(fc_stack_type t);        /* "identity", "trend", "seasonality" */
 int fc_stack_type_parse(const char *s, fc_stack_type *out); /* the names above; 0 on success */
 fc_status fc_model_config_check(const fc_model_config *c);
+/* 1 when training draws dropout masks (any of the kind's probabilities > 0). */
+int fc_model_has_dropout(const fc_model_config *c);
 
 /* One tensor of the table. */
 typedef struct {
@@ -110,8 +120,13 @@ typedef struct {
     size_t numel;
     size_t offset;       /* floats from the start of the parameter block (set once the table is complete) */
     int trainable;
+    /* Not trainable but changed by training (BatchNorm's running
+     * statistics): kept with the weights wherever the best weights are. */
+    int state;
     /* Initialisation: U(-bound, bound); 0 for PyTorch's Linear default,
-     * 1/sqrt(fan_in) (nn.LSTM sets 1/sqrt(hidden_size) for all its tensors). */
+     * 1/sqrt(fan_in) (nn.LSTM sets 1/sqrt(hidden_size) for all its tensors).
+     * A buffer with a bound is drawn too (PatchTST's W_pos when it is not
+     * learned); other buffers are the kind's fill_buffers' to compute. */
     double init_bound;
     int init_constant;   /* 1: initialised to init_value instead (LayerNorm's weight 1, bias 0) */
     float init_value;
@@ -199,12 +214,38 @@ typedef struct {
     const float *input;           /* the last forward's insample (the global skip's input) */
 } fc_tide_plan;
 
+#define FC_PATCHTST_MAX_LAYERS 8
+
+/* One encoder layer of PatchTST (patchtst.c): indices of its dense layers
+ * in m->lin and of its BatchNorm tensors; activations per window, and its
+ * BatchNorms' batch statistics in the fixed region (C floats each). */
+typedef struct {
+    int wq, wk, wv, to_out, ff0, ff3;
+    size_t scale;                 /* tensor index of sdp_attn.scale */
+    size_t bn_w[2], bn_b[2], bn_mean[2], bn_var[2], bn_count[2];   /* [0] norm_attn, [1] norm_ffn */
+    size_t a_xatt, a_q, a_k, a_v, a_probs, a_att, a_o, a_s1, a_a1, a_f1, a_g, a_f2, a_s2, a_out;
+    size_t f_mean[2], f_rstd[2];
+    uint64_t drop_offset;         /* its dropout sites' place in the step's stream */
+} fc_patchtst_layer;
+
+/* PatchTST's plan (patchtst.c). */
+typedef struct {
+    size_t P, patch_len, E;       /* patches, their (effective) length, head width */
+    int w_p, head;                /* indices in m->lin */
+    size_t w_pos, affine;         /* tensor indices (affine: revin weight; bias follows) */
+    fc_patchtst_layer layer[FC_PATCHTST_MAX_LAYERS];
+    size_t a_patches, a_stats, a_u, a_scores, a_flat, a_y, a_ones;
+    size_t s_d, s_dt, s_dx, s_dq, s_dk, s_dv, s_dscores, s_dff, s_dflat, s_dpatches;
+    const float *input;           /* the last forward's insample (RevIN's affine gradient reads it) */
+} fc_patchtst_plan;
+
 typedef struct fc_model {
     fc_model_config cfg;
     const struct fc_model_kind_ops *ops;   /* the row of cfg.kind (model_kinds.h) */
     fc_tensor *tensors;
     size_t n_tensors;
     size_t n_trainable;      /* floats of trainable parameters */
+    size_t n_state;          /* floats of trainable parameters and state buffers (the best weights) */
     size_t n_floats;         /* floats of all parameters and buffers */
     int n_blocks;
     fc_block blocks[FC_MAX_BLOCKS];   /* N-HiTS / N-BEATS */
@@ -219,6 +260,7 @@ typedef struct fc_model {
     const float *mlp_input;   /* MLP: the insample of the last forward (its layer 0 input) */
     fc_lstm_plan lstm;                /* LSTM */
     fc_tide_plan tide;                /* TiDE */
+    fc_patchtst_plan patchtst;        /* PatchTST */
     /* Dropout (TiDE): on only while training; the step's seed makes every
      * mask a pure function of (seed, step, micro-batch, layer, element). */
     int training;
@@ -236,6 +278,7 @@ typedef struct fc_model {
     /* activations and gradients planned for up to `capacity` windows */
     size_t capacity;
     size_t act_floats;        /* per capacity */
+    size_t fixed_floats;      /* after them, whatever the capacity (per-batch statistics) */
     size_t grad_scratch_floats;
     /* Mixed precision (fc_model_set_precision): the low block holds, per
      * window, every layer's x_low and the backward's dy_low, in elements of
@@ -335,6 +378,10 @@ fc_status fc_model_for_each_linear(const fc_model *m, fc_linear_visitor visit, v
 /* Activation planning for the builders: reserves `width` floats per window
  * and returns the per-window offset. */
 size_t fc_model_plan_act(fc_model *m, size_t width);
+/* `width` floats of the activation block that do not grow with the batch
+ * (a BatchNorm's batch statistics), at m->acts + act_floats * capacity +
+ * the offset returned. */
+size_t fc_model_plan_fixed(fc_model *m, size_t width);
 size_t fc_model_plan_scratch(fc_model *m, size_t width);
 /* model_precision.c: low block planning (elements per window) and its
  * allocation for the reserved capacity. */
@@ -351,5 +398,9 @@ fc_status fc_model_add_linear(fc_model *m, fc_linear *lin, const char *prefix, s
  * a sequence): its low-precision input is planned rows * in per window. */
 fc_status fc_model_add_linear_rows(fc_model *m, fc_linear *lin, const char *weight, const char *bias, size_t in,
                                    size_t out, fc_activation act, size_t rows);
+/* The next layer of m->lin, named "<prefix>.<name>.weight" and ".bias", on
+ * `rows` rows per window; returns its index in m->lin. */
+int fc_model_add_layer(fc_model *m, const char *prefix, const char *name, size_t in, size_t out, fc_activation act,
+                       size_t rows);
 
 #endif

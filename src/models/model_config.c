@@ -36,6 +36,10 @@ void fc_model_config_default(fc_model_config *c, fc_model_kind kind, size_t h, s
     if (own && own->defaults) own->defaults(c);
 }
 
+int fc_model_has_dropout(const fc_model_config *c) {
+    return c->dropout > 0.0 || (c->kind == FC_MODEL_PATCHTST && (c->attn_dropout > 0.0 || c->head_dropout > 0.0));
+}
+
 const char *fc_stack_type_name(fc_stack_type t) {
     switch (t) {
     case FC_STACK_IDENTITY: return "identity";

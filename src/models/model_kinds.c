@@ -6,12 +6,13 @@
 #include "models/model_kinds.h"
 
 static const fc_model_kind_ops KINDS[] = {
-    [FC_MODEL_NHITS] = FC_MODEL_KIND_ROW(nhits, "NHITS", 3, FC_EXOG_ALL, "identity", 1024),
-    [FC_MODEL_NBEATS] = FC_MODEL_KIND_ROW(nbeats, "NBEATS", 3, FC_EXOG_NONE, "identity", 1024),
-    [FC_MODEL_MLP] = FC_MODEL_KIND_ROW(mlp, "MLP", -1, FC_EXOG_ALL, "identity", 1024),
-    [FC_MODEL_NBEATSX] = FC_MODEL_KIND_ROW(nbeatsx, "NBEATSx", 3, FC_EXOG_ALL, "identity", 1024),
-    [FC_MODEL_LSTM] = FC_MODEL_KIND_ROW(lstm, "LSTM", -1, FC_EXOG_ALL, "robust", 128),
-    [FC_MODEL_TIDE] = FC_MODEL_KIND_ROW(tide, "TiDE", -1, FC_EXOG_ALL, "identity", 1024),
+    [FC_MODEL_NHITS] = FC_MODEL_KIND_ROW(nhits, "NHITS", 3, FC_EXOG_ALL, "identity", 1024, 1e-3, 1000),
+    [FC_MODEL_NBEATS] = FC_MODEL_KIND_ROW(nbeats, "NBEATS", 3, FC_EXOG_NONE, "identity", 1024, 1e-3, 1000),
+    [FC_MODEL_MLP] = FC_MODEL_KIND_ROW(mlp, "MLP", -1, FC_EXOG_ALL, "identity", 1024, 1e-3, 1000),
+    [FC_MODEL_NBEATSX] = FC_MODEL_KIND_ROW(nbeatsx, "NBEATSx", 3, FC_EXOG_ALL, "identity", 1024, 1e-3, 1000),
+    [FC_MODEL_LSTM] = FC_MODEL_KIND_ROW(lstm, "LSTM", -1, FC_EXOG_ALL, "robust", 128, 1e-3, 1000),
+    [FC_MODEL_TIDE] = FC_MODEL_KIND_ROW(tide, "TiDE", -1, FC_EXOG_ALL, "identity", 1024, 1e-3, 1000),
+    [FC_MODEL_PATCHTST] = FC_MODEL_KIND_ROW(patchtst, "PatchTST", -1, FC_EXOG_NONE, "identity", 1024, 1e-4, 5000),
 };
 /* A kind added to the enum without a row at its end fails here; one
  * without a row in the middle leaves a row of NULLs that lookup refuses. */

@@ -45,9 +45,11 @@ typedef struct fc_model_kind_ops {
     int num_lr_decays;       /* neuralforecast's default (-1: none) */
     unsigned exog;           /* FC_EXOG_*: asking a kind for others is an error naming them */
     /* neuralforecast's training defaults that differ by model, used when
-     * --scaler or --windows-batch-size is not given */
+     * --scaler, --windows-batch-size, --lr or --max-steps is not given */
     const char *scaler_type;
     size_t windows_batch_size;
+    double learning_rate;
+    size_t max_steps;
     fc_kind_defaults_fn *defaults;
     fc_kind_check_fn *check_config;
     fc_kind_build_fn *build;
@@ -70,10 +72,11 @@ typedef struct fc_model_kind_ops {
     fc_kind_from_json_fn fc_##kind##_config_from_json
 
 /* One row of the table; every argument is required. */
-#define FC_MODEL_KIND_ROW(kind, NAME, LR_DECAYS, EXOG, SCALER, WBS)                           \
+#define FC_MODEL_KIND_ROW(kind, NAME, LR_DECAYS, EXOG, SCALER, WBS, LR, STEPS)               \
     {                                                                                         \
         .name = NAME, .flag_name = #kind, .num_lr_decays = LR_DECAYS, .exog = EXOG,           \
-        .scaler_type = SCALER, .windows_batch_size = WBS,                                     \
+        .scaler_type = SCALER, .windows_batch_size = WBS, .learning_rate = LR,                \
+        .max_steps = STEPS,                                                                   \
         .defaults = fc_##kind##_defaults, .check_config = fc_##kind##_check_config,           \
         .build = fc_##kind##_build, .forward = fc_##kind##_forward,                           \
         .backward = fc_##kind##_backward, .fill_buffers = fc_##kind##_fill_buffers,           \
@@ -87,6 +90,7 @@ FC_MODEL_KIND_DECLARE(mlp);
 FC_MODEL_KIND_DECLARE(nbeatsx);
 FC_MODEL_KIND_DECLARE(lstm);
 FC_MODEL_KIND_DECLARE(tide);
+FC_MODEL_KIND_DECLARE(patchtst);
 
 /* The row of kind k: FC_ERR_INVALID naming the kind when k is out of
  * range, or naming the entry its row lacks. */
@@ -127,6 +131,9 @@ fc_status fc_blocks_check_config(const fc_model_config *c, fc_stack_check check_
 struct json_t *fc_json_size_array(const size_t *v, int n);
 fc_status fc_json_get_size(struct json_t *o, const char *key, size_t *out, int need, const char *where);
 fc_status fc_json_get_size_list(struct json_t *o, const char *key, size_t *out, int n, const char *where);
+/* Optional fields: *out keeps its value when the key is absent. */
+fc_status fc_json_get_bool(struct json_t *o, const char *key, int *out, const char *where);
+fc_status fc_json_get_number(struct json_t *o, const char *key, double *out, const char *where);
 void fc_stacks_to_json(const fc_model_config *c, struct json_t *o);
 fc_status fc_stacks_from_json(struct json_t *o, fc_model_config *c, const char *where);
 /* The exogenous lists as neuralforecast's futr_exog_list, hist_exog_list

@@ -19,16 +19,6 @@
 /* nn.LayerNorm's eps. */
 #define FC_LAYER_NORM_EPS 1e-5f
 
-static int add_layer(fc_model *m, const char *prefix, const char *name, size_t in, size_t out, fc_activation act,
-                     size_t rows) {
-    char weight[96], bias[96];
-    snprintf(weight, sizeof weight, "%s.%s.weight", prefix, name);
-    snprintf(bias, sizeof bias, "%s.%s.bias", prefix, name);
-    FC_ASSERT(m->n_linear < FC_MAX_MODEL_LINEARS);
-    fc_model_add_linear_rows(m, &m->lin[m->n_linear], weight, bias, in, out, act, rows);
-    return m->n_linear++;
-}
-
 void fc_resmlp_add(fc_model *m, fc_resmlp *r, const char *prefix, size_t in, size_t hidden, size_t out, size_t rows,
                    int layernorm) {
     char name[96];
@@ -45,9 +35,9 @@ void fc_resmlp_add(fc_model *m, fc_resmlp *r, const char *prefix, size_t in, siz
         m->tensors[r->ln_w].init_constant = m->tensors[r->ln_b].init_constant = 1;
         m->tensors[r->ln_w].init_value = 1.0f;
     }
-    r->lin1 = add_layer(m, prefix, "lin1", in, hidden, FC_ACT_RELU, rows);
-    r->lin2 = add_layer(m, prefix, "lin2", hidden, out, FC_ACT_NONE, rows);
-    r->skip = add_layer(m, prefix, "skip", in, out, FC_ACT_NONE, rows);
+    r->lin1 = fc_model_add_layer(m, prefix, "lin1", in, hidden, FC_ACT_RELU, rows);
+    r->lin2 = fc_model_add_layer(m, prefix, "lin2", hidden, out, FC_ACT_NONE, rows);
+    r->skip = fc_model_add_layer(m, prefix, "skip", in, out, FC_ACT_NONE, rows);
 }
 
 void fc_resmlp_plan(fc_model *m, fc_resmlp *r) {

@@ -319,12 +319,6 @@ fc_status fc_tide_config_from_json(json_t *o, fc_model_config *c, const char *wh
     FC_TRY(fc_json_get_size(o, "num_decoder_layers", &dec, 0, where));
     c->num_encoder_layers = (int)enc;
     c->num_decoder_layers = (int)dec;
-    json_t *ln = json_object_get(o, "layernorm"), *dp = json_object_get(o, "dropout");
-    if (ln && !json_is_boolean(ln))
-        return fc_error(FC_ERR_FORMAT, "%s: config field 'layernorm' must be true or false", where);
-    if (ln) c->layernorm = json_is_true(ln);
-    if (dp && !json_is_number(dp))
-        return fc_error(FC_ERR_FORMAT, "%s: config field 'dropout' must be a number", where);
-    if (dp) c->dropout = json_number_value(dp);
-    return FC_OK;
+    FC_TRY(fc_json_get_bool(o, "layernorm", &c->layernorm, where));
+    return fc_json_get_number(o, "dropout", &c->dropout, where);
 }

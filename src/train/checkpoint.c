@@ -167,7 +167,7 @@ static fc_status host_state_get(const fc_checkpoint_ref *c, host_state *h) {
     fc_backend *be = m->be;
     *h = (host_state){m->params, c->opt->m, c->opt->v, c->best, NULL};
     if (be->host_visible) return FC_OK;
-    size_t n = m->n_trainable, floats = m->n_floats + 3 * n;
+    size_t n = m->n_trainable, floats = m->n_floats + 2 * n + m->n_state;
     if (!(h->copy = fc_malloc(floats * sizeof(float), "the checkpoint's host copy"))) return FC_ERR_MEMORY;
     float *at = h->copy;
     be->to_host(be, at, m->params, m->n_floats * sizeof(float));
@@ -176,7 +176,7 @@ static fc_status host_state_get(const fc_checkpoint_ref *c, host_state *h) {
     h->m = at;
     be->to_host(be, at += n, c->opt->v, n * sizeof(float));
     h->v = at;
-    if (c->best) be->to_host(be, at += n, c->best, n * sizeof(float));
+    if (c->best) be->to_host(be, at += n, c->best, m->n_state * sizeof(float));
     h->best = c->best ? at : NULL;
     fc_status st = be->status(be);   /* a device fault: no state to write over the last good checkpoint */
     if (st != FC_OK) {
@@ -195,7 +195,7 @@ fc_status fc_checkpoint_write(const fc_checkpoint_ref *c, const char *path, size
         free(h.copy);
         return FC_ERR_MEMORY;
     }
-    int64_t n = (int64_t)m->n_trainable;
+    int64_t n = (int64_t)m->n_trainable, n_best = (int64_t)m->n_state;
     fc_status st = add_state_meta(w, c);
     for (size_t i = 0; st == FC_OK && i < m->n_tensors; i++) {
         const fc_tensor *t = &m->tensors[i];
@@ -203,7 +203,7 @@ fc_status fc_checkpoint_write(const fc_checkpoint_ref *c, const char *path, size
     }
     if (st == FC_OK) st = fc_st_writer_add(w, T_EXP_AVG, FC_DT_F32, 1, &n, h.m);
     if (st == FC_OK) st = fc_st_writer_add(w, T_EXP_AVG_SQ, FC_DT_F32, 1, &n, h.v);
-    if (st == FC_OK && h.best) st = fc_st_writer_add(w, T_BEST, FC_DT_F32, 1, &n, h.best);
+    if (st == FC_OK && h.best) st = fc_st_writer_add(w, T_BEST, FC_DT_F32, 1, &n_best, h.best);
     if (st == FC_OK) st = fc_st_writer_write(w, path);
     fc_st_writer_free(&w);
     free(h.copy);
@@ -327,7 +327,7 @@ static fc_status read_tensors(const fc_safetensors *st, const fc_checkpoint_ref 
     }
     FC_TRY(read_floats(be, st, T_EXP_AVG, m->n_trainable, c->opt->m));
     FC_TRY(read_floats(be, st, T_EXP_AVG_SQ, m->n_trainable, c->opt->v));
-    if (c->best) FC_TRY(read_floats(be, st, T_BEST, m->n_trainable, c->best));
+    if (c->best) FC_TRY(read_floats(be, st, T_BEST, m->n_state, c->best));
     be->sync(be);   /* the mapped file is released after this returns */
     fc_model_refresh_low(m);   /* the rounded copies follow the restored master weights */
     return FC_OK;

@@ -73,7 +73,7 @@ static void plan_parameters(fc_memory_plan *p, const fc_model *m, const fc_train
     add_backend(p, "optimizer step blocks", sizeof(fc_step_in), 0);   /* train/optimizer.h */
     add_backend(p, "optimizer step report", sizeof(fc_step_out), 0);
     add(p, "optimizer step blocks (host)", sizeof(fc_step_in) + sizeof(fc_step_out), 0);
-    if (o->val_size) add_backend(p, "best weights (validation)", t, 0);
+    if (o->val_size) add_backend(p, "best weights (validation)", m->n_state * sizeof(float), 0);
     add_backend(p, "low-precision weights", fc_model_low_param_bytes(m, o->precision, be), 0);
 }
 
@@ -83,7 +83,9 @@ static void plan_parameters(fc_memory_plan *p, const fc_model *m, const fc_train
 static void plan_windows(fc_memory_plan *p, const fc_model *m, const fc_dataset *ds, const fc_train_options *o,
                          const fc_backend *be) {
     size_t W = o->windows_batch_size, L = m->cfg.input_size, H = m->cfg.h;
-    size_t act = fc_model_act_floats(m, 1) * sizeof(float), scr = fc_model_scratch_floats(m, 1) * sizeof(float);
+    /* activations per window, and their fixed region once (per-batch statistics) */
+    size_t act = m->act_floats * sizeof(float), fixed = m->fixed_floats * sizeof(float);
+    size_t scr = fc_model_scratch_floats(m, 1) * sizeof(float);
     size_t low = fc_model_low_act_bytes(m, 1, o->precision, be);
     size_t dev = fc_batch_device_bytes(1, L, H, m->cfg.n_outputs), host = fc_batch_host_bytes(be, 1, L, H);
     /* this step's windows and the next step's, drawn ahead (trainer.c) */
@@ -98,7 +100,7 @@ static void plan_windows(fc_memory_plan *p, const fc_model *m, const fc_dataset 
     } else if (fc_batch_device_path(be, ds)) {
         host = 0;
     }
-    add_backend(p, "activations", act * W, act);
+    add_backend(p, "activations", act * W + fixed, act);
     add_backend(p, "backward scratch", scr * W, scr);
     add_backend(p, "low-precision activations", low * W, low);
     add_backend(p, "batch buffers", dev * W, dev);

@@ -165,15 +165,16 @@ static fc_status trainer_init(trainer *t) {
     }
     /* graphs need a step without host work in it: the device path's */
     /* a graph replays its kernels' arguments: a dropout seed would repeat every step */
-    fc_graph_slot_init(&t->step_graph, be, o->no_graphs || !t->batch.data || m->cfg.dropout > 0.0);
+    fc_graph_slot_init(&t->step_graph, be, o->no_graphs || !t->batch.data || fc_model_has_dropout(&m->cfg));
     FC_TRY(fc_model_set_precision(m, o->precision));
     FC_TRY(fc_model_reserve(m, W, 1));
     FC_TRY(fc_optimizer_init(&t->opt, m, o->precision == FC_PREC_FP16, o->clip_grad_norm));
     t->windows[0] = fc_malloc(per_step * sizeof(fc_window), "window indices");
     t->windows[1] = fc_malloc(per_step * sizeof(fc_window), "window indices");
-    t->best = o->val_size ? be->alloc(be, m->n_trainable * sizeof(float)) : NULL;
+    /* the weights and the state training changes (BatchNorm's running statistics) */
+    t->best = o->val_size ? be->alloc(be, m->n_state * sizeof(float)) : NULL;
     if (!t->windows[0] || !t->windows[1] || (o->val_size && !t->best)) return FC_ERR_MEMORY;
-    if (t->best) be->fill(be, t->best, 0.0f, m->n_trainable);   /* checkpointed before any improvement */
+    if (t->best) be->fill(be, t->best, 0.0f, m->n_state);   /* checkpointed before any improvement */
     if (!o->val_size) return FC_OK;
     FC_TRY(fc_validator_init(&t->validator, t->f, t->ds, &t->spec));
     t->validator.forward_graph.off |= o->no_graphs;   /* --cuda-graph off covers validation too */
@@ -296,7 +297,7 @@ static fc_status validation_check(trainer *t, fc_progress *p, int *stop) {
         l->best_val_loss = v;
         l->best_step = l->step;
         l->bad_checks = 0;
-        m->be->axpby_rows(m->be, t->best, m->n_trainable, 1.0f, m->params, m->n_trainable, 0.0f, 1, m->n_trainable);
+        m->be->axpby_rows(m->be, t->best, m->n_state, 1.0f, m->params, m->n_state, 0.0f, 1, m->n_state);
     } else {
         l->bad_checks++;
     }
@@ -488,7 +489,7 @@ fc_status fc_train(fc_forecaster *f, const fc_dataset *ds, const fc_train_option
     s->best_step = t.loop.best_step;
     /* keep the best validated weights (also when stopped: --out gets the best so far) */
     if ((st == FC_OK || st == FC_ERR_INTERRUPTED) && t.best && !isnan(s->best_val_loss))
-        m->be->axpby_rows(m->be, m->params, m->n_trainable, 1.0f, t.best, m->n_trainable, 0.0f, 1, m->n_trainable);
+        m->be->axpby_rows(m->be, m->params, m->n_state, 1.0f, t.best, m->n_state, 0.0f, 1, m->n_state);
     f->steps_trained = s->steps;
     f->seed = o->seed;
     m->be->sync(m->be);   /* the last step's kernels, then whether any failed */
