@@ -12,8 +12,11 @@ This adds the metadata fcast needs: configuration, scaler, loss, time axis.
     from fcast_export import save_for_fcast
     save_for_fcast(nf.models[0], "nhits.safetensors", freq="MS", ds_kind="date")
 
-Run as a script, it checks itself: it trains a small model with
-neuralforecast, exports it, runs `fcast predict` and compares the forecasts.
+Run as a script, it checks itself, both ways: it trains small models with
+neuralforecast, exports them, runs `fcast predict` and compares the
+forecasts; then it trains models with `fcast train`, loads each file into the
+neuralforecast model of its configuration with load_state_dict(strict=True)
+and compares `NeuralForecast.predict` with `fcast predict`.
     python3 python/fcast_export.py build/fcast
 It runs from any directory (needs neuralforecast, pandas, safetensors): the
 data is found from this script's location, FCAST is taken from the directory
@@ -205,6 +208,7 @@ def _compare(fcast, df, tmp, quiet):
               f"max relative difference {rel:.2e}")
         worst = max(worst, rel)
     worst = max(worst, _compare_exog(fcast, tmp, quiet))
+    worst = max(worst, _compare_reverse(fcast, df, tmp, quiet))
     return 0 if worst < 1e-4 else 1
 
 
@@ -238,6 +242,53 @@ def _compare_exog(fcast, tmp, quiet):
     print(f"NBEATSx with future, past and static inputs: fcast predict vs neuralforecast predict, "
           f"max relative difference {rel:.2e}")
     return rel
+
+
+def _compare_reverse(fcast, df, tmp, quiet):
+    """fcast -> neuralforecast: `fcast train` writes the file, the matching
+    neuralforecast model (fitted one step at learning rate 0, so that the
+    NeuralForecast object is ready to predict) takes its tensors by
+    load_state_dict(strict=True), BatchNorm's running statistics included,
+    and predicts; its forecasts must equal `fcast predict`'s."""
+    import os, subprocess
+    import numpy as np
+    import pandas as pd
+    from safetensors.torch import load_file
+    from neuralforecast import NeuralForecast
+    from neuralforecast.models import LSTM, NHITS, PatchTST, TiDE
+    hist = os.path.join(tmp, "hist.csv")
+    df.to_csv(hist, index=False, date_format="%Y-%m-%d")
+    cases = [("nhits", ["--mlp-units", "32,32,32", "--scaler", "standard"],
+              lambda: NHITS(h=12, input_size=24, mlp_units=3 * [[32, 32]], scaler_type="standard", **frozen)),
+             ("lstm", ["--encoder-hidden-size", "16", "--decoder-hidden-size", "16"],
+              lambda: LSTM(h=12, input_size=24, encoder_hidden_size=16, decoder_hidden_size=16, scaler_type="robust",
+                           **frozen)),
+             ("tide", ["--hidden-size", "32", "--layernorm", "off"],
+              lambda: TiDE(h=12, input_size=24, hidden_size=32, layernorm=False, **frozen)),
+             ("patchtst", ["--hidden-size", "32", "--n-heads", "4", "--linear-hidden-size", "64", "--scaler", "robust"],
+              lambda: PatchTST(h=12, input_size=24, hidden_size=32, n_heads=4, linear_hidden_size=64,
+                               scaler_type="robust", **frozen))]
+    frozen = dict(max_steps=1, learning_rate=0.0, **quiet)
+    worst = 0.0
+    for kind, flags, make in cases:
+        path, out = os.path.join(tmp, f"r_{kind}.safetensors"), os.path.join(tmp, f"r_{kind}.csv")
+        subprocess.run([fcast, "train", "--data", hist, "--model", kind, "--h", "12", "--input-size", "24",
+                        "--max-steps", "30", "--lr", "1e-3", "--quiet", *flags, "--out", path], check=True)
+        subprocess.run([fcast, "predict", "--model", path, "--data", hist, "--out", out], check=True)
+        nf = NeuralForecast(models=[make()], freq="MS")
+        nf.fit(df)
+        model = nf.models[0]
+        state = {k: v for k, v in load_file(path).items() if not k.startswith(("loss.", "valid_loss."))}
+        model.load_state_dict(state, strict=True)
+        want = pd.read_csv(out, parse_dates=["ds"]).sort_values(["unique_id", "ds"])
+        got = nf.predict().sort_values(["unique_id", "ds"])
+        name = type(model).__name__
+        assert list(got["ds"]) == list(want["ds"]), "future ds differ"
+        rel = np.max(np.abs(got[name].values - want[name].values) / np.abs(want[name].values))
+        print(f"{name}: trained by fcast, loaded into neuralforecast (strict): neuralforecast predict vs fcast "
+              f"predict, max relative difference {rel:.2e}")
+        worst = max(worst, rel)
+    return worst
 
 
 if __name__ == "__main__":
