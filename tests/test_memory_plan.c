@@ -27,14 +27,22 @@ static size_t plan_item(const fc_memory_plan *p, const char *name) {
     return 0;
 }
 
-/* The model of a measurement: N-HiTS (h 48, input 96) unless given, and
- * how close its plan must be to the growth: 5%, except LSTM's, which
- * misses the packing buffers oneDNN's sgemm allocates for the per-step
- * recurrent products (measured when written: growth 1.07 x the plan; a
- * known gap noted on issue 14). Measured when written: TiDE 0.973 (fp32)
- * and 0.989 (bf16). */
+/* The model of a measurement: N-HiTS (h 48, input 96) unless given; its
+ * plan must be within 5% of the growth. */
 static const fc_model_config *measured_model;
-static double measured_tolerance = 0.05;
+
+/* oneDNN's sgemm (the backend's gemm entry: LSTM's recurrent products,
+ * N-BEATS's bases, PatchTST's positional-embedding gradient) generates its
+ * kernels and per-thread packing buffers at its first call, about 9 MB on
+ * 2 threads whatever the shape, and keeps them: library memory, which the
+ * plan's allowance covers (docs/memory.md), as the dense layers' kernels,
+ * built while the plan is made. The first call is made here, before the
+ * baseline, so that the growth measured is fcast's buffers. */
+static void warm_up_gemm(fc_backend *be) {
+    enum { N = 64 };
+    static float a[N * N], b[N * N], c[N * N];
+    CHECK(be->gemm(be, 0, 1, N, N, N, 1.0f, a, N, b, N, 0.0f, c, N) == FC_OK);
+}
 
 static void plan_matches_resident_memory(const fc_dataset *ds, fc_precision prec, size_t W, size_t val) {
     fc_backend *be = NULL;
@@ -51,6 +59,7 @@ static void plan_matches_resident_memory(const fc_dataset *ds, fc_precision prec
     CHECK(fc_model_plan(&c, &planned) == FC_OK);
     CHECK_MSG(fc_memory_plan_train(planned, ds, &o, be, &p) == FC_OK, "%s", fc_last_error());
     fc_model_free(&planned);
+    warm_up_gemm(be);
     CHECK(fc_rss_reset_peak() == 0);
     size_t base = fc_rss_current();
     fc_forecaster f = {.scaler = FC_SCALER_STANDARD};
@@ -64,7 +73,7 @@ static void plan_matches_resident_memory(const fc_dataset *ds, fc_precision prec
            fc_precision_name(prec), W, val, ds->map ? " streamed" : "", grown / 1e6, planned_bytes / 1e6,
            grown / planned_bytes);
     if (!ds->map) {
-        CHECK_CLOSE(grown, planned_bytes, 0, measured_tolerance);
+        CHECK_CLOSE(grown, planned_bytes, 0, 0.05);
     } else {   /* the store's pages are planned as a bound, the rest exactly */
         double pages = (double)plan_item(&p, FC_PLAN_STREAMED_NAME);
         CHECK_MSG(pages > 0 && grown <= planned_bytes * 1.05 && grown >= (planned_bytes - pages) * 0.95,
@@ -192,10 +201,9 @@ int main(void) {
     fc_model_config_default(&tide, FC_MODEL_TIDE, 48, 96);
     fc_model_config_default(&patchtst, FC_MODEL_PATCHTST, 48, 96);
     measured_model = &lstm;
-    measured_tolerance = 0.10;
     in_child(ds, FC_PREC_FP32, 128, 48);
+    in_child(ds, FC_PREC_BF16, 128, 0);
     measured_model = &tide;
-    measured_tolerance = 0.05;
     in_child(ds, FC_PREC_FP32, 1024, 0);
     in_child(ds, FC_PREC_BF16, 512, 48);
     /* PatchTST: attention over 12 patches, BatchNorm, dropout (its defaults) */
@@ -203,7 +211,6 @@ int main(void) {
     in_child(ds, FC_PREC_FP32, 256, 48);
     in_child(ds, FC_PREC_BF16, 128, 0);
     measured_model = NULL;
-    measured_tolerance = 0.05;
     /* Streamed data: 40 series x 25000 points (a 21 MB store). */
     fc_dataset *big = NULL;
     FILE *f = fopen("/tmp/fcast_test_memory_plan.csv", "w");
