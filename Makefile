@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all deps configure run accuracy test test-gpu bench clean asan
+.PHONY: all deps configure run accuracy test test-gpu bench clean asan install
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -32,6 +32,12 @@ test: all
 # machine with an NVIDIA GPU; without one they fail, saying why.
 test-gpu: all
 	cd $(BUILD) && FCAST_REQUIRE_GPU=1 ctest -L gpu --output-on-failure
+
+# Installs fcast, libfcast.so, fcast.h and fcast.pc under PREFIX (README:
+# "Install as a library"): make install PREFIX=$HOME/.local
+PREFIX ?= /usr/local
+install: all
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # Sanitizer build (address + undefined) of the whole suite.
 asan:

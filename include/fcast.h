@@ -31,6 +31,78 @@ fc_status fc_last_status(void);
 const char *fc_status_name(fc_status s);
 const char *fc_version(void);
 
+/* ------------------------------------------------------------------ */
+/* The library API (libfcast.so, pkg-config fcast; docs/c-api.md).      */
+/* Handles are opaque; every call that can fail returns an fc_status,  */
+/* the message in fc_last_error() naming the argument, series or field.*/
+/* ------------------------------------------------------------------ */
+
+/* Raised whenever a call or a type changes meaning; a program built
+ * against version N runs with any library whose fcast_api_version() is N. */
+#define FCAST_API_VERSION 1
+int fcast_api_version(void);
+
+typedef struct fcast_data fcast_data;       /* a panel of series (long format) */
+typedef struct fcast_config fcast_config;   /* a model and how to train it */
+typedef struct fcast_model fcast_model;     /* a trained forecaster */
+
+/* How ds values are given: integer steps, or seconds since
+ * 1970-01-01T00:00:00 (no time zone) for dates and datetimes. */
+typedef enum { FCAST_DS_INDEX = 0, FCAST_DS_DATE = 1, FCAST_DS_DATETIME = 2 } fcast_ds_kind;
+
+/* A panel from the caller's arrays in the grouped layout (coreforecast's
+ * GroupedArray): series i is ids[i], its values y[indptr[i] .. indptr[i+1])
+ * (NaN: missing) at ds[indptr[i] ..] (ds NULL: 0, 1, 2, ... per series, an
+ * integer index). freq: a pandas alias ("MS", "D", "h", "30min"; "1" for
+ * an index), NULL to infer it. Series may come in any order and their
+ * points need not be sorted; gaps on the frequency grid become missing
+ * points, as when a file is read. The arrays are copied: they may change
+ * or go once this returns. Errors name the series and the position in y
+ * (from 0), where a file's messages would name a line. */
+fc_status fcast_data_from_arrays(size_t n_series, const char *const *ids, const int64_t *indptr, const double *y,
+                                 const int64_t *ds, fcast_ds_kind ds_kind, const char *freq, fcast_data **out);
+/* A long-format CSV file (unique_id, ds, y, other columns). */
+fc_status fcast_data_read_csv(const char *path, fcast_data **out);
+size_t fcast_data_n_series(const fcast_data *d);
+/* The id of series i (sorted order, as forecasts come out), NULL past the end. */
+const char *fcast_data_id(const fcast_data *d, size_t i);
+void fcast_data_free(fcast_data *d);
+
+/* A configuration of model `model` ("nhits", "nbeats", "mlp", "nbeatsx",
+ * "lstm", "tide", "patchtst") with horizon h and input window input_size,
+ * at neuralforecast's defaults for that model. */
+fc_status fcast_config_new(const char *model, size_t h, size_t input_size, fcast_config **out);
+/* One setting, by the name and in the text of `fcast train`'s flag
+ * (docs/training.md): fcast_config_set(c, "max-steps", "500"),
+ * (c, "scaler", "robust"), (c, "hidden-size", "256"). Unknown keys and
+ * values out of range are refused by name. */
+fc_status fcast_config_set(fcast_config *c, const char *key, const char *value);
+void fcast_config_free(fcast_config *c);
+
+/* Called after every training step: the step (from 1), the steps of the
+ * run and the step's training loss. */
+typedef void (*fcast_progress_fn)(void *user, size_t step, size_t max_steps, double train_loss);
+
+/* Trains a model of configuration c on d. progress may be NULL. When
+ * *cancel (may be NULL) becomes non-zero, from any thread or a signal
+ * handler, training stops after the current step: FC_ERR_INTERRUPTED, with
+ * *out the model trained so far (the best validated weights when
+ * validating), so a notebook's interrupt keeps its work. */
+fc_status fcast_train(const fcast_config *c, const fcast_data *d, fcast_progress_fn progress, void *user,
+                      const volatile int *cancel, fcast_model **out);
+/* Forecasts of the h points after the end of every series of d into out,
+ * (n_series, h, outputs) row-major (outputs: 1, or the quantiles of a
+ * model trained with the mq loss), series in fcast_data_id's order;
+ * capacity is out's length in floats and must hold them all. */
+fc_status fcast_predict(const fcast_model *m, const fcast_data *d, float *out, size_t capacity);
+size_t fcast_model_h(const fcast_model *m);
+size_t fcast_model_outputs(const fcast_model *m);
+/* Model files: safetensors with neuralforecast's state_dict names, the
+ * files `fcast train --out` writes and `fcast predict --model` reads. */
+fc_status fcast_model_save(const fcast_model *m, const char *path);
+fc_status fcast_model_load(const char *path, fcast_model **out);
+void fcast_model_free(fcast_model *m);
+
 #ifdef __cplusplus
 }
 #endif

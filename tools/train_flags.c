@@ -198,7 +198,9 @@ static fc_status loss_from_flags(const train_flags *a, fc_loss_spec *s, size_t L
 int train_flags_resolve(const char *command, const train_flags *a, train_setup *s) {
     memset(s, 0, sizeof *s);
     if (fc_model_kind_parse(a->model, &s->kind)) {
-        fprintf(stderr, "fcast %s: --model '%s' is not one of nhits, nbeats, mlp, nbeatsx, lstm, tide\n", command, a->model);
+        char kinds[128];
+        fc_model_kind_list(kinds, sizeof kinds);
+        fprintf(stderr, "fcast %s: --model '%s' is not one of %s (any case)\n", command, a->model, kinds);
         return 2;
     }
     fc_loss_kind loss;

@@ -6,7 +6,7 @@
 
 #include "args.h"
 #include "exog_flags.h"
-#include "model_options.h"
+#include "arch_flags.h"
 #include "train/data_budget.h"
 #include "train/forecaster.h"
 

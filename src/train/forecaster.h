@@ -109,6 +109,10 @@ typedef struct {
     struct fc_run_log *log;      /* NULL: no run log */
     int profile;                 /* 1: every step's phase timings in the run log */
     int no_graphs;               /* 1: never capture steps into graphs (--cuda-graph off; for debugging) */
+    /* Called after every step with the step (from 1), max_steps and the
+     * step's training loss (the library's progress callback); NULL: none. */
+    void (*on_step)(void *user, size_t step, size_t max_steps, double train_loss);
+    void *on_step_user;
 } fc_train_options;
 
 typedef struct {

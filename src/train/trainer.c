@@ -326,6 +326,7 @@ static void report_step(trainer *t, const fc_step_report *r, fc_train_summary *s
                          r->grad_norm};
     fc_progress_step(p, &st);
     if (t->o->log) fc_run_log_step(t->o->log, &st, train_loss_unit(t), fc_rss_current(), 0);
+    if (t->o->on_step) t->o->on_step(t->o->on_step_user, s->steps, t->o->max_steps, t->loop.last_train_loss);
 }
 
 static fc_status write_checkpoint(trainer *t, fc_train_summary *s) {

@@ -1,66 +1,98 @@
-/* Architecture flags (see model_options.h). */
+/* Architecture options (see arch_options.h). */
+#include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
-#include "model_options.h"
+#include "models/arch_options.h"
 
-/* "Not given" is ARG_SIZE_UNSET, not 0, so that 0 given on purpose is
+/* "Not given" is FC_ARCH_UNSET, not 0, so that 0 given on purpose is
  * refused (or, for --n-basis, honoured) rather than read as the default. */
 void fc_arch_defaults(fc_arch_options *a) {
     memset(a, 0, sizeof *a);
-    a->n_harmonics = a->n_basis = a->hidden_size = a->num_layers = ARG_SIZE_UNSET;
-    a->encoder_n_layers = a->encoder_hidden_size = a->decoder_hidden_size = a->decoder_layers = ARG_SIZE_UNSET;
-    a->decoder_output_dim = a->temporal_decoder_dim = a->temporal_width = ARG_SIZE_UNSET;
-    a->num_encoder_layers = a->num_decoder_layers = ARG_SIZE_UNSET;
-    a->encoder_layers = a->n_heads = a->linear_hidden_size = a->patch_len = a->stride = ARG_SIZE_UNSET;
+    a->n_harmonics = a->n_basis = a->hidden_size = a->num_layers = FC_ARCH_UNSET;
+    a->encoder_n_layers = a->encoder_hidden_size = a->decoder_hidden_size = a->decoder_layers = FC_ARCH_UNSET;
+    a->decoder_output_dim = a->temporal_decoder_dim = a->temporal_width = FC_ARCH_UNSET;
+    a->num_encoder_layers = a->num_decoder_layers = FC_ARCH_UNSET;
+    a->encoder_layers = a->n_heads = a->linear_hidden_size = a->patch_len = a->stride = FC_ARCH_UNSET;
 }
 
-void fc_arch_specs(fc_arch_options *a, arg_spec *s, size_t room) {
-    arg_spec list[] = {
-        {"mlp-units", ARG_STR, &a->mlp_units, "LIST", "block MLP widths: 512,512,512 or 512:512,... (3 x [512,512])", 0, 0},
-        {"stack-types", ARG_STR, &a->stack_types, "LIST", "N-BEATS stacks: identity,trend,seasonality (NBEATSx: also exogenous)", 0, 0},
-        {"n-blocks", ARG_STR, &a->n_blocks, "LIST", "blocks per stack (1,1,1)", 0, 0},
-        {"n-pool-kernel-size", ARG_STR, &a->pool, "LIST", "N-HiTS pooling kernels per stack (2,2,1)", 0, 0},
-        {"n-freq-downsample", ARG_STR, &a->downsample, "LIST", "N-HiTS downsampling per stack (4,2,1)", 0, 0},
-        {"n-harmonics", ARG_SIZE, &a->n_harmonics, "N", "N-BEATS seasonality harmonics (2)", 0, 0},
-        {"n-basis", ARG_SIZE, &a->n_basis, "N", "N-BEATS trend polynomial degree (2; 0 = constant; NBEATSx's n_polynomials)", 0, 0},
-        {"hidden-size", ARG_SIZE, &a->hidden_size, "N", "MLP (1024), TiDE (512) and PatchTST (128) hidden width", 0, 0},
-        {"num-layers", ARG_SIZE, &a->num_layers, "N", "MLP hidden layers (2)", 0, 0},
-        {"encoder-n-layers", ARG_SIZE, &a->encoder_n_layers, "N", "LSTM encoder layers (2)", 0, 0},
-        {"encoder-hidden-size", ARG_SIZE, &a->encoder_hidden_size, "N", "LSTM encoder width (128)", 0, 0},
-        {"decoder-hidden-size", ARG_SIZE, &a->decoder_hidden_size, "N", "LSTM decoder MLP width (128)", 0, 0},
-        {"decoder-layers", ARG_SIZE, &a->decoder_layers, "N", "LSTM decoder MLP layers, the output one included (2)", 0, 0},
-        {"decoder-output-dim", ARG_SIZE, &a->decoder_output_dim, "N", "TiDE features per horizon step (32)", 0, 0},
-        {"temporal-decoder-dim", ARG_SIZE, &a->temporal_decoder_dim, "N", "TiDE temporal decoder width (128)", 0, 0},
-        {"temporal-width", ARG_SIZE, &a->temporal_width, "N", "TiDE projected width of the exogenous columns (4)", 0, 0},
-        {"num-encoder-layers", ARG_SIZE, &a->num_encoder_layers, "N", "TiDE dense encoder blocks (1)", 0, 0},
-        {"num-decoder-layers", ARG_SIZE, &a->num_decoder_layers, "N", "TiDE dense decoder blocks (1)", 0, 0},
-        {"layernorm", ARG_STR, &a->layernorm, "on|off", "TiDE: layer norm after each residual block (on)", 0, 0},
-        {"dropout", ARG_STR, &a->dropout, "P", "TiDE (0.3) and PatchTST (0.2): dropout probability in [0, 1) "
-                                               "while training", 0, 0},
-        {"encoder-layers", ARG_SIZE, &a->encoder_layers, "N", "PatchTST Transformer encoder layers (3)", 0, 0},
-        {"n-heads", ARG_SIZE, &a->n_heads, "N", "PatchTST attention heads, dividing --hidden-size (16)", 0, 0},
-        {"linear-hidden-size", ARG_SIZE, &a->linear_hidden_size, "N", "PatchTST feed-forward width (256)", 0, 0},
-        {"patch-len", ARG_SIZE, &a->patch_len, "N", "PatchTST patch length (16; at most input size + stride)", 0, 0},
-        {"stride", ARG_SIZE, &a->stride, "N", "PatchTST stride between patches (8)", 0, 0},
-        {"revin", ARG_STR, &a->revin, "on|off", "PatchTST: RevIN normalisation of each window (on)", 0, 0},
-        {"revin-affine", ARG_STR, &a->revin_affine, "on|off", "PatchTST: RevIN's learned weight and bias (off)", 0, 0},
-        {"revin-subtract-last", ARG_STR, &a->revin_subtract_last, "on|off",
-         "PatchTST: RevIN subtracts the last value, else the mean (on)", 0, 0},
-        {"activation", ARG_STR, &a->activation, "gelu|relu", "PatchTST feed-forward activation (gelu)", 0, 0},
-        {"res-attention", ARG_STR, &a->res_attention, "on|off", "PatchTST: each layer adds the previous layer's "
-                                                                "attention scores (on)", 0, 0},
-        {"batch-normalization", ARG_STR, &a->batch_normalization, "on|off",
-         "PatchTST: BatchNorm before each sublayer instead of after it (off)", 0, 0},
-        {"learn-pos-embed", ARG_STR, &a->learn_pos_embed, "on|off", "PatchTST: train the positional embedding (on)", 0, 0},
-        {"attn-dropout", ARG_STR, &a->attn_dropout, "P", "PatchTST: dropout of the attention weights (0)", 0, 0},
-        {"head-dropout", ARG_STR, &a->head_dropout, "P", "PatchTST: dropout of the forecast head (0)", 0, 0},
-    };
-    size_t n = sizeof list / sizeof *list;
-    FC_ASSERT(room > n);
-    memcpy(s, list, sizeof list);
-    memset(&s[n], 0, sizeof *s);
+#define SIZE_OPT(name, field, meta, help) {name, 1, offsetof(fc_arch_options, field), meta, help}
+#define TEXT_OPT(name, field, meta, help) {name, 0, offsetof(fc_arch_options, field), meta, help}
+
+static const fc_arch_option OPTIONS[] = {
+    TEXT_OPT("mlp-units", mlp_units, "LIST", "block MLP widths: 512,512,512 or 512:512,... (3 x [512,512])"),
+    TEXT_OPT("stack-types", stack_types, "LIST", "N-BEATS stacks: identity,trend,seasonality (NBEATSx: also exogenous)"),
+    TEXT_OPT("n-blocks", n_blocks, "LIST", "blocks per stack (1,1,1)"),
+    TEXT_OPT("n-pool-kernel-size", pool, "LIST", "N-HiTS pooling kernels per stack (2,2,1)"),
+    TEXT_OPT("n-freq-downsample", downsample, "LIST", "N-HiTS downsampling per stack (4,2,1)"),
+    SIZE_OPT("n-harmonics", n_harmonics, "N", "N-BEATS seasonality harmonics (2)"),
+    SIZE_OPT("n-basis", n_basis, "N", "N-BEATS trend polynomial degree (2; 0 = constant; NBEATSx's n_polynomials)"),
+    SIZE_OPT("hidden-size", hidden_size, "N", "MLP (1024), TiDE (512) and PatchTST (128) hidden width"),
+    SIZE_OPT("num-layers", num_layers, "N", "MLP hidden layers (2)"),
+    SIZE_OPT("encoder-n-layers", encoder_n_layers, "N", "LSTM encoder layers (2)"),
+    SIZE_OPT("encoder-hidden-size", encoder_hidden_size, "N", "LSTM encoder width (128)"),
+    SIZE_OPT("decoder-hidden-size", decoder_hidden_size, "N", "LSTM decoder MLP width (128)"),
+    SIZE_OPT("decoder-layers", decoder_layers, "N", "LSTM decoder MLP layers, the output one included (2)"),
+    SIZE_OPT("decoder-output-dim", decoder_output_dim, "N", "TiDE features per horizon step (32)"),
+    SIZE_OPT("temporal-decoder-dim", temporal_decoder_dim, "N", "TiDE temporal decoder width (128)"),
+    SIZE_OPT("temporal-width", temporal_width, "N", "TiDE projected width of the exogenous columns (4)"),
+    SIZE_OPT("num-encoder-layers", num_encoder_layers, "N", "TiDE dense encoder blocks (1)"),
+    SIZE_OPT("num-decoder-layers", num_decoder_layers, "N", "TiDE dense decoder blocks (1)"),
+    TEXT_OPT("layernorm", layernorm, "on|off", "TiDE: layer norm after each residual block (on)"),
+    TEXT_OPT("dropout", dropout, "P", "TiDE (0.3) and PatchTST (0.2): dropout probability in [0, 1) "
+                                               "while training"),
+    SIZE_OPT("encoder-layers", encoder_layers, "N", "PatchTST Transformer encoder layers (3)"),
+    SIZE_OPT("n-heads", n_heads, "N", "PatchTST attention heads, dividing --hidden-size (16)"),
+    SIZE_OPT("linear-hidden-size", linear_hidden_size, "N", "PatchTST feed-forward width (256)"),
+    SIZE_OPT("patch-len", patch_len, "N", "PatchTST patch length (16; at most input size + stride)"),
+    SIZE_OPT("stride", stride, "N", "PatchTST stride between patches (8)"),
+    TEXT_OPT("revin", revin, "on|off", "PatchTST: RevIN normalisation of each window (on)"),
+    TEXT_OPT("revin-affine", revin_affine, "on|off", "PatchTST: RevIN's learned weight and bias (off)"),
+    TEXT_OPT("revin-subtract-last", revin_subtract_last, "on|off",
+             "PatchTST: RevIN subtracts the last value, else the mean (on)"),
+    TEXT_OPT("activation", activation, "gelu|relu", "PatchTST feed-forward activation (gelu)"),
+    TEXT_OPT("res-attention", res_attention, "on|off", "PatchTST: each layer adds the previous layer's "
+                                                                "attention scores (on)"),
+    TEXT_OPT("batch-normalization", batch_normalization, "on|off",
+             "PatchTST: BatchNorm before each sublayer instead of after it (off)"),
+    TEXT_OPT("learn-pos-embed", learn_pos_embed, "on|off", "PatchTST: train the positional embedding (on)"),
+    TEXT_OPT("attn-dropout", attn_dropout, "P", "PatchTST: dropout of the attention weights (0)"),
+    TEXT_OPT("head-dropout", head_dropout, "P", "PatchTST: dropout of the forecast head (0)"),
+};
+
+const fc_arch_option *fc_arch_option_table(size_t *n) {
+    *n = sizeof OPTIONS / sizeof *OPTIONS;
+    return OPTIONS;
+}
+
+/* A non-negative integer, all of the text (strtoull alone takes " -1"): 0 on success. */
+static int parse_size(const char *text, size_t *out) {
+    if (text[0] < '0' || text[0] > '9') return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || *end || v >= (unsigned long long)FC_ARCH_UNSET) return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+fc_status fc_arch_set(fc_arch_options *a, const char *name, const char *value) {
+    for (size_t i = 0; i < sizeof OPTIONS / sizeof *OPTIONS; i++) {
+        const fc_arch_option *o = &OPTIONS[i];
+        if (strcmp(o->name, name)) continue;
+        char *at = (char *)a + o->offset;
+        if (!o->is_size) {
+            memcpy(at, &value, sizeof value);
+            return FC_OK;
+        }
+        size_t v;
+        if (parse_size(value, &v)) return fc_error(FC_ERR_INVALID, "%s '%s': expected a non-negative integer", name, value);
+        memcpy(at, &v, sizeof v);
+        return FC_OK;
+    }
+    return fc_error(FC_ERR_INVALID, "unknown architecture option '%s'", name);
 }
 
 /* Parses "a,b,c" of positive integers; returns the count or -1. */
@@ -143,7 +175,7 @@ static fc_status apply_stacks(const fc_arch_options *a, fc_model_config *c) {
 
 /* A size flag that was given, checked against [lo, hi] and stored in *out. */
 static fc_status apply_size(const char *flag, size_t v, size_t lo, size_t hi, size_t *out) {
-    if (v == ARG_SIZE_UNSET) return FC_OK;
+    if (v == FC_ARCH_UNSET) return FC_OK;
     if (v < lo || v > hi)
         return fc_error(FC_ERR_INVALID, "--%s %zu: must be from %zu to %zu (leave the flag out for the model's default)",
                         flag, v, lo, hi);

@@ -1,0 +1,192 @@
+/* fcast_config: a model and how to train it, set by the names of `fcast
+ * train`'s flags (fcast.h). The architecture options are the library's own
+ * table (models/arch_options.h), shared with the CLI; the training options
+ * below are the subset of train's flags a library caller sets (the
+ * operations flags, files and devices, belong to the CLI). */
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "core/error.h"
+#include "models/model_kinds.h"
+
+fc_status fcast_config_new(const char *model, size_t h, size_t input_size, fcast_config **out) {
+    if (!out) return fc_error(FC_ERR_INVALID, "fcast_config_new: out must not be NULL");
+    *out = NULL;
+    fc_model_kind kind;
+    if (!model || fc_model_kind_parse(model, &kind)) {
+        char kinds[128];
+        fc_model_kind_list(kinds, sizeof kinds);
+        return fc_error(FC_ERR_INVALID, "fcast_config_new: model '%s' is not one of %s (any case)",
+                        model ? model : "(null)", kinds);
+    }
+    if (h < 1 || input_size < 1 || h > FC_MAX_DIM || input_size > FC_MAX_DIM)
+        return fc_error(FC_ERR_INVALID, "fcast_config_new: h (%zu) and input_size (%zu) must be 1 to %zu", h,
+                        input_size, FC_MAX_DIM);
+    fcast_config *c = calloc(1, sizeof *c);
+    if (!c) return fc_error(FC_ERR_MEMORY, "fcast_config_new: out of memory");
+    const fc_model_kind_ops *row = fc_model_kind_row(kind);
+    fc_model_config_default(&c->model, kind, h, input_size);
+    fc_arch_defaults(&c->arch);
+    fc_train_options_default(&c->train);
+    c->train.verbose = 0;
+    c->train.windows_batch_size = row->windows_batch_size;   /* neuralforecast's per-model defaults */
+    c->train.learning_rate = row->learning_rate;
+    c->train.max_steps = row->max_steps;
+    c->train.num_lr_decays = row->num_lr_decays;
+    fc_scaler_parse(row->scaler_type, &c->scaler);
+    c->loss = fc_loss_default(FC_LOSS_MAE);
+    *out = c;
+    return FC_OK;
+}
+
+/* A copy of value that lives as long as the configuration (options point to it). */
+static const char *keep(fcast_config *c, const char *value) {
+    if (c->n_texts == FCAST_CONFIG_MAX_TEXTS) return NULL;
+    char *copy = malloc(strlen(value) + 1);
+    if (copy) strcpy(copy, value), c->texts[c->n_texts++] = copy;
+    return copy;
+}
+
+static fc_status parse_count(const char *key, const char *v, size_t lo, size_t *out) {
+    char *end = NULL;
+    unsigned long long x = v[0] >= '0' && v[0] <= '9' ? strtoull(v, &end, 10) : 0;
+    if (!end || *end || x < lo || x > ((size_t)1 << 40))
+        return fc_error(FC_ERR_INVALID, "%s '%s': expected an integer of at least %zu", key, v, lo);
+    *out = (size_t)x;
+    return FC_OK;
+}
+
+static fc_status parse_number(const char *key, const char *v, double *out) {
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || !isfinite(x)) return fc_error(FC_ERR_INVALID, "%s '%s': expected a finite number", key, v);
+    *out = x;
+    return FC_OK;
+}
+
+static fc_status parse_long(const char *key, const char *v, long *out) {
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end) return fc_error(FC_ERR_INVALID, "%s '%s': expected an integer", key, v);
+    *out = x;
+    return FC_OK;
+}
+
+typedef fc_status (*setter)(fcast_config *c, const char *key, const char *v);
+
+/* The numeric training options: where each lives in fc_train_options,
+ * its kind, and the least count it takes. */
+typedef enum { COUNT, NUMBER, SIGNED } number_kind;
+
+static const struct {
+    const char *key;
+    number_kind kind;
+    size_t offset, least;
+} NUMBERS[] = {
+    {"max-steps", COUNT, offsetof(fc_train_options, max_steps), 1},
+    {"batch-size", COUNT, offsetof(fc_train_options, batch_size), 1},
+    {"windows-batch-size", COUNT, offsetof(fc_train_options, windows_batch_size), 1},
+    {"val-size", COUNT, offsetof(fc_train_options, val_size), 0},
+    {"val-check-steps", COUNT, offsetof(fc_train_options, val_check_steps), 1},
+    {"step-size", COUNT, offsetof(fc_train_options, step_size), 1},
+    {"grad-accum", COUNT, offsetof(fc_train_options, grad_accum), 1},
+    {"lr", NUMBER, offsetof(fc_train_options, learning_rate), 0},
+    {"clip-grad-norm", NUMBER, offsetof(fc_train_options, clip_grad_norm), 0},
+    {"num-lr-decays", SIGNED, offsetof(fc_train_options, num_lr_decays), 0},
+    {"early-stop-patience", SIGNED, offsetof(fc_train_options, early_stop_patience), 0},
+};
+
+/* Option i of NUMBERS from its text; numbers must be >= 0 (lr, clipping). */
+static fc_status set_number(fcast_config *c, size_t i, const char *v) {
+    char *at = (char *)&c->train + NUMBERS[i].offset;
+    const char *key = NUMBERS[i].key;
+    if (NUMBERS[i].kind == COUNT) return parse_count(key, v, NUMBERS[i].least, (size_t *)(void *)at);
+    if (NUMBERS[i].kind == SIGNED) return parse_long(key, v, (long *)(void *)at);
+    double x = 0.0;
+    FC_TRY(parse_number(key, v, &x));
+    if (x < 0) return fc_error(FC_ERR_INVALID, "%s '%s': must be >= 0", key, v);
+    *(double *)(void *)at = x;
+    return FC_OK;
+}
+
+static fc_status set_seed(fcast_config *c, const char *k, const char *v) {
+    size_t seed = 0;
+    FC_TRY(parse_count(k, v, 0, &seed));
+    c->train.seed = seed;
+    return FC_OK;
+}
+static fc_status set_threads(fcast_config *c, const char *k, const char *v) {
+    size_t n = 0;
+    FC_TRY(parse_count(k, v, 0, &n));
+    c->threads = (int)n;
+    return FC_OK;
+}
+static fc_status set_scaler(fcast_config *c, const char *k, const char *v) {
+    if (fc_scaler_parse(v, &c->scaler))
+        return fc_error(FC_ERR_INVALID, "%s '%s': expected identity, standard, robust or minmax", k, v);
+    return FC_OK;
+}
+static fc_status set_precision(fcast_config *c, const char *k, const char *v) {
+    if (fc_precision_parse(v, &c->train.precision))
+        return fc_error(FC_ERR_INVALID, "%s '%s': expected fp32, bf16 or fp16", k, v);
+    return FC_OK;
+}
+static fc_status set_loss(fcast_config *c, const char *k, const char *v) {
+    fc_loss_kind kind;
+    if (fc_loss_parse(v, &kind))
+        return fc_error(FC_ERR_INVALID, "%s '%s': expected mae, mse, huber, smape, mape, mase, quantile or mq", k, v);
+    c->loss = fc_loss_default(kind);
+    return FC_OK;
+}
+/* mq's interval levels, "80,95" (the loss must be mq already). */
+static fc_status set_level(fcast_config *c, const char *k, const char *v) {
+    long levels[FC_MAX_QUANTILES];
+    size_t n = 0;
+    const char *p = v;
+    while (*p && n < FC_MAX_QUANTILES) {
+        char *end;
+        levels[n++] = strtol(p, &end, 10);
+        if (end == p || (*end && *end != ',')) return fc_error(FC_ERR_INVALID, "%s '%s': expected integers like "
+                                                               "80,95", k, v);
+        p = *end ? end + 1 : end;
+    }
+    if (c->loss.kind != FC_LOSS_MQ) return fc_error(FC_ERR_INVALID, "%s: set the loss to mq first", k);
+    return fc_loss_set_levels(&c->loss, levels, n, k);
+}
+
+static const struct {
+    const char *key;
+    setter set;
+} TRAINING[] = {
+    {"seed", set_seed}, {"threads", set_threads}, {"scaler", set_scaler}, {"loss", set_loss},
+    {"level", set_level}, {"precision", set_precision},
+};
+
+fc_status fcast_config_set(fcast_config *c, const char *key, const char *value) {
+    if (!c || !key || !value) return fc_error(FC_ERR_INVALID, "fcast_config_set: config, key and value are needed");
+    for (size_t i = 0; i < sizeof NUMBERS / sizeof *NUMBERS; i++)
+        if (!strcmp(key, NUMBERS[i].key)) return set_number(c, i, value);
+    for (size_t i = 0; i < sizeof TRAINING / sizeof *TRAINING; i++)
+        if (!strcmp(key, TRAINING[i].key)) return TRAINING[i].set(c, key, value);
+    size_t n;
+    const fc_arch_option *arch = fc_arch_option_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(key, arch[i].name)) continue;
+        const char *kept = keep(c, value);
+        if (!kept) return fc_error(FC_ERR_MEMORY, "fcast_config_set: too many settings");
+        return fc_arch_set(&c->arch, key, kept);
+    }
+    return fc_error(FC_ERR_INVALID, "fcast_config_set: unknown key '%s' (the training keys are max-steps, batch-size, "
+                    "windows-batch-size, lr, num-lr-decays, val-size, val-check-steps, early-stop-patience, step-size, "
+                    "seed, scaler, loss, level, precision, grad-accum, clip-grad-norm, threads; the architecture keys "
+                    "are train's, docs/training.md)", key);
+}
+
+void fcast_config_free(fcast_config *c) {
+    if (!c) return;
+    for (size_t i = 0; i < c->n_texts; i++) free(c->texts[i]);
+    free(c);
+}
