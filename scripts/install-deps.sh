@@ -18,6 +18,8 @@ TEST_PACKAGES=(
   chromium           # headless browser: the report test renders the HTML report in it
   curl               # HTTP client: the serve tests talk to the server with it
   python3            # the serve tests build JSON requests and read answers with it
+  python3-numpy python3-pandas python3-pytest   # the Python package's tests (tests/python)
+  python3-venv       # a clean environment for the test that pip-installs the package
 )
 [ "${1:-}" = "--test" ] && PACKAGES+=("${TEST_PACKAGES[@]}")
 

@@ -1,0 +1,149 @@
+"""libfcast.so through ctypes: finding it, declaring its C API, its errors.
+
+Every function of include/fcast.h's library API is declared here with its
+argument and result types, so that a wrong call fails in Python rather
+than in C. The bindings are written for API version 1 (FCAST_API_VERSION);
+a library of another version is refused at import, since a call may have
+changed meaning.
+"""
+import ctypes
+import glob
+import os
+from ctypes import CFUNCTYPE, POINTER, c_char_p, c_double, c_float, c_int, c_int64, c_size_t, c_void_p
+
+API_VERSION = 1
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _candidates():
+    """Where the library may be, in order: $FCAST_LIBRARY, beside the
+    package's files (where a wheel installs it), then the source tree's
+    build directory (python/fcast -> ../../build), for working from a
+    checkout."""
+    env = os.environ.get("FCAST_LIBRARY")
+    if env:
+        return [("$FCAST_LIBRARY", [env])]
+    beside = sorted(glob.glob(os.path.join(_HERE, "libfcast.so*")))
+    build = os.path.join(_HERE, os.pardir, os.pardir, "build", "libfcast.so")
+    return [("beside the package", beside or [os.path.join(_HERE, "libfcast.so")]),
+            ("the source tree's build", [os.path.normpath(build)])]
+
+
+def _load():
+    """The first candidate that loads; an ImportError naming every place
+    looked at (and why each failed) otherwise."""
+    tried = []
+    for where, paths in _candidates():
+        for path in paths:
+            if not os.path.exists(path):
+                tried.append(f"{path} ({where}): not found")
+                continue
+            try:
+                return ctypes.CDLL(path)
+            except OSError as e:
+                tried.append(f"{path} ({where}): {e}")
+    raise ImportError("fcast: cannot load libfcast.so; looked at:\n  " + "\n  ".join(tried) +
+                      "\nBuild it (cmake --build build --target fcastshared), install the wheel, "
+                      "or set FCAST_LIBRARY to its path.")
+
+
+# fcast_progress_fn: (user, step, max_steps, train_loss)
+PROGRESS_FN = CFUNCTYPE(None, c_void_p, c_size_t, c_size_t, c_double)
+
+_OUT = POINTER(c_void_p)
+_SIGNATURES = {
+    "fc_last_error": (c_char_p, []),
+    "fc_last_status": (c_int, []),
+    "fc_status_name": (c_char_p, [c_int]),
+    "fc_version": (c_char_p, []),
+    "fcast_api_version": (c_int, []),
+    "fcast_data_from_arrays": (c_int, [c_size_t, POINTER(c_char_p), POINTER(c_int64), POINTER(c_double),
+                                       POINTER(c_int64), c_int, c_char_p, _OUT]),
+    "fcast_data_read_csv": (c_int, [c_char_p, _OUT]),
+    "fcast_data_n_series": (c_size_t, [c_void_p]),
+    "fcast_data_id": (c_char_p, [c_void_p, c_size_t]),
+    "fcast_data_free": (None, [c_void_p]),
+    "fcast_config_new": (c_int, [c_char_p, c_size_t, c_size_t, _OUT]),
+    "fcast_config_set": (c_int, [c_void_p, c_char_p, c_char_p]),
+    "fcast_config_free": (None, [c_void_p]),
+    "fcast_train": (c_int, [c_void_p, c_void_p, PROGRESS_FN, c_void_p, POINTER(c_int), _OUT]),
+    "fcast_predict": (c_int, [c_void_p, c_void_p, POINTER(c_float), c_size_t]),
+    "fcast_model_h": (c_size_t, [c_void_p]),
+    "fcast_model_outputs": (c_size_t, [c_void_p]),
+    "fcast_model_save": (c_int, [c_void_p, c_char_p]),
+    "fcast_model_load": (c_int, [c_char_p, _OUT]),
+    "fcast_model_free": (None, [c_void_p]),
+}
+
+
+def _declare(library):
+    for name, (restype, argtypes) in _SIGNATURES.items():
+        fn = getattr(library, name)
+        fn.restype, fn.argtypes = restype, argtypes
+    return library
+
+
+lib = _declare(_load())
+
+if lib.fcast_api_version() != API_VERSION:
+    raise ImportError(f"fcast: libfcast {lib.fc_version().decode()} ({lib._name}) has API version "
+                      f"{lib.fcast_api_version()}; these bindings are written for version {API_VERSION}")
+
+# fc_status, in the order of the C enum
+STATUS_NAMES = ("FC_OK", "FC_ERR_IO", "FC_ERR_PARSE", "FC_ERR_INVALID", "FC_ERR_MEMORY", "FC_ERR_FORMAT",
+                "FC_ERR_BACKEND", "FC_ERR_INTERRUPTED")
+FC_OK, FC_ERR_IO, FC_ERR_PARSE, FC_ERR_INVALID, FC_ERR_MEMORY, FC_ERR_FORMAT, FC_ERR_BACKEND, FC_ERR_INTERRUPTED = range(8)
+# fcast_ds_kind
+FCAST_DS_INDEX, FCAST_DS_DATE, FCAST_DS_DATETIME = range(3)
+
+
+class FcastError(Exception):
+    """A failed libfcast call: `status` (the fc_status value), `status_name`
+    ("FC_ERR_INVALID") and, as its text, the library's message, which names
+    the argument, key, file, series or position at fault. Subclasses also
+    derive from the built-in exception a Python caller would catch for
+    that kind."""
+
+    def __init__(self, status, message):
+        self.status = status
+        self.status_name = STATUS_NAMES[status] if 0 <= status < len(STATUS_NAMES) else f"fc_status {status}"
+        super().__init__(message)
+
+
+class FcastIOError(FcastError, OSError):
+    """A file could not be opened, read or written (FC_ERR_IO)."""
+
+
+class FcastValueError(FcastError, ValueError):
+    """Unusable input: malformed (FC_ERR_PARSE), out of range or of the wrong
+    shape (FC_ERR_INVALID), or a corrupt or incompatible file (FC_ERR_FORMAT)."""
+
+
+class FcastMemoryError(FcastError, MemoryError):
+    """An allocation failed or a memory budget was exceeded (FC_ERR_MEMORY)."""
+
+
+class FcastBackendError(FcastError, RuntimeError):
+    """The compute backend reported a failure (FC_ERR_BACKEND)."""
+
+
+_CLASSES = {FC_ERR_IO: FcastIOError, FC_ERR_PARSE: FcastValueError, FC_ERR_INVALID: FcastValueError,
+            FC_ERR_FORMAT: FcastValueError, FC_ERR_MEMORY: FcastMemoryError, FC_ERR_BACKEND: FcastBackendError}
+
+
+def error(status):
+    """The exception for `status`, with this thread's fc_last_error(): call
+    it on the thread that made the failing call (the message is per thread)."""
+    return _CLASSES.get(status, FcastError)(status, lib.fc_last_error().decode(errors="replace"))
+
+
+def check(status):
+    """Raises the exception for a failed call's status; returns on FC_OK."""
+    if status != FC_OK:
+        raise error(status)
+
+
+def version():
+    """The library's version, which is the package's: they are built together."""
+    return lib.fc_version().decode()

@@ -1,0 +1,253 @@
+"""NeuralForecast: neuralforecast's entry point, on libfcast.
+
+fit, predict, save and load take neuralforecast's arguments and return
+its frames (columns unique_id, ds, then one per model output, named as
+neuralforecast names them). What the C API cannot do yet raises
+NotImplementedError saying so, rather than doing something else.
+Differences kept on purpose are documented on each method.
+"""
+import ctypes
+import json
+import os
+import threading
+
+import numpy as np
+
+from . import losses, models
+from ._data import Handle, Panel
+from ._lib import FC_OK, PROGRESS_FN, check, error, lib
+
+_META = "fcast.json"
+_FORMAT = "fcast-neuralforecast-1"
+
+
+class _Training:
+    """One model's fcast_train on a worker thread while the calling thread
+    waits: Python runs a Ctrl-C's KeyboardInterrupt on the main thread
+    only, and only between bytecodes, so a main thread inside the C call
+    would see it when the whole run ends. The worker holds no GIL while in
+    C (ctypes releases it), so the waiting costs nothing."""
+
+    def __init__(self, config, panel, name, verbose):
+        self.cancel = ctypes.c_int(0)   # fcast_train's cancel flag: training stops after the current step
+        self.model = Handle(lib.fcast_model_free)
+        self.failure = None
+        self._name, self._verbose = name, verbose
+        self._callback = PROGRESS_FN(self._on_step)   # referenced here for as long as C may call it
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._train, args=(config, panel), name=f"fcast fit {name}")
+
+    def _train(self, config, panel):
+        try:
+            status = lib.fcast_train(config, panel.handle, self._callback, None, ctypes.byref(self.cancel),
+                                     self.model.out())
+            if status != FC_OK and not self.cancel.value:   # cancelled: FC_ERR_INTERRUPTED, the model so far
+                self.failure = error(status)   # read here: the message is this thread's
+        except Exception as e:   # for run() to raise on the calling thread
+            self.failure = e
+        finally:
+            self._done.set()
+
+    def _on_step(self, user, step, max_steps, loss):
+        if self._verbose and (step % max(max_steps // 10, 1) == 0 or step == max_steps):
+            print(f"{self._name}: step {step}/{max_steps}, train loss {loss:.6g}", flush=True)
+
+    def _wait_for_the_step(self):
+        """Waits for the worker after a cancel: at most one step. Another
+        Ctrl-C (an impatient user, or a terminal that signals twice) does
+        not cut the wait short, which would lose the model so far."""
+        while True:
+            try:
+                self._done.wait()
+                return
+            except KeyboardInterrupt:
+                continue
+
+    def run(self):
+        """The trained model's handle. On KeyboardInterrupt, sets the cancel
+        flag, waits for the step under way, keeps the model trained so far
+        in self.model and re-raises.
+
+        It waits on an Event, not Thread.join: CPython 3.11's join,
+        interrupted, can mark the running thread stopped (its bpo-45274
+        handling releases the thread's own lock), and a later join would
+        not wait. The timeout lets an interrupt that comes without a signal
+        (_thread.interrupt_main) be noticed too."""
+        self._thread.start()
+        try:
+            while not self._done.wait(0.1):
+                pass
+        except KeyboardInterrupt:
+            self.cancel.value = 1
+            self._wait_for_the_step()
+            raise
+        self._thread.join()
+        if self.failure:
+            raise self.failure
+        return self.model
+
+
+def _unsupported(what, **given):
+    """Refuses arguments the C API has no counterpart for yet, by name."""
+    for name, value in given.items():
+        if value is not None and value is not False:
+            raise NotImplementedError(f"fcast: {what}({name}=...) is not supported yet (the C API has no "
+                                      f"counterpart)")
+
+
+class NeuralForecast:
+    """neuralforecast's NeuralForecast: several models of one horizon, fit on
+    a long DataFrame (unique_id, ds, y), forecasting the h points after the
+    end of every series.
+
+    freq is a pandas alias ("MS", "D", "h", "30min", ...) for datetime ds,
+    an integer step for integer ds. local_scaler_type is not supported yet
+    (the models' scaler_type is)."""
+
+    def __init__(self, models, freq, local_scaler_type=None, local_static_scaler_type=None):
+        if not models:
+            raise ValueError("fcast: NeuralForecast needs at least one model")
+        if any(m.h != models[0].h for m in models):
+            raise ValueError("All models should have the same horizon")
+        _unsupported("NeuralForecast", local_scaler_type=local_scaler_type,
+                     local_static_scaler_type=local_static_scaler_type)
+        self.models = list(models)
+        self.freq = freq
+        self.h = models[0].h
+        self.id_col, self.time_col, self.target_col = "unique_id", "ds", "y"
+        self._trained = [None] * len(self.models)
+        self._panel = None
+
+    def _model_names(self):
+        """Each model's column name: alias or class name, with 1, 2, ...
+        after repeats (NHITS, NHITS1), as neuralforecast's."""
+        names, counts = [], {}
+        for model in self.models:
+            name = repr(model)
+            counts[name] = counts.get(name, -1) + 1
+            names.append(name + str(counts[name]) if counts[name] else name)
+        return names
+
+    def fit(self, df=None, static_df=None, val_size=0, val_df=None, use_init_models=False, verbose=False,
+            id_col="unique_id", time_col="ds", target_col="y", distributed_config=None, prediction_intervals=None):
+        """Trains every model on df (each from its initial weights, as with
+        use_init_models=True: fcast does not continue a previous fit).
+        val_size points of each series are held out to validate (early
+        stopping, best weights). Extra columns of df are ignored.
+
+        Ctrl-C stops the model being trained after its current step and
+        re-raises KeyboardInterrupt; the models trained so far are kept,
+        the interrupted one with its weights at the stop (predict works
+        once every model has weights)."""
+        _unsupported("fit", static_df=static_df, val_df=val_df, distributed_config=distributed_config,
+                     prediction_intervals=prediction_intervals)
+        if df is None and self._panel is None:
+            raise ValueError("fcast: pass df: nothing was fitted before")
+        if df is not None:
+            self.id_col, self.time_col, self.target_col = id_col, time_col, target_col
+            self._panel = Panel(df, self.freq, id_col, time_col, target_col)
+        extra = [("val-size", str(int(val_size)))] if val_size else []
+        self._trained = [None] * len(self.models)
+        for i, (model, name) in enumerate(zip(self.models, self._model_names())):
+            training = _Training(model._config(extra), self._panel, name, verbose)
+            try:
+                training.run()
+            finally:
+                if not training.failure:
+                    self._trained[i] = training.model
+
+    def predict(self, df=None, static_df=None, futr_df=None, verbose=False, engine=None, level=None,
+                quantiles=None, h=None, **data_kwargs):
+        """Forecasts of the h points after the end of every series of the
+        fitted df, or of df when given (the models are not refit).
+
+        futr_df is not read: no fcast model takes future exogenous inputs
+        yet (the constructors refuse futr_exog_list), so neuralforecast
+        would not read it either. level and quantiles: models trained with
+        MQLoss give their own intervals whatever is asked, as in
+        neuralforecast; other models would need conformal intervals, not in
+        the C API yet."""
+        _unsupported("predict", static_df=static_df, engine=engine, quantiles=quantiles, **data_kwargs)
+        if h is not None and h != self.h:
+            raise NotImplementedError(f"fcast: predict(h={h}): fcast forecasts the models' horizon {self.h}")
+        if level is not None and any(not isinstance(m.loss, losses.MQLoss) for m in self.models):
+            raise NotImplementedError("fcast: predict(level=...) for models without MQLoss needs conformal "
+                                      "intervals (fit(prediction_intervals=...)), not in the C API yet")
+        untrained = [n for n, t in zip(self._model_names(), self._trained) if t is None]
+        if untrained:
+            raise Exception(f"You must fit the model before predicting (not trained: {', '.join(untrained)}).")
+        panel = self._panel if df is None else Panel(df, self.freq, self.id_col, self.time_col, self.target_col)
+        if panel is None:
+            raise ValueError("fcast: pass df: NeuralForecast.load restores the models, not the training data")
+        frame = panel.future(self.h, self.freq, self.id_col, self.time_col)
+        for model, name, trained in zip(self.models, self._model_names(), self._trained):
+            forecasts = self._forecast(model, trained, panel)
+            for k, suffix in enumerate(model.loss.output_names):
+                frame[name + suffix] = forecasts[:, :, k].ravel()
+        return frame
+
+    def _forecast(self, model, trained, panel):
+        """One model's forecasts, (series, h, outputs) float32, series in
+        the panel's (neuralforecast's) order."""
+        outputs = lib.fcast_model_outputs(trained)
+        if outputs != len(model.loss.output_names):
+            raise ValueError(f"fcast: {model!r} forecasts {outputs} values per point but its loss "
+                             f"{model.loss!r} names {len(model.loss.output_names)}")
+        out = np.empty((len(panel.fcast_order), self.h, outputs), dtype=np.float32)
+        check(lib.fcast_predict(trained, panel.handle, out.ctypes.data_as(ctypes.POINTER(ctypes.c_float)),
+                                out.size))
+        return out[panel.fcast_order]
+
+    def cross_validation(self, *args, **kwargs):
+        """Planned: cross-validation is not in the C API yet (`fcast cv` runs it)."""
+        raise NotImplementedError("fcast: cross_validation is planned (not in the C API yet); "
+                                  "the command line's `fcast cv` runs it")
+
+    def save(self, path, model_index=None, save_dataset=True, overwrite=False):
+        """Writes each model's fcast model file (<name>_<count>.safetensors,
+        the file `fcast predict --model` reads) and fcast.json (freq, column
+        names, each model's class and arguments) into the directory path.
+        The training data is not saved, whatever save_dataset says: after
+        load, pass df to predict."""
+        path = os.fspath(path)
+        if os.path.isdir(path) and os.listdir(path) and not overwrite:
+            raise Exception("Directory is not empty. Set `overwrite=True` to overwrite files.")
+        if any(t is None for t in self._trained):
+            raise Exception("You must fit the models before saving them.")
+        os.makedirs(path, exist_ok=True)
+        entries, counts = [], {}
+        for i, model in enumerate(self.models):
+            if model_index is not None and i not in model_index:
+                continue
+            counts[repr(model)] = counts.get(repr(model), -1) + 1
+            file = f"{model!r}_{counts[repr(model)]}.safetensors"
+            check(lib.fcast_model_save(self._trained[i], os.path.join(path, file).encode()))
+            entries.append(dict(model._to_json(), file=file))
+        meta = {"format": _FORMAT, "freq": self.freq, "id_col": self.id_col, "time_col": self.time_col,
+                "target_col": self.target_col, "models": entries}
+        with open(os.path.join(path, _META), "w") as f:
+            json.dump(meta, f, indent=1, default=lambda value: value.item())   # numpy scalars
+
+    @staticmethod
+    def load(path, verbose=False, **kwargs):
+        """A NeuralForecast from a directory `save` wrote: its models remade
+        from fcast.json and their weights from the model files. predict then
+        needs df (the training data is not saved)."""
+        path = os.fspath(path)
+        with open(os.path.join(path, _META)) as f:
+            meta = json.load(f)
+        if meta.get("format") != _FORMAT:
+            raise ValueError(f"fcast: {path}/{_META} is not a directory NeuralForecast.save wrote")
+        nf = NeuralForecast([_remake(entry) for entry in meta["models"]], meta["freq"])
+        nf.id_col, nf.time_col, nf.target_col = meta["id_col"], meta["time_col"], meta["target_col"]
+        for i, entry in enumerate(meta["models"]):
+            nf._trained[i] = Handle(lib.fcast_model_free)
+            check(lib.fcast_model_load(os.path.join(path, entry["file"]).encode(), nf._trained[i].out()))
+        return nf
+
+
+def _remake(entry):
+    """A model object from its fcast.json entry."""
+    loss = getattr(losses, entry["loss"]["class"])(**entry["loss"]["params"])
+    cls = getattr(models, entry["class"])
+    return cls(entry["h"], entry["input_size"], loss=loss, alias=entry["alias"], **entry["args"])

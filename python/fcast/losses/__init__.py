@@ -1,0 +1,5 @@
+"""Training losses: fcast.losses.pytorch, neuralforecast.losses.pytorch's
+counterpart, whose classes are also importable from here."""
+from .pytorch import MAE, MAPE, MASE, MSE, SMAPE, HuberLoss, MQLoss, QuantileLoss
+
+__all__ = ["MAE", "MSE", "MAPE", "SMAPE", "HuberLoss", "QuantileLoss", "MASE", "MQLoss"]

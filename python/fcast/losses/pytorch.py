@@ -1,0 +1,143 @@
+"""Training losses, as neuralforecast.losses.pytorch names them.
+
+Each class is the neuralforecast loss of the same name and arguments; it
+tells the C side which `loss` (and `level`) to train with, and names the
+forecast columns as neuralforecast's `output_names` do. The module sits
+at fcast/losses/pytorch.py so that `from neuralforecast.losses.pytorch
+import MQLoss` becomes `from fcast.losses.pytorch import MQLoss`; the
+classes are also importable from `fcast.losses`.
+
+The C API (version 1) sets no loss parameter but MQLoss's levels: a
+HuberLoss, QuantileLoss or MASE whose parameter differs from fcast's
+default (delta 1, q 0.5, seasonality 1) is refused rather than trained
+with the default. horizon_weight is not supported by fcast.
+"""
+import warnings
+
+import numpy as np
+
+__all__ = ["MAE", "MSE", "MAPE", "SMAPE", "HuberLoss", "QuantileLoss", "MASE", "MQLoss"]
+
+
+class _Loss:
+    """A loss: its C name, the parameters it was made with (for equality,
+    repr and saving) and its output names."""
+
+    _c_name = None
+    output_names = [""]
+
+    def __init__(self, horizon_weight=None, **params):
+        if horizon_weight is not None:
+            raise NotImplementedError(f"fcast: {type(self).__name__}(horizon_weight=...) is not supported")
+        self._params = params
+
+    @property
+    def outputsize_multiplier(self):
+        return len(self.output_names)
+
+    def _settings(self):
+        """(key, value) pairs for fcast_config_set, in the order to set them."""
+        return [("loss", self._c_name)]
+
+    def _to_json(self):
+        return {"class": type(self).__name__, "params": self._params}
+
+    def __eq__(self, other):
+        return type(self) is type(other) and self._params == other._params
+
+    def __hash__(self):
+        return hash((type(self).__name__, repr(sorted(self._params.items()))))
+
+    def __repr__(self):
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self._params.items())})"
+
+
+def _only_default(loss, name, value, default):
+    """Refuses a parameter the C API cannot set yet, unless it is fcast's default."""
+    if value != default:
+        raise NotImplementedError(f"fcast: {type(loss).__name__}({name}={value!r}): the C API does not set "
+                                  f"this parameter yet, only its default {default!r}")
+
+
+class MAE(_Loss):
+    """Mean absolute error (neuralforecast's MAE)."""
+    _c_name = "mae"
+
+
+class MSE(_Loss):
+    """Mean squared error (neuralforecast's MSE)."""
+    _c_name = "mse"
+
+
+class MAPE(_Loss):
+    """Mean absolute percentage error (neuralforecast's MAPE)."""
+    _c_name = "mape"
+
+
+class SMAPE(_Loss):
+    """Symmetric MAPE, 0 to 2 as neuralforecast's SMAPE."""
+    _c_name = "smape"
+
+
+class HuberLoss(_Loss):
+    """Huber loss; only delta=1.0 until the C API sets huber-delta."""
+    _c_name = "huber"
+
+    def __init__(self, delta=1.0, horizon_weight=None):
+        super().__init__(horizon_weight, delta=delta)
+        _only_default(self, "delta", delta, 1.0)
+
+
+class QuantileLoss(_Loss):
+    """Pinball loss of quantile q; only q=0.5 until the C API sets quantile."""
+    _c_name = "quantile"
+
+    def __init__(self, q, horizon_weight=None):
+        super().__init__(horizon_weight, q=q)
+        _only_default(self, "q", q, 0.5)
+        self.output_names = [f"_ql{q}"]
+
+
+class MASE(_Loss):
+    """Mean absolute scaled error; only seasonality=1 until the C API sets season."""
+    _c_name = "mase"
+
+    def __init__(self, seasonality, horizon_weight=None):
+        super().__init__(horizon_weight, seasonality=seasonality)
+        _only_default(self, "seasonality", seasonality, 1)
+
+
+def level_to_outputs(level):
+    """neuralforecast's quantile order and column suffixes for `level`: the
+    median, then the bounds from the lowest quantile up (its own function,
+    without torch)."""
+    qs = sum([[50 - lv / 2, 50 + lv / 2] for lv in level], [])
+    names = sum([[f"-lo-{lv}", f"-hi-{lv}"] for lv in level], [])
+    order = np.argsort(qs)
+    return ["-median"] + [names[i] for i in order]
+
+
+class MQLoss(_Loss):
+    """Multi-quantile loss over the quantiles of `level` (neuralforecast's
+    MQLoss); fcast returns the median and every level's bounds, named and
+    ordered as neuralforecast's columns. `quantiles=` is not in the C API yet."""
+    _c_name = "mq"
+
+    def __init__(self, level=[80, 90], quantiles=None, horizon_weight=None):  # noqa: B006 (neuralforecast's default)
+        if quantiles is not None:
+            raise NotImplementedError("fcast: MQLoss(quantiles=...) is not in the C API yet; use level=[...]")
+        unique = list(dict.fromkeys(level))
+        if len(unique) < len(level):
+            warnings.warn(f"Duplicate levels detected. Using unique levels: {unique}")
+        super().__init__(horizon_weight, level=unique)
+        self.level = unique
+        self.output_names = level_to_outputs(unique)
+
+    def _settings(self):
+        return super()._settings() + [("level", ",".join(_level_text(lv) for lv in self.level))]
+
+
+def _level_text(level):
+    """A level as the C side reads it: an integer (80.0 is 80); anything
+    else goes as typed, for the C side to refuse by name."""
+    return str(int(level)) if float(level).is_integer() else str(level)

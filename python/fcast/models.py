@@ -1,0 +1,225 @@
+"""neuralforecast's models, trained by fcast: NHITS, NBEATS, NBEATSx, MLP,
+LSTM, TiDE, PatchTST.
+
+Each class takes its neuralforecast constructor's arguments. Every argument
+falls in one of four kinds, decided per argument:
+
+* mapped: sent to the C side as `fcast train`'s flag of the same meaning
+  (docs/training.md): max_steps -> max-steps, learning_rate -> lr,
+  scaler_type -> scaler, random_seed -> seed, early_stop_patience_steps ->
+  early-stop-patience, the architecture's own (mlp_units, hidden_size,
+  patch_len, ...) by their kebab-case names; and of the Lightning trainer's
+  keyword arguments, gradient_clip_val -> clip-grad-norm (Lightning clips
+  the norm by default, as fcast), accumulate_grad_batches -> grad-accum,
+  precision ("bf16-mixed" -> bf16, "16-mixed" -> fp16, 32 -> fp32).
+  Arguments not given are not sent: the C side has neuralforecast's
+  defaults for each model. Values are checked by the C side when the
+  model is made, so a bad one fails here with fcast's message.
+* fixed: arguments fcast does not implement (exogenous lists, custom
+  optimizers and schedulers, start padding, ...). Their neuralforecast
+  default is accepted; any other value raises NotImplementedError, since
+  training without it would give another model.
+* ignored: arguments that cannot change the forecasts (inference batch
+  sizes, data loader workers, logging, progress bars, the device). They
+  are accepted with a warning naming them. The device is the one
+  approximation: fcast picks it itself (a usable GPU, else the CPU), and a
+  GPU's float sums may differ in the last bits.
+* anything else raises TypeError, as neuralforecast's Trainer would.
+"""
+import numbers
+import warnings
+
+from . import _lib
+from ._data import Handle
+from .losses.pytorch import MAE, _Loss
+
+__all__ = ["NHITS", "NBEATS", "NBEATSx", "MLP", "LSTM", "TiDE", "PatchTST"]
+
+# neuralforecast argument -> fcast_config_set key, where not its kebab-case
+_KEYS = {"learning_rate": "lr", "scaler_type": "scaler", "random_seed": "seed",
+         "early_stop_patience_steps": "early-stop-patience", "n_polynomials": "n-basis",
+         "gradient_clip_val": "clip-grad-norm", "accumulate_grad_batches": "grad-accum"}
+
+_TRAINING = ("max_steps", "learning_rate", "batch_size", "windows_batch_size", "num_lr_decays",
+             "early_stop_patience_steps", "val_check_steps", "step_size", "scaler_type", "random_seed",
+             "gradient_clip_val", "accumulate_grad_batches", "precision")
+
+# Lightning's precision settings fcast runs the same way (mixed: products in
+# the low precision, master weights in fp32)
+_PRECISION = {32: "fp32", "32": "fp32", "32-true": "fp32", "bf16": "bf16", "bf16-mixed": "bf16",
+              16: "fp16", "16": "fp16", "16-mixed": "fp16"}
+
+_FIXED = {"futr_exog_list": None, "hist_exog_list": None, "stat_exog_list": None, "cat_exog_list": None,
+          "categorical_cardinalities": None, "cat_emb_dim": "fastai", "exclude_insample_y": False,
+          "val_monitor": "ptl/val_loss", "start_padding_enabled": False,
+          "training_data_availability_threshold": 0.0, "drop_last_loader": False, "optimizer": None,
+          "optimizer_kwargs": None, "lr_scheduler": None, "lr_scheduler_kwargs": None,
+          "gradient_clip_algorithm": "norm"}
+
+_DEVICE = "fcast picks the device itself (a usable GPU, else the CPU)"
+_IGNORED = {"valid_batch_size": "fcast validates in batches of its own size",
+            "inference_windows_batch_size": "fcast forecasts in batches of its own size",
+            "dataloader_kwargs": "fcast has no data loader", "accelerator": _DEVICE, "devices": _DEVICE,
+            "logger": "no Lightning logs", "enable_progress_bar": "fit(verbose=True) prints progress",
+            "enable_model_summary": "no model summary", "enable_checkpointing": "no Lightning checkpoints",
+            "default_root_dir": "no Lightning logs", "log_every_n_steps": "no Lightning logs",
+            "num_sanity_val_steps": "no sanity validation", "deterministic": "fcast's runs are deterministic",
+            "benchmark": "no cuDNN benchmarking"}
+
+
+def _text(value):
+    """A value in the text of `fcast train`'s flags: on/off, comma lists,
+    mlp_units' [in, out] pairs as in:out."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, (list, tuple)):
+        return ",".join(":".join(_text(v) for v in item) if isinstance(item, (list, tuple)) else _text(item)
+                        for item in value)
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        return repr(float(value))
+    return str(value)
+
+
+def _is_default(value, default):
+    """Whether a fixed argument is at neuralforecast's default ([] counts as
+    None for the exogenous lists)."""
+    return value == default or (default is None and isinstance(value, (list, tuple)) and not value)
+
+
+class _Model:
+    """What the model classes share: the arguments' kinds, the fcast
+    configuration they make, the name of their forecast columns."""
+
+    _kind = None          # fcast_config_new's model name
+    _arch = ()            # architecture arguments mapped to config keys
+    _fixed = {}           # this model's fixed arguments and their defaults
+    _ignored = {}         # this model's ignored arguments and why
+
+    def __init__(self, h, input_size, loss=None, valid_loss=None, alias=None, **kwargs):
+        if input_size < 1:   # neuralforecast's protection for its recurrent models' -1, on every model
+            input_size = 3 * h
+            warnings.warn(f"Input size too small. Automatically setting input size to 3 * horizon = {input_size}")
+        self.h, self.input_size, self.alias = h, input_size, alias
+        self.loss = MAE() if loss is None else loss
+        if not isinstance(self.loss, _Loss):
+            raise TypeError(f"fcast: loss {self.loss!r} is not one of fcast.losses' classes")
+        if valid_loss is not None and valid_loss != self.loss:
+            raise NotImplementedError(f"fcast: {self}(valid_loss={valid_loss!r}): fcast validates with the "
+                                      "training loss; leave valid_loss None")
+        self.valid_loss = valid_loss
+        self._args = self._sort(kwargs)
+        self._config()   # made and dropped: the C side checks every value now, as neuralforecast does
+
+    def _sort(self, kwargs):
+        """The mapped arguments; fixed ones checked, ignored ones warned about."""
+        mapped, ignored = {}, []
+        for name, value in kwargs.items():
+            if name in _TRAINING or name in self._arch:
+                mapped[name] = value
+            elif name in self._fixed or name in _FIXED:
+                default = self._fixed.get(name, _FIXED.get(name))
+                if not _is_default(value, default):
+                    raise NotImplementedError(f"fcast: {type(self).__name__}({name}={value!r}) is not supported "
+                                              f"(only its default {default!r})")
+            elif name in self._ignored or name in _IGNORED:
+                if value is not None:
+                    ignored.append(f"{name} ({self._ignored.get(name) or _IGNORED[name]})")
+            else:
+                raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument '{name}' "
+                                "(neither neuralforecast's nor a trainer argument fcast knows)")
+        if ignored:
+            warnings.warn(f"fcast: {type(self).__name__} ignores " + "; ".join(ignored))
+        return mapped
+
+    def _settings(self):
+        """(key, text) pairs for fcast_config_set: the loss first (level
+        needs it), then the mapped arguments."""
+        pairs = list(self.loss._settings())
+        for name, value in self._args.items():
+            if name == "precision":
+                if value not in _PRECISION:
+                    raise NotImplementedError(f"fcast: precision={value!r}: fcast runs "
+                                              f"{sorted(map(str, _PRECISION))}")
+                value = _PRECISION[value]
+            pairs.append((_KEYS.get(name, name.replace("_", "-")), _text(value)))
+        return pairs
+
+    def _config(self, extra=()):
+        """A new fcast_config handle of this model with its settings (and
+        `extra` pairs, such as fit's val-size)."""
+        config = Handle(_lib.lib.fcast_config_free)
+        _lib.check(_lib.lib.fcast_config_new(self._kind.encode(), self.h, self.input_size, config.out()))
+        for key, value in self._settings() + list(extra):
+            _lib.check(_lib.lib.fcast_config_set(config, key.encode(), value.encode()))
+        return config
+
+    def _to_json(self):
+        """What NeuralForecast.save writes to remake this model object."""
+        return {"class": type(self).__name__, "h": self.h, "input_size": self.input_size, "alias": self.alias,
+                "loss": self.loss._to_json(), "args": self._args}
+
+    def __repr__(self):
+        return type(self).__name__ if self.alias is None else self.alias
+
+
+_DROPOUT_THETA = {"dropout_prob_theta": 0.0, "activation": "ReLU"}
+_BEATS_FIXED = dict(_DROPOUT_THETA, shared_weights=False)
+
+
+class NHITS(_Model):
+    """N-HiTS (neuralforecast's NHITS)."""
+    _kind = "nhits"
+    _arch = ("stack_types", "n_blocks", "mlp_units", "n_pool_kernel_size", "n_freq_downsample")
+    _fixed = dict(_DROPOUT_THETA, pooling_mode="MaxPool1d", interpolation_mode="linear")
+
+
+class NBEATS(_Model):
+    """N-BEATS (neuralforecast's NBEATS): polynomial trend basis of degree n_basis."""
+    _kind = "nbeats"
+    _arch = ("n_harmonics", "n_basis", "stack_types", "n_blocks", "mlp_units")
+    _fixed = dict(_BEATS_FIXED, basis="polynomial")
+    _ignored = {"n_polynomials": "deprecated: neuralforecast ignores it too; n_basis sets the degree"}
+
+
+class NBEATSx(_Model):
+    """N-BEATSx (neuralforecast's NBEATSx), without exogenous inputs for now."""
+    _kind = "nbeatsx"
+    _arch = ("n_harmonics", "n_polynomials", "stack_types", "n_blocks", "mlp_units")
+    _fixed = _BEATS_FIXED
+
+
+class MLP(_Model):
+    """A multilayer perceptron (neuralforecast's MLP)."""
+    _kind = "mlp"
+    _arch = ("num_layers", "hidden_size")
+
+
+class LSTM(_Model):
+    """neuralforecast's direct LSTM (recurrent=False, its default). input_size
+    -1 (its default) is 3 h, as neuralforecast sets it."""
+    _kind = "lstm"
+    _arch = ("encoder_n_layers", "encoder_hidden_size", "decoder_hidden_size", "decoder_layers")
+    _fixed = {"encoder_bias": True, "encoder_dropout": 0.0, "decoder_activation": None, "recurrent": False,
+              "inference_input_size": None}
+    _ignored = {"h_train": "used only with recurrent=True", "context_size": "deprecated and unused"}
+
+    def __init__(self, h, input_size=-1, **kwargs):
+        super().__init__(h, input_size, **kwargs)
+
+
+class TiDE(_Model):
+    """TiDE (neuralforecast's TiDE)."""
+    _kind = "tide"
+    _arch = ("hidden_size", "decoder_output_dim", "temporal_decoder_dim", "dropout", "layernorm",
+             "num_encoder_layers", "num_decoder_layers", "temporal_width")
+
+
+class PatchTST(_Model):
+    """PatchTST (neuralforecast's PatchTST)."""
+    _kind = "patchtst"
+    _arch = ("encoder_layers", "n_heads", "hidden_size", "linear_hidden_size", "dropout", "head_dropout",
+             "attn_dropout", "patch_len", "stride", "revin", "revin_affine", "revin_subtract_last", "activation",
+             "res_attention", "batch_normalization", "learn_pos_embed")
+    _ignored = {"fc_dropout": "read only by a pretraining head, which neuralforecast's PatchTST never builds"}

@@ -1,0 +1,196 @@
+"""The ctypes layer: errors, zero-copy data, arguments, loss names,
+interruption."""
+import ctypes
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pd = pytest.importorskip("pandas")
+
+import fcast  # noqa: E402
+from fcast import NeuralForecast, _lib, core  # noqa: E402
+from fcast._data import Panel  # noqa: E402
+from fcast.losses import MAE, MQLoss  # noqa: E402
+from fcast.models import LSTM, MLP, NHITS, PatchTST  # noqa: E402
+
+from conftest import FAST  # noqa: E402
+
+
+def test_library_and_version():
+    assert _lib.lib.fcast_api_version() == _lib.API_VERSION == 1
+    assert fcast.__version__ == _lib.lib.fc_version().decode()
+
+
+def test_invalid_value_is_a_value_error_with_fcasts_message():
+    with pytest.raises(ValueError) as info:
+        NHITS(h=12, input_size=24, scaler_type="bogus")
+    assert isinstance(info.value, fcast.FcastValueError)
+    assert info.value.status_name == "FC_ERR_INVALID"
+    assert "scaler 'bogus': expected identity, standard, robust or minmax" in str(info.value)
+
+
+def test_missing_model_file_is_an_os_error(fitted, tmp_path):
+    fitted.save(tmp_path / "nf")
+    (tmp_path / "nf" / "NHITS_1.safetensors").unlink()
+    with pytest.raises(OSError) as info:
+        NeuralForecast.load(tmp_path / "nf")
+    assert isinstance(info.value, fcast.FcastIOError) and info.value.status_name == "FC_ERR_IO"
+    assert "NHITS_1.safetensors: cannot open" in str(info.value)
+
+
+def test_data_errors_name_the_problem(monthly):
+    with pytest.raises(ValueError, match="duplicate"):
+        Panel(pd.concat([monthly, monthly.iloc[:1]]), "MS")
+    with pytest.raises(ValueError, match="unknown frequency 'W-SUN'"):
+        Panel(monthly, "W-SUN")
+    with pytest.raises(ValueError, match="time zone"):
+        Panel(monthly.assign(ds=monthly.ds.dt.tz_localize("UTC")), "MS")
+
+
+def y_address_passed(monkeypatch, nf, df):
+    """The address of the y buffer that nf.predict(df=df) gives to
+    fcast_data_from_arrays. A spy replaces the function on the ctypes
+    library object (where the package looks it up at each call), records
+    the address its y pointer holds and calls the real function."""
+    seen = []
+    real = _lib.lib.fcast_data_from_arrays
+
+    def spy(n, ids, indptr, y, *rest):
+        seen.append(ctypes.cast(y, ctypes.c_void_p).value)
+        return real(n, ids, indptr, y, *rest)
+
+    monkeypatch.setattr(_lib.lib, "fcast_data_from_arrays", spy)
+    nf.predict(df=df)
+    return seen[0]
+
+
+def test_y_passes_without_a_copy(monkeypatch, fitted, monthly):
+    """A float64 column of grouped rows reaches C as the DataFrame's own
+    buffer (the address of df["y"].to_numpy(), which is the column's
+    storage); one that needs converting or regrouping is copied (the
+    controls)."""
+    assert monthly.y.dtype == np.float64
+    assert y_address_passed(monkeypatch, fitted, monthly) == monthly["y"].to_numpy().ctypes.data
+    shuffled = monthly.sample(frac=1.0, random_state=0)
+    assert y_address_passed(monkeypatch, fitted, shuffled) != shuffled["y"].to_numpy().ctypes.data
+    as_float32 = monthly.astype({"y": np.float32})
+    assert y_address_passed(monkeypatch, fitted, as_float32) != as_float32["y"].to_numpy().ctypes.data
+
+
+def neuralforecast_mq_names(level):
+    """neuralforecast's MQLoss(level).output_names: from neuralforecast when
+    it is installed, else as its level_to_outputs (losses/pytorch.py, 3.3)
+    gives them, computed there and written down here."""
+    try:
+        from neuralforecast.losses.pytorch import MQLoss as NfMQLoss
+    except ImportError:
+        return {(80, 90): ["-median", "-lo-90", "-lo-80", "-hi-80", "-hi-90"],
+                (90, 80, 50): ["-median", "-lo-90", "-lo-80", "-lo-50", "-hi-50", "-hi-80", "-hi-90"],
+                (95,): ["-median", "-lo-95", "-hi-95"],
+                (99, 1, 50, 60): ["-median", "-lo-99", "-lo-60", "-lo-50", "-lo-1", "-hi-1", "-hi-50", "-hi-60",
+                                  "-hi-99"]}[tuple(level)]
+    return [str(n) for n in NfMQLoss(level=list(level)).output_names]
+
+
+@pytest.mark.parametrize("level", [(80, 90), (90, 80, 50), (95,), (99, 1, 50, 60)])
+def test_mqloss_names_are_neuralforecasts(level):
+    assert MQLoss(level=list(level)).output_names == neuralforecast_mq_names(level)
+
+
+def test_model_arguments():
+    settings = dict(PatchTST(h=6, input_size=24, hidden_size=32, n_heads=4, revin=False, learning_rate=1e-3,
+                             random_seed=7, scaler_type="standard", early_stop_patience_steps=-1,
+                             loss=MQLoss(level=[80]))._settings())
+    assert settings == {"loss": "mq", "level": "80", "hidden-size": "32", "n-heads": "4", "revin": "off",
+                        "lr": "0.001", "seed": "7", "scaler": "standard", "early-stop-patience": "-1"}
+    assert dict(NHITS(h=6, input_size=12, mlp_units=[[8, 16], [16, 16]])._settings())["mlp-units"] == "8:16,16:16"
+    with pytest.warns(UserWarning, match="3 \\* horizon"):
+        assert LSTM(h=4).input_size == 12   # neuralforecast's input_size=-1: 3 h
+    with pytest.raises(NotImplementedError, match="futr_exog_list"):
+        NHITS(h=6, input_size=12, futr_exog_list=["price"])
+    with pytest.raises(TypeError, match="max_epochs"):
+        MLP(h=6, input_size=12, max_epochs=3)
+    with pytest.warns(UserWarning, match="accelerator"):
+        MLP(h=6, input_size=12, accelerator="cpu", futr_exog_list=None)
+    with pytest.raises(NotImplementedError, match="valid_loss"):
+        MLP(h=6, input_size=12, valid_loss=MQLoss())
+    MLP(h=6, input_size=12, valid_loss=MAE())
+
+
+def test_unsupported_calls_say_so(fitted):
+    with pytest.raises(NotImplementedError, match="planned"):
+        fitted.cross_validation()
+    with pytest.raises(NotImplementedError, match="conformal"):
+        fitted.predict(level=[80])
+    with pytest.raises(NotImplementedError, match="local_scaler_type"):
+        NeuralForecast(models=[MLP(h=6, input_size=12)], freq="MS", local_scaler_type="standard")
+
+
+def test_ctrl_c_stops_training_and_keeps_the_model(monkeypatch, monthly):
+    """A Ctrl-C while fit waits (SIGINT to the process, sent here from the
+    training thread's progress callback at step 3) sets the cancel flag:
+    training stops after its current step, fit re-raises KeyboardInterrupt,
+    and the model trained so far forecasts. Python's own SIGINT handler is
+    installed for the test, since a shell's background job starts with
+    SIGINT ignored."""
+    steps = []
+    on_step = core._Training._on_step
+
+    def interrupting(self, user, step, max_steps, loss):
+        on_step(self, user, step, max_steps, loss)
+        steps.append(step)
+        if step == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(core._Training, "_on_step", interrupting)
+    nf = NeuralForecast(models=[NHITS(h=6, input_size=12, **dict(FAST, max_steps=5000))], freq="MS")
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            nf.fit(monthly)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert 3 <= steps[-1] < 5000
+    assert np.isfinite(nf.predict()["NHITS"]).all()
+
+
+def test_training_does_not_hold_the_gil(monthly):
+    """Another Python thread runs while the C side trains: ctypes releases
+    the GIL for the call. The call is made here without a progress
+    callback, which would let the GIL change hands at every step anyway."""
+    from fcast._data import Handle
+
+    ticks, stop = [], threading.Event()
+
+    def ticker():
+        while not stop.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.002)
+
+    config = NHITS(h=6, input_size=12, **dict(FAST, max_steps=400))._config()
+    panel, model = Panel(monthly, "MS"), Handle(_lib.lib.fcast_model_free)
+    thread = threading.Thread(target=ticker)
+    thread.start()
+    try:
+        start = time.perf_counter()
+        _lib.check(_lib.lib.fcast_train(config, panel.handle, _lib.PROGRESS_FN(), None, None, model.out()))
+        end = time.perf_counter()
+    finally:
+        stop.set()
+        thread.join()
+    during = [t for t in ticks if start < t < end]
+    assert len(during) >= 0.2 * (end - start) / 0.002, (len(during), end - start)
+
+
+def test_training_errors_carry_the_workers_message(monthly):
+    """fc_last_error is per thread: a failure inside fcast_train, on the
+    training thread, reaches fit's caller with its message."""
+    nf = NeuralForecast(models=[PatchTST(h=6, input_size=24, hidden_size=16, n_heads=3, max_steps=2)], freq="MS")
+    with pytest.raises(ValueError, match=r"n_heads \(3\) must divide hidden_size \(16\)"):
+        nf.fit(monthly)
+    with pytest.raises(Exception, match="must fit"):
+        nf.predict()
