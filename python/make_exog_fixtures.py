@@ -64,7 +64,6 @@ What neuralforecast 3.3.0 does with future exogenous values at predict time
     same as without them.
 """
 
-import argparse
 import copy
 import json
 import os
@@ -80,7 +79,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_fixtures import (  # noqa: E402
     ARCH_KEYS, BATCH, CURVE_LR, CURVE_STEPS, REPO, SCALER_EPS, TRAINER_KWARGS,
     f32, interp_linear, load_series, model_loss, model_windows, n_outputs,
-    forecast_tensor, out_shape, quiet, scratch_cwd, set_determinism, stack_of,
+    forecast_tensor, out_shape, quiet, fixture_main, report_written, set_determinism, stack_of,
     versions, write)
 
 from neuralforecast import NeuralForecast  # noqa: E402
@@ -707,15 +706,7 @@ def check_futr_df_errors(nf, futr, fc):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=os.path.join(REPO, "tests", "fixtures"))
-    ap.add_argument("--verbose", action="store_true",
-                    help="print the configs and futr_df error messages")
-    args = ap.parse_args()
-    args.out = os.path.abspath(args.out)  # before scratch_cwd() changes directory
-    os.makedirs(os.path.join(args.out, "exog"), exist_ok=True)
-    with scratch_cwd():
-        return generate(args)
+    return fixture_main(__doc__, "exog", generate, verbose_help="print the configs and futr_df error messages")
 
 
 def generate(args):
@@ -740,20 +731,8 @@ def generate(args):
         if errors is None:
             errors = check_futr_df_errors(nf, futr, fc)
 
-    total = 0
-    for path in written:
-        if path.endswith(".safetensors"):
-            load_file(path)
-        size = os.path.getsize(path)
-        total += size
-        assert size < 300_000, f"{path} is {size} bytes"
-        print(f"{os.path.relpath(path, REPO):45s} {size:8d} bytes")
-    print(f"{'total':45s} {total:8d} bytes")
+    report_written(written, shapes, configs, args.verbose)
     if args.verbose:
-        for case, shp in shapes.items():
-            print(f"\n{case}: {json.dumps(configs[case])}")
-            for k, s in shp.items():
-                print(f"  {k} {s}")
         print()
         for k, msg in errors.items():
             print(f"futr_df {k}: {msg!r}")

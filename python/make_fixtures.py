@@ -83,6 +83,41 @@ def scratch_cwd():
             os.chdir(old)
 
 
+def fixture_main(doc, subdir, generate, verbose_help="print the configs and tensor shapes"):
+    """The command line every fixture script shares: --out (tests/fixtures/
+    by default, made absolute before the scratch directory is entered),
+    --verbose; its own directory under --out; generate(args) run inside a
+    scratch working directory."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--out", default=os.path.join(REPO, "tests", "fixtures"))
+    ap.add_argument("--verbose", action="store_true", help=verbose_help)
+    args = ap.parse_args()
+    args.out = os.path.abspath(args.out)
+    os.makedirs(os.path.join(args.out, subdir), exist_ok=True)
+    with scratch_cwd():
+        return generate(args)
+
+
+def report_written(written, shapes, configs, verbose):
+    """Every written file read back (safetensors) and kept under 300 kB, its
+    size printed; with verbose, each case's config and tensor shapes."""
+    total = 0
+    for path in written:
+        if path.endswith(".safetensors"):
+            load_file(path)
+        size = os.path.getsize(path)
+        total += size
+        assert size < 300_000, f"{path} is {size} bytes"
+        print(f"{os.path.relpath(path, REPO):45s} {size:8d} bytes")
+    print(f"{'total':45s} {total:8d} bytes")
+    if not verbose:
+        return
+    for case, shp in shapes.items():
+        print(f"\n{case}: {json.dumps(configs[case])}")
+        for k, s in shp.items():
+            print(f"  {k} {s}")
+
+
 def set_determinism():
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)

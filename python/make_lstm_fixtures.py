@@ -94,7 +94,6 @@ deterministic algorithms, fixed seeds, inside a temporary working directory
 (removed at the end) so Lightning leaves nothing behind.
 """
 
-import argparse
 import copy
 import json
 import math
@@ -111,7 +110,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_fixtures import (  # noqa: E402
     BATCH, CURVE_LR, CURVE_STEPS, REPO, SCALER_EPS, TRAINER_KWARGS, f32,
     forecast_tensor, load_series, model_loss, model_windows, n_outputs,
-    out_shape, quiet, scratch_cwd, set_determinism, versions, write)
+    out_shape, quiet, fixture_main, report_written, set_determinism, versions, write)
 from make_exog_fixtures import (  # noqa: E402
     EXOG_NOTE, as_tensor, case_inputs, config_exog, exog_windows, forward_exog,
     train_curve_exog)
@@ -513,15 +512,7 @@ def make_predict_fixture(lstm_dir):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=os.path.join(REPO, "tests", "fixtures"))
-    ap.add_argument("--verbose", action="store_true",
-                    help="print the configs and tensor shapes")
-    args = ap.parse_args()
-    args.out = os.path.abspath(args.out)  # before scratch_cwd() changes directory
-    os.makedirs(os.path.join(args.out, "lstm"), exist_ok=True)
-    with scratch_cwd():
-        return generate(args)
+    return fixture_main(__doc__, "lstm", generate)
 
 
 def generate(args):
@@ -537,20 +528,7 @@ def generate(args):
     written.extend(paths)
     shapes["predict_lstm"], configs["predict_lstm"] = shp, cfg
 
-    total = 0
-    for path in written:
-        if path.endswith(".safetensors"):
-            load_file(path)
-        size = os.path.getsize(path)
-        total += size
-        assert size < 300_000, f"{path} is {size} bytes"
-        print(f"{os.path.relpath(path, REPO):45s} {size:8d} bytes")
-    print(f"{'total':45s} {total:8d} bytes")
-    if args.verbose:
-        for case, shp in shapes.items():
-            print(f"\n{case}: {json.dumps(configs[case])}")
-            for k, s in shp.items():
-                print(f"  {k} {s}")
+    report_written(written, shapes, configs, args.verbose)
     return 0
 
 

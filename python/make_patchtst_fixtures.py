@@ -200,7 +200,6 @@ deterministic algorithms, fixed seeds, inside a temporary working directory
 (removed at the end) so Lightning leaves nothing behind.
 """
 
-import argparse
 import contextlib
 import copy
 import json
@@ -217,7 +216,7 @@ from safetensors.numpy import load_file
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_fixtures import (  # noqa: E402
     BATCH, REPO, TRAINER_KWARGS, f32, forecast_tensor, model_loss, n_outputs,
-    out_shape, quiet, scratch_cwd, set_determinism, versions, write)
+    out_shape, quiet, fixture_main, report_written, set_determinism, versions, write)
 from make_exog_fixtures import (  # noqa: E402
     as_tensor, case_inputs, config_exog, forward_exog, train_curve_exog)
 from make_lstm_fixtures import (  # noqa: E402
@@ -897,15 +896,7 @@ def make_predict_fixture(patchtst_dir):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=os.path.join(REPO, "tests", "fixtures"))
-    ap.add_argument("--verbose", action="store_true",
-                    help="print the configs and tensor shapes")
-    args = ap.parse_args()
-    args.out = os.path.abspath(args.out)  # before scratch_cwd() changes directory
-    os.makedirs(os.path.join(args.out, "patchtst"), exist_ok=True)
-    with scratch_cwd():
-        return generate(args)
+    return fixture_main(__doc__, "patchtst", generate)
 
 
 def generate(args):
@@ -923,22 +914,10 @@ def generate(args):
     shapes["predict_patchtst"], configs["predict_patchtst"] = shp, cfg
     errs["predict_patchtst"] = {"predict": err}
 
-    total = 0
-    for path in written:
-        load_file(path)
-        size = os.path.getsize(path)
-        total += size
-        assert size < 300_000, f"{path} is {size} bytes"
-        print(f"{os.path.relpath(path, REPO):45s} {size:8d} bytes")
-    print(f"{'total':45s} {total:8d} bytes")
+    report_written(written, shapes, configs, args.verbose)
     for case, err in errs.items():
         print(f"numpy forward vs neuralforecast, {case}: max diff " +
               ", ".join(f"{k} {v:.3g}" for k, v in err.items()))
-    if args.verbose:
-        for case, shp in shapes.items():
-            print(f"\n{case}: {json.dumps(configs[case])}")
-            for k, s in shp.items():
-                print(f"  {k} {s}")
     return 0
 
 

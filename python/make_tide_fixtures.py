@@ -145,7 +145,6 @@ deterministic algorithms, fixed seeds, inside a temporary working directory
 (removed at the end) so Lightning leaves nothing behind.
 """
 
-import argparse
 import copy
 import json
 import math
@@ -161,7 +160,7 @@ from safetensors.numpy import load_file
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_fixtures import (  # noqa: E402
     BATCH, CURVE_LR, CURVE_STEPS, REPO, TRAINER_KWARGS, f32, forecast_tensor,
-    model_loss, model_windows, n_outputs, out_shape, quiet, scratch_cwd,
+    model_loss, model_windows, n_outputs, out_shape, quiet, fixture_main, report_written,
     set_determinism, versions, write)
 from make_exog_fixtures import (  # noqa: E402
     EXOG_NOTE, FUTR, HIST, L_PRED, PANEL_NOTE, STAT, as_tensor, case_inputs, config_exog,
@@ -687,15 +686,7 @@ def make_predict_fixture(case, tide_dir, hist, futr, stat):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=os.path.join(REPO, "tests", "fixtures"))
-    ap.add_argument("--verbose", action="store_true",
-                    help="print the configs and tensor shapes")
-    args = ap.parse_args()
-    args.out = os.path.abspath(args.out)  # before scratch_cwd() changes directory
-    os.makedirs(os.path.join(args.out, "tide"), exist_ok=True)
-    with scratch_cwd():
-        return generate(args)
+    return fixture_main(__doc__, "tide", generate)
 
 
 def generate(args):
@@ -715,21 +706,9 @@ def generate(args):
         key = "predict_" + case
         shapes[key], configs[key], errs[key] = shp, cfg, err
 
-    total = 0
-    for path in written:
-        load_file(path)
-        size = os.path.getsize(path)
-        total += size
-        assert size < 300_000, f"{path} is {size} bytes"
-        print(f"{os.path.relpath(path, REPO):45s} {size:8d} bytes")
-    print(f"{'total':45s} {total:8d} bytes")
+    report_written(written, shapes, configs, args.verbose)
     for case, err in errs.items():
         print(f"numpy forward vs neuralforecast, {case}: max diff {err:.3g}")
-    if args.verbose:
-        for case, shp in shapes.items():
-            print(f"\n{case}: {json.dumps(configs[case])}")
-            for k, s in shp.items():
-                print(f"  {k} {s}")
     return 0
 
 
