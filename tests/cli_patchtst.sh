@@ -17,7 +17,7 @@ arch=(--data "$data" --model patchtst --h 12 --input-size 24 --hidden-size 16 --
 small=("${arch[@]}" --n-heads 4 --max-steps 30 --quiet)
 run=("${small[@]}" --val-size 12 --val-check-steps 10 --seed 3)
 
-# tensor_names FILE: the safetensors header's JSON (8-byte length, then the header).
+# header FILE: the safetensors header's JSON (an 8-byte length, then the header).
 header() {
   local len
   len=$(od -An -tu8 -N8 "$1" | tr -d ' ')
