@@ -61,6 +61,29 @@ typedef enum { FCAST_DS_INDEX = 0, FCAST_DS_DATE = 1, FCAST_DS_DATETIME = 2 } fc
  * (from 0), where a file's messages would name a line. */
 fc_status fcast_data_from_arrays(size_t n_series, const char *const *ids, const int64_t *indptr, const double *y,
                                  const int64_t *ds, fcast_ds_kind ds_kind, const char *freq, fcast_data **out);
+/* A named column of numbers beside y (an exogenous variable: a pandas
+ * column), its values in the layout of the arrays it comes with. */
+typedef struct {
+    const char *name;
+    const double *values;
+} fcast_column;
+
+/* fcast_data_from_arrays with extra columns (neuralforecast's exogenous
+ * variables: what a configuration's "futr-exog" and "hist-exog" keys
+ * name), each of indptr[n_series] values in y's layout, NaN where empty.
+ * Names must be unique and not unique_id, ds or y. y may be NULL for the
+ * future values of a forecast (neuralforecast's futr_df: no target): every
+ * y is then missing and the rows are kept as given, without a grid. */
+fc_status fcast_data_from_columns(size_t n_series, const char *const *ids, const int64_t *indptr, const double *y,
+                                  const int64_t *ds, fcast_ds_kind ds_kind, const char *freq,
+                                  const fcast_column *columns, size_t n_columns, fcast_data **out);
+/* Static exogenous values (neuralforecast's static_df): row r belongs to
+ * series ids[r], and column j holds columns[j].values[r], finite. Every
+ * series of d needs a row; rows of other series are ignored. Replaces any
+ * static values set before. A configuration's "stat-exog" names the ones
+ * a model reads. */
+fc_status fcast_data_set_static(fcast_data *d, size_t n_rows, const char *const *ids, const fcast_column *columns,
+                                size_t n_columns);
 /* A long-format CSV file (unique_id, ds, y, other columns). */
 fc_status fcast_data_read_csv(const char *path, fcast_data **out);
 size_t fcast_data_n_series(const fcast_data *d);
@@ -95,8 +118,49 @@ fc_status fcast_train(const fcast_config *c, const fcast_data *d, fcast_progress
  * model trained with the mq loss), series in fcast_data_id's order;
  * capacity is out's length in floats and must hold them all. */
 fc_status fcast_predict(const fcast_model *m, const fcast_data *d, float *out, size_t capacity);
+/* fcast_predict for a model that reads future-known exogenous columns:
+ * future holds their values over the next h points of every series of
+ * history (fcast_data_from_columns with y NULL; other rows are ignored).
+ * future may be NULL for a model without such columns. */
+fc_status fcast_predict_future(const fcast_model *m, const fcast_data *history, const fcast_data *future, float *out,
+                               size_t capacity);
 size_t fcast_model_h(const fcast_model *m);
+size_t fcast_model_input_size(const fcast_model *m);
 size_t fcast_model_outputs(const fcast_model *m);
+/* neuralforecast's class name of the model ("NHITS", "PatchTST"). */
+const char *fcast_model_kind(const fcast_model *m);
+/* The column suffix of output k, as neuralforecast names its columns: ""
+ * for a point forecast, "-median", "-lo-80", "-hi-80" for an mq loss's;
+ * NULL past the last output. */
+const char *fcast_model_output_name(const fcast_model *m, size_t k);
+/* The exogenous columns a model reads (neuralforecast's futr_exog_list,
+ * hist_exog_list, stat_exog_list): column i of a kind, in the model's
+ * order, NULL past the last. */
+typedef enum { FCAST_EXOG_FUTURE = 0, FCAST_EXOG_HISTORIC = 1, FCAST_EXOG_STATIC = 2 } fcast_exog_kind;
+const char *fcast_model_exog(const fcast_model *m, fcast_exog_kind kind, size_t i);
+
+/* Cross-validation as neuralforecast's cross_validation: n_windows
+ * forecast origins per series, step_size points apart, the last window
+ * ending at each series' end. refit 0 trains one model with the last
+ * h + step_size (n_windows - 1) points held out; refit k trains a fresh
+ * model every k windows on the points up to its cutoff. progress and
+ * cancel as fcast_train's (a cancelled run returns FC_ERR_INTERRUPTED and
+ * no result). */
+typedef struct fcast_cv fcast_cv;
+fc_status fcast_cross_validate(const fcast_config *c, const fcast_data *d, size_t n_windows, size_t step_size,
+                               size_t refit, fcast_progress_fn progress, void *user, const volatile int *cancel,
+                               fcast_cv **out);
+/* Rows of the result: one per origin and horizon step, series in
+ * fcast_data_id's order, then origins in time order, then steps. */
+size_t fcast_cv_rows(const fcast_cv *r);
+size_t fcast_cv_outputs(const fcast_cv *r);
+/* Copies the result's columns into the caller's arrays of `rows` entries
+ * (forecast: rows x outputs floats); any may be NULL. series: the index
+ * into fcast_data_id; ds and cutoff in the data's ds kind (seconds or
+ * steps); y: the actual value, NaN where missing. */
+fc_status fcast_cv_read(const fcast_cv *r, int64_t *series, int64_t *ds, int64_t *cutoff, double *y,
+                        float *forecast, size_t rows);
+void fcast_cv_free(fcast_cv *r);
 /* Model files: safetensors with neuralforecast's state_dict names, the
  * files `fcast train --out` writes and `fcast predict --model` reads. */
 fc_status fcast_model_save(const fcast_model *m, const char *path);

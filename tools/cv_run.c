@@ -6,7 +6,6 @@
 #include "cli.h"
 #include "core/error.h"
 #include "cv_run.h"
-#include "train/memory_plan.h"
 
 typedef struct {
     cv_model *m;
@@ -15,29 +14,12 @@ typedef struct {
     size_t *fits;
 } fit_ctx;
 
-/* Refuses, before the model is built, a training whose plan passes the limit. */
-static fc_status check_memory(const train_setup *su, const fc_dataset *ds, fc_backend *be) {
-    if (!su->memory_limit) return FC_OK;
-    fc_model *planned = NULL;
-    fc_memory_plan p;
-    FC_TRY(fc_model_plan(&su->cfg, &planned));
-    fc_status st = fc_memory_plan_train(planned, ds, &su->o, be, &p);
-    fc_model_free(&planned);
-    if (st == FC_OK && p.total > su->memory_limit) st = fc_memory_plan_refusal(&p, su->memory_limit, FC_PLAN_NO_BATCH_ADVICE);
-    return st;
-}
-
 static fc_status fit_one(void *vctx, const fc_dataset *ds, size_t test_size, fc_forecaster *f) {
     fit_ctx *c = vctx;
-    train_setup *su = &c->m->su;
+    const train_setup *su = &c->m->su;
+    fc_cv_training t = {su->cfg, su->o, su->scaler, su->loss, su->memory_limit, c->be};
     fc_train_summary sum;
-    su->o.test_size = test_size;
-    FC_TRY(fc_train_check(ds, &su->cfg, &su->o));
-    FC_TRY(check_memory(su, ds, c->be));
-    *f = (fc_forecaster){.scaler = su->scaler, .loss = su->loss, .ds_kind = ds->ds_kind, .freq = ds->freq};
-    FC_TRY(fc_model_create(&su->cfg, c->be, &f->model));
-    FC_TRY(fc_model_init_params(f->model, su->o.seed));
-    FC_TRY(fc_train(f, ds, &su->o, &sum));
+    FC_TRY(fc_cv_fit(&t, ds, test_size, f, &sum));
     (*c->fits)++;
     if (!c->quiet)
         fprintf(stderr, "cv: %s trained on all but the last %zu points of every series: %zu steps in %.1f s\n",

@@ -7,6 +7,7 @@
 #include "data/exog_data.h"
 #include "data/static_table.h"
 #include "exog_flags.h"
+#include "train/exog_bind.h"
 
 void exog_flags_specs(exog_flags *x, arg_spec out[EXOG_FLAG_COUNT]) {
     arg_spec list[EXOG_FLAG_COUNT] = {
@@ -20,22 +21,6 @@ void exog_flags_specs(exog_flags *x, arg_spec out[EXOG_FLAG_COUNT]) {
         {"stat-exog", ARG_STR, &x->stat, "LIST", "the static file's columns to use (all of them)", 0, 0},
     };
     memcpy(out, list, sizeof list);
-}
-
-/* "a,b,c" into l; FC_ERR_INVALID naming the flag on an empty or long name. */
-static fc_status parse_names(const char *text, const char *flag, fc_exog_list *l) {
-    l->n = 0;
-    for (const char *p = text; *p;) {
-        size_t len = strcspn(p, ",");
-        if (!len || len >= FC_EXOG_NAME_MAX)
-            return fc_error(FC_ERR_INVALID, "%s '%s': expected column names separated by commas, each 1 to %d bytes",
-                            flag, text, FC_EXOG_NAME_MAX - 1);
-        if (l->n == FC_MAX_EXOG) return fc_error(FC_ERR_INVALID, "%s: at most %d columns", flag, FC_MAX_EXOG);
-        memcpy(l->name[l->n], p, len);
-        l->name[l->n++][len] = '\0';
-        p += len + (p[len] == ',');
-    }
-    return FC_OK;
 }
 
 /* Every column of the static file, as neuralforecast uses all of static_df's. */
@@ -59,29 +44,22 @@ static fc_status all_static_columns(const char *path, fc_exog_list *l) {
 }
 
 fc_status exog_flags_apply(const exog_flags *x, fc_model_config *c) {
-    if (x->futr) FC_TRY(parse_names(x->futr, "--futr-exog", &c->futr_exog));
-    if (x->hist) FC_TRY(parse_names(x->hist, "--hist-exog", &c->hist_exog));
+    if (x->futr) FC_TRY(fc_exog_list_parse(x->futr, "--futr-exog", &c->futr_exog));
+    if (x->hist) FC_TRY(fc_exog_list_parse(x->hist, "--hist-exog", &c->hist_exog));
     if (x->stat && !x->stat_file)
         return fc_error(FC_ERR_INVALID, "--stat-exog names columns of the static file: give it with --stat-exog-file");
-    if (x->stat) FC_TRY(parse_names(x->stat, "--stat-exog", &c->stat_exog));
+    if (x->stat) FC_TRY(fc_exog_list_parse(x->stat, "--stat-exog", &c->stat_exog));
     else if (x->stat_file) FC_TRY(all_static_columns(x->stat_file, &c->stat_exog));
     return FC_OK;
 }
 
 int exog_flags_keep_columns(const fc_model_config *c) { return c->futr_exog.n > 0 || c->hist_exog.n > 0; }
 
-static fc_status check_list(const fc_exog_list *l, const char *flag, const fc_dataset *ds) {
-    const char *names[FC_MAX_EXOG];
-    size_t cols[FC_MAX_EXOG];
-    if (!l->n) return FC_OK;
-    fc_exog_list_names(l, names);
-    FC_TRY(fc_exog_columns(ds, names, (size_t)l->n, flag, cols));
-    return fc_exog_check_finite(ds, cols, names, (size_t)l->n, flag);
-}
+/* The words of this tool's messages. */
+const fc_exog_words EXOG_FLAG_WORDS = {"--futr-exog", "--hist-exog", "--stat-exog", "--futr-data", "--stat-exog-file"};
 
 fc_status exog_check_columns(const fc_model_config *c, const fc_dataset *ds) {
-    FC_TRY(check_list(&c->futr_exog, "--futr-exog", ds));
-    return check_list(&c->hist_exog, "--hist-exog", ds);
+    return fc_exog_check_columns(c, ds, &EXOG_FLAG_WORDS);
 }
 
 static int named_in(const fc_exog_list *l, const char *name) {

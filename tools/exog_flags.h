@@ -10,6 +10,7 @@
 #include "args.h"
 #include "data/dataset.h"
 #include "models/model.h"
+#include "train/exog_bind.h"
 
 typedef struct {
     const char *futr, *hist, *stat_file, *stat;
@@ -32,6 +33,9 @@ int exog_flags_keep_columns(const fc_model_config *c);
  * named columns exist and hold a value everywhere, and warns about extra
  * columns of `path` that no flag names. */
 fc_status exog_flags_bind(const exog_flags *x, const fc_model_config *c, const char *path, fc_dataset *ds);
+
+/* The flags' names, for the library's messages (train/exog_bind.h). */
+extern const fc_exog_words EXOG_FLAG_WORDS;
 
 /* Checks that ds holds c's future and past columns with a value at every
  * point (errors name the file, column, series and ds). */

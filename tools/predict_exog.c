@@ -26,20 +26,16 @@ void predict_exog_union(const fc_model_config *const *cfgs, size_t n, fc_model_c
 
 int predict_exog_keep_columns(const fc_model_config *u) { return exog_flags_keep_columns(u); }
 
-/* The future file's values of u's future columns over the next h points. */
+/* The future file's values of u's future columns over the next h points
+ * (the static values come along from ds). */
 static fc_status extend(const predict_exog_files *files, const fc_model_config *u, size_t h, const fc_dataset *ds,
                         fc_dataset **ext) {
-    const char *names[FC_MAX_EXOG];
-    size_t hist_cols[FC_MAX_EXOG], futr_cols[FC_MAX_EXOG], n = (size_t)u->futr_exog.n;
-    fc_exog_list_names(&u->futr_exog, names);
     fc_dataset *futr = NULL;
     fc_load_options lo = {.y_optional = 1, .keep_gaps = 1};
+    fc_exog_words w = EXOG_FLAG_WORDS;
+    w.futr_data = "the model's future inputs";
     fc_status st = fc_dataset_load_csv(files->futr_file, &lo, &futr);
-    if (st == FC_OK) st = fc_exog_columns(ds, names, n, "--futr-exog", hist_cols);
-    if (st == FC_OK) st = fc_exog_columns(futr, names, n, "the model's future inputs", futr_cols);
-    if (st == FC_OK) st = fc_futr_extend(ds, futr, hist_cols, futr_cols, n, h, ext);
-    if (st == FC_OK && files->stat_file) st = fc_dataset_attach_static(*ext, files->stat_file);
-    if (st != FC_OK) fc_dataset_free(ext);
+    if (st == FC_OK) st = fc_exog_extend(u, ds, futr, h, &w, ext);
     fc_dataset_free(&futr);
     return st;
 }

@@ -157,12 +157,66 @@ static fc_status set_level(fcast_config *c, const char *k, const char *v) {
     return fc_loss_set_levels(&c->loss, levels, n, k);
 }
 
+/* mq's quantiles, "0.1,0.5,0.9" (the loss must be mq already). */
+static fc_status set_quantiles(fcast_config *c, const char *k, const char *v) {
+    double q[FC_MAX_QUANTILES];
+    size_t n = 0;
+    for (const char *p = v; *p && n < FC_MAX_QUANTILES;) {
+        char *end;
+        q[n++] = strtod(p, &end);
+        if (end == p || (*end && *end != ',')) return fc_error(FC_ERR_INVALID, "%s '%s': expected numbers like "
+                                                               "0.1,0.5,0.9", k, v);
+        p = *end ? end + 1 : end;
+    }
+    if (c->loss.kind != FC_LOSS_MQ) return fc_error(FC_ERR_INVALID, "%s: set the loss to mq first", k);
+    return fc_loss_set_quantiles(&c->loss, q, n, k);
+}
+
+/* A parameter of one loss: refused for another, as train's flags are. */
+static fc_status loss_param(fcast_config *c, const char *k, const char *v, fc_loss_kind kind, double lo, double hi,
+                            double *x) {
+    if (c->loss.kind != kind)
+        return fc_error(FC_ERR_INVALID, "%s is a parameter of the %s loss, not of %s: set the loss first", k,
+                        fc_loss_kind_name(kind), fc_loss_kind_name(c->loss.kind));
+    FC_TRY(parse_number(k, v, x));
+    if (!(*x > lo && *x < hi)) return fc_error(FC_ERR_INVALID, "%s '%s': must be above %g and below %g", k, v, lo, hi);
+    return FC_OK;
+}
+static fc_status set_huber_delta(fcast_config *c, const char *k, const char *v) {
+    double x = 0.0;
+    FC_TRY(loss_param(c, k, v, FC_LOSS_HUBER, 0, INFINITY, &x));
+    c->loss.delta = (float)x;
+    return FC_OK;
+}
+static fc_status set_quantile(fcast_config *c, const char *k, const char *v) {
+    double x = 0.0;
+    FC_TRY(loss_param(c, k, v, FC_LOSS_QUANTILE, 0, 1, &x));
+    c->loss.q[0] = (float)x;
+    return FC_OK;
+}
+static fc_status set_season(fcast_config *c, const char *k, const char *v) {
+    double x = 0.0;
+    FC_TRY(loss_param(c, k, v, FC_LOSS_MASE, 0, (double)c->model.input_size, &x));
+    if (x != (int)x) return fc_error(FC_ERR_INVALID, "%s '%s': expected an integer", k, v);
+    c->loss.season = (int)x;
+    return FC_OK;
+}
+
+/* The exogenous columns a model reads, "a,b" (neuralforecast's futr_exog_list, ...). */
+static fc_status set_exog(fcast_config *c, const char *k, const char *v) {
+    fc_exog_list *l = !strcmp(k, "futr-exog") ? &c->model.futr_exog
+                    : !strcmp(k, "hist-exog") ? &c->model.hist_exog : &c->model.stat_exog;
+    return fc_exog_list_parse(v, k, l);
+}
+
 static const struct {
     const char *key;
     setter set;
 } TRAINING[] = {
     {"seed", set_seed}, {"threads", set_threads}, {"scaler", set_scaler}, {"loss", set_loss},
-    {"level", set_level}, {"precision", set_precision},
+    {"level", set_level}, {"quantiles", set_quantiles}, {"huber-delta", set_huber_delta},
+    {"quantile", set_quantile}, {"season", set_season}, {"precision", set_precision},
+    {"futr-exog", set_exog}, {"hist-exog", set_exog}, {"stat-exog", set_exog},
 };
 
 fc_status fcast_config_set(fcast_config *c, const char *key, const char *value) {
@@ -181,8 +235,9 @@ fc_status fcast_config_set(fcast_config *c, const char *key, const char *value) 
     }
     return fc_error(FC_ERR_INVALID, "fcast_config_set: unknown key '%s' (the training keys are max-steps, batch-size, "
                     "windows-batch-size, lr, num-lr-decays, val-size, val-check-steps, early-stop-patience, step-size, "
-                    "seed, scaler, loss, level, precision, grad-accum, clip-grad-norm, threads; the architecture keys "
-                    "are train's, docs/training.md)", key);
+                    "seed, scaler, loss, level, quantiles, huber-delta, quantile, season, precision, grad-accum, "
+                    "clip-grad-norm, threads, futr-exog, hist-exog, stat-exog; the architecture keys are train's, "
+                    "docs/training.md)", key);
 }
 
 void fcast_config_free(fcast_config *c) {

@@ -1,6 +1,7 @@
 /* fcast_data: panels from files and from the caller's arrays (fcast.h).
  * Arrays go through the CSV loader's own path (data/raw_table.h), so they
  * are grouped, sorted, checked and gap-filled exactly as a file is. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,10 +31,9 @@ fc_status fcast_data_read_csv(const char *path, fcast_data **out) {
 
 static const fc_ds_kind DS_KINDS[] = {FC_DS_INDEX, FC_DS_DATE, FC_DS_DATETIME};
 
-static fc_status check_arrays(size_t n_series, const char *const *ids, const int64_t *indptr, const double *y,
-                              fcast_ds_kind kind) {
-    if (!n_series || !ids || !indptr || !y)
-        return fc_error(FC_ERR_INVALID, "fcast_data_from_arrays: needs at least one series, and ids, indptr and y");
+static fc_status check_arrays(size_t n_series, const char *const *ids, const int64_t *indptr, fcast_ds_kind kind) {
+    if (!n_series || !ids || !indptr)
+        return fc_error(FC_ERR_INVALID, "fcast_data_from_arrays: needs at least one series, and ids and indptr");
     if ((unsigned)kind > FCAST_DS_DATETIME) return fc_error(FC_ERR_INVALID, "fcast_data_from_arrays: ds_kind %d "
                                                             "is not FCAST_DS_INDEX, _DATE or _DATETIME", (int)kind);
     if (indptr[0] != 0) return fc_error(FC_ERR_INVALID, "fcast_data_from_arrays: indptr[0] is %lld, not 0",
@@ -48,51 +48,104 @@ static fc_status check_arrays(size_t n_series, const char *const *ids, const int
     return FC_OK;
 }
 
+/* The extra columns' names: given, unique, and not one of the three the
+ * panel has already. */
+static fc_status check_columns(const fcast_column *cols, size_t n) {
+    static const char *const taken[3] = {"unique_id", "ds", "y"};
+    if (n && !cols) return fc_error(FC_ERR_INVALID, "fcast_data_from_columns: columns is NULL, n_columns %zu", n);
+    for (size_t j = 0; j < n; j++) {
+        if (!cols[j].name || !cols[j].name[0] || !cols[j].values)
+            return fc_error(FC_ERR_INVALID, "fcast_data_from_columns: columns[%zu] needs a name and values", j);
+        for (size_t k = 0; k < 3; k++)
+            if (!strcmp(cols[j].name, taken[k]))
+                return fc_error(FC_ERR_INVALID, "fcast_data_from_columns: columns[%zu] is named '%s', which the "
+                                "panel has already", j, taken[k]);
+        for (size_t k = 0; k < j; k++)
+            if (!strcmp(cols[j].name, cols[k].name))
+                return fc_error(FC_ERR_INVALID, "fcast_data_from_columns: columns[%zu] and columns[%zu] are both "
+                                "named '%s'", k, j, cols[j].name);
+    }
+    return FC_OK;
+}
+
+/* The table's header: unique_id, ds, y, then the extra columns (borrowed
+ * names, for the loader's messages). */
+static fc_status set_header(fc_raw_table *t, const fcast_column *cols, size_t n) {
+    t->n_cols = 3 + n;
+    t->col_names = malloc(t->n_cols * sizeof *t->col_names);
+    t->exog_cols = malloc((n ? n : 1) * sizeof *t->exog_cols);
+    if (!t->col_names || !t->exog_cols) return fc_error(FC_ERR_MEMORY, "%s: out of memory", t->source);
+    static char *const first[3] = {"unique_id", "ds", "y"};
+    for (size_t k = 0; k < 3; k++) t->col_names[k] = first[k];
+    for (size_t j = 0; j < n; j++) t->col_names[3 + j] = (char *)cols[j].name, t->exog_cols[j] = 3 + j;
+    t->n_exog = n;
+    t->col_id = 0, t->col_ds = 1, t->col_y = 2;
+    return FC_OK;
+}
+
 /* The rows of the arrays into t, in their order; a row's "line" is its
- * position in y counted from 0, which messages name. */
+ * position in y counted from 0, which messages name. y NULL: every y missing. */
 static fc_status fill_rows(fc_raw_table *t, size_t n_series, const char *const *ids, const int64_t *indptr,
-                           const double *y, const int64_t *ds) {
+                           const double *y, const int64_t *ds, const fcast_column *cols) {
     size_t n = (size_t)indptr[n_series];
     t->series = malloc(n * sizeof *t->series);
     t->ds = malloc(n * sizeof *t->ds);
     t->y = malloc(n * sizeof *t->y);
     t->mask = malloc(n * sizeof *t->mask);
     t->line = malloc(n * sizeof *t->line);
-    if (!t->series || !t->ds || !t->y || !t->mask || !t->line) return fc_error(FC_ERR_MEMORY, "%s: out of memory",
-                                                                              t->source);
+    t->exog = t->n_exog ? malloc(n * t->n_exog * sizeof *t->exog) : NULL;
+    if (!t->series || !t->ds || !t->y || !t->mask || !t->line || (t->n_exog && !t->exog))
+        return fc_error(FC_ERR_MEMORY, "%s: out of memory", t->source);
     for (size_t s = 0; s < n_series; s++) {
         uint32_t id;
         FC_TRY(fc_id_table_intern(&t->ids, ids[s], strlen(ids[s]), &id));
         for (size_t r = (size_t)indptr[s]; r < (size_t)indptr[s + 1]; r++) {
-            int missing = y[r] != y[r];   /* NaN */
+            int missing = !y || y[r] != y[r];   /* NaN */
+            if (!missing && isinf(y[r]))
+                return fc_error(FC_ERR_INVALID, "%s %zu (series '%s'): y is %s; values must be finite (NaN: "
+                                "missing)", t->source, r, ids[s], y[r] > 0 ? "inf" : "-inf");
             t->series[r] = id;
             t->ds[r] = ds ? ds[r] : (int64_t)(r - (size_t)indptr[s]);
             t->y[r] = missing ? 0.0 : y[r];
             t->mask[r] = !missing;
             t->line[r] = r;
+            for (size_t j = 0; j < t->n_exog; j++) {
+                double v = cols[j].values[r];
+                if (isinf(v))
+                    return fc_error(FC_ERR_INVALID, "%s %zu (series '%s'): column '%s' is %s; values must be "
+                                    "finite (NaN: empty)", t->source, r, ids[s], cols[j].name, v > 0 ? "inf" : "-inf");
+                t->exog[r * t->n_exog + j] = v;
+            }
         }
     }
     t->n_rows = t->cap = t->rows_read = n;
     return FC_OK;
 }
 
-fc_status fcast_data_from_arrays(size_t n_series, const char *const *ids, const int64_t *indptr, const double *y,
-                                 const int64_t *ds, fcast_ds_kind ds_kind, const char *freq, fcast_data **out) {
+fc_status fcast_data_from_columns(size_t n_series, const char *const *ids, const int64_t *indptr, const double *y,
+                                  const int64_t *ds, fcast_ds_kind ds_kind, const char *freq,
+                                  const fcast_column *columns, size_t n_columns, fcast_data **out) {
     if (!out) return fc_error(FC_ERR_INVALID, "fcast_data_from_arrays: out must not be NULL");
     *out = NULL;
-    FC_TRY(check_arrays(n_series, ids, indptr, y, ds_kind));
-    static char *const names[3] = {"unique_id", "ds", "y"};
-    fc_raw_table t = {.source = "fcast_data_from_arrays, position", .opt = {.freq = ds ? freq : "1"}};
-    t.n_cols = 3;
-    t.col_id = 0, t.col_ds = 1, t.col_y = 2;
+    FC_TRY(check_arrays(n_series, ids, indptr, ds_kind));
+    FC_TRY(check_columns(columns, n_columns));
+    fc_raw_table t = {.source = "fcast_data_from_arrays, position",
+                      .opt = {.freq = ds ? freq : "1", .y_optional = !y, .keep_gaps = !y}};
     t.kind = ds ? DS_KINDS[ds_kind] : FC_DS_INDEX;
-    fc_status st = fill_rows(&t, n_series, ids, indptr, y, ds);
+    fc_status st = set_header(&t, columns, n_columns);
+    if (st == FC_OK) st = fill_rows(&t, n_series, ids, indptr, y, ds, columns);
     fc_dataset *d = NULL;
-    t.col_names = (char **)names;   /* borrowed for the messages; not freed below */
     if (st == FC_OK) st = fc_raw_table_build(&t, &d);
+    free(t.col_names);   /* the names are borrowed: not fc_raw_table_free's to free */
     t.col_names = NULL, t.n_cols = 0;
     fc_raw_table_free(&t);
     return st == FC_OK ? wrap(d, out) : st;
+}
+
+fc_status fcast_data_from_arrays(size_t n_series, const char *const *ids, const int64_t *indptr, const double *y,
+                                 const int64_t *ds, fcast_ds_kind ds_kind, const char *freq, fcast_data **out) {
+    if (!y) return fc_error(FC_ERR_INVALID, "fcast_data_from_arrays: y must not be NULL");
+    return fcast_data_from_columns(n_series, ids, indptr, y, ds, ds_kind, freq, NULL, 0, out);
 }
 
 size_t fcast_data_n_series(const fcast_data *d) { return d && d->ds ? d->ds->n_series : 0; }

@@ -12,9 +12,7 @@ static void free_names(char **names, size_t n) {
     free(names);
 }
 
-fc_status fc_dataset_attach_static(fc_dataset *d, const char *path) {
-    fc_static_table *t = NULL;
-    FC_TRY(fc_static_table_load(path, &t));
+fc_status fc_dataset_attach_static_table(fc_dataset *d, const fc_static_table *t) {
     const char *const *names;
     size_t n;
     fc_static_table_columns(t, &names, &n);
@@ -33,6 +31,13 @@ fc_status fc_dataset_attach_static(fc_dataset *d, const char *path) {
         free_names(copy, n);
         free(values);
     }
+    return st;
+}
+
+fc_status fc_dataset_attach_static(fc_dataset *d, const char *path) {
+    fc_static_table *t = NULL;
+    FC_TRY(fc_static_table_load(path, &t));
+    fc_status st = fc_dataset_attach_static_table(d, t);
     fc_static_table_free(&t);
     return st;
 }

@@ -45,4 +45,9 @@ void fc_static_table_columns(const fc_static_table *t, const char *const **names
 fc_status fc_static_values(const fc_static_table *t, const fc_dataset *d, const char *const *names,
                            size_t n_names, const char *data_name, double **out);
 
+/* Attaches every column of t to d (fc_dataset.static_*), replacing any
+ * attached before: FC_ERR_INVALID naming t's source when a series of d has
+ * no row in it. */
+fc_status fc_dataset_attach_static_table(fc_dataset *d, const fc_static_table *t);
+
 #endif

@@ -43,6 +43,23 @@ size_t fc_cv_origins(const fc_dataset *ds, const fc_cv_spec *cv, fc_cv_origin *o
  * series held out; the caller owns it (fc_forecaster_free) once returned. */
 typedef fc_status (*fc_cv_fit_fn)(void *ctx, const fc_dataset *ds, size_t test_size, fc_forecaster *out);
 
+/* What a fresh training of a cross-validation needs: the model, its
+ * training options, scaler and loss, a memory limit (0: none) and the
+ * backend it runs on. */
+typedef struct {
+    fc_model_config cfg;
+    fc_train_options o;
+    fc_scaler_kind scaler;
+    fc_loss_spec loss;
+    size_t memory_limit;
+    fc_backend *be;
+} fc_cv_training;
+
+/* Trains a fresh forecaster as t says with the last test_size points held
+ * out (an fc_cv_fit_fn's work); the caller frees *f whatever the status. */
+fc_status fc_cv_fit(const fc_cv_training *t, const fc_dataset *ds, size_t test_size, fc_forecaster *f,
+                    fc_train_summary *sum);
+
 /* Forecasts of every origin into out (n_origins, h, n_outputs of the
  * trained model; *width set to h * n_outputs on the first fit), training
  * as the spec says. out is allocated here (free()). */

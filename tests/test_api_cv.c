@@ -1,0 +1,162 @@
+/* Cross-validation through the library API (fcast_cross_validate):
+ *
+ *   1. without refit, window 0's forecasts are those of a model trained
+ *      and predicting on the series cut at that window's cutoff: holding
+ *      out test_size points is the same as not having them (same seed,
+ *      one thread, same bits);
+ *   2. every row carries its series, ds (the points after the cutoff),
+ *      cutoff and actual value (NaN at a gap), windows step_size apart and
+ *      the last one ending at the series' end;
+ *   3. refit k trains ceil(n_windows / k) models (progress counts them);
+ *   4. a cancel stops with FC_ERR_INTERRUPTED and no result; bad
+ *      arguments are refused by name. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "fcast.h"
+
+#define H 4
+#define L 8
+#define N_A 40
+#define N_B 30
+
+static const char *const IDS[2] = {"a", "b"};
+static double Y[N_A + N_B];
+static const int64_t INDPTR[3] = {0, N_A, N_A + N_B};
+
+static void fill_y(void) {
+    for (int i = 0; i < N_A; i++) Y[i] = 20.0 + 0.3 * i + (i % 4 == 1 ? 2.0 : -1.0);
+    for (int i = 0; i < N_B; i++) Y[N_A + i] = 5.0 + sin(0.7 * i);
+    Y[N_A - 3] = NAN;   /* a gap inside a's last window */
+}
+
+static fcast_data *panel(const int64_t *indptr) {
+    fcast_data *d = NULL;
+    /* the series cut at indptr[i + 1]: the first n points of each */
+    int64_t cut_indptr[3] = {0, indptr[1], indptr[1] + (indptr[2] - indptr[1])};
+    double y[N_A + N_B];
+    memcpy(y, Y, (size_t)indptr[1] * sizeof *y);
+    memcpy(y + indptr[1], Y + N_A, (size_t)(indptr[2] - indptr[1]) * sizeof *y);
+    CHECK_MSG(fcast_data_from_arrays(2, IDS, cut_indptr, y, NULL, FCAST_DS_INDEX, NULL, &d) == FC_OK, "%s",
+              fc_last_error());
+    return d;
+}
+
+static fcast_config *config(void) {
+    fcast_config *c = NULL;
+    CHECK(fcast_config_new("mlp", H, L, &c) == FC_OK);
+    const char *kv[][2] = {{"max-steps", "10"}, {"windows-batch-size", "16"}, {"threads", "1"}, {"seed", "3"},
+                           {"hidden-size", "16"}, {"scaler", "standard"}};
+    for (size_t i = 0; i < sizeof kv / sizeof *kv; i++)
+        CHECK_MSG(fcast_config_set(c, kv[i][0], kv[i][1]) == FC_OK, "%s", fc_last_error());
+    return c;
+}
+
+typedef struct {
+    size_t steps;
+    int cancel_at;
+    volatile int *cancel;
+} counter;
+
+static void count_steps(void *user, size_t step, size_t max_steps, double loss) {
+    counter *c = user;
+    (void)max_steps, (void)loss;
+    c->steps++;
+    if (c->cancel && (int)step == c->cancel_at) *c->cancel = 1;
+}
+
+typedef struct {
+    int64_t series[200], ds[200], cutoff[200];
+    double y[200];
+    float fc[200];
+    size_t rows;
+} cv_rows;
+
+static int read_rows(const fcast_cv *r, cv_rows *out) {
+    out->rows = fcast_cv_rows(r);
+    if (out->rows > 200 || fcast_cv_outputs(r) != 1) return 0;
+    return fcast_cv_read(r, out->series, out->ds, out->cutoff, out->y, out->fc, out->rows) == FC_OK;
+}
+
+/* 1 and 2. */
+static void window_zero_is_a_cut_training(void) {
+    fcast_data *all = panel(INDPTR);
+    fcast_config *c = config();
+    fcast_cv *r = NULL;
+    const size_t windows = 3, step = 2, test = H + step * (windows - 1);
+    CHECK_MSG(fcast_cross_validate(c, all, windows, step, 0, NULL, NULL, NULL, &r) == FC_OK, "%s", fc_last_error());
+    cv_rows got;
+    CHECK(r && read_rows(r, &got));
+    CHECK(got.rows == 2 * windows * H);
+    for (size_t i = 0; i < got.rows; i++) {
+        size_t s = (size_t)got.series[i], k = (i / H) % windows, t = i % H;
+        size_t len = s ? N_B : N_A;
+        int64_t cutoff = (int64_t)(len - test + k * step - 1);
+        CHECK_MSG(got.cutoff[i] == cutoff && got.ds[i] == cutoff + 1 + (int64_t)t, "row %zu: cutoff %lld ds %lld", i,
+                  (long long)got.cutoff[i], (long long)got.ds[i]);
+        double want = Y[(s ? N_A : 0) + (size_t)got.ds[i]];
+        CHECK_MSG(isnan(want) ? isnan(got.y[i]) : got.y[i] == want, "row %zu: y %g, want %g", i, got.y[i], want);
+        CHECK(isfinite(got.fc[i]));
+    }
+    CHECK(got.series[0] == 0 && got.series[got.rows - 1] == 1);
+    /* the same model, trained and predicting on the series cut at window 0's cutoff */
+    int64_t cut[3] = {0, (int64_t)(N_A - test), (int64_t)(N_A - test + N_B - test)};
+    fcast_data *head = panel(cut);
+    fcast_model *m = NULL;
+    float want[2 * H];
+    CHECK_MSG(fcast_train(c, head, NULL, NULL, NULL, &m) == FC_OK, "%s", fc_last_error());
+    CHECK(m && fcast_predict(m, head, want, 2 * H) == FC_OK);
+    for (size_t s = 0; s < 2; s++)
+        for (size_t t = 0; t < H; t++)
+            CHECK_MSG(got.fc[s * windows * H + t] == want[s * H + t], "series %zu step %zu: cv %.9g, cut %.9g", s, t,
+                      got.fc[s * windows * H + t], want[s * H + t]);
+    /* later windows see more history than the cut model: not all equal (the comparison can fail) */
+    int differs = 0;
+    for (size_t t = 0; t < H; t++) differs |= got.fc[H + t] != want[t];
+    CHECK(differs);
+    fcast_model_free(m);
+    fcast_data_free(head);
+    fcast_cv_free(r);
+    fcast_config_free(c);
+    fcast_data_free(all);
+}
+
+/* 3 and 4. */
+static void refit_cancel_and_refusals(void) {
+    fcast_data *all = panel(INDPTR);
+    fcast_config *c = config();
+    fcast_cv *r = NULL;
+    counter n = {0};
+    CHECK_MSG(fcast_cross_validate(c, all, 3, 1, 2, count_steps, &n, NULL, &r) == FC_OK, "%s", fc_last_error());
+    CHECK_MSG(n.steps == 2 * 10, "refit 2 over 3 windows: %zu steps, want 2 trainings of 10", n.steps);
+    CHECK(fcast_cv_rows(r) == 2 * 3 * H);
+    fcast_cv_free(r);
+
+    volatile int cancel = 0;
+    counter stop = {0, 4, &cancel};
+    r = (fcast_cv *)1;
+    CHECK(fcast_cross_validate(c, all, 2, 1, 1, count_steps, &stop, &cancel, &r) == FC_ERR_INTERRUPTED);
+    CHECK(r == NULL && stop.steps == 4);
+
+    CHECK(fcast_cross_validate(c, all, 0, 1, 0, NULL, NULL, NULL, &r) != FC_OK);
+    CHECK_CONTAINS(fc_last_error(), "n_windows");
+    CHECK(fcast_cross_validate(c, all, 20, 2, 0, NULL, NULL, NULL, &r) != FC_OK);
+    CHECK_CONTAINS(fc_last_error(), "0 training points");
+    CHECK(fcast_cross_validate(NULL, all, 1, 1, 0, NULL, NULL, NULL, &r) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "fcast_cross_validate");
+    int64_t series[1];
+    CHECK(fcast_cv_read(NULL, series, NULL, NULL, NULL, NULL, 1) == FC_ERR_INVALID);
+    CHECK(fcast_cv_rows(NULL) == 0);
+    fcast_config_free(c);
+    fcast_data_free(all);
+}
+
+int main(void) {
+    fill_y();
+    window_zero_is_a_cut_training();
+    refit_cancel_and_refusals();
+    return CHECK_DONE();
+}
