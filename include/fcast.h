@@ -124,6 +124,17 @@ fc_status fcast_predict(const fcast_model *m, const fcast_data *d, float *out, s
  * future may be NULL for a model without such columns. */
 fc_status fcast_predict_future(const fcast_model *m, const fcast_data *history, const fcast_data *future, float *out,
                                size_t capacity);
+/* Forecasts with conformal prediction intervals, for a model trained with
+ * the key "prediction-intervals" = "conformal" (neuralforecast's
+ * PredictionIntervals): levels in (0, 100), at most 8; out (n_series, h,
+ * 1 + 2 n_levels) row-major: per point the forecast, then the lower bounds
+ * from the widest level in, then the upper bounds from the narrowest out,
+ * as neuralforecast's columns (NHITS, NHITS-lo-90, NHITS-lo-80,
+ * NHITS-hi-80, NHITS-hi-90). n_levels 0: fcast_predict_future. */
+fc_status fcast_predict_levels(const fcast_model *m, const fcast_data *history, const fcast_data *future,
+                               const double *levels, size_t n_levels, float *out, size_t capacity);
+/* 1 when the model was trained with conformal intervals. */
+int fcast_model_has_intervals(const fcast_model *m);
 size_t fcast_model_h(const fcast_model *m);
 size_t fcast_model_input_size(const fcast_model *m);
 size_t fcast_model_outputs(const fcast_model *m);
@@ -166,6 +177,122 @@ void fcast_cv_free(fcast_cv *r);
 fc_status fcast_model_save(const fcast_model *m, const char *path);
 fc_status fcast_model_load(const char *path, fcast_model **out);
 void fcast_model_free(fcast_model *m);
+
+/* ------------------------------------------------------------------ */
+/* Trading analytics (docs/c-api.md, "Trading analytics"): TA-Lib's     */
+/* indicators, options (Black-Scholes, Monte Carlo), risk measures and */
+/* portfolio weights over the caller's arrays; nothing to free. Errors */
+/* name the argument and the index at fault ("vol[3] = -0.2").          */
+/* ------------------------------------------------------------------ */
+
+/* Indicators, with TA-Lib 0.8.1's values (docs/quant-indicators.md).
+ * spec is the text of `fcast quant indicators --ind`: "sma:20", "ema:10",
+ * "wma:10", "rsi:14", "mom:10", "roc:10", "stddev:5:1", "bbands:20:2:2",
+ * "macd:12:26:9", "zscore:20" (parameters in TA-Lib's order; omitted ones
+ * take TA-Lib 0.8.1's defaults: bbands' period is 20, 5 before 0.8.1;
+ * zscore, fcast's own, takes 20).
+ * Its outputs: 3 for bbands (upper, middle, lower) and macd (macd, signal,
+ * hist), 1 otherwise. */
+fc_status fcast_indicator_outputs(const char *spec, size_t *n_outputs);
+/* TA-Lib's lookback: the NaNs that start the outputs of a series without NaN. */
+fc_status fcast_indicator_lookback(const char *spec, size_t *lookback);
+/* One series x[0 .. n) into outs[k][0 .. n) for k < n_outs, which must be
+ * the spec's number of outputs: NaN for the first lookback values (all of
+ * them when n <= lookback) and where the indicator is undefined, as
+ * TA-Lib's Python functions return them. Leading NaNs of x are skipped
+ * (the series starts at its first number); a later NaN enters the running
+ * sums as in TA-Lib. The outputs may not overlap x or each other. */
+fc_status fcast_indicator(const char *spec, const double *x, size_t n, double *const *outs, size_t n_outs);
+/* The same for n_series series in the grouped layout of
+ * fcast_data_from_arrays: series i is values[indptr[i] .. indptr[i+1])
+ * (indptr[0] = 0, never decreasing; a series may be empty), each on its
+ * own; outs[k] has indptr[n_series] values. Large inputs run on all cores. */
+fc_status fcast_indicator_grouped(const char *spec, size_t n_series, const int64_t *indptr, const double *values,
+                                  double *const *outs, size_t n_outs);
+
+typedef enum { FCAST_PUT = 0, FCAST_CALL = 1 } fcast_option_type;
+
+/* n options on a stock with a continuous dividend yield, one value per
+ * option in each array: type[i] (FCAST_CALL or FCAST_PUT), spot[i] > 0,
+ * strike[i] > 0, rate[i] (continuously compounded) and div[i] finite,
+ * vol[i] > 0, expiry[i] > 0 in years. rate and div may be NULL: 0. */
+typedef struct {
+    size_t n;
+    const int *type;
+    const double *spot, *strike, *rate, *div, *vol, *expiry;
+} fcast_option_arrays;
+
+/* European prices and Greeks under Black-Scholes-Merton into arrays of
+ * o->n values, any of them NULL when not wanted. QuantLib's units: vega
+ * and rho per 1.00 of volatility and rate, theta per year. */
+fc_status fcast_bs_european(const fcast_option_arrays *o, double *price, double *delta, double *gamma,
+                            double *vega, double *theta, double *rho);
+/* Discrete geometric-average-price Asian options in closed form (Kemna and
+ * Vorst; QuantLib's AnalyticDiscreteGeometricAveragePriceAsianEngine):
+ * the average of n_fixings prices at fixing_times[0 .. n_fixings), sorted
+ * and within [0, expiry[i]] for every option (0: today's spot is one), or,
+ * fixing_times NULL, at expiry[i] j / n_fixings for j = 1 .. n_fixings. */
+fc_status fcast_asian_geometric(const fcast_option_arrays *o, const double *fixing_times, size_t n_fixings,
+                                double *price);
+
+/* One option priced by Monte Carlo as `fcast quant option` does: exact
+ * lognormal paths from counter-based draws, so that a seed gives the same
+ * price on any number of threads. A field left 0 takes the default said. */
+typedef struct {
+    int type;                   /* FCAST_CALL or FCAST_PUT */
+    int asian;                  /* 0: European; 1: arithmetic-average-price Asian */
+    double spot, strike, rate, div, vol, expiry;   /* as in fcast_option_arrays */
+    const double *fixing_times; /* Asian: n_fixings sorted times in [0, expiry]; NULL: expiry j / n_fixings */
+    size_t n_fixings;           /* Asian: fixings of the average; 0: 12 */
+    size_t steps;               /* European: time steps per path; 0: 1 (the paths are exact) */
+    uint64_t paths;             /* 0: 1000000; rounded up to whole draws (2 paths, 4 with antithetic) */
+    uint64_t seed;              /* any value (the CLI's default is 42) */
+    int antithetic;             /* 1: each path with its mirror */
+    int no_control_variate;     /* Asian: 1 to go without the geometric-average control variate */
+} fcast_mc_option;
+
+typedef struct {
+    double price, std_error;    /* the estimate and its standard error */
+    double ci_low, ci_high;     /* 95%: price -+ 1.959964 std_error */
+    uint64_t paths;             /* paths simulated */
+} fcast_mc_result;
+
+fc_status fcast_mc_price(const fcast_mc_option *o, fcast_mc_result *out);
+
+/* Risk of n simple returns per period (252 periods a year; returns finite
+ * and not below -1), with empyrical's conventions: volatility and Sharpe
+ * from the ddof-1 standard deviation, risk-free rate and required return 0. */
+typedef struct {
+    size_t n;
+    double mean;                /* per period */
+    double annual_return;       /* CAGR: prod(1 + r)^(252 / n) - 1 */
+    double annual_volatility;   /* std(r) sqrt(252) */
+    double sharpe;              /* mean / std sqrt(252); NaN when the returns are constant */
+    double sortino;             /* downside deviation over all periods; +inf when none lost */
+    double max_drawdown;        /* <= 0, of the wealth prod(1 + r) from 1 */
+} fcast_risk;
+
+/* n >= 2. */
+fc_status fcast_risk_summary(const double *returns, size_t n, fcast_risk *out);
+/* One-period value at risk and expected shortfall at a confidence level in
+ * (0, 1), losses positive. Historical (n >= 1): the k-th worst return,
+ * k = ceil((1 - level) n) (QuantLib's percentile), and the mean of the k
+ * worst. Normal (n >= 2): from the mean and the ddof-1 standard deviation. */
+fc_status fcast_var_historical(const double *returns, size_t n, double level, double *var, double *cvar);
+fc_status fcast_var_normal(const double *returns, size_t n, double level, double *var, double *es);
+
+/* Portfolios of n_assets from n_periods returns of each, row-major:
+ * returns[t * n_assets + j] (a DataFrame's values); every value finite,
+ * n_periods >= 2, 1 <= n_assets <= 4096. The sample mean (n_assets) and
+ * covariance (n_assets x n_assets, ddof 1) per period: */
+fc_status fcast_portfolio_moments(const double *returns, size_t n_periods, size_t n_assets, double *mean,
+                                  double *cov);
+/* Fully invested weights (summing to 1, shorts allowed, closed form): of
+ * least variance, and of least variance earning `target` per period
+ * (mean'w = target; n_assets >= 2). */
+fc_status fcast_portfolio_min_variance(const double *returns, size_t n_periods, size_t n_assets, double *weights);
+fc_status fcast_portfolio_target_return(const double *returns, size_t n_periods, size_t n_assets, double target,
+                                        double *weights);
 
 #ifdef __cplusplus
 }

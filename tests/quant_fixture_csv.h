@@ -12,8 +12,23 @@ typedef struct {
     double v;
 } fixture_row;
 
+/* Splits a CSV line (no quoting) in place at its commas into at most cap
+ * fields, the line end cut off; returns the fields found. */
+static inline size_t csv_split(char *line, char **fields, size_t cap) {
+    size_t n = 0;
+    line[strcspn(line, "\r\n")] = '\0';
+    for (char *p = line; n < cap;) {
+        fields[n++] = p;
+        char *c = strchr(p, ',');
+        if (!c) break;
+        *c = '\0';
+        p = c + 1;
+    }
+    return n;
+}
+
 /* Returns the number of rows read into rows[0..cap), or -1 if the file is missing. */
-static int fixture_read(const char *path, fixture_row *rows, int cap) {
+static inline int fixture_read(const char *path, fixture_row *rows, int cap) {
     FILE *f = fopen(path, "r");
     if (!f) return -1;
     char line[512];

@@ -9,11 +9,15 @@
  *      the last one ending at the series' end;
  *   3. refit k trains ceil(n_windows / k) models (progress counts them);
  *   4. a cancel stops with FC_ERR_INTERRUPTED and no result; bad
- *      arguments are refused by name. */
+ *      arguments are refused by name;
+ *   5. conformal intervals (prediction-intervals = conformal): around
+ *      fcast_predict's point, nested by level, symmetric, kept by the
+ *      model file; refused for models without them and for mq losses. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "fcast.h"
@@ -154,8 +158,66 @@ static void refit_cancel_and_refusals(void) {
     fcast_data_free(all);
 }
 
+/* 5. Conformal intervals: the point column is fcast_predict's, the bounds
+ * nest by level around it and are symmetric (conformal_distribution adds
+ * and subtracts one quantile of the errors), a model file keeps them. */
+static void conformal_intervals(void) {
+    fcast_data *all = panel(INDPTR);
+    fcast_config *c = config();
+    CHECK(fcast_config_set(c, "pi-windows", "3") == FC_ERR_INVALID);   /* intervals first */
+    CHECK_CONTAINS(fc_last_error(), "prediction-intervals");
+    CHECK(fcast_config_set(c, "prediction-intervals", "conformal") == FC_OK);
+    CHECK(fcast_config_set(c, "pi-windows", "3") == FC_OK);
+    fcast_model *m = NULL, *plain = NULL, *back = NULL;
+    CHECK_MSG(fcast_train(c, all, NULL, NULL, NULL, &m) == FC_OK, "%s", fc_last_error());
+    CHECK(fcast_model_has_intervals(m));
+    const double levels[2] = {90, 80};
+    float cols[2 * H * 5], point[2 * H];
+    CHECK_MSG(fcast_predict_levels(m, all, NULL, levels, 2, cols, 2 * H * 5) == FC_OK, "%s", fc_last_error());
+    CHECK(fcast_predict(m, all, point, 2 * H) == FC_OK);
+    int widens = 0;
+    for (size_t i = 0; i < 2 * H; i++) {
+        const float *r = cols + i * 5;   /* point, lo-90, lo-80, hi-80, hi-90 */
+        CHECK(r[0] == point[i]);
+        CHECK_MSG(r[1] <= r[2] && r[2] <= r[0] && r[0] <= r[3] && r[3] <= r[4], "row %zu: %g %g %g %g %g", i, r[0],
+                  r[1], r[2], r[3], r[4]);
+        CHECK_CLOSE(r[4] - r[0], r[0] - r[1], 1e-4, 1e-5);
+        widens |= r[4] > r[3];
+    }
+    CHECK(widens);
+    char path[] = "/tmp/fcast_api_conformal_XXXXXX";
+    int fd = mkstemp(path);
+    float again[2 * H * 5];
+    CHECK(fd >= 0 && fcast_model_save(m, path) == FC_OK && fcast_model_load(path, &back) == FC_OK);
+    CHECK(back && fcast_predict_levels(back, all, NULL, levels, 2, again, 2 * H * 5) == FC_OK &&
+          !memcmp(again, cols, sizeof cols));
+    unlink(path);
+    if (fd >= 0) close(fd);
+
+    double bad[2] = {80, 100};
+    CHECK(fcast_predict_levels(m, all, NULL, bad, 2, cols, 2 * H * 5) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "levels[1] = 100");
+    CHECK(fcast_predict_levels(m, all, NULL, levels, 2, cols, 2 * H * 5 - 1) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "columns need");
+    fcast_config *p = config();
+    CHECK(fcast_train(p, all, NULL, NULL, NULL, &plain) == FC_OK && !fcast_model_has_intervals(plain));
+    CHECK(fcast_predict_levels(plain, all, NULL, levels, 2, cols, 2 * H * 5) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "no conformal intervals");
+    CHECK(fcast_config_set(p, "loss", "mq") == FC_OK && fcast_config_set(p, "prediction-intervals", "conformal") == FC_OK);
+    fcast_model *mq = NULL;
+    CHECK(fcast_train(p, all, NULL, NULL, NULL, &mq) == FC_ERR_INVALID && !mq);
+    CHECK_CONTAINS(fc_last_error(), "point losses");
+    fcast_config_free(p);
+    fcast_model_free(plain);
+    fcast_model_free(back);
+    fcast_model_free(m);
+    fcast_config_free(c);
+    fcast_data_free(all);
+}
+
 int main(void) {
     fill_y();
+    conformal_intervals();
     window_zero_is_a_cut_training();
     refit_cancel_and_refusals();
     return CHECK_DONE();

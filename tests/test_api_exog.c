@@ -152,7 +152,16 @@ static void train_refused(fcast_data *hist, const char *key, const char *value, 
 static void refusals(void) {
     fcast_data *hist = history();
     train_refused(hist, "futr-exog", "zz", "'zz'");
-    train_refused(hist, "hist-exog", "f,zz", "hist-exog");
+    train_refused(hist, "hist-exog", "zz", "hist-exog");
+    fcast_config *c2 = config("mae");
+    CHECK(fcast_config_set(c2, "hist-exog", "g,f") == FC_ERR_INVALID);   /* f is a future column already */
+    CHECK_CONTAINS(fc_last_error(), "one role");
+    fcast_config_free(c2);
+    fcast_config *beats = NULL;
+    CHECK(fcast_config_new("nbeats", H, L, &beats) == FC_OK);
+    CHECK(fcast_config_set(beats, "futr-exog", "f") == FC_ERR_INVALID);   /* NBEATS takes no exogenous input */
+    CHECK_CONTAINS(fc_last_error(), "NBEATS");
+    fcast_config_free(beats);
     train_refused(hist, "stat-exog", "height", "'height'");
     double f = F[5];
     F[5] = NAN;

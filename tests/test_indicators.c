@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "quant/indicators.h"
+#include "quant_fixture_csv.h"
 
 #define FIXTURES FC_SOURCE_DIR "/tests/fixtures/quant/"
 #define MAX_COLS 64
@@ -31,19 +32,6 @@ typedef struct {
     int *used;                   /* (n_cols) matched by a spec */
 } fixture;
 
-static size_t split(char *line, char **fields, size_t cap) {
-    size_t n = 0;
-    line[strcspn(line, "\r\n")] = '\0';
-    for (char *p = line; n < cap;) {
-        fields[n++] = p;
-        char *c = strchr(p, ',');
-        if (!c) break;
-        *c = '\0';
-        p = c + 1;
-    }
-    return n;
-}
-
 static int read_fixture(const char *name, fixture *fx) {
     char path[512], line[8192];
     snprintf(path, sizeof path, FIXTURES "%s", name);
@@ -54,7 +42,7 @@ static int read_fixture(const char *name, fixture *fx) {
     char *fields[MAX_COLS + 2];
     while (fgets(line, sizeof line, f)) {
         if (line[0] == '#') continue;
-        size_t n = split(line, fields, MAX_COLS + 2);
+        size_t n = csv_split(line, fields, MAX_COLS + 2);
         if (!fx->n_cols) {
             fx->n_cols = n - 2;
             for (size_t c = 0; c < fx->n_cols; c++) fx->names[c] = strdup(fields[c + 2]);
@@ -241,7 +229,7 @@ static void test_lookbacks(void) {
     int n = 0;
     while (fgets(line, sizeof line, f)) {
         if (line[0] == '#' || !strncmp(line, "spec,", 5)) continue;
-        size_t nf = split(line, fl, 6);
+        size_t nf = csv_split(line, fl, 6);
         fc_ind_spec s;
         if (nf < 3) {
             CHECK_MSG(0, "short lookback line: %s", line);

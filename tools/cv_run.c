@@ -115,26 +115,9 @@ void cv_result_free(cv_result *r) {
 
 fc_status cv_conformal_scores(const train_setup *su, const fc_dataset *ds, fc_backend *be, size_t windows,
                               size_t step, fc_conformal_method method, int quiet, fc_conformal *out) {
-    cv_model m = {.su = *su};
-    size_t fits = 0, width, n;
-    snprintf(m.name, sizeof m.name, "%s", fc_model_kind_name(su->kind));
-    m.su.o.verbose = 0;
-    m.su.o.checkpoint_path = NULL;
-    m.su.o.resume_path = NULL;
-    m.su.o.log = NULL;
-    fc_cv_spec cv = {su->cfg.h, windows, step, 0};
-    FC_TRY(fc_cv_check(&cv));
-    size_t room = ds->n_series * windows;
-    fc_cv_origin *o = fc_malloc((room ? room : 1) * sizeof *o, "conformal origins");
-    if (!o) return FC_ERR_MEMORY;
-    n = fc_cv_origins(ds, &cv, o);
-    fit_ctx c = {&m, be, quiet, &fits};
+    fc_cv_training t = {su->cfg, su->o, su->scaler, su->loss, su->memory_limit, be};
     if (!quiet) fprintf(stderr, "conformal intervals: a cross-validation of %zu windows for the scores\n", windows);
-    fc_status st = fc_cross_validate(ds, &cv, o, n, fit_one, &c, &m.values, &width);
-    if (st == FC_OK) st = fc_conformal_from_cv(ds, &cv, o, n, m.values, method, out);
-    free(m.values);
-    free(o);
-    return st;
+    return fc_conformal_fit(&t, ds, windows, step, method, out);
 }
 
 /* train's table, with --out required (the CSV), --model taking a list,

@@ -21,12 +21,17 @@ compiled extension module, because:
 * numpy arrays pass to C as pointers to their own buffers
   (`array.ctypes.data_as`), so the data is not copied on the way in.
 
+TA-Lib's indicators, by TA-Lib's names and arguments, are fcast.ta
+(`import fcast.ta as ta`, was `import talib as ta`); option prices, risk
+measures and portfolio weights are fcast.quant (docs/python.md).
+
 Where the library is looked for, and the exceptions its errors become,
 are in fcast._lib; what each model argument does in fcast.models.
 """
 from . import _lib
 from ._lib import FcastBackendError, FcastError, FcastIOError, FcastMemoryError, FcastValueError
 from .core import NeuralForecast
+from . import quant, ta  # cheap: a few milliseconds of ctypes declarations
 
 __version__ = _lib.version()
 

@@ -1,7 +1,7 @@
 """DataFrames to fcast panels, and forecasts back to neuralforecast's frame.
 
-A long DataFrame (id, ds, y) becomes an fcast_data handle through
-fcast_data_from_arrays in the grouped layout: the rows of each series
+A long DataFrame (id, ds, y, exogenous columns) becomes an fcast_data
+handle through fcast_data_from_columns in the grouped layout: the rows of each series
 contiguous, `indptr` their offsets. The y column goes to C without a copy
 when it is float64 and contiguous and the rows are already grouped (the C
 side copies it into its own panel, so nothing here keeps it alive past
@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from ._lib import FCAST_DS_DATE, FCAST_DS_DATETIME, FCAST_DS_INDEX, check, lib
+from ._lib import FCAST_DS_DATE, FCAST_DS_DATETIME, FCAST_DS_INDEX, FcastColumn, check, lib
 
 _SECONDS_PER_DAY = 86400
 
@@ -49,6 +49,33 @@ def _float64(series):
     if y.dtype != np.float64:
         y = series.to_numpy(dtype=np.float64, na_value=np.nan)
     return np.ascontiguousarray(y)
+
+
+# pandas renamed its end-of-period and sub-daily aliases in 2.2 ("M" ->
+# "ME", "H" -> "h"); either spelling is accepted here, for any pandas
+_ALIASES = {"ME": "M", "QE": "Q", "YE": "A", "BME": "BM", "h": "H", "min": "T", "s": "S",
+            "M": "ME", "Q": "QE", "A": "YE", "Y": "YE", "BM": "BME", "H": "h", "T": "min", "S": "s"}
+
+
+def _offset(freq):
+    """freq as a pandas offset, in this pandas' spelling."""
+    try:
+        return pd.tseries.frequencies.to_offset(freq)
+    except ValueError:
+        text = str(freq)
+        digits = text[:len(text) - len(text.lstrip("0123456789"))]
+        unit = text[len(digits):]
+        if unit not in _ALIASES:
+            raise
+        return pd.tseries.frequencies.to_offset(digits + _ALIASES[unit])
+
+
+def _column_array(columns):
+    """fcast_column structs of {name: float64 array} and their count (the
+    arrays are the caller's to keep alive for the call)."""
+    array = (FcastColumn * max(len(columns), 1))(*[FcastColumn(name.encode(), _pointer(values, ctypes.c_double))
+                                                   for name, values in columns.items()])
+    return array, len(columns)
 
 
 def _ds_seconds(series):
@@ -86,10 +113,17 @@ class Panel:
     """A DataFrame's series as an fcast_data handle, with what a forecast
     frame needs: the series' ids in neuralforecast's (sorted) order, each
     one's last ds, and where each sits in fcast's order (fcast sorts ids
-    as byte strings, neuralforecast by value: 10 after 9)."""
+    as byte strings, neuralforecast by value: 10 after 9).
 
-    def __init__(self, df, freq, id_col="unique_id", time_col="ds", target_col="y"):
-        missing = [c for c in (id_col, time_col, target_col) if c not in df.columns]
+    exog names the extra columns to pass (the exogenous columns the models
+    read; others stay behind, as neuralforecast ignores them); target_col
+    None makes a panel of future values (futr_df: no target). static_df
+    and stat (its columns to pass) attach static values."""
+
+    def __init__(self, df, freq, id_col="unique_id", time_col="ds", target_col="y", exog=(), static_df=None,
+                 stat=()):
+        needed = [id_col, time_col] + ([target_col] if target_col else []) + list(exog)
+        missing = [c for c in needed if c not in df.columns]
         if missing:
             raise KeyError(f"fcast: the DataFrame has no column {missing} (it has {list(df.columns)})")
         if not len(df):
@@ -97,27 +131,49 @@ class Panel:
         codes, self.uids = pd.factorize(df[id_col], sort=True)
         if (codes < 0).any():
             raise ValueError(f"fcast: column '{id_col}' has missing ids")
-        y = _float64(df[target_col])
+        columns = {name: _float64(df[name]) for name in ([target_col] if target_col else []) + list(exog)}
         ds, kind = _ds_seconds(df[time_col])
         order, starts = _groups(codes)
         if order is not None:
-            y, ds, codes = y[order], ds[order], codes[order]
+            columns = {name: values[order] for name, values in columns.items()}
+            ds, codes = ds[order], codes[order]
         self.ds_dtype = df[time_col].dtype
-        self.handle = self._build(codes[starts], starts, y, ds, kind, freq)
+        y = columns.pop(target_col) if target_col else None
+        self.handle = self._build(codes[starts], starts, y, ds, kind, freq, columns)
         self.last = self._last(ds, kind, codes[starts], starts)
         self.fcast_order = self._fcast_order()
+        if stat:
+            self._attach_static(static_df, id_col, stat)
 
-    def _build(self, run_codes, starts, y, ds, kind, freq):
+    def _build(self, run_codes, starts, y, ds, kind, freq, columns):
         ids = [str(u).encode() for u in self.uids]
         if len(set(ids)) < len(ids):
             raise ValueError("fcast: two unique_id values have the same text (fcast ids are strings)")
         id_array = (ctypes.c_char_p * len(starts))(*[ids[c] for c in run_codes])
-        indptr = np.append(starts, len(y)).astype(np.int64)
+        indptr = np.append(starts, len(ds)).astype(np.int64)
         handle = Handle(lib.fcast_data_free)
-        check(lib.fcast_data_from_arrays(len(starts), id_array, _pointer(indptr, ctypes.c_int64),
-                                         _pointer(y, ctypes.c_double), _pointer(ds, ctypes.c_int64), kind,
-                                         str(freq).encode(), handle.out()))
+        check(lib.fcast_data_from_columns(len(starts), id_array, _pointer(indptr, ctypes.c_int64),
+                                          None if y is None else _pointer(y, ctypes.c_double),
+                                          _pointer(ds, ctypes.c_int64), kind, str(freq).encode(),
+                                          *_column_array(columns), handle.out()))
         return handle
+
+    def _attach_static(self, static_df, id_col, stat):
+        """static_df's columns `stat`, one row per series (neuralforecast's static_df)."""
+        if static_df is None:
+            raise ValueError(f"fcast: the models read static exogenous columns {list(stat)}: pass static_df")
+        missing = [c for c in [id_col] + list(stat) if c not in static_df.columns]
+        if missing:
+            raise KeyError(f"fcast: static_df has no column {missing} (it has {list(static_df.columns)})")
+        ids = (ctypes.c_char_p * len(static_df))(*[str(u).encode() for u in static_df[id_col]])
+        columns = {name: _float64(static_df[name]) for name in stat}
+        check(lib.fcast_data_set_static(self.handle, len(static_df), ids, *_column_array(columns)))
+
+    def ds_values(self, ds):
+        """int64 ds of this panel's kind (seconds or steps) in its ds dtype."""
+        if pd.api.types.is_integer_dtype(self.ds_dtype):
+            return ds.astype(self.ds_dtype)
+        return pd.Series(ds.astype("datetime64[s]"), dtype=self.ds_dtype).to_numpy()
 
     def _last(self, ds, kind, run_codes, starts):
         """Each series' last ds, in the order of self.uids, in ds's dtype."""
@@ -142,7 +198,7 @@ class Panel:
         if pd.api.types.is_integer_dtype(self.ds_dtype):
             ds = (self.last[:, None] + int(freq) * np.arange(1, h + 1)).ravel()
         else:
-            offset = pd.tseries.frequencies.to_offset(freq)
+            offset = _offset(freq)
             with warnings.catch_warnings():   # offsets pandas does not vectorise (as utilsforecast does)
                 warnings.simplefilter("ignore", pd.errors.PerformanceWarning)
                 start = pd.DatetimeIndex(self.last) + offset

@@ -48,6 +48,11 @@ def _load():
                       "or set FCAST_LIBRARY to its path.")
 
 
+class FcastColumn(ctypes.Structure):
+    """fcast_column: a named column of doubles."""
+    _fields_ = [("name", c_char_p), ("values", POINTER(c_double))]
+
+
 # fcast_progress_fn: (user, step, max_steps, train_loss)
 PROGRESS_FN = CFUNCTYPE(None, c_void_p, c_size_t, c_size_t, c_double)
 
@@ -60,6 +65,9 @@ _SIGNATURES = {
     "fcast_api_version": (c_int, []),
     "fcast_data_from_arrays": (c_int, [c_size_t, POINTER(c_char_p), POINTER(c_int64), POINTER(c_double),
                                        POINTER(c_int64), c_int, c_char_p, _OUT]),
+    "fcast_data_from_columns": (c_int, [c_size_t, POINTER(c_char_p), POINTER(c_int64), POINTER(c_double),
+                                        POINTER(c_int64), c_int, c_char_p, POINTER(FcastColumn), c_size_t, _OUT]),
+    "fcast_data_set_static": (c_int, [c_void_p, c_size_t, POINTER(c_char_p), POINTER(FcastColumn), c_size_t]),
     "fcast_data_read_csv": (c_int, [c_char_p, _OUT]),
     "fcast_data_n_series": (c_size_t, [c_void_p]),
     "fcast_data_id": (c_char_p, [c_void_p, c_size_t]),
@@ -69,11 +77,44 @@ _SIGNATURES = {
     "fcast_config_free": (None, [c_void_p]),
     "fcast_train": (c_int, [c_void_p, c_void_p, PROGRESS_FN, c_void_p, POINTER(c_int), _OUT]),
     "fcast_predict": (c_int, [c_void_p, c_void_p, POINTER(c_float), c_size_t]),
+    "fcast_predict_future": (c_int, [c_void_p, c_void_p, c_void_p, POINTER(c_float), c_size_t]),
+    "fcast_predict_levels": (c_int, [c_void_p, c_void_p, c_void_p, POINTER(c_double), c_size_t, POINTER(c_float),
+                                     c_size_t]),
+    "fcast_model_has_intervals": (c_int, [c_void_p]),
     "fcast_model_h": (c_size_t, [c_void_p]),
+    "fcast_model_input_size": (c_size_t, [c_void_p]),
+    "fcast_model_kind": (c_char_p, [c_void_p]),
+    "fcast_model_output_name": (c_char_p, [c_void_p, c_size_t]),
+    "fcast_model_exog": (c_char_p, [c_void_p, c_int, c_size_t]),
+    "fcast_cross_validate": (c_int, [c_void_p, c_void_p, c_size_t, c_size_t, c_size_t, PROGRESS_FN, c_void_p,
+                                     POINTER(c_int), _OUT]),
+    "fcast_cv_rows": (c_size_t, [c_void_p]),
+    "fcast_cv_outputs": (c_size_t, [c_void_p]),
+    "fcast_cv_read": (c_int, [c_void_p, POINTER(c_int64), POINTER(c_int64), POINTER(c_int64), POINTER(c_double),
+                              POINTER(c_float), c_size_t]),
+    "fcast_cv_free": (None, [c_void_p]),
     "fcast_model_outputs": (c_size_t, [c_void_p]),
     "fcast_model_save": (c_int, [c_void_p, c_char_p]),
     "fcast_model_load": (c_int, [c_char_p, _OUT]),
     "fcast_model_free": (None, [c_void_p]),
+    # trading analytics (fcast.ta, fcast.quant); a pointer to one of the API's
+    # structs (fcast_option_arrays, fcast_mc_option, ...) is a void * here:
+    # fcast.quant defines the ctypes Structures and passes them by reference
+    "fcast_indicator_outputs": (c_int, [c_char_p, POINTER(c_size_t)]),
+    "fcast_indicator_lookback": (c_int, [c_char_p, POINTER(c_size_t)]),
+    "fcast_indicator": (c_int, [c_char_p, POINTER(c_double), c_size_t, POINTER(POINTER(c_double)), c_size_t]),
+    "fcast_indicator_grouped": (c_int, [c_char_p, c_size_t, POINTER(c_int64), POINTER(c_double),
+                                        POINTER(POINTER(c_double)), c_size_t]),
+    "fcast_bs_european": (c_int, [c_void_p] + 6 * [POINTER(c_double)]),
+    "fcast_asian_geometric": (c_int, [c_void_p, POINTER(c_double), c_size_t, POINTER(c_double)]),
+    "fcast_mc_price": (c_int, [c_void_p, c_void_p]),
+    "fcast_risk_summary": (c_int, [POINTER(c_double), c_size_t, c_void_p]),
+    "fcast_var_historical": (c_int, [POINTER(c_double), c_size_t, c_double, POINTER(c_double), POINTER(c_double)]),
+    "fcast_var_normal": (c_int, [POINTER(c_double), c_size_t, c_double, POINTER(c_double), POINTER(c_double)]),
+    "fcast_portfolio_moments": (c_int, [POINTER(c_double), c_size_t, c_size_t, POINTER(c_double),
+                                        POINTER(c_double)]),
+    "fcast_portfolio_min_variance": (c_int, [POINTER(c_double), c_size_t, c_size_t, POINTER(c_double)]),
+    "fcast_portfolio_target_return": (c_int, [POINTER(c_double), c_size_t, c_size_t, c_double, POINTER(c_double)]),
 }
 
 
@@ -96,6 +137,8 @@ STATUS_NAMES = ("FC_OK", "FC_ERR_IO", "FC_ERR_PARSE", "FC_ERR_INVALID", "FC_ERR_
 FC_OK, FC_ERR_IO, FC_ERR_PARSE, FC_ERR_INVALID, FC_ERR_MEMORY, FC_ERR_FORMAT, FC_ERR_BACKEND, FC_ERR_INTERRUPTED = range(8)
 # fcast_ds_kind
 FCAST_DS_INDEX, FCAST_DS_DATE, FCAST_DS_DATETIME = range(3)
+# fcast_exog_kind
+FCAST_EXOG_FUTURE, FCAST_EXOG_HISTORIC, FCAST_EXOG_STATIC = range(3)
 
 
 class FcastError(Exception):

@@ -12,6 +12,7 @@ import os
 import threading
 
 import numpy as np
+import pandas as pd
 
 from . import losses, models
 from ._data import Handle, Panel
@@ -28,19 +29,25 @@ class _Training:
     would see it when the whole run ends. The worker holds no GIL while in
     C (ctypes releases it), so the waiting costs nothing."""
 
-    def __init__(self, config, panel, name, verbose):
+    def __init__(self, config, panel, name, verbose, cv=None):
         self.cancel = ctypes.c_int(0)   # fcast_train's cancel flag: training stops after the current step
-        self.model = Handle(lib.fcast_model_free)
+        self.model = Handle(lib.fcast_model_free if cv is None else lib.fcast_cv_free)
         self.failure = None
-        self._name, self._verbose = name, verbose
+        self._name, self._verbose, self._cv = name, verbose, cv
         self._callback = PROGRESS_FN(self._on_step)   # referenced here for as long as C may call it
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._train, args=(config, panel), name=f"fcast fit {name}")
 
+    def _call(self, config, panel):
+        """fcast_train, or fcast_cross_validate with cv = (n_windows, step_size, refit)."""
+        watch = (self._callback, None, ctypes.byref(self.cancel), self.model.out())
+        if self._cv is None:
+            return lib.fcast_train(config, panel.handle, *watch)
+        return lib.fcast_cross_validate(config, panel.handle, *self._cv, *watch)
+
     def _train(self, config, panel):
         try:
-            status = lib.fcast_train(config, panel.handle, self._callback, None, ctypes.byref(self.cancel),
-                                     self.model.out())
+            status = self._call(config, panel)
             if status != FC_OK and not self.cancel.value:   # cancelled: FC_ERR_INTERRUPTED, the model so far
                 self.failure = error(status)   # read here: the message is this thread's
         except Exception as e:   # for run() to raise on the calling thread
@@ -117,6 +124,7 @@ class NeuralForecast:
         self.id_col, self.time_col, self.target_col = "unique_id", "ds", "y"
         self._trained = [None] * len(self.models)
         self._panel = None
+        self._static_df = None
 
     def _model_names(self):
         """Each model's column name: alias or class name, with 1, 2, ...
@@ -128,28 +136,45 @@ class NeuralForecast:
             names.append(name + str(counts[name]) if counts[name] else name)
         return names
 
+    def _exog(self, kind):
+        """The columns of one exogenous list over every model, each once, in order."""
+        names = []
+        for model in self.models:
+            names += [c for c in getattr(model, kind) if c not in names]
+        return names
+
+    def _history(self, df, static_df):
+        """df (and static_df) as a panel with the columns the models read."""
+        return Panel(df, self.freq, self.id_col, self.time_col, self.target_col,
+                     exog=self._exog("futr_exog_list") + [c for c in self._exog("hist_exog_list")
+                                                          if c not in self._exog("futr_exog_list")],
+                     static_df=static_df, stat=self._exog("stat_exog_list"))
+
     def fit(self, df=None, static_df=None, val_size=0, val_df=None, use_init_models=False, verbose=False,
             id_col="unique_id", time_col="ds", target_col="y", distributed_config=None, prediction_intervals=None):
         """Trains every model on df (each from its initial weights, as with
         use_init_models=True: fcast does not continue a previous fit).
         val_size points of each series are held out to validate (early
-        stopping, best weights). Extra columns of df are ignored.
+        stopping, best weights). The models' exogenous lists name columns
+        of df (futr_exog_list, hist_exog_list) and of static_df
+        (stat_exog_list); other columns are ignored.
 
         Ctrl-C stops the model being trained after its current step and
         re-raises KeyboardInterrupt; the models trained so far are kept,
         the interrupted one with its weights at the stop (predict works
         once every model has weights)."""
-        _unsupported("fit", static_df=static_df, val_df=val_df, distributed_config=distributed_config,
-                     prediction_intervals=prediction_intervals)
+        _unsupported("fit", val_df=val_df, distributed_config=distributed_config)
         if df is None and self._panel is None:
             raise ValueError("fcast: pass df: nothing was fitted before")
         if df is not None:
             self.id_col, self.time_col, self.target_col = id_col, time_col, target_col
-            self._panel = Panel(df, self.freq, id_col, time_col, target_col)
+            self._static_df = static_df
+            self._panel = self._history(df, static_df)
         extra = [("val-size", str(int(val_size)))] if val_size else []
         self._trained = [None] * len(self.models)
         for i, (model, name) in enumerate(zip(self.models, self._model_names())):
-            training = _Training(model._config(extra), self._panel, name, verbose)
+            intervals = prediction_intervals._settings() if prediction_intervals and _point(model) else []
+            training = _Training(model._config(extra + intervals), self._panel, name, verbose)
             try:
                 training.run()
             finally:
@@ -161,32 +186,60 @@ class NeuralForecast:
         """Forecasts of the h points after the end of every series of the
         fitted df, or of df when given (the models are not refit).
 
-        futr_df is not read: no fcast model takes future exogenous inputs
-        yet (the constructors refuse futr_exog_list), so neuralforecast
-        would not read it either. level and quantiles: models trained with
-        MQLoss give their own intervals whatever is asked, as in
-        neuralforecast; other models would need conformal intervals, not in
-        the C API yet."""
-        _unsupported("predict", static_df=static_df, engine=engine, quantiles=quantiles, **data_kwargs)
+        futr_df holds the future values of the models' futr_exog_list
+        columns over the next h points of every series (unique_id, ds and
+        those columns); static_df, the static values (those of fit when
+        not given). level: models fit with prediction_intervals add their
+        conformal intervals (NHITS-lo-90, ..., NHITS-hi-90); models trained
+        with MQLoss give their own intervals whatever is asked, as in
+        neuralforecast. quantiles is not supported yet."""
+        _unsupported("predict", engine=engine, quantiles=quantiles, **data_kwargs)
         if h is not None and h != self.h:
             raise NotImplementedError(f"fcast: predict(h={h}): fcast forecasts the models' horizon {self.h}")
-        if level is not None and any(not isinstance(m.loss, losses.MQLoss) for m in self.models):
-            raise NotImplementedError("fcast: predict(level=...) for models without MQLoss needs conformal "
-                                      "intervals (fit(prediction_intervals=...)), not in the C API yet")
         untrained = [n for n, t in zip(self._model_names(), self._trained) if t is None]
         if untrained:
             raise Exception(f"You must fit the model before predicting (not trained: {', '.join(untrained)}).")
-        panel = self._panel if df is None else Panel(df, self.freq, self.id_col, self.time_col, self.target_col)
+        static_df = self._static_df if static_df is None else static_df
+        panel = self._panel if df is None else self._history(df, static_df)
         if panel is None:
             raise ValueError("fcast: pass df: NeuralForecast.load restores the models, not the training data")
+        future = self._future(futr_df)
         frame = panel.future(self.h, self.freq, self.id_col, self.time_col)
         for model, name, trained in zip(self.models, self._model_names(), self._trained):
-            forecasts = self._forecast(model, trained, panel)
-            for k, suffix in enumerate(model.loss.output_names):
+            if level and _point(model):
+                forecasts, suffixes = self._forecast_levels(name, trained, panel, future, level)
+            else:   # a quantile loss's own outputs, whatever the levels (as neuralforecast)
+                forecasts, suffixes = self._forecast(model, trained, panel, future), model.loss.output_names
+            for k, suffix in enumerate(suffixes):
                 frame[name + suffix] = forecasts[:, :, k].ravel()
         return frame
 
-    def _forecast(self, model, trained, panel):
+    def _forecast_levels(self, name, trained, panel, future, level):
+        """A point model's forecasts with its conformal intervals at `level`,
+        and the columns' suffixes ("", "-lo-90", "-lo-80", "-hi-80", "-hi-90")."""
+        if not lib.fcast_model_has_intervals(trained):
+            raise Exception(f"{name} was trained without prediction intervals: pass "
+                            "prediction_intervals=PredictionIntervals() to fit to forecast with level")
+        levels = sorted(level)
+        array = np.ascontiguousarray(levels, dtype=np.float64)
+        out = np.empty((len(panel.fcast_order), self.h, 1 + 2 * len(levels)), dtype=np.float32)
+        check(lib.fcast_predict_levels(trained, panel.handle, None if future is None else future.handle,
+                                       array.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), len(levels),
+                                       out.ctypes.data_as(ctypes.POINTER(ctypes.c_float)), out.size))
+        suffixes = [""] + [f"-lo-{lv}" for lv in reversed(levels)] + [f"-hi-{lv}" for lv in levels]
+        return out[panel.fcast_order], suffixes
+
+    def _future(self, futr_df):
+        """futr_df as a panel of the future-known columns (None when no model reads any)."""
+        names = self._exog("futr_exog_list")
+        if not names:
+            return None
+        if futr_df is None:
+            raise ValueError(f"Models require the following future exogenous features: {names}. "
+                             "Please provide them through the `futr_df` argument.")
+        return Panel(futr_df, self.freq, self.id_col, self.time_col, None, exog=names)
+
+    def _forecast(self, model, trained, panel, future=None):
         """One model's forecasts, (series, h, outputs) float32, series in
         the panel's (neuralforecast's) order."""
         outputs = lib.fcast_model_outputs(trained)
@@ -194,14 +247,89 @@ class NeuralForecast:
             raise ValueError(f"fcast: {model!r} forecasts {outputs} values per point but its loss "
                              f"{model.loss!r} names {len(model.loss.output_names)}")
         out = np.empty((len(panel.fcast_order), self.h, outputs), dtype=np.float32)
-        check(lib.fcast_predict(trained, panel.handle, out.ctypes.data_as(ctypes.POINTER(ctypes.c_float)),
-                                out.size))
+        check(lib.fcast_predict_future(trained, panel.handle, None if future is None else future.handle,
+                                       out.ctypes.data_as(ctypes.POINTER(ctypes.c_float)), out.size))
         return out[panel.fcast_order]
 
-    def cross_validation(self, *args, **kwargs):
-        """Planned: cross-validation is not in the C API yet (`fcast cv` runs it)."""
-        raise NotImplementedError("fcast: cross_validation is planned (not in the C API yet); "
-                                  "the command line's `fcast cv` runs it")
+    def cross_validation(self, df=None, static_df=None, n_windows=1, step_size=1, val_size=0, test_size=None,
+                         use_init_models=False, use_fitted=False, verbose=False, refit=False, id_col="unique_id",
+                         time_col="ds", target_col="y", prediction_intervals=None, level=None, quantiles=None,
+                         h=None, **data_kwargs):
+        """neuralforecast's cross_validation: forecasts of n_windows origins
+        per series, step_size points apart, the last window ending at each
+        series' end (or test_size points forecast: n_windows from it).
+        Without refit, each model is trained once with those points held
+        out; refit=True trains a fresh model per window, refit=k every k
+        windows. The frame has neuralforecast's columns: unique_id, ds,
+        cutoff, one per model output, y.
+
+        fcast trains every model from its initial weights (as
+        use_init_models=True); use_fitted, prediction intervals and another
+        horizon are not supported yet. Ctrl-C stops the run and re-raises
+        KeyboardInterrupt."""
+        _unsupported("cross_validation", use_fitted=use_fitted, prediction_intervals=prediction_intervals,
+                     quantiles=quantiles, **data_kwargs)
+        if h is not None and h != self.h:
+            raise NotImplementedError(f"fcast: cross_validation(h={h}): fcast forecasts the models' horizon {self.h}")
+        if level is not None and any(not isinstance(m.loss, losses.MQLoss) for m in self.models):
+            raise NotImplementedError("fcast: cross_validation(level=...) for models without MQLoss needs conformal "
+                                      "intervals, not in the C API yet")
+        n_windows = self._cv_windows(n_windows, step_size, test_size)
+        if df is None:
+            if self._panel is None:
+                raise ValueError("fcast: pass df: nothing was fitted before")
+            panel, static_df = self._panel, self._static_df
+        else:
+            self.id_col, self.time_col, self.target_col = id_col, time_col, target_col
+            panel = self._history(df, static_df)
+        extra = [("val-size", str(int(val_size)))] if val_size else []
+        cv = (n_windows, step_size, 0 if refit is False else 1 if refit is True else int(refit))
+        frame = None
+        for model, name in zip(self.models, self._model_names()):
+            result = _Training(model._config(extra), panel, name, verbose, cv=cv).run()
+            frame = self._cv_frame(model, name, result, panel, frame)
+        frame[self.target_col] = frame.pop(self.target_col)   # y last, as neuralforecast's
+        return frame
+
+    def _cv_windows(self, n_windows, step_size, test_size):
+        """n_windows, from test_size when that is given instead (neuralforecast's rule)."""
+        if n_windows is None and test_size is None:
+            raise Exception("you must define `n_windows` or `test_size`.")
+        if test_size is None:
+            return n_windows
+        if n_windows is not None and n_windows != 1:
+            raise Exception("you must define `n_windows` or `test_size` but not both")
+        if (test_size - self.h) % step_size:
+            raise Exception("`test_size - h` must be divisible by `step_size`")
+        return (test_size - self.h) // step_size + 1
+
+    def _cv_frame(self, model, name, result, panel, frame):
+        """The rows of one model's cross-validation, in neuralforecast's
+        order (series by id, then cutoff, then ds); the first model's make
+        the frame, the others add their columns."""
+        rows, outputs = lib.fcast_cv_rows(result), lib.fcast_cv_outputs(result)
+        series, ds, cutoff = (np.empty(rows, dtype=np.int64) for _ in range(3))
+        y = np.empty(rows, dtype=np.float64)
+        forecast = np.empty((rows, outputs), dtype=np.float32)
+        pointer = lambda a, t: a.ctypes.data_as(ctypes.POINTER(t))
+        check(lib.fcast_cv_read(result, pointer(series, ctypes.c_int64), pointer(ds, ctypes.c_int64),
+                                pointer(cutoff, ctypes.c_int64), pointer(y, ctypes.c_double),
+                                pointer(forecast, ctypes.c_float), rows))
+        nf_series = np.argsort(panel.fcast_order)[series]   # fcast's series index -> neuralforecast's
+        order = np.argsort(nf_series, kind="stable")
+        if frame is None:
+            frame = pd.DataFrame({self.id_col: panel.uids.take(nf_series[order]),
+                                  self.time_col: panel.ds_values(ds[order]),
+                                  "cutoff": panel.ds_values(cutoff[order]),
+                                  self.target_col: y[order]})
+        elif len(frame) != rows:
+            raise ValueError(f"fcast: {name} cross-validated {rows} rows, the first model {len(frame)}")
+        if outputs != len(model.loss.output_names):
+            raise ValueError(f"fcast: {model!r} forecasts {outputs} values per point but its loss names "
+                             f"{len(model.loss.output_names)}")
+        for k, suffix in enumerate(model.loss.output_names):
+            frame[name + suffix] = forecast[order, k]
+        return frame
 
     def save(self, path, model_index=None, save_dataset=True, overwrite=False):
         """Writes each model's fcast model file (<name>_<count>.safetensors,
@@ -244,6 +372,12 @@ class NeuralForecast:
             nf._trained[i] = Handle(lib.fcast_model_free)
             check(lib.fcast_model_load(os.path.join(path, entry["file"]).encode(), nf._trained[i].out()))
         return nf
+
+
+def _point(model):
+    """Whether the model forecasts one value per point (conformal intervals
+    apply), not its own quantiles."""
+    return len(model.loss.output_names) == 1 and not isinstance(model.loss, losses.QuantileLoss)
 
 
 def _remake(entry):

@@ -15,8 +15,11 @@ falls in one of four kinds, decided per argument:
   Arguments not given are not sent: the C side has neuralforecast's
   defaults for each model. Values are checked by the C side when the
   model is made, so a bad one fails here with fcast's message.
-* fixed: arguments fcast does not implement (exogenous lists, custom
-  optimizers and schedulers, start padding, ...). Their neuralforecast
+  The exogenous lists (futr_exog_list, hist_exog_list, stat_exog_list)
+  go as futr-exog, hist-exog and stat-exog; the models whose
+  neuralforecast class takes none (NBEATS, PatchTST) refuse them.
+* fixed: arguments fcast does not implement (categorical exogenous
+  inputs, custom optimizers and schedulers, start padding, ...). Their neuralforecast
   default is accepted; any other value raises NotImplementedError, since
   training without it would give another model.
 * ignored: arguments that cannot change the forecasts (inference batch
@@ -36,7 +39,8 @@ from .losses.pytorch import MAE, _Loss
 __all__ = ["NHITS", "NBEATS", "NBEATSx", "MLP", "LSTM", "TiDE", "PatchTST"]
 
 # neuralforecast argument -> fcast_config_set key, where not its kebab-case
-_KEYS = {"learning_rate": "lr", "scaler_type": "scaler", "random_seed": "seed",
+_KEYS = {"learning_rate": "lr", "scaler_type": "scaler", "random_seed": "seed", "futr_exog_list": "futr-exog",
+         "hist_exog_list": "hist-exog", "stat_exog_list": "stat-exog",
          "early_stop_patience_steps": "early-stop-patience", "n_polynomials": "n-basis",
          "gradient_clip_val": "clip-grad-norm", "accumulate_grad_batches": "grad-accum"}
 
@@ -44,12 +48,16 @@ _TRAINING = ("max_steps", "learning_rate", "batch_size", "windows_batch_size", "
              "early_stop_patience_steps", "val_check_steps", "step_size", "scaler_type", "random_seed",
              "gradient_clip_val", "accumulate_grad_batches", "precision")
 
+# neuralforecast's exogenous lists: mapped when not empty (a model kind that
+# takes none refuses them on the C side, as neuralforecast does)
+_EXOG = ("futr_exog_list", "hist_exog_list", "stat_exog_list")
+
 # Lightning's precision settings fcast runs the same way (mixed: products in
 # the low precision, master weights in fp32)
 _PRECISION = {32: "fp32", "32": "fp32", "32-true": "fp32", "bf16": "bf16", "bf16-mixed": "bf16",
               16: "fp16", "16": "fp16", "16-mixed": "fp16"}
 
-_FIXED = {"futr_exog_list": None, "hist_exog_list": None, "stat_exog_list": None, "cat_exog_list": None,
+_FIXED = {"cat_exog_list": None,
           "categorical_cardinalities": None, "cat_emb_dim": "fastai", "exclude_insample_y": False,
           "val_monitor": "ptl/val_loss", "start_padding_enabled": False,
           "training_data_availability_threshold": 0.0, "drop_last_loader": False, "optimizer": None,
@@ -109,6 +117,7 @@ class _Model:
             raise NotImplementedError(f"fcast: {self}(valid_loss={valid_loss!r}): fcast validates with the "
                                       "training loss; leave valid_loss None")
         self.valid_loss = valid_loss
+        self.futr_exog_list, self.hist_exog_list, self.stat_exog_list = (list(kwargs.get(k) or []) for k in _EXOG)
         self._args = self._sort(kwargs)
         self._config()   # made and dropped: the C side checks every value now, as neuralforecast does
 
@@ -118,6 +127,9 @@ class _Model:
         for name, value in kwargs.items():
             if name in _TRAINING or name in self._arch:
                 mapped[name] = value
+            elif name in _EXOG:
+                if value:
+                    mapped[name] = list(value)
             elif name in self._fixed or name in _FIXED:
                 default = self._fixed.get(name, _FIXED.get(name))
                 if not _is_default(value, default):
@@ -184,7 +196,7 @@ class NBEATS(_Model):
 
 
 class NBEATSx(_Model):
-    """N-BEATSx (neuralforecast's NBEATSx), without exogenous inputs for now."""
+    """N-BEATSx (neuralforecast's NBEATSx), with its exogenous basis."""
     _kind = "nbeatsx"
     _arch = ("n_harmonics", "n_polynomials", "stack_types", "n_blocks", "mlp_units")
     _fixed = _BEATS_FIXED

@@ -6,6 +6,7 @@
 
 #include "data/dataset.h"
 #include "models/arch_options.h"
+#include "train/conformal.h"
 #include "train/exog_bind.h"
 #include "train/forecaster.h"
 
@@ -24,6 +25,9 @@ struct fcast_config {
     fc_scaler_kind scaler;
     fc_loss_spec loss;
     int threads;                  /* CPU threads; 0: all cores */
+    /* conformal intervals (neuralforecast's PredictionIntervals): 0 windows: none */
+    size_t pi_windows, pi_step;
+    fc_conformal_method pi_method;
     char *texts[FCAST_CONFIG_MAX_TEXTS];
     size_t n_texts;
 };

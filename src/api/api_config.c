@@ -206,13 +206,38 @@ static fc_status set_season(fcast_config *c, const char *k, const char *v) {
 static fc_status set_exog(fcast_config *c, const char *k, const char *v) {
     fc_exog_list *l = !strcmp(k, "futr-exog") ? &c->model.futr_exog
                     : !strcmp(k, "hist-exog") ? &c->model.hist_exog : &c->model.stat_exog;
-    return fc_exog_list_parse(v, k, l);
+    FC_TRY(fc_exog_list_parse(v, k, l));
+    return fc_model_kind_check_exog(fc_model_kind_row(c->model.kind), &c->model);   /* a kind that takes none */
+}
+
+/* Conformal intervals: "prediction-intervals" = "conformal" (2 windows,
+ * step 1, conformal_distribution: neuralforecast's PredictionIntervals()),
+ * then "pi-windows", "pi-step-size" and "pi-method" to change those. */
+static fc_status set_intervals(fcast_config *c, const char *k, const char *v) {
+    if (!strcmp(k, "prediction-intervals")) {
+        if (strcmp(v, "conformal")) return fc_error(FC_ERR_INVALID, "%s '%s': the one method is conformal", k, v);
+        c->pi_windows = 2, c->pi_step = 1;
+        return FC_OK;
+    }
+    if (!c->pi_windows) return fc_error(FC_ERR_INVALID, "%s: set prediction-intervals to conformal first", k);
+    if (!strcmp(k, "pi-method")) {
+        if (fc_conformal_method_parse(v, &c->pi_method))
+            return fc_error(FC_ERR_INVALID, "%s '%s': expected conformal_distribution or conformal_error", k, v);
+        return FC_OK;
+    }
+    if (!strcmp(k, "pi-windows")) {
+        FC_TRY(parse_count(k, v, 2, &c->pi_windows));
+        return c->pi_windows > 4096 ? fc_error(FC_ERR_INVALID, "%s '%s': at most 4096", k, v) : FC_OK;
+    }
+    return parse_count(k, v, 1, &c->pi_step);
 }
 
 static const struct {
     const char *key;
     setter set;
 } TRAINING[] = {
+    {"prediction-intervals", set_intervals}, {"pi-windows", set_intervals}, {"pi-step-size", set_intervals},
+    {"pi-method", set_intervals},
     {"seed", set_seed}, {"threads", set_threads}, {"scaler", set_scaler}, {"loss", set_loss},
     {"level", set_level}, {"quantiles", set_quantiles}, {"huber-delta", set_huber_delta},
     {"quantile", set_quantile}, {"season", set_season}, {"precision", set_precision},
@@ -236,7 +261,8 @@ fc_status fcast_config_set(fcast_config *c, const char *key, const char *value) 
     return fc_error(FC_ERR_INVALID, "fcast_config_set: unknown key '%s' (the training keys are max-steps, batch-size, "
                     "windows-batch-size, lr, num-lr-decays, val-size, val-check-steps, early-stop-patience, step-size, "
                     "seed, scaler, loss, level, quantiles, huber-delta, quantile, season, precision, grad-accum, "
-                    "clip-grad-norm, threads, futr-exog, hist-exog, stat-exog; the architecture keys are train's, "
+                    "clip-grad-norm, threads, futr-exog, hist-exog, stat-exog, prediction-intervals, pi-windows, "
+                    "pi-step-size, pi-method; the architecture keys are train's, "
                     "docs/training.md)", key);
 }
 

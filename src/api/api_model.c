@@ -11,6 +11,7 @@
 #include "io/model_file.h"
 #include "models/model_kinds.h"
 #include "train/exog_bind.h"
+#include "train/forecast_columns.h"
 
 /* How the library's messages name the exogenous inputs. */
 const fc_exog_words FC_API_EXOG_WORDS = {"futr-exog", "hist-exog", "stat-exog",
@@ -56,6 +57,19 @@ void fc_api_watch(fc_train_options *o, fc_api_progress *hook, const volatile int
     o->on_step_user = hook;
 }
 
+/* Conformal scores before the final training, as neuralforecast's fit
+ * computes them: for point losses only (a quantile loss predicts its own). */
+static fc_status fit_conformal(const fcast_config *c, const fc_model_config *cfg, const fc_train_options *o,
+                               const fc_dataset *ds, fcast_model *m) {
+    if (cfg->n_outputs > 1 || c->loss.kind == FC_LOSS_QUANTILE)
+        return fc_error(FC_ERR_INVALID, "prediction-intervals conformal is for point losses: a model trained with the "
+                        "%s loss predicts its own quantiles", fc_loss_name(c->loss));
+    fc_cv_training t = {*cfg, *o, c->scaler, c->loss, 0, m->be};
+    if (!(m->f.conformal = calloc(1, sizeof *m->f.conformal)))
+        return fc_error(FC_ERR_MEMORY, "fcast_train: out of memory");
+    return fc_conformal_fit(&t, ds, c->pi_windows, c->pi_step, c->pi_method, m->f.conformal);
+}
+
 fc_status fcast_train(const fcast_config *c, const fcast_data *d, fcast_progress_fn progress, void *user,
                       const volatile int *cancel, fcast_model **out) {
     if (!c || !d || !d->ds || !out) return fc_error(FC_ERR_INVALID, "fcast_train: config, data and out are needed");
@@ -72,10 +86,11 @@ fc_status fcast_train(const fcast_config *c, const fcast_data *d, fcast_progress
     m->f = (fc_forecaster){.scaler = c->scaler, .loss = c->loss, .ds_kind = d->ds->ds_kind, .freq = d->ds->freq};
     fc_train_summary sum;
     fc_status st = fc_api_open_backend(c->threads, &m->be);
+    if (st == FC_OK && c->pi_windows) st = fit_conformal(c, &cfg, &o, d->ds, m);
     if (st == FC_OK) st = fc_model_create(&cfg, m->be, &m->f.model);
     if (st == FC_OK) st = fc_model_init_params(m->f.model, o.seed);
     if (st == FC_OK) st = fc_train(&m->f, d->ds, &o, &sum);
-    if (st != FC_OK && st != FC_ERR_INTERRUPTED) {
+    if (st != FC_OK && (st != FC_ERR_INTERRUPTED || !m->f.model)) {   /* stopped while calibrating: no model yet */
         fcast_model_free(m);
         return st;
     }
@@ -138,6 +153,47 @@ fc_status fcast_predict_future(const fcast_model *m, const fcast_data *history, 
         return fc_error(FC_ERR_INVALID, "fcast_predict: out holds %zu floats; %zu series x h %zu x %zu outputs "
                         "need %zu", capacity, history->ds->n_series, cfg->h, cfg->n_outputs, need);
     return forecast(m, history->ds, future ? future->ds : NULL, out);
+}
+
+int fcast_model_has_intervals(const fcast_model *m) { return m && m->f.conformal != NULL; }
+
+/* levels into sorted, checked as `fcast predict --level` checks its list. */
+static fc_status sorted_levels(const double *levels, size_t n, double *sorted) {
+    if (!levels || n > FC_MAX_LEVELS)
+        return fc_error(FC_ERR_INVALID, "fcast_predict_levels: 1 to %d levels are needed", FC_MAX_LEVELS);
+    for (size_t i = 0; i < n; i++) {
+        if (!(levels[i] > 0 && levels[i] < 100))
+            return fc_error(FC_ERR_INVALID, "fcast_predict_levels: levels[%zu] = %g is not in (0, 100)", i, levels[i]);
+        for (size_t j = 0; j < i; j++)
+            if (levels[j] == levels[i])
+                return fc_error(FC_ERR_INVALID, "fcast_predict_levels: level %g is given twice", levels[i]);
+        sorted[i] = levels[i];
+    }
+    fc_levels_sort(sorted, n);
+    return FC_OK;
+}
+
+fc_status fcast_predict_levels(const fcast_model *m, const fcast_data *history, const fcast_data *future,
+                               const double *levels, size_t n_levels, float *out, size_t capacity) {
+    if (!n_levels) return fcast_predict_future(m, history, future, out, capacity);
+    double sorted[FC_MAX_LEVELS];
+    FC_TRY(sorted_levels(levels, n_levels, sorted));
+    if (!fcast_model_has_intervals(m))
+        return fc_error(FC_ERR_INVALID, "fcast_predict_levels: the model has no conformal intervals (train it with "
+                        "prediction-intervals = conformal)");
+    if (!history || !history->ds || !out) return fc_error(FC_ERR_INVALID, "fcast_predict: data and out are needed");
+    size_t N = history->ds->n_series, h = m->f.model->cfg.h, need = N * h * (1 + 2 * n_levels);
+    if (capacity < need)
+        return fc_error(FC_ERR_INVALID, "fcast_predict_levels: out holds %zu floats; %zu series x h %zu x %zu "
+                        "columns need %zu", capacity, N, h, 1 + 2 * n_levels, need);
+    fc_column_set cols;
+    FC_TRY(fc_columns_of(&m->f, "model", sorted, n_levels, &cols));
+    float *point = malloc(N * h * sizeof *point);
+    if (!point) return fc_error(FC_ERR_MEMORY, "fcast_predict_levels: out of memory");
+    fc_status st = forecast(m, history->ds, future ? future->ds : NULL, point);
+    if (st == FC_OK) st = fc_columns_fill(&m->f, &cols, history->ds, point, sorted, n_levels, out);
+    free(point);
+    return st;
 }
 
 fc_status fcast_predict(const fcast_model *m, const fcast_data *d, float *out, size_t capacity) {

@@ -53,6 +53,13 @@ void fc_level_text(double level, char *buf, size_t cap);
 fc_status fc_conformal_from_cv(const fc_dataset *ds, const fc_cv_spec *cv, const fc_cv_origin *o, size_t n,
                                const float *forecasts, fc_conformal_method method, fc_conformal *out);
 
+/* Scores for the training t describes (neuralforecast's fit with
+ * PredictionIntervals): a cross-validation of `windows` origins `step`
+ * apart without refit, quietly (no output, checkpoints or run log), and
+ * its absolute errors per series, window and step. */
+fc_status fc_conformal_fit(const fc_cv_training *t, const fc_dataset *ds, size_t windows, size_t step,
+                           fc_conformal_method method, fc_conformal *out);
+
 /* The index of series `id` among the scores' series, or -1. */
 ssize_t fc_conformal_find(const fc_conformal *c, const char *id);
 

@@ -18,6 +18,7 @@ if os.path.isdir(os.path.join(ROOT, "python", "fcast")):
     sys.path.insert(0, os.path.join(ROOT, "python"))
 
 MONTHLY = os.path.join(os.environ.get("FCAST_DATA") or os.path.join(ROOT, "data"), "monthly_classics.csv")
+FIXTURES = os.environ.get("FCAST_FIXTURES") or os.path.join(ROOT, "tests", "fixtures")
 
 # Small models, so that the whole run stays within seconds: the sizes are
 # fcast's to train, the assertions do not depend on accuracy.

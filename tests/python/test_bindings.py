@@ -53,17 +53,17 @@ def test_data_errors_name_the_problem(monthly):
 
 def y_address_passed(monkeypatch, nf, df):
     """The address of the y buffer that nf.predict(df=df) gives to
-    fcast_data_from_arrays. A spy replaces the function on the ctypes
+    fcast_data_from_columns. A spy replaces the function on the ctypes
     library object (where the package looks it up at each call), records
     the address its y pointer holds and calls the real function."""
     seen = []
-    real = _lib.lib.fcast_data_from_arrays
+    real = _lib.lib.fcast_data_from_columns
 
     def spy(n, ids, indptr, y, *rest):
         seen.append(ctypes.cast(y, ctypes.c_void_p).value)
         return real(n, ids, indptr, y, *rest)
 
-    monkeypatch.setattr(_lib.lib, "fcast_data_from_arrays", spy)
+    monkeypatch.setattr(_lib.lib, "fcast_data_from_columns", spy)
     nf.predict(df=df)
     return seen[0]
 
@@ -110,8 +110,9 @@ def test_model_arguments():
     assert dict(NHITS(h=6, input_size=12, mlp_units=[[8, 16], [16, 16]])._settings())["mlp-units"] == "8:16,16:16"
     with pytest.warns(UserWarning, match="3 \\* horizon"):
         assert LSTM(h=4).input_size == 12   # neuralforecast's input_size=-1: 3 h
-    with pytest.raises(NotImplementedError, match="futr_exog_list"):
-        NHITS(h=6, input_size=12, futr_exog_list=["price"])
+    assert dict(NHITS(h=6, input_size=12, futr_exog_list=["price", "promo"])._settings())["futr-exog"] == "price,promo"
+    with pytest.raises(NotImplementedError, match="cat_exog_list"):
+        NHITS(h=6, input_size=12, cat_exog_list=["store"])
     with pytest.raises(TypeError, match="max_epochs"):
         MLP(h=6, input_size=12, max_epochs=3)
     with pytest.warns(UserWarning, match="accelerator"):
@@ -122,9 +123,9 @@ def test_model_arguments():
 
 
 def test_unsupported_calls_say_so(fitted):
-    with pytest.raises(NotImplementedError, match="planned"):
-        fitted.cross_validation()
-    with pytest.raises(NotImplementedError, match="conformal"):
+    with pytest.raises(NotImplementedError, match="use_fitted"):
+        fitted.cross_validation(use_fitted=True)
+    with pytest.raises(Exception, match="without prediction intervals"):
         fitted.predict(level=[80])
     with pytest.raises(NotImplementedError, match="local_scaler_type"):
         NeuralForecast(models=[MLP(h=6, input_size=12)], freq="MS", local_scaler_type="standard")

@@ -1,0 +1,313 @@
+"""fcast.quant: option prices, risk measures and portfolio weights on
+fcast's C engine (the `fcast quant` commands' code, through libfcast.so).
+
+    from fcast import quant
+    g = quant.black_scholes("call", spot=100, strike=[90, 100, 110], expiry=1.0, vol=0.2, rate=0.05)
+    g.price, g.delta                                  # arrays of 3
+    quant.mc_price("put", 100, 100, 1.0, 0.2, rate=0.05, asian=True, paths=200_000)
+    quant.risk_summary(returns)                       # empyrical's Sharpe, Sortino, drawdown, ...
+    quant.var_historical(returns, level=0.99)         # (VaR, CVaR), losses positive
+    quant.min_variance_weights(returns_df)            # a Series indexed by the columns
+
+One module rather than three (options, risk, portfolio): it is small, it
+mirrors `fcast quant` and src/quant, and `from fcast import quant` is the
+one import a notebook needs. The conventions (units of the Greeks,
+empyrical's annualisation over 252 periods, QuantLib's percentile for
+historical VaR, fully invested weights with shorts allowed) are the
+engine's, stated in docs/python.md and include/fcast.h; the results equal
+QuantLib's, empyrical's and numpy's on the tests' fixtures.
+
+Errors are fcast's exceptions (fcast.FcastValueError, a ValueError), their
+message naming the argument and the position at fault ("vol[3] = -0.2";
+positions of broadcast arrays count in C order).
+"""
+import ctypes
+import dataclasses
+import re
+import sys
+from ctypes import POINTER, c_double, c_int, c_size_t, c_uint64
+
+import numpy as np
+
+from ._lib import check, lib
+
+_DOUBLE_P = POINTER(c_double)
+PERIODS_PER_YEAR = 252
+
+
+# The structs of include/fcast.h, field for field.
+class _OptionArrays(ctypes.Structure):
+    _fields_ = [("n", c_size_t), ("type", POINTER(c_int))] + \
+               [(name, _DOUBLE_P) for name in ("spot", "strike", "rate", "div", "vol", "expiry")]
+
+
+class _MCOption(ctypes.Structure):
+    _fields_ = [("type", c_int), ("asian", c_int)] + \
+               [(name, c_double) for name in ("spot", "strike", "rate", "div", "vol", "expiry")] + \
+               [("fixing_times", _DOUBLE_P), ("n_fixings", c_size_t), ("steps", c_size_t), ("paths", c_uint64),
+                ("seed", c_uint64), ("antithetic", c_int), ("no_control_variate", c_int)]
+
+
+class _MCResult(ctypes.Structure):
+    _fields_ = [(name, c_double) for name in ("price", "std_error", "ci_low", "ci_high")] + [("paths", c_uint64)]
+
+
+class _Risk(ctypes.Structure):
+    _fields_ = [("n", c_size_t)] + [(name, c_double) for name in ("mean", "annual_return", "annual_volatility",
+                                                                    "sharpe", "sortino", "max_drawdown")]
+
+
+def _ptr(array):
+    return None if array is None else array.ctypes.data_as(_DOUBLE_P)
+
+
+def _float64(values, name):
+    """values as a C-contiguous float64 array: its own buffer when it is one."""
+    pd = sys.modules.get("pandas")
+    if pd is not None and isinstance(values, (pd.Series, pd.DataFrame)):
+        values = values.to_numpy(dtype=np.float64, na_value=np.nan)
+    try:
+        a = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"fcast.quant: {name} must be numbers: {e}") from None
+    return a if a.flags.c_contiguous else np.ascontiguousarray(a)   # (ascontiguousarray makes 0-d 1-d)
+
+
+# ------------------------------------------------------------------ options
+
+def _type_codes(option_type):
+    """"call"/"put" (any case; arrays of them) -> 1/0; integers go to C as
+    they are (FCAST_CALL = 1, FCAST_PUT = 0), which checks them."""
+    t = np.asarray(option_type)
+    if t.dtype.kind in "iub":
+        return t.astype(np.intc)
+    if t.dtype.kind not in "USO":
+        raise TypeError(f"fcast.quant: option_type must be 'call' or 'put', got {option_type!r}")
+    codes = {"call": 1, "put": 0}
+    flat = [str(v).lower() for v in t.ravel()]
+    for i, v in enumerate(flat):
+        if v not in codes:
+            raise ValueError(f"fcast.quant: option_type[{i}] = {v!r}: expected 'call' or 'put'")
+    return np.array([codes[v] for v in flat], dtype=np.intc).reshape(t.shape)
+
+
+class _Options:
+    """The arguments broadcast together, flattened (C order), as the C struct."""
+
+    def __init__(self, option_type, spot, strike, expiry, vol, rate, div):
+        arrays = np.broadcast_arrays(_type_codes(option_type), *[_float64(v, name) for v, name in (
+            (spot, "spot"), (strike, "strike"), (expiry, "expiry"), (vol, "vol"), (rate, "rate"), (div, "div"))])
+        self.shape = arrays[0].shape
+        t, s, k, e, v, r, q = [np.ascontiguousarray(a).ravel() for a in arrays]
+        self._keep = (t, s, k, e, v, r, q)
+        self.struct = _OptionArrays(t.size, t.ctypes.data_as(POINTER(c_int)), _ptr(s), _ptr(k), _ptr(r), _ptr(q),
+                                    _ptr(v), _ptr(e))
+
+    def empty(self):
+        return np.empty(self.shape)
+
+    def shaped(self, a):
+        """An array of the broadcast shape; a float for scalar inputs."""
+        return a.reshape(self.shape)[()] if self.shape == () else a.reshape(self.shape)
+
+
+@dataclasses.dataclass(frozen=True)
+class Greeks:
+    """Black-Scholes price and Greeks, QuantLib's units: vega and rho per
+    1.00 of volatility and rate (divide by 100 for a point), theta per
+    year (divide by 365 for a calendar day)."""
+    price: np.ndarray
+    delta: np.ndarray
+    gamma: np.ndarray
+    vega: np.ndarray
+    theta: np.ndarray
+    rho: np.ndarray
+
+
+def black_scholes(option_type, spot, strike, expiry, vol, rate=0.0, div=0.0):
+    """European options under Black-Scholes-Merton: price and Greeks.
+
+    option_type: "call" or "put"; spot, strike > 0; expiry > 0 in years;
+    vol > 0 (0.2 for 20%); rate (continuously compounded) and div (the
+    continuous dividend yield) finite. Every argument may be an array: they
+    broadcast as numpy's do, and each field of the Greeks returned has the
+    broadcast shape (floats for scalar arguments)."""
+    o = _Options(option_type, spot, strike, expiry, vol, rate, div)
+    out = [o.empty() for _ in range(6)]
+    check(lib.fcast_bs_european(ctypes.byref(o.struct), *[_ptr(a) for a in out]))
+    return Greeks(*[o.shaped(a) for a in out])
+
+
+def asian_geometric(option_type, spot, strike, expiry, vol, rate=0.0, div=0.0, fixings=12, fixing_times=None):
+    """Discrete geometric-average-price Asian options in closed form (Kemna
+    and Vorst; QuantLib's AnalyticDiscreteGeometricAveragePriceAsianEngine).
+
+    The average is over `fixings` prices at expiry j / fixings, j = 1 ..
+    fixings, or at fixing_times (years, sorted, none after any option's
+    expiry; 0 counts today's spot). Arguments broadcast as in black_scholes."""
+    o = _Options(option_type, spot, strike, expiry, vol, rate, div)
+    times = None if fixing_times is None else _float64(fixing_times, "fixing_times").ravel()
+    n_fixings = len(times) if times is not None else int(fixings)
+    price = o.empty()
+    check(lib.fcast_asian_geometric(ctypes.byref(o.struct), _ptr(times), n_fixings, _ptr(price)))
+    return o.shaped(price)
+
+
+@dataclasses.dataclass(frozen=True)
+class MCResult:
+    """A Monte Carlo price: the estimate, its standard error, the 95%
+    interval (price -+ 1.959964 std_error) and the paths simulated."""
+    price: float
+    std_error: float
+    ci_low: float
+    ci_high: float
+    paths: int
+
+
+def mc_price(option_type, spot, strike, expiry, vol, rate=0.0, div=0.0, *, asian=False, paths=1_000_000,
+             steps=None, fixings=None, fixing_times=None, antithetic=False, control_variate=True, seed=42):
+    """One option priced by Monte Carlo, as `fcast quant option` prices it:
+    exact lognormal paths from counter-based draws (the same price for a
+    seed on any number of threads), the C code running without the GIL.
+
+    asian: False for a European option (steps: time steps per path, 1 by
+    default, the paths being exact), True for an arithmetic-average-price
+    Asian (fixings: 12 by default, at expiry j / fixings; or fixing_times;
+    control_variate: the geometric average, whose price is known).
+    antithetic: also each path's mirror. paths are rounded up to whole
+    draws (2 paths, 4 antithetic)."""
+    times = None if fixing_times is None else _float64(fixing_times, "fixing_times").ravel()
+    o = _MCOption(type=int(_type_codes(option_type)), asian=bool(asian), spot=spot, strike=strike, rate=rate,
+                  div=div, vol=vol, expiry=expiry, fixing_times=_ptr(times),
+                  n_fixings=len(times) if times is not None else int(fixings or 0), steps=int(steps or 0),
+                  paths=int(paths), seed=int(seed), antithetic=bool(antithetic),
+                  no_control_variate=bool(asian) and not control_variate)
+    r = _MCResult()
+    check(lib.fcast_mc_price(ctypes.byref(o), ctypes.byref(r)))
+    return MCResult(r.price, r.std_error, r.ci_low, r.ci_high, int(r.paths))
+
+
+# ------------------------------------------------------------------ risk
+
+@dataclasses.dataclass(frozen=True)
+class RiskSummary:
+    """Risk of simple returns per period, empyrical's conventions (252
+    periods a year, risk-free rate and required return 0)."""
+    n: int
+    mean: float               # per period
+    annual_return: float      # CAGR
+    annual_volatility: float  # std(ddof=1) * sqrt(252)
+    sharpe: float             # NaN for constant returns
+    sortino: float            # inf when no period lost
+    max_drawdown: float       # <= 0
+
+
+def _returns(returns):
+    r = _float64(returns, "returns")
+    if r.ndim != 1:
+        raise ValueError(f"fcast.quant: returns must be one-dimensional, got shape {r.shape}")
+    return r
+
+
+def _risk_one(r):
+    out = _Risk()
+    check(lib.fcast_risk_summary(_ptr(r), len(r), ctypes.byref(out)))
+    return RiskSummary(int(out.n), *[getattr(out, f[0]) for f in _Risk._fields_[1:]])
+
+
+def risk_summary(returns):
+    """Mean, CAGR, annual volatility, Sharpe, Sortino and maximum drawdown
+    of simple returns (at least 2; finite, none below -1).
+
+    A one-dimensional array or Series gives a RiskSummary; a DataFrame of
+    returns, one column per asset, a DataFrame with a column per asset and
+    a row per measure (as `fcast quant risk` prints it)."""
+    pd = sys.modules.get("pandas")
+    if pd is not None and isinstance(returns, pd.DataFrame):
+        return pd.DataFrame({c: dataclasses.asdict(_risk_one(_returns(returns[c]))) for c in returns.columns})
+    return _risk_one(_returns(returns))
+
+
+def _var(fn, returns, level):
+    r = _returns(returns)
+    a, b = c_double(), c_double()
+    check(fn(_ptr(r), len(r), float(level), ctypes.byref(a), ctypes.byref(b)))
+    return a.value, b.value
+
+
+def var_historical(returns, level=0.95):
+    """(VaR, CVaR) of one period at confidence `level`, losses positive:
+    the k-th worst return negated, k = ceil((1 - level) n) (QuantLib's
+    percentile, no interpolation), and the mean of the k worst negated."""
+    return _var(lib.fcast_var_historical, returns, level)
+
+
+def var_normal(returns, level=0.95):
+    """(VaR, expected shortfall) of one period under a normal law with the
+    returns' mean and standard deviation (ddof 1), losses positive."""
+    return _var(lib.fcast_var_normal, returns, level)
+
+
+# ------------------------------------------------------------------ portfolios
+
+def _matrix(returns):
+    """(values (T, N) C-contiguous float64, column labels or None)."""
+    pd = sys.modules.get("pandas")
+    columns = returns.columns if pd is not None and isinstance(returns, pd.DataFrame) else None
+    R = _float64(returns, "returns")
+    if R.ndim != 2:
+        raise ValueError(f"fcast.quant: returns must be a (periods, assets) matrix, got shape {R.shape}")
+    return R, columns
+
+
+def _check_matrix(status, returns):
+    """check(status), naming the DataFrame's row and column of a bad value."""
+    try:
+        check(status)
+    except ValueError as e:
+        pd = sys.modules.get("pandas")
+        m = re.search(r"\(period (\d+), asset (\d+)\)", str(e))
+        if m and pd is not None and isinstance(returns, pd.DataFrame):
+            t, j = int(m.group(1)), int(m.group(2))
+            e.args = (f"{e} [row {returns.index[t]!r}, column {returns.columns[j]!r}]",)
+        raise
+
+
+def _labelled(values, columns, name=None):
+    if columns is None:
+        return values
+    import pandas as pd
+
+    return pd.Series(values, index=columns, name=name)
+
+
+def portfolio_moments(returns):
+    """(mean, covariance) per period of a (periods, assets) return matrix,
+    ddof 1: a Series and a DataFrame labelled by a DataFrame's columns."""
+    R, columns = _matrix(returns)
+    mean, cov = np.empty(R.shape[1]), np.empty((R.shape[1], R.shape[1]))
+    _check_matrix(lib.fcast_portfolio_moments(_ptr(R), R.shape[0], R.shape[1], _ptr(mean), _ptr(cov)), returns)
+    if columns is None:
+        return mean, cov
+    import pandas as pd
+
+    return pd.Series(mean, index=columns, name="mean"), pd.DataFrame(cov, index=columns, columns=columns)
+
+
+def min_variance_weights(returns):
+    """The fully invested (weights summing to 1, shorts allowed) portfolio of
+    least variance: a Series indexed by a DataFrame's columns, or an array."""
+    R, columns = _matrix(returns)
+    w = np.empty(R.shape[1])
+    _check_matrix(lib.fcast_portfolio_min_variance(_ptr(R), R.shape[0], R.shape[1], _ptr(w)), returns)
+    return _labelled(w, columns, "min_variance")
+
+
+def target_return_weights(returns, target):
+    """The fully invested portfolio of least variance whose mean return per
+    period is `target` (an annual target over 252 periods: target / 252)."""
+    R, columns = _matrix(returns)
+    w = np.empty(R.shape[1])
+    _check_matrix(lib.fcast_portfolio_target_return(_ptr(R), R.shape[0], R.shape[1], float(target), _ptr(w)),
+                  returns)
+    return _labelled(w, columns, "target_return")

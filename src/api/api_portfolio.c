@@ -1,0 +1,65 @@
+/* Portfolio weights through the library API (fcast.h): the moments of a
+ * row-major return matrix and the closed-form weights of
+ * quant/portfolio.h, with the matrix, its sizes and the target checked
+ * here so that messages name the API's arguments. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "core/error.h"
+#include "quant/portfolio.h"
+
+static fc_status check_matrix(const char *fn, const double *R, size_t n_periods, size_t n_assets) {
+    if (!R) return fc_error(FC_ERR_INVALID, "%s: returns is NULL", fn);
+    if (n_periods < 2)
+        return fc_error(FC_ERR_INVALID, "%s: n_periods = %zu: a covariance needs at least 2 periods", fn, n_periods);
+    if (n_assets < 1 || n_assets > PORTFOLIO_MAX_ASSETS)
+        return fc_error(FC_ERR_INVALID, "%s: n_assets = %zu: expected 1 to %d assets", fn, n_assets,
+                        PORTFOLIO_MAX_ASSETS);
+    if (n_periods > SIZE_MAX / sizeof(double) / n_assets)
+        return fc_error(FC_ERR_INVALID, "%s: n_periods = %zu x n_assets = %zu values: more than memory holds", fn,
+                        n_periods, n_assets);
+    for (size_t t = 0; t < n_periods; t++)
+        for (size_t j = 0; j < n_assets; j++)
+            if (!isfinite(R[t * n_assets + j]))
+                return fc_error(FC_ERR_INVALID, "%s: returns[%zu] (period %zu, asset %zu) = %g: must be finite "
+                                "(drop or fill missing values first)", fn, t * n_assets + j, t, j, R[t * n_assets + j]);
+    return FC_OK;
+}
+
+static fc_status engine(fc_status st, const char *fn) {
+    return st == FC_OK ? FC_OK : fc_error_wrap(st, "%s: ", fn);
+}
+
+fc_status fcast_portfolio_moments(const double *returns, size_t n_periods, size_t n_assets, double *mean,
+                                  double *cov) {
+    static const char fn[] = "fcast_portfolio_moments";
+    FC_TRY(check_matrix(fn, returns, n_periods, n_assets));
+    if (!mean || !cov) return fc_error(FC_ERR_INVALID, "%s: %s is NULL", fn, !mean ? "mean" : "cov");
+    return engine(fc_portfolio_moments(returns, n_periods, n_assets, mean, cov), fn);
+}
+
+/* Moments into fresh buffers, then the weights: of least variance
+ * (target NULL) or earning *target. */
+static fc_status solve(const char *fn, const double *R, size_t T, size_t N, const double *target, double *w) {
+    FC_TRY(check_matrix(fn, R, T, N));
+    if (!w) return fc_error(FC_ERR_INVALID, "%s: weights is NULL", fn);
+    if (target && !isfinite(*target)) return fc_error(FC_ERR_INVALID, "%s: target = %g: must be finite", fn, *target);
+    if (target && N < 2)
+        return fc_error(FC_ERR_INVALID, "%s: n_assets = 1: a target return needs at least 2 assets", fn);
+    double *mu = fc_malloc(N * sizeof *mu, "asset means"), *cov = fc_malloc(N * N * sizeof *cov, "covariance");
+    fc_status st = mu && cov ? fc_portfolio_moments(R, T, N, mu, cov) : FC_ERR_MEMORY;
+    if (st == FC_OK)
+        st = target ? fc_portfolio_target_return(cov, mu, N, *target, w) : fc_portfolio_min_variance(cov, N, w);
+    free(mu), free(cov);
+    return engine(st, fn);
+}
+
+fc_status fcast_portfolio_min_variance(const double *returns, size_t n_periods, size_t n_assets, double *weights) {
+    return solve("fcast_portfolio_min_variance", returns, n_periods, n_assets, NULL, weights);
+}
+
+fc_status fcast_portfolio_target_return(const double *returns, size_t n_periods, size_t n_assets, double target,
+                                        double *weights) {
+    return solve("fcast_portfolio_target_return", returns, n_periods, n_assets, &target, weights);
+}
