@@ -9,7 +9,8 @@
  *      the last one ending at the series' end;
  *   3. refit k trains ceil(n_windows / k) models (progress counts them);
  *   4. a cancel stops with FC_ERR_INTERRUPTED and no result; bad
- *      arguments are refused by name;
+ *      arguments are refused by name, options by their configuration
+ *      keys ("lr", not the CLI's "--lr");
  *   5. conformal intervals (prediction-intervals = conformal): around
  *      fcast_predict's point, nested by level, symmetric, kept by the
  *      model file; refused for models without them and for mq losses. */
@@ -148,7 +149,12 @@ static void refit_cancel_and_refusals(void) {
     CHECK(fcast_cross_validate(c, all, 0, 1, 0, NULL, NULL, NULL, &r) != FC_OK);
     CHECK_CONTAINS(fc_last_error(), "n_windows");
     CHECK(fcast_cross_validate(c, all, 20, 2, 0, NULL, NULL, NULL, &r) != FC_OK);
-    CHECK_CONTAINS(fc_last_error(), "0 training points");
+    CHECK_CONTAINS(fc_last_error(), "0 training points, fewer than input-size 8");   /* the key, not --input-size */
+    CHECK(fcast_config_set(c, "lr", "0") == FC_OK);   /* a number >= 0; the trainer wants > 0 */
+    fcast_model *m = (fcast_model *)1;
+    CHECK(fcast_train(c, all, NULL, NULL, NULL, &m) == FC_ERR_INVALID && m == NULL);
+    CHECK_CONTAINS(fc_last_error(), "lr must be");
+    CHECK_MSG(!strstr(fc_last_error(), "--"), "%s", fc_last_error());
     CHECK(fcast_cross_validate(NULL, all, 1, 1, 0, NULL, NULL, NULL, &r) == FC_ERR_INVALID);
     CHECK_CONTAINS(fc_last_error(), "fcast_cross_validate");
     int64_t series[1];

@@ -58,6 +58,10 @@ typedef struct {
 } fc_api_progress;
 void fc_api_watch(fc_train_options *o, fc_api_progress *hook, const volatile int *cancel);
 
+/* st, with the current message's flags ("--lr") written as the keys of
+ * the API ("lr"): for the returns of calls whose checks are the CLI's. */
+fc_status fc_api_words(fc_status st);
+
 /* Names the outputs of m's forecaster (after it is trained or loaded). */
 void fc_api_name_outputs(fcast_model *m);
 

@@ -244,7 +244,7 @@ static const struct {
     {"futr-exog", set_exog}, {"hist-exog", set_exog}, {"stat-exog", set_exog},
 };
 
-fc_status fcast_config_set(fcast_config *c, const char *key, const char *value) {
+static fc_status fcast_config_set_body(fcast_config *c, const char *key, const char *value) {
     if (!c || !key || !value) return fc_error(FC_ERR_INVALID, "fcast_config_set: config, key and value are needed");
     for (size_t i = 0; i < sizeof NUMBERS / sizeof *NUMBERS; i++)
         if (!strcmp(key, NUMBERS[i].key)) return set_number(c, i, value);
@@ -270,4 +270,8 @@ void fcast_config_free(fcast_config *c) {
     if (!c) return;
     for (size_t i = 0; i < c->n_texts; i++) free(c->texts[i]);
     free(c);
+}
+
+fc_status fcast_config_set(fcast_config *c, const char *key, const char *value) {
+    return fc_api_words(fcast_config_set_body(c, key, value));
 }

@@ -68,7 +68,7 @@ static fc_status run(fc_cv_training *t, const fc_dataset *ds, const fc_cv_spec *
     return read_points(r, ds);
 }
 
-fc_status fcast_cross_validate(const fcast_config *c, const fcast_data *d, size_t n_windows, size_t step_size,
+static fc_status fcast_cross_validate_body(const fcast_config *c, const fcast_data *d, size_t n_windows, size_t step_size,
                                size_t refit, fcast_progress_fn progress, void *user, const volatile int *cancel,
                                fcast_cv **out) {
     if (!c || !d || !d->ds || !out)
@@ -115,4 +115,10 @@ fc_status fcast_cv_read(const fcast_cv *r, int64_t *series, int64_t *ds, int64_t
     if (y) memcpy(y, r->y, rows * sizeof *y);
     if (forecast) memcpy(forecast, r->forecast, rows * r->outputs * sizeof *forecast);
     return FC_OK;
+}
+
+fc_status fcast_cross_validate(const fcast_config *c, const fcast_data *d, size_t n_windows, size_t step_size,
+                               size_t refit, fcast_progress_fn progress, void *user, const volatile int *cancel,
+                               fcast_cv **out) {
+    return fc_api_words(fcast_cross_validate_body(c, d, n_windows, step_size, refit, progress, user, cancel, out));
 }

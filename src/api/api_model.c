@@ -70,7 +70,7 @@ static fc_status fit_conformal(const fcast_config *c, const fc_model_config *cfg
     return fc_conformal_fit(&t, ds, c->pi_windows, c->pi_step, c->pi_method, m->f.conformal);
 }
 
-fc_status fcast_train(const fcast_config *c, const fcast_data *d, fcast_progress_fn progress, void *user,
+static fc_status fcast_train_body(const fcast_config *c, const fcast_data *d, fcast_progress_fn progress, void *user,
                       const volatile int *cancel, fcast_model **out) {
     if (!c || !d || !d->ds || !out) return fc_error(FC_ERR_INVALID, "fcast_train: config, data and out are needed");
     *out = NULL;
@@ -143,7 +143,7 @@ static fc_status forecast(const fcast_model *m, fc_dataset *history, const fc_da
     return st;
 }
 
-fc_status fcast_predict_future(const fcast_model *m, const fcast_data *history, const fcast_data *future, float *out,
+static fc_status fcast_predict_future_body(const fcast_model *m, const fcast_data *history, const fcast_data *future, float *out,
                                size_t capacity) {
     if (!m || !m->f.model || !history || !history->ds || !out || (future && !future->ds))
         return fc_error(FC_ERR_INVALID, "fcast_predict: model, data and out are needed");
@@ -173,7 +173,7 @@ static fc_status sorted_levels(const double *levels, size_t n, double *sorted) {
     return FC_OK;
 }
 
-fc_status fcast_predict_levels(const fcast_model *m, const fcast_data *history, const fcast_data *future,
+static fc_status fcast_predict_levels_body(const fcast_model *m, const fcast_data *history, const fcast_data *future,
                                const double *levels, size_t n_levels, float *out, size_t capacity) {
     if (!n_levels) return fcast_predict_future(m, history, future, out, capacity);
     double sorted[FC_MAX_LEVELS];
@@ -219,4 +219,19 @@ fc_status fcast_model_load(const char *path, fcast_model **out) {
     }
     *out = m;
     return FC_OK;
+}
+
+fc_status fcast_train(const fcast_config *c, const fcast_data *d, fcast_progress_fn progress, void *user,
+                      const volatile int *cancel, fcast_model **out) {
+    return fc_api_words(fcast_train_body(c, d, progress, user, cancel, out));
+}
+
+fc_status fcast_predict_future(const fcast_model *m, const fcast_data *history, const fcast_data *future, float *out,
+                               size_t capacity) {
+    return fc_api_words(fcast_predict_future_body(m, history, future, out, capacity));
+}
+
+fc_status fcast_predict_levels(const fcast_model *m, const fcast_data *history, const fcast_data *future,
+                               const double *levels, size_t n_levels, float *out, size_t capacity) {
+    return fc_api_words(fcast_predict_levels_body(m, history, future, levels, n_levels, out, capacity));
 }

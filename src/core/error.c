@@ -4,7 +4,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-#define FC_ERROR_CAP 1024
 static _Thread_local char fc_error_message[FC_ERROR_CAP];
 /* The code of the last fc_error / fc_error_wrap, so the CLI can turn a
  * failure into its documented exit code without threading it through. */

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include "fcast.h"
 
+/* The longest message kept, with its NUL (longer ones are cut). */
+#define FC_ERROR_CAP 1024
+
 /* Sets the thread-local message (printf format) and returns `code`, so a
  * caller can write `return fc_error(FC_ERR_PARSE, "%s:%zu: ...", ...)`. */
 fc_status fc_error(fc_status code, const char *fmt, ...)
