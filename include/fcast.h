@@ -100,6 +100,11 @@ fc_status fcast_config_new(const char *model, size_t h, size_t input_size, fcast
  * (c, "scaler", "robust"), (c, "hidden-size", "256"). Unknown keys and
  * values out of range are refused by name. */
 fc_status fcast_config_set(fcast_config *c, const char *key, const char *value);
+/* Checks the configuration as a whole, before any data: the architecture
+ * its keys make (a head count that must divide the width, stacks and
+ * their lists of one length, ...), the loss against the input size,
+ * intervals for a point loss. fcast_train checks it too. */
+fc_status fcast_config_check(const fcast_config *c);
 void fcast_config_free(fcast_config *c);
 
 /* Called after every training step: the step (from 1), the steps of the

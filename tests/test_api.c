@@ -154,6 +154,12 @@ static void refusals(void) {
     CHECK_CONTAINS(fc_last_error(), "'prophet' is not one of NHITS");
     CHECK(fcast_config_new("nhits", 0, L, &c) == FC_ERR_INVALID);
     CHECK(fcast_config_new("PatchTST", H, L, &c) == FC_OK);   /* any case */
+    CHECK_MSG(fcast_config_check(c) == FC_OK, "%s", fc_last_error());   /* neuralforecast's defaults */
+    CHECK(fcast_config_set(c, "hidden-size", "30") == FC_OK && fcast_config_set(c, "n-heads", "4") == FC_OK);
+    CHECK(fcast_config_check(c) == FC_ERR_INVALID);   /* 4 heads do not divide 30: found before any data */
+    CHECK_CONTAINS(fc_last_error(), "n_heads (4) must divide hidden_size (30)");
+    CHECK(fcast_config_set(c, "hidden-size", "128") == FC_OK && fcast_config_check(c) == FC_OK);
+    CHECK(fcast_config_check(NULL) == FC_ERR_INVALID);
     CHECK(fcast_config_set(c, "hiden-size", "8") == FC_ERR_INVALID);
     CHECK_CONTAINS(fc_last_error(), "unknown key 'hiden-size'");
     CHECK(fcast_config_set(c, "max-steps", "-3") == FC_ERR_INVALID);

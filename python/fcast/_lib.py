@@ -74,6 +74,7 @@ _SIGNATURES = {
     "fcast_data_free": (None, [c_void_p]),
     "fcast_config_new": (c_int, [c_char_p, c_size_t, c_size_t, _OUT]),
     "fcast_config_set": (c_int, [c_void_p, c_char_p, c_char_p]),
+    "fcast_config_check": (c_int, [c_void_p]),
     "fcast_config_free": (None, [c_void_p]),
     "fcast_train": (c_int, [c_void_p, c_void_p, PROGRESS_FN, c_void_p, POINTER(c_int), _OUT]),
     "fcast_predict": (c_int, [c_void_p, c_void_p, POINTER(c_float), c_size_t]),

@@ -30,6 +30,7 @@ falls in one of four kinds, decided per argument:
 * anything else raises TypeError, as neuralforecast's Trainer would.
 """
 import numbers
+import re
 import warnings
 
 from . import _lib
@@ -88,6 +89,17 @@ def _text(value):
     if isinstance(value, numbers.Real):
         return repr(float(value))
     return str(value)
+
+
+def _argument_words(message, keys):
+    """A configuration error in the constructor's words: each key of the
+    C API (max-steps, lr, futr-exog) as the argument it came from
+    (max_steps, learning_rate, futr_exog_list)."""
+    names = {key: name for name, key in _KEYS.items()}
+    for key in sorted(set(keys), key=len, reverse=True):
+        name = names.get(key, key.replace("-", "_"))
+        message = re.sub(rf"(?<![\w-]){re.escape(key)}(?![\w-])", name, message)
+    return message
 
 
 def _is_default(value, default):
@@ -162,9 +174,14 @@ class _Model:
         """A new fcast_config handle of this model with its settings (and
         `extra` pairs, such as fit's val-size)."""
         config = Handle(_lib.lib.fcast_config_free)
-        _lib.check(_lib.lib.fcast_config_new(self._kind.encode(), self.h, self.input_size, config.out()))
-        for key, value in self._settings() + list(extra):
-            _lib.check(_lib.lib.fcast_config_set(config, key.encode(), value.encode()))
+        pairs = self._settings() + list(extra)
+        try:
+            _lib.check(_lib.lib.fcast_config_new(self._kind.encode(), self.h, self.input_size, config.out()))
+            for key, value in pairs:
+                _lib.check(_lib.lib.fcast_config_set(config, key.encode(), value.encode()))
+            _lib.check(_lib.lib.fcast_config_check(config))
+        except _lib.FcastError as e:
+            raise type(e)(e.status, _argument_words(str(e), [key for key, _ in pairs])) from None
         return config
 
     def _to_json(self):

@@ -57,13 +57,26 @@ void fc_api_watch(fc_train_options *o, fc_api_progress *hook, const volatile int
     o->on_step_user = hook;
 }
 
-/* Conformal scores before the final training, as neuralforecast's fit
- * computes them: for point losses only (a quantile loss predicts its own). */
-static fc_status fit_conformal(const fcast_config *c, const fc_model_config *cfg, const fc_train_options *o,
-                               const fc_dataset *ds, fcast_model *m) {
-    if (cfg->n_outputs > 1 || c->loss.kind == FC_LOSS_QUANTILE)
+/* Conformal intervals are for point losses only (a quantile loss predicts its own). */
+static fc_status check_intervals(const fcast_config *c, const fc_model_config *cfg) {
+    if (c->pi_windows && (cfg->n_outputs > 1 || c->loss.kind == FC_LOSS_QUANTILE))
         return fc_error(FC_ERR_INVALID, "prediction-intervals conformal is for point losses: a model trained with the "
                         "%s loss predicts its own quantiles", fc_loss_name(c->loss));
+    return FC_OK;
+}
+
+fc_status fcast_config_check(const fcast_config *c) {
+    if (!c) return fc_error(FC_ERR_INVALID, "fcast_config_check: the configuration is NULL");
+    fc_model_config cfg;
+    FC_TRY(fc_api_words(fc_api_resolve(c, &cfg)));
+    return check_intervals(c, &cfg);
+}
+
+/* Conformal scores before the final training, as neuralforecast's fit
+ * computes them. */
+static fc_status fit_conformal(const fcast_config *c, const fc_model_config *cfg, const fc_train_options *o,
+                               const fc_dataset *ds, fcast_model *m) {
+    FC_TRY(check_intervals(c, cfg));
     fc_cv_training t = {*cfg, *o, c->scaler, c->loss, 0, m->be};
     if (!(m->f.conformal = calloc(1, sizeof *m->f.conformal)))
         return fc_error(FC_ERR_MEMORY, "fcast_train: out of memory");

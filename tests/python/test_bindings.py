@@ -30,7 +30,7 @@ def test_invalid_value_is_a_value_error_with_fcasts_message():
         NHITS(h=12, input_size=24, scaler_type="bogus")
     assert isinstance(info.value, fcast.FcastValueError)
     assert info.value.status_name == "FC_ERR_INVALID"
-    assert "scaler 'bogus': expected identity, standard, robust or minmax" in str(info.value)
+    assert "scaler_type 'bogus': expected identity, standard, robust or minmax" in str(info.value)
 
 
 def test_missing_model_file_is_an_os_error(fitted, tmp_path):
@@ -117,6 +117,12 @@ def test_model_arguments():
         MLP(h=6, input_size=12, max_epochs=3)
     with pytest.warns(UserWarning, match="accelerator"):
         MLP(h=6, input_size=12, accelerator="cpu", futr_exog_list=None)
+    with pytest.raises(ValueError, match="n_heads \\(4\\) must divide hidden_size \\(30\\)"):
+        PatchTST(h=6, input_size=24, hidden_size=30, n_heads=4)   # the whole configuration, at construction
+    with pytest.raises(ValueError, match="^max_steps '-3'"):   # the argument's name, not the C key max-steps
+        NHITS(h=6, input_size=12, max_steps=-3)
+    with pytest.raises(ValueError, match="^learning_rate 'nan'"):
+        NHITS(h=6, input_size=12, learning_rate=float("nan"))
     with pytest.raises(NotImplementedError, match="valid_loss"):
         MLP(h=6, input_size=12, valid_loss=MQLoss())
     MLP(h=6, input_size=12, valid_loss=MAE())
@@ -190,8 +196,8 @@ def test_training_does_not_hold_the_gil(monthly):
 def test_training_errors_carry_the_workers_message(monthly):
     """fc_last_error is per thread: a failure inside fcast_train, on the
     training thread, reaches fit's caller with its message."""
-    nf = NeuralForecast(models=[PatchTST(h=6, input_size=24, hidden_size=16, n_heads=3, max_steps=2)], freq="MS")
-    with pytest.raises(ValueError, match=r"n_heads \(3\) must divide hidden_size \(16\)"):
+    nf = NeuralForecast(models=[PatchTST(h=6, input_size=5000, max_steps=2)], freq="MS")   # longer than any series
+    with pytest.raises(ValueError, match=r"training points, fewer than input-size 5000"):
         nf.fit(monthly)
     with pytest.raises(Exception, match="must fit"):
         nf.predict()
