@@ -186,8 +186,9 @@ void fcast_model_free(fcast_model *m);
 /* ------------------------------------------------------------------ */
 /* Trading analytics (docs/c-api.md, "Trading analytics"): TA-Lib's     */
 /* indicators, options (Black-Scholes, Monte Carlo), risk measures and */
-/* portfolio weights over the caller's arrays; nothing to free. Errors */
-/* name the argument and the index at fault ("vol[3] = -0.2").          */
+/* portfolio weights over the caller's arrays; nothing to free but a   */
+/* device and a file's returns (their _free). Errors name the argument */
+/* and the index at fault ("vol[3] = -0.2").                           */
 /* ------------------------------------------------------------------ */
 
 /* Indicators, with TA-Lib 0.8.1's values (docs/quant-indicators.md).
@@ -264,6 +265,34 @@ typedef struct {
 
 fc_status fcast_mc_price(const fcast_mc_option *o, fcast_mc_result *out);
 
+/* Where Monte Carlo prices run, as `fcast quant option --device` says:
+ * "auto" (NULL too: GPU 0 when one with fcast's quant kernels is usable,
+ * else the CPU), "cpu", "cuda" or "cuda:N". A GPU runs the CPU's draws in
+ * the same order (equal but for the last bits of exp, log, sin, cos).
+ * cuda without a usable GPU is FC_ERR_BACKEND naming the device and the
+ * check that failed ("device cuda:0: no CUDA backend: ..."); a name that
+ * is none of these forms is FC_ERR_INVALID. */
+typedef struct fcast_device fcast_device;
+fc_status fcast_device_open(const char *device, fcast_device **out);
+/* One line saying which device runs and, under auto, why not a GPU:
+ * "device: cpu", "device: cpu (no GPU: ...)", "device: cuda:0 (...)". */
+const char *fcast_device_note(const fcast_device *d);
+void fcast_device_free(fcast_device *d);
+
+/* What a Monte Carlo estimate is made of (`fcast quant option` prints it). */
+typedef struct {
+    uint64_t samples;                    /* independent samples (an antithetic pair counts once) */
+    double plain_price, plain_std_error; /* without the control variate (else price and std_error) */
+    double geo_mc, geo_mc_std_error;     /* Asian: Monte Carlo mean of the geometric-average payoff */
+    double geo_exact;                    /* Asian: its closed form (Kemna-Vorst) */
+    double cv_beta;                      /* the control variate's coefficient; 0 when not used */
+} fcast_mc_detail;
+
+/* fcast_mc_price on dev (NULL: the CPU), the same price for a seed, with
+ * *detail (may be NULL) filled too. */
+fc_status fcast_mc_price_on(const fcast_mc_option *o, const fcast_device *dev, fcast_mc_result *out,
+                            fcast_mc_detail *detail);
+
 /* Risk of n simple returns per period (252 periods a year; returns finite
  * and not below -1), with empyrical's conventions: volatility and Sharpe
  * from the ddof-1 standard deviation, risk-free rate and required return 0. */
@@ -298,6 +327,25 @@ fc_status fcast_portfolio_moments(const double *returns, size_t n_periods, size_
 fc_status fcast_portfolio_min_variance(const double *returns, size_t n_periods, size_t n_assets, double *weights);
 fc_status fcast_portfolio_target_return(const double *returns, size_t n_periods, size_t n_assets, double target,
                                         double *weights);
+
+/* The returns matrix of a long CSV file (unique_id, ds, y; other columns
+ * ignored), as `fcast quant risk` and `fcast quant portfolio` read --data:
+ * rows as given (no frequency grid: trading days leave weekends out), the
+ * series aligned on ds by an inner join (the ds where every series has a
+ * value), then simple returns p_t / p_{t-1} - 1 between consecutive kept
+ * ds of prices (all > 0, at least 3 common ds), or, are_returns 1, y as
+ * given (finite and above -1, at least 2 common ds). Errors name the
+ * file, the line, the series and the ds. Series in sorted id order. */
+typedef struct fcast_returns fcast_returns;
+fc_status fcast_returns_read_csv(const char *path, int are_returns, fcast_returns **out);
+size_t fcast_returns_n_periods(const fcast_returns *r);
+size_t fcast_returns_n_assets(const fcast_returns *r);
+/* The id of series j, NULL past the end. */
+const char *fcast_returns_id(const fcast_returns *r, size_t j);
+/* returns[t * n_assets + j]: the matrix fcast_risk_summary's columns and
+ * fcast_portfolio_*'s returns come from, owned by r. */
+const double *fcast_returns_values(const fcast_returns *r);
+void fcast_returns_free(fcast_returns *r);
 
 #ifdef __cplusplus
 }

@@ -42,8 +42,8 @@ out="$("$FCAST" quant option --type asian --put --S 90 --K 87 --r 0.025 --q 0.06
        --fixings 12 --paths 100000 --antithetic)" || fail "asian option exited non-zero"
 ok
 echo "$out" | grep -q "Kemna-Vorst" || fail "asian output lacks the geometric closed form: $out"
-expect_error 4 "--sigma" -- quant option --call --S 100 --K 100 --sigma 0 --T 1
-expect_error 4 "--T" -- quant option --call --S 100 --K 100 --sigma 0.2 --T -1
+expect_error 4 "--sigma = 0: must be a positive number" -- quant option --call --S 100 --K 100 --sigma 0 --T 1
+expect_error 4 "--T = -1: must be a positive number of years" -- quant option --call --S 100 --K 100 --sigma 0.2 --T -1
 expect_error 4 "--steps" -- quant option --type asian --call --S 100 --K 100 --sigma 0.2 --T 1 --steps 5
 expect_error 4 "--call" -- quant option --S 100 --K 100 --sigma 0.2 --T 1
 expect_error 2 "--S" -- quant option --call --K 100 --sigma 0.2 --T 1
@@ -106,10 +106,12 @@ expect_error 4 "--period" -- quant backtest --data "$DATA" --rule rsi --period 0
 expect_error 4 "--rule" -- quant backtest --data "$DATA" --rule macd
 
 # --- hostile sizes: refused at once, naming the flag (none may run for minutes or allocate gigabytes)
-expect_error 4 "--paths" -- quant option --call --S 100 --K 100 --sigma 0.2 --T 1 --paths 18446744073709551615
+expect_error 4 "--paths: expected 2 to" -- quant option --call --S 100 --K 100 --sigma 0.2 --T 1 --paths 18446744073709551615
 expect_error 4 "path steps" -- quant option --call --S 100 --K 100 --sigma 0.2 --T 1 --steps 100000
-expect_error 4 "--r" -- quant option --call --S 100 --K 100 --sigma 0.2 --T 1 --r -1000 --json
-expect_error 4 "--sigma" -- quant option --call --S 100 --K 100 --sigma 1e200 --T 1
+expect_error 4 "|--r| --T = 1000" -- quant option --call --S 100 --K 100 --sigma 0.2 --T 1 --r -1000 --json
+expect_error 4 "--sigma^2 --T = inf" -- quant option --call --S 100 --K 100 --sigma 1e200 --T 1
+expect_error 4 "--paths: expected at least 2 paths, got 0" -- quant option --call --S 100 --K 100 --sigma 0.2 --T 1 --paths 0
+expect_error 4 "--fixings: expected at least 1 fixing" -- quant option --type asian --call --S 100 --K 100 --sigma 0.2 --T 1 --fixings 0
 expect_error 4 "more than one run" -- quant backtest --data "$DATA" --rule rsi --lower 0:99.99:0.01 --upper 0:99.9:0.1
 expect_error 4 "--period" -- quant backtest --data "$DATA" --rule rsi --period 1:40 --lower 0:29 --upper 70:100
 awk -F, 'NR == 1 || $1 == "DAX"' "$DATA" > "$TMP/dax.csv"

@@ -12,9 +12,13 @@
  *      formula written out here over a grid in one vectorised call, put-call
  *      parity, the Clewlow-Strickland geometric Asian and its own parity,
  *      Monte Carlo within 3 standard errors of the closed forms (a two-
- *      fixing Asian is half a European), the same bits for a seed;
+ *      fixing Asian is half a European), the same bits for a seed, on
+ *      a device opened as "cpu" too (fcast_mc_price_on), whose detail holds
+ *      the Kemna-Vorst price and a control variate that narrows the error;
  *   3. risk and portfolios: empyrical's, QuantLib's and numpy's values on
- *      the bundled index prices (tests/fixtures/quant_*_eu_stock.csv);
+ *      the bundled index prices (tests/fixtures/quant_*_eu_stock.csv); the
+ *      returns matrix read from a file (fcast_returns_read_csv) equal to the
+ *      one computed here, an inner join on dates worked by hand;
  *   4. every misuse refused with FC_ERR_INVALID (or _PARSE) and a message
  *      naming the function, the argument and the index, never a CLI flag:
  *      NULL pointers, bad specs and sizes, values out of range, NaN.
@@ -506,6 +510,68 @@ static void test_monte_carlo(void) {
     CHECK_MSG(a.price > geo && a.price < geo + 0.1, "arithmetic %.6f, geometric %.6f", a.price, geo);
 }
 
+/* fcast_mc_price_on: on the CPU (dev NULL, or a device opened as "cpu") the
+ * bits of fcast_mc_price; its detail as the closed forms say. */
+static void test_monte_carlo_detail(void) {
+    fcast_device *cpu = NULL;
+    CHECK_MSG(fcast_device_open("cpu", &cpu) == FC_OK, "%s", fc_last_error());
+    CHECK(cpu && !strcmp(fcast_device_note(cpu), "device: cpu"));
+    fcast_mc_option eu = {.type = FCAST_CALL, .spot = 100, .strike = 105, .rate = 0.03, .vol = 0.25, .expiry = 1,
+                          .paths = 100000, .seed = 3};
+    fcast_mc_result a, b, c;
+    fcast_mc_detail d;
+    CHECK(fcast_mc_price(&eu, &a) == FC_OK);
+    CHECK_MSG(fcast_mc_price_on(&eu, NULL, &b, NULL) == FC_OK, "%s", fc_last_error());
+    CHECK_MSG(fcast_mc_price_on(&eu, cpu, &c, &d) == FC_OK, "%s", fc_last_error());
+    CHECK(!memcmp(&a, &b, sizeof a) && !memcmp(&a, &c, sizeof a));
+    /* a European: no control variate, the plain estimate is the price */
+    CHECK(d.plain_price == c.price && d.plain_std_error == c.std_error && d.cv_beta == 0 && d.samples == 100000);
+    CHECK(fcast_mc_price_on(&(fcast_mc_option){.type = FCAST_CALL, .spot = 100, .strike = 105, .rate = 0.03,
+                                               .vol = 0.25, .expiry = 1, .paths = 100000, .seed = 4},
+                            cpu, &b, NULL) == FC_OK && b.price != c.price);   /* control: another seed */
+    /* an Asian with the control variate: the geometric closed form is fcast_asian_geometric's, the Monte
+     * Carlo geometric mean within 3.5 of its standard errors of it, and the variate narrows the error */
+    fcast_mc_option as = {.type = FCAST_PUT, .asian = 1, .spot = 90, .strike = 87, .rate = 0.025, .div = 0.06,
+                          .vol = 0.13, .expiry = 1, .n_fixings = 12, .paths = 100000, .antithetic = 1, .seed = 42};
+    CHECK_MSG(fcast_mc_price_on(&as, cpu, &c, &d) == FC_OK, "%s", fc_last_error());
+    CHECK(fcast_mc_price(&as, &a) == FC_OK && !memcmp(&a, &c, sizeof a));
+    double geo = 0;
+    fcast_option_arrays g = {1, &as.type, &as.spot, &as.strike, &as.rate, &as.div, &as.vol, &as.expiry};
+    CHECK(fcast_asian_geometric(&g, NULL, 12, &geo) == FC_OK);
+    CHECK_CLOSE(d.geo_exact, geo, 1e-14, 1e-12);
+    CHECK_MSG(fabs(d.geo_mc - geo) < 3.5 * d.geo_mc_std_error, "%.6f +- %.6f vs %.6f", d.geo_mc, d.geo_mc_std_error,
+              geo);
+    CHECK(d.cv_beta > 0.5 && d.cv_beta < 1.5 && d.samples == 50000);
+    CHECK_MSG(c.std_error < 0.5 * d.plain_std_error, "%.3g with the variate, %.3g without", c.std_error,
+              d.plain_std_error);
+    CHECK(fabs(d.plain_price - c.price) < 3 * d.plain_std_error && d.plain_price != c.price);
+    /* without it: the plain estimate, beta 0 */
+    as.no_control_variate = 1;
+    CHECK(fcast_mc_price_on(&as, cpu, &c, &d) == FC_OK);
+    CHECK(d.cv_beta == 0 && d.plain_price == c.price && d.plain_std_error == c.std_error);
+    fcast_device_free(cpu);
+    fcast_device_free(NULL);
+}
+
+static void test_device_misuse(void) {
+    fcast_device *dev = (fcast_device *)&dev;
+    EXPECT_FAIL(fcast_device_open("gpu", &dev), FC_ERR_INVALID, "device 'gpu' is not a device: use auto | cpu");
+    CHECK(dev == NULL);
+    EXPECT_FAIL(fcast_device_open("cpu", NULL), FC_ERR_INVALID, "fcast_device_open: out is NULL");
+    /* auto: a GPU with fcast's kernels, or the CPU saying why not */
+    CHECK_MSG(fcast_device_open(NULL, &dev) == FC_OK, "%s", fc_last_error());
+    CHECK(!strncmp(fcast_device_note(dev), "device: ", 8));
+    fcast_device_free(dev);
+    fcast_mc_result r;
+    EXPECT_FAIL(fcast_mc_price_on(NULL, NULL, &r, NULL), FC_ERR_INVALID, "fcast_mc_price_on: o is NULL");
+    fcast_mc_option o = {.type = FCAST_CALL, .spot = 100, .strike = 100, .vol = 0.2, .expiry = 1, .paths = 1000};
+    EXPECT_FAIL(fcast_mc_price_on(&o, NULL, NULL, NULL), FC_ERR_INVALID, "fcast_mc_price_on: out is NULL");
+    o.vol = -0.2;
+    EXPECT_FAIL(fcast_mc_price_on(&o, NULL, &r, NULL), FC_ERR_INVALID, "fcast_mc_price_on: vol = -0.2");
+    o.vol = 0.2, o.paths = 20000000000ULL;
+    EXPECT_FAIL(fcast_mc_price_on(&o, NULL, &r, NULL), FC_ERR_INVALID, "fcast_mc_price_on: paths: expected 2 to");
+}
+
 static void test_option_misuse(void) {
     int type[4] = {FCAST_CALL, FCAST_PUT, FCAST_CALL, FCAST_PUT};
     double S[4] = {100, 100, 100, 100}, K[4] = {90, 100, 110, 120}, r[4] = {0.01, 0.01, 0.01, 0.01};
@@ -727,6 +793,75 @@ static void test_portfolio(void) {
     free(R);
 }
 
+/* A scratch file holding text; its path in path (cap >= 32). */
+static int scratch_csv(char *path, const char *text) {
+    snprintf(path, 40, "/tmp/fcast_api_returns_XXXXXX");
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) return 0;
+    fputs(text, f);
+    return fclose(f) == 0;
+}
+
+/* fcast_returns_read_csv: the bundled prices give eu_returns' matrix, bit
+ * for bit; rows kept as given and series joined on ds; --returns as given. */
+static void test_returns_reader(void) {
+    size_t T = 0;
+    char ids[4][16];
+    double *R = eu_returns(&T, ids);
+    fcast_returns *r = NULL;
+    CHECK_MSG(fcast_returns_read_csv(FC_SOURCE_DIR "/data/eu_stock_markets.csv", 0, &r) == FC_OK, "%s",
+              fc_last_error());
+    CHECK(R && r && fcast_returns_n_periods(r) == T && T == 1859 && fcast_returns_n_assets(r) == 4);
+    for (size_t j = 0; r && j < 4; j++) CHECK(!strcmp(fcast_returns_id(r, j), ids[j]));
+    CHECK(fcast_returns_id(r, 4) == NULL);
+    CHECK(R && r && !memcmp(fcast_returns_values(r), R, T * 4 * sizeof *R));
+    CHECK(R && r && fcast_returns_values(r)[1] != R[0]);   /* control: another asset */
+    fcast_returns_free(r);
+    free(R);
+    /* dates on trading days: the weekend is no gap; B lacks 2024-01-03, so the join keeps 3 of 4 days */
+    char path[40];
+    CHECK(scratch_csv(path, "unique_id,ds,y\nB,2024-01-05,33\nA,2024-01-02,10\nA,2024-01-03,11\nA,2024-01-04,12\n"
+                            "A,2024-01-05,15\nB,2024-01-02,20\nB,2024-01-04,30\nA,2024-01-08,16\n"));
+    CHECK_MSG(fcast_returns_read_csv(path, 0, &r) == FC_OK, "%s", fc_last_error());
+    const double want[4] = {12.0 / 10 - 1, 30.0 / 20 - 1, 15.0 / 12 - 1, 33.0 / 30 - 1};
+    CHECK(r && fcast_returns_n_periods(r) == 2 && fcast_returns_n_assets(r) == 2);
+    CHECK(r && !strcmp(fcast_returns_id(r, 0), "A") && !strcmp(fcast_returns_id(r, 1), "B"));
+    for (size_t k = 0; r && k < 4; k++) CHECK_CLOSE(fcast_returns_values(r)[k], want[k], 0, 1e-15);
+    fcast_returns_free(r);
+    /* as returns: y as given, at least 2 common ds */
+    CHECK_MSG(fcast_returns_read_csv(path, 1, &r) == FC_OK, "%s", fc_last_error());
+    CHECK(r && fcast_returns_n_periods(r) == 3 && fcast_returns_values(r)[0] == 10 && fcast_returns_values(r)[5] == 33);
+    fcast_returns_free(r);
+    remove(path);
+    fcast_returns_free(NULL);
+    CHECK(fcast_returns_n_periods(NULL) == 0 && fcast_returns_values(NULL) == NULL);
+}
+
+static void test_returns_misuse(void) {
+    fcast_returns *r = (fcast_returns *)&r;
+    EXPECT_FAIL(fcast_returns_read_csv(NULL, 0, &r), FC_ERR_INVALID, "fcast_returns_read_csv: path is NULL");
+    CHECK(r == (fcast_returns *)&r);   /* out untouched when it cannot be the output */
+    EXPECT_FAIL(fcast_returns_read_csv("x.csv", 0, NULL), FC_ERR_INVALID, "fcast_returns_read_csv: out is NULL");
+    EXPECT_FAIL(fcast_returns_read_csv("x.csv", 2, &r), FC_ERR_INVALID, "are_returns = 2: must be 0");
+    CHECK(r == NULL);
+    EXPECT_FAIL(fcast_returns_read_csv("/tmp/fcast_api_no_such_file.csv", 0, &r), FC_ERR_IO,
+                "fcast_api_no_such_file.csv");
+    char path[40];
+    CHECK(scratch_csv(path, "unique_id,ds,y\nA,1,10\nA,2,-1\nA,3,12\n"));
+    EXPECT_FAIL(fcast_returns_read_csv(path, 0, &r), FC_ERR_INVALID,
+                "series A at ds 2: returns need positive prices (are_returns = 1 reads a file of returns); got -1");
+    CHECK(r == NULL);
+    EXPECT_FAIL(fcast_returns_read_csv(path, 1, &r), FC_ERR_INVALID, "series A at ds 2: a return must be finite and > -1");
+    remove(path);
+    CHECK(scratch_csv(path, "unique_id,ds,y\nA,1,10\nA,2,11\n"));
+    EXPECT_FAIL(fcast_returns_read_csv(path, 0, &r), FC_ERR_INVALID, "only 2 ds values are observed in all 1 series");
+    remove(path);
+    CHECK(scratch_csv(path, "unique_id,ds,y\nA,1,10\nA,2,abc\n"));
+    EXPECT_FAIL(fcast_returns_read_csv(path, 0, &r), FC_ERR_PARSE, ":3: column 'y'");
+    remove(path);
+}
+
 static void test_portfolio_misuse(void) {
     double R[12] = {0.01, 0.02, -0.01, 0.00, 0.01, 0.03, -0.02, 0.01, 0.02, 0.01, -0.01, 0.00}, w[3], m[3], c[9];
     CHECK(fcast_portfolio_min_variance(R, 4, 3, w) == FC_OK);
@@ -759,10 +894,14 @@ int main(void) {
     test_black_scholes_grid();
     test_geometric_asian();
     test_monte_carlo();
+    test_monte_carlo_detail();
+    test_device_misuse();
     test_option_misuse();
     test_risk();
     test_risk_misuse();
     test_portfolio();
     test_portfolio_misuse();
+    test_returns_reader();
+    test_returns_misuse();
     return CHECK_DONE();
 }

@@ -1,6 +1,14 @@
 /* fcast quant option: European and arithmetic-average Asian options by Monte
  * Carlo (standard error, 95% interval), next to Black-Scholes and its Greeks
- * for European options. */
+ * for European options, through the library API (fcast.h: fcast_device_open,
+ * fcast_mc_price_on, fcast_bs_european). What stays here is the CLI's: the
+ * flags, the checks only their combination can fail, and the printing. The
+ * service's POST /v1/quant/option answers the same JSON object
+ * (quant/quant_request.h; tests/cli_serve_quant.sh compares them byte for
+ * byte). */
+#include <jansson.h>
+#include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,95 +16,198 @@
 #include "args.h"
 #include "cli.h"
 #include "device_choice.h"
-#include "core/error.h"
-#include "quant/black_scholes.h"
-#include "quant/mc_options.h"
-#include "quant/quant_request.h"
 
-/* The flags as the shared request holds them, plus the CLI's own. */
+#define COMMAND "quant option"
+
+/* The flags, at the CLI's defaults. */
 typedef struct {
-    fc_option_params p;
-    int json, verbose;
+    const char *type;                 /* --type: "european" or "asian" */
+    int call, put;                    /* --call, --put: exactly one */
+    double S, K, r, q, sigma, T;
+    size_t paths, steps, fixings, seed;
+    int antithetic, no_control_variate, json, verbose;
+    int steps_given, fixings_given;   /* the flag was given, not defaulted: it must fit --type */
 } option_args;
 
-/* Which of --steps / --fixings were given, for the check that they fit --type. */
-static void note_given(const arg_spec *specs, fc_option_params *p) {
-    for (const arg_spec *s = specs; s->name; s++) {
-        if (!strcmp(s->name, "steps")) p->steps_given = s->seen != 0;
-        if (!strcmp(s->name, "fixings")) p->fixings_given = s->seen != 0;
-    }
+/* The CLI's own failure: its message, exit code 4. */
+__attribute__((format(printf, 1, 2))) static int refuse(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "fcast " COMMAND ": ");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return CLI_EXIT_INVALID;
 }
 
-static void print_text(const fc_mc_option *o, const fc_mc_result *r, const fc_bs_greeks *g) {
-    const fc_bs_market *m = &o->market;
+/* The library names the fields of fcast_mc_option ("vol = 0: must be a
+ * positive number"); the user typed flags. Each field where a message
+ * names it (a word before " =", "^", "|", ":" or "[") becomes its flag in
+ * the message printed, so the CLI's messages name what to fix. */
+static int fail_in_flags(fc_status st) {
+    static const char *const words[][2] = {
+        {"fcast_mc_price_on: ", ""}, {"fcast_bs_european: ", ""}, {"vol", "--sigma"}, {"expiry", "--T"},
+        {"spot", "--S"}, {"strike", "--K"}, {"rate", "--r"}, {"div", "--q"}, {"n_fixings", "--fixings"},
+        {"paths", "--paths"}, {"steps", "--steps"}, {"[0]", ""}};
+    const char *msg = fc_last_error();
+    char out[1024];
+    size_t o = 0;
+    for (size_t i = 0; msg[i] && o + 16 < sizeof out;) {
+        size_t k = 0, n = 0;
+        int boundary = i == 0 || !(isalnum((unsigned char)msg[i - 1]) || msg[i - 1] == '_' || msg[i - 1] == '-');
+        for (; k < sizeof words / sizeof *words; k++) {
+            n = strlen(words[k][0]);
+            int field = isalpha((unsigned char)words[k][0][n - 1]);   /* a field name, not the prefix */
+            if (!strncmp(msg + i, words[k][0], n) && boundary && (!field || (msg[i + n] && strchr(" =^|:[", msg[i + n]))) &&
+                (!field || msg[i + n] != ' ' || msg[i + n + 1] == '='))
+                break;
+        }
+        if (k == sizeof words / sizeof *words) {
+            out[o++] = msg[i++];
+            continue;
+        }
+        o += (size_t)snprintf(out + o, sizeof out - o, "%s", words[k][1]);
+        i += n;
+    }
+    out[o < sizeof out ? o : sizeof out - 1] = '\0';
+    fprintf(stderr, "fcast " COMMAND ": %s\n", out);
+    return cli_exit_code(st);
+}
+
+/* What only the combination of flags can get wrong (the API's zero fields
+ * mean defaults, so 0 given on the command line is refused here): 0, or the
+ * exit code after the message. Fills *o. */
+static int option_from_args(const option_args *a, fcast_mc_option *o) {
+    memset(o, 0, sizeof *o);
+    if (!a->type || !strcmp(a->type, "european")) o->asian = 0;
+    else if (!strcmp(a->type, "asian")) o->asian = 1;
+    else return refuse("--type: expected european or asian, got '%s'", a->type);
+    if (a->call == a->put) return refuse("give exactly one of --call and --put");
+    /* A flag of the other option type is refused rather than ignored: a user
+     * who sets it expects it to change the price. */
+    if (o->asian && a->steps_given)
+        return refuse("--steps does not apply to %s options (%s)", a->type,
+                      "Asian paths step from one fixing to the next");
+    if (!o->asian && a->fixings_given)
+        return refuse("--fixings does not apply to %s options (%s)", a->type, "--fixings is for Asian options");
+    if (a->paths < 2) return refuse("--paths: expected at least 2 paths, got %zu", a->paths);
+    if (!o->asian && a->steps == 0) return refuse("--steps: expected at least 1 time step, got 0");
+    if (o->asian && a->fixings == 0) return refuse("--fixings: expected at least 1 fixing, got 0");
+    o->type = a->call ? FCAST_CALL : FCAST_PUT;
+    o->spot = a->S, o->strike = a->K, o->rate = a->r, o->div = a->q, o->vol = a->sigma, o->expiry = a->T;
+    o->steps = o->asian ? 0 : a->steps;
+    o->n_fixings = o->asian ? a->fixings : 0;
+    o->paths = a->paths;
+    o->seed = a->seed;
+    o->antithetic = a->antithetic;
+    o->no_control_variate = o->asian && a->no_control_variate;   /* a European has none to go without */
+    return 0;
+}
+
+/* Black-Scholes price and Greeks of a European option (g[6]: price, delta,
+ * gamma, vega, theta, rho). */
+static fc_status black_scholes(const fcast_mc_option *o, double g[6]) {
+    const fcast_option_arrays one = {1, &o->type, &o->spot, &o->strike, &o->rate, &o->div, &o->vol, &o->expiry};
+    return fcast_bs_european(&one, &g[0], &g[1], &g[2], &g[3], &g[4], &g[5]);
+}
+
+static void print_text(const fcast_mc_option *o, const fcast_mc_result *r, const fcast_mc_detail *d,
+                       const double *g) {
     printf("%s %s: S=%g K=%g r=%g q=%g sigma=%g T=%g", o->asian ? "Asian (arithmetic average)" : "European",
-           o->type == FC_CALL ? "call" : "put", m->spot, m->strike, m->rate, m->div, m->vol, m->expiry);
+           o->type == FCAST_CALL ? "call" : "put", o->spot, o->strike, o->rate, o->div, o->vol, o->expiry);
     if (o->asian) printf(", %zu fixings at T*i/%zu", o->n_fixings, o->n_fixings);
     printf("\nMonte Carlo     %.6f  std error %.6f  95%% CI [%.6f, %.6f]\n", r->price, r->std_error, r->ci_low,
            r->ci_high);
     printf("                %llu paths%s, seed %llu\n", (unsigned long long)r->paths,
            o->antithetic ? " (antithetic)" : "", (unsigned long long)o->seed);
-    if (o->asian && o->control_variate)
+    if (o->asian && !o->no_control_variate)
         printf("                geometric-average control variate: beta %.4f, std error without it %.6f\n"
                "Geometric Asian %.6f (Kemna-Vorst closed form; Monte Carlo %.6f +- %.6f)\n",
-               r->cv_beta, r->plain_std_error, r->geo_exact, r->geo_mc, r->geo_mc_std_error);
+               d->cv_beta, d->plain_std_error, d->geo_exact, d->geo_mc, d->geo_mc_std_error);
     if (!o->asian)
-        printf("Black-Scholes   %.6f  delta %.6f  gamma %.6f  vega %.6f  theta %.6f  rho %.6f\n", g->price,
-               g->delta, g->gamma, g->vega, g->theta, g->rho);
+        printf("Black-Scholes   %.6f  delta %.6f  gamma %.6f  vega %.6f  theta %.6f  rho %.6f\n", g[0], g[1], g[2],
+               g[3], g[4], g[5]);
 }
 
-/* --json: the object the service answers too (quant/quant_request.h). */
-static fc_status print_json(const fc_mc_option *o, const fc_mc_result *r, const fc_bs_greeks *g) {
-    char *s = fc_option_json(o, r, g);
-    if (!s) return FC_ERR_MEMORY;
+static void set_real(json_t *j, const char *key, double v) { json_object_set_new(j, key, json_real(v)); }
+
+/* --json: one line, the object the service answers too, keys in this order
+ * (jansson >= 2.8 keeps insertion order), 17 digits: every double reads
+ * back as the same bits. 0, or the exit code after the message. */
+static int print_json(const fcast_mc_option *o, const fcast_mc_result *r, const fcast_mc_detail *d,
+                      const double *g) {
+    static const char *const greeks[6] = {"bs_price", "delta", "gamma", "vega", "theta", "rho"};
+    json_t *j = json_object();
+    json_object_set_new(j, "type", json_string(o->asian ? "asian" : "european"));
+    json_object_set_new(j, "option", json_string(o->type == FCAST_CALL ? "call" : "put"));
+    set_real(j, "price", r->price);
+    set_real(j, "stderr", r->std_error);
+    set_real(j, "ci_low", r->ci_low);
+    set_real(j, "ci_high", r->ci_high);
+    json_object_set_new(j, "paths", json_integer((json_int_t)r->paths));
+    if (o->asian) {
+        set_real(j, "geometric_price", d->geo_exact);
+        set_real(j, "price_without_control_variate", d->plain_price);
+        set_real(j, "stderr_without_control_variate", d->plain_std_error);
+    } else {
+        for (int k = 0; k < 6; k++) set_real(j, greeks[k], g[k]);
+    }
+    char *s = j ? json_dumps(j, JSON_REAL_PRECISION(17)) : NULL;
+    json_decref(j);
+    if (!s) {
+        fprintf(stderr, "fcast " COMMAND ": out of memory writing the option's JSON\n");
+        return CLI_EXIT_MEMORY;
+    }
     puts(s);
     free(s);
-    return FC_OK;
+    return 0;
 }
 
 int cmd_quant_option(int argc, char **argv, int first) {
-    option_args a = {.p = fc_option_params_default()};
-    fc_option_params *p = &a.p;
+    option_args a = {.type = "european", .paths = 1000000, .steps = 1, .fixings = 12, .seed = 42};
     const char *device = NULL;
     arg_spec specs[] = {
-        {"type", ARG_STR, &p->type, "KIND", "european or asian (arithmetic average price) (european)", 0, 0},
-        {"call", ARG_FLAG, &p->call, NULL, "a call option", 0, 0},
-        {"put", ARG_FLAG, &p->put, NULL, "a put option", 0, 0},
-        {"S", ARG_DOUBLE, &p->S, "PRICE", "spot price, > 0", 1, 0},
-        {"K", ARG_DOUBLE, &p->K, "PRICE", "strike, > 0", 1, 0},
-        {"r", ARG_DOUBLE, &p->r, "RATE", "risk-free rate, continuously compounded (0)", 0, 0},
-        {"sigma", ARG_DOUBLE, &p->sigma, "VOL", "volatility, > 0 (0.2 = 20% a year)", 1, 0},
-        {"T", ARG_DOUBLE, &p->T, "YEARS", "time to expiry in years, > 0", 1, 0},
-        {"q", ARG_DOUBLE, &p->q, "RATE", "continuous dividend yield (0)", 0, 0},
-        {"paths", ARG_SIZE, &p->paths, "N", "Monte Carlo paths (1000000)", 0, 0},
-        {"steps", ARG_SIZE, &p->steps, "N", "European: time steps per path (1; GBM is sampled exactly)", 0, 0},
-        {"fixings", ARG_SIZE, &p->fixings, "N", "Asian: averaging dates T*i/N, i = 1..N (12)", 0, 0},
-        {"antithetic", ARG_FLAG, &p->antithetic, NULL, "antithetic variates (off)", 0, 0},
-        {"no-control-variate", ARG_FLAG, &p->no_control_variate, NULL, "Asian: no geometric control variate", 0, 0},
-        {"seed", ARG_SIZE, &p->seed, "S", "random seed (42)", 0, 0},
+        {"type", ARG_STR, &a.type, "KIND", "european or asian (arithmetic average price) (european)", 0, 0},
+        {"call", ARG_FLAG, &a.call, NULL, "a call option", 0, 0},
+        {"put", ARG_FLAG, &a.put, NULL, "a put option", 0, 0},
+        {"S", ARG_DOUBLE, &a.S, "PRICE", "spot price, > 0", 1, 0},
+        {"K", ARG_DOUBLE, &a.K, "PRICE", "strike, > 0", 1, 0},
+        {"r", ARG_DOUBLE, &a.r, "RATE", "risk-free rate, continuously compounded (0)", 0, 0},
+        {"sigma", ARG_DOUBLE, &a.sigma, "VOL", "volatility, > 0 (0.2 = 20% a year)", 1, 0},
+        {"T", ARG_DOUBLE, &a.T, "YEARS", "time to expiry in years, > 0", 1, 0},
+        {"q", ARG_DOUBLE, &a.q, "RATE", "continuous dividend yield (0)", 0, 0},
+        {"paths", ARG_SIZE, &a.paths, "N", "Monte Carlo paths (1000000)", 0, 0},
+        {"steps", ARG_SIZE, &a.steps, "N", "European: time steps per path (1; GBM is sampled exactly)", 0, 0},
+        {"fixings", ARG_SIZE, &a.fixings, "N", "Asian: averaging dates T*i/N, i = 1..N (12)", 0, 0},
+        {"antithetic", ARG_FLAG, &a.antithetic, NULL, "antithetic variates (off)", 0, 0},
+        {"no-control-variate", ARG_FLAG, &a.no_control_variate, NULL, "Asian: no geometric control variate", 0, 0},
+        {"seed", ARG_SIZE, &a.seed, "S", "random seed (42)", 0, 0},
         {"json", ARG_FLAG, &a.json, NULL, "print one JSON object", 0, 0},
         {"device", ARG_STR, &device, "DEV", DEVICE_FLAG_HELP, 0, 0},
         {"verbose", ARG_FLAG, &a.verbose, NULL, "say on stderr which device runs", 0, 0},
         {0},
     };
-    int rc = args_parse("quant option",
+    int rc = args_parse(COMMAND,
                         "Price a European or arithmetic-average Asian option by Monte Carlo (geometric Brownian\n"
                         "motion, Philox random numbers) with its standard error and 95% interval; European\n"
                         "options also get the Black-Scholes price and Greeks (vega and rho per 1.00, theta per year).",
                         specs, argc, argv, first);
     if (rc) return args_exit(rc);
-    note_given(specs, p);
-    fc_mc_option o;
-    if (fc_option_from_params(p, &o) != FC_OK) return cli_fail("quant option");
-    fc_backend *be = NULL;   /* NULL: the draws run on the CPU */
-    if (device_quant_open(device, 0, a.verbose, &be) != FC_OK) return cli_fail("quant option");
-    o.backend = be;
-    fc_mc_result r;
-    fc_bs_greeks g;
-    fc_status st = fc_option_price(&o, &r, &g);
-    fc_backend_destroy(&be);
-    if (st != FC_OK) return cli_fail("quant option");
-    if (!a.json) print_text(&o, &r, &g);
-    else if (print_json(&o, &r, &g) != FC_OK) return cli_fail("quant option");
-    return 0;
+    for (const arg_spec *s = specs; s->name; s++) {
+        if (!strcmp(s->name, "steps")) a.steps_given = s->seen != 0;
+        if (!strcmp(s->name, "fixings")) a.fixings_given = s->seen != 0;
+    }
+    fcast_mc_option o;
+    if ((rc = option_from_args(&a, &o)) != 0) return rc;
+    fcast_device *dev = NULL;   /* the CPU, or a GPU with fcast's quant kernels */
+    if (fcast_device_open(device, &dev) != FC_OK) return cli_fail(COMMAND);
+    if (a.verbose) fprintf(stderr, "%s\n", fcast_device_note(dev));
+    fcast_mc_result r;
+    fcast_mc_detail d;
+    double g[6] = {0};
+    fc_status st = fcast_mc_price_on(&o, dev, &r, &d);
+    fcast_device_free(dev);
+    if (st == FC_OK && !o.asian) st = black_scholes(&o, g);
+    if (st != FC_OK) return fail_in_flags(st);
+    return a.json ? print_json(&o, &r, &d, g) : (print_text(&o, &r, &d, g), 0);
 }

@@ -1,7 +1,8 @@
 /* fcast quant portfolio: minimum-variance and (with --target-return)
  * mean-variance weights of the series of a price file, fully invested,
- * shorts allowed (closed form, src/quant/portfolio.h). Series are aligned on
- * ds (inner join) before returns are taken. */
+ * shorts allowed (closed form), through the library API (fcast.h:
+ * fcast_returns_read_csv, fcast_portfolio_*). Series are aligned on ds
+ * (inner join) before returns are taken. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,57 +10,69 @@
 #include "args.h"
 #include "cli.h"
 #include "device_choice.h"
-#include "core/error.h"
-#include "quant/portfolio.h"
-#include "quant/returns.h"
-#include "quant/risk.h"
 
-static void print_portfolio(const char *title, const fc_dataset *d, size_t N, const double *w,
+#define COMMAND "quant portfolio"
+#define PERIODS_PER_YEAR 252.0   /* fcast_risk's year */
+#define MAX_ASSETS 4096          /* fcast_portfolio_*'s bound */
+
+/* The mean and volatility per period of weights w: w'mu and sqrt(w' cov w). */
+static void portfolio_stats(const double *cov, const double *mu, size_t N, const double *w, double *mean,
+                            double *vol) {
+    double m = 0.0, v = 0.0;
+    for (size_t i = 0; i < N; i++) {
+        m += w[i] * mu[i];
+        for (size_t j = 0; j < N; j++) v += w[i] * cov[i * N + j] * w[j];
+    }
+    *mean = m;
+    *vol = sqrt(fmax(v, 0.0));
+}
+
+static void print_portfolio(const char *title, const fcast_returns *r, size_t N, const double *w,
                             const double *cov, const double *mu) {
     double mean, vol;
-    fc_portfolio_stats(cov, mu, N, w, &mean, &vol);
-    printf("%s: expected annual return %.6f, annual volatility %.6f\n", title, mean * FC_PERIODS_PER_YEAR,
-           vol * sqrt(FC_PERIODS_PER_YEAR));
-    for (size_t j = 0; j < N; j++) printf("  %-16s %12.6f\n", d->ids[j], w[j]);
+    portfolio_stats(cov, mu, N, w, &mean, &vol);
+    printf("%s: expected annual return %.6f, annual volatility %.6f\n", title, mean * PERIODS_PER_YEAR,
+           vol * sqrt(PERIODS_PER_YEAR));
+    for (size_t j = 0; j < N; j++) printf("  %-16s %12.6f\n", fcast_returns_id(r, j), w[j]);
+}
+
+/* 0, or the exit code after the message. */
+static int solve(const char *path, const fcast_returns *r, int target_given, double target_annual, double *mu,
+                 double *cov, double *w) {
+    const size_t T = fcast_returns_n_periods(r), N = fcast_returns_n_assets(r);
+    const double *R = fcast_returns_values(r);
+    if (fcast_portfolio_moments(R, T, N, mu, cov) != FC_OK || fcast_portfolio_min_variance(R, T, N, w) != FC_OK)
+        return cli_fail(COMMAND);
+    printf("%s: %zu assets aligned on ds (inner join), %zu returns; fully invested, shorts allowed\n", path, N, T);
+    print_portfolio("minimum variance", r, N, w, cov, mu);
+    if (!target_given) return 0;
+    if (fcast_portfolio_target_return(R, T, N, target_annual / PERIODS_PER_YEAR, w) != FC_OK) return cli_fail(COMMAND);
+    char title[96];
+    snprintf(title, sizeof title, "target return %g a year", target_annual);
+    print_portfolio(title, r, N, w, cov, mu);
+    return 0;
 }
 
 static int run(const char *path, int target_given, double target_annual) {
-    fc_dataset *d = NULL;
-    fc_panel p = {0};
+    fcast_returns *r = NULL;
+    if (fcast_returns_read_csv(path, 0, &r) != FC_OK) return cli_fail(COMMAND);
+    size_t N = fcast_returns_n_assets(r);
+    int rc = 0;
+    if (N > MAX_ASSETS) {
+        fprintf(stderr, "fcast " COMMAND ": %s: %zu series; a portfolio takes 1 to %d assets\n", path, N, MAX_ASSETS);
+        rc = CLI_EXIT_INVALID;
+    }
     double *mu = NULL, *cov = NULL, *w = NULL;
-    fc_load_options opt = {0};
-    opt.keep_gaps = 1;   /* prices on trading days: a weekend is not a missing value */
-    opt.drop_exog = 1;
-    fc_status st = fc_dataset_load_csv(path, &opt, &d);
-    if (st == FC_OK) st = fc_panel_align(d, 3, &p);
-    if (st == FC_OK) st = fc_panel_to_returns(&p);
-    size_t N = p.n_series;
-    if (st == FC_OK && N > PORTFOLIO_MAX_ASSETS)
-        st = fc_error(FC_ERR_INVALID, "%s: %zu series; a portfolio takes 1 to %d assets", path, N, PORTFOLIO_MAX_ASSETS);
-    if (st == FC_OK) {
-        mu = fc_malloc(N * sizeof *mu, "means");
-        cov = fc_malloc(N * N * sizeof *cov, "covariance");
-        w = fc_malloc(N * sizeof *w, "weights");
-        st = mu && cov && w ? fc_portfolio_moments(p.values, p.n_rows, N, mu, cov) : FC_ERR_MEMORY;
-    }
-    if (st == FC_OK) st = fc_portfolio_min_variance(cov, N, w);
-    if (st == FC_OK) {
-        printf("%s: %zu assets aligned on ds (inner join), %zu returns; fully invested, shorts allowed\n", path,
-               N, p.n_rows);
-        print_portfolio("minimum variance", d, N, w, cov, mu);
-    }
-    if (st == FC_OK && target_given) {
-        st = fc_portfolio_target_return(cov, mu, N, target_annual / FC_PERIODS_PER_YEAR, w);
-        if (st == FC_OK) {
-            char title[96];
-            snprintf(title, sizeof title, "target return %g a year", target_annual);
-            print_portfolio(title, d, N, w, cov, mu);
+    if (!rc) {
+        mu = malloc(N * sizeof *mu), cov = malloc(N * N * sizeof *cov), w = malloc(N * sizeof *w);
+        if (!mu || !cov || !w) {
+            fprintf(stderr, "fcast " COMMAND ": out of memory (the covariance of %zu assets)\n", N);
+            rc = CLI_EXIT_MEMORY;
         }
     }
-    int rc = st == FC_OK ? 0 : cli_fail("quant portfolio");
+    if (!rc) rc = solve(path, r, target_given, target_annual, mu, cov, w);
     free(mu), free(cov), free(w);
-    fc_panel_free(&p);
-    fc_dataset_free(&d);
+    fcast_returns_free(r);
     return rc;
 }
 
@@ -73,11 +86,11 @@ int cmd_quant_portfolio(int argc, char **argv, int first) {
         {"device", ARG_STR, &device, "DEV", DEVICE_CPU_ONLY_HELP, 0, 0},
         {0},
     };
-    int rc = args_parse("quant portfolio",
+    int rc = args_parse(COMMAND,
                         "Minimum-variance and mean-variance (target return) weights from the sample covariance\n"
                         "of simple returns: fully invested, shorts allowed, closed form (KKT system, LAPACK).",
                         specs, argc, argv, first);
     if (rc) return args_exit(rc);
-    if (device_cpu_only("quant portfolio", device) != FC_OK) return cli_fail("quant portfolio");
+    if (device_cpu_only(COMMAND, device) != FC_OK) return cli_fail(COMMAND);
     return run(data, specs[1].seen, target);
 }

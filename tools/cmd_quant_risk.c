@@ -1,8 +1,11 @@
 /* fcast quant risk: VaR, CVaR, volatility, Sharpe, Sortino and maximum
- * drawdown of every series of a price (or return) file; conventions in
- * src/quant/risk.h. Series are aligned on ds (inner join). */
+ * drawdown of every series of a price (or return) file, through the library
+ * API (fcast.h: fcast_returns_read_csv, fcast_risk_summary,
+ * fcast_var_historical, fcast_var_normal; conventions in docs/c-api.md).
+ * Series are aligned on ds (inner join). What stays here is the CLI's:
+ * flags, the output path's checks and its atomic write. */
 #include <errno.h>
-#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +16,23 @@
 #include "io/atomic_file.h"
 #include "io/csv_write.h"
 #include "io/output_path.h"
-#include "core/error.h"
-#include "quant/returns.h"
-#include "quant/risk.h"
 
+#define COMMAND "quant risk"
 #define MAX_LEVELS 16
 
-static fc_status parse_levels(const char *text, double *levels, size_t *n) {
+/* The CLI's own failure: its message, its exit code. */
+__attribute__((format(printf, 2, 3))) static int refuse(int code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "fcast " COMMAND ": ");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return code;
+}
+
+/* 0, or the exit code after the message. */
+static int parse_levels(const char *text, double *levels, size_t *n) {
     const char *p = text;
     *n = 0;
     for (;;) {
@@ -27,36 +40,37 @@ static fc_status parse_levels(const char *text, double *levels, size_t *n) {
         errno = 0;
         double v = strtod(p, &end);
         if (end == p || errno || (*end && *end != ','))
-            return fc_error(FC_ERR_PARSE, "--level: expected comma-separated levels such as 0.95,0.99, got '%s'", text);
-        FC_TRY(fc_risk_check_level(v));
-        if (*n == MAX_LEVELS) return fc_error(FC_ERR_INVALID, "--level: at most %d levels", MAX_LEVELS);
+            return refuse(CLI_EXIT_PARSE, "--level: expected comma-separated levels such as 0.95,0.99, got '%s'", text);
+        if (!(v > 0.0 && v < 1.0))
+            return refuse(CLI_EXIT_INVALID, "--level: expected confidence levels in (0, 1) such as 0.95, got %g", v);
+        if (*n == MAX_LEVELS) return refuse(CLI_EXIT_INVALID, "--level: at most %d levels", MAX_LEVELS);
         levels[(*n)++] = v;
-        if (!*end) return FC_OK;
+        if (!*end) return 0;
         p = end + 1;
     }
 }
 
-/* Loads the file and turns it into aligned returns. */
-static fc_status load_returns(const char *path, int are_returns, fc_dataset **d, fc_panel *p) {
-    fc_load_options opt = {0};
-    opt.keep_gaps = 1;   /* prices on trading days: a weekend is not a missing value */
-    opt.drop_exog = 1;
-    FC_TRY(fc_dataset_load_csv(path, &opt, d));
-    FC_TRY(fc_panel_align(*d, are_returns ? 2 : 3, p));
-    return are_returns ? fc_panel_check_returns(p) : fc_panel_to_returns(p);
+/* A failure of fcast_returns_read_csv, its hint for a file of returns
+ * ("are_returns = 1 reads a file of returns") naming the flag. */
+static int fail_read(void) {
+    const char *msg = fc_last_error(), *arg = "are_returns = 1", *at = strstr(msg, arg);
+    if (!at) return cli_fail(COMMAND);
+    fprintf(stderr, "fcast " COMMAND ": %.*s--returns%s\n", (int)(at - msg), msg, at + strlen(arg));
+    return cli_exit_code(fc_last_status());
 }
 
 /* All measures of one series: 5 summary values then 4 per level. */
 static fc_status series_measures(const double *r, size_t n, const double *levels, size_t nl, double *out) {
-    fc_risk_summary s;
-    FC_TRY(fc_risk_summarize(r, n, &s));
+    fcast_risk s;
+    fc_status st = fcast_risk_summary(r, n, &s);
+    if (st != FC_OK) return st;
     double head[5] = {s.annual_return, s.annual_volatility, s.sharpe, s.sortino, s.max_drawdown};
     memcpy(out, head, sizeof head);
-    for (size_t l = 0; l < nl; l++) {
-        FC_TRY(fc_var_historical(r, n, levels[l], &out[5 + 4 * l], &out[6 + 4 * l]));
-        FC_TRY(fc_var_normal(r, n, levels[l], &out[7 + 4 * l], &out[8 + 4 * l]));
+    for (size_t l = 0; st == FC_OK && l < nl; l++) {
+        st = fcast_var_historical(r, n, levels[l], &out[5 + 4 * l], &out[6 + 4 * l]);
+        if (st == FC_OK) st = fcast_var_normal(r, n, levels[l], &out[7 + 4 * l], &out[8 + 4 * l]);
     }
-    return FC_OK;
+    return st;
 }
 
 static void metric_name(size_t m, const double *levels, char *buf, size_t cap) {
@@ -68,7 +82,7 @@ static void metric_name(size_t m, const double *levels, char *buf, size_t cap) {
 
 typedef struct {
     const char *path;
-    const fc_panel *p;
+    const fcast_returns *r;
     const double *v, *levels;
     size_t nm;
     int csv;
@@ -78,54 +92,60 @@ typedef struct {
  * fc_write_file_atomic (--out, standard output by default). */
 static fc_status write_table(FILE *f, void *ctx) {
     const table_ctx *c = ctx;
-    const fc_dataset *d = c->p->source;
+    const size_t n_series = fcast_returns_n_assets(c->r);
     char name[64];
     if (c->csv) {
         fprintf(f, "series,metric,value\n");
-        for (size_t s = 0; s < c->p->n_series; s++)
+        for (size_t s = 0; s < n_series; s++)
             for (size_t m = 0; m < c->nm; m++) {
                 metric_name(m, c->levels, name, sizeof name);
-                fc_csv_write_field(f, d->ids[s]);
+                fc_csv_write_field(f, fcast_returns_id(c->r, s));
                 fprintf(f, ",%s,%.17g\n", name, c->v[s * c->nm + m]);
             }
         return FC_OK;
     }
     fprintf(f, "%s: %zu series aligned on ds (inner join), %zu returns each; losses positive, 252 periods a year\n",
-            c->path, c->p->n_series, c->p->n_rows);
+            c->path, n_series, fcast_returns_n_periods(c->r));
     fprintf(f, "%-22s", "metric");
-    for (size_t s = 0; s < c->p->n_series; s++) fprintf(f, " %12.12s", d->ids[s]);
+    for (size_t s = 0; s < n_series; s++) fprintf(f, " %12.12s", fcast_returns_id(c->r, s));
     fprintf(f, "\n");
     for (size_t m = 0; m < c->nm; m++) {
         metric_name(m, c->levels, name, sizeof name);
         fprintf(f, "%-22s", name);
-        for (size_t s = 0; s < c->p->n_series; s++) fprintf(f, " %12.6f", c->v[s * c->nm + m]);
+        for (size_t s = 0; s < n_series; s++) fprintf(f, " %12.6f", c->v[s * c->nm + m]);
         fprintf(f, "\n");
     }
     return FC_OK;
 }
 
+/* The measures of every column of r into v (n_assets x nm): 0, or the
+ * exit code after the message. */
+static int measure_all(const fcast_returns *r, const double *levels, size_t nl, size_t nm, double *v) {
+    const size_t T = fcast_returns_n_periods(r), N = fcast_returns_n_assets(r);
+    const double *R = fcast_returns_values(r);
+    double *col = malloc((T ? T : 1) * sizeof *col);
+    if (!col) return refuse(CLI_EXIT_MEMORY, "out of memory (a return column of %zu values)", T);
+    fc_status st = FC_OK;
+    for (size_t s = 0; st == FC_OK && s < N; s++) {
+        for (size_t t = 0; t < T; t++) col[t] = R[t * N + s];
+        st = series_measures(col, T, levels, nl, v + s * nm);
+    }
+    free(col);
+    return st == FC_OK ? 0 : cli_fail(COMMAND);
+}
+
 static int run(const char *path, const char *out, int are_returns, const double *levels, size_t nl, int csv) {
-    fc_dataset *d = NULL;
-    fc_panel p = {0};
-    double *col = NULL, *v = NULL;
+    fcast_returns *r = NULL;
     const size_t nm = 5 + 4 * nl;
     fc_status st = fc_output_check("--out", out, 1, &(fc_input_path){"--data", path}, 1);   /* before any work */
-    if (st == FC_OK) st = load_returns(path, are_returns, &d, &p);
-    if (st == FC_OK) {
-        col = fc_malloc(p.n_rows * sizeof *col, "return column");
-        v = fc_malloc(p.n_series * nm * sizeof *v, "risk table");
-        if (!col || !v) st = FC_ERR_MEMORY;
-    }
-    for (size_t s = 0; st == FC_OK && s < p.n_series; s++) {
-        fc_panel_column(&p, s, col);
-        st = series_measures(col, p.n_rows, levels, nl, v + s * nm);
-    }
-    if (st == FC_OK) st = fc_write_file_atomic(out, write_table, &(table_ctx){path, &p, v, levels, nm, csv});
-    int rc = st == FC_OK ? 0 : cli_fail("quant risk");
-    free(col);
+    if (st == FC_OK) st = fcast_returns_read_csv(path, are_returns, &r);
+    if (st != FC_OK) return fail_read();
+    double *v = malloc(fcast_returns_n_assets(r) * nm * sizeof *v);
+    int rc = v ? measure_all(r, levels, nl, nm, v) : refuse(CLI_EXIT_MEMORY, "out of memory (the risk table)");
+    if (!rc && fc_write_file_atomic(out, write_table, &(table_ctx){path, r, v, levels, nm, csv}) != FC_OK)
+        rc = cli_fail(COMMAND);
     free(v);
-    fc_panel_free(&p);
-    fc_dataset_free(&d);
+    fcast_returns_free(r);
     return rc;
 }
 
@@ -141,15 +161,15 @@ int cmd_quant_risk(int argc, char **argv, int first) {
         {"device", ARG_STR, &device, "DEV", DEVICE_CPU_ONLY_HELP, 0, 0},
         {0},
     };
-    int rc = args_parse("quant risk",
+    int rc = args_parse(COMMAND,
                         "Historical VaR and CVaR (QuantLib's percentile, no interpolation), normal VaR and expected\n"
                         "shortfall, annual return and volatility, Sharpe, Sortino and maximum drawdown (empyrical's\n"
                         "definitions) of every series; series are aligned on ds (inner join).",
                         specs, argc, argv, first);
     if (rc) return args_exit(rc);
-    if (device_cpu_only("quant risk", device) != FC_OK) return cli_fail("quant risk");
+    if (device_cpu_only(COMMAND, device) != FC_OK) return cli_fail(COMMAND);
     double levels[MAX_LEVELS];
     size_t nl = 0;
-    if (parse_levels(level_text, levels, &nl) != FC_OK) return cli_fail("quant risk");
+    if ((rc = parse_levels(level_text, levels, &nl)) != 0) return rc;
     return run(data, out, are_returns, levels, nl, csv);
 }

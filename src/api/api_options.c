@@ -1,6 +1,7 @@
 /* Options through the library API (fcast.h): Black-Scholes prices and
  * Greeks and the geometric Asian closed form over arrays of options, and
- * one Monte Carlo pricing (quant/black_scholes.h, quant/mc_options.h).
+ * one Monte Carlo pricing, on the CPU or on an fcast_device's GPU with the
+ * estimate's detail (quant/black_scholes.h, quant/mc_options.h).
  * Every field is checked here first, so that messages name the API's
  * argument and index ("vol[3] = -0.2") where the engine's name the CLI's
  * flags; what only the engine checks (its work limits) comes back with
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/api_quant.h"
 #include "core/error.h"
 #include "quant/black_scholes.h"
 #include "quant/mc_options.h"
@@ -182,8 +184,9 @@ static fc_status check_mc_fields(const char *fn, const fcast_mc_option *o) {
     return FC_OK;
 }
 
-fc_status fcast_mc_price(const fcast_mc_option *o, fcast_mc_result *out) {
-    static const char fn[] = "fcast_mc_price";
+/* fcast_mc_price and fcast_mc_price_on, under the name fn. */
+static fc_status mc_price(const char *fn, const fcast_mc_option *o, const fcast_device *dev, fcast_mc_result *out,
+                          fcast_mc_detail *detail) {
     if (!o || !out) return fc_error(FC_ERR_INVALID, "%s: %s is NULL", fn, !o ? "o" : "out");
     FC_TRY(check_mc_fields(fn, o));
     fc_mc_option m = {
@@ -191,10 +194,23 @@ fc_status fcast_mc_price(const fcast_mc_option *o, fcast_mc_result *out) {
         .market = {o->spot, o->strike, o->rate, o->div, o->vol, o->expiry},
         .fixing_times = o->fixing_times, .n_fixings = o->asian ? (o->n_fixings ? o->n_fixings : 12) : 0,
         .steps = o->asian ? 0 : (o->steps ? o->steps : 1), .paths = o->paths ? o->paths : 1000000,
-        .antithetic = o->antithetic != 0, .control_variate = !o->no_control_variate, .seed = o->seed};
+        .antithetic = o->antithetic != 0, .control_variate = !o->no_control_variate, .seed = o->seed,
+        .backend = fc_api_device_backend(dev)};
     fc_mc_result r;
     fc_status st = fc_mc_price(&m, &r);
     if (st != FC_OK) return rename_flags(st, fn);
     *out = (fcast_mc_result){r.price, r.std_error, r.ci_low, r.ci_high, r.paths};
+    if (detail)
+        *detail = (fcast_mc_detail){r.samples, r.plain_price, r.plain_std_error, r.geo_mc, r.geo_mc_std_error,
+                                    r.geo_exact, r.cv_beta};
     return FC_OK;
+}
+
+fc_status fcast_mc_price(const fcast_mc_option *o, fcast_mc_result *out) {
+    return mc_price("fcast_mc_price", o, NULL, out, NULL);
+}
+
+fc_status fcast_mc_price_on(const fcast_mc_option *o, const fcast_device *dev, fcast_mc_result *out,
+                            fcast_mc_detail *detail) {
+    return mc_price("fcast_mc_price_on", o, dev, out, detail);
 }
