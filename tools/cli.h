@@ -45,4 +45,8 @@ int cli_exit_code(fc_status s);
  * code of fc_last_status(). */
 int cli_fail(const char *command);
 
+/* Prints "fcast <command>: <message>" to stderr and returns code: the
+ * CLI's own refusals (a flag combination), which have no fc_status. */
+int cli_refuse(const char *command, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif

@@ -8,7 +8,6 @@
  * byte). */
 #include <jansson.h>
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,40 +28,34 @@ typedef struct {
     int steps_given, fixings_given;   /* the flag was given, not defaulted: it must fit --type */
 } option_args;
 
-/* The CLI's own failure: its message, exit code 4. */
-__attribute__((format(printf, 1, 2))) static int refuse(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "fcast " COMMAND ": ");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return CLI_EXIT_INVALID;
-}
-
 /* The library names the fields of fcast_mc_option ("vol = 0: must be a
  * positive number"); the user typed flags. Each field where a message
  * names it (a word before " =", "^", "|", ":" or "[") becomes its flag in
  * the message printed, so the CLI's messages name what to fix. */
+/* Whether msg names `word` at i: the prefix "fcast_...: " anywhere, a
+ * field as a whole word followed by " =", "^", "|", ":" or "[". */
+static int names_at(const char *msg, size_t i, const char *word, size_t n) {
+    if (strncmp(msg + i, word, n)) return 0;
+    if (!isalpha((unsigned char)word[n - 1])) return 1;   /* the prefix */
+    char before = i ? msg[i - 1] : ' ', after = msg[i + n];
+    if (isalnum((unsigned char)before) || before == '_' || before == '-') return 0;
+    if (!after || !strchr(" ^|:[", after)) return 0;
+    return after != ' ' || msg[i + n + 1] == '=';
+}
+
 static int fail_in_flags(fc_status st) {
     static const char *const words[][2] = {
         {"fcast_mc_price_on: ", ""}, {"fcast_bs_european: ", ""}, {"vol", "--sigma"}, {"expiry", "--T"},
         {"spot", "--S"}, {"strike", "--K"}, {"rate", "--r"}, {"div", "--q"}, {"n_fixings", "--fixings"},
         {"paths", "--paths"}, {"steps", "--steps"}, {"[0]", ""}};
+    enum { N_WORDS = sizeof words / sizeof *words };
     const char *msg = fc_last_error();
     char out[1024];
     size_t o = 0;
     for (size_t i = 0; msg[i] && o + 16 < sizeof out;) {
         size_t k = 0, n = 0;
-        int boundary = i == 0 || !(isalnum((unsigned char)msg[i - 1]) || msg[i - 1] == '_' || msg[i - 1] == '-');
-        for (; k < sizeof words / sizeof *words; k++) {
-            n = strlen(words[k][0]);
-            int field = isalpha((unsigned char)words[k][0][n - 1]);   /* a field name, not the prefix */
-            if (!strncmp(msg + i, words[k][0], n) && boundary && (!field || (msg[i + n] && strchr(" =^|:[", msg[i + n]))) &&
-                (!field || msg[i + n] != ' ' || msg[i + n + 1] == '='))
-                break;
-        }
-        if (k == sizeof words / sizeof *words) {
+        while (k < N_WORDS && !names_at(msg, i, words[k][0], n = strlen(words[k][0]))) k++;
+        if (k == N_WORDS) {
             out[o++] = msg[i++];
             continue;
         }
@@ -81,18 +74,22 @@ static int option_from_args(const option_args *a, fcast_mc_option *o) {
     memset(o, 0, sizeof *o);
     if (!a->type || !strcmp(a->type, "european")) o->asian = 0;
     else if (!strcmp(a->type, "asian")) o->asian = 1;
-    else return refuse("--type: expected european or asian, got '%s'", a->type);
-    if (a->call == a->put) return refuse("give exactly one of --call and --put");
+    else return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--type: expected european or asian, got '%s'", a->type);
+    if (a->call == a->put) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "give exactly one of --call and --put");
     /* A flag of the other option type is refused rather than ignored: a user
      * who sets it expects it to change the price. */
     if (o->asian && a->steps_given)
-        return refuse("--steps does not apply to %s options (%s)", a->type,
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--steps does not apply to %s options (%s)", a->type,
                       "Asian paths step from one fixing to the next");
     if (!o->asian && a->fixings_given)
-        return refuse("--fixings does not apply to %s options (%s)", a->type, "--fixings is for Asian options");
-    if (a->paths < 2) return refuse("--paths: expected at least 2 paths, got %zu", a->paths);
-    if (!o->asian && a->steps == 0) return refuse("--steps: expected at least 1 time step, got 0");
-    if (o->asian && a->fixings == 0) return refuse("--fixings: expected at least 1 fixing, got 0");
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID,
+                          "--fixings does not apply to %s options (%s)", a->type, "--fixings is for Asian options");
+    if (a->paths < 2) return cli_refuse(COMMAND, CLI_EXIT_INVALID,
+                                        "--paths: expected at least 2 paths, got %zu", a->paths);
+    if (!o->asian && a->steps == 0) return cli_refuse(COMMAND, CLI_EXIT_INVALID,
+                                                      "--steps: expected at least 1 time step, got 0");
+    if (o->asian && a->fixings == 0) return cli_refuse(COMMAND, CLI_EXIT_INVALID,
+                                                       "--fixings: expected at least 1 fixing, got 0");
     o->type = a->call ? FCAST_CALL : FCAST_PUT;
     o->spot = a->S, o->strike = a->K, o->rate = a->r, o->div = a->q, o->vol = a->sigma, o->expiry = a->T;
     o->steps = o->asian ? 0 : a->steps;

@@ -5,7 +5,6 @@
  * Series are aligned on ds (inner join). What stays here is the CLI's:
  * flags, the output path's checks and its atomic write. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,17 +19,6 @@
 #define COMMAND "quant risk"
 #define MAX_LEVELS 16
 
-/* The CLI's own failure: its message, its exit code. */
-__attribute__((format(printf, 2, 3))) static int refuse(int code, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "fcast " COMMAND ": ");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return code;
-}
-
 /* 0, or the exit code after the message. */
 static int parse_levels(const char *text, double *levels, size_t *n) {
     const char *p = text;
@@ -40,10 +28,12 @@ static int parse_levels(const char *text, double *levels, size_t *n) {
         errno = 0;
         double v = strtod(p, &end);
         if (end == p || errno || (*end && *end != ','))
-            return refuse(CLI_EXIT_PARSE, "--level: expected comma-separated levels such as 0.95,0.99, got '%s'", text);
+            return cli_refuse(COMMAND, CLI_EXIT_PARSE,
+                              "--level: expected comma-separated levels such as 0.95,0.99, got '%s'", text);
         if (!(v > 0.0 && v < 1.0))
-            return refuse(CLI_EXIT_INVALID, "--level: expected confidence levels in (0, 1) such as 0.95, got %g", v);
-        if (*n == MAX_LEVELS) return refuse(CLI_EXIT_INVALID, "--level: at most %d levels", MAX_LEVELS);
+            return cli_refuse(COMMAND, CLI_EXIT_INVALID,
+                              "--level: expected confidence levels in (0, 1) such as 0.95, got %g", v);
+        if (*n == MAX_LEVELS) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--level: at most %d levels", MAX_LEVELS);
         levels[(*n)++] = v;
         if (!*end) return 0;
         p = end + 1;
@@ -124,7 +114,7 @@ static int measure_all(const fcast_returns *r, const double *levels, size_t nl, 
     const size_t T = fcast_returns_n_periods(r), N = fcast_returns_n_assets(r);
     const double *R = fcast_returns_values(r);
     double *col = malloc((T ? T : 1) * sizeof *col);
-    if (!col) return refuse(CLI_EXIT_MEMORY, "out of memory (a return column of %zu values)", T);
+    if (!col) return cli_refuse(COMMAND, CLI_EXIT_MEMORY, "out of memory (a return column of %zu values)", T);
     fc_status st = FC_OK;
     for (size_t s = 0; st == FC_OK && s < N; s++) {
         for (size_t t = 0; t < T; t++) col[t] = R[t * N + s];
@@ -141,7 +131,8 @@ static int run(const char *path, const char *out, int are_returns, const double 
     if (st == FC_OK) st = fcast_returns_read_csv(path, are_returns, &r);
     if (st != FC_OK) return fail_read();
     double *v = malloc(fcast_returns_n_assets(r) * nm * sizeof *v);
-    int rc = v ? measure_all(r, levels, nl, nm, v) : refuse(CLI_EXIT_MEMORY, "out of memory (the risk table)");
+    int rc = v ? measure_all(r, levels, nl, nm, v) : cli_refuse(COMMAND, CLI_EXIT_MEMORY,
+                                                                "out of memory (the risk table)");
     if (!rc && fc_write_file_atomic(out, write_table, &(table_ctx){path, r, v, levels, nm, csv}) != FC_OK)
         rc = cli_fail(COMMAND);
     free(v);

@@ -1,6 +1,7 @@
 /* Exit codes: one per fc_status, the same for every command, so a script or
  * a scheduler can tell "fix the data" from "retry" from "resume" without
  * reading the message. Documented in docs/operations.md ("Exit codes"). */
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "cli.h"
@@ -23,4 +24,14 @@ int cli_exit_code(fc_status s) {
 int cli_fail(const char *command) {
     fprintf(stderr, "fcast %s: %s\n", command, fc_last_error());
     return cli_exit_code(fc_last_status());
+}
+
+int cli_refuse(const char *command, int code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "fcast %s: ", command);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return code;
 }
