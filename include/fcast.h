@@ -84,7 +84,8 @@ fc_status fcast_data_from_columns(size_t n_series, const char *const *ids, const
  * a model reads. */
 fc_status fcast_data_set_static(fcast_data *d, size_t n_rows, const char *const *ids, const fcast_column *columns,
                                 size_t n_columns);
-/* A long-format CSV file (unique_id, ds, y, other columns). */
+/* A long-format CSV file (unique_id, ds, y); other columns are not read
+ * (exogenous columns come through fcast_data_from_columns). */
 fc_status fcast_data_read_csv(const char *path, fcast_data **out);
 size_t fcast_data_n_series(const fcast_data *d);
 /* The id of series i (sorted order, as forecasts come out), NULL past the end. */
