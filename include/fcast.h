@@ -217,6 +217,41 @@ fc_status fcast_indicator(const char *spec, const double *x, size_t n, double *c
 fc_status fcast_indicator_grouped(const char *spec, size_t n_series, const int64_t *indptr, const double *values,
                                   double *const *outs, size_t n_outs);
 
+/* Several indicators computed in one pass over the data (each series read
+ * once for all): the comma-separated specs of `fcast quant indicators
+ * --ind` ("sma:20,rsi:14,bbands:20:2"), each at most once, at most 64. */
+#define FCAST_INDICATOR_MAX_SPECS 64
+typedef struct fcast_indicator_set fcast_indicator_set;
+fc_status fcast_indicator_set_parse(const char *specs, fcast_indicator_set **out);
+size_t fcast_indicator_set_size(const fcast_indicator_set *s);
+/* Spec j in its canonical text ("bbands:20:2", what fcast_indicator_lookback
+ * takes), NULL past the end. */
+const char *fcast_indicator_set_spec(const fcast_indicator_set *s, size_t j);
+/* The output columns of all specs, spec by spec, each spec's outputs in
+ * fcast_indicator's order: column c's name ("sma_20", "bbands_20_2_upper";
+ * the spec with '_' for ':', then the output's name when there are
+ * several), NULL past the end. */
+size_t fcast_indicator_set_n_columns(const fcast_indicator_set *s);
+const char *fcast_indicator_set_column(const fcast_indicator_set *s, size_t c);
+void fcast_indicator_set_free(fcast_indicator_set *s);
+
+/* What a NaN inside a series does: POISON, TA-Lib's (it enters the running
+ * sums); RESTART, each run between NaNs is a series of its own. */
+typedef enum { FCAST_NAN_POISON = 0, FCAST_NAN_RESTART = 1 } fcast_nan_policy;
+typedef struct {
+    fcast_nan_policy nan;
+    int threads;                  /* 0: all cores */
+    const struct fcast_device *device;   /* NULL: the CPU (fcast_device_open below) */
+} fcast_indicator_options;
+/* Every spec of s over the series of fcast_indicator_grouped's layout
+ * (o NULL: POISON, all cores, the CPU): outs[c] (indptr[n_series] values)
+ * for each of the n_outs = fcast_indicator_set_n_columns(s) columns.
+ * too_short (may be NULL): (size(s), n_series) row-major, 1 where a series
+ * is too short (under RESTART, after its gaps) for spec j to give a value. */
+fc_status fcast_indicator_set_compute(const fcast_indicator_set *s, const fcast_indicator_options *o,
+                                      size_t n_series, const int64_t *indptr, const double *values,
+                                      double *const *outs, size_t n_outs, uint8_t *too_short);
+
 typedef enum { FCAST_PUT = 0, FCAST_CALL = 1 } fcast_option_type;
 
 /* n options on a stock with a continuous dividend yield, one value per
@@ -347,6 +382,72 @@ const char *fcast_returns_id(const fcast_returns *r, size_t j);
  * fcast_portfolio_*'s returns come from, owned by r. */
 const double *fcast_returns_values(const fcast_returns *r);
 void fcast_returns_free(fcast_returns *r);
+
+/* A long CSV file (unique_id, ds, y; other columns ignored) with its rows
+ * as given, as `fcast quant indicators` and `fcast quant backtest` read
+ * --data: no frequency grid (trading days leave weekends out), series in
+ * sorted id order, each in ds order, an empty y missing (NaN). Errors name
+ * the file, the line and the series. */
+typedef struct fcast_table fcast_table;
+fc_status fcast_table_read_csv(const char *path, fcast_table **out);
+size_t fcast_table_n_series(const fcast_table *t);
+/* The id of series i, NULL past the end. */
+const char *fcast_table_id(const fcast_table *t, size_t i);
+/* The grouped layout (fcast_indicator_grouped's), owned by t: series i is
+ * values[indptr[i] .. indptr[i+1]), NaN where missing. */
+const int64_t *fcast_table_indptr(const fcast_table *t);
+const double *fcast_table_values(const fcast_table *t);
+/* The ds of row `row` as fcast writes it ("2024-01-31", "2024-01-31
+ * 09:30:00", "17") into buf, cap >= 48. */
+fc_status fcast_table_ds_text(const fcast_table *t, size_t row, char *buf, size_t cap);
+void fcast_table_free(fcast_table *t);
+
+/* Backtests of a trading rule over a grid of its parameters, as `fcast
+ * quant backtest` runs them (docs/quant-analytics.md): a position decided
+ * on the close of bar t earns the return of bar t+1; costs are cost_bps
+ * basis points per unit of turnover. Rules and their parameters:
+ * "sma-cross" (fast, slow), "rsi" (period, lower, upper), "bbands"
+ * (period, k). Messages name a parameter by these names. */
+typedef enum { FCAST_RULE_SMA_CROSS = 0, FCAST_RULE_RSI = 1, FCAST_RULE_BBANDS = 2 } fcast_rule;
+fc_status fcast_rule_parse(const char *name, fcast_rule *out);
+/* The rule's name and its parameters' (NULL past the end or for no rule). */
+const char *fcast_rule_name(fcast_rule r);
+size_t fcast_rule_n_params(fcast_rule r);
+const char *fcast_rule_param_name(fcast_rule r, size_t i);
+/* The product of one range per parameter: ranges[i] for parameter i,
+ * "start:stop:step" (inclusive), "start:stop" (step 1) or one value; NULL
+ * (or i >= n_ranges) takes the default (fast 5:50:5, slow 20:200:10;
+ * period 14, lower 30, upper 70; period 20, k 2). Combinations with fast
+ * >= slow or lower >= upper are skipped; every one kept is checked
+ * (periods whole numbers from 1, 2 for rsi and bbands, to 100000; RSI
+ * thresholds in [0, 100]; k > 0). A grid with none left is FC_ERR_INVALID. */
+typedef struct fcast_grid fcast_grid;
+fc_status fcast_grid_new(fcast_rule rule, const char *const *ranges, size_t n_ranges, fcast_grid **out);
+size_t fcast_grid_size(const fcast_grid *g);
+size_t fcast_grid_skipped(const fcast_grid *g);
+fcast_rule fcast_grid_rule(const fcast_grid *g);
+/* The fcast_rule_n_params values of combination c, NULL past the end. */
+const double *fcast_grid_params(const fcast_grid *g, size_t c);
+void fcast_grid_free(fcast_grid *g);
+
+typedef struct {
+    double cost_bps;   /* in [0, 10000) */
+    int allow_short;   /* 1: long-short; 0: long-only */
+} fcast_backtest_options;
+/* Of one combination on one series: total return; CAGR (252 bars a year);
+ * Sharpe (ddof 1, sqrt(252); NaN if the strategy never moves); maximum
+ * drawdown (<= 0); trades opened, trades closed and the fraction of closed
+ * trades that gained (NaN when none closed). */
+typedef struct {
+    double total_return, cagr, sharpe, max_drawdown, hit_rate;
+    size_t trades, closed_trades;
+} fcast_backtest_metrics;
+/* Every combination of g on every series of closes in the grouped layout
+ * (NaN closes skipped; at least 2 left, all > 0, each period no longer than
+ * the series): out (fcast_grid_size(g), n_series) row-major. ids (may be
+ * NULL) name the series in messages. */
+fc_status fcast_backtest(const fcast_grid *g, const fcast_backtest_options *o, size_t n_series, const int64_t *indptr,
+                         const double *close, const char *const *ids, fcast_backtest_metrics *out);
 
 #ifdef __cplusplus
 }

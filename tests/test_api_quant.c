@@ -19,7 +19,14 @@
  *      the bundled index prices (tests/fixtures/quant_*_eu_stock.csv); the
  *      returns matrix read from a file (fcast_returns_read_csv) equal to the
  *      one computed here, an inner join on dates worked by hand;
- *   4. every misuse refused with FC_ERR_INVALID (or _PARSE) and a message
+ *   4. indicator sets, tables and backtests: a set of specs in one pass
+ *      named and valued as TA-Lib's fixture columns, both NaN policies and
+ *      the too-short flags worked by hand; the bundled prices read through
+ *      fcast_table_read_csv as this file's own reader reads them; the
+ *      backtester's hand-computed 10 closes (tests/test_backtest.c), the
+ *      default grid's size, and every grid cell equal to its combination
+ *      run alone;
+ *   5. every misuse refused with FC_ERR_INVALID (or _PARSE) and a message
  *      naming the function, the argument and the index, never a CLI flag:
  *      NULL pointers, bad specs and sizes, values out of range, NaN.
  * Each comparison has a control that must fail (another column, another
@@ -852,7 +859,8 @@ static void test_returns_misuse(void) {
     EXPECT_FAIL(fcast_returns_read_csv(path, 0, &r), FC_ERR_INVALID,
                 "series A at ds 2: returns need positive prices (are_returns = 1 reads a file of returns); got -1");
     CHECK(r == NULL);
-    EXPECT_FAIL(fcast_returns_read_csv(path, 1, &r), FC_ERR_INVALID, "series A at ds 2: a return must be finite and > -1");
+    EXPECT_FAIL(fcast_returns_read_csv(path, 1, &r), FC_ERR_INVALID,
+                "series A at ds 2: a return must be finite and > -1");
     remove(path);
     CHECK(scratch_csv(path, "unique_id,ds,y\nA,1,10\nA,2,11\n"));
     EXPECT_FAIL(fcast_returns_read_csv(path, 0, &r), FC_ERR_INVALID, "only 2 ds values are observed in all 1 series");
@@ -885,6 +893,261 @@ static void test_portfolio_misuse(void) {
     CHECK_CONTAINS(fc_last_error(), "singular");
 }
 
+/* ------------------------------------------------------------ indicator sets, tables, backtests */
+
+/* fcast_indicator_set: the specs of indicators_params.csv in one set, one
+ * pass over the DAX, each column named as TA-Lib's fixture names it and
+ * equal to its values; canonical spec texts give the lookbacks. */
+static void test_indicator_set_against_talib(void) {
+    static const char specs[] = "sma:5,SMA:20,ema:10,wma:10,rsi:7,mom:3,roc:5,stddev:10:2,bbands:10:1.5,"
+                                "bbands:20:2:1,macd:5:13:4,macd:26:12:9,zscore:5";
+    static const char *const texts[] = {"sma:5", "sma:20", "ema:10", "wma:10", "rsi:7", "mom:3", "roc:5",
+                                        "stddev:10:2", "bbands:10:1.5", "bbands:20:2:1", "macd:5:13:4",
+                                        "macd:26:12:9", "zscore:5"};
+    static const size_t lookbacks[] = {4, 19, 9, 9, 7, 3, 5, 9, 9, 19, 15, 33, 4};
+    fcast_indicator_set *set = NULL;
+    CHECK_MSG(fcast_indicator_set_parse(specs, &set) == FC_OK, "%s", fc_last_error());
+    CHECK(fcast_indicator_set_size(set) == COUNT(texts) && fcast_indicator_set_n_columns(set) == 21);
+    for (size_t j = 0; j < COUNT(texts); j++) {
+        size_t lb = 0;
+        CHECK_MSG(!strcmp(fcast_indicator_set_spec(set, j), texts[j]), "%s", fcast_indicator_set_spec(set, j));
+        CHECK(fcast_indicator_lookback(fcast_indicator_set_spec(set, j), &lb) == FC_OK && lb == lookbacks[j]);
+    }
+    CHECK(fcast_indicator_set_spec(set, COUNT(texts)) == NULL && fcast_indicator_set_column(set, 21) == NULL);
+    table tb;
+    CHECK(read_table(FIXTURES "quant/indicators_params.csv", &tb));
+    int y = column(&tb, "y");
+    double *outs[21];
+    for (size_t c = 0; c < 21; c++) outs[c] = malloc(tb.n_rows * sizeof(double));
+    const fcast_indicator_options o = {FCAST_NAN_POISON, 2, NULL};
+    CHECK_MSG(fcast_indicator_set_compute(set, &o, tb.n_series, tb.indptr, tb.cols[y], outs, 21, NULL) == FC_OK,
+              "%s", fc_last_error());
+    tally t = {0}, control = {.quiet = 1};
+    for (size_t c = 0; c < 21; c++) {
+        int col = column(&tb, fcast_indicator_set_column(set, c));
+        CHECK_MSG(col >= 0, "the fixture lacks column %s", fcast_indicator_set_column(set, c));
+        if (col >= 0) compare(fcast_indicator_set_column(set, c), outs[c], tb.cols[col], 0, tb.n_rows, &t);
+    }
+    compare("sma_5", outs[1], tb.cols[column(&tb, "sma_5")], 0, tb.n_rows, &control);   /* control: sma_20 */
+    CHECK(t.compared == 21 * (long)tb.n_rows && t.differ == 0 && control.differ > 0);
+    for (size_t c = 0; c < 21; c++) free(outs[c]);
+    free_table(&tb);
+    fcast_indicator_set_free(set);
+}
+
+/* Both NaN policies on 1 2 3 _ 5 6 7 8 (and a series of one point), SMA(2)
+ * worked by hand, with the too-short flags. */
+static void test_indicator_set_policies(void) {
+    const double x[9] = {1, 2, 3, NAN, 5, 6, 7, 8, 4};
+    const int64_t indptr[3] = {0, 8, 9};
+    const double poison[8] = {NAN, 1.5, 2.5, NAN, NAN, NAN, NAN, NAN}, restart[8] = {NAN, 1.5, 2.5, NAN, NAN, 5.5,
+                                                                                    6.5, 7.5};
+    fcast_indicator_set *set = NULL;
+    CHECK(fcast_indicator_set_parse("sma:2,sma:8", &set) == FC_OK);
+    double a[9], b[9];
+    uint8_t short_[4];
+    fcast_indicator_options o = {FCAST_NAN_RESTART, 0, NULL};
+    for (int pol = 0; pol < 2; pol++) {
+        o.nan = pol ? FCAST_NAN_RESTART : FCAST_NAN_POISON;
+        CHECK(fcast_indicator_set_compute(set, pol ? &o : NULL, 2, indptr, x, (double *const[]){a, b}, 2, short_)
+              == FC_OK);
+        for (int i = 0; i < 8; i++) CHECK_MSG(close_enough(a[i], (pol ? restart : poison)[i]), "%d: %g", i, a[i]);
+        CHECK(isnan(a[8]) && short_[0] == 0 && short_[1] == 1);   /* sma:2: B too short */
+        CHECK(short_[2] == pol && short_[3] == 1);   /* sma:8: A's runs of 3 and 4 points are too short */
+    }
+    fcast_indicator_set_free(set);
+}
+
+static void test_indicator_set_misuse(void) {
+    fcast_indicator_set *set = (fcast_indicator_set *)&set;
+    EXPECT_FAIL(fcast_indicator_set_parse(NULL, &set), FC_ERR_INVALID, "fcast_indicator_set_parse: specs is NULL");
+    EXPECT_FAIL(fcast_indicator_set_parse("sma:0", &set), FC_ERR_INVALID,
+                "fcast_indicator_set_parse: specs 'sma:0': period must be >= 1");
+    CHECK(set == NULL);
+    EXPECT_FAIL(fcast_indicator_set_parse("sma:20,sma:20", &set), FC_ERR_INVALID, "specs 'sma:20': given twice");
+    EXPECT_FAIL(fcast_indicator_set_parse("", &set), FC_ERR_PARSE, "fcast_indicator_set_parse: specs: empty");
+    char many[1024] = "sma:1";
+    for (int i = 2; i <= 65; i++) snprintf(many + strlen(many), sizeof many - strlen(many), ",sma:%d", i);
+    EXPECT_FAIL(fcast_indicator_set_parse(many, &set), FC_ERR_INVALID, "specs: 65 indicators, at most 64");
+    *strrchr(many, ',') = '\0';
+    CHECK(fcast_indicator_set_parse(many, &set) == FC_OK && fcast_indicator_set_size(set) == 64);
+    fcast_indicator_set_free(set);
+    CHECK(fcast_indicator_set_parse("bbands,rsi", &set) == FC_OK);
+    double x[30], a[30], b[30], c[30], d[30];
+    for (int i = 0; i < 30; i++) x[i] = 10 + i % 4;
+    const int64_t indptr[2] = {0, 30}, down[2] = {0, -1};
+    double *const four[4] = {a, b, c, d};
+    EXPECT_FAIL(fcast_indicator_set_compute(set, NULL, 1, indptr, x, four, 3, NULL), FC_ERR_INVALID,
+                "fcast_indicator_set_compute: n_outs = 3, but the set has 4 columns");
+    EXPECT_FAIL(fcast_indicator_set_compute(set, NULL, 1, indptr, x, (double *const[]){a, b, NULL, d}, 4, NULL),
+                FC_ERR_INVALID, "outs[2] is NULL");
+    EXPECT_FAIL(fcast_indicator_set_compute(set, NULL, 1, down, x, four, 4, NULL), FC_ERR_INVALID, "indptr[1] = -1");
+    EXPECT_FAIL(fcast_indicator_set_compute(set, NULL, 1, indptr, NULL, four, 4, NULL), FC_ERR_INVALID,
+                "values is NULL");
+    EXPECT_FAIL(fcast_indicator_set_compute(set, &(fcast_indicator_options){(fcast_nan_policy)7, 0, NULL}, 1, indptr,
+                                            x, four, 4, NULL), FC_ERR_INVALID, "o->nan = 7");
+    EXPECT_FAIL(fcast_indicator_set_compute(set, &(fcast_indicator_options){FCAST_NAN_POISON, -2, NULL}, 1, indptr,
+                                            x, four, 4, NULL), FC_ERR_INVALID, "o->threads = -2");
+    fcast_device *dev = NULL;
+    CHECK(fcast_device_open("cpu", &dev) == FC_OK);
+    CHECK(fcast_indicator_set_compute(set, &(fcast_indicator_options){FCAST_NAN_POISON, 1, dev}, 1, indptr, x, four, 4,
+                                      NULL) == FC_OK);
+    CHECK(isnan(a[18]) && !isnan(a[19]) && isnan(d[13]) && !isnan(d[14]));   /* lookbacks 19 and 14 */
+    fcast_device_free(dev);
+    fcast_indicator_set_free(set);
+    fcast_indicator_set_free(NULL);
+    CHECK(fcast_indicator_set_size(NULL) == 0 && fcast_indicator_set_column(NULL, 0) == NULL);
+}
+
+/* fcast_table_read_csv: the bundled prices as the test's own reader sees
+ * them (series in sorted id order); rows as given, an empty y NaN, dates
+ * and datetimes written back. */
+static void test_table_reader(void) {
+    table tb;
+    CHECK(read_table(FC_SOURCE_DIR "/data/eu_stock_markets.csv", &tb));
+    int y = column(&tb, "y"), ds = column(&tb, "ds");
+    fcast_table *t = NULL;
+    CHECK_MSG(fcast_table_read_csv(FC_SOURCE_DIR "/data/eu_stock_markets.csv", &t) == FC_OK, "%s", fc_last_error());
+    static const char *const sorted[4] = {"CAC", "DAX", "FTSE", "SMI"};
+    CHECK(fcast_table_n_series(t) == 4 && tb.n_series == 4 && fcast_table_id(t, 4) == NULL);
+    for (size_t s = 0; t && s < 4; s++) {
+        size_t u = 0;
+        while (u < 4 && strcmp(tb.ids[u], sorted[s])) u++;
+        CHECK(u < 4 && !strcmp(fcast_table_id(t, s), sorted[s]));
+        if (u == 4) continue;
+        const int64_t *p = fcast_table_indptr(t);
+        CHECK(p[s + 1] - p[s] == tb.indptr[u + 1] - tb.indptr[u]);
+        CHECK(!memcmp(fcast_table_values(t) + p[s], tb.cols[y] + tb.indptr[u],
+                      (size_t)(p[s + 1] - p[s]) * sizeof(double)));
+        char text[64], want[32];
+        snprintf(want, sizeof want, "%.0f", tb.cols[ds][tb.indptr[u + 1] - 1]);
+        CHECK(fcast_table_ds_text(t, (size_t)p[s + 1] - 1, text, sizeof text) == FC_OK && !strcmp(text, want));
+    }
+    fcast_table_free(t);
+    free_table(&tb);
+    char path[40];
+    CHECK(scratch_csv(path, "unique_id,ds,y,x\nB,2024-01-05,33,1\nA,2024-01-02,10,2\nA,2024-01-08,,3\n"
+                            "A,2024-01-05,15,4\n"));
+    CHECK_MSG(fcast_table_read_csv(path, &t) == FC_OK, "%s", fc_last_error());
+    const int64_t *p = t ? fcast_table_indptr(t) : NULL;
+    const double *v = t ? fcast_table_values(t) : NULL;
+    CHECK(p && p[0] == 0 && p[1] == 3 && p[2] == 4 && v[0] == 10 && v[1] == 15 && isnan(v[2]) && v[3] == 33);
+    char text[48];
+    CHECK(fcast_table_ds_text(t, 2, text, sizeof text) == FC_OK && !strcmp(text, "2024-01-08"));
+    EXPECT_FAIL(fcast_table_ds_text(t, 4, text, sizeof text), FC_ERR_INVALID, "row = 4: the table has 4 rows");
+    EXPECT_FAIL(fcast_table_ds_text(t, 0, text, 16), FC_ERR_INVALID, "fcast_table_ds_text: cap = 16");
+    fcast_table_free(t);
+    remove(path);
+    CHECK(scratch_csv(path, "unique_id,ds,y\nA,1,10\nA,2,abc\n"));
+    t = (fcast_table *)&t;
+    EXPECT_FAIL(fcast_table_read_csv(path, &t), FC_ERR_PARSE, ":3: column 'y'");
+    CHECK(t == NULL);
+    remove(path);
+    EXPECT_FAIL(fcast_table_read_csv(NULL, &t), FC_ERR_INVALID, "fcast_table_read_csv: path is NULL");
+    fcast_table_free(NULL);
+    CHECK(fcast_table_n_series(NULL) == 0 && fcast_table_values(NULL) == NULL);
+}
+
+/* The backtester's 10 closes worked by hand (tests/test_backtest.c):
+ * sma-cross 2/3 buys at 11 and sells at 12; long-short then shorts from 12
+ * to 10. A NaN close is skipped; the grid holds every valid combination. */
+static void test_backtest_by_hand(void) {
+    const double close[11] = {10, 10, 11, NAN, 12, 13, 14, 13, 12, 11, 10}, c = 5e-4;
+    const int64_t indptr[2] = {0, 11};
+    fcast_rule rule;
+    CHECK(fcast_rule_parse("sma-cross", &rule) == FC_OK && rule == FCAST_RULE_SMA_CROSS);
+    fcast_grid *g = NULL;
+    CHECK_MSG(fcast_grid_new(rule, (const char *const[]){"2", "3"}, 2, &g) == FC_OK, "%s", fc_last_error());
+    CHECK(fcast_grid_size(g) == 1 && fcast_grid_params(g, 0)[0] == 2 && fcast_grid_params(g, 0)[1] == 3);
+    fcast_backtest_metrics m[1];
+    CHECK(fcast_backtest(g, &(fcast_backtest_options){5, 0}, 1, indptr, close, NULL, m) == FC_OK);
+    CHECK_CLOSE(m[0].total_return, (1 - c) * 12.0 / 11.0 * (1 - c) - 1, 1e-15, 1e-12);
+    CHECK(m[0].trades == 1 && m[0].closed_trades == 1 && m[0].hit_rate == 1.0);
+    CHECK(fcast_backtest(g, &(fcast_backtest_options){5, 1}, 1, indptr, close, NULL, m) == FC_OK);
+    CHECK_CLOSE(m[0].total_return, (1 - c) * 12.0 / 11 * (1 - 2 * c) * (1 + 1.0 / 12) * (1 + 1.0 / 11) - 1, 1e-15,
+                1e-12);
+    CHECK(m[0].trades == 2 && m[0].closed_trades == 1);
+    fcast_grid_free(g);
+    /* defaults: fast 5:50:5 x slow 20:200:10, 16 with fast >= slow skipped */
+    CHECK(fcast_grid_new(rule, NULL, 0, &g) == FC_OK && fcast_grid_size(g) == 174 && fcast_grid_skipped(g) == 16);
+    for (size_t k = 0; k < fcast_grid_size(g); k++) CHECK(fcast_grid_params(g, k)[0] < fcast_grid_params(g, k)[1]);
+    CHECK(fcast_grid_params(g, 174) == NULL && fcast_grid_rule(g) == FCAST_RULE_SMA_CROSS);
+    fcast_grid_free(g);
+    CHECK(fcast_rule_parse("rsi", &rule) == FC_OK && fcast_rule_n_params(rule) == 3);
+    CHECK(!strcmp(fcast_rule_param_name(rule, 2), "upper") && fcast_rule_param_name(rule, 3) == NULL);
+    CHECK(fcast_grid_new(rule, (const char *const[]){NULL, "25:35:5", "65:75:5"}, 3, &g) == FC_OK);
+    CHECK(fcast_grid_size(g) == 9 && fcast_grid_params(g, 8)[0] == 14 && fcast_grid_params(g, 8)[2] == 75);
+    fcast_grid_free(g);
+    CHECK(!strcmp(fcast_rule_name(FCAST_RULE_BBANDS), "bbands") && fcast_rule_name((fcast_rule)9) == NULL);
+}
+
+/* The grid over the bundled prices, cell by cell, equals each combination
+ * run alone on each series read through fcast_table. */
+static void test_backtest_grid_cells(void) {
+    fcast_table *t = NULL;
+    CHECK(fcast_table_read_csv(FC_SOURCE_DIR "/data/eu_stock_markets.csv", &t) == FC_OK);
+    fcast_grid *g = NULL, *one = NULL;
+    CHECK(fcast_grid_new(FCAST_RULE_BBANDS, (const char *const[]){"10:30:10", "1.5:2.5:0.5"}, 2, &g) == FC_OK);
+    const size_t n = fcast_grid_size(g), S = fcast_table_n_series(t);
+    fcast_backtest_metrics *all = malloc(n * S * sizeof *all), single;
+    const fcast_backtest_options o = {2.5, 1};
+    CHECK(n == 9 && S == 4);
+    CHECK(fcast_backtest(g, &o, S, fcast_table_indptr(t), fcast_table_values(t), NULL, all) == FC_OK);
+    const int64_t *p = fcast_table_indptr(t);
+    for (size_t k = 0; k < n; k++) {
+        char r0[32], r1[32];
+        snprintf(r0, sizeof r0, "%.17g", fcast_grid_params(g, k)[0]);
+        snprintf(r1, sizeof r1, "%.17g", fcast_grid_params(g, k)[1]);
+        CHECK(fcast_grid_new(FCAST_RULE_BBANDS, (const char *const[]){r0, r1}, 2, &one) == FC_OK);
+        for (size_t s = 0; s < S; s++) {
+            const int64_t ip[2] = {0, p[s + 1] - p[s]};
+            CHECK(fcast_backtest(one, &o, 1, ip, fcast_table_values(t) + p[s], NULL, &single) == FC_OK);
+            CHECK(!memcmp(&single, &all[k * S + s], sizeof single));
+            CHECK(k + 1 == n || memcmp(&single, &all[(k + 1) * S + s], sizeof single));   /* control */
+        }
+        fcast_grid_free(one);
+    }
+    free(all);
+    fcast_grid_free(g);
+    fcast_table_free(t);
+}
+
+static void test_backtest_misuse(void) {
+    fcast_rule rule;
+    fcast_grid *g = NULL;
+    EXPECT_FAIL(fcast_rule_parse("macd", &rule), FC_ERR_INVALID, "rule: unknown rule 'macd' (expected sma-cross");
+    EXPECT_FAIL(fcast_rule_parse(NULL, &rule), FC_ERR_INVALID, "fcast_rule_parse: name is NULL");
+    EXPECT_FAIL(fcast_grid_new(FCAST_RULE_SMA_CROSS, (const char *const[]){"5:x"}, 1, &g), FC_ERR_PARSE,
+                "fast: malformed range '5:x'");
+    EXPECT_FAIL(fcast_grid_new(FCAST_RULE_SMA_CROSS, (const char *const[]){"50", "20"}, 2, &g), FC_ERR_INVALID,
+                "the parameter grid has no valid combination (1 skipped: fast >= slow)");
+    EXPECT_FAIL(fcast_grid_new(FCAST_RULE_RSI, (const char *const[]){"1"}, 1, &g), FC_ERR_INVALID,
+                "period: a period must be a whole number from 2 to 100000, got 1");
+    EXPECT_FAIL(fcast_grid_new(FCAST_RULE_BBANDS, (const char *const[]){NULL, "0"}, 2, &g), FC_ERR_INVALID,
+                "k: the band width must be > 0");
+    EXPECT_FAIL(fcast_grid_new(FCAST_RULE_BBANDS, NULL, 3, &g), FC_ERR_INVALID, "n_ranges = 3, but rule bbands has 2");
+    EXPECT_FAIL(fcast_grid_new((fcast_rule)5, NULL, 0, &g), FC_ERR_INVALID, "fcast_grid_new: rule = 5 is not a rule");
+    CHECK(g == NULL);
+    CHECK(fcast_grid_new(FCAST_RULE_SMA_CROSS, (const char *const[]){"2", "5"}, 2, &g) == FC_OK);
+    const double close[12] = {10, 11, 12, 11, 10, 11, 10, 0, 12, 13, 12, 11}, few[3] = {10, 11, 12};
+    const int64_t two[3] = {0, 6, 12}, ip3[2] = {0, 3};
+    fcast_backtest_metrics m[2];
+    const fcast_backtest_options o = {0, 0};
+    EXPECT_FAIL(fcast_backtest(g, &o, 1, ip3, few, (const char *const[]){"AB"}, m), FC_ERR_INVALID,
+                "slow: period 5 is longer than series AB (3 points)");
+    EXPECT_FAIL(fcast_backtest(g, &o, 2, two, close, (const char *const[]){"A", "B"}, m), FC_ERR_INVALID,
+                "series B, point 2: prices must be positive, got 0");
+    EXPECT_FAIL(fcast_backtest(g, &(fcast_backtest_options){10000, 0}, 1, ip3, few, NULL, m), FC_ERR_INVALID,
+                "fcast_backtest: o->cost_bps = 10000: must be in [0, 10000)");
+    EXPECT_FAIL(fcast_backtest(g, &(fcast_backtest_options){0, 2}, 1, ip3, few, NULL, m), FC_ERR_INVALID,
+                "o->allow_short = 2");
+    EXPECT_FAIL(fcast_backtest(g, &o, 1, NULL, few, NULL, m), FC_ERR_INVALID, "fcast_backtest: indptr is NULL");
+    EXPECT_FAIL(fcast_backtest(NULL, &o, 1, ip3, few, NULL, m), FC_ERR_INVALID, "fcast_backtest: g is NULL");
+    fcast_grid_free(g);
+    fcast_grid_free(NULL);
+    CHECK(fcast_grid_size(NULL) == 0 && fcast_grid_params(NULL, 0) == NULL);
+}
+
 int main(void) {
     test_indicators_against_talib();
     test_lookbacks();
@@ -903,5 +1166,12 @@ int main(void) {
     test_portfolio_misuse();
     test_returns_reader();
     test_returns_misuse();
+    test_indicator_set_against_talib();
+    test_indicator_set_policies();
+    test_indicator_set_misuse();
+    test_table_reader();
+    test_backtest_by_hand();
+    test_backtest_grid_cells();
+    test_backtest_misuse();
     return CHECK_DONE();
 }

@@ -1,6 +1,10 @@
 /* fcast quant backtest: one rule over a full parameter grid and every symbol
- * of a price file (src/quant/backtest.h): a top-N table by Sharpe on stdout
- * and, with --out, every (combination, symbol) as CSV. */
+ * of a price file, through the library API (fcast.h: fcast_table_read_csv,
+ * fcast_rule_parse, fcast_grid_new, fcast_backtest): a top-N table by Sharpe
+ * on stdout and, with --out, every (combination, symbol) as CSV. What stays
+ * here is the CLI's: the flags (a range flag of another rule is refused),
+ * the bounds on one run, the printing and the library's parameter names
+ * mapped back to the flags. */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -13,75 +17,61 @@
 #include "io/atomic_file.h"
 #include "io/csv_write.h"
 #include "io/output_path.h"
-#include "core/error.h"
-#include "data/dataset.h"
-#include "quant/backtest.h"
-#include "quant/param_range.h"
 
-/* Range flags in the order of each rule's parameters, with defaults. */
+#define COMMAND "quant backtest"
+
+/* Range flags; each rule's parameters are named as its flags (fcast_rule_param_name). */
 enum { F_FAST, F_SLOW, F_PERIOD, F_LOWER, F_UPPER, F_K, F_COUNT };
 static const char *const FLAG_NAMES[F_COUNT] = {"fast", "slow", "period", "lower", "upper", "k"};
-static const int RULE_FLAGS[3][3] = {{F_FAST, F_SLOW, -1}, {F_PERIOD, F_LOWER, F_UPPER}, {F_PERIOD, F_K, -1}};
-static const char *const DEFAULTS[3][3] = {{"5:50:5", "20:200:10", NULL}, {"14", "30", "70"}, {"20", "2", NULL}};
 
-typedef struct {
-    fc_dataset *d;
-    double **close;  /* (S) observed closes of each series, in ds order */
-    size_t *len;
-} price_set;
-
-static void prices_free(price_set *p) {
-    if (p->close)
-        for (size_t s = 0; s < p->d->n_series; s++) free(p->close[s]);
-    free(p->close);
-    free(p->len);
-    fc_dataset_free(&p->d);
+static int flag_index(const char *name) {
+    for (int f = 0; f < F_COUNT; f++)
+        if (!strcmp(FLAG_NAMES[f], name)) return f;
+    return -1;
 }
 
-/* Each series' observed values (masked gaps dropped), in ds order. */
-static fc_status prices_load(const char *path, price_set *p) {
-    fc_load_options opt = {0};
-    opt.keep_gaps = 1;   /* prices on trading days: a weekend is not a missing value */
-    opt.drop_exog = 1;
-    FC_TRY(fc_dataset_load_csv(path, &opt, &p->d));
-    size_t S = p->d->n_series;
-    p->close = fc_calloc(S, sizeof *p->close, "series pointers");
-    p->len = fc_calloc(S, sizeof *p->len, "series lengths");
-    if (!p->close || !p->len) return FC_ERR_MEMORY;
-    for (size_t s = 0; s < S; s++) {
-        p->close[s] = fc_malloc(fc_dataset_len(p->d, s) * sizeof(double), "closes");
-        if (!p->close[s]) return FC_ERR_MEMORY;
-        for (size_t i = p->d->offsets[s]; i < p->d->offsets[s + 1]; i++)
-            if (p->d->mask[i]) p->close[s][p->len[s]++] = p->d->y[i];
+/* Whether msg names a parameter at i ("fast: ..."): then its flag is printed. */
+static int names_param_at(const char *msg, size_t i) {
+    size_t n = strcspn(msg + i, ":");
+    char word[16];
+    if (n == 0 || n >= sizeof word || msg[i + n] != ':') return 0;
+    snprintf(word, sizeof word, "%.*s", (int)n, msg + i);
+    return !strcmp(word, "rule") || flag_index(word) >= 0;
+}
+
+/* A failure of the library, its parameter names ("fast: ...", "series DAX:
+ * period: ...") written as the flags the user typed. */
+static int fail_in_flags(const fcast_table *t) {
+    const char *msg = fc_last_error();
+    size_t at = names_param_at(msg, 0) ? 0 : (size_t)-1;
+    for (size_t s = 0; at == (size_t)-1 && t && s < fcast_table_n_series(t); s++) {
+        const char *id = fcast_table_id(t, s);
+        size_t n = strlen(id);
+        if (!strncmp(msg, "series ", 7) && !strncmp(msg + 7, id, n) && !strncmp(msg + 7 + n, ": ", 2) &&
+            names_param_at(msg, 9 + n))
+            at = 9 + n;
     }
-    return FC_OK;
+    if (at == (size_t)-1) return cli_fail(COMMAND);
+    return cli_refuse(COMMAND, cli_exit_code(fc_last_status()), "%.*s--%s", (int)at, msg, msg + at);
 }
 
-/* Parses the rule's ranges; a range flag of another rule is an error. */
-static fc_status build_grid(const char *rule_name, const char *const *text, const arg_spec *specs,
-                            fc_rule_params **grid, size_t *n, size_t *skipped, fc_rule_kind *rule) {
-    FC_TRY(fc_rule_parse(rule_name, rule));
-    for (int f = 0; f < F_COUNT; f++) {
-        int used = 0;
-        for (int i = 0; i < 3; i++) used |= RULE_FLAGS[*rule][i] == f;
+/* The rule's grid from its range flags; a range flag of another rule is refused. 0, or the exit code. */
+static int build_grid(const char *rule_name, const char *const *text, const arg_spec *specs, fcast_grid **grid) {
+    fcast_rule rule;
+    if (fcast_rule_parse(rule_name, &rule) != FC_OK) return fail_in_flags(NULL);
+    const char *ranges[3] = {NULL, NULL, NULL};
+    int used[F_COUNT] = {0};
+    for (size_t i = 0; i < fcast_rule_n_params(rule); i++) {
+        int f = flag_index(fcast_rule_param_name(rule, i));
+        used[f] = 1;
+        ranges[i] = text[f];
+    }
+    for (int f = 0; f < F_COUNT; f++)
         for (const arg_spec *s = specs; s->name; s++)
-            if (!used && s->seen && !strcmp(s->name, FLAG_NAMES[f]))
-                return fc_error(FC_ERR_INVALID, "--%s does not apply to rule %s", FLAG_NAMES[f], rule_name);
-    }
-    fc_range ranges[3];
-    for (size_t i = 0; i < fc_rule_param_count(*rule); i++) {
-        int f = RULE_FLAGS[*rule][i];
-        char flag[16];
-        snprintf(flag, sizeof flag, "--%s", FLAG_NAMES[f]);
-        FC_TRY(fc_range_parse(flag, text[f] ? text[f] : DEFAULTS[*rule][i], fc_rule_param_is_integer(*rule, i),
-                              &ranges[i]));
-    }
-    FC_TRY(fc_rule_grid_build(*rule, ranges, grid, n, skipped));
-    if (*n == 0) return fc_error(FC_ERR_INVALID, "the parameter grid has no valid combination (%zu skipped: %s)",
-                                 *skipped, *rule == FC_RULE_SMA_CROSS ? "fast >= slow" : "lower >= upper");
-    for (size_t c = 0; c < *n; c++)   /* parameter errors now, not after a long run */
-        FC_TRY(fc_rule_check(&(*grid)[c], (size_t)-1, NULL));
-    return FC_OK;
+            if (!used[f] && s->seen && !strcmp(s->name, FLAG_NAMES[f]))
+                return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--%s does not apply to rule %s", FLAG_NAMES[f],
+                                  rule_name);
+    return fcast_grid_new(rule, ranges, fcast_rule_n_params(rule), grid) == FC_OK ? 0 : fail_in_flags(NULL);
 }
 
 /* Bounds on one run: results kept for every (combination, symbol), and
@@ -89,19 +79,20 @@ static fc_status build_grid(const char *rule_name, const char *const *text, cons
 #define BT_MAX_BACKTESTS 10000000u
 #define BT_MAX_POINT_VISITS 20000000000.0
 
-static fc_status check_size(size_t n, const price_set *p) {
-    size_t S = p->d->n_series;
+static int check_size(size_t n, const fcast_table *t) {
+    size_t S = fcast_table_n_series(t);
+    const double *v = fcast_table_values(t);
     double points = 0;
-    for (size_t s = 0; s < S; s++) points += (double)p->len[s];
+    for (size_t i = 0; i < (size_t)fcast_table_indptr(t)[S]; i++) points += !isnan(v[i]);
     if ((double)n * (double)S > BT_MAX_BACKTESTS || (double)n * points > BT_MAX_POINT_VISITS)
-        return fc_error(FC_ERR_INVALID, "%zu combinations x %zu symbols (%.0f price points) is more than one run "
-                        "may take (%u backtests, %.0e point visits): narrow the ranges or step them more coarsely",
-                        n, S, points, BT_MAX_BACKTESTS, BT_MAX_POINT_VISITS);
-    return FC_OK;
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "%zu combinations x %zu symbols (%.0f price points) is more "
+                          "than one run may take (%u backtests, %.0e point visits): narrow the ranges or step them "
+                          "more coarsely", n, S, points, BT_MAX_BACKTESTS, BT_MAX_POINT_VISITS);
+    return 0;
 }
 
 typedef struct {
-    const fc_bt_metrics *m;
+    const fcast_backtest_metrics *m;
     size_t index;
 } ranked;
 
@@ -113,18 +104,21 @@ static int by_sharpe(const void *a, const void *b) {
     return (x->index > y->index) - (x->index < y->index); /* stable */
 }
 
-static void format_params(const fc_rule_params *p, char *buf, size_t cap) {
+static void format_params(const fcast_grid *g, size_t c, char *buf, size_t cap) {
+    fcast_rule rule = fcast_grid_rule(g);
+    const double *p = fcast_grid_params(g, c);
     size_t used = 0;
-    for (size_t i = 0; i < fc_rule_param_count(p->rule) && used < cap; i++)
-        used += (size_t)snprintf(buf + used, cap - used, "%s%s=%g", i ? " " : "", fc_rule_param_name(p->rule, i),
-                                 p->p[i]);
+    for (size_t i = 0; i < fcast_rule_n_params(rule) && used < cap; i++)
+        used += (size_t)snprintf(buf + used, cap - used, "%s%s=%g", i ? " " : "", fcast_rule_param_name(rule, i),
+                                 p[i]);
 }
 
-static void print_top(FILE *to, const fc_rule_params *grid, const fc_bt_metrics *out, size_t n_cells, size_t S,
-                      char **ids, size_t top) {
-    ranked *r = fc_malloc(n_cells * sizeof *r, "ranking");
+static void print_top(FILE *to, const fcast_grid *g, const fcast_backtest_metrics *out, const fcast_table *t,
+                      size_t top) {
+    const size_t S = fcast_table_n_series(t), n_cells = fcast_grid_size(g) * S;
+    ranked *r = malloc((n_cells ? n_cells : 1) * sizeof *r);
     if (!r) {
-        fprintf(stderr, "fcast quant backtest: %s: the top table is left out\n", fc_last_error());
+        fprintf(stderr, "fcast " COMMAND ": out of memory (ranking): the top table is left out\n");
         return;
     }
     for (size_t i = 0; i < n_cells; i++) r[i] = (ranked){&out[i], i};
@@ -132,35 +126,36 @@ static void print_top(FILE *to, const fc_rule_params *grid, const fc_bt_metrics 
     fprintf(to, "%4s  %-10s %-28s %10s %9s %8s %9s %7s %8s\n", "rank", "symbol", "parameters", "total_ret", "cagr",
             "sharpe", "max_dd", "trades", "hit_rate");
     for (size_t k = 0; k < top && k < n_cells; k++) {
-        const fc_bt_metrics *m = r[k].m;
+        const fcast_backtest_metrics *m = r[k].m;
         char params[64];
-        format_params(&grid[r[k].index / S], params, sizeof params);
-        fprintf(to, "%4zu  %-10.10s %-28s %10.4f %9.4f %8.3f %9.4f %7zu %8.3f\n", k + 1, ids[r[k].index % S], params,
-                m->total_return, m->cagr, m->sharpe, m->max_drawdown, m->trades, m->hit_rate);
+        format_params(g, r[k].index / S, params, sizeof params);
+        fprintf(to, "%4zu  %-10.10s %-28s %10.4f %9.4f %8.3f %9.4f %7zu %8.3f\n", k + 1,
+                fcast_table_id(t, r[k].index % S), params, m->total_return, m->cagr, m->sharpe, m->max_drawdown,
+                m->trades, m->hit_rate);
     }
     free(r);
 }
 
 typedef struct {
-    const fc_rule_params *grid;
-    const fc_bt_metrics *out;
-    size_t n, S;
-    char **ids;
+    const fcast_grid *g;
+    const fcast_backtest_metrics *out;
+    const fcast_table *t;
 } csv_ctx;
 
 /* Every (combination, symbol), as a body for fc_write_file_atomic. */
 static fc_status write_csv(FILE *f, void *ctx) {
     const csv_ctx *c = ctx;
-    fc_rule_kind k = c->grid[0].rule;
+    const fcast_rule k = fcast_grid_rule(c->g);
+    const size_t S = fcast_table_n_series(c->t), np = fcast_rule_n_params(k);
     fprintf(f, "symbol,rule");
-    for (size_t i = 0; i < fc_rule_param_count(k); i++) fprintf(f, ",%s", fc_rule_param_name(k, i));
+    for (size_t i = 0; i < np; i++) fprintf(f, ",%s", fcast_rule_param_name(k, i));
     fprintf(f, ",total_return,cagr,sharpe,max_drawdown,trades,closed_trades,hit_rate\n");
-    for (size_t g = 0; g < c->n; g++)
-        for (size_t s = 0; s < c->S; s++) {
-            const fc_bt_metrics *m = &c->out[g * c->S + s];
-            fc_csv_write_field(f, c->ids[s]);
-            fprintf(f, ",%s", fc_rule_name(k));
-            for (size_t i = 0; i < fc_rule_param_count(k); i++) fprintf(f, ",%.17g", c->grid[g].p[i]);
+    for (size_t g = 0; g < fcast_grid_size(c->g); g++)
+        for (size_t s = 0; s < S; s++) {
+            const fcast_backtest_metrics *m = &c->out[g * S + s];
+            fc_csv_write_field(f, fcast_table_id(c->t, s));
+            fprintf(f, ",%s", fcast_rule_name(k));
+            for (size_t i = 0; i < np; i++) fprintf(f, ",%.17g", fcast_grid_params(c->g, g)[i]);
             fprintf(f, ",%.17g,%.17g,%.17g,%.17g,%zu,%zu,%.17g\n", m->total_return, m->cagr, m->sharpe,
                     m->max_drawdown, m->trades, m->closed_trades, m->hit_rate);
         }
@@ -175,38 +170,48 @@ typedef struct {
     size_t top;
 } backtest_args;
 
-static int run(const backtest_args *a, const arg_spec *specs) {
-    price_set p = {0};
-    fc_rule_params *grid = NULL;
-    fc_bt_metrics *out = NULL;
-    size_t n = 0, skipped = 0;
-    fc_rule_kind rule;
-    fc_status st = fc_output_check("--out", a->out, 1, &(fc_input_path){"--data", a->data}, 1);   /* before any work */
-    if (st == FC_OK) st = build_grid(a->rule, a->ranges, specs, &grid, &n, &skipped, &rule);
-    if (st == FC_OK && !(a->cost_bps >= 0.0 && a->cost_bps < 10000.0))
-        st = fc_error(FC_ERR_INVALID, "--cost-bps: expected a cost in [0, 10000) basis points, got %g", a->cost_bps);
-    if (st == FC_OK) st = prices_load(a->data, &p);
-    if (st == FC_OK) st = check_size(n, &p);
-    size_t S = p.d ? p.d->n_series : 0;
-    if (st == FC_OK) st = (out = fc_malloc(n * S * sizeof *out, "backtest results")) ? FC_OK : FC_ERR_MEMORY;
-    fc_bt_options o = {.cost_bps = a->cost_bps, .allow_short = a->allow_short};
+/* The backtests, the summary line, the table and the CSV. 0, or the exit code. */
+static int backtest_and_report(const backtest_args *a, const fcast_grid *g, const fcast_table *t) {
+    const size_t n = fcast_grid_size(g), S = fcast_table_n_series(t);
+    fcast_backtest_metrics *out = malloc((n * S > 0 ? n * S : 1) * sizeof *out);
+    if (!out) return cli_refuse(COMMAND, CLI_EXIT_MEMORY, "out of memory (backtest results)");
+    const fcast_backtest_options o = {.cost_bps = a->cost_bps, .allow_short = a->allow_short};
     double t0 = omp_get_wtime();
-    if (st == FC_OK)
-        st = fc_backtest_grid(grid, n, &o, (const double *const *)p.close, p.len, (const char *const *)p.d->ids, S, out);
+    const char **ids = malloc((S ? S : 1) * sizeof *ids);   /* for messages: NULL names no series */
+    for (size_t s = 0; ids && s < S; s++) ids[s] = fcast_table_id(t, s);
+    int rc = 0;
+    if (fcast_backtest(g, &o, S, fcast_table_indptr(t), fcast_table_values(t), ids, out) != FC_OK)
+        rc = fail_in_flags(t);
+    free(ids);
     /* With the CSV on standard output, the summary and the table go to stderr. */
     FILE *log = a->out && !strcmp(a->out, "-") ? stderr : stdout;
-    if (st == FC_OK) {
+    if (!rc) {
         fprintf(log, "%s: rule %s, %zu combinations (%zu invalid skipped) x %zu symbols = %zu backtests in %.3f s; "
-               "cost %g bps, %s\n", a->data, a->rule, n, skipped, S, n * S, omp_get_wtime() - t0, a->cost_bps,
-               a->allow_short ? "long-short" : "long-only");
-        print_top(log, grid, out, n * S, S, p.d->ids, a->top);
+               "cost %g bps, %s\n", a->data, a->rule, n, fcast_grid_skipped(g), S, n * S, omp_get_wtime() - t0,
+               a->cost_bps, a->allow_short ? "long-short" : "long-only");
+        print_top(log, g, out, t, a->top);
         fflush(log);
-        if (a->out) st = fc_write_file_atomic(a->out, write_csv, &(csv_ctx){grid, out, n, S, p.d->ids});
+        if (a->out && fc_write_file_atomic(a->out, write_csv, &(csv_ctx){g, out, t}) != FC_OK) rc = cli_fail(COMMAND);
     }
-    int rc = st == FC_OK ? 0 : cli_fail("quant backtest");
-    free(grid);
     free(out);
-    prices_free(&p);
+    return rc;
+}
+
+static int run(const backtest_args *a, const arg_spec *specs) {
+    fcast_table *t = NULL;
+    fcast_grid *g = NULL;
+    /* the output path before any work */
+    int rc = fc_output_check("--out", a->out, 1, &(fc_input_path){"--data", a->data}, 1) == FC_OK ? 0
+                                                                                               : cli_fail(COMMAND);
+    if (!rc) rc = build_grid(a->rule, a->ranges, specs, &g);
+    if (!rc && !(a->cost_bps >= 0.0 && a->cost_bps < 10000.0))
+        rc = cli_refuse(COMMAND, CLI_EXIT_INVALID, "--cost-bps: expected a cost in [0, 10000) basis points, got %g",
+                        a->cost_bps);
+    if (!rc && fcast_table_read_csv(a->data, &t) != FC_OK) rc = cli_fail(COMMAND);
+    if (!rc) rc = check_size(fcast_grid_size(g), t);
+    if (!rc) rc = backtest_and_report(a, g, t);
+    fcast_grid_free(g);
+    fcast_table_free(t);
     return rc;
 }
 
@@ -225,16 +230,17 @@ int cmd_quant_backtest(int argc, char **argv, int first) {
         {"cost-bps", ARG_DOUBLE, &a.cost_bps, "BPS", "cost per unit of turnover, basis points (0)", 0, 0},
         {"short", ARG_FLAG, &a.allow_short, NULL, "long-short instead of long-only", 0, 0},
         {"top", ARG_SIZE, &a.top, "N", "rows of the table ranked by Sharpe (10)", 0, 0},
-        {"out", ARG_STR, &a.out, "FILE", "every (combination, symbol) as CSV; - for standard output (the table then goes to stderr)", 0, 0},
+        {"out", ARG_STR, &a.out, "FILE",
+         "every (combination, symbol) as CSV; - for standard output (the table then goes to stderr)", 0, 0},
         {"device", ARG_STR, &device, "DEV", DEVICE_CPU_ONLY_HELP, 0, 0},
         {0},
     };
-    int rc = args_parse("quant backtest",
+    int rc = args_parse(COMMAND,
                         "Backtest a rule over a full parameter grid (ranges start:stop:step, inclusive) and every\n"
                         "symbol in one pass. A position decided on the close of day t earns the return of day t+1\n"
                         "(no look-ahead); costs are charged per unit of turnover.",
                         specs, argc, argv, first);
     if (rc) return args_exit(rc);
-    if (device_cpu_only("quant backtest", device) != FC_OK) return cli_fail("quant backtest");
+    if (device_cpu_only(COMMAND, device) != FC_OK) return cli_fail(COMMAND);
     return run(&a, specs);
 }

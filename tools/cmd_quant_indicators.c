@@ -1,7 +1,9 @@
 /* fcast quant indicators: TA-Lib's indicators over every series of a long
- * CSV, written as a long CSV (unique_id, ds, one column per output). The
- * computation is src/quant/indicators.h; this file parses the flags, loads
- * the data, reports short series and writes the file atomically. */
+ * CSV, written as a long CSV (unique_id, ds, one column per output), through
+ * the library API (fcast.h: fcast_table_read_csv, fcast_indicator_set_parse,
+ * fcast_indicator_set_compute, fcast_device_open). What stays here is the
+ * CLI's: the flags, the short-series report, the output path's checks and
+ * its atomic write, and the library's words mapped back to the flags. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,134 +12,152 @@
 #include "args.h"
 #include "cli.h"
 #include "device_choice.h"
-#include "io/csv_write.h"
-#include "core/error.h"
-#include "data/dataset.h"
 #include "io/atomic_file.h"
+#include "io/csv_write.h"
 #include "io/output_path.h"
-#include "quant/indicators.h"
-#include "quant/quant_request.h"
 
 #define COMMAND "quant indicators"
 
 typedef struct {
-    const fc_dataset *d;
-    const fc_ind_spec *specs;
-    size_t n_specs;
-    double **outs[FC_IND_MAX_SPECS]; /* outs[j][k]: (n_rows) */
+    const fcast_table *t;
+    const fcast_indicator_set *set;
+    double **outs;   /* (n_columns) each (n_rows) */
 } output_ctx;
 
-static fc_status write_header(FILE *f, const output_ctx *c) {
-    fputs("unique_id,ds", f);
-    for (size_t j = 0; j < c->n_specs; j++)
-        for (int k = 0; k < fc_ind_n_outputs(&c->specs[j]); k++) {
-            char name[96];
-            fc_ind_column_name(&c->specs[j], k, name, sizeof name);
-            fprintf(f, ",%s", name);
-        }
-    fputc('\n', f);
-    return FC_OK;
+static size_t n_rows(const fcast_table *t) { return (size_t)fcast_table_indptr(t)[fcast_table_n_series(t)]; }
+
+static size_t series_len(const fcast_table *t, size_t s) {
+    const int64_t *p = fcast_table_indptr(t);
+    return (size_t)(p[s + 1] - p[s]);
 }
 
-/* One row per point of the dataset; an empty cell is NaN. */
+/* One row per row of the file; an empty cell is NaN. */
 static fc_status write_body(FILE *f, void *ctx) {
     const output_ctx *c = ctx;
-    const fc_dataset *d = c->d;
-    FC_TRY(write_header(f, c));
+    const size_t n_cols = fcast_indicator_set_n_columns(c->set);
+    fputs("unique_id,ds", f);
+    for (size_t k = 0; k < n_cols; k++) fprintf(f, ",%s", fcast_indicator_set_column(c->set, k));
+    fputc('\n', f);
+    const int64_t *indptr = fcast_table_indptr(c->t);
     char ds[64];
-    for (size_t s = 0; s < d->n_series; s++)
-        for (size_t i = d->offsets[s]; i < d->offsets[s + 1]; i++) {
-            fc_ds_format(d->ds_kind, d->ds[i], ds, sizeof ds);
-            fc_csv_write_field(f, d->ids[s]);
+    for (size_t s = 0; s < fcast_table_n_series(c->t); s++)
+        for (size_t i = (size_t)indptr[s]; i < (size_t)indptr[s + 1]; i++) {
+            fc_status st = fcast_table_ds_text(c->t, i, ds, sizeof ds);
+            if (st != FC_OK) return st;
+            fc_csv_write_field(f, fcast_table_id(c->t, s));
             fprintf(f, ",%s", ds);
-            for (size_t j = 0; j < c->n_specs; j++)
-                for (int k = 0; k < fc_ind_n_outputs(&c->specs[j]); k++) {
-                    double v = c->outs[j][k][i];
-                    if (isnan(v)) fputc(',', f);
-                    else fprintf(f, ",%.17g", v);
-                }
+            for (size_t k = 0; k < n_cols; k++) {
+                double v = c->outs[k][i];
+                if (isnan(v)) fputc(',', f);
+                else fprintf(f, ",%.17g", v);
+            }
             fputc('\n', f);
         }
     return FC_OK;   /* a failed write is the atomic writer's to report, with its cause */
 }
 
 /* Warns about each series a spec leaves empty; fails when it leaves all
- * empty, since then the spec, not the data, is at fault. */
-static fc_status report_short(const output_ctx *c, const uint8_t *no_output) {
-    const fc_dataset *d = c->d;
-    size_t longest = 0;
-    for (size_t s = 0; s < d->n_series; s++)
-        if (fc_dataset_len(d, s) > longest) longest = fc_dataset_len(d, s);
-    for (size_t j = 0; j < c->n_specs; j++) {
-        const uint8_t *none = no_output + j * d->n_series;
-        char text[FC_IND_LABEL_CAP];
-        fc_ind_spec_text(&c->specs[j], text, sizeof text);
-        int lookback = fc_ind_lookback(&c->specs[j]);
+ * empty, since then the spec, not the data, is at fault. 0, or the exit code. */
+static int report_short(const output_ctx *c, const char *data, const uint8_t *too_short) {
+    const size_t S = fcast_table_n_series(c->t);
+    size_t longest = 0, lookback = 0;
+    for (size_t s = 0; s < S; s++)
+        if (series_len(c->t, s) > longest) longest = series_len(c->t, s);
+    for (size_t j = 0; j < fcast_indicator_set_size(c->set); j++) {
+        const uint8_t *none = too_short + j * S;
+        const char *text = fcast_indicator_set_spec(c->set, j);
+        if (fcast_indicator_lookback(text, &lookback) != FC_OK) return cli_fail(COMMAND);
         size_t empty = 0;
-        for (size_t s = 0; s < d->n_series; s++) empty += none[s];
-        if (d->n_series && empty == d->n_series)
-            return fc_error(FC_ERR_INVALID, "--ind: '%s' needs more than %d points (its lookback) but the longest "
-                            "series of %s has %zu", text, lookback, d->source, longest);
-        for (size_t s = 0; s < d->n_series; s++)
+        for (size_t s = 0; s < S; s++) empty += none[s];
+        if (S && empty == S)
+            return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--ind: '%s' needs more than %zu points (its lookback) "
+                              "but the longest series of %s has %zu", text, lookback, data, longest);
+        for (size_t s = 0; s < S; s++)
             if (none[s])
                 fprintf(stderr, "fcast " COMMAND ": warning: series '%s' (%zu point%s) is too short for '%s' "
-                        "(needs more than %d): its columns are empty\n", d->ids[s], fc_dataset_len(d, s),
-                        fc_dataset_len(d, s) == 1 ? "" : "s", text, lookback);
+                        "(needs more than %zu): its columns are empty\n", fcast_table_id(c->t, s),
+                        series_len(c->t, s), series_len(c->t, s) == 1 ? "" : "s", text, lookback);
     }
-    return FC_OK;
+    return 0;
 }
 
-static fc_status alloc_outputs(output_ctx *c, size_t n_rows) {
-    for (size_t j = 0; j < c->n_specs; j++) {
-        c->outs[j] = fc_calloc(FC_IND_MAX_OUTPUTS, sizeof(double *), "output columns");
-        if (!c->outs[j]) return FC_ERR_MEMORY;
-        for (int k = 0; k < fc_ind_n_outputs(&c->specs[j]); k++) {
-            c->outs[j][k] = fc_malloc((n_rows ? n_rows : 1) * sizeof(double), "indicator output");
-            if (!c->outs[j][k]) return FC_ERR_MEMORY;
-        }
-    }
-    return FC_OK;
+/* A failure of fcast_indicator_set_compute, without the function's name the library puts first. */
+static int fail_compute(void) {
+    static const char fn[] = "fcast_indicator_set_compute: ";
+    const char *msg = fc_last_error();
+    if (strncmp(msg, fn, strlen(fn))) return cli_fail(COMMAND);
+    return cli_refuse(COMMAND, cli_exit_code(fc_last_status()), "%s", msg + strlen(fn));
 }
 
-static void free_outputs(output_ctx *c) {
-    for (size_t j = 0; j < c->n_specs; j++) {
-        if (!c->outs[j]) continue;
-        for (int k = 0; k < FC_IND_MAX_OUTPUTS; k++) free(c->outs[j][k]);
-        free(c->outs[j]);
-    }
-}
-
-static fc_status compute_and_write(output_ctx *c, const fc_ind_options *opt, const char *out_path) {
-    const fc_dataset *d = c->d;
-    FC_TRY(alloc_outputs(c, d->n_rows));
-    uint8_t *none = fc_malloc(c->n_specs * d->n_series + 1, "short-series flags");
-    if (!none) return FC_ERR_MEMORY;
-    fc_status st = fc_ind_compute_many(c->specs, c->n_specs, d->y, d->mask, d->offsets, d->n_series, opt,
-                                       (double *const *const *)c->outs, none);
-    if (st == FC_OK) st = report_short(c, none);
+static int compute_and_write(output_ctx *c, const fcast_indicator_options *opt, const char *data,
+                             const char *out_path) {
+    const size_t S = fcast_table_n_series(c->t), n_cols = fcast_indicator_set_n_columns(c->set);
+    uint8_t *none = malloc(fcast_indicator_set_size(c->set) * S + 1);
+    if (!none) return cli_refuse(COMMAND, CLI_EXIT_MEMORY, "out of memory (short-series flags)");
+    int rc = 0;
+    if (fcast_indicator_set_compute(c->set, opt, S, fcast_table_indptr(c->t), fcast_table_values(c->t), c->outs,
+                                    n_cols, none) != FC_OK)
+        rc = fail_compute();
+    if (!rc) rc = report_short(c, data, none);
     free(none);
-    if (st == FC_OK) st = fc_write_file_atomic(out_path, write_body, c);
-    return st;
+    if (!rc && fc_write_file_atomic(out_path, write_body, c) != FC_OK) rc = cli_fail(COMMAND);
+    return rc;
 }
 
-static int run(const char *data, const char *out_path, fc_ind_spec *specs, size_t n_specs, const fc_ind_options *opt) {
-    fc_dataset *d = NULL;
-    fc_load_options lo = {0};
-    lo.drop_exog = 1;
-    lo.keep_gaps = 1;   /* prices on trading days: a weekend is not a missing value */
-    output_ctx c = {0};
-    c.specs = specs;
-    c.n_specs = n_specs;
+static int alloc_outputs(output_ctx *c) {
+    const size_t n_cols = fcast_indicator_set_n_columns(c->set), n = n_rows(c->t);
+    c->outs = calloc(n_cols + 1, sizeof *c->outs);
+    for (size_t k = 0; c->outs && k < n_cols; k++)
+        if (!(c->outs[k] = malloc((n ? n : 1) * sizeof(double))))
+            return cli_refuse(COMMAND, CLI_EXIT_MEMORY, "out of memory (indicator output)");
+    return c->outs ? 0 : cli_refuse(COMMAND, CLI_EXIT_MEMORY, "out of memory (output columns)");
+}
+
+static int run(const char *data, const char *out_path, const fcast_indicator_set *set,
+               const fcast_indicator_options *opt) {
+    fcast_table *t = NULL;
+    output_ctx c = {NULL, set, NULL};
     fc_status st = fc_output_check("--out", out_path, 1, &(fc_input_path){"--data", data}, 1);
-    if (st == FC_OK) st = fc_dataset_load_csv(data, &lo, &d);
-    if (st == FC_OK) {
-        c.d = d;
-        st = compute_and_write(&c, opt, out_path);
-    }
+    if (st == FC_OK) st = fcast_table_read_csv(data, &t);
     int rc = st == FC_OK ? 0 : cli_fail(COMMAND);
-    free_outputs(&c);
-    fc_dataset_free(&d);
+    c.t = t;
+    if (!rc) rc = alloc_outputs(&c);
+    if (!rc) rc = compute_and_write(&c, opt, data, out_path);
+    for (size_t k = 0; c.outs && k < fcast_indicator_set_n_columns(set); k++) free(c.outs[k]);
+    free(c.outs);
+    fcast_table_free(t);
     return rc;
+}
+
+/* The library names the argument ("fcast_indicator_set_parse: specs 'sma:0': ...",
+ * "device 'gpu' is not a device"); the user typed --ind and --device. */
+static const char *in_flags(const char *msg, char *buf, size_t cap) {
+    static const char fn[] = "fcast_indicator_set_parse: specs";
+    if (!strncmp(msg, fn, strlen(fn))) {
+        msg += strlen(fn);
+        msg += strspn(msg, ": ");
+        snprintf(buf, cap, "--ind: %s", msg);
+    } else if (!strncmp(msg, "device '", 8)) {
+        snprintf(buf, cap, "--%s", msg);
+    } else {
+        snprintf(buf, cap, "%s", msg);
+    }
+    return buf;
+}
+
+/* --nan and --ind (exit 2 when bad; threads are checked before a list's length). */
+static int parse_flags(const char *nan, const char *ind, long threads, fcast_indicator_options *opt,
+                       fcast_indicator_set **set) {
+    char msg[1100];
+    if (!strcmp(nan, "poison") || !strcmp(nan, "restart"))
+        opt->nan = !strcmp(nan, "restart") ? FCAST_NAN_RESTART : FCAST_NAN_POISON;
+    else return cli_refuse(COMMAND, CLI_EXIT_USAGE, "--nan: expected 'poison' or 'restart', got '%s'", nan);
+    if (threads < 0 || threads > 1024)
+        return cli_refuse(COMMAND, CLI_EXIT_USAGE, "--threads: expected 0 (all cores) to 1024");
+    if (fcast_indicator_set_parse(ind, set) != FC_OK)
+        return cli_refuse(COMMAND, CLI_EXIT_USAGE, "%s", in_flags(fc_last_error(), msg, sizeof msg));
+    opt->threads = (int)threads;
+    return 0;
 }
 
 int cmd_quant_indicators(int argc, char **argv, int first) {
@@ -148,7 +168,8 @@ int cmd_quant_indicators(int argc, char **argv, int first) {
         {"data", ARG_STR, &data, "FILE", "long CSV with unique_id, ds, y (empty y = missing)", 1, 0},
         {"ind", ARG_STR, &ind, "SPECS",
          "indicators, e.g. sma:20,rsi:14,bbands:20:2,macd:12:26:9 (name[:p1[:p2...]], TA-Lib's defaults)", 1, 0},
-        {"out", ARG_STR, &out_path, "FILE", "output CSV: unique_id, ds, one column per output; - for standard output", 1, 0},
+        {"out", ARG_STR, &out_path, "FILE",
+         "output CSV: unique_id, ds, one column per output; - for standard output", 1, 0},
         {"nan", ARG_STR, &nan, "POLICY", "poison (TA-Lib's behaviour, default) or restart (after each gap)", 0, 0},
         {"threads", ARG_INT, &threads, "N", "threads (default: all cores)", 0, 0},
         {"device", ARG_STR, &device, "DEV", DEVICE_FLAG_HELP, 0, 0},
@@ -160,28 +181,23 @@ int cmd_quant_indicators(int argc, char **argv, int first) {
                         "series, with TA-Lib's values (docs/quant-indicators.md).",
                         args, argc, argv, first);
     if (rc) return args_exit(rc);
-    fc_ind_options opt = fc_ind_options_default();
-    fc_ind_spec *specs = NULL;
-    size_t n_specs = 0;
-    if (fc_ind_parse_nan_policy(nan, &opt.nan) != FC_OK || fc_ind_parse_list(ind, &specs, &n_specs) != FC_OK) {
-        fprintf(stderr, "fcast " COMMAND ": %s%s\n", strncmp(fc_last_error(), "--", 2) ? "--ind: " : "",
-                fc_last_error());
-        return 2;
+    fcast_indicator_options opt = {FCAST_NAN_POISON, 0, NULL};
+    fcast_indicator_set *set = NULL;
+    if ((rc = parse_flags(nan, ind, threads, &opt, &set)) != 0) {
+        fcast_indicator_set_free(set);
+        return rc;
     }
-    if (threads < 0 || threads > 1024 || n_specs > FC_IND_MAX_SPECS) {
-        fprintf(stderr, "fcast " COMMAND ": %s\n",
-                threads < 0 || threads > 1024 ? "--threads: expected 0 (all cores) to 1024" : "--ind: at most 64 indicators at once");
-        free(specs);
-        return 2;
-    }
-    opt.threads = (int)threads;
     /* the device before the data: a GPU that cannot run fails before anything is read */
-    if (device_quant_open(device, (size_t)threads, verbose, &opt.backend) != FC_OK) {
-        free(specs);
-        return cli_fail(COMMAND);
+    fcast_device *dev = NULL;
+    char msg[1100];
+    if (fcast_device_open(device, &dev) != FC_OK) {
+        fcast_indicator_set_free(set);
+        return cli_refuse(COMMAND, cli_exit_code(fc_last_status()), "%s", in_flags(fc_last_error(), msg, sizeof msg));
     }
-    rc = run(data, out_path, specs, n_specs, &opt);
-    fc_backend_destroy(&opt.backend);
-    free(specs);
+    if (verbose) fprintf(stderr, "%s\n", fcast_device_note(dev));
+    opt.device = dev;
+    rc = run(data, out_path, set, &opt);
+    fcast_device_free(dev);
+    fcast_indicator_set_free(set);
     return rc;
 }

@@ -13,15 +13,6 @@
  * printed to stderr unless quiet. Errors as fc_backend_create's. */
 fc_status device_backend_open(const char *device, size_t threads, int quiet, fc_backend **out);
 
-/* --device in the quant commands that run on a GPU (quant option, quant
- * indicators). *out is the GPU's backend, or NULL for the CPU: src/quant
- * then runs its own OpenMP loops and needs no backend. cuda without a
- * usable GPU is FC_ERR_BACKEND naming the check that failed (exit 8); auto
- * falls back to the CPU. The "device: ..." line goes to stderr only when
- * verbose: these commands print results, not progress. threads: CPU
- * threads of the backend an auto fallback creates (0: all cores). */
-fc_status device_quant_open(const char *device, size_t threads, int verbose, fc_backend **out);
-
 /* --device in commands that have no GPU path (quant risk, portfolio,
  * backtest): auto and cpu mean the CPU; cuda is refused, FC_ERR_INVALID,
  * naming `command`, so a script that asks for a GPU learns it did not get

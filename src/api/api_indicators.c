@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "api/api_quant.h"
 #include "core/error.h"
 #include "quant/indicators.h"
 
@@ -81,8 +82,8 @@ fc_status fcast_indicator(const char *spec, const double *x, size_t n, double *c
     return compute(fn, &s, x, offsets, 1, outs);
 }
 
-/* indptr -> the engine's offsets, checked: starts at 0, never decreases. */
-static fc_status offsets_from_indptr(const char *fn, size_t n_series, const int64_t *indptr, size_t **out) {
+/* indptr -> the engine's offsets, checked: starts at 0, never decreases (api_quant.h). */
+fc_status fc_api_offsets_from_indptr(const char *fn, size_t n_series, const int64_t *indptr, size_t **out) {
     if (!indptr) return fc_error(FC_ERR_INVALID, "%s: indptr is NULL (expected n_series + 1 offsets)", fn);
     if (indptr[0] != 0) return fc_error(FC_ERR_INVALID, "%s: indptr[0] = %lld: must be 0", fn, (long long)indptr[0]);
     for (size_t i = 0; i < n_series; i++)
@@ -102,7 +103,7 @@ fc_status fcast_indicator_grouped(const char *spec, size_t n_series, const int64
     fc_ind_spec s;
     FC_TRY(parse_spec(fn, spec, &s));
     size_t *offsets = NULL;
-    FC_TRY(offsets_from_indptr(fn, n_series, indptr, &offsets));
+    FC_TRY(fc_api_offsets_from_indptr(fn, n_series, indptr, &offsets));
     size_t n = offsets[n_series];
     fc_status st = values ? check_outs(fn, spec, &s, values, n, outs, n_outs)
                           : fc_error(FC_ERR_INVALID, "%s: values is NULL", fn);
