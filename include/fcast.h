@@ -238,10 +238,11 @@ void fcast_indicator_set_free(fcast_indicator_set *s);
 /* What a NaN inside a series does: POISON, TA-Lib's (it enters the running
  * sums); RESTART, each run between NaNs is a series of its own. */
 typedef enum { FCAST_NAN_POISON = 0, FCAST_NAN_RESTART = 1 } fcast_nan_policy;
+typedef struct fcast_device fcast_device;   /* where the work runs: fcast_device_open below */
 typedef struct {
     fcast_nan_policy nan;
     int threads;                  /* 0: all cores */
-    const struct fcast_device *device;   /* NULL: the CPU (fcast_device_open below) */
+    const fcast_device *device;   /* NULL: the CPU */
 } fcast_indicator_options;
 /* Every spec of s over the series of fcast_indicator_grouped's layout
  * (o NULL: POISON, all cores, the CPU): outs[c] (indptr[n_series] values)
@@ -308,7 +309,6 @@ fc_status fcast_mc_price(const fcast_mc_option *o, fcast_mc_result *out);
  * cuda without a usable GPU is FC_ERR_BACKEND naming the device and the
  * check that failed ("device cuda:0: no CUDA backend: ..."); a name that
  * is none of these forms is FC_ERR_INVALID. */
-typedef struct fcast_device fcast_device;
 fc_status fcast_device_open(const char *device, fcast_device **out);
 /* One line saying which device runs and, under auto, why not a GPU:
  * "device: cpu", "device: cpu (no GPU: ...)", "device: cuda:0 (...)". */
