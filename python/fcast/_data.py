@@ -57,6 +57,20 @@ _ALIASES = {"ME": "M", "QE": "Q", "YE": "A", "BME": "BM", "h": "H", "min": "T", 
             "M": "ME", "Q": "QE", "A": "YE", "Y": "YE", "BM": "BME", "H": "h", "T": "min", "S": "s"}
 
 
+def _grid_alias(freq):
+    """freq as fcast's C side names its grid: pandas' anchored weeks
+    ("W-SUN", "W-MON", ...) are 7-day steps whatever the day, fcast's "W"
+    (the dates stay the caller's; the future ones follow the anchor, as
+    pandas computes them)."""
+    text = str(freq)
+    digits = text[:len(text) - len(text.lstrip("0123456789"))]
+    unit = text[len(digits):]
+    return digits + "W" if unit.startswith("W-") and unit[2:] in _WEEKDAYS else text
+
+
+_WEEKDAYS = ("MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN")
+
+
 def _offset(freq):
     """freq as a pandas offset, in this pandas' spelling."""
     try:
@@ -154,7 +168,7 @@ class Panel:
         handle = Handle(lib.fcast_data_free)
         check(lib.fcast_data_from_columns(len(starts), id_array, _pointer(indptr, ctypes.c_int64),
                                           None if y is None else _pointer(y, ctypes.c_double),
-                                          _pointer(ds, ctypes.c_int64), kind, str(freq).encode(),
+                                          _pointer(ds, ctypes.c_int64), kind, _grid_alias(freq).encode(),
                                           *_column_array(columns), handle.out()))
         return handle
 

@@ -191,3 +191,22 @@ def test_conformal_intervals_equal_cli(monthly, fcast_bin, tmp_path):
     plain.fit(monthly)
     with pytest.raises(Exception, match="without prediction intervals"):
         plain.predict(level=[80])
+
+
+# ---------------------------------------------------------------- frequencies
+
+def test_anchored_weeks():
+    """pandas' anchored weeks (W-SUN, W-WED) are fcast's 7-day grid: the
+    forecasts' dates continue the series on its weekday, as pandas'
+    date_range does."""
+    from fcast import NeuralForecast
+    from fcast.models import MLP
+
+    for freq, start in (("W-SUN", "2020-01-05"), ("W-WED", "2020-01-01")):
+        ds = pd.date_range(start, periods=60, freq=freq)
+        df = pd.DataFrame({"unique_id": "a", "ds": ds, "y": np.sin(np.arange(60) / 3) + 5})
+        nf = NeuralForecast(models=[MLP(h=4, input_size=8, max_steps=3)], freq=freq)
+        nf.fit(df)
+        fc = nf.predict()
+        want = pd.date_range(ds[-1], periods=5, freq=freq)[1:]
+        assert (fc["ds"].to_numpy() == want.to_numpy()).all(), freq
