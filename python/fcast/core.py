@@ -29,11 +29,11 @@ class _Training:
     would see it when the whole run ends. The worker holds no GIL while in
     C (ctypes releases it), so the waiting costs nothing."""
 
-    def __init__(self, config, panel, name, verbose, cv=None):
+    def __init__(self, config, panel, name, verbose, cv=None, words=str):
         self.cancel = ctypes.c_int(0)   # fcast_train's cancel flag: training stops after the current step
         self.model = Handle(lib.fcast_model_free if cv is None else lib.fcast_cv_free)
         self.failure = None
-        self._name, self._verbose, self._cv = name, verbose, cv
+        self._name, self._verbose, self._cv, self._words = name, verbose, cv, words
         self._callback = PROGRESS_FN(self._on_step)   # referenced here for as long as C may call it
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._train, args=(config, panel), name=f"fcast fit {name}")
@@ -50,6 +50,7 @@ class _Training:
             status = self._call(config, panel)
             if status != FC_OK and not self.cancel.value:   # cancelled: FC_ERR_INTERRUPTED, the model so far
                 self.failure = error(status)   # read here: the message is this thread's
+                self.failure.args = (self._words(str(self.failure)),)
         except Exception as e:   # for run() to raise on the calling thread
             self.failure = e
         finally:
@@ -174,7 +175,7 @@ class NeuralForecast:
         self._trained = [None] * len(self.models)
         for i, (model, name) in enumerate(zip(self.models, self._model_names())):
             intervals = prediction_intervals._settings() if prediction_intervals and _point(model) else []
-            training = _Training(model._config(extra + intervals), self._panel, name, verbose)
+            training = _Training(model._config(extra + intervals), self._panel, name, verbose, words=model._words)
             try:
                 training.run()
             finally:
@@ -286,7 +287,7 @@ class NeuralForecast:
         cv = (n_windows, step_size, 0 if refit is False else 1 if refit is True else int(refit))
         frame = None
         for model, name in zip(self.models, self._model_names()):
-            result = _Training(model._config(extra), panel, name, verbose, cv=cv).run()
+            result = _Training(model._config(extra), panel, name, verbose, cv=cv, words=model._words).run()
             frame = self._cv_frame(model, name, result, panel, frame)
         frame[self.target_col] = frame.pop(self.target_col)   # y last, as neuralforecast's
         return frame

@@ -184,6 +184,10 @@ class _Model:
             raise type(e)(e.status, _argument_words(str(e), [key for key, _ in pairs])) from None
         return config
 
+    def _words(self, message):
+        """A message of fcast's in this constructor's words (see _argument_words)."""
+        return _argument_words(message, [key for key, _ in self._settings()] + ["input-size", "val-size"])
+
     def _to_json(self):
         """What NeuralForecast.save writes to remake this model object."""
         return {"class": type(self).__name__, "h": self.h, "input_size": self.input_size, "alias": self.alias,

@@ -45,7 +45,9 @@ def test_missing_model_file_is_an_os_error(fitted, tmp_path):
 def test_data_errors_name_the_problem(monthly):
     with pytest.raises(ValueError, match="duplicate"):
         Panel(pd.concat([monthly, monthly.iloc[:1]]), "MS")
-    with pytest.raises(ValueError, match="unknown frequency 'W-SUN'"):
+    with pytest.raises(ValueError, match="unknown frequency 'B'"):
+        Panel(monthly, "B")
+    with pytest.raises(ValueError, match="1949-02-01 is off the W grid"):   # W-SUN: weeks; the data is monthly
         Panel(monthly, "W-SUN")
     with pytest.raises(ValueError, match="time zone"):
         Panel(monthly.assign(ds=monthly.ds.dt.tz_localize("UTC")), "MS")
@@ -197,7 +199,7 @@ def test_training_errors_carry_the_workers_message(monthly):
     """fc_last_error is per thread: a failure inside fcast_train, on the
     training thread, reaches fit's caller with its message."""
     nf = NeuralForecast(models=[PatchTST(h=6, input_size=5000, max_steps=2)], freq="MS")   # longer than any series
-    with pytest.raises(ValueError, match=r"training points, fewer than input-size 5000"):
+    with pytest.raises(ValueError, match=r"training points, fewer than input_size 5000"):
         nf.fit(monthly)
     with pytest.raises(Exception, match="must fit"):
         nf.predict()
