@@ -38,6 +38,7 @@ class PredictionIntervals:
     def __repr__(self):
         return f"PredictionIntervals(n_windows={self.n_windows}, method='{self.method}')"
 
+
 AirPassengers = np.array([
     112.0, 118.0, 132.0, 129.0, 121.0, 135.0, 148.0, 148.0, 136.0, 119.0, 104.0, 118.0,
     115.0, 126.0, 141.0, 135.0, 125.0, 149.0, 170.0, 170.0, 158.0, 133.0, 114.0, 140.0,
