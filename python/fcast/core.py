@@ -193,8 +193,14 @@ class NeuralForecast:
         not given). level: models fit with prediction_intervals add their
         conformal intervals (NHITS-lo-90, ..., NHITS-hi-90); models trained
         with MQLoss give their own intervals whatever is asked, as in
-        neuralforecast. quantiles is not supported yet."""
-        _unsupported("predict", engine=engine, quantiles=quantiles, **data_kwargs)
+        neuralforecast. quantiles instead of level: the same intervals as
+        columns NHITS-ql0.1, ..., NHITS-ql0.9 (quantile q < 0.5 is the lower
+        bound of level 100 - 200 q, q > 0.5 the upper bound of 200 q - 100,
+        0.5 the forecast), as neuralforecast's conformal intervals name
+        them."""
+        _unsupported("predict", engine=engine, **data_kwargs)
+        if level is not None and quantiles is not None:
+            raise ValueError("You can't set both level and quantiles.")
         if h is not None and h != self.h:
             raise NotImplementedError(f"fcast: predict(h={h}): fcast forecasts the models' horizon {self.h}")
         untrained = [n for n, t in zip(self._model_names(), self._trained) if t is None]
@@ -209,6 +215,8 @@ class NeuralForecast:
         for model, name, trained in zip(self.models, self._model_names(), self._trained):
             if level and _point(model):
                 forecasts, suffixes = self._forecast_levels(name, trained, panel, future, level)
+            elif quantiles and _point(model):
+                forecasts, suffixes = self._forecast_quantiles(name, trained, panel, future, quantiles)
             else:   # a quantile loss's own outputs, whatever the levels (as neuralforecast)
                 forecasts, suffixes = self._forecast(model, trained, panel, future), model.loss.output_names
             for k, suffix in enumerate(suffixes):
@@ -221,7 +229,7 @@ class NeuralForecast:
         if not lib.fcast_model_has_intervals(trained):
             raise Exception(f"{name} was trained without prediction intervals: pass "
                             "prediction_intervals=PredictionIntervals() to fit to forecast with level")
-        levels = sorted(level)
+        levels = sorted(set(level))
         array = np.ascontiguousarray(levels, dtype=np.float64)
         out = np.empty((len(panel.fcast_order), self.h, 1 + 2 * len(levels)), dtype=np.float32)
         check(lib.fcast_predict_levels(trained, panel.handle, None if future is None else future.handle,
@@ -229,6 +237,26 @@ class NeuralForecast:
                                        out.ctypes.data_as(ctypes.POINTER(ctypes.c_float)), out.size))
         suffixes = [""] + [f"-lo-{lv}" for lv in reversed(levels)] + [f"-hi-{lv}" for lv in levels]
         return out[panel.fcast_order], suffixes
+
+    def _forecast_quantiles(self, name, trained, panel, future, quantiles):
+        """The conformal intervals as quantile columns: each quantile q is a
+        bound of level |100 - 200 q| (the median, the forecast itself)."""
+        qs = sorted(set(quantiles))
+        if any(not 0 < q < 1 for q in qs):
+            raise ValueError(f"fcast: quantiles {quantiles}: each must be in (0, 1)")
+        levels = sorted({abs(100 - 200 * q) for q in qs if q != 0.5})
+        if levels:
+            out, _ = self._forecast_levels(name, trained, panel, future, levels)
+        else:
+            out = self._forecast_levels(name, trained, panel, future, [50])[0][:, :, :1]
+        n = len(levels)
+        column = {0.5: 0}   # point, then lo from the widest level, then hi from the narrowest
+        for q in qs:
+            if q != 0.5:
+                k = levels.index(abs(100 - 200 * q))
+                column[q] = n - k if q < 0.5 else 1 + n + k
+        picks = [0] + [column[q] for q in qs]
+        return out[:, :, picks], [""] + [f"-ql{q}" for q in qs]
 
     def _future(self, futr_df):
         """futr_df as a panel of the future-known columns (None when no model reads any)."""

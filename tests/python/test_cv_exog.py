@@ -210,3 +210,26 @@ def test_anchored_weeks():
         fc = nf.predict()
         want = pd.date_range(ds[-1], periods=5, freq=freq)[1:]
         assert (fc["ds"].to_numpy() == want.to_numpy()).all(), freq
+
+
+def test_conformal_quantiles_are_the_levels_bounds(monthly):
+    """predict(quantiles=...) names the conformal bounds as neuralforecast
+    does (NHITS-ql0.1, ...): q < 0.5 the lower bound of level 100 - 200 q,
+    q > 0.5 the upper bound of 200 q - 100, 0.5 the forecast."""
+    from fcast import NeuralForecast
+    from fcast.models import MLP
+    from fcast.utils import PredictionIntervals
+
+    nf = NeuralForecast(models=[MLP(h=12, input_size=24, max_steps=10, hidden_size=16)], freq="MS")
+    nf.fit(monthly, prediction_intervals=PredictionIntervals(n_windows=3))
+    by_level = nf.predict(level=[80, 50])
+    by_q = nf.predict(quantiles=[0.9, 0.1, 0.25, 0.5, 0.75])
+    assert list(by_q.columns) == ["unique_id", "ds", "MLP", "MLP-ql0.1", "MLP-ql0.25", "MLP-ql0.5", "MLP-ql0.75",
+                                  "MLP-ql0.9"]
+    for q, column in ((0.1, "MLP-lo-80"), (0.25, "MLP-lo-50"), (0.5, "MLP"), (0.75, "MLP-hi-50"), (0.9, "MLP-hi-80")):
+        assert np.array_equal(by_q[f"MLP-ql{q}"].to_numpy(), by_level[column].to_numpy()), q
+    assert (by_q["MLP-ql0.9"] > by_q["MLP-ql0.75"]).any()
+    with pytest.raises(ValueError, match="both level and quantiles"):
+        nf.predict(level=[80], quantiles=[0.1])
+    with pytest.raises(ValueError, match="in \\(0, 1\\)"):
+        nf.predict(quantiles=[1.5])
