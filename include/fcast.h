@@ -84,9 +84,20 @@ fc_status fcast_data_from_columns(size_t n_series, const char *const *ids, const
  * a model reads. */
 fc_status fcast_data_set_static(fcast_data *d, size_t n_rows, const char *const *ids, const fcast_column *columns,
                                 size_t n_columns);
-/* A long-format CSV file (unique_id, ds, y); other columns are not read
- * (exogenous columns come through fcast_data_from_columns). */
+/* A long-format CSV file (unique_id, ds, y); other columns are not read. */
 fc_status fcast_data_read_csv(const char *path, fcast_data **out);
+/* The same with every other column kept as an exogenous variable (each
+ * must hold numbers; the error names the file, line and column of one
+ * that does not): the file `fcast train --futr-exog ...` reads. */
+fc_status fcast_data_read_csv_exog(const char *path, fcast_data **out);
+/* A file of future values (neuralforecast's futr_df: unique_id, ds and
+ * the future-known columns; a y column is allowed and not needed), for
+ * fcast_predict_future: the file `fcast predict --futr-data` reads. */
+fc_status fcast_data_read_future_csv(const char *path, fcast_data **out);
+/* Static values from a CSV file (unique_id and one numeric column per
+ * variable, a row per series: neuralforecast's static_df, the file of
+ * --stat-exog-file) attached to d as fcast_data_set_static does. */
+fc_status fcast_data_read_static_csv(fcast_data *d, const char *path);
 size_t fcast_data_n_series(const fcast_data *d);
 /* The id of series i (sorted order, as forecasts come out), NULL past the end. */
 const char *fcast_data_id(const fcast_data *d, size_t i);

@@ -209,7 +209,8 @@ static void conformal_intervals(void) {
     CHECK(fcast_train(p, all, NULL, NULL, NULL, &plain) == FC_OK && !fcast_model_has_intervals(plain));
     CHECK(fcast_predict_levels(plain, all, NULL, levels, 2, cols, 2 * H * 5) == FC_ERR_INVALID);
     CHECK_CONTAINS(fc_last_error(), "no conformal intervals");
-    CHECK(fcast_config_set(p, "loss", "mq") == FC_OK && fcast_config_set(p, "prediction-intervals", "conformal") == FC_OK);
+    CHECK(fcast_config_set(p, "loss", "mq") == FC_OK);
+    CHECK(fcast_config_set(p, "prediction-intervals", "conformal") == FC_OK);
     fcast_model *mq = NULL;
     CHECK(fcast_train(p, all, NULL, NULL, NULL, &mq) == FC_ERR_INVALID && !mq);
     CHECK_CONTAINS(fc_last_error(), "point losses");

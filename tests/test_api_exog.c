@@ -10,11 +10,15 @@
  *      neuralforecast does (mq: -median, -lo-80, -hi-80);
  *   3. every misuse is refused by name: an unknown column, a NaN where the
  *      model reads, no future values, a series missing from them, static
- *      values missing or repeated, inf, a column named y, two of a name. */
+ *      values missing or repeated, inf, a column named y, two of a name;
+ *   4. the file readers (fcast_data_read_csv_exog, _future_csv,
+ *      _static_csv) give the panel fcast_data_from_columns makes of the
+ *      same files' numbers: the same forecasts, bit for bit. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -132,7 +136,8 @@ static void mq_output_names(void) {
     CHECK_MSG(fcast_train(c, d, NULL, NULL, NULL, &m) == FC_OK, "%s", fc_last_error());
     const char *want[3] = {"-median", "-lo-80", "-hi-80"};
     for (size_t k = 0; m && k < 3; k++)
-        CHECK_MSG(!strcmp(fcast_model_output_name(m, k), want[k]), "output %zu: '%s'", k, fcast_model_output_name(m, k));
+        CHECK_MSG(!strcmp(fcast_model_output_name(m, k), want[k]), "output %zu: '%s'", k,
+                  fcast_model_output_name(m, k));
     CHECK(!fcast_model_output_name(m, 3) && !fcast_model_exog(m, FCAST_EXOG_FUTURE, 0));
     fcast_model_free(m);
     fcast_data_free(d);
@@ -215,7 +220,123 @@ static void refusals(void) {
     fcast_data_free(hist);
 }
 
+/* ---- 4. files and arrays give the same panel: the exogenous fixture
+ * (tests/fixtures/exog) read by the file readers, and parsed here into
+ * the arrays of fcast_data_from_columns, train and forecast the same bits. */
+
+#define EXOG_DIR FC_SOURCE_DIR "/tests/fixtures/exog/"
+#define MAX_ROWS 128
+
+typedef struct {
+    size_t n_rows, n_cols, n_series;
+    char names[8][32];
+    char ids[MAX_ROWS][32];
+    int64_t ds[MAX_ROWS];
+    double v[8][MAX_ROWS];          /* v[0] is y when the file has it */
+    const char *series_ids[MAX_ROWS];
+    int64_t indptr[MAX_ROWS + 1];
+} csv_table;
+
+static int64_t date_seconds(const char *text) {
+    struct tm t = {0};
+    sscanf(text, "%d-%d-%d", &t.tm_year, &t.tm_mon, &t.tm_mday);
+    t.tm_year -= 1900, t.tm_mon -= 1;
+    return (int64_t)timegm(&t);
+}
+
+/* A comma-separated file without quoting: unique_id, then ds (a date) or
+ * not (static), then numbers; the rows of a series contiguous. */
+static int read_table(const char *path, int has_ds, csv_table *t) {
+    FILE *f = fopen(path, "r");
+    char line[512];
+    memset(t, 0, sizeof *t);
+    if (!f || !fgets(line, sizeof line, f)) return f ? fclose(f), 0 : 0;
+    line[strcspn(line, "\r\n")] = 0;
+    size_t col = 0;
+    for (char *tok = strtok(line, ","); tok; tok = strtok(NULL, ","), col++)
+        if (col >= (size_t)(1 + has_ds)) snprintf(t->names[t->n_cols++], 32, "%s", tok);
+    while (t->n_rows < MAX_ROWS && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = 0;
+        size_t r = t->n_rows++;
+        col = 0;
+        for (char *tok = strtok(line, ","); tok; tok = strtok(NULL, ","), col++) {
+            if (col == 0) snprintf(t->ids[r], 32, "%s", tok);
+            else if (col == 1 && has_ds) t->ds[r] = date_seconds(tok);
+            else t->v[col - 1 - (size_t)has_ds][r] = strtod(tok, NULL);
+        }
+        if (!r || strcmp(t->ids[r], t->ids[r - 1])) {   /* a new series starts */
+            t->indptr[t->n_series] = (int64_t)r;
+            t->series_ids[t->n_series++] = t->ids[r];
+        }
+    }
+    t->indptr[t->n_series] = (int64_t)t->n_rows;
+    fclose(f);
+    return 1;
+}
+
+/* The table's columns from `first` on as fcast_columns. */
+static size_t as_columns(csv_table *t, size_t first, fcast_column *cols) {
+    for (size_t j = first; j < t->n_cols; j++) cols[j - first] = (fcast_column){t->names[j], t->v[j]};
+    return t->n_cols - first;
+}
+
+static float *train_and_forecast(fcast_data *hist, fcast_data *futr) {
+    fcast_config *c = NULL;
+    CHECK(fcast_config_new("nhits", 6, 12, &c) == FC_OK);
+    const char *kv[][2] = {{"max-steps", "5"}, {"windows-batch-size", "16"}, {"threads", "1"}, {"seed", "2"},
+                           {"mlp-units", "16,16"}, {"scaler", "robust"}, {"futr-exog", "trend_f,season_f"},
+                           {"hist-exog", "lag_h"}, {"stat-exog", "s_size,s_flag"}};
+    for (size_t i = 0; i < sizeof kv / sizeof *kv; i++) CHECK(fcast_config_set(c, kv[i][0], kv[i][1]) == FC_OK);
+    fcast_model *m = NULL;
+    float *out = calloc(2 * 6, sizeof *out);
+    CHECK_MSG(fcast_train(c, hist, NULL, NULL, NULL, &m) == FC_OK, "%s", fc_last_error());
+    CHECK_MSG(m && fcast_predict_future(m, hist, futr, out, 2 * 6) == FC_OK, "%s", fc_last_error());
+    fcast_model_free(m);
+    fcast_config_free(c);
+    return out;
+}
+
+static void files_equal_arrays(void) {
+    fcast_data *hist = NULL, *futr = NULL, *ahist = NULL, *afutr = NULL;
+    CHECK_MSG(fcast_data_read_csv_exog(EXOG_DIR "history.csv", &hist) == FC_OK, "%s", fc_last_error());
+    CHECK_MSG(hist && fcast_data_read_static_csv(hist, EXOG_DIR "static.csv") == FC_OK, "%s", fc_last_error());
+    CHECK_MSG(fcast_data_read_future_csv(EXOG_DIR "future.csv", &futr) == FC_OK, "%s", fc_last_error());
+    static csv_table h, f, st;
+    CHECK(read_table(EXOG_DIR "history.csv", 1, &h) && read_table(EXOG_DIR "future.csv", 1, &f) &&
+          read_table(EXOG_DIR "static.csv", 0, &st));
+    fcast_column hc[8], fc[8], sc[8];
+    size_t nh = as_columns(&h, 1, hc), nf = as_columns(&f, 0, fc), ns = as_columns(&st, 0, sc);
+    CHECK(nh == 3 && nf == 2 && ns == 2 && h.n_series == 2);
+    CHECK_MSG(fcast_data_from_columns(h.n_series, h.series_ids, h.indptr, h.v[0], h.ds, FCAST_DS_DATE, "MS", hc, nh,
+                                      &ahist) == FC_OK, "%s", fc_last_error());
+    CHECK_MSG(ahist && fcast_data_set_static(ahist, st.n_rows, st.series_ids, sc, ns) == FC_OK, "%s", fc_last_error());
+    CHECK_MSG(fcast_data_from_columns(f.n_series, f.series_ids, f.indptr, NULL, f.ds, FCAST_DS_DATE, "MS", fc, nf,
+                                      &afutr) == FC_OK, "%s", fc_last_error());
+    if (hist && futr && ahist && afutr) {
+        float *from_files = train_and_forecast(hist, futr), *from_arrays = train_and_forecast(ahist, afutr);
+        CHECK(!memcmp(from_files, from_arrays, 2 * 6 * sizeof(float)));
+        int finite = 1;
+        for (int i = 0; i < 12; i++) finite &= isfinite(from_files[i]) != 0;
+        CHECK(finite);
+        free(from_files), free(from_arrays);
+    }
+    /* a text column cannot be an exogenous variable: the reader names it */
+    FILE *bad = fopen("/tmp/fcast_api_exog_text.csv", "w");
+    fprintf(bad, "unique_id,ds,y,store\na,1,1.5,north\na,2,2.5,south\n");
+    fclose(bad);
+    fcast_data *text = NULL;
+    CHECK(fcast_data_read_csv_exog("/tmp/fcast_api_exog_text.csv", &text) == FC_ERR_PARSE && !text);
+    CHECK_CONTAINS(fc_last_error(), "'store'");
+    CHECK(fcast_data_read_csv("/tmp/fcast_api_exog_text.csv", &text) == FC_OK);   /* the plain reader skips it */
+    remove("/tmp/fcast_api_exog_text.csv");
+    CHECK(fcast_data_read_static_csv(hist, "/nonexistent/static.csv") != FC_OK);
+    CHECK_CONTAINS(fc_last_error(), "/nonexistent/static.csv");
+    fcast_data_free(text), fcast_data_free(hist), fcast_data_free(futr), fcast_data_free(ahist);
+    fcast_data_free(afutr);
+}
+
 int main(void) {
+    files_equal_arrays();
     fill();
     reads_the_future();
     mq_output_names();

@@ -68,9 +68,9 @@ static fc_status run(fc_cv_training *t, const fc_dataset *ds, const fc_cv_spec *
     return read_points(r, ds);
 }
 
-static fc_status fcast_cross_validate_body(const fcast_config *c, const fcast_data *d, size_t n_windows, size_t step_size,
-                               size_t refit, fcast_progress_fn progress, void *user, const volatile int *cancel,
-                               fcast_cv **out) {
+static fc_status fcast_cross_validate_body(const fcast_config *c, const fcast_data *d, size_t n_windows,
+                                           size_t step_size, size_t refit, fcast_progress_fn progress, void *user,
+                                           const volatile int *cancel, fcast_cv **out) {
     if (!c || !d || !d->ds || !out)
         return fc_error(FC_ERR_INVALID, "fcast_cross_validate: config, data and out are needed");
     *out = NULL;

@@ -21,12 +21,26 @@ static fc_status wrap(fc_dataset *ds, fcast_data **out) {
     return FC_OK;
 }
 
-fc_status fcast_data_read_csv(const char *path, fcast_data **out) {
-    if (!path || !out) return fc_error(FC_ERR_INVALID, "fcast_data_read_csv: path and out must not be NULL");
+static fc_status read_csv(const char *fn, const char *path, const fc_load_options *o, fcast_data **out) {
+    if (!path || !out) return fc_error(FC_ERR_INVALID, "%s: path and out must not be NULL", fn);
     *out = NULL;
     fc_dataset *ds = NULL;
-    FC_TRY(fc_dataset_load_csv(path, &(fc_load_options){.drop_exog = 1}, &ds));
+    FC_TRY(fc_dataset_load_csv(path, o, &ds));
     return wrap(ds, out);
+}
+
+fc_status fcast_data_read_csv(const char *path, fcast_data **out) {
+    return read_csv("fcast_data_read_csv", path, &(fc_load_options){.drop_exog = 1}, out);
+}
+
+fc_status fcast_data_read_csv_exog(const char *path, fcast_data **out) {
+    return read_csv("fcast_data_read_csv_exog", path, &(fc_load_options){0}, out);
+}
+
+/* The future values file of `fcast predict --futr-data`: no target needed,
+ * rows as given (the forecast's dates need no grid of their own). */
+fc_status fcast_data_read_future_csv(const char *path, fcast_data **out) {
+    return read_csv("fcast_data_read_future_csv", path, &(fc_load_options){.y_optional = 1, .keep_gaps = 1}, out);
 }
 
 static const fc_ds_kind DS_KINDS[] = {FC_DS_INDEX, FC_DS_DATE, FC_DS_DATETIME};

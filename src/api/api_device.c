@@ -44,7 +44,8 @@ fc_status fcast_device_open(const char *device, fcast_device **out) {
                 return fc_error(FC_ERR_BACKEND, "device cuda:%d: the CUDA backend library has no quant kernels "
                                 "(built from other sources than this fcast?)", gpu);
             }
-            if (gpu_made) snprintf(d->note, sizeof d->note, "device: cpu (the CUDA backend library has no quant kernels)");
+            if (gpu_made)
+                snprintf(d->note, sizeof d->note, "device: cpu (the CUDA backend library has no quant kernels)");
         }
     }
     *out = d;

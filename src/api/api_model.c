@@ -83,8 +83,8 @@ static fc_status fit_conformal(const fcast_config *c, const fc_model_config *cfg
     return fc_conformal_fit(&t, ds, c->pi_windows, c->pi_step, c->pi_method, m->f.conformal);
 }
 
-static fc_status fcast_train_body(const fcast_config *c, const fcast_data *d, fcast_progress_fn progress, void *user,
-                      const volatile int *cancel, fcast_model **out) {
+static fc_status fcast_train_body(const fcast_config *c, const fcast_data *d, fcast_progress_fn progress,
+                                 void *user, const volatile int *cancel, fcast_model **out) {
     if (!c || !d || !d->ds || !out) return fc_error(FC_ERR_INVALID, "fcast_train: config, data and out are needed");
     *out = NULL;
     fc_model_config cfg;
@@ -156,8 +156,8 @@ static fc_status forecast(const fcast_model *m, fc_dataset *history, const fc_da
     return st;
 }
 
-static fc_status fcast_predict_future_body(const fcast_model *m, const fcast_data *history, const fcast_data *future, float *out,
-                               size_t capacity) {
+static fc_status fcast_predict_future_body(const fcast_model *m, const fcast_data *history,
+                                           const fcast_data *future, float *out, size_t capacity) {
     if (!m || !m->f.model || !history || !history->ds || !out || (future && !future->ds))
         return fc_error(FC_ERR_INVALID, "fcast_predict: model, data and out are needed");
     const fc_model_config *cfg = &m->f.model->cfg;
@@ -186,8 +186,9 @@ static fc_status sorted_levels(const double *levels, size_t n, double *sorted) {
     return FC_OK;
 }
 
-static fc_status fcast_predict_levels_body(const fcast_model *m, const fcast_data *history, const fcast_data *future,
-                               const double *levels, size_t n_levels, float *out, size_t capacity) {
+static fc_status fcast_predict_levels_body(const fcast_model *m, const fcast_data *history,
+                                           const fcast_data *future, const double *levels, size_t n_levels,
+                                           float *out, size_t capacity) {
     if (!n_levels) return fcast_predict_future(m, history, future, out, capacity);
     double sorted[FC_MAX_LEVELS];
     FC_TRY(sorted_levels(levels, n_levels, sorted));

@@ -71,3 +71,8 @@ fc_status fcast_data_set_static(fcast_data *d, size_t n_rows, const char *const 
     fc_static_table_free(&t);
     return st;
 }
+
+fc_status fcast_data_read_static_csv(fcast_data *d, const char *path) {
+    if (!d || !d->ds || !path) return fc_error(FC_ERR_INVALID, "fcast_data_read_static_csv: data and path are needed");
+    return fc_dataset_attach_static(d->ds, path);
+}

@@ -13,7 +13,8 @@ static fc_status check_memory(const fc_cv_training *t, const fc_dataset *ds, con
     FC_TRY(fc_model_plan(&t->cfg, &planned));
     fc_status st = fc_memory_plan_train(planned, ds, o, t->be, &p);
     fc_model_free(&planned);
-    if (st == FC_OK && p.total > t->memory_limit) st = fc_memory_plan_refusal(&p, t->memory_limit, FC_PLAN_NO_BATCH_ADVICE);
+    if (st == FC_OK && p.total > t->memory_limit)
+        st = fc_memory_plan_refusal(&p, t->memory_limit, FC_PLAN_NO_BATCH_ADVICE);
     return st;
 }
 
