@@ -28,10 +28,6 @@ typedef struct {
     int steps_given, fixings_given;   /* the flag was given, not defaulted: it must fit --type */
 } option_args;
 
-/* The library names the fields of fcast_mc_option ("vol = 0: must be a
- * positive number"); the user typed flags. Each field where a message
- * names it (a word before " =", "^", "|", ":" or "[") becomes its flag in
- * the message printed, so the CLI's messages name what to fix. */
 /* Whether msg names `word` at i: the prefix "fcast_...: " anywhere, a
  * field as a whole word followed by " =", "^", "|", ":" or "[". */
 static int names_at(const char *msg, size_t i, const char *word, size_t n) {
@@ -43,6 +39,10 @@ static int names_at(const char *msg, size_t i, const char *word, size_t n) {
     return after != ' ' || msg[i + n + 1] == '=';
 }
 
+/* The library names the fields of fcast_mc_option ("vol = 0: must be a
+ * positive number"); the user typed flags. Each field where a message
+ * names it becomes its flag in the message printed, so the CLI's messages
+ * name what to fix. */
 static int fail_in_flags(fc_status st) {
     static const char *const words[][2] = {
         {"fcast_mc_price_on: ", ""}, {"fcast_bs_european: ", ""}, {"vol", "--sigma"}, {"expiry", "--T"},

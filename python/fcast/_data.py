@@ -57,15 +57,20 @@ _ALIASES = {"ME": "M", "QE": "Q", "YE": "A", "BME": "BM", "h": "H", "min": "T", 
             "M": "ME", "Q": "QE", "A": "YE", "Y": "YE", "BM": "BME", "H": "h", "T": "min", "S": "s"}
 
 
+def _split_alias(freq):
+    """"30min" -> ("30", "min"); "W-SUN" -> ("", "W-SUN")."""
+    text = str(freq)
+    digits = text[:len(text) - len(text.lstrip("0123456789"))]
+    return digits, text[len(digits):]
+
+
 def _grid_alias(freq):
     """freq as fcast's C side names its grid: pandas' anchored weeks
     ("W-SUN", "W-MON", ...) are 7-day steps whatever the day, fcast's "W"
     (the dates stay the caller's; the future ones follow the anchor, as
     pandas computes them)."""
-    text = str(freq)
-    digits = text[:len(text) - len(text.lstrip("0123456789"))]
-    unit = text[len(digits):]
-    return digits + "W" if unit.startswith("W-") and unit[2:] in _WEEKDAYS else text
+    digits, unit = _split_alias(freq)
+    return digits + "W" if unit.startswith("W-") and unit[2:] in _WEEKDAYS else str(freq)
 
 
 _WEEKDAYS = ("MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN")
@@ -76,9 +81,7 @@ def _offset(freq):
     try:
         return pd.tseries.frequencies.to_offset(freq)
     except ValueError:
-        text = str(freq)
-        digits = text[:len(text) - len(text.lstrip("0123456789"))]
-        unit = text[len(digits):]
+        digits, unit = _split_alias(freq)
         if unit not in _ALIASES:
             raise
         return pd.tseries.frequencies.to_offset(digits + _ALIASES[unit])
