@@ -119,6 +119,37 @@ fc_status fcast_config_set(fcast_config *c, const char *key, const char *value);
 fc_status fcast_config_check(const fcast_config *c);
 void fcast_config_free(fcast_config *c);
 
+/* How messages name an option: by its key ("max-steps", the default: a
+ * library caller sets it with fcast_config_set) or by its command-line
+ * flag ("--max-steps": the fcast CLI). Process-wide; set it once, before
+ * other calls. */
+typedef enum { FCAST_NAMES_KEYS = 0, FCAST_NAMES_FLAGS = 1 } fcast_option_names;
+void fcast_set_option_names(fcast_option_names names);
+
+/* The operations keys (docs/operations.md): how and where a run goes, not
+ * what model it makes. None changes the trained weights.
+ *   device          auto | cpu | cuda | cuda:N (auto: GPU 0 when usable)
+ *   tf32, cuda-graph  on | off: TF32 products, step graphs (GPU only)
+ *   memory-limit    "12GB", "512MiB": refuse a run whose plan exceeds it
+ *   windows-batch-size auto: the fastest batch that fits the limit
+ *   data-store      auto | memory | stream, store-dir DIR (fcast_data_open)
+ *   freq            the data's frequency (fcast_data_open; inferred)
+ *   stat-exog-file  the static values fcast_data_open attaches (all of its
+ *                   columns unless "stat-exog" names some)
+ *   verbose         on | off (off): the device, the progress and the
+ *                   choices made, on stderr
+ *   out             the model file fcast_train writes (also on a cancel)
+ *   checkpoint, checkpoint-every, resume  checkpoints and resuming
+ *   log-file, profile  the run log (JSON Lines) and per-step timings
+ * The other keys, and these, are those of `fcast train`'s flags. */
+
+/* A long-format CSV read as configuration c trains on it: the columns its
+ * model reads kept (a warning on stderr names the ones left out), the
+ * frequency of "freq", the file of "stat-exog-file" attached, and the
+ * rows loaded whole or streamed into a mapped store file as "data-store",
+ * "store-dir" and "memory-limit" say (a line on stderr when streamed). */
+fc_status fcast_data_open(const fcast_config *c, const char *path, fcast_data **out);
+
 /* Called after every training step: the step (from 1), the steps of the
  * run and the step's training loss. */
 typedef void (*fcast_progress_fn)(void *user, size_t step, size_t max_steps, double train_loss);
@@ -127,9 +158,18 @@ typedef void (*fcast_progress_fn)(void *user, size_t step, size_t max_steps, dou
  * *cancel (may be NULL) becomes non-zero, from any thread or a signal
  * handler, training stops after the current step: FC_ERR_INTERRUPTED, with
  * *out the model trained so far (the best validated weights when
- * validating), so a notebook's interrupt keeps its work. */
+ * validating), so a notebook's interrupt keeps its work. With the key
+ * "out", the model is written there (on a cancel too, with a checkpoint
+ * beside it to resume from); fcast_model_train_report says what the run
+ * did. */
 fc_status fcast_train(const fcast_config *c, const fcast_data *d, fcast_progress_fn progress, void *user,
                       const volatile int *cancel, fcast_model **out);
+/* fcast_train on the file at path, read as fcast_data_open reads it once
+ * the device is open and the files the run writes ("out", "checkpoint",
+ * "log-file") are checked: a run that cannot compute or keep its result
+ * fails before a large file is read. `fcast train` is this call. */
+fc_status fcast_train_file(const fcast_config *c, const char *path, fcast_progress_fn progress, void *user,
+                           const volatile int *cancel, fcast_model **out);
 /* Forecasts of the h points after the end of every series of d into out,
  * (n_series, h, outputs) row-major (outputs: 1, or the quantiles of a
  * model trained with the mq loss), series in fcast_data_id's order;
@@ -152,6 +192,33 @@ fc_status fcast_predict_levels(const fcast_model *m, const fcast_data *history, 
                                const double *levels, size_t n_levels, float *out, size_t capacity);
 /* 1 when the model was trained with conformal intervals. */
 int fcast_model_has_intervals(const fcast_model *m);
+/* What the training of m did (a model from fcast_train; zeros and NULLs
+ * for a loaded one). Strings live as long as m. */
+#define FCAST_PHASES 8
+typedef struct {
+    size_t steps, max_steps, start_step;   /* start_step > 0: resumed */
+    double seconds, windows_per_second;
+    double last_train_loss, best_val_loss; /* NaN without validation */
+    size_t best_step;
+    int early_stopped;
+    size_t skipped_steps;                  /* fp16: steps the loss scaler skipped */
+    double loss_scale;                     /* fp16: the final scale */
+    size_t windows_batch_size;             /* as trained ("auto": the choice) */
+    const char *precision, *kernel, *device;   /* "bf16", "bf16 on oneDNN", "cpu" */
+    const char *checkpoint;                /* the last checkpoint written, or NULL */
+    const char *model_file;                /* "out" when written, else NULL */
+    size_t memory_plan, memory_limit, arena_used, arena_size, resident_peak;   /* bytes */
+    double phase_seconds[FCAST_PHASES];    /* fcast_phase_name(p) */
+} fcast_train_report;
+fc_status fcast_model_train_report(const fcast_model *m, fcast_train_report *out);
+/* "sample", "gather_scale", "forward", "loss", "backward", "optimizer",
+ * "validation", "checkpoint_io"; NULL past the last. */
+const char *fcast_phase_name(size_t p);
+/* This process's resident memory now, and its peak, in bytes (0 where the
+ * system does not say); bytes as text ("1.5 GiB") into buf. */
+size_t fcast_resident_bytes(void);
+size_t fcast_resident_peak_bytes(void);
+const char *fcast_bytes_text(size_t bytes, char *buf, size_t cap);
 size_t fcast_model_h(const fcast_model *m);
 size_t fcast_model_input_size(const fcast_model *m);
 size_t fcast_model_outputs(const fcast_model *m);

@@ -71,7 +71,7 @@ check "a diverging run stops with an error and writes nothing" "[ $? -eq 4 ] && 
 check "a season longer than every series is refused" "[ $? -eq 4 ] && grep -q -- '--season' $tmp/err.txt"
 for cmd in train plan; do   # was SIGFPE: the memory plan divided by the step before the options were checked
   "$fcast" $cmd --data "$tmp/train.csv" "${small[@]}" --step-size 0 --out "$tmp/s0.safetensors" 2>"$tmp/err.txt"
-  check "$cmd --step-size 0 is refused (exit 4), not a crash" "[ $? -eq 4 ] && grep -q -- '--step-size must be >= 1' $tmp/err.txt"
+  check "$cmd --step-size 0 is refused (exit 4), not a crash" "[ $? -eq 4 ] && grep -Eq -- \"--step-size (must be >= 1|'0': expected an integer of at least 1)\" $tmp/err.txt"
 done
 "$fcast" train --data "$tmp/train.csv" "${small[@]}" --out "$tmp" 2>"$tmp/err.txt"
 check "train --out a directory is refused before training" "[ $? -eq 5 ] && grep -q 'is a directory' $tmp/err.txt && ! grep -q trained $tmp/err.txt"

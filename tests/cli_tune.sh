@@ -73,12 +73,12 @@ check "input longer than the series: skipped, not fatal" \
     --best-config "$tmp/best.yaml" --out "$tmp/final.safetensors" 2> "$tmp/best.err"
 check "best config and final model written" "[ \$? -eq 0 ] && [ -s $tmp/best.yaml ] && [ -s $tmp/final.safetensors ]"
 "$fcast" train --config "$tmp/best.yaml" --out "$tmp/again.safetensors" > /dev/null 2>&1
-check "fcast train --config best.yaml gives tune's final model" "cmp -s $tmp/again.safetensors $tmp/final.safetensors"
+check "fcast train --config best.yaml gives tune's final model" "same_weights $tmp/again.safetensors $tmp/final.safetensors"
 value() { sed -n "s/^$1: //p" "$tmp/best.yaml"; }
 "$fcast" train --data tests/fixtures/cv/monthly_refit_data.csv --model mlp --h 6 --input-size 12 --num-layers 1 \
     --max-steps 5 --threads 1 --quiet --seed 2 --lr "$(value lr)" --hidden-size "$(value hidden-size)" \
     --scaler "$(value scaler)" --out "$tmp/direct.safetensors" > /dev/null 2>&1
-check "... and the best trial's flags given to fcast train" "cmp -s $tmp/direct.safetensors $tmp/final.safetensors"
+check "... and the best trial's flags given to fcast train" "same_weights $tmp/direct.safetensors $tmp/final.safetensors"
 best_score=$(grep '"status":"ok"' "$tmp/best.jsonl" | grep -o '"score":[0-9.e+-]*' | cut -d: -f2 | sort -g | head -1)
 best_trial=$(grep "\"score\":$best_score," "$tmp/best.jsonl" | head -1 | grep -o '"trial":[0-9]*' | cut -d: -f2)
 check "best config: the trial with the lowest score" "grep -q \"^# fcast tune: best trial $best_trial \" $tmp/best.yaml"

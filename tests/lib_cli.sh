@@ -12,3 +12,11 @@ finish() { echo "$passes passed, $fails failed"; [ "$fails" -eq 0 ]; }
 # shadow memory makes resident-size limits meaningless. (Not `ldd | grep -q`:
 # under pipefail, grep's early exit can kill ldd with SIGPIPE and fail it.)
 sanitized() { [[ "$(ldd "$1" 2>/dev/null)" == *libasan* ]]; }
+# same_weights A B: two model files (safetensors) hold the same tensors,
+# byte for byte, whatever their metadata says (the run's configuration as
+# it was given: flags, a --config file, tune's best trial).
+same_weights() {
+    local ha hb
+    ha=$(od -An -tu8 -N8 "$1" | tr -d ' ') && hb=$(od -An -tu8 -N8 "$2" | tr -d ' ') &&
+        [ -n "$ha" ] && [ -n "$hb" ] && cmp -s <(tail -c +$((9 + ha)) "$1") <(tail -c +$((9 + hb)) "$2")
+}

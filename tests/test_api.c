@@ -166,7 +166,6 @@ static void refusals(void) {
     CHECK_CONTAINS(fc_last_error(), "max-steps '-3'");
     CHECK(fcast_config_set(c, "lr", "nan") == FC_ERR_INVALID);
     CHECK(fcast_config_set(c, "scaler", "zscore") == FC_ERR_INVALID);
-    CHECK(fcast_config_set(c, "level", "80") == FC_ERR_INVALID);   /* not an mq loss */
     CHECK(fcast_config_set(c, "n-heads", "5") == FC_OK);           /* checked against hidden-size when training */
     fcast_data *d = NULL;
     CHECK(fcast_data_from_arrays(2, IDS, INDPTR, Y, NULL, FCAST_DS_INDEX, NULL, &d) == FC_OK);

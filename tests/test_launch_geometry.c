@@ -13,7 +13,7 @@
 #include "core/error.h"
 
 static void test_arena_alignment_and_bounds(void) {
-    fc_arena_books a = {10000, 0, 0};
+    fc_arena_books a = {.size = 10000};
     size_t sizes[] = {1, 255, 256, 257, 3, 1000, 0, 17};
     size_t prev_end = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
@@ -29,7 +29,7 @@ static void test_arena_alignment_and_bounds(void) {
 }
 
 static void test_arena_exact_fit_and_refusal(void) {
-    fc_arena_books a = {512, 0, 0};
+    fc_arena_books a = {.size = 512};
     size_t at;
     CHECK(fc_arena_take(&a, 100, 64, &at) == FC_OK && at == 0);
     CHECK(fc_arena_take(&a, 384, 64, &at) == FC_OK && at == 128);   /* 128 + 384 = 512: exactly full */
@@ -41,11 +41,11 @@ static void test_arena_exact_fit_and_refusal(void) {
 }
 
 static void test_arena_overflowing_requests(void) {
-    fc_arena_books a = {1 << 20, 1000, 1};
+    fc_arena_books a = {.size = 1 << 20, .used = 1000, .live = 1};
     size_t at;
     CHECK(fc_arena_take(&a, SIZE_MAX, 256, &at) == FC_ERR_MEMORY);
     CHECK(fc_arena_take(&a, SIZE_MAX - 100, 1, &at) == FC_ERR_MEMORY);
-    fc_arena_books nearly = {SIZE_MAX, SIZE_MAX - 10, 0};   /* rounding `used` up would wrap */
+    fc_arena_books nearly = {.size = SIZE_MAX, .used = SIZE_MAX - 10};   /* rounding `used` up would wrap */
     CHECK(fc_arena_take(&nearly, 1, 256, &at) == FC_ERR_MEMORY);
     CHECK(nearly.used == SIZE_MAX - 10);
 }

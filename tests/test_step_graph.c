@@ -825,6 +825,11 @@ static void rec_arena_close(fc_backend *be) {
     uncapturable("arena_close");
     R.cpu->arena_close(R.cpu);
 }
+static void rec_arena_seal(fc_backend *be) {
+    (void)be;
+    uncapturable("arena_seal");
+    R.cpu->arena_seal(R.cpu);
+}
 static void rec_arena_stats(const fc_backend *be, size_t *used, size_t *size) {
     (void)be;
     uncapturable("arena_stats");
@@ -893,6 +898,7 @@ static void fill_recording_table(fc_backend *be) {
     be->memory_info = rec_memory_info;
     be->arena_open = rec_arena_open;
     be->arena_close = rec_arena_close;
+    be->arena_seal = rec_arena_seal;
     be->arena_stats = rec_arena_stats;
     be->destroy = rec_destroy;
     be->round_to = rec_round_to;

@@ -113,13 +113,6 @@ void cv_result_free(cv_result *r) {
     memset(r, 0, sizeof *r);
 }
 
-fc_status cv_conformal_scores(const train_setup *su, const fc_dataset *ds, fc_backend *be, size_t windows,
-                              size_t step, fc_conformal_method method, int quiet, fc_conformal *out) {
-    fc_cv_training t = {su->cfg, su->o, su->scaler, su->loss, su->memory_limit, be};
-    if (!quiet) fprintf(stderr, "conformal intervals: a cross-validation of %zu windows for the scores\n", windows);
-    return fc_conformal_fit(&t, ds, windows, step, method, out);
-}
-
 /* train's table, with --out required (the CSV), --model taking a list,
  * the training windows' step renamed (--step-size is the cutoffs' step,
  * as neuralforecast's cross_validation(step_size=...)), and cv's flags. */

@@ -46,10 +46,4 @@ fc_status cv_run(const cv_flags *a, const fc_dataset *ds, fc_backend *be, cv_res
 
 void cv_result_free(cv_result *r);
 
-/* Conformal scores for the model su describes (train/conformal.h): a
- * cross-validation of `windows` origins `step` apart without refit, its
- * absolute errors per series, window and step. */
-fc_status cv_conformal_scores(const train_setup *su, const fc_dataset *ds, fc_backend *be, size_t windows,
-                              size_t step, fc_conformal_method method, int quiet, fc_conformal *out);
-
 #endif

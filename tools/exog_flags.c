@@ -23,33 +23,13 @@ void exog_flags_specs(exog_flags *x, arg_spec out[EXOG_FLAG_COUNT]) {
     memcpy(out, list, sizeof list);
 }
 
-/* Every column of the static file, as neuralforecast uses all of static_df's. */
-static fc_status all_static_columns(const char *path, fc_exog_list *l) {
-    fc_static_table *t = NULL;
-    FC_TRY(fc_static_table_load(path, &t));
-    const char *const *names;
-    size_t n;
-    fc_static_table_columns(t, &names, &n);
-    fc_status st = FC_OK;
-    l->n = 0;
-    for (size_t i = 0; i < n && st == FC_OK; i++) {
-        if (l->n == FC_MAX_EXOG || strlen(names[i]) >= FC_EXOG_NAME_MAX)
-            st = fc_error(FC_ERR_INVALID, "%s: more than %d columns or a name over %d bytes; choose some with "
-                          "--stat-exog", path, FC_MAX_EXOG, FC_EXOG_NAME_MAX - 1);
-        else
-            snprintf(l->name[l->n++], FC_EXOG_NAME_MAX, "%s", names[i]);
-    }
-    fc_static_table_free(&t);
-    return st;
-}
-
 fc_status exog_flags_apply(const exog_flags *x, fc_model_config *c) {
     if (x->futr) FC_TRY(fc_exog_list_parse(x->futr, "--futr-exog", &c->futr_exog));
     if (x->hist) FC_TRY(fc_exog_list_parse(x->hist, "--hist-exog", &c->hist_exog));
     if (x->stat && !x->stat_file)
         return fc_error(FC_ERR_INVALID, "--stat-exog names columns of the static file: give it with --stat-exog-file");
     if (x->stat) FC_TRY(fc_exog_list_parse(x->stat, "--stat-exog", &c->stat_exog));
-    else if (x->stat_file) FC_TRY(all_static_columns(x->stat_file, &c->stat_exog));
+    else if (x->stat_file) FC_TRY(fc_exog_static_columns(x->stat_file, "--stat-exog", &c->stat_exog));
     return FC_OK;
 }
 
@@ -62,31 +42,8 @@ fc_status exog_check_columns(const fc_model_config *c, const fc_dataset *ds) {
     return fc_exog_check_columns(c, ds, &EXOG_FLAG_WORDS);
 }
 
-static int named_in(const fc_exog_list *l, const char *name) {
-    for (int i = 0; i < l->n; i++)
-        if (!strcmp(l->name[i], name)) return 1;
-    return 0;
-}
-
 void exog_warn_unused(const char *path, const fc_model_config *c, const fc_dataset *ds) {
-    char names[512];
-    size_t n;
-    if (!ds) {
-        n = fc_data_unused_columns(path, names, sizeof names);
-    } else {
-        enum { SHOWN = 32 };   /* the message is cut long before */
-        size_t pick[SHOWN] = {0};
-        n = 0;
-        for (size_t j = 0; j < ds->n_exog; j++)
-            if (!named_in(&c->futr_exog, ds->exog_names[j]) && !named_in(&c->hist_exog, ds->exog_names[j])) {
-                if (n < SHOWN) pick[n] = j;
-                n++;
-            }
-        fc_names_join((const char *const *)ds->exog_names, pick, n < SHOWN ? n : SHOWN, names, sizeof names);
-    }
-    if (n)
-        fprintf(stderr, "fcast: warning: %s: column%s %s %s not used: only unique_id, ds, y and the columns named "
-                "by --futr-exog or --hist-exog are read\n", path, n > 1 ? "s" : "", names, n > 1 ? "are" : "is");
+    fc_exog_warn_unused(path, c, ds, &EXOG_FLAG_WORDS);
 }
 
 fc_status exog_flags_bind(const exog_flags *x, const fc_model_config *c, const char *path, fc_dataset *ds) {

@@ -50,6 +50,7 @@ static void prefer_short_openmp_spin(char **argv) {
 int main(int argc, char **argv) {
     prefer_short_openmp_spin(argv);
     stop_signals_default();
+    fcast_set_option_names(FCAST_NAMES_FLAGS);   /* the library's messages name our flags */
     if (argc < 2) { usage(stderr); return 2; }
     const char *c = argv[1];
     if (!strcmp(c, "--help") || !strcmp(c, "-h") || !strcmp(c, "help")) { usage(stdout); return 0; }

@@ -7,8 +7,10 @@
 #include "device_choice.h"
 #include "train/memory_plan.h"
 #include "core/error.h"
+#include "cli.h"
 #include "train_flags.h"
 #include "models/model_kinds.h"
+#include "train/loss_text.h"
 
 void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int out_required) {
     /* max_steps and lr unset: the model's defaults (model_kinds.c) */
@@ -115,84 +117,13 @@ static fc_status build_options(const train_flags *a, fc_train_options *o, fc_mod
     return FC_OK;
 }
 
-/* A number in text, all of it: 0 on success. */
-static int parse_number(const char *t, double *out) {
-    char *end;
-    *out = strtod(t, &end);
-    return end == t || *end || !isfinite(*out) ? -1 : 0;
-}
-
-/* A comma-separated list of numbers (integers when `integers`) into x. */
-static fc_status parse_list(const char *flag, const char *text, int integers, double *x, size_t *n) {
-    char item[64];
-    *n = 0;
-    for (const char *p = text;; p++) {
-        size_t len = strcspn(p, ",");
-        double v;
-        if (*n == FC_MAX_QUANTILES)
-            return fc_error(FC_ERR_INVALID, "--%s '%s': more than %d values", flag, text, FC_MAX_QUANTILES);
-        if (len == 0 || len >= sizeof item) return fc_error(FC_ERR_INVALID, "--%s '%s': an empty or overlong entry", flag, text);
-        memcpy(item, p, len);
-        item[len] = 0;
-        if (parse_number(item, &v) || (integers && v != (double)(long)v))
-            return fc_error(FC_ERR_INVALID, "--%s '%s': '%s' is not %s", flag, text, item, integers ? "an integer" : "a number");
-        x[(*n)++] = v;
-        p += len;
-        if (!*p) return FC_OK;
-    }
-}
-
-/* MQ's quantiles from --quantiles or --level (neuralforecast's MQLoss takes
- * the quantiles when both are given; here both is a mistake). */
-static fc_status mq_from_flags(const train_flags *a, fc_loss_spec *s) {
-    double x[FC_MAX_QUANTILES];
-    size_t n;
-    if (a->level && a->quantiles)
-        return fc_error(FC_ERR_INVALID, "--level and --quantiles both given: mq takes one of them");
-    if (a->quantiles) {
-        FC_TRY(parse_list("quantiles", a->quantiles, 0, x, &n));
-        return fc_loss_set_quantiles(s, x, n, "--quantiles");
-    }
-    if (!a->level) return FC_OK;   /* the default level 80, 90 */
-    long lv[FC_MAX_QUANTILES];
-    FC_TRY(parse_list("level", a->level, 1, x, &n));
-    for (size_t i = 0; i < n; i++) lv[i] = (long)x[i];
-    return fc_loss_set_levels(s, lv, n, "--level");
-}
-
-/* A parameter flag given to a loss that has no such parameter. */
-static fc_status refuse_flag(const char *flag, const char *owner, const char *loss) {
-    return fc_error(FC_ERR_INVALID, "--%s is a parameter of --loss %s, not of --loss %s", flag, owner, loss);
-}
-
-/* The loss's parameters from their flags, checked against input size L. */
+/* The loss's parameters from their flags (train/loss_text.h). */
 static fc_status loss_from_flags(const train_flags *a, fc_loss_spec *s, size_t L) {
-    const char *name = fc_loss_kind_name(s->kind);
-    double v;
-    if (a->huber_delta && s->kind != FC_LOSS_HUBER) return refuse_flag("huber-delta", "huber", name);
-    if (a->quantile && s->kind != FC_LOSS_QUANTILE) return refuse_flag("quantile", "quantile", name);
-    if (a->season != ARG_SIZE_UNSET && s->kind != FC_LOSS_MASE) return refuse_flag("season", "mase", name);
-    if (a->level && s->kind != FC_LOSS_MQ) return refuse_flag("level", "mq", name);
-    if (a->quantiles && s->kind != FC_LOSS_MQ) return refuse_flag("quantiles", "mq", name);
-    if (a->huber_delta) {
-        if (parse_number(a->huber_delta, &v) || !(v > 0))
-            return fc_error(FC_ERR_INVALID, "--huber-delta '%s' is not a positive number", a->huber_delta);
-        s->delta = (float)v;
-    }
-    if (a->quantile) {
-        if (parse_number(a->quantile, &v) || !(v > 0 && v < 1))
-            return fc_error(FC_ERR_INVALID, "--quantile '%s' is not a number strictly between 0 and 1", a->quantile);
-        s->q[0] = (float)v;
-    }
-    if (a->season != ARG_SIZE_UNSET) {
-        if (a->season < 1 || a->season >= L)
-            return fc_error(FC_ERR_INVALID, "--season %zu must be at least 1 and below --input-size %zu", a->season, L);
-        s->season = (int)a->season;
-    }
-    if (s->kind == FC_LOSS_MQ) FC_TRY(mq_from_flags(a, s));
-    char what[32];
-    snprintf(what, sizeof what, "--loss %s", name);
-    return fc_loss_check(s, L, what);
+    char season[32];
+    if (a->season != ARG_SIZE_UNSET) snprintf(season, sizeof season, "%zu", a->season);
+    fc_loss_texts t = {a->huber_delta, a->quantile, a->season != ARG_SIZE_UNSET ? season : NULL, a->level,
+                       a->quantiles};
+    return fc_loss_from_texts(s->kind, &t, L, s);
 }
 
 int train_flags_resolve(const char *command, const train_flags *a, train_setup *s) {
@@ -237,4 +168,64 @@ fc_status train_flags_load_data(const train_flags *a, const train_setup *s, fc_d
     return st;
 }
 
+/* A parsed flag's value as text, as fcast_config_set takes it. */
+static const char *flag_text(const arg_spec *s, char *buf, size_t cap) {
+    switch (s->kind) {
+    case ARG_STR: return *(const char *const *)s->dest;
+    case ARG_INT: snprintf(buf, cap, "%ld", *(const long *)s->dest); break;
+    case ARG_SIZE: snprintf(buf, cap, "%zu", *(const size_t *)s->dest); break;
+    case ARG_DOUBLE: snprintf(buf, cap, "%.17g", *(const double *)s->dest); break;
+    case ARG_FLAG: return *(const int *)s->dest ? "on" : "off";
+    }
+    return buf;
+}
 
+/* Flags that make the configuration (fcast_config_new) or are not keys. */
+static int not_a_key(const char *name) {
+    static const char *const names[] = {"data", "model", "h", "input-size", "quiet", NULL};
+    for (const char *const *n = names; *n; n++)
+        if (!strcmp(*n, name)) return 1;
+    return 0;
+}
+
+static const char *key_of(const char *name, const char *const *renamed) {
+    for (; renamed && renamed[0]; renamed += 2)
+        if (!strcmp(renamed[0], name)) return renamed[1];
+    return name;
+}
+
+/* The exit code for a refused setting: a usage error when the value is not
+ * one of the flag's choices. */
+static int refused(const char *command, const char *key) {
+    int choices = !strcmp(key, "model") || !strcmp(key, "scaler") || !strcmp(key, "loss");
+    fprintf(stderr, "fcast %s: %s\n", command, fc_last_error());
+    return choices ? 2 : cli_exit_code(fc_last_status());
+}
+
+int train_flags_config(const char *command, const train_flags *a, const arg_spec *specs,
+                       const char *const *renamed, fcast_config **out) {
+    *out = NULL;
+    if (a->exog.stat && !a->exog.stat_file) {
+        fprintf(stderr, "fcast %s: --stat-exog names columns of the static file: give it with --stat-exog-file\n",
+                command);
+        return 4;
+    }
+    fcast_config *c = NULL;
+    if (fcast_config_new(a->model, a->h, a->input_size, &c) != FC_OK)
+        return refused(command, strncmp(fc_last_error(), "--model", 7) ? "h" : "model");
+    int rc = fcast_config_set(c, "verbose", a->quiet ? "off" : "on") == FC_OK ? 0 : refused(command, "verbose");
+    int intervals = 0;
+    for (const arg_spec *s = specs; s->name; s++) intervals |= !strcmp(s->name, "prediction-intervals") && s->seen;
+    for (const arg_spec *s = specs; !rc && s->name; s++) {
+        char buf[64];
+        const char *key = key_of(s->name, renamed);
+        if (!s->seen || not_a_key(s->name)) continue;
+        if (!intervals && !strncmp(key, "pi-", 3)) continue;   /* --print-config writes them without intervals */
+        if (!strcmp(key, "num-lr-decays") && a->num_lr_decays == -2) continue;   /* -2: the model's (written too) */
+        if (fcast_config_set(c, key, flag_text(s, buf, sizeof buf)) != FC_OK) rc = refused(command, key);
+    }
+    if (!rc && fcast_config_check(c) != FC_OK) rc = refused(command, "");
+    if (rc) fcast_config_free(c);
+    else *out = c;
+    return rc;
+}

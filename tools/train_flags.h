@@ -57,6 +57,17 @@ extern const char *const FC_TRAIN_OPERATIONS_FLAGS[];
  * invalid value (in fc_last_error()). */
 int train_flags_resolve(const char *command, const train_flags *a, train_setup *s);
 
+/* The flags given (on the command line or in --config's file) as the
+ * configuration of the library (fcast.h): --model, --h and --input-size
+ * make it, every other flag of the table but --data and --quiet is set by
+ * its name (`renamed` maps a table name to its key when a command renames
+ * a flag: {"train-step-size", "step-size", NULL}; NULL for none), and
+ * --quiet is "verbose" off. Returns 0, or the exit code after printing
+ * the reason: a value that is not one of a flag's choices (--model,
+ * --scaler, --loss) is a usage error, as the parser's are. */
+int train_flags_config(const char *command, const train_flags *a, const arg_spec *specs,
+                       const char *const *renamed, fcast_config **out);
+
 /* Loads --data as the flags and the limit say: whole or streamed (the
  * choice in *c, announced on stderr when streamed), with the exogenous
  * columns and static values the model reads (exog_flags.h). */

@@ -8,43 +8,99 @@
 #include "models/arch_options.h"
 #include "train/conformal.h"
 #include "train/exog_bind.h"
+#include "train/data_budget.h"
 #include "train/forecaster.h"
+#include "train/loss_text.h"
 
 struct fcast_data {
     fc_dataset *ds;
+    char *path;   /* the file it was read from (fcast_data_open), else NULL */
 };
 
 /* A configuration: the model kind and sizes, the architecture options as
  * given (applied at training), the training options and the texts the
  * options point to (owned). */
-#define FCAST_CONFIG_MAX_TEXTS 64
+#define FCAST_CONFIG_MAX_TEXTS 256
+
+/* The operations keys (fcast.h): how and where a run goes; texts owned by
+ * the configuration. */
+typedef struct {
+    const char *device;            /* NULL: auto */
+    int tf32, verbose, profile;
+    size_t memory_limit;           /* 0: none */
+    int auto_batch;                /* windows-batch-size auto */
+    fc_data_store data_store;
+    const char *store_dir, *freq, *stat_file;
+    const char *out, *checkpoint, *resume, *log_file;
+    size_t checkpoint_every;
+} fc_api_run_keys;
+
+/* A key set on a configuration and its text, in the order set (a key set
+ * again keeps its place): the run's description in model files and logs. */
+typedef struct {
+    const char *key, *value;
+} fc_api_setting;
+
 struct fcast_config {
     fc_model_config model;
     fc_arch_options arch;
     fc_train_options train;
     fc_scaler_kind scaler;
-    fc_loss_spec loss;
+    fc_loss_kind loss_kind;
+    fc_loss_texts loss_texts;     /* its parameters as set, read at resolve */
     int threads;                  /* CPU threads; 0: all cores */
     /* conformal intervals (neuralforecast's PredictionIntervals): 0 windows: none */
     size_t pi_windows, pi_step;
     fc_conformal_method pi_method;
+    fc_api_run_keys run;
+    const char *model_name;       /* as given to fcast_config_new */
+    fc_api_setting settings[FCAST_CONFIG_MAX_TEXTS];
+    size_t n_settings;
     char *texts[FCAST_CONFIG_MAX_TEXTS];
     size_t n_texts;
 };
 
+/* A copy of value that lives as long as c (NULL: out of memory or room). */
+const char *fc_api_keep(fcast_config *c, const char *value);
+
+/* An integer of at least lo (and at most 2^40) from the text of key. */
+fc_status fc_api_parse_count(const char *key, const char *v, size_t lo, size_t *out);
+
+/* Sets an operations key (fc_api_run_keys); FC_ERR_INVALID naming it for a
+ * bad value; 1 (not a status) when key is not one of them. */
+int fc_api_set_run_key(fcast_config *c, const char *key, const char *value, fc_status *st);
+
+/* The settings of c as a JSON object: {"data": data (when not NULL),
+ * "model": ..., "h": ..., "input-size": ..., key: value, ...}, numbers as
+ * numbers, on/off as booleans; without the operations keys when
+ * `operations` is 0 (what a model file keeps). malloc'ed; NULL when out of
+ * memory. */
+char *fc_api_settings_json(const fcast_config *c, int operations, const char *data);
+
+/* 1 under FCAST_NAMES_FLAGS (the CLI's messages). */
+int fc_api_names_flags(void);
+
+/* The name of option `key` in messages: "--key" under FCAST_NAMES_FLAGS. */
+const char *fc_api_option_word(const char *key, char *buf, size_t cap);
+
 struct fcast_model {
     fc_backend *be;
     fc_forecaster f;
+    fc_train_summary sum;          /* its training (fcast_model_train_report) */
+    fcast_train_report report;
+    char *checkpoint, *model_file;   /* the report's strings */
+    char *run_config;                /* its settings as JSON (f.run_config_json) */
     char output_names[FC_MAX_QUANTILES][FC_LOSS_NAME_MAX];   /* fcast_model_output_name's */
 };
 
-/* How the library's messages name the exogenous inputs (config keys,
- * API functions). */
-extern const fc_exog_words FC_API_EXOG_WORDS;
+/* How the library's messages name the exogenous inputs (config keys and
+ * API functions; flags under FCAST_NAMES_FLAGS). */
+const fc_exog_words *fc_api_exog_words(void);
 
 /* The model configuration c describes: its architecture options applied
- * and checked, its outputs those of its loss. */
-fc_status fc_api_resolve(const fcast_config *c, fc_model_config *cfg);
+ * and checked, its loss (with its parameters, checked) in *loss, and its
+ * outputs those of the loss. */
+fc_status fc_api_resolve(const fcast_config *c, fc_model_config *cfg, fc_loss_spec *loss);
 
 /* The backend a library call computes on (auto: GPU 0 when one is
  * usable, else the CPU with `threads` threads, 0: all cores). */
@@ -61,6 +117,12 @@ void fc_api_watch(fc_train_options *o, fc_api_progress *hook, const volatile int
 /* st, with the current message's flags ("--lr") written as the keys of
  * the API ("lr"): for the returns of calls whose checks are the CLI's. */
 fc_status fc_api_words(fc_status st);
+
+/* fcast_data_open's work, its messages in the engine's words. */
+fc_status fc_api_data_open(const fcast_config *c, const char *path, fcast_data **out);
+
+/* An empty model (its message set when out of memory). */
+fcast_model *fc_api_new_model(void);
 
 /* Names the outputs of m's forecaster (after it is trained or loaded). */
 void fc_api_name_outputs(fcast_model *m);

@@ -11,20 +11,22 @@
 #include "api/api.h"
 #include "core/error.h"
 #include "models/model_kinds.h"
+#include "train/loss_text.h"
 
 fc_status fcast_config_new(const char *model, size_t h, size_t input_size, fcast_config **out) {
     if (!out) return fc_error(FC_ERR_INVALID, "fcast_config_new: out must not be NULL");
     *out = NULL;
     fc_model_kind kind;
+    int flags = fc_api_names_flags();   /* the CLI's words: --model, --h, --input-size */
     if (!model || fc_model_kind_parse(model, &kind)) {
         char kinds[128];
         fc_model_kind_list(kinds, sizeof kinds);
-        return fc_error(FC_ERR_INVALID, "fcast_config_new: model '%s' is not one of %s (any case)",
-                        model ? model : "(null)", kinds);
+        return fc_error(FC_ERR_INVALID, "%s '%s' is not one of %s (any case)",
+                        flags ? "--model" : "fcast_config_new: model", model ? model : "(null)", kinds);
     }
     if (h < 1 || input_size < 1 || h > FC_MAX_DIM || input_size > FC_MAX_DIM)
-        return fc_error(FC_ERR_INVALID, "fcast_config_new: h (%zu) and input_size (%zu) must be 1 to %zu", h,
-                        input_size, FC_MAX_DIM);
+        return fc_error(FC_ERR_INVALID, "%s (%zu) and %s (%zu) must be 1 to %zu", flags ? "--h" : "fcast_config_new: h",
+                        h, flags ? "--input-size" : "input_size", input_size, FC_MAX_DIM);
     fcast_config *c = calloc(1, sizeof *c);
     if (!c) return fc_error(FC_ERR_MEMORY, "fcast_config_new: out of memory");
     const fc_model_kind_ops *row = fc_model_kind_row(kind);
@@ -37,20 +39,23 @@ fc_status fcast_config_new(const char *model, size_t h, size_t input_size, fcast
     c->train.max_steps = row->max_steps;
     c->train.num_lr_decays = row->num_lr_decays;
     fc_scaler_parse(row->scaler_type, &c->scaler);
-    c->loss = fc_loss_default(FC_LOSS_MAE);
+    c->loss_kind = FC_LOSS_MAE;
+    if (!(c->model_name = fc_api_keep(c, model))) {
+        fcast_config_free(c);
+        return fc_error(FC_ERR_MEMORY, "fcast_config_new: out of memory");
+    }
     *out = c;
     return FC_OK;
 }
 
-/* A copy of value that lives as long as the configuration (options point to it). */
-static const char *keep(fcast_config *c, const char *value) {
+const char *fc_api_keep(fcast_config *c, const char *value) {
     if (c->n_texts == FCAST_CONFIG_MAX_TEXTS) return NULL;
     char *copy = malloc(strlen(value) + 1);
     if (copy) strcpy(copy, value), c->texts[c->n_texts++] = copy;
     return copy;
 }
 
-static fc_status parse_count(const char *key, const char *v, size_t lo, size_t *out) {
+fc_status fc_api_parse_count(const char *key, const char *v, size_t lo, size_t *out) {
     char *end = NULL;
     unsigned long long x = v[0] >= '0' && v[0] <= '9' ? strtoull(v, &end, 10) : 0;
     if (!end || *end || x < lo || x > ((size_t)1 << 40))
@@ -103,7 +108,7 @@ static const struct {
 static fc_status set_number(fcast_config *c, size_t i, const char *v) {
     char *at = (char *)&c->train + NUMBERS[i].offset;
     const char *key = NUMBERS[i].key;
-    if (NUMBERS[i].kind == COUNT) return parse_count(key, v, NUMBERS[i].least, (size_t *)(void *)at);
+    if (NUMBERS[i].kind == COUNT) return fc_api_parse_count(key, v, NUMBERS[i].least, (size_t *)(void *)at);
     if (NUMBERS[i].kind == SIGNED) return parse_long(key, v, (long *)(void *)at);
     double x = 0.0;
     FC_TRY(parse_number(key, v, &x));
@@ -114,13 +119,13 @@ static fc_status set_number(fcast_config *c, size_t i, const char *v) {
 
 static fc_status set_seed(fcast_config *c, const char *k, const char *v) {
     size_t seed = 0;
-    FC_TRY(parse_count(k, v, 0, &seed));
+    FC_TRY(fc_api_parse_count(k, v, 0, &seed));
     c->train.seed = seed;
     return FC_OK;
 }
 static fc_status set_threads(fcast_config *c, const char *k, const char *v) {
     size_t n = 0;
-    FC_TRY(parse_count(k, v, 0, &n));
+    FC_TRY(fc_api_parse_count(k, v, 0, &n));
     c->threads = (int)n;
     return FC_OK;
 }
@@ -135,71 +140,20 @@ static fc_status set_precision(fcast_config *c, const char *k, const char *v) {
     return FC_OK;
 }
 static fc_status set_loss(fcast_config *c, const char *k, const char *v) {
-    fc_loss_kind kind;
-    if (fc_loss_parse(v, &kind))
-        return fc_error(FC_ERR_INVALID, "%s '%s': expected mae, mse, huber, smape, mape, mase, quantile or mq", k, v);
-    c->loss = fc_loss_default(kind);
+    if (fc_loss_parse(v, &c->loss_kind))
+        return fc_error(FC_ERR_INVALID, "%s '%s' is not one of mae, mse, huber, smape, mape, mase, quantile, mq", k, v);
     return FC_OK;
-}
-/* mq's interval levels, "80,95" (the loss must be mq already). */
-static fc_status set_level(fcast_config *c, const char *k, const char *v) {
-    long levels[FC_MAX_QUANTILES];
-    size_t n = 0;
-    const char *p = v;
-    while (*p && n < FC_MAX_QUANTILES) {
-        char *end;
-        levels[n++] = strtol(p, &end, 10);
-        if (end == p || (*end && *end != ',')) return fc_error(FC_ERR_INVALID, "%s '%s': expected integers like "
-                                                               "80,95", k, v);
-        p = *end ? end + 1 : end;
-    }
-    if (c->loss.kind != FC_LOSS_MQ) return fc_error(FC_ERR_INVALID, "%s: set the loss to mq first", k);
-    return fc_loss_set_levels(&c->loss, levels, n, k);
 }
 
-/* mq's quantiles, "0.1,0.5,0.9" (the loss must be mq already). */
-static fc_status set_quantiles(fcast_config *c, const char *k, const char *v) {
-    double q[FC_MAX_QUANTILES];
-    size_t n = 0;
-    for (const char *p = v; *p && n < FC_MAX_QUANTILES;) {
-        char *end;
-        q[n++] = strtod(p, &end);
-        if (end == p || (*end && *end != ',')) return fc_error(FC_ERR_INVALID, "%s '%s': expected numbers like "
-                                                               "0.1,0.5,0.9", k, v);
-        p = *end ? end + 1 : end;
-    }
-    if (c->loss.kind != FC_LOSS_MQ) return fc_error(FC_ERR_INVALID, "%s: set the loss to mq first", k);
-    return fc_loss_set_quantiles(&c->loss, q, n, k);
-}
-
-/* A parameter of one loss: refused for another, as train's flags are. */
-static fc_status loss_param(fcast_config *c, const char *k, const char *v, fc_loss_kind kind, double lo, double hi,
-                            double *x) {
-    if (c->loss.kind != kind)
-        return fc_error(FC_ERR_INVALID, "%s is a parameter of the %s loss, not of %s: set the loss first", k,
-                        fc_loss_kind_name(kind), fc_loss_kind_name(c->loss.kind));
-    FC_TRY(parse_number(k, v, x));
-    if (!(*x > lo && *x < hi)) return fc_error(FC_ERR_INVALID, "%s '%s': must be above %g and below %g", k, v, lo, hi);
-    return FC_OK;
-}
-static fc_status set_huber_delta(fcast_config *c, const char *k, const char *v) {
-    double x = 0.0;
-    FC_TRY(loss_param(c, k, v, FC_LOSS_HUBER, 0, INFINITY, &x));
-    c->loss.delta = (float)x;
-    return FC_OK;
-}
-static fc_status set_quantile(fcast_config *c, const char *k, const char *v) {
-    double x = 0.0;
-    FC_TRY(loss_param(c, k, v, FC_LOSS_QUANTILE, 0, 1, &x));
-    c->loss.q[0] = (float)x;
-    return FC_OK;
-}
-static fc_status set_season(fcast_config *c, const char *k, const char *v) {
-    double x = 0.0;
-    FC_TRY(loss_param(c, k, v, FC_LOSS_MASE, 0, (double)c->model.input_size, &x));
-    if (x != (int)x) return fc_error(FC_ERR_INVALID, "%s '%s': expected an integer", k, v);
-    c->loss.season = (int)x;
-    return FC_OK;
+/* A loss parameter (huber-delta, quantile, season, level, quantiles): its
+ * text, read with the loss when the configuration is resolved, so keys
+ * may come in any order (train/loss_text.h). */
+static fc_status set_loss_param(fcast_config *c, const char *k, const char *v) {
+    fc_loss_texts *t = &c->loss_texts;
+    const char **slot = !strcmp(k, "huber-delta") ? &t->huber_delta : !strcmp(k, "quantile") ? &t->quantile
+                      : !strcmp(k, "season") ? &t->season : !strcmp(k, "level") ? &t->level : &t->quantiles;
+    if (!(*slot = fc_api_keep(c, v))) return fc_error(FC_ERR_MEMORY, "fcast_config_set: too many settings");
+    return FC_OK;   /* checked with the loss, by fcast_config_check and fcast_train */
 }
 
 /* The exogenous columns a model reads, "a,b" (neuralforecast's futr_exog_list, ...). */
@@ -226,10 +180,13 @@ static fc_status set_intervals(fcast_config *c, const char *k, const char *v) {
         return FC_OK;
     }
     if (!strcmp(k, "pi-windows")) {
-        FC_TRY(parse_count(k, v, 2, &c->pi_windows));
-        return c->pi_windows > 4096 ? fc_error(FC_ERR_INVALID, "%s '%s': at most 4096", k, v) : FC_OK;
+        size_t n = 0;
+        if (fc_api_parse_count(k, v, 2, &n) != FC_OK || n > 4096)
+            return fc_error(FC_ERR_INVALID, "%s '%s': conformal intervals need 2 to 4096 windows", k, v);
+        c->pi_windows = n;
+        return FC_OK;
     }
-    return parse_count(k, v, 1, &c->pi_step);
+    return fc_api_parse_count(k, v, 1, &c->pi_step);
 }
 
 static const struct {
@@ -239,13 +196,15 @@ static const struct {
     {"prediction-intervals", set_intervals}, {"pi-windows", set_intervals}, {"pi-step-size", set_intervals},
     {"pi-method", set_intervals},
     {"seed", set_seed}, {"threads", set_threads}, {"scaler", set_scaler}, {"loss", set_loss},
-    {"level", set_level}, {"quantiles", set_quantiles}, {"huber-delta", set_huber_delta},
-    {"quantile", set_quantile}, {"season", set_season}, {"precision", set_precision},
+    {"level", set_loss_param}, {"quantiles", set_loss_param}, {"huber-delta", set_loss_param},
+    {"quantile", set_loss_param}, {"season", set_loss_param}, {"precision", set_precision},
     {"futr-exog", set_exog}, {"hist-exog", set_exog}, {"stat-exog", set_exog},
 };
 
-static fc_status fcast_config_set_body(fcast_config *c, const char *key, const char *value) {
-    if (!c || !key || !value) return fc_error(FC_ERR_INVALID, "fcast_config_set: config, key and value are needed");
+static fc_status set_known_key(fcast_config *c, const char *key, const char *value) {
+    fc_status st = FC_OK;
+    if (!fc_api_set_run_key(c, key, value, &st)) return st;
+    c->run.auto_batch = c->run.auto_batch && strcmp(key, "windows-batch-size");   /* a number replaces auto */
     for (size_t i = 0; i < sizeof NUMBERS / sizeof *NUMBERS; i++)
         if (!strcmp(key, NUMBERS[i].key)) return set_number(c, i, value);
     for (size_t i = 0; i < sizeof TRAINING / sizeof *TRAINING; i++)
@@ -254,7 +213,7 @@ static fc_status fcast_config_set_body(fcast_config *c, const char *key, const c
     const fc_arch_option *arch = fc_arch_option_table(&n);
     for (size_t i = 0; i < n; i++) {
         if (strcmp(key, arch[i].name)) continue;
-        const char *kept = keep(c, value);
+        const char *kept = fc_api_keep(c, value);
         if (!kept) return fc_error(FC_ERR_MEMORY, "fcast_config_set: too many settings");
         return fc_arch_set(&c->arch, key, kept);
     }
@@ -262,8 +221,26 @@ static fc_status fcast_config_set_body(fcast_config *c, const char *key, const c
                     "windows-batch-size, lr, num-lr-decays, val-size, val-check-steps, early-stop-patience, step-size, "
                     "seed, scaler, loss, level, quantiles, huber-delta, quantile, season, precision, grad-accum, "
                     "clip-grad-norm, threads, futr-exog, hist-exog, stat-exog, prediction-intervals, pi-windows, "
-                    "pi-step-size, pi-method; the architecture keys are train's, "
-                    "docs/training.md)", key);
+                    "pi-step-size, pi-method; the operations keys device, tf32, cuda-graph, memory-limit, "
+                    "data-store, store-dir, freq, stat-exog-file, verbose, out, checkpoint, checkpoint-every, resume, "
+                    "log-file, profile; the architecture keys are train's, docs/training.md)", key);
+}
+
+/* Records key = value among the settings (a key set again keeps its place). */
+static fc_status record(fcast_config *c, const char *key, const char *value) {
+    size_t i = 0;
+    while (i < c->n_settings && strcmp(c->settings[i].key, key)) i++;
+    const char *k = i < c->n_settings ? c->settings[i].key : fc_api_keep(c, key), *v = fc_api_keep(c, value);
+    if (!k || !v || i == FCAST_CONFIG_MAX_TEXTS) return fc_error(FC_ERR_MEMORY, "fcast_config_set: too many settings");
+    c->settings[i] = (fc_api_setting){k, v};
+    c->n_settings += i == c->n_settings;
+    return FC_OK;
+}
+
+static fc_status fcast_config_set_body(fcast_config *c, const char *key, const char *value) {
+    if (!c || !key || !value) return fc_error(FC_ERR_INVALID, "fcast_config_set: config, key and value are needed");
+    FC_TRY(set_known_key(c, key, value));
+    return record(c, key, value);
 }
 
 void fcast_config_free(fcast_config *c) {
@@ -272,6 +249,18 @@ void fcast_config_free(fcast_config *c) {
     free(c);
 }
 
+/* The setters' messages start with the key ("max-steps '0': ..."): under
+ * FCAST_NAMES_FLAGS it becomes the flag. */
+static fc_status key_as_flag(fc_status st, const char *key) {
+    const char *msg = fc_last_error();
+    size_t n = strlen(key);
+    if (st == FC_OK || !fc_api_names_flags() || strncmp(msg, key, n) || (msg[n] != ' ' && msg[n] != ':'))
+        return st;
+    char copy[FC_ERROR_CAP];
+    snprintf(copy, sizeof copy, "%s", msg);
+    return fc_error(st, "--%s", copy);
+}
+
 fc_status fcast_config_set(fcast_config *c, const char *key, const char *value) {
-    return fc_api_words(fcast_config_set_body(c, key, value));
+    return key_as_flag(fc_api_words(fcast_config_set_body(c, key, value)), key ? key : "");
 }

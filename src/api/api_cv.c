@@ -74,9 +74,9 @@ static fc_status fcast_cross_validate_body(const fcast_config *c, const fcast_da
     if (!c || !d || !d->ds || !out)
         return fc_error(FC_ERR_INVALID, "fcast_cross_validate: config, data and out are needed");
     *out = NULL;
-    fc_cv_training t = {.scaler = c->scaler, .loss = c->loss, .o = c->train};
-    FC_TRY(fc_api_resolve(c, &t.cfg));
-    FC_TRY(fc_exog_check_columns(&t.cfg, d->ds, &FC_API_EXOG_WORDS));
+    fc_cv_training t = {.scaler = c->scaler, .o = c->train};
+    FC_TRY(fc_api_resolve(c, &t.cfg, &t.loss));
+    FC_TRY(fc_exog_check_columns(&t.cfg, d->ds, fc_api_exog_words()));
     if (!n_windows || !step_size)
         return fc_error(FC_ERR_INVALID, "fcast_cross_validate: n_windows (%zu) and step_size (%zu) must be at least 1",
                         n_windows, step_size);

@@ -171,5 +171,6 @@ const char *fcast_data_id(const fcast_data *d, size_t i) {
 void fcast_data_free(fcast_data *d) {
     if (!d) return;
     fc_dataset_free(&d->ds);
+    free(d->path);
     free(d);
 }

@@ -3,8 +3,10 @@
  * --input-size 24"); through the API the same option is a configuration
  * key, the flag's name without its dashes ("lr", "input-size",
  * fcast_config_set). Rewriting the message once, where a call returns,
- * keeps one check and one message per option for both. */
+ * keeps one check and one message per option for both. The fcast CLI,
+ * itself a caller of the API, keeps the flags (FCAST_NAMES_FLAGS). */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "api/api.h"
@@ -17,8 +19,20 @@ static int flag_at(const char *s, size_t i) {
            (i == 0 || strchr(" ('\"[,", s[i - 1]));
 }
 
+static fcast_option_names option_names = FCAST_NAMES_KEYS;
+
+void fcast_set_option_names(fcast_option_names names) { option_names = names; }
+
+int fc_api_names_flags(void) { return option_names == FCAST_NAMES_FLAGS; }
+
+const char *fc_api_option_word(const char *key, char *buf, size_t cap) {
+    if (option_names != FCAST_NAMES_FLAGS) return key;
+    snprintf(buf, cap, "--%s", key);
+    return buf;
+}
+
 fc_status fc_api_words(fc_status st) {
-    if (st == FC_OK) return st;
+    if (st == FC_OK || option_names == FCAST_NAMES_FLAGS) return st;
     const char *msg = fc_last_error();
     char out[FC_ERROR_CAP];
     size_t o = 0;

@@ -13,17 +13,22 @@
 #include "train/exog_bind.h"
 #include "train/forecast_columns.h"
 
-/* How the library's messages name the exogenous inputs. */
-const fc_exog_words FC_API_EXOG_WORDS = {"futr-exog", "hist-exog", "stat-exog",
-                                         "the future values (fcast_predict_future's future)",
-                                         "fcast_data_set_static"};
+/* How the library's messages name the exogenous inputs: by key and
+ * function, or, for the CLI, by flag. */
+const fc_exog_words *fc_api_exog_words(void) {
+    static const fc_exog_words keys = {"futr-exog", "hist-exog", "stat-exog",
+                                       "the future values (fcast_predict_future's future)", "fcast_data_set_static"};
+    static const fc_exog_words flags = {"--futr-exog", "--hist-exog", "--stat-exog", "--futr-data",
+                                        "--stat-exog-file"};
+    return fc_api_names_flags() ? &flags : &keys;
+}
 
 fc_status fc_api_open_backend(int threads, fc_backend **be) {
     char note[256];
     return fc_backend_create(NULL, threads, be, note, sizeof note);
 }
 
-static fcast_model *new_model(void) {
+fcast_model *fc_api_new_model(void) {
     fcast_model *m = calloc(1, sizeof *m);
     if (!m) fc_error(FC_ERR_MEMORY, "fcast_model: out of memory");
     return m;
@@ -33,14 +38,20 @@ void fcast_model_free(fcast_model *m) {
     if (!m) return;
     fc_forecaster_free(&m->f);
     fc_backend_destroy(&m->be);
+    free(m->checkpoint);
+    free(m->model_file);
+    free(m->run_config);
     free(m);
 }
 
-fc_status fc_api_resolve(const fcast_config *c, fc_model_config *cfg) {
+fc_status fc_api_resolve(const fcast_config *c, fc_model_config *cfg, fc_loss_spec *loss) {
     *cfg = c->model;
+    if (c->run.stat_file && !cfg->stat_exog.n)   /* a static file alone: all of its columns */
+        FC_TRY(fc_exog_static_columns(c->run.stat_file, fc_api_names_flags() ? "--stat-exog" : "stat-exog",
+                                      &cfg->stat_exog));
     FC_TRY(fc_arch_apply(&c->arch, cfg));
-    FC_TRY(fc_loss_check(&c->loss, cfg->input_size, "loss"));
-    cfg->n_outputs = fc_loss_n_outputs(&c->loss);
+    FC_TRY(fc_loss_from_texts(c->loss_kind, &c->loss_texts, cfg->input_size, loss));
+    cfg->n_outputs = fc_loss_n_outputs(loss);
     return fc_model_config_check(cfg);
 }
 
@@ -55,61 +66,6 @@ void fc_api_watch(fc_train_options *o, fc_api_progress *hook, const volatile int
     o->stop_requested = (const volatile sig_atomic_t *)cancel;
     o->on_step = hook->fn ? on_step : NULL;
     o->on_step_user = hook;
-}
-
-/* Conformal intervals are for point losses only (a quantile loss predicts its own). */
-static fc_status check_intervals(const fcast_config *c, const fc_model_config *cfg) {
-    if (c->pi_windows && (cfg->n_outputs > 1 || c->loss.kind == FC_LOSS_QUANTILE))
-        return fc_error(FC_ERR_INVALID, "prediction-intervals conformal is for point losses: a model trained with the "
-                        "%s loss predicts its own quantiles", fc_loss_name(c->loss));
-    return FC_OK;
-}
-
-fc_status fcast_config_check(const fcast_config *c) {
-    if (!c) return fc_error(FC_ERR_INVALID, "fcast_config_check: the configuration is NULL");
-    fc_model_config cfg;
-    FC_TRY(fc_api_words(fc_api_resolve(c, &cfg)));
-    return check_intervals(c, &cfg);
-}
-
-/* Conformal scores before the final training, as neuralforecast's fit
- * computes them. */
-static fc_status fit_conformal(const fcast_config *c, const fc_model_config *cfg, const fc_train_options *o,
-                               const fc_dataset *ds, fcast_model *m) {
-    FC_TRY(check_intervals(c, cfg));
-    fc_cv_training t = {*cfg, *o, c->scaler, c->loss, 0, m->be};
-    if (!(m->f.conformal = calloc(1, sizeof *m->f.conformal)))
-        return fc_error(FC_ERR_MEMORY, "fcast_train: out of memory");
-    return fc_conformal_fit(&t, ds, c->pi_windows, c->pi_step, c->pi_method, m->f.conformal);
-}
-
-static fc_status fcast_train_body(const fcast_config *c, const fcast_data *d, fcast_progress_fn progress,
-                                 void *user, const volatile int *cancel, fcast_model **out) {
-    if (!c || !d || !d->ds || !out) return fc_error(FC_ERR_INVALID, "fcast_train: config, data and out are needed");
-    *out = NULL;
-    fc_model_config cfg;
-    FC_TRY(fc_api_resolve(c, &cfg));
-    fc_train_options o = c->train;
-    fc_api_progress hook = {progress, user};
-    fc_api_watch(&o, &hook, cancel);
-    FC_TRY(fc_exog_check_columns(&cfg, d->ds, &FC_API_EXOG_WORDS));
-    FC_TRY(fc_train_check(d->ds, &cfg, &o));
-    fcast_model *m = new_model();
-    if (!m) return FC_ERR_MEMORY;
-    m->f = (fc_forecaster){.scaler = c->scaler, .loss = c->loss, .ds_kind = d->ds->ds_kind, .freq = d->ds->freq};
-    fc_train_summary sum;
-    fc_status st = fc_api_open_backend(c->threads, &m->be);
-    if (st == FC_OK && c->pi_windows) st = fit_conformal(c, &cfg, &o, d->ds, m);
-    if (st == FC_OK) st = fc_model_create(&cfg, m->be, &m->f.model);
-    if (st == FC_OK) st = fc_model_init_params(m->f.model, o.seed);
-    if (st == FC_OK) st = fc_train(&m->f, d->ds, &o, &sum);
-    if (st != FC_OK && (st != FC_ERR_INTERRUPTED || !m->f.model)) {   /* stopped while calibrating: no model yet */
-        fcast_model_free(m);
-        return st;
-    }
-    fc_api_name_outputs(m);
-    *out = m;   /* interrupted: the model so far, with the status that says so */
-    return st;
 }
 
 void fc_api_name_outputs(fcast_model *m) {
@@ -143,14 +99,14 @@ const char *fcast_model_exog(const fcast_model *m, fcast_exog_kind kind, size_t 
 static fc_status forecast(const fcast_model *m, fc_dataset *history, const fc_dataset *future, float *out) {
     fc_forecaster *f = (fc_forecaster *)&m->f;
     const fc_model_config *cfg = &f->model->cfg;
-    FC_TRY(fc_exog_check_columns(cfg, history, &FC_API_EXOG_WORDS));
+    FC_TRY(fc_exog_check_columns(cfg, history, fc_api_exog_words()));
     if (!cfg->futr_exog.n) return fc_predict(f, history, out);
     if (!future)
         return fc_error(FC_ERR_INVALID, "fcast_predict: the model reads future-known columns ('%s'%s): give their "
                         "values over the horizon with fcast_predict_future", cfg->futr_exog.name[0],
                         cfg->futr_exog.n > 1 ? ", ..." : "");
     fc_dataset *ext = NULL;
-    FC_TRY(fc_exog_extend(cfg, history, future, cfg->h, &FC_API_EXOG_WORDS, &ext));
+    FC_TRY(fc_exog_extend(cfg, history, future, cfg->h, fc_api_exog_words(), &ext));
     fc_status st = fc_predict_before(f, ext, cfg->h, out);
     fc_dataset_free(&ext);
     return st;
@@ -222,7 +178,7 @@ fc_status fcast_model_save(const fcast_model *m, const char *path) {
 fc_status fcast_model_load(const char *path, fcast_model **out) {
     if (!path || !out) return fc_error(FC_ERR_INVALID, "fcast_model_load: path and out are needed");
     *out = NULL;
-    fcast_model *m = new_model();
+    fcast_model *m = fc_api_new_model();
     if (!m) return FC_ERR_MEMORY;
     fc_status st = fc_api_open_backend(0, &m->be);
     if (st == FC_OK) st = fc_forecaster_load(path, m->be, &m->f);
@@ -233,11 +189,6 @@ fc_status fcast_model_load(const char *path, fcast_model **out) {
     }
     *out = m;
     return FC_OK;
-}
-
-fc_status fcast_train(const fcast_config *c, const fcast_data *d, fcast_progress_fn progress, void *user,
-                      const volatile int *cancel, fcast_model **out) {
-    return fc_api_words(fcast_train_body(c, d, progress, user, cancel, out));
 }
 
 fc_status fcast_predict_future(const fcast_model *m, const fcast_data *history, const fcast_data *future, float *out,

@@ -12,6 +12,7 @@ typedef struct {
     size_t size;   /* bytes of the block */
     size_t used;   /* end of the last buffer handed out */
     size_t live;   /* buffers handed out and not yet given back */
+    int sealed;    /* the run is over: new buffers come from the ordinary allocator */
 } fc_arena_books;
 
 /* Finds room for `bytes` at the next multiple of `align` (a power of two):

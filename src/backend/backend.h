@@ -115,6 +115,12 @@ struct fc_backend {
      * it must have been released. */
     fc_status (*arena_open)(fc_backend *be, size_t bytes);
     void (*arena_close)(fc_backend *be);
+    /* The run the arena was planned for is over but its buffers live on
+     * (a trained model a library caller goes on predicting with): later
+     * buffers come from the ordinary allocator, so work the plan did not
+     * count is not refused; the arena's block goes at arena_close or
+     * destroy. */
+    void (*arena_seal)(fc_backend *be);
     void (*arena_stats)(const fc_backend *be, size_t *used, size_t *size);
     void (*destroy)(fc_backend *be);
 

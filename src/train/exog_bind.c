@@ -1,9 +1,11 @@
 /* Exogenous lists against data (see exog_bind.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "data/exog_data.h"
+#include "data/static_table.h"
 #include "train/exog_bind.h"
 
 fc_status fc_exog_list_parse(const char *text, const char *what, fc_exog_list *l) {
@@ -83,4 +85,50 @@ fc_status fc_exog_extend(const fc_model_config *c, const fc_dataset *ds, const f
     fc_status st = fc_dataset_copy_static(*ext, ds);
     if (st != FC_OK) fc_dataset_free(ext);
     return st;
+}
+
+fc_status fc_exog_static_columns(const char *path, const char *choose, fc_exog_list *l) {
+    fc_static_table *t = NULL;
+    FC_TRY(fc_static_table_load(path, &t));
+    const char *const *names;
+    size_t n;
+    fc_static_table_columns(t, &names, &n);
+    fc_status st = FC_OK;
+    l->n = 0;
+    for (size_t i = 0; i < n && st == FC_OK; i++) {
+        if (l->n == FC_MAX_EXOG || strlen(names[i]) >= FC_EXOG_NAME_MAX)
+            st = fc_error(FC_ERR_INVALID, "%s: more than %d columns or a name over %d bytes; choose some with "
+                          "%s", path, FC_MAX_EXOG, FC_EXOG_NAME_MAX - 1, choose);
+        else
+            snprintf(l->name[l->n++], FC_EXOG_NAME_MAX, "%s", names[i]);
+    }
+    fc_static_table_free(&t);
+    return st;
+}
+
+static int named_in(const fc_exog_list *l, const char *name) {
+    for (int i = 0; i < l->n; i++)
+        if (!strcmp(l->name[i], name)) return 1;
+    return 0;
+}
+
+void fc_exog_warn_unused(const char *path, const fc_model_config *c, const fc_dataset *ds, const fc_exog_words *w) {
+    char names[512];
+    size_t n;
+    if (!ds) {
+        n = fc_data_unused_columns(path, names, sizeof names);
+    } else {
+        enum { SHOWN = 32 };   /* the message is cut long before */
+        size_t pick[SHOWN] = {0};
+        n = 0;
+        for (size_t j = 0; j < ds->n_exog; j++)
+            if (!named_in(&c->futr_exog, ds->exog_names[j]) && !named_in(&c->hist_exog, ds->exog_names[j])) {
+                if (n < SHOWN) pick[n] = j;
+                n++;
+            }
+        fc_names_join((const char *const *)ds->exog_names, pick, n < SHOWN ? n : SHOWN, names, sizeof names);
+    }
+    if (n)
+        fprintf(stderr, "fcast: warning: %s: column%s %s %s not used: only unique_id, ds, y and the columns named "
+                "by %s or %s are read\n", path, n > 1 ? "s" : "", names, n > 1 ? "are" : "is", w->futr, w->hist);
 }

@@ -30,6 +30,15 @@ fc_status fc_exog_check_columns(const fc_model_config *c, const fc_dataset *ds, 
 fc_status fc_exog_extend(const fc_model_config *c, const fc_dataset *ds, const fc_dataset *futr, size_t h,
                          const fc_exog_words *w, fc_dataset **ext);
 
+/* l: every column of the static file at path, as neuralforecast uses all
+ * of static_df's; `choose` names the option that picks fewer. */
+fc_status fc_exog_static_columns(const char *path, const char *choose, fc_exog_list *l);
+
+/* The warning on stderr for the extra columns of the data file at path
+ * that c does not read (none: no warning). ds NULL: the columns were
+ * dropped at load. */
+void fc_exog_warn_unused(const char *path, const fc_model_config *c, const fc_dataset *ds, const fc_exog_words *w);
+
 /* Copies src's static values (names and per-series rows) onto dst, whose
  * series are src's in the same order. */
 fc_status fc_dataset_copy_static(fc_dataset *dst, const fc_dataset *src);

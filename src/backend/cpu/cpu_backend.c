@@ -32,14 +32,14 @@ static fc_status cpu_arena_open(fc_backend *be, size_t bytes) {
     if (p == MAP_FAILED)
         return fc_error(FC_ERR_MEMORY, "cannot reserve the run's memory arena of %zu bytes", bytes);
     impl->arena = p;
-    impl->books = (fc_arena_books){bytes, 0, 0};
+    impl->books = (fc_arena_books){bytes, 0, 0, 0};
     return FC_OK;
 }
 
 static void arena_unmap(fc_cpu_impl *impl) {
     munmap(impl->arena, impl->books.size ? impl->books.size : 64);
     impl->arena = NULL;
-    impl->books = (fc_arena_books){0, 0, 0};
+    impl->books = (fc_arena_books){0, 0, 0, 0};
 }
 
 static void cpu_arena_close(fc_backend *be) {
@@ -55,9 +55,11 @@ static void cpu_arena_stats(const fc_backend *be, size_t *used, size_t *size) {
     *size = impl->books.size;
 }
 
+static void cpu_arena_seal(fc_backend *be) { fc_cpu_impl_of(be)->books.sealed = 1; }
+
 static void *cpu_alloc(fc_backend *be, size_t bytes) {
     fc_cpu_impl *impl = fc_cpu_impl_of(be);
-    if (impl->arena) return arena_alloc(impl, bytes);
+    if (impl->arena && !impl->books.sealed) return arena_alloc(impl, bytes);
     void *p = NULL;
     if (posix_memalign(&p, 64, bytes ? bytes : 64) != 0) {
         fc_error(FC_ERR_MEMORY, "cannot allocate %zu bytes (64-byte aligned) on the CPU backend",
@@ -135,6 +137,7 @@ static void cpu_fill_table(fc_backend *be) {
     be->memory_info = cpu_memory_info;
     be->arena_open = cpu_arena_open;
     be->arena_close = cpu_arena_close;
+    be->arena_seal = cpu_arena_seal;
     be->arena_stats = cpu_arena_stats;
     be->destroy = cpu_destroy;
     be->low_bytes[FC_PREC_FP32] = 0;

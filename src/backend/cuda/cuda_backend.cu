@@ -22,7 +22,7 @@ static int in_arena(const fc_cuda_impl *impl, const void *p) {
 
 static void *cuda_alloc(fc_backend *be, size_t bytes) {
     fc_cuda_impl *impl = fc_cuda_impl_of(be);
-    if (impl->arena) {
+    if (impl->arena && !impl->books.sealed) {
         size_t at;
         return fc_arena_take(&impl->books, bytes, FC_CUDA_ALIGN, &at) == FC_OK ? impl->arena + at : NULL;
     }
@@ -152,7 +152,7 @@ static fc_status cuda_arena_open(fc_backend *be, size_t bytes) {
                         impl->device, impl->name);
     }
     impl->arena = (char *)p;
-    impl->books = (fc_arena_books){bytes, 0, 0};
+    impl->books = (fc_arena_books){bytes, 0, 0, 0};
     return FC_OK;
 }
 
@@ -160,8 +160,10 @@ static void arena_free(fc_backend *be) {
     fc_cuda_impl *impl = fc_cuda_impl_of(be);
     fc_cuda_note_failure(be, FC_CUDA(cudaFree(impl->arena)));
     impl->arena = NULL;
-    impl->books = (fc_arena_books){0, 0, 0};
+    impl->books = (fc_arena_books){0, 0, 0, 0};
 }
+
+static void cuda_arena_seal(fc_backend *be) { fc_cuda_impl_of(be)->books.sealed = 1; }
 
 static void cuda_arena_close(fc_backend *be) {
     fc_cuda_impl *impl = fc_cuda_impl_of(be);
@@ -211,6 +213,7 @@ static void fill_table(fc_backend *be) {
     be->memory_info = cuda_memory_info;
     be->arena_open = cuda_arena_open;
     be->arena_close = cuda_arena_close;
+    be->arena_seal = cuda_arena_seal;
     be->arena_stats = cuda_arena_stats;
     be->destroy = cuda_destroy;
     be->low_bytes[FC_PREC_FP32] = 0;
