@@ -45,7 +45,9 @@ check "GPU figures: not measured, the library not found" "grep -q '^  cuda:0: $g
 check "no 'issue 11' left" "! grep -q 'issue 11' '$tmp/text'"
 
 # This machine's own NVML name: the reason the issue asks for.
-if ! ldconfig -p 2>/dev/null | grep -q libnvidia-ml.so.1; then
+# (ldconfig's listing goes to a file first: under pipefail, grep -q closing
+# the pipe early would fail ldconfig with SIGPIPE, now and then)
+if ! { ldconfig -p > "$tmp/ldconfig.txt" 2>/dev/null && grep -q libnvidia-ml.so.1 "$tmp/ldconfig.txt"; }; then
     env -u FCAST_NVML_LIBRARY "$fcast" doctor --quick >"$tmp/default" 2>&1
     check "default: libnvidia-ml.so.1 not found" "grep -q 'none: no NVIDIA driver: libnvidia-ml.so.1 not found' '$tmp/default'"
 fi

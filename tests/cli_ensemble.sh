@@ -37,9 +37,11 @@ ens=(--model nhits,nbeats --input-size-multiples 2,3 --losses smape,mase --seaso
 check "ensemble trains" "[ $? -eq 0 ] && [ -s $tmp/ens.safetensors ]"
 check "progress: one line per member" "[ $(grep -c '^member [1-8]/8 (.*): 5 steps in' $tmp/ens.err) -eq 8 ]"
 check "summary: members and time per member" "grep -q 'ensemble of 8 members' $tmp/ens.err && grep -q 's per member' $tmp/ens.err"
-check "file: ensemble metadata" "meta $tmp/ens.safetensors | tr -d '\\\\' | grep -qF '\"ensemble\":\"{\"combine\":\"median\",\"members\":8,\"h\":6}\"'"
+# (the header is read into a variable first: under pipefail, grep -q closing
+# the pipe early would fail the producer with SIGPIPE, now and then)
+check "file: ensemble metadata" "m=\$(meta $tmp/ens.safetensors | tr -d '\\\\') && grep -qF '\"ensemble\":\"{\"combine\":\"median\",\"members\":8,\"h\":6}\"' <<<\"\$m\""
 check "file: prefixed member metadata and tensors" \
-      "meta $tmp/ens.safetensors | grep -qF '\"member.7.config\"' && meta $tmp/ens.safetensors | grep -qF '\"member.0.blocks.0.layers.0.weight\"'"
+      "m=\$(meta $tmp/ens.safetensors) && grep -qF '\"member.7.config\"' <<<\"\$m\" && grep -qF '\"member.0.blocks.0.layers.0.weight\"' <<<\"\$m\""
 
 # Each member by fcast train + fcast predict, in the ensemble's order
 # (architecture, then input size, then loss).

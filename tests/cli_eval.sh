@@ -60,7 +60,7 @@ PY"
 
 "$fcast" eval --cv $fx/cv.csv > "$tmp/notrain.txt"
 check "without --train: no MASE, no baselines, and a note saying so" \
-      "! grep -q '^MASE' $tmp/notrain.txt && ! grep -v '^#' $tmp/notrain.txt | grep -q Naive && grep -q '^# no --train' $tmp/notrain.txt"
+      "! grep -q '^MASE' $tmp/notrain.txt && ! grep -q Naive <<<\"\$(grep -v '^#' $tmp/notrain.txt)\" && grep -q '^# no --train' $tmp/notrain.txt"
 check "without --train: no baseline columns" "grep -qE '^metric +NHITS +NBEATS +MLP\$' $tmp/notrain.txt"
 
 # --- baselines and MASE by hand ---

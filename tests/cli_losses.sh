@@ -33,14 +33,16 @@ train_ok mq --loss mq
 train_ok mqq --loss mq --quantiles 0.1,0.5,0.9
 
 # recorded FILE TEXT: TEXT is in the header with JSON's backslashes dropped.
-recorded() { meta "$1" | tr -d '\\' | grep -qF -- "$2"; }
+# (the header is read into a variable first: under pipefail, grep -q closing
+# the pipe early would fail the producer with SIGPIPE, now and then)
+recorded() { local m; m=$(meta "$1" | tr -d '\\') && grep -qF -- "$2" <<<"$m"; }
 check "mae: loss and empty parameters recorded" "recorded $tmp/mae.safetensors '\"loss\":\"mae\",\"loss_params\":\"{}\"'"
 check "huber: delta recorded" "recorded $tmp/huber.safetensors '\"loss\":\"huber\",\"loss_params\":\"{\"delta\":0.5}\"'"
 check "mase: seasonality recorded" "recorded $tmp/mase.safetensors '\"loss_params\":\"{\"seasonality\":4}\"'"
 check "quantile: q recorded" "recorded $tmp/quantile.safetensors '\"loss_params\":\"{\"q\":0.9}\"'"
 check "mq: default level 80, 90 recorded" "recorded $tmp/mq.safetensors '\"loss_params\":\"{\"level\":[80,90]}\"'"
 check "mq: quantiles recorded" "recorded $tmp/mqq.safetensors '\"loss_params\":\"{\"quantiles\":[0.1,0.5,0.9]}\"'"
-check "huber: the flag is in the run configuration" "meta $tmp/huber.safetensors | grep -qF 'huber-delta'"
+check "huber: the flag is in the run configuration" "m=\$(meta $tmp/huber.safetensors) && grep -qF 'huber-delta' <<<\"\$m\""
 
 "$fcast" train --data "$data" "${small[@]}" --loss huber --huber-delta 0.5 --out "$tmp/huber2.safetensors" 2>/dev/null
 check "same flags give the same model file" "cmp -s $tmp/huber.safetensors $tmp/huber2.safetensors"

@@ -51,7 +51,9 @@ expect() {
   check "$name --out $out: exit $code (got $rc: $(head -c 300 "$tmp/err"))" "[ $rc -eq $code ]"
   check "$name --out $out: stderr names '$needle' ($(head -c 300 "$tmp/err"))" "grep -qF -- \"$needle\" '$tmp/err'"
 }
-no_temporaries() { ! find "$1" -name '*.tmp.*' -type f | grep -q .; }
+# (find's listing is read first: under pipefail, grep -q closing the pipe
+# early would fail find with SIGPIPE and the negation pass a leftover file)
+no_temporaries() { ! grep -q . <<<"$(find "$1" -name '*.tmp.*' -type f)"; }
 
 for c in "${COMMANDS[@]}"; do
   # A regular file: the reference output.

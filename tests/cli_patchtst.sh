@@ -27,8 +27,8 @@ header() {
 timeout 120 "$fcast" train "${run[@]}" --out "$tmp/a.safetensors" 2>"$tmp/err.txt"
 check "PatchTST trains with dropout 0.2 and validation" "[ $? -eq 0 ] && [ -s $tmp/a.safetensors ]"
 check "its file holds BatchNorm's running statistics under torch's names" \
-    "header $tmp/a.safetensors | grep -q 'model.backbone.encoder.layers.1.norm_ffn.1.running_var' && \
-     header $tmp/a.safetensors | grep -q 'norm_attn.1.num_batches_tracked'"
+    "h=\$(header $tmp/a.safetensors) && grep -q 'model.backbone.encoder.layers.1.norm_ffn.1.running_var' <<<\"\$h\" && \
+     grep -q 'norm_attn.1.num_batches_tracked' <<<\"\$h\""
 timeout 120 "$fcast" train "${run[@]}" --out "$tmp/b.safetensors" 2>/dev/null
 check "the same seed gives the same file, dropout masks and all" "cmp -s $tmp/a.safetensors $tmp/b.safetensors"
 

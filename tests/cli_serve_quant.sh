@@ -93,15 +93,15 @@ check "indicators with a null and nan: restart: fcast quant indicators' cells" \
 
 # --- errors: status and the field named
 check "option: a field of the wrong type is 400 naming it" \
-      "body POST /v1/quant/option --data-binary '{\"call\": true, \"S\": \"x\", \"K\": 1, \"sigma\": 0.2, \"T\": 1}' | grep -q '\"S: expected a number'"
+      "b=\$(body POST /v1/quant/option --data-binary '{\"call\": true, \"S\": \"x\", \"K\": 1, \"sigma\": 0.2, \"T\": 1}') && grep -q '\"S: expected a number' <<<\"\$b\""
 check "option: an invalid value is 400 with the library's message" \
       "[ \"\$(code POST /v1/quant/option --data-binary '{\"call\": true, \"S\": 100, \"K\": 100, \"sigma\": 0, \"T\": 1}')\" = 400 ]"
 check "option: more paths than the server takes is 413" \
       "[ \"\$(code POST /v1/quant/option --data-binary '{\"call\": true, \"S\": 100, \"K\": 100, \"sigma\": 0.2, \"T\": 1, \"paths\": 1000000000}')\" = 413 ]"
 check "indicators: a bad spec is 400 naming ind" \
-      "body POST /v1/quant/indicators --data-binary '{\"close\": [1, 2, 3], \"ind\": \"sma:0\"}' | grep -q \"ind: 'sma:0'\""
+      "b=\$(body POST /v1/quant/indicators --data-binary '{\"close\": [1, 2, 3], \"ind\": \"sma:0\"}') && grep -q \"ind: 'sma:0'\" <<<\"\$b\""
 check "indicators: malformed JSON is 400 with the line and column" \
-      "body POST /v1/quant/indicators --data-binary '{\"close\": [1,' | grep -q 'line 1, column'"
+      "b=\$(body POST /v1/quant/indicators --data-binary '{\"close\": [1,') && grep -q 'line 1, column' <<<\"\$b\""
 check "indicators: GET is 405" "[ \"\$(code GET /v1/quant/indicators)\" = 405 ]"
 check "option: a CSV body is 415" \
       "[ \"\$(code POST /v1/quant/option -H 'Content-Type: text/csv' --data-binary 'S,K')\" = 415 ]"

@@ -59,14 +59,14 @@ printf 'hidden-size: choice(8, 4096)\n' > "$tmp/mem.yaml"
     --log "$tmp/m.jsonl" 2> "$tmp/m.err"
 check "memory limit: the search succeeds" "[ $? -eq 0 ]"
 check "memory limit: the big trials skipped, with the reason" \
-      "grep '\"hidden-size\":\"4096\"' $tmp/m.jsonl | grep -q '\"status\":\"skipped\".*--memory-limit 24.0 MiB'"
-check "memory limit: the small trials scored" "grep '\"hidden-size\":\"8\"' $tmp/m.jsonl | grep -q '\"status\":\"ok\"'"
+      "t=\$(grep '\"hidden-size\":\"4096\"' $tmp/m.jsonl) && grep -q '\"status\":\"skipped\".*--memory-limit 24.0 MiB' <<<\"\$t\""
+check "memory limit: the small trials scored" "t=\$(grep '\"hidden-size\":\"8\"' $tmp/m.jsonl) && grep -q '\"status\":\"ok\"' <<<\"\$t\""
 check "memory limit: 6 trials in all" "[ \$(grep -c '\"event\":\"trial\"' $tmp/m.jsonl) -eq 6 ]"
 printf 'input-size: choice(12, 500)\n' > "$tmp/long.yaml"
 "$fcast" tune "${common[@]}" --max-steps 5 --space "$tmp/long.yaml" --trials 4 --sampler random \
     --log "$tmp/l.jsonl" 2> /dev/null
 check "input longer than the series: skipped, not fatal" \
-      "[ \$? -eq 0 ] && grep '\"input-size\":\"500\"' $tmp/l.jsonl | grep -q '\"status\":\"skipped\"'"
+      "[ \$? -eq 0 ] && t=\$(grep '\"input-size\":\"500\"' $tmp/l.jsonl) && grep -q '\"status\":\"skipped\"' <<<\"\$t\""
 
 # The best configuration, written and trained (--seed seeds the sampler and every training).
 "$fcast" tune "${base[@]}" --space "$tmp/space.yaml" --trials 6 --sampler random --seed 2 --log "$tmp/best.jsonl" \
