@@ -211,8 +211,9 @@ int train_flags_config(const char *command, const train_flags *a, const arg_spec
         return 4;
     }
     fcast_config *c = NULL;
-    if (fcast_config_new(a->model, a->h, a->input_size, &c) != FC_OK)
-        return refused(command, strncmp(fc_last_error(), "--model", 7) ? "h" : "model");
+    if (fcast_config_new(a->model, 1, 1, &c) != FC_OK) return refused(command, "model");   /* the name alone */
+    fcast_config_free(c);
+    if (fcast_config_new(a->model, a->h, a->input_size, &c) != FC_OK) return refused(command, "h");
     int rc = fcast_config_set(c, "verbose", a->quiet ? "off" : "on") == FC_OK ? 0 : refused(command, "verbose");
     int intervals = 0;
     for (const arg_spec *s = specs; s->name; s++) intervals |= !strcmp(s->name, "prediction-intervals") && s->seen;

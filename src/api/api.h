@@ -80,9 +80,6 @@ char *fc_api_settings_json(const fcast_config *c, int operations, const char *da
 /* 1 under FCAST_NAMES_FLAGS (the CLI's messages). */
 int fc_api_names_flags(void);
 
-/* The name of option `key` in messages: "--key" under FCAST_NAMES_FLAGS. */
-const char *fc_api_option_word(const char *key, char *buf, size_t cap);
-
 struct fcast_model {
     fc_backend *be;
     fc_forecaster f;

@@ -6,7 +6,6 @@
  * keeps one check and one message per option for both. The fcast CLI,
  * itself a caller of the API, keeps the flags (FCAST_NAMES_FLAGS). */
 #include <ctype.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "api/api.h"
@@ -24,12 +23,6 @@ static fcast_option_names option_names = FCAST_NAMES_KEYS;
 void fcast_set_option_names(fcast_option_names names) { option_names = names; }
 
 int fc_api_names_flags(void) { return option_names == FCAST_NAMES_FLAGS; }
-
-const char *fc_api_option_word(const char *key, char *buf, size_t cap) {
-    if (option_names != FCAST_NAMES_FLAGS) return key;
-    snprintf(buf, cap, "--%s", key);
-    return buf;
-}
 
 fc_status fc_api_words(fc_status st) {
     if (st == FC_OK || option_names == FCAST_NAMES_FLAGS) return st;

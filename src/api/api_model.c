@@ -47,8 +47,7 @@ void fcast_model_free(fcast_model *m) {
 fc_status fc_api_resolve(const fcast_config *c, fc_model_config *cfg, fc_loss_spec *loss) {
     *cfg = c->model;
     if (c->run.stat_file && !cfg->stat_exog.n)   /* a static file alone: all of its columns */
-        FC_TRY(fc_exog_static_columns(c->run.stat_file, fc_api_names_flags() ? "--stat-exog" : "stat-exog",
-                                      &cfg->stat_exog));
+        FC_TRY(fc_exog_static_columns(c->run.stat_file, "--stat-exog", &cfg->stat_exog));   /* fc_api_words' */
     FC_TRY(fc_arch_apply(&c->arch, cfg));
     FC_TRY(fc_loss_from_texts(c->loss_kind, &c->loss_texts, cfg->input_size, loss));
     cfg->n_outputs = fc_loss_n_outputs(loss);

@@ -1,6 +1,7 @@
 /* The operations keys of a configuration (fcast.h): how and where a run
  * goes (device, memory limit, data store, files, checkpoints, run log),
- * none of which changes the trained weights; and the configuration's
+ * none of which changes the trained weights (messages start with the key:
+ * fcast_config_set writes it as the flag for the CLI); and the configuration's
  * settings as the JSON that model files and run logs keep. */
 #include <jansson.h>
 #include <math.h>
@@ -15,16 +16,12 @@
 static fc_status parse_switch(const char *key, const char *v, int *out) {
     if (!strcmp(v, "on") || !strcmp(v, "true") || !strcmp(v, "1")) return *out = 1, FC_OK;
     if (!strcmp(v, "off") || !strcmp(v, "false") || !strcmp(v, "0")) return *out = 0, FC_OK;
-    char w[64];
-    return fc_error(FC_ERR_INVALID, "%s '%s': expected on or off", fc_api_option_word(key, w, sizeof w), v);
+    return fc_error(FC_ERR_INVALID, "%s '%s': expected on or off", key, v);
 }
 
 /* A text key: its value kept by the configuration. */
 static fc_status set_text(fcast_config *c, const char *key, const char *v, const char **slot) {
-    if (!*v) {
-        char w[64];
-        return fc_error(FC_ERR_INVALID, "%s: empty value", fc_api_option_word(key, w, sizeof w));
-    }
+    if (!*v) return fc_error(FC_ERR_INVALID, "%s: empty value", key);
     if (!(*slot = fc_api_keep(c, v))) return fc_error(FC_ERR_MEMORY, "fcast_config_set: too many settings");
     return FC_OK;
 }
@@ -32,10 +29,8 @@ static fc_status set_text(fcast_config *c, const char *key, const char *v, const
 static fc_status set_device(fcast_config *c, const char *key, const char *v) {
     fc_device_kind kind;
     int gpu;
-    char w[64];
     if (fc_device_parse(v, &kind, &gpu) != FC_OK)
-        return fc_error(FC_ERR_INVALID, "%s '%s': expected %s", fc_api_option_word(key, w, sizeof w), v,
-                        FC_DEVICE_FORMS);
+        return fc_error(FC_ERR_INVALID, "%s '%s': expected %s", key, v, FC_DEVICE_FORMS);
     return set_text(c, key, v, &c->run.device);
 }
 
