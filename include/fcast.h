@@ -30,6 +30,11 @@ const char *fc_last_error(void);
 fc_status fc_last_status(void);
 const char *fc_status_name(fc_status s);
 const char *fc_version(void);
+/* For a signal handler about to _exit: removes the temporary file of the
+ * library's write in progress (files are written to a temporary name and
+ * renamed), so an interrupted write leaves neither a half-written file
+ * nor a stray temporary. Async-signal-safe. */
+void fcast_abandon_writes(void);
 
 /* ------------------------------------------------------------------ */
 /* The library API (libfcast.so, pkg-config fcast; docs/c-api.md).      */
@@ -263,6 +268,26 @@ fc_status fcast_model_load(const char *path, fcast_model **out);
 void fcast_model_free(fcast_model *m);
 
 /* ------------------------------------------------------------------ */
+/* Whole runs over files: what each command of the fcast CLI does, as  */
+/* one call (the CLI is these calls, its flags and its exit codes).    */
+/* The request structures hold the flags' values, named as the flags;  */
+/* zero-initialise one and set what the command line would. Messages  */
+/* name keys ("level"), or flags ("--level") under FCAST_NAMES_FLAGS.  */
+/* ------------------------------------------------------------------ */
+
+/* BEGIN predict-run */
+/* END predict-run */
+
+/* BEGIN cv-run */
+/* END cv-run */
+
+/* BEGIN eval-run */
+/* END eval-run */
+
+/* BEGIN tools-run */
+/* END tools-run */
+
+/* ------------------------------------------------------------------ */
 /* Trading analytics (docs/c-api.md, "Trading analytics"): TA-Lib's     */
 /* indicators, options (Black-Scholes, Monte Carlo), risk measures and */
 /* portfolio weights over the caller's arrays; nothing to free but a   */
@@ -391,6 +416,11 @@ fc_status fcast_device_open(const char *device, fcast_device **out);
 /* One line saying which device runs and, under auto, why not a GPU:
  * "device: cpu", "device: cpu (no GPU: ...)", "device: cuda:0 (...)". */
 const char *fcast_device_note(const fcast_device *d);
+/* The forms of a device name, for help texts. */
+#define FCAST_DEVICE_FORMS "auto | cpu | cuda | cuda:N"
+/* *gpu 1 when device names a GPU (cuda, cuda:N), 0 for auto (NULL too) and
+ * cpu; FC_ERR_INVALID naming the forms for any other text. */
+fc_status fcast_device_is_gpu(const char *device, int *gpu);
 void fcast_device_free(fcast_device *d);
 
 /* What a Monte Carlo estimate is made of (`fcast quant option` prints it). */

@@ -241,6 +241,6 @@ int cmd_quant_backtest(int argc, char **argv, int first) {
                         "(no look-ahead); costs are charged per unit of turnover.",
                         specs, argc, argv, first);
     if (rc) return args_exit(rc);
-    if (device_cpu_only(COMMAND, device) != FC_OK) return cli_fail(COMMAND);
+    if ((rc = device_cpu_only(COMMAND, device))) return rc;
     return run(&a, specs);
 }

@@ -91,6 +91,6 @@ int cmd_quant_portfolio(int argc, char **argv, int first) {
                         "of simple returns: fully invested, shorts allowed, closed form (KKT system, LAPACK).",
                         specs, argc, argv, first);
     if (rc) return args_exit(rc);
-    if (device_cpu_only(COMMAND, device) != FC_OK) return cli_fail(COMMAND);
+    if ((rc = device_cpu_only(COMMAND, device))) return rc;
     return run(data, specs[1].seen, target);
 }

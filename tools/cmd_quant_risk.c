@@ -158,7 +158,7 @@ int cmd_quant_risk(int argc, char **argv, int first) {
                         "definitions) of every series; series are aligned on ds (inner join).",
                         specs, argc, argv, first);
     if (rc) return args_exit(rc);
-    if (device_cpu_only(COMMAND, device) != FC_OK) return cli_fail(COMMAND);
+    if ((rc = device_cpu_only(COMMAND, device))) return rc;
     double levels[MAX_LEVELS];
     size_t nl = 0;
     if ((rc = parse_levels(level_text, levels, &nl)) != 0) return rc;

@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "io/atomic_file.h"
 
 static volatile sig_atomic_t stop_flag, first_signal;
 
@@ -21,13 +20,13 @@ static void on_stop_signal(int sig) {
         say("\nfcast: stopping after this step and writing a checkpoint (signal again to stop at once)\n");
         return;
     }
-    fc_atomic_file_abandon();
+    fcast_abandon_writes();
     say("fcast: stopped at once; the last complete checkpoint is kept\n");
     _exit(CLI_EXIT_INTERRUPTED);
 }
 
 static void on_default_signal(int sig) {
-    fc_atomic_file_abandon();
+    fcast_abandon_writes();
     signal(sig, SIG_DFL);
     raise(sig);
 }

@@ -61,3 +61,12 @@ void fcast_device_free(fcast_device *d) {
 }
 
 fc_backend *fc_api_device_backend(const fcast_device *d) { return d ? d->be : NULL; }
+
+fc_status fcast_device_is_gpu(const char *device, int *gpu) {
+    fc_device_kind kind;
+    int index;
+    if (!gpu) return fc_error(FC_ERR_INVALID, "fcast_device_is_gpu: gpu is NULL");
+    if (fc_device_parse(device, &kind, &index) != FC_OK) return fc_api_words(fc_last_status());
+    *gpu = kind == FC_DEVICE_CUDA;
+    return FC_OK;
+}

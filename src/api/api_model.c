@@ -23,11 +23,6 @@ const fc_exog_words *fc_api_exog_words(void) {
     return fc_api_names_flags() ? &flags : &keys;
 }
 
-fc_status fc_api_open_backend(int threads, fc_backend **be) {
-    char note[256];
-    return fc_backend_create(NULL, threads, be, note, sizeof note);
-}
-
 fcast_model *fc_api_new_model(void) {
     fcast_model *m = calloc(1, sizeof *m);
     if (!m) fc_error(FC_ERR_MEMORY, "fcast_model: out of memory");
