@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -266,6 +267,38 @@ void fcast_cv_free(fcast_cv *r);
 fc_status fcast_model_save(const fcast_model *m, const char *path);
 fc_status fcast_model_load(const char *path, fcast_model **out);
 void fcast_model_free(fcast_model *m);
+
+/* ------------------------------------------------------------------ */
+/* Output files as fcast writes them: checked before the work, written */
+/* whole or not at all, CSV fields as pandas reads them back.          */
+/* ------------------------------------------------------------------ */
+
+/* An input of the run and the name (key or flag) that gave it. */
+typedef struct {
+    const char *name;   /* "data", "--data" */
+    const char *path;   /* NULL: not given, skipped */
+} fcast_input_path;
+/* Refuses an output that cannot be written, before any work, naming
+ * `name` and `path`: "-" unless allow_stdout (FC_ERR_INVALID); a
+ * directory, a socket or a dangling link; a missing or unwritable parent
+ * directory; a device or FIFO that cannot be opened (FC_ERR_IO); the same
+ * file as any input however named: "./x.csv", a link (FC_ERR_INVALID).
+ * A NULL path (an output not asked for) is accepted. */
+fc_status fcast_output_check(const char *name, const char *path, int allow_stdout, const fcast_input_path *inputs,
+                             size_t n_inputs);
+/* Writes the file's contents to f; returns FC_OK or a status with its
+ * message set. It must not close f. */
+typedef fc_status (*fcast_write_fn)(FILE *f, void *ctx);
+/* Writes what body writes to path so that a reader sees the old file or
+ * the whole new one: a temporary in the same directory, flushed, synced
+ * and renamed over path ("-": standard output; a device or FIFO is
+ * written through, never replaced). Errors name the path and the reason. */
+fc_status fcast_write_file(const char *path, fcast_write_fn body, void *ctx);
+/* One CSV field, quoted (quotes doubled) when it holds a comma, a quote
+ * or a line break. */
+void fcast_csv_write_field(FILE *f, const char *text);
+/* v in the fewest digits (15 to 17) that read back as v. */
+void fcast_csv_write_real(FILE *f, double v);
 
 /* ------------------------------------------------------------------ */
 /* Whole runs over files: what each command of the fcast CLI does, as  */

@@ -14,9 +14,6 @@
 #include "args.h"
 #include "cli.h"
 #include "device_choice.h"
-#include "io/atomic_file.h"
-#include "io/csv_write.h"
-#include "io/output_path.h"
 
 #define COMMAND "quant backtest"
 
@@ -153,7 +150,7 @@ static fc_status write_csv(FILE *f, void *ctx) {
     for (size_t g = 0; g < fcast_grid_size(c->g); g++)
         for (size_t s = 0; s < S; s++) {
             const fcast_backtest_metrics *m = &c->out[g * S + s];
-            fc_csv_write_field(f, fcast_table_id(c->t, s));
+            fcast_csv_write_field(f, fcast_table_id(c->t, s));
             fprintf(f, ",%s", fcast_rule_name(k));
             for (size_t i = 0; i < np; i++) fprintf(f, ",%.17g", fcast_grid_params(c->g, g)[i]);
             fprintf(f, ",%.17g,%.17g,%.17g,%.17g,%zu,%zu,%.17g\n", m->total_return, m->cagr, m->sharpe,
@@ -191,7 +188,7 @@ static int backtest_and_report(const backtest_args *a, const fcast_grid *g, cons
                a->cost_bps, a->allow_short ? "long-short" : "long-only");
         print_top(log, g, out, t, a->top);
         fflush(log);
-        if (a->out && fc_write_file_atomic(a->out, write_csv, &(csv_ctx){g, out, t}) != FC_OK) rc = cli_fail(COMMAND);
+        if (a->out && fcast_write_file(a->out, write_csv, &(csv_ctx){g, out, t}) != FC_OK) rc = cli_fail(COMMAND);
     }
     free(out);
     return rc;
@@ -201,7 +198,7 @@ static int run(const backtest_args *a, const arg_spec *specs) {
     fcast_table *t = NULL;
     fcast_grid *g = NULL;
     /* the output path before any work */
-    int rc = fc_output_check("--out", a->out, 1, &(fc_input_path){"--data", a->data}, 1) == FC_OK ? 0
+    int rc = fcast_output_check("--out", a->out, 1, &(fcast_input_path){"--data", a->data}, 1) == FC_OK ? 0
                                                                                                : cli_fail(COMMAND);
     if (!rc) rc = build_grid(a->rule, a->ranges, specs, &g);
     if (!rc && !(a->cost_bps >= 0.0 && a->cost_bps < 10000.0))

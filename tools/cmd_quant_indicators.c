@@ -12,9 +12,6 @@
 #include "args.h"
 #include "cli.h"
 #include "device_choice.h"
-#include "io/atomic_file.h"
-#include "io/csv_write.h"
-#include "io/output_path.h"
 
 #define COMMAND "quant indicators"
 
@@ -44,7 +41,7 @@ static fc_status write_body(FILE *f, void *ctx) {
         for (size_t i = (size_t)indptr[s]; i < (size_t)indptr[s + 1]; i++) {
             fc_status st = fcast_table_ds_text(c->t, i, ds, sizeof ds);
             if (st != FC_OK) return st;
-            fc_csv_write_field(f, fcast_table_id(c->t, s));
+            fcast_csv_write_field(f, fcast_table_id(c->t, s));
             fprintf(f, ",%s", ds);
             for (size_t k = 0; k < n_cols; k++) {
                 double v = c->outs[k][i];
@@ -100,7 +97,7 @@ static int compute_and_write(output_ctx *c, const fcast_indicator_options *opt, 
         rc = fail_compute();
     if (!rc) rc = report_short(c, data, none);
     free(none);
-    if (!rc && fc_write_file_atomic(out_path, write_body, c) != FC_OK) rc = cli_fail(COMMAND);
+    if (!rc && fcast_write_file(out_path, write_body, c) != FC_OK) rc = cli_fail(COMMAND);
     return rc;
 }
 
@@ -117,7 +114,7 @@ static int run(const char *data, const char *out_path, const fcast_indicator_set
                const fcast_indicator_options *opt) {
     fcast_table *t = NULL;
     output_ctx c = {NULL, set, NULL};
-    fc_status st = fc_output_check("--out", out_path, 1, &(fc_input_path){"--data", data}, 1);
+    fc_status st = fcast_output_check("--out", out_path, 1, &(fcast_input_path){"--data", data}, 1);
     if (st == FC_OK) st = fcast_table_read_csv(data, &t);
     int rc = st == FC_OK ? 0 : cli_fail(COMMAND);
     c.t = t;

@@ -12,9 +12,6 @@
 #include "args.h"
 #include "cli.h"
 #include "device_choice.h"
-#include "io/atomic_file.h"
-#include "io/csv_write.h"
-#include "io/output_path.h"
 
 #define COMMAND "quant risk"
 #define MAX_LEVELS 16
@@ -89,7 +86,7 @@ static fc_status write_table(FILE *f, void *ctx) {
         for (size_t s = 0; s < n_series; s++)
             for (size_t m = 0; m < c->nm; m++) {
                 metric_name(m, c->levels, name, sizeof name);
-                fc_csv_write_field(f, fcast_returns_id(c->r, s));
+                fcast_csv_write_field(f, fcast_returns_id(c->r, s));
                 fprintf(f, ",%s,%.17g\n", name, c->v[s * c->nm + m]);
             }
         return FC_OK;
@@ -127,13 +124,13 @@ static int measure_all(const fcast_returns *r, const double *levels, size_t nl, 
 static int run(const char *path, const char *out, int are_returns, const double *levels, size_t nl, int csv) {
     fcast_returns *r = NULL;
     const size_t nm = 5 + 4 * nl;
-    fc_status st = fc_output_check("--out", out, 1, &(fc_input_path){"--data", path}, 1);   /* before any work */
+    fc_status st = fcast_output_check("--out", out, 1, &(fcast_input_path){"--data", path}, 1);   /* before any work */
     if (st == FC_OK) st = fcast_returns_read_csv(path, are_returns, &r);
     if (st != FC_OK) return fail_read();
     double *v = malloc(fcast_returns_n_assets(r) * nm * sizeof *v);
     int rc = v ? measure_all(r, levels, nl, nm, v) : cli_refuse(COMMAND, CLI_EXIT_MEMORY,
                                                                 "out of memory (the risk table)");
-    if (!rc && fc_write_file_atomic(out, write_table, &(table_ctx){path, r, v, levels, nm, csv}) != FC_OK)
+    if (!rc && fcast_write_file(out, write_table, &(table_ctx){path, r, v, levels, nm, csv}) != FC_OK)
         rc = cli_fail(COMMAND);
     free(v);
     fcast_returns_free(r);

@@ -44,7 +44,7 @@ static fc_status check_not_input(const char *flag, const char *path, const struc
         if (!inputs[i].path || stat(inputs[i].path, &in) != 0) continue;   /* a missing input is its reader's error */
         if (in.st_dev == out->st_dev && in.st_ino == out->st_ino)
             return fc_error(FC_ERR_INVALID, "%s %s is the input file given to %s%s%s; choose another path", flag,
-                            path, inputs[i].flag, strcmp(inputs[i].path, path) ? " as " : "",
+                            path, inputs[i].name, strcmp(inputs[i].path, path) ? " as " : "",
                             strcmp(inputs[i].path, path) ? inputs[i].path : "");
     }
     return FC_OK;

@@ -8,11 +8,9 @@
 
 #include "fcast.h"
 
-/* An input file and the flag that named it, for the same-file check. */
-typedef struct {
-    const char *flag; /* e.g. "--data" */
-    const char *path; /* NULL: flag not given, skipped */
-} fc_input_path;
+/* An input file and the flag that named it, for the same-file check
+ * (fcast.h's fcast_input_path: name, path). */
+typedef fcast_input_path fc_input_path;
 
 /* Refuses, naming `flag` and `path` and the reason:
  *   - "-" unless allow_stdout (FC_ERR_INVALID);
