@@ -300,6 +300,27 @@ void fcast_csv_write_field(FILE *f, const char *text);
 /* v in the fewest digits (15 to 17) that read back as v. */
 void fcast_csv_write_real(FILE *f, double v);
 
+/* A settings file (`fcast train --config run.yaml`; docs/operations.md,
+ * "Configuration files"): one YAML mapping of keys to values, each a
+ * scalar kept as the text YAML gives (`h: 012` stays "012") or a sequence
+ * of scalars joined with commas ("512,512"). Nested mappings, aliases, a
+ * second document or a key given twice are FC_ERR_PARSE naming
+ * file:line:column; an unreadable file (missing, a directory, a FIFO) is
+ * FC_ERR_IO. The keys are fcast_config_set's (or a command's flags). */
+typedef struct fcast_settings_file fcast_settings_file;
+typedef struct {
+    const char *key, *value;   /* value as written */
+    size_t line;               /* 1-based line of the key */
+    int is_null;               /* an empty, "~" or "null" value */
+} fcast_setting;
+fc_status fcast_settings_read(const char *path, fcast_settings_file **out);
+/* The entries in file order (keys unique); NULL past the end. */
+size_t fcast_settings_count(const fcast_settings_file *f);
+const fcast_setting *fcast_settings_at(const fcast_settings_file *f, size_t i);
+/* The path as given, for messages. */
+const char *fcast_settings_path(const fcast_settings_file *f);
+void fcast_settings_free(fcast_settings_file *f);
+
 /* ------------------------------------------------------------------ */
 /* Whole runs over files: what each command of the fcast CLI does, as  */
 /* one call (the CLI is these calls, its flags and its exit codes).    */

@@ -13,8 +13,6 @@
 #include <strings.h>
 
 #include "cli.h"
-#include "core/error.h"
-#include "io/config_yaml.h"
 
 typedef struct {
     arg_spec *spec;
@@ -125,7 +123,7 @@ static int is_close(const char *key, const char *name) {
     return edit_distance(key, name) <= 2 || (strlen(key) >= 3 && strstr(name, key));
 }
 
-static int unknown_key(const char *command, const arg_spec *specs, const char *file, const fc_config_entry *e) {
+static int unknown_key(const char *command, const arg_spec *specs, const char *file, const fcast_setting *e) {
     const char *bare = strncmp(e->key, "--", 2) ? e->key : e->key + 2;
     fprintf(stderr, "fcast %s: %s:%zu: unknown key '%s'", command, file, e->line, e->key);
     int any = 0;
@@ -139,7 +137,7 @@ static int unknown_key(const char *command, const arg_spec *specs, const char *f
 /* The strings a configuration file gave ARG_STR flags point into its
  * entries, so the parsed files are kept until exit. */
 typedef struct kept_config {
-    fc_config c;
+    fcast_settings_file *f;
     struct kept_config *next;
 } kept_config;
 
@@ -149,19 +147,19 @@ static void free_kept(void) {
     while (kept) {
         kept_config *k = kept;
         kept = k->next;
-        fc_config_free(&k->c);
+        fcast_settings_free(k->f);
         free(k);
     }
 }
 
-static fc_config *keep_config(void) {
+static kept_config *keep_config(void) {
     static int registered;
     kept_config *k = calloc(1, sizeof *k);
     if (!k) return NULL;
     if (!registered) registered = atexit(free_kept) == 0;
     k->next = kept;
     kept = k;
-    return &k->c;
+    return k;
 }
 
 static int store_bool(const char *command, const char *where, arg_spec *s, const char *v) {
@@ -175,7 +173,7 @@ static int store_bool(const char *command, const char *where, arg_spec *s, const
 }
 
 static int apply_entry(const char *command, arg_spec *specs, const unsigned char *no_default, const char *file,
-                       const fc_config_entry *e) {
+                       const fcast_setting *e) {
     if (!strcmp(e->key, "config")) {
         fprintf(stderr, "fcast %s: %s:%zu: 'config' cannot be set inside a configuration file (give one file "
                 "with --config)\n", command, file, e->line);
@@ -196,15 +194,15 @@ static int apply_entry(const char *command, arg_spec *specs, const unsigned char
 }
 
 static int apply_config(const char *command, arg_spec *specs, const unsigned char *no_default, const char *path) {
-    fc_config *c = keep_config();
-    if (!c) { fprintf(stderr, "fcast %s: out of memory\n", command); return CLI_EXIT_MEMORY; }
-    fc_status st = fc_config_load(path, c);
+    kept_config *k = keep_config();
+    if (!k) { fprintf(stderr, "fcast %s: out of memory\n", command); return CLI_EXIT_MEMORY; }
+    fc_status st = fcast_settings_read(path, &k->f);
     if (st != FC_OK) {   /* the file itself: unreadable (5), not flag: value YAML (3), memory (6) */
         fprintf(stderr, "fcast %s: --config %s\n", command, fc_last_error());
         return cli_exit_code(st);
     }
-    for (size_t i = 0; i < c->n; i++) {
-        int rc = apply_entry(command, specs, no_default, c->path, &c->entries[i]);
+    for (size_t i = 0; i < fcast_settings_count(k->f); i++) {
+        int rc = apply_entry(command, specs, no_default, fcast_settings_path(k->f), fcast_settings_at(k->f, i));
         if (rc) return rc;
     }
     return 0;
