@@ -181,12 +181,19 @@ check "the server is still ready after a timeout" "[ \"\$(code GET /v2/health/re
 stop
 
 # SIGTERM under load: every accepted request is answered, then exit 0
-start drain --quiet --max-queue-delay-us 300000
+# (the signal is sent once all 12 wait in the queue, which a batch window of
+# 2 s keeps them in: a fixed pause lost requests still connecting on a busy
+# machine, with the old binary too)
+start drain --quiet --max-queue-delay-us 2000000
 for i in $(seq 12); do
     curl -s -o /dev/null -w '%{http_code}\n' --max-time 20 -X POST --data-binary @"$tmp/request_h3.json" \
         "http://127.0.0.1:$port/v1/models/nhits/forecast" > "$tmp/d$i.txt" 2>/dev/null &
 done
-sleep 0.1
+for i in $(seq 100); do
+    pending=$(body GET /metrics | sed -n 's/^nv_inference_pending_request_count{model="nhits",version="1"} \([0-9]*\)$/\1/p')
+    [ "${pending:-0}" -ge 12 ] && break
+    sleep 0.02
+done
 kill -TERM "$pid"
 wait $(jobs -p | grep -v "^$pid$") 2>/dev/null
 wait "$pid"
