@@ -124,6 +124,15 @@ fc_status fcast_config_set(fcast_config *c, const char *key, const char *value);
  * intervals for a point loss. fcast_train checks it too. */
 fc_status fcast_config_check(const fcast_config *c);
 void fcast_config_free(fcast_config *c);
+/* The architecture keys of fcast_config_set (hidden-size, n-blocks,
+ * mlp-units, ...) in `fcast train --help`'s order: for i below their
+ * count, fills *out and returns 1; past the end returns 0. A count key
+ * takes a non-negative integer, the others text (a list, a name). */
+typedef struct {
+    const char *key, *metavar, *help;   /* static strings */
+    int is_count;
+} fcast_key_info;
+int fcast_config_arch_key(size_t i, fcast_key_info *out);
 
 /* How messages name an option: by its key ("max-steps", the default: a
  * library caller sets it with fcast_config_set) or by its command-line

@@ -264,3 +264,11 @@ static fc_status key_as_flag(fc_status st, const char *key) {
 fc_status fcast_config_set(fcast_config *c, const char *key, const char *value) {
     return key_as_flag(fc_api_words(fcast_config_set_body(c, key, value)), key ? key : "");
 }
+
+int fcast_config_arch_key(size_t i, fcast_key_info *out) {
+    size_t n;
+    const fc_arch_option *table = fc_arch_option_table(&n);
+    if (i >= n || !out) return 0;
+    *out = (fcast_key_info){table[i].name, table[i].meta, table[i].help, table[i].is_size};
+    return 1;
+}
