@@ -9,7 +9,9 @@
  *      whole and leaves the old file when the body fails;
  *   3. fcast_csv_write_field quotes what needs quoting, and
  *      fcast_csv_write_real writes the shortest text that reads back;
- *   4. fcast_device_is_gpu on each form and on a wrong one. */
+ *   4. fcast_device_is_gpu on each form and on a wrong one;
+ *   5. fcast_config_arch_key lists keys fcast_config_set knows: a count
+ *      key refuses a word as not a number, not as an unknown key. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,12 +135,31 @@ static void device_forms(void) {
     CHECK_CONTAINS(fc_last_error(), "gpu");
 }
 
+static void arch_keys(void) {
+    fcast_config *c = NULL;
+    CHECK(fcast_config_new("nhits", 4, 8, &c) == FC_OK);
+    fcast_key_info k;
+    size_t n = 0, counts = 0;
+    for (; fcast_config_arch_key(n, &k); n++) {
+        CHECK(k.key && k.metavar && k.help && k.help[0]);
+        if (!k.is_count) continue;
+        counts++;
+        CHECK_MSG(fcast_config_set(c, k.key, "many") == FC_ERR_INVALID, "%s", k.key);
+        CHECK_MSG(!strstr(fc_last_error(), "unknown"), "%s: %s", k.key, fc_last_error());
+    }
+    CHECK_MSG(n > 10 && counts > 5, "%zu keys, %zu counts", n, counts);
+    CHECK(fcast_config_set(c, "hidden-size", "64") == FC_OK);
+    CHECK(fcast_config_set(c, "no-such-key", "1") == FC_ERR_INVALID);
+    fcast_config_free(c);
+}
+
 int main(void) {
     if (!mkdtemp(dir)) return 1;
     settings_file();
     output_files();
     csv_writers();
     device_forms();
+    arch_keys();
     char path[256];
     path_in(path, sizeof path, "run.yaml");
     unlink(path);
