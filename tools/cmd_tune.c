@@ -2,7 +2,7 @@
  * neuralforecast's Auto models (AutoNHITS, AutoNBEATS, ... on optuna's
  * TPESampler). Each trial samples the flags of a search space file
  * (tune/search_space.h), runs `fcast cv`'s cross-validation with them
- * (cv_run.h) and is scored by one metric over every forecast point
+ * (the library's, api/api_cv_run.h) and is scored by one metric over every forecast point
  * (tune/trial_score.h); the best trial's flags can be written as a config
  * file for fcast train and trained on all the data. docs/evaluation.md,
  * "Hyperparameter search", says it for users.
