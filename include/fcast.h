@@ -342,6 +342,36 @@ void fcast_settings_free(fcast_settings_file *f);
 /* END predict-run */
 
 /* BEGIN cv-run */
+/* `fcast cv`: neuralforecast's cross_validation of one or several
+ * configurations side by side (NeuralForecast(models=[...])), from a file.
+ * The windows as fcast_cross_validate's: n_windows (at least 1) forecast
+ * origins per series, step_size (at least 1) points apart; refit 0 trains
+ * once, k a fresh model every k windows. out: the CSV to write, "-" for
+ * standard output. */
+typedef struct {
+    const char *out;
+    size_t n_windows, step_size, refit;
+} fcast_cv_request;
+/* What the run wrote: origins x h rows of `models` column groups, after
+ * `fits` trainings. */
+typedef struct {
+    size_t origins, h, models, fits;
+} fcast_cv_report;
+/* Cross-validates configs[0 .. n_configs) (one h for all) on the file at
+ * data_path and writes neuralforecast's CSV to request->out: unique_id,
+ * ds, cutoff, a column per model output named as neuralforecast names
+ * them (NHITS, MLP, MLP1 for a second MLP; NHITS-lo-80 for an mq loss),
+ * y. The run's operations keys (device, threads, tf32, freq, data-store,
+ * memory-limit, stat-exog-file, verbose) are those of configs[0]; the file
+ * is read as fcast_data_open reads it for configs[0], after out is checked
+ * and the device opened, so a run that cannot keep its result fails before
+ * any work. windows-batch-size auto is refused (each fit trains at one
+ * given batch). Verbose: the device and a line per training on stderr.
+ * progress and cancel as fcast_train's, for every training; report may be
+ * NULL. */
+fc_status fcast_cross_validate_file(const fcast_config *const *configs, size_t n_configs, const char *data_path,
+                                    const fcast_cv_request *request, fcast_progress_fn progress, void *user,
+                                    const volatile int *cancel, fcast_cv_report *report);
 /* END cv-run */
 
 /* BEGIN eval-run */

@@ -2,7 +2,7 @@
  * neuralforecast's Auto models (AutoNHITS, AutoNBEATS, ... on optuna's
  * TPESampler). Each trial samples the flags of a search space file
  * (tune/search_space.h), runs `fcast cv`'s cross-validation with them
- * (cv_run.h) and is scored by one metric over every forecast point
+ * (the library's, api/api_cv_run.h) and is scored by one metric over every forecast point
  * (tune/trial_score.h); the best trial's flags can be written as a config
  * file for fcast train and trained on all the data. docs/evaluation.md,
  * "Hyperparameter search", says it for users.
@@ -17,6 +17,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "api/api_cv_run.h"
 #include "core/error.h"
 #include "cv_run.h"
 #include "device_choice.h"
@@ -311,6 +312,19 @@ static void skip(trial_result *t, const char *why) {
     snprintf(t->error, sizeof t->error, "%s", why);
 }
 
+/* The trial's model as the library's cross-validation runs it. 0, or the
+ * exit code (printed). */
+static int cv_model(const train_setup *su, fc_api_cv_run *cr) {
+    if (su->auto_batch)
+        return cli_refuse("tune", CLI_EXIT_USAGE, "--windows-batch-size auto is for fcast train; give a number");
+    if (!(cr->m = calloc(1, sizeof *cr->m))) return cli_refuse("tune", CLI_EXIT_MEMORY, "out of memory");
+    cr->n_models = 1;
+    cr->m[0].t = (fc_cv_training){su->cfg, su->o, su->scaler, su->loss, su->memory_limit, NULL};
+    cr->m[0].t.o.verbose = 0;
+    fc_api_cv_name_models(cr);
+    return 0;
+}
+
 /* The cross-validation of a parsed trial and its score. 0, or the exit
  * code that stops the search (the reason printed). */
 static int evaluate(tune_run *r, tune_parse *p, trial_result *t) {
@@ -320,23 +334,22 @@ static int evaluate(tune_run *r, tune_parse *p, trial_result *t) {
     int rc = train_flags_resolve("tune", &a->t, &su);
     if (rc == 2) return CLI_EXIT_USAGE;
     if (rc) { skip(t, fc_last_error()); return 0; }
-    cv_result cr;
-    memset(&cr, 0, sizeof cr);
-    if ((rc = cv_resolve_models("tune", a, &cr))) return rc;
-    fc_status st = cv_run(a, r->ds, r->be, &cr);
+    fc_api_cv_run cr = {.spec = {0, a->q.n_windows, a->q.step_size, a->q.refit}};
+    if ((rc = cv_model(&su, &cr))) { fc_api_cv_run_free(&cr); return rc; }
+    fc_status st = fc_api_cv_forecast(&cr, r->ds, r->be, NULL);
     if (st == FC_ERR_MEMORY || st == FC_ERR_INVALID) skip(t, fc_last_error());
     else if (st != FC_OK) rc = cli_fail("tune");
     if (st == FC_OK) {
-        const cv_model *m = &cr.m[0];
-        fc_score_spec spec = {r->metric, r->base.f.metric_season, m->su.cfg.h, m->su.cfg.n_outputs,
-                              fc_tune_point_output(&m->su.loss)};
+        const fc_api_cv_model *m = &cr.m[0];
+        fc_score_spec spec = {r->metric, r->base.f.metric_season, m->t.cfg.h, m->t.cfg.n_outputs,
+                              fc_tune_point_output(&m->t.loss)};
         st = fc_tune_score(r->ds, cr.origins, cr.n_origins, m->values, &spec, &t->score, &t->points);
         if (st != FC_OK) skip(t, fc_last_error());
         else if (!isfinite(t->score)) t->status = "diverged";
         else t->status = "ok";
     }
     fc_error_clear();
-    cv_result_free(&cr);
+    fc_api_cv_run_free(&cr);
     return rc;
 }
 
