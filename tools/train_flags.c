@@ -198,7 +198,7 @@ static const char *key_of(const char *name, const char *const *renamed) {
  * one of the flag's choices. */
 static int refused(const char *command, const char *key) {
     int choices = !strcmp(key, "model") || !strcmp(key, "scaler") || !strcmp(key, "loss");
-    fprintf(stderr, "fcast %s: %s\n", command, fc_last_error());
+    if (command) fprintf(stderr, "fcast %s: %s\n", command, fc_last_error());
     return choices ? 2 : cli_exit_code(fc_last_status());
 }
 
@@ -206,8 +206,9 @@ int train_flags_config(const char *command, const train_flags *a, const arg_spec
                        const char *const *renamed, fcast_config **out) {
     *out = NULL;
     if (a->exog.stat && !a->exog.stat_file) {
-        fprintf(stderr, "fcast %s: --stat-exog names columns of the static file: give it with --stat-exog-file\n",
-                command);
+        if (command)
+            fprintf(stderr, "fcast %s: --stat-exog names columns of the static file: give it with --stat-exog-file\n",
+                    command);
         return 4;
     }
     fcast_config *c = NULL;

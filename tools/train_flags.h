@@ -64,7 +64,10 @@ int train_flags_resolve(const char *command, const train_flags *a, train_setup *
  * a flag: {"train-step-size", "step-size", NULL}; NULL for none), and
  * --quiet is "verbose" off. Returns 0, or the exit code after printing
  * the reason: a value that is not one of a flag's choices (--model,
- * --scaler, --loss) is a usage error, as the parser's are. */
+ * --scaler, --loss) is a usage error, as the parser's are. command NULL:
+ * nothing is printed (fcast tune's trials, refused in their own line),
+ * the reason left in fc_last_error() -- but for --stat-exog without
+ * --stat-exog-file (4), which the first, printing, call catches. */
 int train_flags_config(const char *command, const train_flags *a, const arg_spec *specs,
                        const char *const *renamed, fcast_config **out);
 
