@@ -377,6 +377,9 @@ fc_status fcast_cross_validate_file(const fcast_config *const *configs, size_t n
 /* BEGIN eval-run */
 /* END eval-run */
 
+/* BEGIN tune-run */
+/* END tune-run */
+
 /* BEGIN tools-run */
 /* END tools-run */
 
