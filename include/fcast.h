@@ -320,9 +320,10 @@ typedef struct {
  * checked against the frequency, and the forecasts written. Warnings
  * about unused files and columns and about series shorter than a model's
  * input window or unobserved in it go to stderr; none stops the run.
- * out (may be NULL) gets the summary on success. Errors name the key
- * ("level"), or the flag ("--level") under FCAST_NAMES_FLAGS. */
-fc_status fcast_predict_files(const fcast_predict_request *r, fcast_predict_summary *out);
+ * r's model, data and out are needed; summary (may be NULL) is filled
+ * on success. Errors name the key ("level"), or the flag ("--level") under
+ * FCAST_NAMES_FLAGS; on an error nothing is written. */
+fc_status fcast_predict_files(const fcast_predict_request *r, fcast_predict_summary *summary);
 /* END predict-run */
 
 /* BEGIN cv-run */

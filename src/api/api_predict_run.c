@@ -86,13 +86,13 @@ static fc_status run(predict_call *c) {
     return fc_predict_write(c->run, q->out, c->ds);
 }
 
-static fc_status predict_files(const fcast_predict_request *q, fcast_predict_summary *out) {
+static fc_status predict_files(const fcast_predict_request *q, fcast_predict_summary *summary) {
     if (!q || !q->model || !q->data || !q->out)
         return fc_error(FC_ERR_INVALID, "fcast_predict_files: the request, its model, data and out are needed");
     predict_call c = {.q = q, .run = calloc(1, sizeof *c.run)};
     fc_status st = c.run ? run(&c) : fc_error(FC_ERR_MEMORY, "out of memory");
-    if (st == FC_OK && out)
-        *out = (fcast_predict_summary){c.ds->n_series, c.run->m[0].f.model->cfg.h, c.run->n_files};
+    if (st == FC_OK && summary)
+        *summary = (fcast_predict_summary){c.ds->n_series, c.run->m[0].f.model->cfg.h, c.run->n_files};
     fc_predict_run_free(c.run);
     fc_dataset_free(&c.ds);
     fc_dataset_free(&c.ext);
@@ -100,6 +100,6 @@ static fc_status predict_files(const fcast_predict_request *q, fcast_predict_sum
     return st;
 }
 
-fc_status fcast_predict_files(const fcast_predict_request *r, fcast_predict_summary *out) {
-    return fc_api_words(predict_files(r, out));
+fc_status fcast_predict_files(const fcast_predict_request *r, fcast_predict_summary *summary) {
+    return fc_api_words(predict_files(r, summary));
 }
