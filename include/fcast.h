@@ -339,6 +339,54 @@ void fcast_settings_free(fcast_settings_file *f);
 /* ------------------------------------------------------------------ */
 
 /* BEGIN predict-run */
+/* `fcast predict`: the forecasts of the next h points of every series of
+ * a history file by trained models, written as neuralforecast's forecast
+ * CSV. The fields are the command's flags (NULL, 0: not given). */
+typedef struct {
+    const char *model;            /* model or ensemble files, comma-separated,
+                                     written side by side: NHITS, NBEATS, NHITS1,
+                                     ... (an ensemble: Ensemble, Ensemble1, ...) */
+    const char *data;             /* history: long CSV with unique_id, ds, y
+                                     (and the columns the models read) */
+    const char *out;              /* the forecast CSV, written atomically;
+                                     "-": standard output */
+    const char *futr_data;        /* future values of the models' future-known
+                                     columns over the horizon (no y) */
+    const char *stat_exog_file;   /* static values (unique_id, a column per
+                                     variable) of models that read them */
+    const char *level;            /* "80,95": conformal intervals of models
+                                     trained with them (NHITS-lo-95, ...) */
+    const char *device;           /* auto (NULL) | cpu | cuda | cuda:N */
+    const char *memory_limit;     /* "512MiB", "12GB": refuse a forecast whose
+                                     memory plan exceeds it */
+    const char *data_store;       /* auto (NULL) | memory | stream */
+    const char *store_dir;        /* where a streamed store goes ($TMPDIR,
+                                     else /var/tmp) */
+    size_t threads;               /* CPU threads; 0: all cores */
+    int members;                  /* non-zero: an ensemble's members' columns
+                                     too, after its column Ensemble */
+} fcast_predict_request;
+/* What a forecast over files wrote: its rows are series x h. */
+typedef struct {
+    size_t series, h;             /* series forecast, points per series */
+    size_t files;                 /* model files in "model" */
+} fcast_predict_summary;
+/* Runs the forecast of r, as `fcast predict` does: the values checked
+ * (memory-limit, data-store, level) and "out" checked before any work
+ * (not a directory, not one of the inputs; FC_ERR_IO for a missing
+ * directory); then the device opened (its choice said on stderr), the
+ * models loaded (they share h and frequency, FC_ERR_INVALID otherwise;
+ * at most 16 files), the history read on their time axis as the memory
+ * limit allows, their exogenous inputs given (a model reading static or
+ * future values without their file is FC_ERR_INVALID), each model's
+ * memory plan checked against the limit (FC_ERR_MEMORY), the future ds
+ * checked against the frequency, and the forecasts written. Warnings
+ * about unused files and columns and about series shorter than a model's
+ * input window or unobserved in it go to stderr; none stops the run.
+ * r's model, data and out are needed; summary (may be NULL) is filled
+ * on success. Errors name the key ("level"), or the flag ("--level") under
+ * FCAST_NAMES_FLAGS; on an error nothing is written. */
+fc_status fcast_predict_files(const fcast_predict_request *r, fcast_predict_summary *summary);
 /* END predict-run */
 
 /* BEGIN cv-run */

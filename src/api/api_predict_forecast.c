@@ -1,0 +1,60 @@
+/* The forecasts of one call's forecasters and ensembles, and the CSV that
+ * holds them side by side (api_predict.h). */
+#include <stdlib.h>
+
+#include "api/api_predict.h"
+#include "core/error.h"
+#include "io/forecast_csv.h"
+
+/* An ensemble's column: its members' point forecasts combined per point. */
+static fc_status combine_file(const fc_predict_run *r, fc_predict_file *pf, size_t points) {
+    const float *values[FC_ENSEMBLE_MAX_MEMBERS];
+    for (size_t k = 0; k < pf->n; k++) values[k] = r->m[pf->first + k].values;
+    if (!(pf->values = fc_malloc((points ? points : 1) * sizeof(float), "ensemble forecasts"))) return FC_ERR_MEMORY;
+    fc_ensemble_combine(pf->combine, values, pf->n, points, pf->values);
+    return FC_OK;
+}
+
+/* One forecaster's columns: its outputs, or its point forecasts followed
+ * by their conformal intervals. */
+static fc_status forecast_one(const fc_predict_run *r, fc_predict_model *pm, const fc_dataset *ds,
+                              const fc_dataset *ext) {
+    const fc_model_config *c = &pm->f.model->cfg;
+    size_t N = ds->n_series, width = c->h * c->n_outputs;
+    pm->values = fc_malloc((N ? N : 1) * c->h * pm->cols.n_cols * sizeof(float), "forecasts");
+    if (!pm->values) return FC_ERR_MEMORY;
+    int intervals = pm->cols.intervals;
+    float *raw = intervals ? fc_malloc((N ? N : 1) * width * sizeof(float), "forecasts") : pm->values;
+    if (!raw) return FC_ERR_MEMORY;
+    fc_status st = ext ? fc_predict_before(&pm->f, ext, c->h, raw) : fc_predict(&pm->f, ds, raw);
+    if (st == FC_OK && intervals) st = fc_columns_fill(&pm->f, &pm->cols, ds, raw, r->levels, r->n_levels, pm->values);
+    if (intervals) free(raw);
+    return st;
+}
+
+fc_status fc_predict_forecast_all(fc_predict_run *r, const fc_dataset *ds, const fc_dataset *ext) {
+    for (size_t i = 0; i < r->n_models; i++) FC_TRY(forecast_one(r, &r->m[i], ds, ext));
+    for (size_t i = 0; i < r->n_files; i++)
+        if (r->files[i].ensemble) FC_TRY(combine_file(r, &r->files[i], ds->n_series * r->m[0].f.model->cfg.h));
+    return FC_OK;
+}
+
+/* File by file: an ensemble's column Ensemble, then its members' (when
+ * shown); a model's columns. */
+fc_status fc_predict_write(const fc_predict_run *r, const char *path, const fc_dataset *ds) {
+    static const char *const point[1] = {""};
+    size_t n = 0;
+    fc_forecast_columns *cols = fc_malloc((r->n_models + r->n_files) * sizeof *cols, "forecast columns");
+    if (!cols) return FC_ERR_MEMORY;
+    for (size_t f = 0; f < r->n_files; f++) {
+        const fc_predict_file *pf = &r->files[f];
+        if (pf->ensemble) cols[n++] = (fc_forecast_columns){pf->name, 1, point, pf->values};
+        for (size_t i = pf->first; i < pf->first + pf->n; i++)
+            if (r->m[i].shown)
+                cols[n++] = (fc_forecast_columns){r->m[i].cols.name, r->m[i].cols.n_cols, r->m[i].cols.suffixes,
+                                                   r->m[i].values};
+    }
+    fc_status st = fc_forecast_write_columns(path, ds, &r->m[0].f.freq, r->m[0].f.model->cfg.h, cols, n);
+    free(cols);
+    return st;
+}
