@@ -306,6 +306,7 @@ typedef struct {
     int per_series;      /* the file forms: 1 adds the scores of each series */
     size_t threads;      /* model: CPU threads (0: all cores) */
     const char *device;  /* model: FCAST_DEVICE_FORMS (NULL: auto) */
+    int verbose;         /* model: 1 says on stderr which device runs ("device: cpu (...)") */
     const char *out;     /* where the scores go: a file (written whole, atomically) or "-" (NULL too): stdout */
 } fcast_eval_request;
 /* Checks the request alone, before any file is read: one input, season

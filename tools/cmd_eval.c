@@ -22,7 +22,7 @@ static int usage(void) {
 }
 
 int cmd_eval(int argc, char **argv, int first) {
-    fcast_eval_request a = {.season = 1, .out = "-", .device = "auto", .format = "table"};
+    fcast_eval_request a = {.season = 1, .out = "-", .device = "auto", .format = "table", .verbose = 1};
     arg_spec specs[] = {
         {"model", ARG_STR, &a.model, "FILE", "model file written by fcast train: forecast here and score", 0, 0},
         {"cv", ARG_STR, &a.cv, "FILE", "cross-validation CSV to score (unique_id, ds, cutoff, y, models...)", 0, 0},

@@ -48,7 +48,7 @@ fc_status fc_api_eval_model(const fcast_eval_request *a) {
     const char *out = a->out ? a->out : "-";
     const fc_input_path inputs[] = {{"--model", a->model}, {"--train", a->train}, {"--test", a->test}};
     fc_status st = fc_output_check("--out", out, 1, inputs, 3);   /* before any work */
-    if (st == FC_OK) st = fc_api_backend_open(a->device, a->threads, 0, &be);
+    if (st == FC_OK) st = fc_api_backend_open(a->device, a->threads, a->verbose, &be);
     if (st == FC_OK) st = fc_forecaster_load(a->model, be, &f);
     if (st == FC_OK) st = refuse_exog(&f, a->model);
     if (st == FC_OK) st = fc_load_history(&f, a->train, NULL, &tr);
