@@ -1,12 +1,13 @@
 /* An ensemble member (api_ensemble.h): its configuration resolved, its
- * data checks and memory plan, its training. The training is
- * fcast_train's (api_train_run.c: set_options, take_data, prepare, run)
- * on the ensemble's shared backend and data, so its tensors are the bits
- * fcast_train writes for its configuration; tests/cli_ensemble.sh
- * compares them. */
+ * data checks and memory plan, its training. The training takes
+ * fcast_train's steps (api_train_steps.h) on the ensemble's shared
+ * backend and data, so its tensors are the bits fcast_train writes for its
+ * configuration; tests/cli_ensemble.sh and test_api_ensemble_run compare
+ * them. */
 #include <stdio.h>
 
 #include "api/api_ensemble.h"
+#include "api/api_train_steps.h"
 #include "core/error.h"
 #include "core/memory_stats.h"
 
@@ -28,19 +29,15 @@ fc_status fc_api_member_resolve(fc_api_member *m, const volatile int *cancel) {
                         "and the median of quantiles is not a quantile: use point losses (mae, mse, huber, smape, "
                         "mape, mase)", fc_loss_name(m->loss));
     FC_TRY(refuse_keys(c));
-    m->o = c->train;   /* as fcast_train's set_options, without the files of a single run */
-    m->o.verbose = c->run.verbose;
-    m->o.profile = c->run.profile;
     m->hook = (fc_api_progress){0};
-    fc_api_watch(&m->o, &m->hook, cancel);
+    fc_api_train_options(c, &m->hook, cancel, &m->o);   /* no files of a single run: no checkpoints, no log */
     return FC_OK;
 }
 
 fc_status fc_api_member_check(fc_api_member *m, const fc_dataset *ds, fc_backend *be, size_t kept, size_t *params) {
     size_t limit = m->c->run.memory_limit, fits = 0;
     fc_model *planned = NULL;
-    FC_TRY(fc_exog_check_columns(&m->cfg, ds, fc_api_exog_words()));
-    FC_TRY(fc_train_check(ds, &m->cfg, &m->o));
+    FC_TRY(fc_api_train_check_data(&m->cfg, ds, &m->o));
     FC_TRY(fc_model_plan(&m->cfg, &planned));
     *params = planned->n_floats * sizeof(float);
     fc_status st = fc_memory_plan_train(planned, ds, &m->o, be, &m->plan);
@@ -60,10 +57,7 @@ fc_status fc_api_member_train(fc_api_member *m, const fc_dataset *ds, fc_backend
                               fc_ensemble_writer *w, fc_train_summary *sum) {
     fc_forecaster f = {.scaler = m->c->scaler, .loss = m->loss, .run_config_json = description,
                        .ds_kind = ds->ds_kind, .freq = ds->freq};
-    fc_status st = be->arena_open(be, fc_memory_plan_arena_bytes(&m->plan));   /* the model lives in it */
-    if (st != FC_OK) return st;
-    st = fc_model_create(&m->cfg, be, &f.model);
-    if (st == FC_OK) st = fc_model_init_params(f.model, m->o.seed);
+    fc_status st = fc_api_train_model_new(&m->cfg, &m->plan, &m->o, be, &f.model);
     if (st == FC_OK) st = fc_train(&f, ds, &m->o, sum);
     if (st == FC_OK) st = fc_ensemble_writer_add(w, &f);   /* copies the parameters */
     fc_forecaster_free(&f);

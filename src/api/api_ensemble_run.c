@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "api/api_ensemble.h"
+#include "api/api_train_steps.h"
 #include "core/error.h"
 #include "io/output_path.h"
 
@@ -84,17 +85,6 @@ static fc_status check_members(ensemble_run *e) {
     return FC_OK;
 }
 
-/* What a member's training did, in the report's fields. */
-static fcast_train_report member_report(const fc_api_member *m, const fc_train_summary *s, const fc_backend *be) {
-    return (fcast_train_report){.steps = s->steps, .max_steps = m->o.max_steps, .start_step = s->start_step,
-                                .seconds = s->seconds, .windows_per_second = s->windows_per_second,
-                                .last_train_loss = s->last_train_loss, .best_val_loss = s->best_val_loss,
-                                .best_step = s->best_step, .early_stopped = s->early_stopped,
-                                .skipped_steps = s->skipped_steps, .loss_scale = s->loss_scale,
-                                .windows_batch_size = m->o.windows_batch_size,
-                                .precision = fc_precision_name(m->o.precision), .device = be->name};
-}
-
 /* The member's description: the caller's, or its settings as fcast_train keeps them. */
 static fc_status train_member(ensemble_run *e, size_t i, fc_ensemble_writer *w) {
     fc_api_member *m = &e->m[i];
@@ -106,7 +96,8 @@ static fc_status train_member(ensemble_run *e, size_t i, fc_ensemble_writer *w) 
     fc_status st = fc_api_member_train(m, e->d->ds, e->be, given ? given : own, w, &sum);
     free(own);
     if (st != FC_OK) return fc_error_wrap(st, "%s: ", m->label);
-    fcast_train_report done = member_report(m, &sum, e->be);
+    fcast_train_report done;
+    fc_api_train_report(&sum, &m->o, e->be, &done);
     if (e->on_member) e->on_member(e->user, i, &done);
     return FC_OK;
 }
