@@ -423,6 +423,94 @@ fc_status fcast_cross_validate_file(const fcast_config *const *configs, size_t n
 /* END cv-run */
 
 /* BEGIN eval-run */
+/* Scores of forecasts against actual values, as `fcast eval` writes them
+ * (docs/evaluation.md). Exactly one input:
+ *   model      a model file (fcast_model_save's): it forecasts the h points
+ *              after each series of `train` and they are scored against the
+ *              rows of `test` with the same (unique_id, ds), beside
+ *              seasonal naive; a table of MAE, RMSE, sMAPE, MASE;
+ *   cv         a cross-validation CSV (unique_id, ds, cutoff, y, one column
+ *              per model, intervals and quantiles: fcast cv's,
+ *              neuralforecast's cross_validation); train optional;
+ *   forecasts  a forecast CSV (unique_id, ds, models...: fcast predict's)
+ *              with its actual values in `test` and the history in `train`
+ *              (each series' cutoff).
+ * The file forms score every model column beside Naive and
+ * SeasonalNaive(season) baselines (with train), by the metrics of
+ * utilsforecast. Paths are the caller's; nothing is kept. */
+typedef struct {
+    const char *model, *cv, *forecasts;   /* one of them */
+    const char *train, *test;             /* long CSVs (unique_id, ds, y) */
+    size_t season;       /* seasonal period of seasonal naive and MASE, >= 1 */
+    const char *freq;    /* the file forms: frequency of train (NULL: inferred) */
+    const char *format;  /* the file forms: "table" (NULL too), "csv" (long) or "json" */
+    int per_series;      /* the file forms: 1 adds the scores of each series */
+    size_t threads;      /* model: CPU threads (0: all cores) */
+    const char *device;  /* model: FCAST_DEVICE_FORMS (NULL: auto) */
+    int verbose;         /* model: 1 says on stderr which device runs ("device: cpu (...)") */
+    const char *out;     /* where the scores go: a file (written whole, atomically) or "-" (NULL too): stdout */
+} fcast_eval_request;
+/* Checks the request alone, before any file is read: one input, season
+ * >= 1, a known format, and only the fields of its form (model needs
+ * train and test and takes no freq, format or per_series; cv takes no
+ * test; forecasts needs test and train; freq needs train). FC_ERR_INVALID
+ * names the fields. fcast_eval_file checks it too. */
+fc_status fcast_eval_check(const fcast_eval_request *r);
+/* Scores r's forecasts into r->out. The output path is checked before any
+ * work (an existing directory, not one of the inputs). Errors: the
+ * request's (fcast_eval_check), a file's (FC_ERR_IO, FC_ERR_PARSE naming
+ * the line), a model that reads exogenous inputs (FC_ERR_INVALID: forecast
+ * it with fcast_predict_future and score the forecast file), an ensemble
+ * file given as model (FC_ERR_FORMAT), a test series not in train. */
+fc_status fcast_eval_file(const fcast_eval_request *r);
+
+/* Ensembles (`fcast ensemble`; N-BEATS's M4 ensemble): several models
+ * trained on one panel, written to one file that fcast predict reads
+ * and combines per point. */
+typedef enum { FCAST_COMBINE_MEDIAN = 0, FCAST_COMBINE_MEAN = 1 } fcast_combine;
+/* "median" or "mean" (exactly); FC_ERR_INVALID naming the text otherwise. */
+fc_status fcast_combine_parse(const char *name, fcast_combine *out);
+/* "median", "mean"; NULL for another value. */
+const char *fcast_combine_name(fcast_combine c);
+/* 1 when the loss named `loss` (a "loss" key's value, any case) gives
+ * point forecasts (mae, mse, huber, smape, mape, mase), 0 when it gives
+ * quantiles (quantile, mq: an ensemble cannot take them, as the median of
+ * quantiles is not a quantile), -1 when it is no loss. */
+int fcast_loss_is_point(const char *loss);
+#define FCAST_ENSEMBLE_MAX_MEMBERS 256
+typedef struct {
+    const fcast_config *const *members;   /* n_members configurations, trained in this order */
+    size_t n_members;                     /* 1 to FCAST_ENSEMBLE_MAX_MEMBERS */
+    /* each member's name in messages, prefixed to an error of its own
+     * ("member 2/8 (nhits, ...): ..."); NULL: "member i" from 1 */
+    const char *const *names;
+    /* each member's description kept in the file (its "run_config");
+     * NULL, or a NULL entry: its settings as fcast_train keeps them */
+    const char *const *descriptions;
+    fcast_combine combine;
+    const char *out;                      /* the ensemble file (.safetensors) */
+} fcast_ensemble_request;
+/* Called before member i trains (done NULL) and after (done: what its
+ * training did: steps, seconds, losses, early stop; the memory fields 0). */
+typedef void (*fcast_member_fn)(void *user, size_t member, const fcast_train_report *done);
+/* Trains every member on the file at path and writes the ensemble file,
+ * each member exactly as fcast_train trains its configuration (the same
+ * tensors, bit for bit), one after another with every thread, on one
+ * backend and one reading of the file. The run's operations are the first
+ * member's keys: device, threads, tf32, verbose (the device and each
+ * step's progress on stderr), and the data's (data-store, store-dir,
+ * freq, stat-exog-file, memory-limit); "memory-limit" bounds each
+ * member's plan beside the parameters of the members before it (held for
+ * the file). The members must share h and give point forecasts; they
+ * cannot take "windows-batch-size" auto, "prediction-intervals",
+ * "checkpoint", "resume" or "log-file". Order of the checks, so that a
+ * run that cannot finish fails at once: the request, r->out (a writable
+ * place that is not the data), the device, the file, then every member's
+ * data checks and memory plan before any trains. on_member (may be NULL)
+ * hears of each member; *cancel (may be NULL) non-zero stops after the
+ * current step with FC_ERR_INTERRUPTED, nothing written. */
+fc_status fcast_ensemble_train_file(const fcast_ensemble_request *r, const char *path, fcast_member_fn on_member,
+                                    void *user, const volatile int *cancel);
 /* END eval-run */
 
 /* BEGIN tune-run */

@@ -1,28 +1,23 @@
 /* fcast ensemble: train the cartesian product of architectures x input
  * size multiples x losses x seeds, each member exactly as `fcast train`
- * would with its flags, into one ensemble file (io/ensemble_file.h) that
- * `fcast predict` combines by the median or the mean. The members are trained one after
- * another on one backend and one loaded dataset. Each goes through the
- * calls `fcast train` makes, in its order (flags resolved by
- * train_flags_resolve, fc_train_check, the memory plan, an arena of the
- * plan's size, fc_model_create, fc_model_init_params from its seed,
- * fc_train), so its tensors are the bits `fcast train` writes for the
- * member's flags; tests/cli_ensemble.sh compares them. Members are not
- * trained several at once: one at a time, each with every thread. */
+ * would with its flags, into one ensemble file that `fcast predict`
+ * combines by the median or the mean. Here: the lists, each member's
+ * flags made into its configuration by train_flags_config (as fcast train
+ * makes its own), its name and the description its file keeps, and the
+ * lines printed; the training and the file are the library's
+ * (fcast.h: fcast_ensemble_train_file: one backend, one reading of the
+ * data, every member's plan checked before any trains, then one member at
+ * a time with every thread). tests/cli_ensemble.sh compares each member
+ * with fcast train's model of its flags. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "args.h"
 #include "cli.h"
-#include "core/memory_stats.h"
-#include "core/error.h"
-#include "device_choice.h"
-#include "io/ensemble_file.h"
-#include "io/output_path.h"
-#include "train/memory_plan.h"
 #include "train_flags.h"
 
 static const char *SUMMARY =
@@ -38,22 +33,19 @@ typedef struct {
     const char *multiples, *seeds, *combine;
 } ensemble_flags;
 
-typedef struct {
-    train_flags flags;      /* the member's, as `fcast train` would take them */
-    train_setup su;
-    fc_memory_plan plan;
-    char label[160];
-    char *run_config;
-} member;
+#define LABEL_MAX 160
 
 typedef struct {
     char archs[LIST_MAX][ENTRY_MAX], losses[LIST_MAX][ENTRY_MAX];
     size_t n_archs, n_losses, n_sizes, n_seeds;
-    size_t sizes[LIST_MAX], multiples[LIST_MAX];   /* input sizes; their multiples of h (0: --input-size) */
+    size_t sizes[LIST_MAX];   /* input sizes */
     long seeds[LIST_MAX];
-    fc_combine combine;
-    member *m;
-    size_t n;
+    fcast_combine combine;
+    size_t n;                 /* members, and for each: */
+    fcast_config **configs;
+    char (*labels)[LABEL_MAX];
+    const char **names;       /* into labels */
+    char **descriptions;      /* the run configuration `fcast train` would record */
 } ensemble_run;
 
 static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -98,15 +90,12 @@ static int split_integers(const char *flag, const char *text, long min, long *x,
 static int parse_losses(const ensemble_flags *a, ensemble_run *r) {
     int rc = split_list("losses", a->t.loss, r->losses, &r->n_losses);
     for (size_t i = 0; !rc && i < r->n_losses; i++) {
-        fc_loss_kind k;
-        if (fc_loss_parse(r->losses[i], &k))
-            return usage("--losses: '%s' is not one of mae, mse, huber, smape, mape, mase", r->losses[i]);
-        if (k == FC_LOSS_QUANTILE || k == FC_LOSS_MQ) {
-            fc_error(FC_ERR_INVALID, "--losses %s: an ensemble combines point forecasts by their median or mean, and "
-                     "the median of quantiles is not a quantile: use point losses (mae, mse, huber, smape, mape, mase)",
-                     r->losses[i]);
-            return cli_fail("ensemble");
-        }
+        int point = fcast_loss_is_point(r->losses[i]);
+        if (point < 0) return usage("--losses: '%s' is not one of mae, mse, huber, smape, mape, mase", r->losses[i]);
+        if (!point)
+            return cli_refuse("ensemble", CLI_EXIT_INVALID, "--losses %s: an ensemble combines point forecasts by "
+                              "their median or mean, and the median of quantiles is not a quantile: use point "
+                              "losses (mae, mse, huber, smape, mape, mase)", r->losses[i]);
     }
     return rc;
 }
@@ -124,216 +113,25 @@ static int parse_sizes(const ensemble_flags *a, ensemble_run *r) {
     }
     long x[LIST_MAX];
     int rc = split_integers("input-size-multiples", a->multiples, 1, x, &r->n_sizes);
-    for (size_t i = 0; !rc && i < r->n_sizes; i++) {
-        r->multiples[i] = (size_t)x[i];
-        r->sizes[i] = (size_t)x[i] * a->t.h;
-    }
+    for (size_t i = 0; !rc && i < r->n_sizes; i++) r->sizes[i] = (size_t)x[i] * a->t.h;
     return rc;
 }
 
-static int has_loss(const ensemble_run *r, fc_loss_kind want) {
-    for (size_t i = 0; i < r->n_losses; i++) {
-        fc_loss_kind k;
-        if (!fc_loss_parse(r->losses[i], &k) && k == want) return 1;
-    }
+/* 1 when a member has loss `name` (losses are named in any case). */
+static int has_loss(const ensemble_run *r, const char *name) {
+    for (size_t i = 0; i < r->n_losses; i++)
+        if (!strcasecmp(r->losses[i], name)) return 1;
     return 0;
 }
 
 /* A loss parameter flag goes to the members of its loss; given with no
  * such member it is refused, as train refuses it for another loss. */
 static int check_loss_flags(const ensemble_flags *a, const ensemble_run *r) {
-    if (a->t.huber_delta && !has_loss(r, FC_LOSS_HUBER))
+    if (a->t.huber_delta && !has_loss(r, "huber"))
         return usage("--huber-delta is a parameter of --loss huber, and --losses %s has no huber", a->t.loss);
-    if (a->t.season != ARG_SIZE_UNSET && !has_loss(r, FC_LOSS_MASE))
+    if (a->t.season != ARG_SIZE_UNSET && !has_loss(r, "mase"))
         return usage("--season is a parameter of --loss mase, and --losses %s has no mase", a->t.loss);
     return 0;
-}
-
-/* The run configuration `fcast train` would record for these flags. */
-static char *member_run_config(const train_flags *one) {
-    train_flags t;
-    arg_spec specs[FC_TRAIN_MAX_SPECS];
-    train_flags_init(&t, specs, 1);   /* the table points into t */
-    t = *one;
-    return args_config_json(specs, FC_TRAIN_OPERATIONS_FLAGS);
-}
-
-/* Member `i` of the product: its flags, label and setup. */
-static int make_member(const ensemble_flags *a, ensemble_run *r, size_t i, size_t arch, size_t size, size_t loss,
-                       size_t seed) {
-    member *mb = &r->m[i];
-    train_flags *one = &mb->flags;
-    fc_loss_kind kind = FC_LOSS_MAE;   /* parse_losses has checked every name */
-    *one = a->t;
-    one->model = r->archs[arch];
-    one->input_size = r->sizes[size];
-    one->loss = r->losses[loss];
-    one->seed = r->seeds[seed];
-    fc_loss_parse(one->loss, &kind);
-    if (kind != FC_LOSS_MASE) one->season = ARG_SIZE_UNSET;
-    if (kind != FC_LOSS_HUBER) one->huber_delta = NULL;
-    snprintf(mb->label, sizeof mb->label, "member %zu/%zu (%s, input-size %zu, loss %s, seed %ld)", i + 1, r->n,
-             one->model, one->input_size, one->loss, one->seed);
-    int rc = train_flags_resolve("ensemble", one, &mb->su);
-    if (rc == 1) {
-        fc_error_wrap(fc_last_status(), "%s: ", mb->label);
-        return cli_fail("ensemble");
-    }
-    if (rc) return CLI_EXIT_USAGE;
-    if (mb->su.auto_batch) return usage("--windows-batch-size auto is for fcast train; give a number");
-    if (!(mb->run_config = member_run_config(one))) return cli_fail("ensemble");
-    return 0;
-}
-
-/* The cartesian product, architecture outermost, seed innermost. */
-static int make_members(const ensemble_flags *a, ensemble_run *r) {
-    r->n = r->n_archs * r->n_sizes * r->n_losses * r->n_seeds;
-    if (r->n > FC_ENSEMBLE_MAX_MEMBERS) {
-        fprintf(stderr, "fcast ensemble: %zu members (%zu x %zu x %zu x %zu); at most %d\n", r->n, r->n_archs,
-                r->n_sizes, r->n_losses, r->n_seeds, FC_ENSEMBLE_MAX_MEMBERS);
-        return CLI_EXIT_USAGE;
-    }
-    if (!(r->m = calloc(r->n, sizeof *r->m))) return cli_fail("ensemble");
-    size_t i = 0;
-    for (size_t ar = 0; ar < r->n_archs; ar++)
-        for (size_t sz = 0; sz < r->n_sizes; sz++)
-            for (size_t lo = 0; lo < r->n_losses; lo++)
-                for (size_t se = 0; se < r->n_seeds; se++) {
-                    int rc = make_member(a, r, i++, ar, sz, lo, se);
-                    if (rc) return rc;
-                }
-    return 0;
-}
-
-static int resolve(const ensemble_flags *a, ensemble_run *r) {
-    size_t n_seeds;
-    int rc = split_list("model", a->t.model, r->archs, &r->n_archs);
-    if (!rc) rc = parse_sizes(a, r);
-    if (!rc) rc = parse_losses(a, r);
-    if (!rc) rc = split_integers("seeds", a->seeds, 0, r->seeds, &n_seeds);
-    r->n_seeds = n_seeds;
-    if (!rc && fc_combine_parse(a->combine, &r->combine))
-        rc = usage("--combine '%s' is not median or mean", a->combine);
-    if (!rc) rc = check_loss_flags(a, r);
-    return rc ? rc : make_members(a, r);
-}
-
-/* Member i's plan against the limit, with the parameters of the members
- * before it, which wait in host memory for the ensemble file (`kept`). */
-static fc_status check_member(member *mb, const fc_dataset *ds, fc_backend *be, size_t kept, size_t *params) {
-    const train_setup *su = &mb->su;
-    size_t limit = su->memory_limit, fits = 0;
-    fc_model *planned = NULL;
-    FC_TRY(fc_train_check(ds, &su->cfg, &su->o));
-    FC_TRY(fc_model_plan(&su->cfg, &planned));
-    *params = planned->n_floats * sizeof(float);
-    fc_status st = fc_memory_plan_train(planned, ds, &su->o, be, &mb->plan);
-    int over = limit && (kept >= limit || mb->plan.total > limit - kept);
-    if (st == FC_OK && over && kept < limit)
-        st = fc_memory_plan_largest_batch(planned, ds, &su->o, be, limit - kept, &fits);
-    fc_model_free(&planned);
-    if (st != FC_OK || !over) return st;
-    if (!kept) return fc_memory_plan_refusal(&mb->plan, limit, fits);
-    char text[32];
-    fc_memory_plan_refusal(&mb->plan, kept < limit ? limit - kept : 0, fits);
-    return fc_error_wrap(FC_ERR_MEMORY, "beside the %s of the earlier members' parameters held for the ensemble "
-                         "file: ", fc_bytes_text(kept, text, sizeof text));
-}
-
-/* Every member's data checks and memory plan, before any is trained: an
- * ensemble is refused at once, not after hours of training. */
-static fc_status check_members(ensemble_run *r, const fc_dataset *ds, fc_backend *be) {
-    size_t kept = 0;
-    for (size_t i = 0; i < r->n; i++) {
-        size_t params = 0;
-        fc_status st = check_member(&r->m[i], ds, be, kept, &params);
-        if (st != FC_OK) return fc_error_wrap(st, "%s: ", r->m[i].label);
-        kept += params;
-    }
-    return FC_OK;
-}
-
-/* One member, as cmd_train.c trains a model, then into the writer. */
-static fc_status train_member(member *mb, const fc_dataset *ds, fc_backend *be, fc_ensemble_writer *w,
-                              fc_train_summary *sum) {
-    train_setup *su = &mb->su;
-    fc_forecaster f = {.scaler = su->scaler, .loss = su->loss, .run_config_json = mb->run_config};
-    fc_status st = be->arena_open(be, fc_memory_plan_arena_bytes(&mb->plan));   /* the model lives in it */
-    if (st != FC_OK) return st;
-    st = fc_model_create(&su->cfg, be, &f.model);
-    if (st == FC_OK) st = fc_model_init_params(f.model, su->o.seed);
-    f.ds_kind = ds->ds_kind;
-    f.freq = ds->freq;
-    if (st == FC_OK) st = fc_train(&f, ds, &su->o, sum);
-    if (st == FC_OK) st = fc_ensemble_writer_add(w, &f);   /* copies the parameters */
-    fc_forecaster_free(&f);
-    be->arena_close(be);
-    return st;
-}
-
-static double now_seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static fc_status train_members(const ensemble_flags *a, ensemble_run *r, const fc_dataset *ds, fc_backend *be) {
-    fc_ensemble_writer *w = NULL;
-    FC_TRY(fc_ensemble_writer_new(r->combine, r->n, a->t.h, &w));
-    fc_status st = FC_OK;
-    for (size_t i = 0; st == FC_OK && i < r->n; i++) {
-        fc_train_summary sum;
-        if (!a->t.quiet) fprintf(stderr, "%s: training\n", r->m[i].label);
-        st = train_member(&r->m[i], ds, be, w, &sum);
-        if (st != FC_OK) st = fc_error_wrap(st, "%s: ", r->m[i].label);
-        else
-            fprintf(stderr, "%s: %zu steps in %.2f s, last training loss %.5g%s\n", r->m[i].label, sum.steps,
-                    sum.seconds, sum.last_train_loss, sum.early_stopped ? ", stopped early" : "");
-    }
-    if (st == FC_OK) st = fc_ensemble_writer_write(w, a->t.out);
-    fc_ensemble_writer_free(&w);
-    return st;
-}
-
-static void run_free(ensemble_run *r) {
-    for (size_t i = 0; r->m && i < r->n; i++) free(r->m[i].run_config);
-    free(r->m);
-    r->m = NULL;
-}
-
-static int ensemble(const ensemble_flags *a) {
-    double start = now_seconds();
-    ensemble_run r;
-    memset(&r, 0, sizeof r);
-    int rc = resolve(a, &r);
-    if (rc) {
-        run_free(&r);
-        return rc;
-    }
-    fc_backend *be = NULL;
-    fc_dataset *ds = NULL;
-    const fc_input_path inputs[] = {{"--data", a->t.data}};
-    fc_status st = fc_output_check("--out", a->t.out, 0, inputs, 1);   /* before any work */
-    /* the device first, as train: a GPU that cannot run fails before data is read */
-    if (st == FC_OK) st = device_backend_open(a->t.device, a->t.threads, a->t.quiet, &be);
-    if (st == FC_OK) be->tf32 = a->t.tf32;
-    if (st == FC_OK) st = train_flags_load_data(&r.m[0].flags, &r.m[0].su, &(fc_data_choice){0}, &ds);
-    if (st == FC_OK) st = check_members(&r, ds, be);
-    double trained = now_seconds();
-    if (st == FC_OK) st = train_members(a, &r, ds, be);
-    if (st == FC_OK) {
-        double end = now_seconds();
-        fprintf(stderr, "ensemble of %zu members (%zu architecture%s x %zu input size%s x %zu loss%s x %zu seed%s), "
-                "combined by the %s, written to %s\ntime: %.2f s in all, %.3f s per member\n", r.n, r.n_archs,
-                r.n_archs > 1 ? "s" : "", r.n_sizes, r.n_sizes > 1 ? "s" : "", r.n_losses, r.n_losses > 1 ? "es" : "",
-                r.n_seeds, r.n_seeds > 1 ? "s" : "", fc_combine_name(r.combine), a->t.out, end - start,
-                (end - trained) / (double)r.n);
-    }
-    rc = st == FC_OK ? CLI_EXIT_OK : cli_fail("ensemble");
-    run_free(&r);
-    fc_dataset_free(&ds);
-    fc_backend_destroy(&be);
-    return rc;
 }
 
 static arg_spec *find_spec(arg_spec *specs, const char *name) { return args_find(specs, name, strlen(name)); }
@@ -377,11 +175,174 @@ static void ensemble_flags_init(ensemble_flags *a, arg_spec specs[FC_TRAIN_MAX_S
     args_append(specs, FC_TRAIN_MAX_SPECS, extra, sizeof extra / sizeof *extra);
 }
 
+/* The run configuration `fcast train` would record for these flags. */
+static char *member_run_config(const train_flags *one) {
+    train_flags t;
+    arg_spec specs[FC_TRAIN_MAX_SPECS];
+    train_flags_init(&t, specs, 1);   /* the table points into t */
+    t = *one;
+    return args_config_json(specs, FC_TRAIN_OPERATIONS_FLAGS);
+}
+
+/* A member's architecture and scaler, refused as fcast train refuses them
+ * (a usage error, before its other flags). */
+static int check_choices(const char *arch, const train_flags *one) {
+    fcast_config *probe = NULL;
+    int rc = 0;
+    if (fcast_config_new(arch, 1, 1, &probe) != FC_OK) rc = CLI_EXIT_USAGE;
+    else if (one->scaler && fcast_config_set(probe, "scaler", one->scaler) != FC_OK) rc = CLI_EXIT_USAGE;
+    fcast_config_free(probe);
+    return rc ? cli_refuse("ensemble", rc, "%s", fc_last_error()) : 0;
+}
+
+/* The member's configuration: its flags as fcast train takes them, read
+ * by train_flags_config from the command line's table (its flags seen
+ * there), pointing into a copy holding the member's values; refusals name
+ * the member. */
+static int member_config(const arg_spec *given, const train_flags *one, const char *label, fcast_config **out) {
+    static const char *const renamed[] = {"losses", "loss", NULL};
+    ensemble_flags b;
+    arg_spec specs[FC_TRAIN_MAX_SPECS];
+    ensemble_flags_init(&b, specs);   /* the same table, pointing into b */
+    b.t = *one;
+    for (size_t k = 0; specs[k].name; k++) specs[k].seen = given[k].seen;
+    for (const char *const *no = (const char *const[]){"out", "input-size-multiples", "combine", NULL}; *no; no++)
+        find_spec(specs, *no)->seen = 0;   /* the ensemble's, not the member's */
+    find_spec(specs, "losses")->seen = 1;
+    if (one->season == ARG_SIZE_UNSET) find_spec(specs, "season")->seen = 0;
+    if (!one->huber_delta) find_spec(specs, "huber-delta")->seen = 0;
+    *find_spec(specs, "seeds") = (arg_spec){"seed", ARG_INT, &b.t.seed, "S", NULL, 0, 1};
+    char command[LABEL_MAX + 16];
+    snprintf(command, sizeof command, "ensemble: %s", label);
+    return train_flags_config(command, &b.t, specs, renamed, out);
+}
+
+/* Member `i` of the product: its flags, name, configuration and description. */
+static int make_member(const ensemble_flags *a, const arg_spec *given, ensemble_run *r, size_t i, size_t arch,
+                       size_t size, size_t loss, size_t seed) {
+    train_flags one = a->t;
+    one.model = r->archs[arch];
+    one.input_size = r->sizes[size];
+    one.loss = r->losses[loss];
+    one.seed = r->seeds[seed];
+    if (strcasecmp(one.loss, "mase")) one.season = ARG_SIZE_UNSET;
+    if (strcasecmp(one.loss, "huber")) one.huber_delta = NULL;
+    snprintf(r->labels[i], LABEL_MAX, "member %zu/%zu (%s, input-size %zu, loss %s, seed %ld)", i + 1, r->n,
+             one.model, one.input_size, one.loss, one.seed);
+    r->names[i] = r->labels[i];
+    int rc = check_choices(one.model, &one);
+    if (!rc) rc = member_config(given, &one, r->labels[i], &r->configs[i]);
+    if (rc) return rc;
+    if (one.wbs && !strcmp(one.wbs, "auto")) return usage("--windows-batch-size auto is for fcast train; give a number");
+    if (!(r->descriptions[i] = member_run_config(&one)))
+        return cli_refuse("ensemble", CLI_EXIT_MEMORY, "out of memory");
+    return 0;
+}
+
+static int allocate_members(ensemble_run *r) {
+    r->configs = calloc(r->n, sizeof *r->configs);
+    r->labels = calloc(r->n, sizeof *r->labels);
+    r->names = calloc(r->n, sizeof *r->names);
+    r->descriptions = calloc(r->n, sizeof *r->descriptions);
+    if (r->configs && r->labels && r->names && r->descriptions) return 0;
+    return cli_refuse("ensemble", CLI_EXIT_MEMORY, "out of memory");
+}
+
+/* The cartesian product, architecture outermost, seed innermost. */
+static int make_members(const ensemble_flags *a, const arg_spec *given, ensemble_run *r) {
+    r->n = r->n_archs * r->n_sizes * r->n_losses * r->n_seeds;
+    if (r->n > FCAST_ENSEMBLE_MAX_MEMBERS)
+        return usage("%zu members (%zu x %zu x %zu x %zu); at most %d", r->n, r->n_archs, r->n_sizes, r->n_losses,
+                     r->n_seeds, FCAST_ENSEMBLE_MAX_MEMBERS);
+    int rc = allocate_members(r);
+    size_t i = 0;
+    for (size_t ar = 0; !rc && ar < r->n_archs; ar++)
+        for (size_t sz = 0; !rc && sz < r->n_sizes; sz++)
+            for (size_t lo = 0; !rc && lo < r->n_losses; lo++)
+                for (size_t se = 0; !rc && se < r->n_seeds; se++) rc = make_member(a, given, r, i++, ar, sz, lo, se);
+    return rc;
+}
+
+static int resolve(const ensemble_flags *a, const arg_spec *given, ensemble_run *r) {
+    size_t n_seeds = 0;
+    int rc = split_list("model", a->t.model, r->archs, &r->n_archs);
+    if (!rc) rc = parse_sizes(a, r);
+    if (!rc) rc = parse_losses(a, r);
+    if (!rc) rc = split_integers("seeds", a->seeds, 0, r->seeds, &n_seeds);
+    r->n_seeds = n_seeds;
+    if (!rc && fcast_combine_parse(a->combine, &r->combine) != FC_OK)
+        rc = usage("--combine '%s' is not median or mean", a->combine);
+    if (!rc) rc = check_loss_flags(a, r);
+    return rc ? rc : make_members(a, given, r);
+}
+
+static void run_free(ensemble_run *r) {
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->configs) fcast_config_free(r->configs[i]);
+        if (r->descriptions) free(r->descriptions[i]);
+    }
+    free(r->configs);
+    free(r->labels);
+    free(r->names);
+    free(r->descriptions);
+}
+
+static double now_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+typedef struct {
+    const ensemble_run *r;
+    int quiet;
+    double trained;   /* when the first member started */
+} progress;
+
+/* A line as each member starts (unless --quiet) and ends. */
+static void on_member(void *user, size_t i, const fcast_train_report *done) {
+    progress *p = user;
+    const char *label = p->r->labels[i];
+    if (!done) {
+        if (!i) p->trained = now_seconds();
+        if (!p->quiet) fprintf(stderr, "%s: training\n", label);
+        return;
+    }
+    fprintf(stderr, "%s: %zu steps in %.2f s, last training loss %.5g%s\n", label, done->steps, done->seconds,
+            done->last_train_loss, done->early_stopped ? ", stopped early" : "");
+}
+
+static void print_summary(const ensemble_run *r, const char *out, double start, double trained) {
+    double end = now_seconds();
+    fprintf(stderr, "ensemble of %zu members (%zu architecture%s x %zu input size%s x %zu loss%s x %zu seed%s), "
+            "combined by the %s, written to %s\ntime: %.2f s in all, %.3f s per member\n", r->n, r->n_archs,
+            r->n_archs > 1 ? "s" : "", r->n_sizes, r->n_sizes > 1 ? "s" : "", r->n_losses, r->n_losses > 1 ? "es" : "",
+            r->n_seeds, r->n_seeds > 1 ? "s" : "", fcast_combine_name(r->combine), out, end - start,
+            (end - trained) / (double)r->n);
+}
+
+static int ensemble(const ensemble_flags *a, const arg_spec *given) {
+    double start = now_seconds();
+    ensemble_run r;
+    memset(&r, 0, sizeof r);
+    int rc = resolve(a, given, &r);
+    if (!rc) {
+        fcast_ensemble_request req = {(const fcast_config *const *)r.configs, r.n, r.names,
+                                      (const char *const *)r.descriptions, r.combine, a->t.out};
+        progress p = {&r, a->t.quiet, start};
+        fc_status st = fcast_ensemble_train_file(&req, a->t.data, on_member, &p, NULL);
+        if (st == FC_OK) print_summary(&r, a->t.out, start, p.trained);
+        rc = st == FC_OK ? CLI_EXIT_OK : cli_fail("ensemble");
+    }
+    run_free(&r);
+    return rc;
+}
+
 int cmd_ensemble(int argc, char **argv, int first) {
     ensemble_flags a;
     arg_spec specs[FC_TRAIN_MAX_SPECS];
     ensemble_flags_init(&a, specs);
     int rc = args_parse("ensemble", SUMMARY, specs, argc, argv, first);
     if (rc) return args_exit(rc);
-    return ensemble(&a);
+    return ensemble(&a, specs);
 }
