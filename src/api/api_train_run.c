@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/api_train_steps.h"
 #include "backend/cpu/cpu_backend.h"
 #include "core/error.h"
 #include "core/memory_stats.h"
@@ -184,10 +185,7 @@ static void log_summary(train_run *r, fc_status st) {
  * and the caller's progress callback and cancel flag. */
 static fc_status set_options(train_run *r, const volatile int *cancel) {
     const fc_api_run_keys *k = &r->c->run;
-    r->o = r->c->train;
-    r->o.verbose = k->verbose;
-    r->o.profile = k->profile;
-    fc_api_watch(&r->o, &r->hook, cancel);
+    fc_api_train_options(r->c, &r->hook, cancel, &r->o);
     if (!(r->m->checkpoint = checkpoint_path(k)) && (k->checkpoint || k->out))
         return fc_error(FC_ERR_MEMORY, "out of memory");
     r->o.checkpoint_path = r->m->checkpoint;
@@ -206,8 +204,7 @@ static fc_status take_data(train_run *r) {
     const fc_dataset *ds = r->d->ds;
     r->m->f.ds_kind = ds->ds_kind;
     r->m->f.freq = ds->freq;
-    FC_TRY(fc_exog_check_columns(&r->cfg, ds, fc_api_exog_words()));
-    return fc_train_check(ds, &r->cfg, &r->o);
+    return fc_api_train_check_data(&r->cfg, ds, &r->o);
 }
 
 /* Everything before the first step: a run that cannot write its files or
@@ -220,9 +217,7 @@ static fc_status prepare(train_run *r) {
     FC_TRY(fit_intervals(r));
     if (r->c->run.auto_batch) FC_TRY(choose_batch(r));
     FC_TRY(plan_memory(r));
-    FC_TRY(r->m->be->arena_open(r->m->be, fc_memory_plan_arena_bytes(&r->plan)));   /* the model lives in it */
-    FC_TRY(fc_model_create(&r->cfg, r->m->be, &r->m->f.model));
-    return fc_model_init_params(r->m->f.model, r->o.seed);
+    return fc_api_train_model_new(&r->cfg, &r->plan, &r->o, r->m->be, &r->m->f.model);   /* in the plan's arena */
 }
 
 /* The model so far is written on a cancel too (a checkpoint holds the rest). */
@@ -240,15 +235,8 @@ static void fill_report(train_run *r) {
     fcast_model *m = r->m;
     const fc_train_summary *s = &m->sum;
     fcast_train_report *p = &m->report;
-    *p = (fcast_train_report){.steps = s->steps, .max_steps = r->o.max_steps, .start_step = s->start_step,
-                              .seconds = s->seconds, .windows_per_second = s->windows_per_second,
-                              .last_train_loss = s->last_train_loss, .best_val_loss = s->best_val_loss,
-                              .best_step = s->best_step, .early_stopped = s->early_stopped,
-                              .skipped_steps = s->skipped_steps, .loss_scale = s->loss_scale,
-                              .windows_batch_size = r->o.windows_batch_size};
-    p->precision = fc_precision_name(r->o.precision);
+    fc_api_train_report(s, &r->o, m->be, p);
     p->kernel = kernel_note(r->o.precision);
-    p->device = m->be ? m->be->name : NULL;
     p->checkpoint = s->checkpoint ? m->checkpoint : NULL;
     p->model_file = m->model_file;
     p->memory_plan = r->plan.total;

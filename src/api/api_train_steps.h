@@ -1,8 +1,7 @@
 /* Steps of a training run as fcast_train takes them (api_train_run.c),
  * for the runs that train several models the same way (ensembles:
  * api_ensemble_member.c), so each model is the one fcast_train would make
- * of its configuration. api_train_run.c's set_options, take_data, prepare
- * and fill_report do the same inline today; they are meant to call these. */
+ * of its configuration: api_train_run.c takes these steps too. */
 #ifndef FC_API_TRAIN_STEPS_H
 #define FC_API_TRAIN_STEPS_H
 
