@@ -285,6 +285,38 @@ void fcast_model_free(fcast_model *m);
 /* END eval-run */
 
 /* BEGIN tools-run */
+/* The memory plan of a training run, as `fcast plan` prints it: what
+ * fcast_train_file(c, path, ...) would allocate, without training. The
+ * file is read as fcast_data_open reads it (the plan depends on its size)
+ * and the device of "device" builds its matrix-product kernels to say
+ * their workspace; no model is allocated. "out" and the other output keys
+ * are not used. Bytes throughout; strings are the library's, never freed. */
+#define FCAST_PLAN_MAX_ITEMS 24
+typedef struct {
+    const char *name;       /* "parameters", "activations", "batch buffers", ... */
+    size_t bytes;
+    size_t per_window;      /* the part that grows per window of the batch; 0: fixed */
+    int on_device;          /* inside the run's arena on its device */
+} fcast_plan_item;
+typedef struct {
+    const char *model;                     /* neuralforecast's class name: "NHITS" */
+    const char *precision;                 /* "fp32", "bf16", "fp16" */
+    size_t h, input_size;
+    size_t windows_batch_size;             /* planned for ("auto": 1024, the sweep's first guess) */
+    fcast_plan_item items[FCAST_PLAN_MAX_ITEMS];   /* largest first */
+    size_t n_items;
+    size_t total, per_window;              /* over all items */
+    size_t memory_limit;                   /* "memory-limit"; 0: none */
+    size_t largest_batch;                  /* with a limit: the largest windows-batch-size within it; 0: none fits */
+    int data_streamed;                     /* the rows go to a mapped store file ("data-store") */
+    int data_estimated;                    /* loaded whole under a limit: the next two are known */
+    size_t data_rows, data_load_peak;      /* rows and loading's estimated (transient) peak */
+    size_t data_store_bytes, data_stream_heap;   /* streamed: the store file, loading's heap at its peak */
+} fcast_plan_report;
+/* Fills *out. Errors are fcast_train_file's before training (the
+ * configuration, the device, the file, the data against the model); a plan
+ * over the limit is not an error (the report says so). */
+fc_status fcast_plan_file(const fcast_config *c, const char *path, fcast_plan_report *out);
 /* END tools-run */
 
 /* ------------------------------------------------------------------ */
