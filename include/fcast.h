@@ -317,6 +317,23 @@ typedef struct {
  * configuration, the device, the file, the data against the model); a plan
  * over the limit is not an error (the report says so). */
 fc_status fcast_plan_file(const fcast_config *c, const char *path, fcast_plan_report *out);
+/* A training run as one self-contained HTML page, as `fcast report`
+ * writes it (docs/operations.md): loss and validation curves, learning
+ * rate, loss scale, throughput, memory against the plan and the limit, the
+ * phase breakdown and, given forecasts, forecasts against actuals. Charts
+ * are inline SVG; the page loads nothing from the network. */
+typedef struct {
+    const char *log;         /* the run log (JSON Lines) of the key "log-file"; needed */
+    const char *forecasts;   /* a forecast CSV of `fcast predict` (unique_id, ds, <MODEL>[, intervals]); NULL: none */
+    const char *actuals;     /* a long CSV (unique_id, ds, y) drawn under the forecasts; NULL: none */
+    const char *series;      /* comma-separated unique_ids to draw; NULL: the first 4 of the forecasts */
+    const char *out;         /* the HTML file, written whole or not at all; "-": standard output */
+} fcast_report_request;
+/* Writes the page. out is checked first (and must not be one of the
+ * inputs); actuals and series need forecasts; a series not in the
+ * forecasts, or actuals that do not cover them, are FC_ERR_INVALID naming
+ * it. */
+fc_status fcast_report_html(const fcast_report_request *r);
 /* END tools-run */
 
 /* ------------------------------------------------------------------ */
