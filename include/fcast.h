@@ -334,6 +334,49 @@ typedef struct {
  * forecasts, or actuals that do not cover them, are FC_ERR_INVALID naming
  * it. */
 fc_status fcast_report_html(const fcast_report_request *r);
+/* This machine as fcast sees it, as `fcast doctor` reports it: the CPU
+ * (model, AVX-512, AVX512-BF16, AMX, cores, memory, the measured
+ * matrix-product peak), the GPUs (through NVML; through the CUDA backend,
+ * host<->device bandwidth and matrix-product peak; a GPU that cannot run
+ * says why, never a failure) and the conclusion: the device "device" auto
+ * takes, the precision to train in, and the largest windows-batch-size of
+ * the default N-HiTS (h 48, input 96) within the memory limit. What a
+ * notebook checks its setup with: fcast_doctor_json for every figure,
+ * fcast_doctor_summary_get for the answers. */
+typedef struct {
+    const char *memory_limit;   /* "2GiB"; NULL: the memory available now (on a GPU, at most GPU 0's free memory) */
+    const char *data;           /* a long CSV to plan on; NULL: one synthetic series built in memory */
+    size_t threads;             /* CPU threads, at most 1024; 0: all cores */
+    int quick;                  /* 1: skip the timed peaks and the copy bandwidths (a second, not tens) */
+} fcast_doctor_request;
+typedef struct fcast_doctor fcast_doctor;
+/* Probes and measures (seconds, unless quick). Errors: a bad memory_limit
+ * or threads (named), an unreadable data file, the memory available
+ * unknown without a memory_limit. */
+fc_status fcast_doctor_run(const fcast_doctor_request *r, fcast_doctor **out);
+/* The report as `fcast doctor` prints it (lines ending in '\n'), and as
+ * `fcast doctor --json` prints it (one JSON object and '\n': "cpu", "gpu",
+ * "conclusion"; null where a figure is unknown or not measured). Owned by
+ * d. */
+const char *fcast_doctor_text(const fcast_doctor *d);
+const char *fcast_doctor_json(const fcast_doctor *d);
+/* The answers, strings owned by d. */
+typedef struct {
+    const char *device, *device_reason;         /* "cpu" or "cuda:0": where device auto runs, and why */
+    const char *precision, *precision_reason;   /* "bf16" or "fp32" (fcast_train's default is fp32) */
+    size_t memory_limit;                        /* bytes the batch was planned within */
+    const char *memory_limit_source;            /* "--memory-limit", "available memory", "GPU 0's free memory" */
+    size_t largest_windows_batch_size;          /* of the default N-HiTS; 0: not one window fits */
+    const char *plan_data;                      /* the data planned on */
+    const char *cpu_model;                      /* NULL when unknown */
+    int logical_cpus, threads;                  /* threads: fcast's */
+    int avx512f, avx512_bf16, amx_works;
+    double cpu_peak_gflops[2];                  /* fp32, bf16; 0: not measured (quick) */
+    int gpus;                                   /* GPUs NVML describes */
+    int cuda0_usable;                           /* the CUDA backend opened cuda:0 */
+} fcast_doctor_summary;
+fc_status fcast_doctor_summary_get(const fcast_doctor *d, fcast_doctor_summary *out);
+void fcast_doctor_free(fcast_doctor *d);
 /* END tools-run */
 
 /* ------------------------------------------------------------------ */
