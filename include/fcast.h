@@ -377,6 +377,57 @@ typedef struct {
 } fcast_doctor_summary;
 fc_status fcast_doctor_summary_get(const fcast_doctor *d, fcast_doctor_summary *out);
 void fcast_doctor_free(fcast_doctor *d);
+/* How close training comes to the machine's limit, as `fcast bench train`
+ * measures it: per precision, the dense-layer peak (the N-HiTS hidden
+ * layer, 1024 x 512 by 512 x 512, forward with bias and ReLU fused; the
+ * best of a measurement before and after training), then the default
+ * N-HiTS (h 48, input 96) trained for `steps` steps on `data` after
+ * `warmup` untimed ones, and with vs_torch the same architecture in
+ * PyTorch eager (python/bench_torch.py, same threads and batch; on a GPU
+ * on it, with autocast for bf16 and fp16). Figures, not pass/fail: on a
+ * shared machine compare ratios taken in the same run. */
+typedef struct {
+    const char *data;                /* training data (long CSV) */
+    const char *precisions;          /* "fp32,bf16"; NULL: fp32,bf16 on the CPU, fp32,bf16,fp16 on a GPU */
+    const char *device;              /* auto | cpu | cuda | cuda:N (NULL: auto) */
+    const char *python, *torch_script;   /* vs_torch: the interpreter and the script (no single quotes) */
+    size_t steps;                    /* timed steps per precision, 1 to 100000 */
+    size_t warmup;                   /* untimed steps first, at most 1000 */
+    size_t threads;                  /* CPU threads, at most 1024; 0: all cores */
+    size_t windows_batch_size;       /* windows per step, 1 to 65536 */
+    int vs_torch;                    /* 1: also time PyTorch (CPU fp16 excepted: no baseline anyone uses) */
+    int verbose;                     /* 1: each phase, and the PyTorch command and its failures, on stderr */
+} fcast_bench_request;
+/* The command's defaults: data/taylor_halfhourly.csv, python3 and
+ * python/bench_torch.py (paths from the working directory), device auto,
+ * 100 steps after 5, 1024 windows per step, all cores, precisions NULL. */
+void fcast_bench_defaults(fcast_bench_request *r);
+#define FCAST_BENCH_MAX_RUNS 3
+typedef struct {
+    const char *precision;           /* "fp32", "bf16", "fp16" */
+    const char *kernel;              /* its matrix products: "oneDNN", "oneDNN fp32" (fp16 emulated), "fcast AMX", "cuBLASLt" */
+    double peak_gflops;              /* the dense layer's */
+    double windows_per_second;       /* training */
+    double gflops;                   /* training's matrix products: a share of the peak */
+    double val_mae;                  /* the validation MAE at the end (48 points a series held out) */
+    double step_seconds;             /* a step's mean time */
+    int torch_ok;                    /* PyTorch ran and reported */
+    double torch_windows_per_second;
+    char torch_device[128];          /* as the script reports it: "cuda:0 (NVIDIA H100 ...)" */
+} fcast_bench_run;
+typedef struct {
+    char device[16];                 /* "cpu", "cuda:0" */
+    int gpu;                         /* the CUDA backend ran */
+    int threads;                     /* the backend's CPU threads (1 on a GPU) */
+    int amx_capped;                  /* the CPU: oneDNN capped below AMX (AMX does not work for it here) */
+    int bf16_on_fcast_amx;           /* the CPU: bf16 on fcast's AMX kernels, else on oneDNN */
+    fcast_bench_run runs[FCAST_BENCH_MAX_RUNS];   /* in the order of precisions */
+    size_t n_runs;
+} fcast_bench_report;
+/* Fills *out. Errors: a request value out of range or a precisions list
+ * that is not one (named), the device, the data. A PyTorch side that fails
+ * is not an error: its run says torch_ok 0. */
+fc_status fcast_bench_train(const fcast_bench_request *r, fcast_bench_report *out);
 /* END tools-run */
 
 /* ------------------------------------------------------------------ */
