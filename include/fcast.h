@@ -517,6 +517,149 @@ fc_status fcast_ensemble_train_file(const fcast_ensemble_request *r, const char 
 /* END tune-run */
 
 /* BEGIN tools-run */
+/* The memory plan of a training run, as `fcast plan` prints it: what
+ * fcast_train_file(c, path, ...) would allocate, without training. The
+ * file is read as fcast_data_open reads it (the plan depends on its size)
+ * and the device of "device" builds its matrix-product kernels to say
+ * their workspace; no model is allocated. "out" and the other output keys
+ * are not used. Bytes throughout; strings are the library's, never freed. */
+#define FCAST_PLAN_MAX_ITEMS 24
+typedef struct {
+    const char *name;       /* "parameters", "activations", "batch buffers", ... */
+    size_t bytes;
+    size_t per_window;      /* the part that grows per window of the batch; 0: fixed */
+    int on_device;          /* inside the run's arena on its device */
+} fcast_plan_item;
+typedef struct {
+    const char *model;                     /* neuralforecast's class name: "NHITS" */
+    const char *precision;                 /* "fp32", "bf16", "fp16" */
+    size_t h, input_size;
+    size_t windows_batch_size;             /* planned for ("auto": 1024, the sweep's first guess) */
+    fcast_plan_item items[FCAST_PLAN_MAX_ITEMS];   /* largest first */
+    size_t n_items;
+    size_t total, per_window;              /* over all items */
+    size_t memory_limit;                   /* "memory-limit"; 0: none */
+    size_t largest_batch;                  /* with a limit: the largest windows-batch-size within it; 0: none fits */
+    int data_streamed;                     /* the rows go to a mapped store file ("data-store") */
+    int data_estimated;                    /* loaded whole under a limit: the next two are known */
+    size_t data_rows, data_load_peak;      /* rows and loading's estimated (transient) peak */
+    size_t data_store_bytes, data_stream_heap;   /* streamed: the store file, loading's heap at its peak */
+} fcast_plan_report;
+/* Fills *out. Errors are fcast_train_file's before training (the
+ * configuration, the device, the file, the data against the model); a plan
+ * over the limit is not an error (the report says so). */
+fc_status fcast_plan_file(const fcast_config *c, const char *path, fcast_plan_report *out);
+/* A training run as one self-contained HTML page, as `fcast report`
+ * writes it (docs/operations.md): loss and validation curves, learning
+ * rate, loss scale, throughput, memory against the plan and the limit, the
+ * phase breakdown and, given forecasts, forecasts against actuals. Charts
+ * are inline SVG; the page loads nothing from the network. */
+typedef struct {
+    const char *log;         /* the run log (JSON Lines) of the key "log-file"; needed */
+    const char *forecasts;   /* a forecast CSV of `fcast predict` (unique_id, ds, <MODEL>[, intervals]); NULL: none */
+    const char *actuals;     /* a long CSV (unique_id, ds, y) drawn under the forecasts; NULL: none */
+    const char *series;      /* comma-separated unique_ids to draw; NULL: the first 4 of the forecasts */
+    const char *out;         /* the HTML file, written whole or not at all; "-": standard output */
+} fcast_report_request;
+/* Writes the page. out is checked first (and must not be one of the
+ * inputs); actuals and series need forecasts; a series not in the
+ * forecasts, or actuals that do not cover them, are FC_ERR_INVALID naming
+ * it. */
+fc_status fcast_report_html(const fcast_report_request *r);
+/* This machine as fcast sees it, as `fcast doctor` reports it: the CPU
+ * (model, AVX-512, AVX512-BF16, AMX, cores, memory, the measured
+ * matrix-product peak), the GPUs (through NVML; through the CUDA backend,
+ * host<->device bandwidth and matrix-product peak; a GPU that cannot run
+ * says why, never a failure) and the conclusion: the device "device" auto
+ * takes, the precision to train in, and the largest windows-batch-size of
+ * the default N-HiTS (h 48, input 96) within the memory limit. What a
+ * notebook checks its setup with: fcast_doctor_json for every figure,
+ * fcast_doctor_summary_get for the answers. */
+typedef struct {
+    const char *memory_limit;   /* "2GiB"; NULL: the memory available now (on a GPU, at most GPU 0's free memory) */
+    const char *data;           /* a long CSV to plan on; NULL: one synthetic series built in memory */
+    size_t threads;             /* CPU threads, at most 1024; 0: all cores */
+    int quick;                  /* 1: skip the timed peaks and the copy bandwidths (a second, not tens) */
+} fcast_doctor_request;
+typedef struct fcast_doctor fcast_doctor;
+/* Probes and measures (seconds, unless quick). Errors: a bad memory_limit
+ * or threads (named), an unreadable data file, the memory available
+ * unknown without a memory_limit. */
+fc_status fcast_doctor_run(const fcast_doctor_request *r, fcast_doctor **out);
+/* The report as `fcast doctor` prints it (lines ending in '\n'), and as
+ * `fcast doctor --json` prints it (one JSON object and '\n': "cpu", "gpu",
+ * "conclusion"; null where a figure is unknown or not measured). Owned by
+ * d. */
+const char *fcast_doctor_text(const fcast_doctor *d);
+const char *fcast_doctor_json(const fcast_doctor *d);
+/* The answers, strings owned by d. */
+typedef struct {
+    const char *device, *device_reason;         /* "cpu" or "cuda:0": where device auto runs, and why */
+    const char *precision, *precision_reason;   /* "bf16" or "fp32" (fcast_train's default is fp32) */
+    size_t memory_limit;                        /* bytes the batch was planned within */
+    const char *memory_limit_source;            /* "--memory-limit", "available memory", "GPU 0's free memory" */
+    size_t largest_windows_batch_size;          /* of the default N-HiTS; 0: not one window fits */
+    const char *plan_data;                      /* the data planned on */
+    const char *cpu_model;                      /* NULL when unknown */
+    int logical_cpus, threads;                  /* threads: fcast's */
+    int avx512f, avx512_bf16, amx_works;
+    double cpu_peak_gflops[2];                  /* fp32, bf16; 0: not measured (quick) */
+    int gpus;                                   /* GPUs NVML describes */
+    int cuda0_usable;                           /* the CUDA backend opened cuda:0 */
+} fcast_doctor_summary;
+fc_status fcast_doctor_summary_get(const fcast_doctor *d, fcast_doctor_summary *out);
+void fcast_doctor_free(fcast_doctor *d);
+/* How close training comes to the machine's limit, as `fcast bench train`
+ * measures it: per precision, the dense-layer peak (the N-HiTS hidden
+ * layer, 1024 x 512 by 512 x 512, forward with bias and ReLU fused; the
+ * best of a measurement before and after training), then the default
+ * N-HiTS (h 48, input 96) trained for `steps` steps on `data` after
+ * `warmup` untimed ones, and with vs_torch the same architecture in
+ * PyTorch eager (python/bench_torch.py, same threads and batch; on a GPU
+ * on it, with autocast for bf16 and fp16). Figures, not pass/fail: on a
+ * shared machine compare ratios taken in the same run. */
+typedef struct {
+    const char *data;                /* training data (long CSV) */
+    const char *precisions;          /* "fp32,bf16"; NULL: fp32,bf16 on the CPU, fp32,bf16,fp16 on a GPU */
+    const char *device;              /* auto | cpu | cuda | cuda:N (NULL: auto) */
+    const char *python, *torch_script;   /* vs_torch: the interpreter and the script (no single quotes) */
+    size_t steps;                    /* timed steps per precision, 1 to 100000 */
+    size_t warmup;                   /* untimed steps first, at most 1000 */
+    size_t threads;                  /* CPU threads, at most 1024; 0: all cores */
+    size_t windows_batch_size;       /* windows per step, 1 to 65536 */
+    int vs_torch;                    /* 1: also time PyTorch (CPU fp16 excepted: no baseline anyone uses) */
+    int verbose;                     /* 1: each phase, and the PyTorch command and its failures, on stderr */
+} fcast_bench_request;
+/* The command's defaults: data/taylor_halfhourly.csv, python3 and
+ * python/bench_torch.py (paths from the working directory), device auto,
+ * 100 steps after 5, 1024 windows per step, all cores, precisions NULL. */
+void fcast_bench_defaults(fcast_bench_request *r);
+#define FCAST_BENCH_MAX_RUNS 3
+typedef struct {
+    const char *precision;           /* "fp32", "bf16", "fp16" */
+    const char *kernel;              /* its matrix products: "oneDNN", "oneDNN fp32" (fp16 emulated), "fcast AMX", "cuBLASLt" */
+    double peak_gflops;              /* the dense layer's */
+    double windows_per_second;       /* training */
+    double gflops;                   /* training's matrix products: a share of the peak */
+    double val_mae;                  /* the validation MAE at the end (48 points a series held out) */
+    double step_seconds;             /* a step's mean time */
+    int torch_ok;                    /* PyTorch ran and reported */
+    double torch_windows_per_second;
+    char torch_device[128];          /* as the script reports it: "cuda:0 (NVIDIA H100 ...)" */
+} fcast_bench_run;
+typedef struct {
+    char device[16];                 /* "cpu", "cuda:0" */
+    int gpu;                         /* the CUDA backend ran */
+    int threads;                     /* the backend's CPU threads (1 on a GPU) */
+    int amx_capped;                  /* the CPU: oneDNN capped below AMX (AMX does not work for it here) */
+    int bf16_on_fcast_amx;           /* the CPU: bf16 on fcast's AMX kernels, else on oneDNN */
+    fcast_bench_run runs[FCAST_BENCH_MAX_RUNS];   /* in the order of precisions */
+    size_t n_runs;
+} fcast_bench_report;
+/* Fills *out. Errors: a request value out of range or a precisions list
+ * that is not one (named), the device, the data. A PyTorch side that fails
+ * is not an error: its run says torch_ok 0. */
+fc_status fcast_bench_train(const fcast_bench_request *r, fcast_bench_report *out);
 /* END tools-run */
 
 /* ------------------------------------------------------------------ */

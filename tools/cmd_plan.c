@@ -1,17 +1,11 @@
 /* fcast plan: the memory plan of a training run, from the same flags as
- * fcast train, without training: every buffer by purpose, the bytes per
- * window of the batch, and with --memory-limit the largest windows batch
- * that fits. Loads the data (the plan depends on its size) and builds the
- * matrix-product kernels to ask their workspace; allocates no model. */
+ * fcast train, without training, through the library (fcast.h): the flags
+ * become the configuration's keys and fcast_plan_file plans the run; this
+ * prints its report: every buffer by purpose, the bytes per window of the
+ * batch, and with --memory-limit the largest windows batch that fits. */
 #include <stdio.h>
-#include <string.h>
 
-#include "backend/backend.h"
 #include "cli.h"
-#include "core/error.h"
-#include "core/memory_stats.h"
-#include "train/memory_plan.h"
-#include "device_choice.h"
 #include "train_flags.h"
 
 static const char *SUMMARY =
@@ -19,57 +13,58 @@ static const char *SUMMARY =
     "every buffer fcast allocates, the bytes per window, and with --memory-limit the largest\n"
     "--windows-batch-size that fits.";
 
-static void print_loading(const fc_data_choice *dc, const fc_dataset *ds) {
+static void print_loading(const fcast_plan_report *r) {
     char a[32], b[32];
-    if (!dc->stream) {
-        if (dc->estimated)
+    if (!r->data_streamed) {
+        if (r->data_estimated)
             printf("loading the data (before training, transient): about %s at its peak for %zu rows\n",
-                   fc_bytes_text(dc->whole_bytes, a, sizeof a), dc->rows);
+                   fcast_bytes_text(r->data_load_peak, a, sizeof a), r->data_rows);
         return;
     }
-    size_t names = 0;
-    for (size_t i = 0; i < ds->n_series; i++) names += strlen(ds->ids[i]);
     printf("data streamed: a %s store file (not resident: the plan counts the pages a step touches); "
            "loading kept about %s on the heap at its peak\n",
-           fc_bytes_text(ds->map_len, a, sizeof a),
-           fc_bytes_text(fc_dataset_stream_heap(ds->n_series, names, ds->n_exog, dc->file_bytes), b, sizeof b));
+           fcast_bytes_text(r->data_store_bytes, a, sizeof a), fcast_bytes_text(r->data_stream_heap, b, sizeof b));
 }
 
-static void print_plan(const train_setup *su, const fc_memory_plan *p, size_t fits) {
+/* The breakdown, largest first, one line per item. */
+static void print_items(const fcast_plan_report *r) {
     char a[32], b[32];
-    printf("memory plan: %s h=%zu input=%zu, %zu windows per step, %s\n", fc_model_kind_name(su->kind), su->cfg.h,
-           su->cfg.input_size, su->o.windows_batch_size, fc_precision_name(su->o.precision));
-    fc_memory_plan_print(p, stdout);
-    printf("bytes per window: %zu\n", p->per_window);
-    if (!su->memory_limit) return;
-    printf("memory limit: %s; this plan %s it\n", fc_bytes_text(su->memory_limit, a, sizeof a),
-           p->total <= su->memory_limit ? "fits" : "exceeds");
-    if (fits) printf("largest --windows-batch-size within the limit: %zu\n", fits);
-    else printf("not even one window fits within %s\n", fc_bytes_text(su->memory_limit, b, sizeof b));
+    for (size_t i = 0; i < r->n_items; i++) {
+        const fcast_plan_item *it = &r->items[i];
+        printf("  %-32s %12zu bytes  %10s", it->name, it->bytes, fcast_bytes_text(it->bytes, a, sizeof a));
+        if (it->per_window) printf("  (%s per window)", fcast_bytes_text(it->per_window, b, sizeof b));
+        printf("\n");
+    }
+    printf("  %-32s %12zu bytes  %10s  (%s per window of %zu)\n", "total", r->total,
+           fcast_bytes_text(r->total, a, sizeof a), fcast_bytes_text(r->per_window, b, sizeof b),
+           r->windows_batch_size);
 }
 
-static int plan(const train_flags *a) {
-    train_setup su;
-    int rc = train_flags_resolve("plan", a, &su);
-    if (rc) return rc == 2 ? 2 : cli_fail("plan");
-    fc_data_choice choice;
-    fc_dataset *ds = NULL;
-    fc_backend *be = NULL;
-    fc_model *m = NULL;
-    fc_memory_plan p;
-    size_t fits = 0;
-    fc_status st = device_backend_open(a->device, a->threads, a->quiet, &be);   /* before reading data */
-    if (st == FC_OK) st = train_flags_load_data(a, &su, &choice, &ds);
-    if (st == FC_OK) st = fc_train_check(ds, &su.cfg, &su.o);
-    if (st == FC_OK) st = fc_model_plan(&su.cfg, &m);
-    if (st == FC_OK) st = fc_memory_plan_train(m, ds, &su.o, be, &p);
-    if (st == FC_OK && su.memory_limit) st = fc_memory_plan_largest_batch(m, ds, &su.o, be, su.memory_limit, &fits);
-    if (st == FC_OK) print_plan(&su, &p, fits);
-    if (st == FC_OK) print_loading(&choice, ds);
-    rc = st == FC_OK ? 0 : cli_fail("plan");
-    fc_model_free(&m);
-    fc_backend_destroy(&be);
-    fc_dataset_free(&ds);
+static void print_plan(const fcast_plan_report *r) {
+    char a[32], b[32];
+    printf("memory plan: %s h=%zu input=%zu, %zu windows per step, %s\n", r->model, r->h, r->input_size,
+           r->windows_batch_size, r->precision);
+    print_items(r);
+    printf("bytes per window: %zu\n", r->per_window);
+    if (!r->memory_limit) return;
+    printf("memory limit: %s; this plan %s it\n", fcast_bytes_text(r->memory_limit, a, sizeof a),
+           r->total <= r->memory_limit ? "fits" : "exceeds");
+    if (r->largest_batch) printf("largest --windows-batch-size within the limit: %zu\n", r->largest_batch);
+    else printf("not even one window fits within %s\n", fcast_bytes_text(r->memory_limit, b, sizeof b));
+}
+
+static int plan(const train_flags *a, const arg_spec *specs) {
+    fcast_config *c = NULL;
+    int rc = train_flags_config("plan", a, specs, NULL, &c);
+    if (rc) return rc;
+    fcast_plan_report r;
+    fc_status st = fcast_plan_file(c, a->data, &r);
+    if (st == FC_OK) {
+        print_plan(&r);
+        print_loading(&r);
+    }
+    rc = st == FC_OK ? CLI_EXIT_OK : cli_fail("plan");
+    fcast_config_free(c);
     return rc;
 }
 
@@ -79,5 +74,5 @@ int cmd_plan(int argc, char **argv, int first) {
     train_flags_init(&a, specs, 0);
     int rc = args_parse("plan", SUMMARY, specs, argc, argv, first);
     if (rc) return args_exit(rc);
-    return plan(&a);
+    return plan(&a, specs);
 }

@@ -1,17 +1,31 @@
-/* The GPU section of fcast doctor: the GPUs NVML describes, and for each
- * GPU the CUDA backend opens, the figures only the CUDA runtime can
- * measure: host<->device copy bandwidth (pageable and pinned) and the
- * matrix-product peak per precision. A GPU that cannot run says why. */
-#ifndef FC_TOOLS_DOCTOR_GPU_H
-#define FC_TOOLS_DOCTOR_GPU_H
+/* What fcast_doctor_run finds (fcast.h), as the library keeps it: the CPU
+ * (api_doctor_run.c), the GPUs (api_doctor_gpu.c: the GPUs NVML describes,
+ * and for each GPU the CUDA backend opens, the figures only the CUDA
+ * runtime can measure: host<->device copy bandwidth, pageable and pinned,
+ * and the matrix-product peak per precision; a GPU that cannot run says
+ * why) and the conclusion; written as text (api_doctor_text.c) and JSON
+ * (api_doctor_json.c). */
+#ifndef FC_API_DOCTOR_H
+#define FC_API_DOCTOR_H
 
 #include <jansson.h>
+#include <stdio.h>
+
+#include "fcast.h"
 
 #include "backend/backend.h"
 #include "monitor/gpu_monitor.h"
 #include "train/copy_bandwidth.h"
 
+#include "monitor/cpu_info.h"
+
 #define DOCTOR_MAX_GPUS 16
+#define DOCTOR_COPY_BYTES ((size_t)64 << 20)
+#define DOCTOR_COPY_ROUNDS 5
+
+/* The default N-HiTS of fcast bench: horizon 48, input window 96. */
+#define DOCTOR_H 48
+#define DOCTOR_L 96
 
 /* One cuda:N as the CUDA backend sees it (CUDA's numbering, which
  * CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER change, not NVML's). */
@@ -47,10 +61,37 @@ void doctor_gpu_probe(int quick, gpu_report *g, fc_backend **gpu0);
  * cuda:0 unless CUDA_VISIBLE_DEVICES or CUDA_DEVICE_ORDER reorder them.) */
 size_t doctor_gpu0_free_bytes(const gpu_report *g);
 
-void doctor_gpu_print(const gpu_report *g);
+void doctor_gpu_print(FILE *f, const gpu_report *g);
 json_t *doctor_gpu_json(const gpu_report *g);
 
 /* v when known, else JSON null (v released). */
 json_t *doctor_json_or_null(int known, json_t *v);
+
+typedef struct {
+    fc_cpu_info info;
+    int amx_works, amx_capped, threads;
+    double peak[2];             /* GFLOP/s, fp32 and bf16; 0: not measured */
+} cpu_report;
+
+typedef struct {
+    const char *device;         /* "cpu" or "cuda:0": where --device auto runs */
+    char device_reason[1024];
+    fc_precision precision;
+    const char *precision_reason, *limit_source;
+    size_t limit, largest_batch;
+    char data[160];             /* where the dataset for the plan came from */
+} conclusion;
+
+struct fcast_doctor {
+    cpu_report cpu;
+    gpu_report g;
+    conclusion c;
+    char *text, *json;          /* what fcast doctor prints, without and with --json */
+};
+
+/* The text of fcast doctor (api_doctor_text.c) and its JSON object
+ * (api_doctor_json.c), malloc'ed; NULL when out of memory. */
+char *doctor_text(const fcast_doctor *d);
+char *doctor_json(const fcast_doctor *d);
 
 #endif

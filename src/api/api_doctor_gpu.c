@@ -1,4 +1,4 @@
-/* fcast doctor's GPU section (see doctor_gpu.h). What NVML says needs no
+/* fcast_doctor_run's GPU section (see api_doctor.h). What NVML says needs no
  * CUDA; bandwidth and peak go through the CUDA backend's table, so they
  * measure what fcast's own copies and matrix products get. A figure that
  * was not measured is printed as the reason, never as a number.
@@ -12,11 +12,9 @@
 
 #include "core/error.h"
 #include "core/memory_stats.h"
-#include "doctor_gpu.h"
+#include "api/api_doctor.h"
 #include "train/dense_peak.h"
 
-#define COPY_BYTES ((size_t)64 << 20)
-#define COPY_ROUNDS 5
 #define PEAK_ROUNDS 5
 
 json_t *doctor_json_or_null(int known, json_t *v) {
@@ -88,7 +86,7 @@ static void measure_cuda(fc_backend *be, int quick, doctor_cuda *c) {
         snprintf(c->reason, sizeof c->reason, "--quick");
         return;
     }
-    fc_status st = fc_copy_bandwidth_measure(be, COPY_BYTES, COPY_ROUNDS, &c->bw);
+    fc_status st = fc_copy_bandwidth_measure(be, DOCTOR_COPY_BYTES, DOCTOR_COPY_ROUNDS, &c->bw);
     if (st == FC_OK) st = measure_peaks(be, c);
     if (st != FC_OK) snprintf(c->reason, sizeof c->reason, "measuring failed: %s", fc_last_error());
 }
@@ -122,86 +120,86 @@ size_t doctor_gpu0_free_bytes(const gpu_report *g) {
 
 /* ---- text ---- */
 
-static void print_link(const fc_gpu_info *i) {
-    if (i->pcie_gen < 0 && i->pcie_width < 0) { printf("unknown"); return; }
-    printf("gen %d x%d", i->pcie_gen, i->pcie_width);
-    if (i->pcie_max_gen >= 0) printf(" (max gen %d x%d)", i->pcie_max_gen, i->pcie_max_width);
+static void print_link(FILE *f, const fc_gpu_info *i) {
+    if (i->pcie_gen < 0 && i->pcie_width < 0) { fprintf(f, "unknown"); return; }
+    fprintf(f, "gen %d x%d", i->pcie_gen, i->pcie_width);
+    if (i->pcie_max_gen >= 0) fprintf(f, " (max gen %d x%d)", i->pcie_max_gen, i->pcie_max_width);
 }
 
-static void print_gpu_device(const gpu_report *g, int d) {
+static void print_gpu_device(FILE *f, const gpu_report *g, int d) {
     const fc_gpu_info *i = &g->info[d];
     char total[32], free_[32];
-    printf("  GPU %d: %s\n", d, i->name[0] ? i->name : "unknown");
-    if (i->cc_major >= 0) printf("    compute capability: %d.%d\n", i->cc_major, i->cc_minor);
-    else printf("    compute capability: unknown\n");
-    printf("    memory:       %s free of %s\n", fc_bytes_text(i->mem_free_bytes, free_, sizeof free_),
+    fprintf(f, "  GPU %d: %s\n", d, i->name[0] ? i->name : "unknown");
+    if (i->cc_major >= 0) fprintf(f, "    compute capability: %d.%d\n", i->cc_major, i->cc_minor);
+    else fprintf(f, "    compute capability: unknown\n");
+    fprintf(f, "    memory:       %s free of %s\n", fc_bytes_text(i->mem_free_bytes, free_, sizeof free_),
            fc_bytes_text(i->mem_total_bytes, total, sizeof total));
-    printf("    PCIe link:    "), print_link(i), printf("\n");
-    printf("    MIG mode:     %s\n", i->mig_mode < 0 ? "unknown" : i->mig_mode ? "enabled" : "disabled");
+    fprintf(f, "    PCIe link:    "), print_link(f, i), fprintf(f, "\n");
+    fprintf(f, "    MIG mode:     %s\n", i->mig_mode < 0 ? "unknown" : i->mig_mode ? "enabled" : "disabled");
     if (g->sampled[d])
-        printf("    now:          %.0f %% busy, %.0f C, %.1f W\n", g->sample[d].util_pct, g->sample[d].temp_c,
+        fprintf(f, "    now:          %.0f %% busy, %.0f C, %.1f W\n", g->sample[d].util_pct, g->sample[d].temp_c,
                g->sample[d].power_w);
     else
-        printf("    now:          unknown (an NVML sample failed)\n");
+        fprintf(f, "    now:          unknown (an NVML sample failed)\n");
 }
 
-static void print_rate(const char *what, double rate, const char *tail) {
-    if (rate > 0) printf(" %.1f GB/s %s%s", rate, what, tail);
-    else printf(" not measured %s%s", what, tail);
+static void print_rate(FILE *f, const char *what, double rate, const char *tail) {
+    if (rate > 0) fprintf(f, " %.1f GB/s %s%s", rate, what, tail);
+    else fprintf(f, " not measured %s%s", what, tail);
 }
 
-static void print_measured(int d, const doctor_cuda *c) {
+static void print_measured(FILE *f, int d, const doctor_cuda *c) {
     char unit[64];
-    snprintf(unit, sizeof unit, " (%zu MiB copies, best of %d)", COPY_BYTES >> 20, COPY_ROUNDS);
-    printf("  cuda:%d (CUDA backend, %s):\n    host->device:", d, c->kernels);
-    print_rate("pageable", c->bw.h2d_pageable, ","), print_rate("pinned", c->bw.h2d_pinned, unit);
-    printf("\n    device->host:");
-    print_rate("pageable", c->bw.d2h_pageable, ","), print_rate("pinned", c->bw.d2h_pinned, "\n");
-    printf("    matrix-product peak (1024x512 by 512x512, bias+ReLU):");
+    snprintf(unit, sizeof unit, " (%zu MiB copies, best of %d)", DOCTOR_COPY_BYTES >> 20, DOCTOR_COPY_ROUNDS);
+    fprintf(f, "  cuda:%d (CUDA backend, %s):\n    host->device:", d, c->kernels);
+    print_rate(f, "pageable", c->bw.h2d_pageable, ","), print_rate(f, "pinned", c->bw.h2d_pinned, unit);
+    fprintf(f, "\n    device->host:");
+    print_rate(f, "pageable", c->bw.d2h_pageable, ","), print_rate(f, "pinned", c->bw.d2h_pinned, "\n");
+    fprintf(f, "    matrix-product peak (1024x512 by 512x512, bias+ReLU):");
     for (int p = 0; p < FC_PREC_COUNT; p++)
-        if (c->peak[p] > 0) printf("%s %s %.1f GFLOP/s", p ? "," : "", fc_precision_name((fc_precision)p), c->peak[p]);
-        else printf("%s %s not measured", p ? "," : "", fc_precision_name((fc_precision)p));
-    printf("\n");
-    if (c->reason[0]) printf("    not measured further (%s)\n", c->reason);
+        if (c->peak[p] > 0) fprintf(f, "%s %s %.1f GFLOP/s", p ? "," : "", fc_precision_name((fc_precision)p), c->peak[p]);
+        else fprintf(f, "%s %s not measured", p ? "," : "", fc_precision_name((fc_precision)p));
+    fprintf(f, "\n");
+    if (c->reason[0]) fprintf(f, "    not measured further (%s)\n", c->reason);
 }
 
 /* One line for a run of GPUs that cannot run for the same reason (a
  * missing library is the same for all eight GPUs of a node). */
-static int print_unusable(const gpu_report *g, int first) {
+static int print_unusable(FILE *f, const gpu_report *g, int first) {
     int last = first;
     while (last + 1 < g->n_cuda && !g->cuda_dev[last + 1].usable &&
            !strcmp(g->cuda_dev[last + 1].reason, g->cuda_dev[first].reason))
         last++;
-    if (last == first) printf("  cuda:%d: ", first);
-    else printf("  cuda:%d to cuda:%d: ", first, last);
-    printf("host<->device bandwidth and matrix-product peak not measured: %s\n", g->cuda_dev[first].reason);
+    if (last == first) fprintf(f, "  cuda:%d: ", first);
+    else fprintf(f, "  cuda:%d to cuda:%d: ", first, last);
+    fprintf(f, "host<->device bandwidth and matrix-product peak not measured: %s\n", g->cuda_dev[first].reason);
     return last + 1;
 }
 
-static void print_cuda(const gpu_report *g) {
+static void print_cuda(FILE *f, const gpu_report *g) {
     for (int d = 0; d < g->n_cuda;) {
         const doctor_cuda *c = &g->cuda_dev[d];
-        if (!c->usable) { d = print_unusable(g, d); continue; }
+        if (!c->usable) { d = print_unusable(f, g, d); continue; }
         if (!strcmp(c->reason, "--quick"))
-            printf("  cuda:%d (CUDA backend, %s): host<->device bandwidth and matrix-product peak not measured "
+            fprintf(f, "  cuda:%d (CUDA backend, %s): host<->device bandwidth and matrix-product peak not measured "
                    "(--quick)\n", d, c->kernels);
         else
-            print_measured(d, c);
+            print_measured(f, d, c);
         d++;
     }
 }
 
-void doctor_gpu_print(const gpu_report *g) {
-    printf("GPU\n");
+void doctor_gpu_print(FILE *f, const gpu_report *g) {
+    fprintf(f, "GPU\n");
     if (!g->found) {
-        printf("  none: %s\n", g->reason);
+        fprintf(f, "  none: %s\n", g->reason);
     } else {
-        printf("  %d GPU%s; driver %s, CUDA ", g->n, g->n == 1 ? "" : "s", g->driver[0] ? g->driver : "unknown");
-        if (g->cuda) printf("%d.%d\n", g->cuda / 1000, g->cuda % 1000 / 10);
-        else printf("unknown\n");
-        for (int d = 0; d < g->n; d++) print_gpu_device(g, d);
+        fprintf(f, "  %d GPU%s; driver %s, CUDA ", g->n, g->n == 1 ? "" : "s", g->driver[0] ? g->driver : "unknown");
+        if (g->cuda) fprintf(f, "%d.%d\n", g->cuda / 1000, g->cuda % 1000 / 10);
+        else fprintf(f, "unknown\n");
+        for (int d = 0; d < g->n; d++) print_gpu_device(f, g, d);
     }
-    print_cuda(g);
+    print_cuda(f, g);
 }
 
 /* ---- JSON ---- */
@@ -241,7 +239,7 @@ static json_t *cuda_json(const doctor_cuda *c, int d) {
     json_object_set_new(j, "reason", doctor_json_or_null(c->reason[0] != 0, json_string(c->reason)));
     json_object_set_new(j, "host_to_device_gbps", rate_pair(c->bw.h2d_pageable, c->bw.h2d_pinned));
     json_object_set_new(j, "device_to_host_gbps", rate_pair(c->bw.d2h_pageable, c->bw.d2h_pinned));
-    json_object_set_new(j, "copy_bytes", json_integer((json_int_t)COPY_BYTES));
+    json_object_set_new(j, "copy_bytes", json_integer((json_int_t)DOCTOR_COPY_BYTES));
     for (int p = 0; p < FC_PREC_COUNT; p++) {
         json_t *v = doctor_json_or_null(c->peak[p] > 0, json_real(c->peak[p]));
         json_object_set_new(peak, fc_precision_name((fc_precision)p), v);
