@@ -212,20 +212,6 @@ static int by_size_desc(const void *a, const void *b) {
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
-void fc_memory_plan_print(const fc_memory_plan *p, FILE *f) {
-    fc_plan_item sorted[FC_PLAN_MAX_ITEMS];
-    char a[32], b[32];
-    memcpy(sorted, p->items, (size_t)p->n * sizeof *sorted);
-    qsort(sorted, (size_t)p->n, sizeof *sorted, by_size_desc);
-    for (int i = 0; i < p->n; i++) {
-        fprintf(f, "  %-32s %12zu bytes  %10s", sorted[i].name, sorted[i].bytes, fc_bytes_text(sorted[i].bytes, a, sizeof a));
-        if (sorted[i].per_window) fprintf(f, "  (%s per window)", fc_bytes_text(sorted[i].per_window, b, sizeof b));
-        fprintf(f, "\n");
-    }
-    fprintf(f, "  %-32s %12zu bytes  %10s  (%s per window of %zu)\n", "total", p->total,
-            fc_bytes_text(p->total, a, sizeof a), fc_bytes_text(p->per_window, b, sizeof b), p->windows_batch);
-}
-
 fc_status fc_memory_plan_refusal(const fc_memory_plan *p, size_t limit, size_t largest_batch) {
     fc_plan_item top[FC_PLAN_MAX_ITEMS];
     char need[32], lim[32], sz[3][32], fit[96];

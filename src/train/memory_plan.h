@@ -75,7 +75,5 @@ fc_status fc_memory_plan_refusal(const fc_memory_plan *p, size_t limit, size_t l
  * names the flag and the accepted forms. */
 fc_status fc_memory_limit_parse(const char *text, size_t *out);
 
-/* The breakdown, largest first, one line per item. */
-void fc_memory_plan_print(const fc_memory_plan *p, FILE *f);
 
 #endif
