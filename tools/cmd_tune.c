@@ -52,6 +52,7 @@ typedef struct {
     tune_parse base;          /* the command line's */
     char **argv;              /* the command line without tune's flags */
     int argc;
+    int searching;            /* the space probed: trials now */
     int rc;                   /* the exit code a trial's flags stopped the search with (printed) */
     fcast_tune *t;
 } tune_run;
@@ -182,22 +183,21 @@ static void train_part(const tune_parse *p, arg_spec out[FC_TRAIN_MAX_SPECS]) {
 /* A parsed trial's configuration. 0, or the exit code that stops the
  * search (printed); a configuration the flags' combination refuses is
  * FC_ERR_INVALID in *st, its reason in fc_last_error(). */
-static int make_config(tune_parse *p, fcast_config **out, fc_status *st) {
+static int make_config(tune_parse *p, int searching, fcast_config **out, fc_status *st) {
     static const char *const renamed[] = {"train-step-size", "step-size", NULL};
     train_flags *t = &p->f.a.t;
     arg_spec train[FC_TRAIN_MAX_SPECS];
     if (strchr(t->model, ','))
         return cli_refuse("tune", CLI_EXIT_USAGE, "--model '%s': a search tunes one model; to search over several, "
                           "put model: choice(...) in the space", t->model);
-    if (t->wbs && !strcmp(t->wbs, "auto"))
+    if (searching && t->wbs && !strcmp(t->wbs, "auto"))   /* a trial's matter: the space is fine */
         return cli_refuse("tune", CLI_EXIT_USAGE, "--windows-batch-size auto is for fcast train; give a number");
-    t->quiet = 1;   /* tune prints a line per trial */
     train_part(p, train);
     int rc = train_flags_config(NULL, t, train, renamed, out);
-    if (rc == CLI_EXIT_USAGE) {   /* a name that is not one of a flag's choices */
-        fprintf(stderr, "fcast tune: %s\n", fc_last_error());
-        return rc;
-    }
+    /* A name that is not one of a flag's choices, or a refusal that left no
+     * reason for the trial's line, stops the search: said by a printing call. */
+    if (rc == CLI_EXIT_USAGE || (rc && fc_last_status() == FC_OK))
+        return train_flags_config("tune", t, train, renamed, out);
     *st = rc ? FC_ERR_INVALID : FC_OK;
     return 0;
 }
@@ -209,7 +209,7 @@ static fc_status trial_config(void *user, const char *const *keys, const char *c
     tune_parse *p = malloc(sizeof *p);
     fc_status st = FC_OK;
     int rc = p ? parse_trial(r, keys, values, n, &ta, p) : CLI_EXIT_MEMORY;
-    if (!rc) rc = make_config(p, out, &st);
+    if (!rc) rc = make_config(p, r->searching, out, &st);
     trial_args_free(&ta);
     free(p);
     if (!rc) return st;
@@ -440,6 +440,7 @@ static int tune(tune_run *r) {
     if ((rc = check_keys(r))) return rc;
     fcast_tune_callbacks cb = {trial_config, print_trial, NULL, r};
     if (fcast_tune_probe(r->t, &cb) != FC_OK) return search_failed(r, 1);
+    r->searching = 1;
     if (fcast_tune_run(r->t, &cb, NULL) != FC_OK) return search_failed(r, 0);
     fcast_tune_report rep;
     if (fcast_tune_summary(r->t, &rep) != FC_OK) return cli_fail("tune");
