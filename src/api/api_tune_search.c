@@ -55,12 +55,13 @@ fc_status fcast_tune_open(const fcast_tune_request *q, fcast_tune **out) { retur
 
 static fc_status read_space(fcast_tune *t) {
     if (!t || !t->q.space) return fc_error(FC_ERR_INVALID, "fcast_tune_read_space: a search with a space is needed");
+    if (t->space.path) return fc_error(FC_ERR_INVALID, "fcast_tune_read_space: the space has been read");
     fc_input_path in[] = {{"--data", t->q.data}, {"--space", t->q.space}};
     FC_TRY(fc_output_check("--log", t->q.log, 0, in, 2));
-    fc_space_free(&t->space);
     fc_status st = fc_space_load(t->q.space, &t->space);
     if (st == FC_ERR_IO) fc_error_wrap(st, "--space ");   /* config_yaml speaks of a configuration file */
     if (st == FC_OK) fc_tune_history_init(&t->hist, t->space.n);
+    else fc_space_free(&t->space);   /* not read: the search has no space */
     return st;
 }
 
