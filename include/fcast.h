@@ -514,6 +514,110 @@ fc_status fcast_ensemble_train_file(const fcast_ensemble_request *r, const char 
 /* END eval-run */
 
 /* BEGIN tune-run */
+/* `fcast tune`: a hyperparameter search scored by cross-validation, as
+ * neuralforecast's Auto models (AutoNHITS, ... on optuna's TPESampler,
+ * univariate). A search space file (YAML, docs/evaluation.md,
+ * "Hyperparameter search") maps keys to distributions, one per line:
+ * loguniform(1e-4, 1e-2), uniform(0, 0.5), int(100, 1000), int(12, 96, log),
+ * choice(identity, robust). Each trial samples a value per key, asks the
+ * caller for the configuration those values make (the caller's keys fixed
+ * for every trial, the sampled ones added), cross-validates it as
+ * fcast_cross_validate_file does (one model) and scores it by `metric` over
+ * every forecast point; lower is better.
+ *
+ * data: the training file (read once, for every trial); space: the search
+ * space file; sampler: "tpe" (NULL: tpe) or "random"; metric: "mae" (NULL:
+ * mae), "mse", "rmse", "smape" or "mase"; log: a JSON Lines file every
+ * trial is appended to (NULL: none); trials: trials to run, at least 1, or
+ * FCAST_TUNE_TRIALS_DEFAULT: 10, no limit with a time budget alone;
+ * metric_season: mase's seasonality, at least 1; time_budget: seconds
+ * after which no trial starts (a started one finishes; 0: none); cv: the
+ * cross-validation's windows (fcast_cv_request; out unused). The sampler's
+ * seed is the configurations' "seed" key: the same seed, the same search. */
+#define FCAST_TUNE_TRIALS_DEFAULT ((size_t)-1)
+typedef struct {
+    const char *data, *space, *sampler, *metric, *log;
+    size_t trials, metric_season;
+    double time_budget;
+    fcast_cv_request cv;
+} fcast_tune_request;
+typedef struct fcast_tune fcast_tune;
+/* The configuration of one set of values: keys[i] = values[i] for the n
+ * keys of the space, in the file's order (an on/off key's value is "true"
+ * or "false"). Return FC_OK with *out (the search frees it), FC_ERR_INVALID
+ * with its message when the values make no configuration (the trial is
+ * skipped, the message its reason), or any other status to stop the
+ * search (returned as is). It checks a sampled value as the caller checks
+ * its own, and is also the probe of fcast_tune_probe. */
+typedef fc_status (*fcast_tune_config_fn)(void *user, const char *const *keys, const char *const *values, size_t n,
+                                          fcast_config **out);
+/* Trial `trial` has finished (fcast_tune_trial_get reads it). */
+typedef void (*fcast_tune_trial_fn)(void *user, const fcast_tune *t, size_t trial);
+typedef struct {
+    fcast_tune_config_fn config;    /* required */
+    fcast_tune_trial_fn trial;      /* NULL: none */
+    fcast_progress_fn progress;     /* every training's, as fcast_train's; NULL: none */
+    void *user;                     /* passed to each */
+} fcast_tune_callbacks;
+/* A search of request q (copied, strings too): its values checked
+ * (FC_ERR_INVALID naming the key: sampler, metric, trials, metric-season,
+ * time-budget). Nothing is read yet. Free with fcast_tune_free. */
+fc_status fcast_tune_open(const fcast_tune_request *q, fcast_tune **out);
+/* The log checked as an output (fcast_output_check, against data and
+ * space), then the space file read: FC_ERR_IO when unreadable, FC_ERR_PARSE
+ * for a malformed value, FC_ERR_INVALID for bounds that make no range,
+ * each as "FILE:LINE: KEY: ...". */
+fc_status fcast_tune_read_space(fcast_tune *t);
+/* The space's keys, in the file's order: their count, key j and its line
+ * in the file (NULL and 0 past the last). */
+size_t fcast_tune_params(const fcast_tune *t);
+const char *fcast_tune_param_name(const fcast_tune *t, size_t j);
+size_t fcast_tune_param_line(const fcast_tune *t, size_t j);
+/* The type of key j's values, as the trial log writes them ("values"):
+ * text (the default), integer, number or on/off. An integer key takes
+ * int(...) or choice(...), an on/off key choice(true, false): any other
+ * distribution is FC_ERR_INVALID as "FILE:LINE: KEY: ...". */
+typedef enum { FCAST_TUNE_TEXT, FCAST_TUNE_INT, FCAST_TUNE_REAL, FCAST_TUNE_BOOL } fcast_tune_type;
+fc_status fcast_tune_param_type(fcast_tune *t, size_t j, fcast_tune_type type);
+/* Every value a key can take at its ends (each choice, both bounds), with
+ * the other keys at their first, goes through cb->config before any
+ * training, so a value the caller refuses fails now, naming its key and
+ * line. A configuration refused as FC_ERR_INVALID is a trial's matter, not
+ * the space's; any other status stops the probe and is returned with a
+ * message naming the value. */
+fc_status fcast_tune_probe(fcast_tune *t, const fcast_tune_callbacks *cb);
+/* The search (probed first, if fcast_tune_probe was not called): the
+ * device, threads, tf32, verbose and the file's reading (freq, data-store,
+ * memory-limit, stat-exog-file) are those of the first valid probed
+ * configuration, opened once; then trials until `trials` ran or the time
+ * budget is spent, cb->trial called after each. A trial the memory limit
+ * or its configuration refuses is "skipped" with the reason, one whose
+ * score is not finite "diverged"; the search goes on. Verbose: the device
+ * on stderr. cancel as fcast_train's (FC_ERR_INTERRUPTED; the trials so far
+ * stay readable). */
+fc_status fcast_tune_run(fcast_tune *t, const fcast_tune_callbacks *cb, const volatile int *cancel);
+/* The search so far: the metric's name, trials run, the limit (0: none),
+ * whether the time budget ended it, and the best trial (lowest score among
+ * "ok" ones; the first on a tie), when has_best. */
+typedef struct {
+    const char *metric;
+    size_t trials, max_trials;
+    int budget_spent, has_best;
+    size_t best;
+} fcast_tune_report;
+fc_status fcast_tune_summary(const fcast_tune *t, fcast_tune_report *out);
+/* Trial i: status "ok", "skipped" or "diverged", error its reason ("" when
+ * none), score (NaN when none) over `points` forecast points, seconds of
+ * its configuration and cross-validation, and its values as text, one per
+ * key (fcast_tune_params). Strings live as long as t. */
+typedef struct {
+    const char *status, *error;
+    double score, seconds;
+    size_t points;
+    const char *const *values;
+} fcast_tune_trial;
+fc_status fcast_tune_trial_get(const fcast_tune *t, size_t i, fcast_tune_trial *out);
+void fcast_tune_free(fcast_tune *t);
 /* END tune-run */
 
 /* BEGIN tools-run */

@@ -1,11 +1,10 @@
 /* fcast tune: hyperparameter search scored by cross-validation, as
  * neuralforecast's Auto models (AutoNHITS, AutoNBEATS, ... on optuna's
- * TPESampler). Each trial samples the flags of a search space file
- * (tune/search_space.h), runs `fcast cv`'s cross-validation with them
- * (the library's, api/api_cv_run.h) and is scored by one metric over every forecast point
- * (tune/trial_score.h); the best trial's flags can be written as a config
- * file for fcast train and trained on all the data. docs/evaluation.md,
- * "Hyperparameter search", says it for users.
+ * TPESampler), through the library (fcast.h) alone: fcast_tune_* samples
+ * the space, cross-validates and scores each trial; this file parses the
+ * flags, makes each trial's configuration, prints the trials and writes
+ * the best one as a config file for fcast train and trains it on all the
+ * data. docs/evaluation.md, "Hyperparameter search", says it for users.
  *
  * A trial's flags are text appended to the command line's own (tune's
  * flags removed) and parsed with the same table, so a sampled value is
@@ -17,19 +16,7 @@
 
 #include "args.h"
 #include "cli.h"
-#include "api/api_cv_run.h"
-#include "core/error.h"
 #include "cv_run.h"
-#include "device_choice.h"
-#include "io/atomic_file.h"
-#include "io/output_path.h"
-#include "train/data_budget.h"
-#include "train/memory_plan.h"
-#include "train/progress.h"
-#include "tune/sampler.h"
-#include "tune/search_space.h"
-#include "tune/trial_log.h"
-#include "tune/trial_score.h"
 
 static const char *SUMMARY =
     "Search hyperparameters (the flags named in --space) by cross-validation, as neuralforecast's Auto models:\n"
@@ -48,13 +35,11 @@ static const char *const NOT_SEARCHED[] = {"data", "freq", "data-store", "store-
                                            "threads", "quiet", "n-windows", "step-size", "refit", NULL};
 
 #define TUNE_MAX_SPECS (FC_TRAIN_MAX_SPECS + 16)
-#define OWN_MAX (FC_TUNE_VALUE_MAX + 72)   /* "--flag=value" */
 
 typedef struct {
     cv_flags a;
-    const char *space, *sampler, *metric, *log, *best_config;
-    size_t trials, metric_season;
-    double time_budget;
+    fcast_tune_request q;   /* --data and cv's flags copied in after the parse */
+    const char *best_config;
 } tune_flags;
 
 /* One parse of the table: the flags and the table they were parsed with. */
@@ -64,29 +49,12 @@ typedef struct {
 } tune_parse;
 
 typedef struct {
-    double x[FC_TUNE_MAX_PARAMS];
-    char text[FC_TUNE_MAX_PARAMS][FC_TUNE_VALUE_MAX];
-    const char *status;   /* ok | skipped | diverged */
-    char error[512];
-    double score, seconds;
-    size_t points;
-} trial_result;
-
-typedef struct {
     tune_parse base;          /* the command line's */
     char **argv;              /* the command line without tune's flags */
     int argc;
-    fc_search_space space;
-    arg_kind kinds[FC_TUNE_MAX_PARAMS];
-    fc_tune_metric metric;
-    uint64_t seed;
-    size_t max_trials;        /* 0: no limit */
-    fc_tune_history hist;
-    trial_result *trials;
-    size_t n_trials;
-    fc_dataset *ds;
-    fc_backend *be;
-    FILE *log;
+    int searching;            /* the space probed: trials now */
+    int rc;                   /* the exit code a trial's flags stopped the search with (printed) */
+    fcast_tune *t;
 } tune_run;
 
 static int listed(const char *name, const char *const *list) {
@@ -100,24 +68,25 @@ static int listed(const char *name, const char *const *list) {
  * line's parse drops them, since the space may supply them. */
 static void tune_table(tune_parse *p, int required) {
     tune_flags *f = &p->f;
+    fcast_tune_request *q = &f->q;
     arg_spec *specs = p->specs;
     memset(p, 0, sizeof *p);
-    f->sampler = "tpe";
-    f->metric = "mae";
-    f->trials = ARG_SIZE_UNSET;
-    f->metric_season = 1;
+    q->sampler = "tpe";
+    q->metric = "mae";
+    q->trials = FCAST_TUNE_TRIALS_DEFAULT;
+    q->metric_season = 1;
     cv_flags_init(&f->a, specs, 0);
     arg_spec extra[] = {
-        {"space", ARG_STR, &f->space, "FILE", "search space: YAML, flag: distribution (docs/evaluation.md)", 0, 0},
-        {"trials", ARG_SIZE, &f->trials, "N", "trials to run (10; no limit with --time-budget alone)", 0, 0},
-        {"time-budget", ARG_DOUBLE, &f->time_budget, "SECONDS", "start no trial after this long (a trial started "
+        {"space", ARG_STR, &q->space, "FILE", "search space: YAML, flag: distribution (docs/evaluation.md)", 0, 0},
+        {"trials", ARG_SIZE, &q->trials, "N", "trials to run (10; no limit with --time-budget alone)", 0, 0},
+        {"time-budget", ARG_DOUBLE, &q->time_budget, "SECONDS", "start no trial after this long (a trial started "
                                                                 "finishes; 0 = none)", 0, 0},
-        {"sampler", ARG_STR, &f->sampler, "NAME", "tpe | random (tpe: optuna's TPESampler, univariate)", 0, 0},
-        {"metric", ARG_STR, &f->metric, "NAME", "score minimised: mae | mse | rmse | smape | mase over all forecast "
+        {"sampler", ARG_STR, &q->sampler, "NAME", "tpe | random (tpe: optuna's TPESampler, univariate)", 0, 0},
+        {"metric", ARG_STR, &q->metric, "NAME", "score minimised: mae | mse | rmse | smape | mase over all forecast "
                                                 "points of the cross-validation (mae)", 0, 0},
-        {"metric-season", ARG_SIZE, &f->metric_season, "M", "mase: seasonality of the naive error that scales it (1)",
+        {"metric-season", ARG_SIZE, &q->metric_season, "M", "mase: seasonality of the naive error that scales it (1)",
          0, 0},
-        {"log", ARG_STR, &f->log, "FILE", "append every trial to this JSON Lines file", 0, 0},
+        {"log", ARG_STR, &q->log, "FILE", "append every trial to this JSON Lines file", 0, 0},
         {"best-config", ARG_STR, &f->best_config, "FILE", "write the best trial's flags as a config file for "
                                                           "fcast train --config", 0, 0},
     };
@@ -154,287 +123,185 @@ static int strip_tune_flags(tune_run *r, int argc, char **argv, int first) {
 typedef struct {
     char **argv;
     int argc;
-    char (*own)[OWN_MAX];
+    char **own;   /* the trial's "--flag=value" items */
+    size_t n_own;
 } trial_args;
 
 static void trial_args_free(trial_args *t) {
+    for (size_t j = 0; t->own && j < t->n_own; j++) free(t->own[j]);
     free(t->argv);
     free(t->own);
     memset(t, 0, sizeof *t);
 }
 
-/* The command line's flags, then the trial's ("--flag=value"; a boolean
+static int is_on_off(const tune_run *r, const char *name) {
+    arg_spec *s = args_find((arg_spec *)r->base.specs, name, strlen(name));
+    return s && s->kind == ARG_FLAG;
+}
+
+/* The command line's flags, then the trial's ("--flag=value"; an on/off
  * flag alone when true, absent when false). */
-static int trial_args_make(const tune_run *r, char text[][FC_TUNE_VALUE_MAX], trial_args *t) {
-    size_t n = r->space.n;
-    t->argc = 0;
+static int trial_args_make(const tune_run *r, const char *const *keys, const char *const *values, size_t n,
+                           trial_args *t) {
     t->argv = calloc((size_t)r->argc + n + 1, sizeof *t->argv);
     t->own = calloc(n ? n : 1, sizeof *t->own);
     if (!t->argv || !t->own) { trial_args_free(t); return CLI_EXIT_MEMORY; }
     for (int i = 0; i < r->argc; i++) t->argv[t->argc++] = r->argv[i];
     for (size_t j = 0; j < n; j++) {
-        const char *name = r->space.params[j].name;
-        if (r->kinds[j] == ARG_FLAG && strcmp(text[j], "true")) continue;
-        if (r->kinds[j] == ARG_FLAG) snprintf(t->own[j], OWN_MAX, "--%s", name);
-        else snprintf(t->own[j], OWN_MAX, "--%s=%s", name, text[j]);
-        t->argv[t->argc++] = t->own[j];
+        int flag = is_on_off(r, keys[j]);
+        if (flag && strcmp(values[j], "true")) continue;
+        size_t len = strlen(keys[j]) + strlen(values[j]) + 4;
+        if (!(t->own[t->n_own] = malloc(len))) { trial_args_free(t); return CLI_EXIT_MEMORY; }
+        if (flag) snprintf(t->own[t->n_own], len, "--%s", keys[j]);
+        else snprintf(t->own[t->n_own], len, "--%s=%s", keys[j], values[j]);
+        t->argv[t->argc++] = t->own[t->n_own++];
     }
     return 0;
 }
 
 /* Parses a trial's flags into *p (whose strings point into *t). */
-static int parse_trial(const tune_run *r, char text[][FC_TUNE_VALUE_MAX], trial_args *t, tune_parse *p) {
-    int rc = trial_args_make(r, text, t);
+static int parse_trial(const tune_run *r, const char *const *keys, const char *const *values, size_t n,
+                       trial_args *t, tune_parse *p) {
+    int rc = trial_args_make(r, keys, values, n, t);
     if (rc) return rc;
     tune_table(p, 1);
     rc = args_parse("tune", SUMMARY, p->specs, t->argc, t->argv, 0);
     return rc == 1 ? CLI_EXIT_USAGE : rc;   /* 1 would be --help: not in a trial */
 }
 
+/* ---- A trial's configuration (fcast_tune_config_fn) ---- */
+
+/* The flags that are train's, as the configuration sees them: cv's own cut
+ * off, and --out (tune's final model) left out. */
+static void train_part(const tune_parse *p, arg_spec out[FC_TRAIN_MAX_SPECS]) {
+    memcpy(out, p->specs, FC_TRAIN_MAX_SPECS * sizeof *out);
+    memset(out + p->f.a.n_train_specs, 0, sizeof *out);
+    for (arg_spec *s = out; s->name; s++)
+        if (!strcmp(s->name, "out")) s->seen = 0;
+}
+
+/* A parsed trial's configuration. 0, or the exit code that stops the
+ * search (printed); a configuration the flags' combination refuses is
+ * FC_ERR_INVALID in *st, its reason in fc_last_error(). */
+static int make_config(tune_parse *p, int searching, fcast_config **out, fc_status *st) {
+    static const char *const renamed[] = {"train-step-size", "step-size", NULL};
+    train_flags *t = &p->f.a.t;
+    arg_spec train[FC_TRAIN_MAX_SPECS];
+    if (strchr(t->model, ','))
+        return cli_refuse("tune", CLI_EXIT_USAGE, "--model '%s': a search tunes one model; to search over several, "
+                          "put model: choice(...) in the space", t->model);
+    if (searching && t->wbs && !strcmp(t->wbs, "auto"))   /* a trial's matter: the space is fine */
+        return cli_refuse("tune", CLI_EXIT_USAGE, "--windows-batch-size auto is for fcast train; give a number");
+    train_part(p, train);
+    int rc = train_flags_config(NULL, t, train, renamed, out);
+    /* A name that is not one of a flag's choices, or a refusal that left no
+     * reason for the trial's line, stops the search: said by a printing call. */
+    if (rc == CLI_EXIT_USAGE || (rc && fc_last_status() == FC_OK))
+        return train_flags_config("tune", t, train, renamed, out);
+    *st = rc ? FC_ERR_INVALID : FC_OK;
+    return 0;
+}
+
+static fc_status trial_config(void *user, const char *const *keys, const char *const *values, size_t n,
+                              fcast_config **out) {
+    tune_run *r = user;
+    trial_args ta = {0};
+    tune_parse *p = malloc(sizeof *p);
+    fc_status st = FC_OK;
+    int rc = p ? parse_trial(r, keys, values, n, &ta, p) : CLI_EXIT_MEMORY;
+    if (!rc) rc = make_config(p, r->searching, out, &st);
+    trial_args_free(&ta);
+    free(p);
+    if (!rc) return st;
+    r->rc = rc;
+    return rc == CLI_EXIT_MEMORY ? FC_ERR_MEMORY : FC_ERR_PARSE;
+}
+
 /* ---- The space against the flag table ---- */
 
-static int space_error(const fc_search_space *s, const fc_param *p, const char *what) {
-    fprintf(stderr, "fcast tune: %s:%zu: %s: %s\n", s->path, p->line, p->name, what);
+static int space_error(const tune_run *r, size_t j, const char *what) {
+    fprintf(stderr, "fcast tune: %s:%zu: %s: %s\n", r->base.f.q.space, fcast_tune_param_line(r->t, j),
+            fcast_tune_param_name(r->t, j), what);
     return CLI_EXIT_USAGE;
+}
+
+static fcast_tune_type value_type(arg_kind k) {
+    return k == ARG_SIZE || k == ARG_INT ? FCAST_TUNE_INT : k == ARG_DOUBLE ? FCAST_TUNE_REAL
+         : k == ARG_FLAG ? FCAST_TUNE_BOOL : FCAST_TUNE_TEXT;
 }
 
 /* Each key: a flag of the table, searchable, not also on the command line,
  * and a distribution its kind can take. */
 static int check_keys(tune_run *r) {
-    for (size_t j = 0; j < r->space.n; j++) {
-        const fc_param *p = &r->space.params[j];
-        arg_spec *s = args_find(r->base.specs, p->name, strlen(p->name));
-        if (!s) return space_error(&r->space, p, "not a flag of fcast tune's trials (see fcast tune --help)");
+    for (size_t j = 0; j < fcast_tune_params(r->t); j++) {
+        const char *name = fcast_tune_param_name(r->t, j);
+        arg_spec *s = args_find(r->base.specs, name, strlen(name));
+        if (!s) return space_error(r, j, "not a flag of fcast tune's trials (see fcast tune --help)");
         if (listed(s->name, TUNE_ONLY) || listed(s->name, NOT_SEARCHED))
-            return space_error(&r->space, p, "this flag cannot be searched (it is fixed for every trial)");
-        if (s->seen & ARG_FROM_ARGV)
-            return space_error(&r->space, p, "also given on the command line: give it in one place");
-        if ((s->kind == ARG_SIZE || s->kind == ARG_INT) && p->kind != FC_PARAM_INT && p->kind != FC_PARAM_CHOICE)
-            return space_error(&r->space, p, "an integer flag: use int(low, high) or choice(...)");
-        if (s->kind == ARG_FLAG) {
-            int ok = p->kind == FC_PARAM_CHOICE;
-            for (size_t c = 0; ok && c < p->n_choices; c++)
-                ok = !strcmp(p->choices[c], "true") || !strcmp(p->choices[c], "false");
-            if (!ok) return space_error(&r->space, p, "an on/off flag: use choice(true, false)");
-        }
-        r->kinds[j] = s->kind;
+            return space_error(r, j, "this flag cannot be searched (it is fixed for every trial)");
+        if (s->seen & ARG_FROM_ARGV) return space_error(r, j, "also given on the command line: give it in one place");
+        if (fcast_tune_param_type(r->t, j, value_type(s->kind)) != FC_OK)
+            return cli_refuse("tune", CLI_EXIT_USAGE, "%s", fc_last_error());
     }
     return 0;
 }
 
-/* The texts a parameter can take at its ends: every choice, or both bounds. */
-static size_t candidates(const fc_param *p, char out[][FC_TUNE_VALUE_MAX]) {
-    if (p->kind == FC_PARAM_CHOICE) {
-        for (size_t c = 0; c < p->n_choices; c++) snprintf(out[c], FC_TUNE_VALUE_MAX, "%s", p->choices[c]);
-        return p->n_choices;
-    }
-    fc_param_text(p, p->low, out[0]);
-    fc_param_text(p, p->high, out[1]);
-    return 2;
+/* ---- The trials ---- */
+
+static void print_params(FILE *f, const tune_run *r, const fcast_tune_trial *t) {
+    for (size_t j = 0; j < fcast_tune_params(r->t); j++)
+        fprintf(f, " %s=%s", fcast_tune_param_name(r->t, j), t->values[j]);
 }
 
-/* One probe: the flags parse, and the names resolve (model, scaler, loss).
- * A combination the resolve finds invalid is a trial's matter, not the space's. */
-static int probe(const tune_run *r, char text[][FC_TUNE_VALUE_MAX]) {
-    trial_args t = {0};
-    tune_parse *p = malloc(sizeof *p);
-    int rc = p ? parse_trial(r, text, &t, p) : CLI_EXIT_MEMORY;
-    if (!rc && strchr(p->f.a.t.model, ',')) {
-        fprintf(stderr, "fcast tune: --model '%s': a search tunes one model; to search over several, put "
-                "model: choice(...) in the space\n", p->f.a.t.model);
-        rc = CLI_EXIT_USAGE;
-    }
-    train_setup su;
-    if (!rc && train_flags_resolve("tune", &p->f.a.t, &su) == 2) rc = CLI_EXIT_USAGE;
-    fc_error_clear();
-    trial_args_free(&t);
-    free(p);
-    return rc;
-}
-
-/* Every value a parameter can take at its ends goes through the flag
- * table before any training: a misspelt choice fails now, naming its line. */
-static int probe_space(const tune_run *r) {
-    char text[FC_TUNE_MAX_PARAMS][FC_TUNE_VALUE_MAX], cand[FC_TUNE_MAX_CHOICES][FC_TUNE_VALUE_MAX];
-    for (size_t j = 0; j < r->space.n; j++) {
-        candidates(&r->space.params[j], cand);
-        memcpy(text[j], cand[0], sizeof text[j]);
-    }
-    int rc = probe(r, text);
-    if (rc) {
-        fprintf(stderr, "fcast tune: (the flags of the command line with the first value of each parameter of %s)\n",
-                r->space.path);
-        return rc;
-    }
-    for (size_t j = 0; j < r->space.n; j++) {
-        char keep[FC_TUNE_VALUE_MAX], what[FC_TUNE_VALUE_MAX + 64];
-        memcpy(keep, text[j], sizeof keep);
-        size_t n = candidates(&r->space.params[j], cand);
-        for (size_t c = 0; c < n; c++) {
-            memcpy(text[j], cand[c], sizeof text[j]);
-            if ((rc = probe(r, text))) {
-                snprintf(what, sizeof what, "the value '%s' is refused (above)", cand[c]);
-                return space_error(&r->space, &r->space.params[j], what);
-            }
-        }
-        memcpy(text[j], keep, sizeof keep);
-    }
-    return 0;
-}
-
-/* ---- Trials ---- */
-
-static fc_value_type value_type(arg_kind k) {
-    return k == ARG_SIZE || k == ARG_INT ? FC_VALUE_INT : k == ARG_DOUBLE ? FC_VALUE_REAL
-         : k == ARG_FLAG ? FC_VALUE_BOOL : FC_VALUE_TEXT;
-}
-
-static void print_params(FILE *f, const tune_run *r, const trial_result *t) {
-    for (size_t j = 0; j < r->space.n; j++) fprintf(f, " %s=%s", r->space.params[j].name, t->text[j]);
-}
-
-static fc_status log_trial(tune_run *r, size_t i) {
-    const trial_result *t = &r->trials[i];
-    const char *names[FC_TUNE_MAX_PARAMS], *texts[FC_TUNE_MAX_PARAMS];
-    fc_value_type types[FC_TUNE_MAX_PARAMS];
-    for (size_t j = 0; j < r->space.n; j++) {
-        names[j] = r->space.params[j].name;
-        texts[j] = t->text[j];
-        types[j] = value_type(r->kinds[j]);
-    }
-    fc_trial_record rec = {i, t->status, fc_tune_metric_name(r->metric), t->error[0] ? t->error : NULL,
-                           t->score, t->seconds, t->points, r->space.n, names, texts, types};
-    return fc_trial_log_trial(r->log, r->base.f.log, &rec);
-}
-
-static void skip(trial_result *t, const char *why) {
-    t->status = "skipped";
-    snprintf(t->error, sizeof t->error, "%s", why);
-}
-
-/* The trial's model as the library's cross-validation runs it. 0, or the
- * exit code (printed). */
-static int cv_model(const train_setup *su, fc_api_cv_run *cr) {
-    if (su->auto_batch)
-        return cli_refuse("tune", CLI_EXIT_USAGE, "--windows-batch-size auto is for fcast train; give a number");
-    if (!(cr->m = calloc(1, sizeof *cr->m))) return cli_refuse("tune", CLI_EXIT_MEMORY, "out of memory");
-    cr->n_models = 1;
-    cr->m[0].t = (fc_cv_training){su->cfg, su->o, su->scaler, su->loss, su->memory_limit, NULL};
-    cr->m[0].t.o.verbose = 0;
-    fc_api_cv_name_models(cr);
-    return 0;
-}
-
-/* The cross-validation of a parsed trial and its score. 0, or the exit
- * code that stops the search (the reason printed). */
-static int evaluate(tune_run *r, tune_parse *p, trial_result *t) {
-    cv_flags *a = &p->f.a;
-    train_setup su;
-    a->t.quiet = 1;   /* tune prints a line per trial */
-    int rc = train_flags_resolve("tune", &a->t, &su);
-    if (rc == 2) return CLI_EXIT_USAGE;
-    if (rc) { skip(t, fc_last_error()); return 0; }
-    fc_api_cv_run cr = {.spec = {0, a->q.n_windows, a->q.step_size, a->q.refit}};
-    if ((rc = cv_model(&su, &cr))) { fc_api_cv_run_free(&cr); return rc; }
-    fc_status st = fc_api_cv_forecast(&cr, r->ds, r->be, NULL);
-    if (st == FC_ERR_MEMORY || st == FC_ERR_INVALID) skip(t, fc_last_error());
-    else if (st != FC_OK) rc = cli_fail("tune");
-    if (st == FC_OK) {
-        const fc_api_cv_model *m = &cr.m[0];
-        fc_score_spec spec = {r->metric, r->base.f.metric_season, m->t.cfg.h, m->t.cfg.n_outputs,
-                              fc_tune_point_output(&m->t.loss)};
-        st = fc_tune_score(r->ds, cr.origins, cr.n_origins, m->values, &spec, &t->score, &t->points);
-        if (st != FC_OK) skip(t, fc_last_error());
-        else if (!isfinite(t->score)) t->status = "diverged";
-        else t->status = "ok";
-    }
-    fc_error_clear();
-    fc_api_cv_run_free(&cr);
-    return rc;
-}
-
-static void print_trial(const tune_run *r, size_t i) {
-    const trial_result *t = &r->trials[i];
+static void print_trial(void *user, const fcast_tune *search, size_t i) {
+    const tune_run *r = user;
+    fcast_tune_report rep;
+    fcast_tune_trial t;
+    if (r->base.f.a.t.quiet || fcast_tune_summary(search, &rep) != FC_OK || fcast_tune_trial_get(search, i, &t) != FC_OK)
+        return;
     fprintf(stderr, "tune: trial %zu", i);
-    if (r->max_trials) fprintf(stderr, " of %zu", r->max_trials);
-    if (!strcmp(t->status, "ok")) fprintf(stderr, ": %s %.6g", fc_tune_metric_name(r->metric), t->score);
-    else fprintf(stderr, ": %s%s%s", t->status, t->error[0] ? ": " : "", t->error);
-    fprintf(stderr, " (%.2f s):", t->seconds);
-    print_params(stderr, r, t);
+    if (rep.max_trials) fprintf(stderr, " of %zu", rep.max_trials);
+    if (!strcmp(t.status, "ok")) fprintf(stderr, ": %s %.6g", rep.metric, t.score);
+    else fprintf(stderr, ": %s%s%s", t.status, t.error[0] ? ": " : "", t.error);
+    fprintf(stderr, " (%.2f s):", t.seconds);
+    print_params(stderr, r, &t);
     fputc('\n', stderr);
-}
-
-static int sample(tune_run *r, size_t i, trial_result *t) {
-    if (!strcmp(r->base.f.sampler, "random")) fc_tune_sample_random(&r->space, r->seed, i, t->x);
-    else if (fc_tune_sample_tpe(&r->space, &r->hist, r->seed, i, t->x) != FC_OK) return cli_fail("tune");
-    for (size_t j = 0; j < r->space.n; j++) {
-        t->x[j] = fc_param_snap(&r->space.params[j], t->x[j]);
-        fc_param_text(&r->space.params[j], t->x[j], t->text[j]);
-    }
-    return 0;
-}
-
-/* Trial i: sample, parse, cross-validate, score, log. */
-static int run_trial(tune_run *r, size_t i) {
-    trial_result *t = &r->trials[i];
-    memset(t, 0, sizeof *t);
-    t->score = NAN;
-    int rc = sample(r, i, t);
-    if (rc) return rc;
-    double t0 = fc_now();
-    trial_args ta = {0};
-    tune_parse *p = malloc(sizeof *p);
-    rc = p ? parse_trial(r, t->text, &ta, p) : CLI_EXIT_MEMORY;
-    if (!rc) rc = evaluate(r, p, t);
-    trial_args_free(&ta);
-    free(p);
-    if (rc) return rc;
-    t->seconds = fc_now() - t0;
-    r->n_trials++;
-    if (fc_tune_history_add(&r->hist, t->x, t->score, !strcmp(t->status, "ok")) != FC_OK) return cli_fail("tune");
-    if (r->log && log_trial(r, i) != FC_OK) return cli_fail("tune");
-    if (!r->base.f.a.t.quiet) print_trial(r, i);
-    return 0;
 }
 
 /* ---- The end: summary, best config, final model ---- */
 
-static long best_trial(const tune_run *r) {
-    long best = -1;
-    for (size_t i = 0; i < r->n_trials; i++)
-        if (!strcmp(r->trials[i].status, "ok") && (best < 0 || r->trials[i].score < r->trials[best].score))
-            best = (long)i;
-    return best;
-}
-
 /* The widest of a parameter's name and its values, for the table. */
-static int column_width(const tune_run *r, size_t j) {
-    size_t w = strlen(r->space.params[j].name);
-    for (size_t i = 0; i < r->n_trials; i++)
-        if (strlen(r->trials[i].text[j]) > w) w = strlen(r->trials[i].text[j]);
+static int column_width(const tune_run *r, const fcast_tune_report *rep, size_t j) {
+    size_t w = strlen(fcast_tune_param_name(r->t, j));
+    fcast_tune_trial t;
+    for (size_t i = 0; i < rep->trials; i++)
+        if (fcast_tune_trial_get(r->t, i, &t) == FC_OK && strlen(t.values[j]) > w) w = strlen(t.values[j]);
     return (int)(w < 40 ? w : 40);
 }
 
-static void print_summary(const tune_run *r, long best) {
-    int width[FC_TUNE_MAX_PARAMS];
-    fprintf(stderr, "\n  trial  status    %-12s %8s", fc_tune_metric_name(r->metric), "seconds");
-    for (size_t j = 0; j < r->space.n; j++) {
-        width[j] = column_width(r, j);
-        fprintf(stderr, "  %-*s", width[j], r->space.params[j].name);
+static void print_summary(const tune_run *r, const fcast_tune_report *rep) {
+    size_t n = fcast_tune_params(r->t);
+    int *width = calloc(n ? n : 1, sizeof *width);
+    fcast_tune_trial t;
+    if (!width) return;
+    fprintf(stderr, "\n  trial  status    %-12s %8s", rep->metric, "seconds");
+    for (size_t j = 0; j < n; j++) {
+        width[j] = column_width(r, rep, j);
+        fprintf(stderr, "  %-*s", width[j], fcast_tune_param_name(r->t, j));
     }
     fputc('\n', stderr);
-    for (size_t i = 0; i < r->n_trials; i++) {
-        const trial_result *t = &r->trials[i];
-        fprintf(stderr, "%s %5zu  %-9s %-12.6g %8.2f", (long)i == best ? "*" : " ", i, t->status, t->score,
-                t->seconds);
-        for (size_t j = 0; j < r->space.n; j++) fprintf(stderr, "  %-*s", width[j], t->text[j]);
+    for (size_t i = 0; i < rep->trials && fcast_tune_trial_get(r->t, i, &t) == FC_OK; i++) {
+        fprintf(stderr, "%s %5zu  %-9s %-12.6g %8.2f", rep->has_best && i == rep->best ? "*" : " ", i, t.status,
+                t.score, t.seconds);
+        for (size_t j = 0; j < n; j++) fprintf(stderr, "  %-*s", width[j], t.values[j]);
         fputc('\n', stderr);
     }
-    if (best >= 0) {
-        fprintf(stderr, "best: trial %ld, %s %.6g:", best, fc_tune_metric_name(r->metric), r->trials[best].score);
-        print_params(stderr, r, &r->trials[best]);
+    if (rep->has_best && fcast_tune_trial_get(r->t, rep->best, &t) == FC_OK) {
+        fprintf(stderr, "best: trial %zu, %s %.6g:", rep->best, rep->metric, t.score);
+        print_params(stderr, r, &t);
         fputc('\n', stderr);
     }
+    free(width);
 }
 
 /* train's table holding a parsed trial's values (cv's --train-step-size is
@@ -454,14 +321,14 @@ static void to_train_table(tune_parse *p, train_flags *t, arg_spec specs[FC_TRAI
 
 typedef struct {
     const arg_spec *specs;
-    long trial;
+    size_t trial;
     double score;
     const char *metric;
 } config_body;
 
 static fc_status write_config(FILE *f, void *vctx) {
     const config_body *c = vctx;
-    fprintf(f, "# fcast tune: best trial %ld (%s %.9g); fcast train --config FILE --out MODEL trains it\n",
+    fprintf(f, "# fcast tune: best trial %zu (%s %.9g); fcast train --config FILE --out MODEL trains it\n",
             c->trial, c->metric, c->score);
     args_print_config(f, "train", c->specs);
     return FC_OK;
@@ -501,18 +368,24 @@ static int train_argv(const arg_spec *specs, const char *out, char ***argv_out, 
     return 0;
 }
 
+
 /* --best-config and --out from the best trial's flags. */
-static int finish(tune_run *r, long best) {
+static int finish(tune_run *r, const fcast_tune_report *rep) {
     const tune_flags *f = &r->base.f;
+    fcast_tune_trial best;
     trial_args ta = {0};
     tune_parse *p = malloc(sizeof *p);
     train_flags t;
     arg_spec specs[FC_TRAIN_MAX_SPECS];
-    int rc = p ? parse_trial(r, r->trials[best].text, &ta, p) : CLI_EXIT_MEMORY;
+    const char **keys = calloc(fcast_tune_params(r->t) + 1, sizeof *keys);
+    int rc = p && keys ? 0 : CLI_EXIT_MEMORY;
+    for (size_t j = 0; keys && j < fcast_tune_params(r->t); j++) keys[j] = fcast_tune_param_name(r->t, j);
+    if (!rc && fcast_tune_trial_get(r->t, rep->best, &best) != FC_OK) rc = cli_fail("tune");
+    if (!rc) rc = parse_trial(r, keys, best.values, fcast_tune_params(r->t), &ta, p);
     if (!rc) to_train_table(p, &t, specs);
     if (!rc && f->best_config) {
-        config_body body = {specs, best, r->trials[best].score, fc_tune_metric_name(r->metric)};
-        if (fc_write_file_atomic(f->best_config, write_config, &body) != FC_OK) rc = cli_fail("tune");
+        config_body body = {specs, rep->best, best.score, rep->metric};
+        if (fcast_write_file(f->best_config, write_config, &body) != FC_OK) rc = cli_fail("tune");
         else if (!f->a.t.quiet) fprintf(stderr, "best configuration written to %s\n", f->best_config);
     }
     if (!rc && f->a.t.out) {
@@ -525,100 +398,60 @@ static int finish(tune_run *r, long best) {
         free(argv);
     }
     trial_args_free(&ta);
+    free(keys);
     free(p);
     return rc;
 }
 
 /* ---- The search ---- */
 
+/* The request's values (a usage error, as the parser's), then the files
+ * the search writes, before any work. */
 static int check_flags(tune_run *r) {
-    const tune_flags *f = &r->base.f;
-    if (!f->space) {
+    tune_flags *f = &r->base.f;
+    if (!f->q.space) {
         fprintf(stderr, "fcast tune: --space is required (see fcast tune --help)\n");
         return CLI_EXIT_USAGE;
     }
-    if (strcmp(f->sampler, "tpe") && strcmp(f->sampler, "random")) {
-        fprintf(stderr, "fcast tune: --sampler '%s' is not one of tpe, random\n", f->sampler);
-        return CLI_EXIT_USAGE;
-    }
-    if (fc_tune_metric_parse(f->metric, &r->metric)) {
-        fprintf(stderr, "fcast tune: --metric '%s' is not one of mae, mse, rmse, smape, mase\n", f->metric);
-        return CLI_EXIT_USAGE;
-    }
-    if (f->trials == 0 || !(f->time_budget >= 0) || f->metric_season == 0) {
-        fprintf(stderr, "fcast tune: --trials and --metric-season must be at least 1, --time-budget at least 0\n");
-        return CLI_EXIT_USAGE;
-    }
+    f->q.data = f->a.t.data;
+    f->q.cv = f->a.q;
+    if (fcast_tune_open(&f->q, &r->t) != FC_OK)
+        return fc_last_status() == FC_ERR_INVALID ? cli_refuse("tune", CLI_EXIT_USAGE, "%s", fc_last_error())
+                                                  : cli_fail("tune");
     if (f->a.t.seed < 0) { fprintf(stderr, "fcast tune: --seed must be >= 0\n"); return CLI_EXIT_USAGE; }
-    r->seed = (uint64_t)f->a.t.seed;
-    r->max_trials = f->trials != ARG_SIZE_UNSET ? f->trials : f->time_budget > 0 ? 0 : 10;
-    fc_input_path in[] = {{"--data", f->a.t.data}, {"--space", f->space}};
-    fc_status st = fc_output_check("--out", f->a.t.out, 0, in, 2);
-    if (st == FC_OK) st = fc_output_check("--best-config", f->best_config, 0, in, 2);
-    if (st == FC_OK) st = fc_output_check("--log", f->log, 0, in, 2);
+    fcast_input_path in[] = {{"--data", f->a.t.data}, {"--space", f->q.space}};
+    fc_status st = fcast_output_check("--out", f->a.t.out, 0, in, 2);
+    if (st == FC_OK) st = fcast_output_check("--best-config", f->best_config, 0, in, 2);
     return st == FC_OK ? 0 : cli_fail("tune");
 }
 
-/* The data and the device, once for all trials (neither can be searched). */
-static fc_status open_inputs(tune_run *r) {
-    const train_flags *t = &r->base.f.a.t;
-    train_setup su;
-    memset(&su, 0, sizeof su);
-    FC_TRY(fc_memory_limit_parse(t->memory_limit, &su.memory_limit));
-    FC_TRY(fc_data_store_parse(t->data_store, &su.data_store));
-    FC_TRY(device_backend_open(t->device, t->threads, t->quiet, &r->be));
-    r->be->tf32 = t->tf32;   /* as fcast train, so a trial's fits are train's */
-    FC_TRY(train_flags_load_data(t, &su, &(fc_data_choice){0}, &r->ds));
-    if (r->base.f.log) {
-        FC_TRY(fc_trial_log_open(r->base.f.log, &r->log));
-        fc_search_record s = {r->space.path, r->base.f.sampler, r->base.f.metric, t->model, r->seed,
-                              r->max_trials, r->base.f.time_budget};
-        FC_TRY(fc_trial_log_search(r->log, r->base.f.log, &s));
-    }
-    return FC_OK;
-}
-
-static int search(tune_run *r) {
-    double start = fc_now(), budget = r->base.f.time_budget;
-    size_t cap = r->max_trials ? r->max_trials : 64;
-    if (!(r->trials = malloc(cap * sizeof *r->trials))) return CLI_EXIT_MEMORY;
-    for (size_t i = 0; !r->max_trials || i < r->max_trials; i++) {
-        if (budget > 0 && fc_now() - start >= budget) {
-            if (!r->base.f.a.t.quiet) fprintf(stderr, "tune: time budget of %g s spent after %zu trials\n", budget, i);
-            break;
-        }
-        if (i == cap) {
-            trial_result *more = realloc(r->trials, 2 * cap * sizeof *more);
-            if (!more) return CLI_EXIT_MEMORY;
-            r->trials = more;
-            cap *= 2;
-        }
-        int rc = run_trial(r, i);
-        if (rc) return rc;
-    }
-    return 0;
+/* A failure of the library's: the reason, unless a trial's flags stopped
+ * it (printed then, with what the library adds when probing). */
+static int search_failed(const tune_run *r, int probing) {
+    if (!r->rc) return cli_fail("tune");
+    if (probing) fprintf(stderr, "fcast tune: %s\n", fc_last_error());
+    return r->rc;
 }
 
 static int tune(tune_run *r) {
     int rc = check_flags(r);
     if (rc) return rc;
-    fc_status st = fc_space_load(r->base.f.space, &r->space);
-    if (st == FC_ERR_IO) fc_error_wrap(st, "--space ");   /* config_yaml speaks of a configuration file */
-    if (st != FC_OK) return cli_fail("tune");
-    if ((rc = check_keys(r)) || (rc = probe_space(r))) return rc;
-    fc_tune_history_init(&r->hist, r->space.n);
-    if (open_inputs(r) != FC_OK) return cli_fail("tune");
-    rc = search(r);
-    if (r->log && fc_trial_log_close(r->log, r->base.f.log) != FC_OK && !rc) rc = cli_fail("tune");
-    r->log = NULL;
-    if (rc) return rc;
-    long best = best_trial(r);
-    print_summary(r, best);
-    if (best < 0) {
+    if (fcast_tune_read_space(r->t) != FC_OK) return cli_fail("tune");
+    if ((rc = check_keys(r))) return rc;
+    fcast_tune_callbacks cb = {trial_config, print_trial, NULL, r};
+    if (fcast_tune_probe(r->t, &cb) != FC_OK) return search_failed(r, 1);
+    r->searching = 1;
+    if (fcast_tune_run(r->t, &cb, NULL) != FC_OK) return search_failed(r, 0);
+    fcast_tune_report rep;
+    if (fcast_tune_summary(r->t, &rep) != FC_OK) return cli_fail("tune");
+    if (rep.budget_spent && !r->base.f.a.t.quiet)
+        fprintf(stderr, "tune: time budget of %g s spent after %zu trials\n", r->base.f.q.time_budget, rep.trials);
+    print_summary(r, &rep);
+    if (!rep.has_best) {
         fprintf(stderr, "fcast tune: no trial finished with a score: nothing to choose from\n");
         return CLI_EXIT_INVALID;
     }
-    return finish(r, best);
+    return finish(r, &rep);
 }
 
 int cmd_tune(int argc, char **argv, int first) {
@@ -628,13 +461,8 @@ int cmd_tune(int argc, char **argv, int first) {
     int rc = args_parse("tune", SUMMARY, r->base.specs, argc, argv, first);
     if (rc) rc = args_exit(rc);
     else if (!(rc = strip_tune_flags(r, argc, argv, first))) rc = tune(r);
-    if (r->log) fc_trial_log_close(r->log, r->base.f.log);
-    fc_space_free(&r->space);
-    fc_tune_history_free(&r->hist);
-    free(r->trials);
+    fcast_tune_free(r->t);
     free(r->argv);
-    fc_dataset_free(&r->ds);
-    fc_backend_destroy(&r->be);
     free(r);
     return rc;
 }
