@@ -119,7 +119,10 @@ static void scores(const char *dir) {
     for (size_t i = 0; i < rep.trials; i++) {
         fcast_tune_trial tr;
         size_t points;
-        CHECK(fcast_tune_trial_get(t, i, &tr) == FC_OK);
+        if (fcast_tune_trial_get(t, i, &tr) != FC_OK) {
+            CHECK_MSG(0, "trial %zu missing", i);
+            continue;
+        }
         CHECK_MSG(!strcmp(tr.status, "ok") && !tr.error[0], "trial %zu: %s %s", i, tr.status, tr.error);
         double want = reference_mae(keys, tr.values, 3, &points);
         CHECK_CLOSE(tr.score, want, 0, 1e-9);
@@ -133,7 +136,10 @@ static void scores(const char *dir) {
     fcast_tune *again = search(space, NULL, 3, &u);
     for (size_t i = 0; i < 3; i++) {
         fcast_tune_trial a, b;
-        CHECK(fcast_tune_trial_get(t, i, &a) == FC_OK && fcast_tune_trial_get(again, i, &b) == FC_OK);
+        if (fcast_tune_trial_get(t, i, &a) != FC_OK || fcast_tune_trial_get(again, i, &b) != FC_OK) {
+            CHECK_MSG(0, "trial %zu missing from a search", i);
+            continue;
+        }
         for (size_t j = 0; j < 3; j++) CHECK(!strcmp(a.values[j], b.values[j]));
         CHECK(a.score == b.score);
     }
@@ -151,7 +157,10 @@ static void skips(const char *dir) {
     size_t skipped = 0, ok = 0;
     for (size_t i = 0; i < 6; i++) {
         fcast_tune_trial tr;
-        CHECK(fcast_tune_trial_get(t, i, &tr) == FC_OK);
+        if (fcast_tune_trial_get(t, i, &tr) != FC_OK) {
+            CHECK_MSG(0, "trial %zu missing", i);
+            continue;
+        }
         if (!strcmp(tr.values[0], "0")) {
             skipped += !strcmp(tr.status, "skipped") && strstr(tr.error, "hidden-size") && isnan(tr.score);
         } else {
