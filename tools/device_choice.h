@@ -15,12 +15,4 @@
 #define DEVICE_CPU_ONLY_HELP "auto | cpu: this command runs on the CPU only in this version (cuda is refused)"
 int device_cpu_only(const char *command, const char *device);
 
-/* Until every command runs through fcast.h: the old opener, now the
- * library's (fc_api_backend_open). */
-#include "backend/backend.h"
-fc_status fc_api_backend_open(const char *device, size_t threads, int verbose, fc_backend **out);
-static inline fc_status device_backend_open(const char *device, size_t threads, int quiet, fc_backend **out) {
-    return fc_api_backend_open(device, threads, !quiet, out);
-}
-
 #endif

@@ -5,12 +5,8 @@
 #include <string.h>
 
 #include "device_choice.h"
-#include "train/memory_plan.h"
-#include "core/error.h"
 #include "cli.h"
 #include "train_flags.h"
-#include "models/model_kinds.h"
-#include "train/loss_text.h"
 
 void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int out_required) {
     /* max_steps and lr unset: the model's defaults (model_kinds.c) */
@@ -18,7 +14,7 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
                        .val_check = 100, .step_size = 1, .num_lr_decays = -2, .patience = -1, .seed = 1,
                        .lr = NAN, .precision = "fp32", .grad_accum = 1, .device = "auto",
                        .cuda_graph = "on", .season = ARG_SIZE_UNSET};
-    fc_arch_defaults(&a->arch);
+    arch_flags_init(&a->arch);
     arg_spec table[] = {
         {"data", ARG_STR, &a->data, "FILE", "training data: long CSV with unique_id, ds, y", 1, 0},
         {"model", ARG_STR, &a->model, "NAME", "nhits | nbeats | mlp | nbeatsx | lstm | tide", 1, 0},
@@ -74,99 +70,12 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
     memcpy(specs + n, operations, n_ops * sizeof *operations);
     exog_flags_specs(&a->exog, specs + n + n_ops);
     n += EXOG_FLAG_COUNT;
-    fc_arch_specs(&a->arch, specs + n + n_ops, FC_TRAIN_MAX_SPECS - n - n_ops);
+    if (arch_flags_specs(&a->arch, specs + n + n_ops, FC_TRAIN_MAX_SPECS - n - n_ops)) abort();   /* a table too small: a bug */
 }
 
 const char *const FC_TRAIN_OPERATIONS_FLAGS[] = {"out", "quiet", "memory-limit", "data-store", "store-dir", "device",
                                                  "checkpoint", "checkpoint-every", "resume", "log-file", "profile",
                                                  NULL};
-
-static fc_status build_options(const train_flags *a, fc_train_options *o, fc_model_kind kind) {
-    fc_train_options_default(o);
-    const fc_model_kind_ops *row = fc_model_kind_row(kind);
-    o->max_steps = a->max_steps != ARG_SIZE_UNSET ? a->max_steps : row->max_steps;
-    o->batch_size = a->batch_size;
-    char *end;
-    if (!a->wbs) {                       /* neuralforecast's default for the model */
-        o->windows_batch_size = fc_model_kind_row(kind)->windows_batch_size;
-    } else if (strcmp(a->wbs, "auto") == 0) {
-        o->windows_batch_size = 1024;   /* replaced by the sweep's choice */
-    } else {
-        unsigned long long w = strtoull(a->wbs, &end, 10);
-        if (end == a->wbs || *end || a->wbs[0] == '-' || w == 0 || w > ((size_t)1 << 20))
-            return fc_error(FC_ERR_INVALID, "--windows-batch-size '%s' is not a number from 1 to %zu or auto",
-                            a->wbs, (size_t)1 << 20);
-        o->windows_batch_size = (size_t)w;
-    }
-    if (strcmp(a->cuda_graph, "on") && strcmp(a->cuda_graph, "off"))
-        return fc_error(FC_ERR_INVALID, "--cuda-graph '%s': expected on or off", a->cuda_graph);
-    o->no_graphs = !strcmp(a->cuda_graph, "off");
-    o->learning_rate = isnan(a->lr) ? row->learning_rate : a->lr;
-    o->num_lr_decays = a->num_lr_decays != -2 ? a->num_lr_decays : fc_model_kind_num_lr_decays(kind);
-    o->val_size = a->val_size;
-    o->val_check_steps = a->val_check;
-    o->early_stop_patience = a->patience;
-    o->step_size = a->step_size;
-    if (a->seed < 0) return fc_error(FC_ERR_INVALID, "--seed must be >= 0");
-    o->seed = (uint64_t)a->seed;
-    o->verbose = a->quiet ? 0 : 1;
-    if (fc_precision_parse(a->precision, &o->precision))
-        return fc_error(FC_ERR_INVALID, "--precision '%s' is not one of fp32, bf16, fp16", a->precision);
-    o->grad_accum = a->grad_accum;
-    o->clip_grad_norm = a->clip;
-    return FC_OK;
-}
-
-/* The loss's parameters from their flags (train/loss_text.h). */
-static fc_status loss_from_flags(const train_flags *a, fc_loss_spec *s, size_t L) {
-    char season[32];
-    if (a->season != ARG_SIZE_UNSET) snprintf(season, sizeof season, "%zu", a->season);
-    fc_loss_texts t = {a->huber_delta, a->quantile, a->season != ARG_SIZE_UNSET ? season : NULL, a->level,
-                       a->quantiles};
-    return fc_loss_from_texts(s->kind, &t, L, s);
-}
-
-int train_flags_resolve(const char *command, const train_flags *a, train_setup *s) {
-    memset(s, 0, sizeof *s);
-    if (fc_model_kind_parse(a->model, &s->kind)) {
-        char kinds[128];
-        fc_model_kind_list(kinds, sizeof kinds);
-        fprintf(stderr, "fcast %s: --model '%s' is not one of %s (any case)\n", command, a->model, kinds);
-        return 2;
-    }
-    fc_loss_kind loss;
-    const char *scaler = a->scaler ? a->scaler : fc_model_kind_row(s->kind)->scaler_type;   /* the model's default */
-    if (fc_scaler_parse(scaler, &s->scaler)) {
-        fprintf(stderr, "fcast %s: --scaler '%s' is not one of identity, standard, robust, minmax\n", command, scaler);
-        return 2;
-    }
-    if (fc_loss_parse(a->loss, &loss)) {
-        fprintf(stderr, "fcast %s: --loss '%s' is not one of mae, mse, huber, smape, mape, mase, quantile, mq\n",
-                command, a->loss);
-        return 2;
-    }
-    if (fc_memory_limit_parse(a->memory_limit, &s->memory_limit) != FC_OK) return 1;
-    if (fc_data_store_parse(a->data_store, &s->data_store) != FC_OK) return 1;
-    s->auto_batch = a->wbs && strcmp(a->wbs, "auto") == 0;
-    fc_model_config_default(&s->cfg, s->kind, a->h, a->input_size);
-    if (exog_flags_apply(&a->exog, &s->cfg) != FC_OK) return 1;
-    if (fc_arch_apply(&a->arch, &s->cfg) != FC_OK) return 1;   /* checks the whole configuration */
-    /* The loss decides the model's outputs per point, before the model is planned. */
-    s->loss = fc_loss_default(loss);
-    if (loss_from_flags(a, &s->loss, a->input_size) != FC_OK) return 1;
-    s->cfg.n_outputs = fc_loss_n_outputs(&s->loss);
-    return build_options(a, &s->o, s->kind) == FC_OK ? 0 : 1;
-}
-
-fc_status train_flags_load_data(const train_flags *a, const train_setup *s, fc_data_choice *c, fc_dataset **out) {
-    fc_load_options lo = {.freq = a->freq, .drop_exog = !exog_flags_keep_columns(&s->cfg), .store_dir = a->store_dir};
-    FC_TRY(fc_data_choose(a->data, &lo, s->data_store, s->memory_limit, c));
-    fc_data_choice_print(c, &lo, s->memory_limit, stderr);
-    FC_TRY(fc_dataset_open(a->data, &lo, out));
-    fc_status st = exog_flags_bind(&a->exog, &s->cfg, a->data, *out);
-    if (st != FC_OK) fc_dataset_free(out);
-    return st;
-}
 
 /* A parsed flag's value as text, as fcast_config_set takes it. */
 static const char *flag_text(const arg_spec *s, char *buf, size_t cap) {

@@ -1,14 +1,12 @@
-/* The flags of `fcast train`, shared by `fcast plan` (which plans the same
- * run without training it): the table, defaults, and their translation into
- * a model configuration and training options. */
+/* The flags of `fcast train`, shared by the commands that make a model as
+ * it does (plan, bench, cv, tune, ensemble): the table, its defaults, and
+ * the flags given as the keys of a library configuration (fcast.h). */
 #ifndef FC_TOOLS_TRAIN_FLAGS_H
 #define FC_TOOLS_TRAIN_FLAGS_H
 
 #include "args.h"
 #include "exog_flags.h"
 #include "arch_flags.h"
-#include "train/data_budget.h"
-#include "train/forecaster.h"
 
 #define FC_TRAIN_MAX_SPECS 100
 
@@ -28,21 +26,9 @@ typedef struct {
     const char *checkpoint, *resume, *log_file;
     size_t checkpoint_every;
     int profile;
-    fc_arch_options arch;
+    arch_flags arch;
     exog_flags exog;
 } train_flags;
-
-/* What the flags ask for. memory_limit is 0 without --memory-limit. */
-typedef struct {
-    fc_model_kind kind;
-    fc_model_config cfg;
-    fc_train_options o;
-    fc_scaler_kind scaler;
-    fc_loss_spec loss;    /* cfg.n_outputs is its outputs per point */
-    size_t memory_limit;
-    int auto_batch;       /* --windows-batch-size auto */
-    fc_data_store data_store;
-} train_setup;
 
 /* Defaults and the flag table. out_required: --out is required, and the
  * operations flags of train (checkpoints, resume, run log) are in the table. */
@@ -52,10 +38,6 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
  * is made: left out of the configuration echoed into the model file, so a
  * resumed run writes the same file as an uninterrupted one. */
 extern const char *const FC_TRAIN_OPERATIONS_FLAGS[];
-
-/* 0 on success; 2 for a usage error (printed, naming the flag), 1 for an
- * invalid value (in fc_last_error()). */
-int train_flags_resolve(const char *command, const train_flags *a, train_setup *s);
 
 /* The flags given (on the command line or in --config's file) as the
  * configuration of the library (fcast.h): --model, --h and --input-size
@@ -70,11 +52,6 @@ int train_flags_resolve(const char *command, const train_flags *a, train_setup *
  * --stat-exog-file (4), which the first, printing, call catches. */
 int train_flags_config(const char *command, const train_flags *a, const arg_spec *specs,
                        const char *const *renamed, fcast_config **out);
-
-/* Loads --data as the flags and the limit say: whole or streamed (the
- * choice in *c, announced on stderr when streamed), with the exogenous
- * columns and static values the model reads (exog_flags.h). */
-fc_status train_flags_load_data(const train_flags *a, const train_setup *s, fc_data_choice *c, fc_dataset **out);
 
 
 #endif
