@@ -5,7 +5,8 @@
  * against, in the same run, plain dnnl_sgemm of the same product and the
  * machine's fp32 FMA peak measured by a register-only loop.
  *
- * usage: bench_matmul [B I O [iterations [threads [fp32|bf16|fp16]]]] */
+ * usage: bench_matmul [B I O [iterations [threads [fp32|bf16|fp16]]]]
+ * FCAST_BF16_KERNEL=onednn|avx512bf16|amx picks the bf16 kernel. */
 #include <omp.h>
 #include <oneapi/dnnl/dnnl.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <time.h>
 
 #include "backend/backend.h"
+#include "backend/cpu/cpu_backend.h"
 #include "core/rng.h"
 
 #ifdef __AVX512F__
@@ -160,6 +162,8 @@ int main(int argc, char **argv) {
     double peak = measured_peak_gflops(be->threads);
     printf("bench_matmul: B=%zu I=%zu O=%zu %s, %d threads, %d iterations x 3 rounds (best)\n",
            c.B, c.I, c.O, fc_precision_name(c.prec), be->threads, iters);
+    printf("kernel: %s\n", c.prec == FC_PREC_BF16 ? fc_backend_cpu_bf16_kernel_name()
+                           : c.prec == FC_PREC_FP16 ? "oneDNN fp32 (fp16-rounded inputs)" : "oneDNN fp32");
     if (peak > 0) printf("measured fp32 FMA peak (AVX-512, all threads): %.1f GFLOP/s\n", peak);
     double t_sgemm = time_op(run_sgemm, &c, iters);
     double t_fwd = time_op(run_forward, &c, iters);

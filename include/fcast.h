@@ -741,7 +741,7 @@ void fcast_bench_defaults(fcast_bench_request *r);
 #define FCAST_BENCH_MAX_RUNS 3
 typedef struct {
     const char *precision;           /* "fp32", "bf16", "fp16" */
-    const char *kernel;              /* its matrix products: "oneDNN", "oneDNN fp32" (fp16 emulated), "fcast AMX", "cuBLASLt" */
+    const char *kernel;              /* its matrix products: "oneDNN", "oneDNN fp32" (fp16 emulated), "fcast AMX", "fcast AVX512-BF16", "cuBLASLt" */
     double peak_gflops;              /* the dense layer's */
     double windows_per_second;       /* training */
     double gflops;                   /* training's matrix products: a share of the peak */

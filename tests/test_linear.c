@@ -450,9 +450,9 @@ static void test_primitive_cache(fc_backend *be) {
         CHECK(be->linear_backward(be, &c, dy, NULL, dx, dw, db) == FC_OK);
     }
     CHECK_MSG(CREATED() == 5, "steady state created %zu primitives", CREATED() - 5);
-    /* bf16 builds oneDNN primitives of its own, unless it runs on AMX
-     * (cpu_amx.c), which needs none */
-    size_t bf16_fwd = fc_backend_cpu_uses_amx() ? 0 : 1, bf16_all = 3 * bf16_fwd;
+    /* bf16 builds oneDNN primitives of its own, unless it runs on fcast's
+     * kernels (cpu_bf16_gemm.c), which need none */
+    size_t bf16_fwd = strcmp(fc_backend_cpu_bf16_kernel_name(), "oneDNN") ? 0 : 1, bf16_all = 3 * bf16_fwd;
     c.prec = FC_PREC_BF16, c.x_low = x_low, c.w_low = w_low;
     be->round_to(be, w_low, L.w, O * I, FC_PREC_BF16);
     CHECK(be->linear_forward(be, &c) == FC_OK && CREATED() == 5 + bf16_fwd);
@@ -533,7 +533,7 @@ int main(void) {
     CHECK(fc_backend_cpu_create(1, &be1) == FC_OK && be1 != NULL);
     if (!be || !be1) return CHECK_DONE();
     /* which bf16 path the checks below exercise on this machine */
-    printf("bf16 products: %s\n", fc_backend_cpu_uses_amx() ? "fcast's AMX kernels (cpu_amx.c)" : "oneDNN");
+    printf("bf16 products: %s\n", fc_backend_cpu_bf16_kernel_name());
     CHECK(be->low_bytes[FC_PREC_FP32] == 0 && be->low_bytes[FC_PREC_BF16] == 2 &&
           be->low_bytes[FC_PREC_FP16] == sizeof(float));
     /* a. forward, fp32: odd shape every variant, and the N-HiTS shape */

@@ -18,8 +18,12 @@ static const char *SUMMARY =
     "1024 windows per step) trained in each precision on the bundled data; --vs-torch runs\n"
     "python/bench_torch.py (PyTorch eager, same architecture, threads and batch) for the ratios.";
 
-/* Which kernels run bf16 here (cpu_isa.c, cpu_amx.c). */
+/* Which kernels run bf16 here: the bf16 run's, when there is one. */
 static const char *bf16_path_note(const fcast_bench_report *r) {
+    for (size_t i = 0; i < r->n_runs; i++)
+        if (!strcmp(r->runs[i].precision, "bf16") && !strcmp(r->runs[i].kernel, "fcast AVX512-BF16"))
+            return r->amx_capped ? "; bf16 on fcast's AVX512-BF16 kernels (oneDNN cannot use AMX here)"
+                                 : "; bf16 on fcast's AVX512-BF16 kernels";
     if (r->bf16_on_fcast_amx)
         return r->amx_capped ? "; bf16 on fcast's AMX kernels (oneDNN cannot use AMX here)"
                              : "; bf16 on fcast's AMX kernels";
@@ -41,7 +45,7 @@ static void print_table(const fcast_bench_request *a, const fcast_bench_report *
     printf("fcast bench train: N-HiTS h=48 input=96, %zu windows/step, device %s", a->windows_batch_size, r->device);
     if (r->gpu) printf("\n");
     else printf(", %d threads%s\n", r->threads, bf16_path_note(r));
-    printf("%-6s %-11s %12s %12s %10s %8s %12s", "prec", "kernel", "peak GFLOP/s", "windows/s", "GFLOP/s", "% peak",
+    printf("%-6s %-17s %12s %12s %10s %8s %12s", "prec", "kernel", "peak GFLOP/s", "windows/s", "GFLOP/s", "% peak",
            "val MAE");
     int any_torch = 0;
     for (size_t i = 0; i < r->n_runs; i++) any_torch |= r->runs[i].torch_ok;
@@ -49,7 +53,7 @@ static void print_table(const fcast_bench_request *a, const fcast_bench_report *
     printf("\n");
     for (size_t i = 0; i < r->n_runs; i++) {
         const fcast_bench_run *x = &r->runs[i];
-        printf("%-6s %-11s %12.1f %12.0f %10.1f %7.1f%% %12.2f", x->precision, x->kernel, x->peak_gflops,
+        printf("%-6s %-17s %12.1f %12.0f %10.1f %7.1f%% %12.2f", x->precision, x->kernel, x->peak_gflops,
                x->windows_per_second, x->gflops, 100.0 * x->gflops / x->peak_gflops, x->val_mae);
         if (x->torch_ok) printf(" %14.0f %7.2fx", x->torch_windows_per_second, x->windows_per_second / x->torch_windows_per_second);
         printf("\n");

@@ -121,14 +121,17 @@ static void describe_device(const char *device, const fc_backend *be, fcast_benc
 }
 
 /* Which kernels ran a precision's matrix products: cuBLASLt on a GPU; on
- * the CPU oneDNN, or fcast's AMX kernels for bf16 (cpu_isa.c, cpu_amx.c),
+ * the CPU oneDNN, or fcast's AMX or AVX512-BF16 kernels for bf16
+ * (cpu_isa.c, cpu_bf16_gemm.c),
  * and fp16 as oneDNN fp32 products of fp16-rounded inputs (oneDNN 2.6 has
  * no fp16 matmul on CPU). */
 static const char *kernel_name(const fcast_bench_report *d, fc_precision p) {
     if (d->gpu) return "cuBLASLt";
     if (p == FC_PREC_FP16) return "oneDNN fp32";
-    if (p == FC_PREC_BF16 && d->bf16_on_fcast_amx) return "fcast AMX";
-    return "oneDNN";
+    if (p != FC_PREC_BF16) return "oneDNN";
+    const char *k = fc_backend_cpu_bf16_kernel_name();
+    if (!strcmp(k, "oneDNN")) return k;
+    return d->bf16_on_fcast_amx ? "fcast AMX" : "fcast AVX512-BF16";
 }
 
 /* The precisions asked (a typo fails before the device opens), else the

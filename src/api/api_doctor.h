@@ -70,6 +70,7 @@ json_t *doctor_json_or_null(int known, json_t *v);
 typedef struct {
     fc_cpu_info info;
     int amx_works, amx_capped, threads;
+    const char *bf16_kernel;   /* fc_backend_cpu_bf16_kernel_name */
     double peak[2];             /* GFLOP/s, fp32 and bf16; 0: not measured */
 } cpu_report;
 

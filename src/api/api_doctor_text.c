@@ -25,7 +25,7 @@ static void print_cpu(FILE *f, const cpu_report *c) {
             c->info.mem_available ? fc_bytes_text(c->info.mem_available, avail, sizeof avail) : "unknown");
     fprintf(f, "  AVX-512:      %s\n  AVX512-BF16:  %s\n", yes_no(c->info.avx512f), yes_no(c->info.avx512_bf16));
     fprintf(f, "  AMX:          %s\n", amx_text(c));
-    fprintf(f, "  bf16 kernels: %s\n", c->amx_works ? "fcast's AMX" : "oneDNN");
+    fprintf(f, "  bf16 kernels: %s\n", c->bf16_kernel);
     if (c->peak[0] > 0)
         fprintf(f, "  matrix-product peak (1024x512 by 512x512, bias+ReLU): fp32 %.1f GFLOP/s, bf16 %.1f GFLOP/s\n",
                 c->peak[0], c->peak[1]);

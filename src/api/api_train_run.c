@@ -146,7 +146,9 @@ static fc_status plan_memory(train_run *r) {
 static const char *kernel_note(fc_precision p) {
     if (p == FC_PREC_FP32) return "oneDNN fp32";
     if (p == FC_PREC_FP16) return "fp16 emulated (fp32 products of fp16-rounded inputs)";
-    return fc_backend_cpu_uses_amx() ? "bf16 on fcast's AMX kernels" : "bf16 on oneDNN";
+    if (fc_backend_cpu_uses_amx()) return "bf16 on fcast's AMX kernels";
+    if (strcmp(fc_backend_cpu_bf16_kernel_name(), "oneDNN")) return "bf16 on fcast's AVX512-BF16 kernels";
+    return "bf16 on oneDNN";
 }
 
 /* The run log, when "log-file" names one (its GPUs sampled). */

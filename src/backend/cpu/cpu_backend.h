@@ -20,7 +20,11 @@ int fc_cpu_amx_capped(void);
 
 /* 1 when bf16 products run on fcast's own AMX kernels (cpu_amx.c): AMX
  * computes correctly here, checked by a forked probe. FCAST_NO_AMX=1 in
- * the environment turns them off (oneDNN's bf16 kernels then run). */
+ * the environment turns them off. */
 int fc_backend_cpu_uses_amx(void);
+/* Which kernels run bf16 products (cpu_bf16_gemm.c): "fcast's AMX",
+ * "fcast's AVX512-BF16" or "oneDNN". FCAST_BF16_KERNEL=amx|avx512bf16|onednn
+ * asks for one. */
+const char *fc_backend_cpu_bf16_kernel_name(void);
 
 #endif

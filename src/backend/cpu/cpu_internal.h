@@ -50,8 +50,8 @@ typedef struct {
     size_t scratch_bytes;
     char *arena;              /* the run's arena (cpu_backend.c), or NULL */
     fc_arena_books books;     /* its offsets (backend/arena_books.h) */
-    void *amx_a, *amx_b, *amx_t;   /* padded operand blocks of cpu_amx.c (grow only) */
-    size_t amx_a_bytes, amx_b_bytes, amx_t_bytes;
+    void *bf16_a, *bf16_b, *bf16_t;   /* padded operand blocks of cpu_bf16_gemm.c (grow only) */
+    size_t bf16_a_bytes, bf16_b_bytes, bf16_t_bytes;
 } fc_cpu_impl;
 
 static inline fc_cpu_impl *fc_cpu_impl_of(fc_backend *be) { return (fc_cpu_impl *)be->impl; }
@@ -71,7 +71,7 @@ fc_status fc_cpu_gemm(fc_backend *be, int trans_a, int trans_b, size_t M, size_t
 fc_status fc_cpu_linear_forward(fc_backend *be, const fc_linear_call *c);
 fc_status fc_cpu_linear_backward(fc_backend *be, const fc_linear_call *c, float *dy, void *dy_low,
                                  float *dx, float *dw, float *db);
-/* Slots: 0 oneDNN scratchpad, 1-3 the AMX blocks. */
+/* Slots: 0 oneDNN scratchpad, 1-3 the hand-written bf16 kernels' blocks. */
 fc_status fc_cpu_linear_workspace(fc_backend *be, const fc_linear_call *shape, size_t ws[FC_WS_SLOTS]);
 
 /* cpu_lowp.c: rounding to bf16 / fp16 (kernels/lowp.h bodies) */
@@ -80,12 +80,13 @@ void fc_cpu_round_to(fc_backend *be, void *dst, const float *src, size_t n, fc_p
  * oneDNN bf16 kernels read; 0 when they hold fp32 values (fp16 on CPU). */
 int fc_cpu_prec_is_bf16(fc_precision prec);
 
-/* cpu_amx.c: bf16 products on AMX where oneDNN cannot use it (see there).
+/* cpu_bf16_gemm.c: bf16 products written by hand, on AMX tiles or
+ * AVX512-BF16, where they beat oneDNN's (see there).
  * A bf16 operand X (rows, cols) read as X[r][c] = p[r * row_stride + c * col_stride]. */
 typedef struct {
     const uint16_t *p;
     size_t row_stride, col_stride;
-} fc_amx_operand;
+} fc_bf16_operand;
 /* C (M,N) fp32 with leading dimension ldc: C = [C +] A.B [+ bias (N)], then ReLU if relu. */
 typedef struct {
     float *c;
@@ -93,24 +94,44 @@ typedef struct {
     int accumulate;
     const float *bias;
     int relu;
-} fc_amx_output;
-/* 1 when AMX bf16 runs here (a forked probe checked an exact product);
- * FCAST_NO_AMX in the environment turns the path off. */
-int fc_cpu_amx_usable(void);
-fc_status fc_cpu_amx_gemm(fc_backend *be, const fc_amx_operand *a, const fc_amx_operand *b, size_t M, size_t N,
-                          size_t K, const fc_amx_output *o);
+} fc_bf16_output;
+/* A block kernel: out (32, 32) fp32 = packed A rows [m0, m0+32) . packed B
+ * column blocks nb0 and nb0+1 (16 columns each), over Kp (a multiple of
+ * 32); thread_begin / thread_end (or NULL) bracket a thread's blocks. */
+typedef struct {
+    const char *name;
+    void (*thread_begin)(void);
+    void (*thread_end)(void);
+    void (*block)(const uint16_t *Ap, const uint16_t *Bp, size_t Kp, size_t m0, size_t nb0, float *out);
+} fc_bf16_block_kernel;
+#define FC_BF16_KERNEL_AMX "fcast's AMX"
+#define FC_BF16_KERNEL_AVX512BF16 "fcast's AVX512-BF16"
+/* The kernel bf16 products run on, or NULL (oneDNN's then): the first of
+ * AMX and AVX512-BF16 whose forked probe computed a known product exactly.
+ * FCAST_BF16_KERNEL=amx|avx512bf16|onednn forces one (onednn, or one that
+ * does not run here: none); FCAST_NO_AMX=1 leaves AMX out. */
+const fc_bf16_block_kernel *fc_cpu_bf16_kernel(void);
+const fc_bf16_block_kernel *fc_cpu_amx_kernel(void);          /* cpu_amx.c: NULL where AMX does not run */
+const fc_bf16_block_kernel *fc_cpu_avx512bf16_kernel(void);   /* cpu_avx512bf16.c: likewise */
+/* 0 when kernel k computes a 40x36 by 36x40 product of small integers
+ * exactly (run it in a forked child: a kernel the CPU refuses kills it). */
+int fc_cpu_bf16_kernel_check(const fc_bf16_block_kernel *k);
+fc_status fc_cpu_bf16_gemm(fc_backend *be, const fc_bf16_operand *a, const fc_bf16_operand *b, size_t M, size_t N,
+                           size_t K, const fc_bf16_output *o);
 /* The same with A already in its padded row-major block (Mp, Kp), Mp and Kp
- * M and K rounded up to 32, zeros outside (M, K). */
-fc_status fc_cpu_amx_gemm_packed(fc_backend *be, const uint16_t *Ap, const fc_amx_operand *b, size_t M, size_t N,
-                                 size_t K, const fc_amx_output *o);
+ * M and K rounded up to 32, zeros outside (M, K); _with on kernel k. */
+fc_status fc_cpu_bf16_gemm_packed(fc_backend *be, const uint16_t *Ap, const fc_bf16_operand *b, size_t M, size_t N,
+                                  size_t K, const fc_bf16_output *o);
+fc_status fc_cpu_bf16_gemm_with(fc_backend *be, const fc_bf16_block_kernel *k, const uint16_t *Ap,
+                                const fc_bf16_operand *b, size_t M, size_t N, size_t K, const fc_bf16_output *o);
 /* A block for a caller that writes A itself (the backward pass writes dy
- * transposed while it rounds it); *ld is the padded K. fc_cpu_amx_pad_block
+ * transposed while it rounds it); *ld is the padded K. fc_cpu_bf16_pad_block
  * zeroes what lies outside (M, K) once it is written. */
-fc_status fc_cpu_amx_transposed_block(fc_backend *be, size_t M, size_t K, uint16_t **block, size_t *ld);
-void fc_cpu_amx_pad_block(uint16_t *block, size_t M, size_t K);
-/* Bytes of the three AMX blocks (A, B, dy^T) a dense layer (B,I,O) needs. */
-void fc_cpu_amx_workspace(size_t B, size_t I, size_t O, size_t ws[3]);
-void fc_cpu_amx_free(fc_cpu_impl *impl);
+fc_status fc_cpu_bf16_transposed_block(fc_backend *be, size_t M, size_t K, uint16_t **block, size_t *ld);
+void fc_cpu_bf16_pad_block(uint16_t *block, size_t M, size_t K);
+/* Bytes of the three blocks (A, B, dy^T) a dense layer (B,I,O) needs. */
+void fc_cpu_bf16_workspace(size_t B, size_t I, size_t O, size_t ws[3]);
+void fc_cpu_bf16_free(fc_cpu_impl *impl);
 
 /* cpu_probe.c: runs check() in a forked child with a deadline; 1 when it
  * returned 0, 0 when it failed, crashed or ran out of time. */

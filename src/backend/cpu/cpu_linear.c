@@ -41,27 +41,27 @@ static fc_mm_key key_of(fc_mm_kind kind, const fc_linear_call *c) {
                        fwd ? (int)c->act : 0, fwd && c->b != NULL, fc_cpu_prec_is_bf16(c->prec)};
 }
 
-/* bf16 on AMX (cpu_amx.c) where oneDNN cannot reach it. */
-static int use_amx(const fc_linear_call *c) { return c->prec == FC_PREC_BF16 && fc_cpu_amx_usable(); }
+/* bf16 on fcast's own kernels (cpu_bf16_gemm.c) where they run. */
+static int use_hand_bf16(const fc_linear_call *c) { return c->prec == FC_PREC_BF16 && fc_cpu_bf16_kernel(); }
 
-/* The three products on AMX, with the layouts of cpu_matmul.c's table. */
-static fc_status amx_forward(fc_backend *be, const fc_linear_call *c) {
-    fc_amx_operand x = {c->x_low, c->I, 1}, wt = {c->w_low, 1, c->I};   /* w^T (I,O) */
-    fc_amx_output o = {.c = c->y, .ldc = c->O, .bias = c->b, .relu = c->act == FC_ACT_RELU};
-    return fc_cpu_amx_gemm(be, &x, &wt, c->B, c->O, c->I, &o);
+/* The three products on those kernels, with the layouts of cpu_matmul.c's table. */
+static fc_status hand_forward(fc_backend *be, const fc_linear_call *c) {
+    fc_bf16_operand x = {c->x_low, c->I, 1}, wt = {c->w_low, 1, c->I};   /* w^T (I,O) */
+    fc_bf16_output o = {.c = c->y, .ldc = c->O, .bias = c->b, .relu = c->act == FC_ACT_RELU};
+    return fc_cpu_bf16_gemm(be, &x, &wt, c->B, c->O, c->I, &o);
 }
 
-/* dyT: dy^T (O,B) in AMX's padded A layout, written by dy_prepare. */
-static fc_status amx_backward(fc_backend *be, const fc_linear_call *c, const void *dy_low, const uint16_t *dyT,
+/* dyT: dy^T (O,B) in the padded A layout, written by dy_prepare. */
+static fc_status hand_backward(fc_backend *be, const fc_linear_call *c, const void *dy_low, const uint16_t *dyT,
                               float *dx, float *dw) {
     if (dx) {
-        fc_amx_operand g = {dy_low, c->O, 1}, w = {c->w_low, c->I, 1};
-        fc_amx_output o = {.c = dx, .ldc = c->I};
-        FC_TRY(fc_cpu_amx_gemm(be, &g, &w, c->B, c->I, c->O, &o));
+        fc_bf16_operand g = {dy_low, c->O, 1}, w = {c->w_low, c->I, 1};
+        fc_bf16_output o = {.c = dx, .ldc = c->I};
+        FC_TRY(fc_cpu_bf16_gemm(be, &g, &w, c->B, c->I, c->O, &o));
     }
-    fc_amx_operand x = {c->x_low, c->I, 1};
-    fc_amx_output o = {.c = dw, .ldc = c->I, .accumulate = 1};
-    return fc_cpu_amx_gemm_packed(be, dyT, &x, c->O, c->I, c->B, &o);
+    fc_bf16_operand x = {c->x_low, c->I, 1};
+    fc_bf16_output o = {.c = dw, .ldc = c->I, .accumulate = 1};
+    return fc_cpu_bf16_gemm_packed(be, dyT, &x, c->O, c->I, c->B, &o);
 }
 
 fc_status fc_cpu_linear_forward(fc_backend *be, const fc_linear_call *c) {
@@ -70,7 +70,7 @@ fc_status fc_cpu_linear_forward(fc_backend *be, const fc_linear_call *c) {
     const void *x = c->x, *w = c->w;
     if (c->prec != FC_PREC_FP32) {
         fc_cpu_round_to(be, c->x_low, c->x, c->B * c->I, c->prec);
-        if (use_amx(c)) return amx_forward(be, c);
+        if (use_hand_bf16(c)) return hand_forward(be, c);
         x = c->x_low;
         w = c->w_low;
     }
@@ -87,7 +87,7 @@ fc_status fc_cpu_linear_forward(fc_backend *be, const fc_linear_call *c) {
  * gradient is the same for ANY thread count. */
 #define FC_DY_STRIP 64
 
-/* Where the AMX path wants dy^T written (rows of ld), or p NULL. */
+/* Where the hand-written bf16 path wants dy^T written (rows of ld), or p NULL. */
 typedef struct {
     uint16_t *p;
     size_t ld;
@@ -154,11 +154,11 @@ fc_status fc_cpu_linear_backward(fc_backend *be, const fc_linear_call *c, float 
                         fc_precision_name(c->prec));
     fc_cpu_impl *impl = fc_cpu_impl_of(be);
     dy_transposed t = {NULL, 0};
-    if (use_amx(c)) FC_TRY(fc_cpu_amx_transposed_block(be, c->O, c->B, &t.p, &t.ld));
+    if (use_hand_bf16(c)) FC_TRY(fc_cpu_bf16_transposed_block(be, c->O, c->B, &t.p, &t.ld));
     dy_prepare(be, c, dy, dy_low, t, db);
     if (t.p) {
-        fc_cpu_amx_pad_block(t.p, c->O, c->B);
-        return amx_backward(be, c, dy_low, t.p, dx, dw);
+        fc_cpu_bf16_pad_block(t.p, c->O, c->B);
+        return hand_backward(be, c, dy_low, t.p, dx, dw);
     }
     int low = c->prec != FC_PREC_FP32;
     const void *g = low ? dy_low : dy, *x = low ? c->x_low : c->x, *w = low ? c->w_low : c->w;
@@ -174,13 +174,13 @@ fc_status fc_cpu_linear_backward(fc_backend *be, const fc_linear_call *c, float 
     return fc_cpu_matmul_run(impl, e, g, x, NULL, dw);
 }
 
-/* What the layer's products will ask for: the AMX blocks, or the largest
+/* What the layer's products will ask for: the hand-written kernels' blocks, or the largest
  * scratchpad of its three oneDNN primitives (built and cached here). */
 fc_status fc_cpu_linear_workspace(fc_backend *be, const fc_linear_call *c, size_t ws[FC_WS_SLOTS]) {
     FC_TRY(check_shape("linear_workspace", c));
     for (int i = 0; i < FC_WS_SLOTS; i++) ws[i] = 0;
-    if (use_amx(c)) {
-        fc_cpu_amx_workspace(c->B, c->I, c->O, ws + 1);
+    if (use_hand_bf16(c)) {
+        fc_cpu_bf16_workspace(c->B, c->I, c->O, ws + 1);
         return FC_OK;
     }
     fc_mm_kind kinds[3] = {FC_MM_LINEAR_FORWARD, FC_MM_LINEAR_GRAD_INPUT, FC_MM_LINEAR_GRAD_WEIGHT};

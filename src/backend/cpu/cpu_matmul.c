@@ -70,7 +70,7 @@ void fc_cpu_matmul_free(fc_cpu_impl *impl) {
     for (size_t i = 0; i < impl->cache_len; i++) mm_entry_free(impl->cache[i]);
     free(impl->cache);
     free(impl->scratch);
-    fc_cpu_amx_free(impl);
+    fc_cpu_bf16_free(impl);
     if (impl->stream) dnnl_stream_destroy(impl->stream);
     if (impl->engine) dnnl_engine_destroy(impl->engine);
     memset(impl, 0, sizeof *impl);
