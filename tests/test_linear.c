@@ -527,13 +527,39 @@ static void nan_through_relu(fc_backend *be) {
     }
 }
 
+/* The bf16 kernel is the one FCAST_BF16_KERNEL asks for where it runs;
+ * unasked, AMX where it runs, else fcast's AVX512-BF16 kernel exactly when
+ * it measured more than 1.3x oneDNN (cpu_bf16_choice.c). */
+static void bf16_kernel_choice(void) {
+    const char *want = getenv("FCAST_BF16_KERNEL"), *got = fc_backend_cpu_bf16_kernel_name();
+    fc_bf16_choice m = fc_backend_cpu_bf16_choice();
+    printf("bf16 products: %s", got);
+    if (m.measured) printf(" (one thread: fcast's AVX512-BF16 %.0f GFLOP/s, oneDNN %.0f)", m.hand_gflops, m.onednn_gflops);
+    printf("\n");
+#if defined(__x86_64__)
+    int has_bf16 = __builtin_cpu_supports("avx512bf16");
+#else
+    int has_bf16 = 0;
+#endif
+    if (want && !strcmp(want, "onednn")) {
+        CHECK(!strcmp(got, "oneDNN") && !m.measured);
+    } else if (want && !strcmp(want, "avx512bf16")) {
+        CHECK_MSG(!strcmp(got, has_bf16 ? "fcast's AVX512-BF16" : "oneDNN"), "asked avx512bf16, got %s", got);
+    } else if (!fc_backend_cpu_uses_amx() && has_bf16) {
+        CHECK_MSG(m.measured, "the AVX512-BF16 / oneDNN choice was not measured");
+        int hand = m.hand_gflops > 1.3 * m.onednn_gflops;
+        CHECK_MSG(!strcmp(got, hand ? "fcast's AVX512-BF16" : "oneDNN"), "%s after %.0f vs %.0f GFLOP/s", got,
+                  m.hand_gflops, m.onednn_gflops);
+    }
+}
+
 int main(void) {
     fc_backend *be = NULL, *be1 = NULL;
     CHECK(fc_backend_cpu_create(2, &be) == FC_OK && be != NULL);
     CHECK(fc_backend_cpu_create(1, &be1) == FC_OK && be1 != NULL);
     if (!be || !be1) return CHECK_DONE();
     /* which bf16 path the checks below exercise on this machine */
-    printf("bf16 products: %s\n", fc_backend_cpu_bf16_kernel_name());
+    bf16_kernel_choice();
     CHECK(be->low_bytes[FC_PREC_FP32] == 0 && be->low_bytes[FC_PREC_BF16] == 2 &&
           be->low_bytes[FC_PREC_FP16] == sizeof(float));
     /* a. forward, fp32: odd shape every variant, and the N-HiTS shape */

@@ -14,6 +14,7 @@
 #include "fcast.h"
 
 #include "backend/backend.h"
+#include "backend/cpu/cpu_backend.h"
 #include "monitor/gpu_monitor.h"
 #include "train/copy_bandwidth.h"
 
@@ -71,6 +72,7 @@ typedef struct {
     fc_cpu_info info;
     int amx_works, amx_capped, threads;
     const char *bf16_kernel;   /* fc_backend_cpu_bf16_kernel_name */
+    fc_bf16_choice bf16_choice;
     double peak[2];             /* GFLOP/s, fp32 and bf16; 0: not measured */
 } cpu_report;
 

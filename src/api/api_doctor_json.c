@@ -22,6 +22,10 @@ static json_t *cpu_json(const cpu_report *c) {
     json_object_set_new(j, "amx_works", json_boolean(c->amx_works));
     json_object_set_new(j, "amx_capped", json_boolean(c->amx_capped));
     json_object_set_new(j, "bf16_kernel", json_string(c->bf16_kernel));
+    if (c->bf16_choice.measured) {
+        json_object_set_new(j, "bf16_avx512bf16_gflops", json_real(c->bf16_choice.hand_gflops));
+        json_object_set_new(j, "bf16_onednn_gflops", json_real(c->bf16_choice.onednn_gflops));
+    }
     json_object_set_new(peak, "fp32", doctor_json_or_null(c->peak[0] > 0, json_real(c->peak[0])));
     json_object_set_new(peak, "bf16", doctor_json_or_null(c->peak[1] > 0, json_real(c->peak[1])));
     json_object_set_new(j, "peak_gflops", peak);

@@ -23,6 +23,7 @@ static fc_status measure_cpu(fc_backend *be, int quick, cpu_report *c) {
     fc_cpu_info_read(&c->info);
     c->amx_works = fc_backend_cpu_uses_amx();
     c->bf16_kernel = fc_backend_cpu_bf16_kernel_name();
+    c->bf16_choice = fc_backend_cpu_bf16_choice();
     c->amx_capped = fc_cpu_amx_capped();
     c->threads = be->threads;
     if (quick) return FC_OK;

@@ -25,7 +25,11 @@ static void print_cpu(FILE *f, const cpu_report *c) {
             c->info.mem_available ? fc_bytes_text(c->info.mem_available, avail, sizeof avail) : "unknown");
     fprintf(f, "  AVX-512:      %s\n  AVX512-BF16:  %s\n", yes_no(c->info.avx512f), yes_no(c->info.avx512_bf16));
     fprintf(f, "  AMX:          %s\n", amx_text(c));
-    fprintf(f, "  bf16 kernels: %s\n", c->bf16_kernel);
+    fprintf(f, "  bf16 kernels: %s", c->bf16_kernel);
+    if (c->bf16_choice.measured)   /* the measured choice (cpu_bf16_choice.c) */
+        fprintf(f, " (one thread: fcast's AVX512-BF16 %.0f GFLOP/s, oneDNN %.0f GFLOP/s)", c->bf16_choice.hand_gflops,
+                c->bf16_choice.onednn_gflops);
+    fprintf(f, "\n");
     if (c->peak[0] > 0)
         fprintf(f, "  matrix-product peak (1024x512 by 512x512, bias+ReLU): fp32 %.1f GFLOP/s, bf16 %.1f GFLOP/s\n",
                 c->peak[0], c->peak[1]);

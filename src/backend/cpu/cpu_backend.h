@@ -26,5 +26,13 @@ int fc_backend_cpu_uses_amx(void);
  * "fcast's AVX512-BF16" or "oneDNN". FCAST_BF16_KERNEL=amx|avx512bf16|onednn
  * asks for one. */
 const char *fc_backend_cpu_bf16_kernel_name(void);
+/* Where AMX does not run and fcast's AVX512-BF16 kernel does, the choice
+ * between it and oneDNN is measured (cpu_bf16_choice.c): both rates, in
+ * GFLOP/s on one thread; measured 0 when no measurement was made. */
+typedef struct {
+    int measured;
+    double hand_gflops, onednn_gflops;
+} fc_bf16_choice;
+fc_bf16_choice fc_backend_cpu_bf16_choice(void);
 
 #endif

@@ -14,14 +14,14 @@
  *   1. A is copied into a zero-padded row-major block (M, K rounded up to
  *      32), B into the VNNI layout both instruction sets read (pairs of k
  *      interleaved, 16 columns per block, K rounded up to 32, N to 32);
- *   2. every 32 x 32 block of C is computed by the block kernel chosen at
- *      start-up (cpu_amx.c, cpu_avx512bf16.c), each checked by a forked
- *      probe computing a known product exactly;
+ *   2. every 32 x 32 block of C is computed by a block kernel
+ *      (cpu_amx.c, cpu_avx512bf16.c), each checked by a forked probe
+ *      computing a known product exactly, chosen once per process
+ *      (cpu_bf16_choice.c);
  *   3. the block is written out with bias, ReLU and accumulation applied.
  * Padding with zeros keeps every block full, so there are no edge kernels.
  * Both kernels multiply bf16 pairs into fp32 sums, so results differ
  * between them only by the order of the sums. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,14 +143,21 @@ static fc_status no_kernel(void) {
     return fc_error(FC_ERR_BACKEND, "no hand-written bf16 kernel runs on this CPU (oneDNN's do the bf16 work)");
 }
 
-fc_status fc_cpu_bf16_gemm(fc_backend *be, const fc_bf16_operand *a, const fc_bf16_operand *b, size_t M, size_t N,
-                           size_t K, const fc_bf16_output *o) {
+fc_status fc_cpu_bf16_gemm_on(fc_backend *be, const fc_bf16_block_kernel *k, const fc_bf16_operand *a,
+                              const fc_bf16_operand *b, size_t M, size_t N, size_t K, const fc_bf16_output *o) {
     fc_cpu_impl *impl = fc_cpu_impl_of(be);
     size_t Mp = round_up(M, 32), Kp = round_up(K, 32);
     FC_TRY(reserve(&impl->bf16_a, &impl->bf16_a_bytes, Mp * Kp * sizeof(uint16_t)));
     fc_cpu_use_threads(be);
     pack_a(be, impl->bf16_a, a, M, K, Mp, Kp);
-    return fc_cpu_bf16_gemm_packed(be, impl->bf16_a, b, M, N, K, o);
+    return fc_cpu_bf16_gemm_with(be, k, impl->bf16_a, b, M, N, K, o);
+}
+
+fc_status fc_cpu_bf16_gemm(fc_backend *be, const fc_bf16_operand *a, const fc_bf16_operand *b, size_t M, size_t N,
+                           size_t K, const fc_bf16_output *o) {
+    const fc_bf16_block_kernel *k = fc_cpu_bf16_kernel();
+    if (!k) return no_kernel();
+    return fc_cpu_bf16_gemm_on(be, k, a, b, M, N, K, o);
 }
 
 fc_status fc_cpu_bf16_gemm_with(fc_backend *be, const fc_bf16_block_kernel *k, const uint16_t *Ap,
@@ -230,39 +237,4 @@ int fc_cpu_bf16_kernel_check(const fc_bf16_block_kernel *k) {
     for (int i = 0; i < M * N && !bad; i++) bad = C[i] != want[i];
     fc_backend_destroy(&be);
     return bad;
-}
-
-/* ---- which kernel ---- */
-
-static const fc_bf16_block_kernel *chosen;
-
-/* FCAST_BF16_KERNEL=onednn | avx512bf16 | amx picks one (for tests and
- * benchmarks; one that does not run here leaves oneDNN); FCAST_NO_AMX
- * leaves AMX out. Otherwise the fastest that passes its probe: AMX, then
- * AVX512-BF16, then none (oneDNN). */
-static void choose_once(void) {
-    const char *want = getenv("FCAST_BF16_KERNEL");
-    if (want && *want && strcmp(want, "auto") != 0) {
-        if (!strcmp(want, "amx")) chosen = fc_cpu_amx_kernel();
-        else if (!strcmp(want, "avx512bf16")) chosen = fc_cpu_avx512bf16_kernel();
-        return;
-    }
-    if (!getenv("FCAST_NO_AMX")) chosen = fc_cpu_amx_kernel();
-    if (!chosen) chosen = fc_cpu_avx512bf16_kernel();
-}
-
-const fc_bf16_block_kernel *fc_cpu_bf16_kernel(void) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, choose_once);
-    return chosen;
-}
-
-const char *fc_backend_cpu_bf16_kernel_name(void) {
-    const fc_bf16_block_kernel *k = fc_cpu_bf16_kernel();
-    return k ? k->name : "oneDNN";
-}
-
-int fc_backend_cpu_uses_amx(void) {
-    const fc_bf16_block_kernel *k = fc_cpu_bf16_kernel();
-    return k && !strcmp(k->name, FC_BF16_KERNEL_AMX);
 }

@@ -106,10 +106,11 @@ typedef struct {
 } fc_bf16_block_kernel;
 #define FC_BF16_KERNEL_AMX "fcast's AMX"
 #define FC_BF16_KERNEL_AVX512BF16 "fcast's AVX512-BF16"
-/* The kernel bf16 products run on, or NULL (oneDNN's then): the first of
- * AMX and AVX512-BF16 whose forked probe computed a known product exactly.
- * FCAST_BF16_KERNEL=amx|avx512bf16|onednn forces one (onednn, or one that
- * does not run here: none); FCAST_NO_AMX=1 leaves AMX out. */
+/* cpu_bf16_choice.c: the kernel bf16 products run on, or NULL (oneDNN's
+ * then): AMX where its forked probe computed a known product exactly, else
+ * AVX512-BF16 where its probe passed and it measured clearly faster than
+ * oneDNN. FCAST_BF16_KERNEL=amx|avx512bf16|onednn forces one (onednn, or
+ * one that does not run here: none); FCAST_NO_AMX=1 leaves AMX out. */
 const fc_bf16_block_kernel *fc_cpu_bf16_kernel(void);
 const fc_bf16_block_kernel *fc_cpu_amx_kernel(void);          /* cpu_amx.c: NULL where AMX does not run */
 const fc_bf16_block_kernel *fc_cpu_avx512bf16_kernel(void);   /* cpu_avx512bf16.c: likewise */
@@ -118,6 +119,8 @@ const fc_bf16_block_kernel *fc_cpu_avx512bf16_kernel(void);   /* cpu_avx512bf16.
 int fc_cpu_bf16_kernel_check(const fc_bf16_block_kernel *k);
 fc_status fc_cpu_bf16_gemm(fc_backend *be, const fc_bf16_operand *a, const fc_bf16_operand *b, size_t M, size_t N,
                            size_t K, const fc_bf16_output *o);
+fc_status fc_cpu_bf16_gemm_on(fc_backend *be, const fc_bf16_block_kernel *k, const fc_bf16_operand *a,
+                              const fc_bf16_operand *b, size_t M, size_t N, size_t K, const fc_bf16_output *o);
 /* The same with A already in its padded row-major block (Mp, Kp), Mp and Kp
  * M and K rounded up to 32, zeros outside (M, K); _with on kernel k. */
 fc_status fc_cpu_bf16_gemm_packed(fc_backend *be, const uint16_t *Ap, const fc_bf16_operand *b, size_t M, size_t N,
