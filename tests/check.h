@@ -54,6 +54,16 @@ static int check_count __attribute__((unused)) = 0;
 #define CHECK_RESIDENT_SIZES 1
 #endif
 
+/* Writes text to path for a test's input file; a file that cannot be
+ * opened is a failed check. */
+static inline void check_write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    CHECK_MSG(f != NULL, "cannot write %s", path);
+    if (!f) return;
+    fputs(text, f);
+    fclose(f);
+}
+
 /* Ends main(): prints a summary and returns the process status. */
 #define CHECK_DONE()                                                           \
     (printf("%d checks, %d failed\n", check_count, check_failures),            \

@@ -24,14 +24,6 @@ static char dir[] = "/tmp/fcast_api_files_XXXXXX";
 
 static void path_in(char *out, size_t cap, const char *name) { snprintf(out, cap, "%s/%s", dir, name); }
 
-static void write_text(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    CHECK(f != NULL);
-    if (!f) return;
-    fputs(text, f);
-    fclose(f);
-}
-
 static void read_text(const char *path, char *out, size_t cap) {
     FILE *f = fopen(path, "r");
     size_t n = f ? fread(out, 1, cap - 1, f) : 0;
@@ -42,7 +34,7 @@ static void read_text(const char *path, char *out, size_t cap) {
 static void settings_file(void) {
     char path[256];
     path_in(path, sizeof path, "run.yaml");
-    write_text(path, "# a run\nh: 012\nmlp-units: [512, 256]\nfreq:\n");
+    check_write_text(path, "# a run\nh: 012\nmlp-units: [512, 256]\nfreq:\n");
     fcast_settings_file *f = NULL;
     CHECK_MSG(fcast_settings_read(path, &f) == FC_OK, "%s", fc_last_error());
     CHECK(fcast_settings_count(f) == 3);
@@ -54,7 +46,7 @@ static void settings_file(void) {
     CHECK(!strcmp(fcast_settings_path(f), path));
     fcast_settings_free(f);
 
-    write_text(path, "h: 1\nh: 2\n");
+    check_write_text(path, "h: 1\nh: 2\n");
     CHECK(fcast_settings_read(path, &f) == FC_ERR_PARSE && f == NULL);
     CHECK_CONTAINS(fc_last_error(), "run.yaml:2");
     path_in(path, sizeof path, "missing.yaml");
@@ -80,7 +72,7 @@ static void output_files(void) {
     path_in(input, sizeof input, "in.csv");
     path_in(link, sizeof link, "link.csv");
     path_in(missing, sizeof missing, "no-such-dir/out.csv");
-    write_text(input, "x\n");
+    check_write_text(input, "x\n");
     CHECK(symlink(input, link) == 0);
     fcast_input_path inputs[] = {{"data", input}, {"futr-data", NULL}};
     CHECK_MSG(fcast_output_check("out", out, 0, inputs, 2) == FC_OK, "%s", fc_last_error());

@@ -52,12 +52,6 @@ static void count_trial(void *user, const fcast_tune *t, size_t trial) {
     u->reported++;
 }
 
-static void write_text(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    CHECK(f != NULL);
-    if (f) fputs(text, f), fclose(f);
-}
-
 /* The MAE of the configuration's cross-validation by the lower-level calls. */
 static double reference_mae(const char *const *keys, const char *const *values, size_t n, size_t *points) {
     user_state u = {0, 0};
@@ -106,7 +100,7 @@ static void scores(const char *dir) {
     char space[128], log[128];
     snprintf(space, sizeof space, "%s/space.yaml", dir);
     snprintf(log, sizeof log, "%s/log.jsonl", dir);
-    write_text(space, "lr: loguniform(1e-3, 1e-1)\nhidden-size: int(4, 16)\nscaler: choice(identity, robust)\n");
+    check_write_text(space, "lr: loguniform(1e-3, 1e-1)\nhidden-size: int(4, 16)\nscaler: choice(identity, robust)\n");
     user_state u = {0, 0};
     fcast_tune *t = search(space, log, 3, &u);
     fcast_tune_report rep;
@@ -151,7 +145,7 @@ static void scores(const char *dir) {
 static void skips(const char *dir) {
     char space[128];
     snprintf(space, sizeof space, "%s/skip.yaml", dir);
-    write_text(space, "hidden-size: choice(8, 0)\n");
+    check_write_text(space, "hidden-size: choice(8, 0)\n");
     user_state u = {0, 0};
     fcast_tune *t = search(space, NULL, 6, &u);
     size_t skipped = 0, ok = 0;
@@ -181,7 +175,7 @@ static void refusals(const char *dir) {
     char space[128];
     fcast_tune *t = NULL;
     snprintf(space, sizeof space, "%s/refuse.yaml", dir);
-    write_text(space, "lr: loguniform(1e-3, 1e-1)\nhidden-size: uniform(4, 16)\nscaler: choice(identity, bogus)\n");
+    check_write_text(space, "lr: loguniform(1e-3, 1e-1)\nhidden-size: uniform(4, 16)\nscaler: choice(identity, bogus)\n");
     CHECK(open_with("grid", 1, space, &t) == FC_ERR_INVALID && !t);
     CHECK_CONTAINS(fc_last_error(), "sampler 'grid' is not one of tpe, random");
     CHECK(strstr(fc_last_error(), "--") == NULL);

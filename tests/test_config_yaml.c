@@ -97,14 +97,6 @@ static void test_refusals(void) {
     }
 }
 
-static void write_text(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    CHECK(f != NULL);
-    if (!f) return;
-    fputs(text, f);
-    fclose(f);
-}
-
 /* Files: read whole; a missing file, a directory and a FIFO are refused at
  * once (a FIFO without a writer must not block). */
 static void test_files(void) {
@@ -114,13 +106,13 @@ static void test_files(void) {
     snprintf(fifo, sizeof fifo, "%s/fifo.yaml", dir);
     fc_config c;
 
-    write_text(path, "max-steps: 5\nquiet: false\n");
+    check_write_text(path, "max-steps: 5\nquiet: false\n");
     CHECK_MSG(fc_config_load(path, &c) == FC_OK && c.n == 2, "%s", fc_last_error());
     CHECK(!strcmp(value(&c, "max-steps"), "5") && fc_config_find(&c, "quiet")->line == 2);
     CHECK(!strcmp(c.path, path));
     fc_config_free(&c);
 
-    write_text(path, "max-steps: 5\nmax-steps: 6\n");
+    check_write_text(path, "max-steps: 5\nmax-steps: 6\n");
     CHECK(fc_config_load(path, &c) == FC_ERR_PARSE);
     CHECK_CONTAINS(fc_last_error(), "run.yaml:2: 'max-steps' given twice");
     fc_config_free(&c);
