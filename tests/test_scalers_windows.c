@@ -5,6 +5,8 @@
  *  - windows.safetensors: the training windows neuralforecast's
  *    _create_windows keeps (with step_size, val_size, availability
  *    threshold) and its validation windows. */
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,7 +130,38 @@ static void check_case(const fc_safetensors *f, const fc_dataset *ds, const char
     }
 }
 
+static int cmp_float(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* fc_select_kth against sorting, for every k, on sizes 1..130 with few
+ * distinct values (ties), spread values, ascending and descending runs. */
+static void check_selection(void) {
+    uint32_t seed = 12345;
+    float a[130], sorted[130], work[130];
+    for (size_t n = 1; n <= 130; n++)
+        for (int shape = 0; shape < 4; shape++) {
+            for (size_t i = 0; i < n; i++) {
+                seed = seed * 1664525u + 1013904223u;
+                float r = (float)(seed >> 8) / 16777216.0f;
+                a[i] = shape == 0 ? (float)(seed >> 29) : shape == 1 ? r * 100.0f - 50.0f
+                     : shape == 2 ? (float)i : (float)(n - i);
+            }
+            memcpy(sorted, a, n * sizeof *a);
+            qsort(sorted, n, sizeof *sorted, cmp_float);
+            for (size_t k = 0; k < n; k++) {
+                memcpy(work, a, n * sizeof *a);
+                float v = fc_select_kth(work, n, k);
+                CHECK_MSG(v == sorted[k], "n %zu shape %d k %zu: %g, sorted %g", n, shape, k, v, sorted[k]);
+            }
+        }
+    float with_nan[5] = {3.0f, NAN, 1.0f, NAN, 2.0f};   /* terminates; the value is unspecified */
+    (void)fc_select_kth(with_nan, 5, 2);
+}
+
 int main(void) {
+    check_selection();
     check_scalers();
     fc_safetensors *f = open_fixture("windows.safetensors");
     if (f) {
