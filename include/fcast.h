@@ -45,7 +45,7 @@ void fcast_abandon_writes(void);
 
 /* Raised whenever a call or a type changes meaning; a program built
  * against version N runs with any library whose fcast_api_version() is N. */
-#define FCAST_API_VERSION 1
+#define FCAST_API_VERSION 2
 int fcast_api_version(void);
 
 typedef struct fcast_data fcast_data;       /* a panel of series (long format) */
@@ -209,7 +209,7 @@ fc_status fcast_predict_levels(const fcast_model *m, const fcast_data *history, 
 int fcast_model_has_intervals(const fcast_model *m);
 /* What the training of m did (a model from fcast_train; zeros and NULLs
  * for a loaded one). Strings live as long as m. */
-#define FCAST_PHASES 8
+#define FCAST_PHASES 9
 typedef struct {
     size_t steps, max_steps, start_step;   /* start_step > 0: resumed */
     double seconds, windows_per_second;
@@ -226,7 +226,7 @@ typedef struct {
     double phase_seconds[FCAST_PHASES];    /* fcast_phase_name(p) */
 } fcast_train_report;
 fc_status fcast_model_train_report(const fcast_model *m, fcast_train_report *out);
-/* "sample", "gather_scale", "forward", "loss", "backward", "optimizer",
+/* "sample", "gather", "scale", "forward", "loss", "backward", "optimizer",
  * "validation", "checkpoint_io"; NULL past the last. */
 const char *fcast_phase_name(size_t p);
 /* This process's resident memory now, and its peak, in bytes (0 where the
@@ -747,6 +747,7 @@ typedef struct {
     double gflops;                   /* training's matrix products: a share of the peak */
     double val_mae;                  /* the validation MAE at the end (48 points a series held out) */
     double step_seconds;             /* a step's mean time */
+    double phase_seconds[FCAST_PHASES];   /* its mean time per phase (fcast_phase_name), over the timed steps */
     int torch_ok;                    /* PyTorch ran and reported */
     double torch_windows_per_second;
     char torch_device[128];          /* as the script reports it: "cuda:0 (NVIDIA H100 ...)" */

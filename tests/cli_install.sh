@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # fcast as an installed library (issue 15): `cmake --install` of this build
 # into a temporary prefix, its layout, libfcast.so's soname and exports
-# (exactly the functions of include/fcast.h, under version FCAST_1), its
+# (exactly the functions of include/fcast.h, under version FCAST_2), its
 # pkg-config file, and examples/forecast.c compiled with pkg-config's flags
 # and run on bundled data, its forecasts next to the installed fcast's.
 # $1 is the fcast binary; the build directory is its directory.
@@ -20,9 +20,9 @@ check "cmake --install succeeds" "[ $code -eq 0 ]"
 check "installs bin/fcast" "[ -x $prefix/bin/fcast ]"
 check "installs include/fcast.h" "cmp -s include/fcast.h $prefix/include/fcast.h"
 # the file's version is the API's (1.0.0), the soname's its major
-check "installs libfcast.so.1.0.0, libfcast.so.1 and libfcast.so" \
-      "[ -f $libdir/libfcast.so.1.0.0 ] && [ \"\$(readlink $libdir/libfcast.so.1)\" = libfcast.so.1.0.0 ] \
-       && [ \"\$(readlink $libdir/libfcast.so)\" = libfcast.so.1 ]"
+check "installs libfcast.so.2.0.0, libfcast.so.2 and libfcast.so" \
+      "[ -f $libdir/libfcast.so.2.0.0 ] && [ \"\$(readlink $libdir/libfcast.so.2)\" = libfcast.so.2.0.0 ] \
+       && [ \"\$(readlink $libdir/libfcast.so)\" = libfcast.so.2 ]"
 check "installs the pkg-config file" "[ -f $libdir/pkgconfig/fcast.pc ]"
 if [ -f "$build/libfcast-cuda.so" ]; then
     check "installs the CUDA backend library beside libfcast" "cmp -s $build/libfcast-cuda.so $libdir/libfcast-cuda.so"
@@ -40,18 +40,18 @@ check "pkg-config gives the prefix's include and lib dirs" \
       "[ \"\$(echo \$(pkg-config --cflags --libs fcast))\" = '-I$prefix/include -L$libdir -lfcast' ]"
 
 # The soname and the exports: the header's functions (declarations start
-# at the beginning of a line), each at version FCAST_1, and nothing else.
-lib="$libdir/libfcast.so.1"
+# at the beginning of a line), each at version FCAST_2, and nothing else.
+lib="$libdir/libfcast.so.2"
 # (listings go to files first: under pipefail, grep -q closing the pipe early
 # would fail the producer with SIGPIPE, now and then)
 readelf -d "$lib" > "$tmp/dynamic.txt"
-check "soname is libfcast.so.1" "grep -q 'Library soname: \[libfcast.so.1\]' $tmp/dynamic.txt"
+check "soname is libfcast.so.2" "grep -q 'Library soname: \[libfcast.so.2\]' $tmp/dynamic.txt"
 sed -nE '/^typedef/d; s/^[a-z][^(]*[ *]((fc|fcast)_[a-z0-9_]+)\(.*/\1/p' include/fcast.h | sort -u > "$tmp/declared.txt"
 nm -D --defined-only "$lib" | awk '{print $3}' | sort > "$tmp/exported.txt"
 check "the header declares the API (fcast_train among its functions)" \
       "grep -qx fcast_train $tmp/declared.txt && [ \$(wc -l < $tmp/declared.txt) -ge 10 ]"
-check "every export is versioned FCAST_1" "! grep -vqE '^(FCAST_1|[a-z_0-9]+@@FCAST_1)\$' $tmp/exported.txt"
-grep -v '^FCAST_1$' "$tmp/exported.txt" | sed 's/@@FCAST_1$//' > "$tmp/exported_names.txt"
+check "every export is versioned FCAST_2" "! grep -vqE '^(FCAST_2|[a-z_0-9]+@@FCAST_2)\$' $tmp/exported.txt"
+grep -v '^FCAST_2$' "$tmp/exported.txt" | sed 's/@@FCAST_2$//' > "$tmp/exported_names.txt"
 check "libfcast.so exports exactly the functions of fcast.h" "diff $tmp/declared.txt $tmp/exported_names.txt >&2"
 
 # The example, built as a user would, warning-free.
@@ -64,13 +64,13 @@ check "examples/forecast.c compiles without a warning" "[ ! -s $tmp/cc.txt ]"
 cat "$tmp/cc.txt" >&2
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 ldd "$tmp/forecast" > "$tmp/ldd.txt"
-check "the example loads the installed libfcast.so.1" "grep -q 'libfcast.so.1 => $libdir/libfcast.so.1' $tmp/ldd.txt"
+check "the example loads the installed libfcast.so.2" "grep -q 'libfcast.so.2 => $libdir/libfcast.so.2' $tmp/ldd.txt"
 
 "$tmp/forecast" data/monthly_classics.csv "$tmp/model.safetensors" > "$tmp/out.txt" 2> "$tmp/err.txt"
 code=$?
 check "the example exits 0" "[ $code -eq 0 ]"
 [ $code -eq 0 ] || cat "$tmp/err.txt" >&2
-check "it names the library's version" "grep -qx 'libfcast $version (API version 1)' $tmp/out.txt"
+check "it names the library's version" "grep -qx 'libfcast $version (API version 2)' $tmp/out.txt"
 check "it reads 4 series" "grep -qx 'read 4 series from data/monthly_classics.csv' $tmp/out.txt"
 check "its progress callback prints steps 10, 20, ..., 50" \
       "[ \"\$(grep -oE '^step +[0-9]+/50' $tmp/out.txt | tr -s ' ' | tr '\n' ,)\" = 'step 10/50,step 20/50,step 30/50,step 40/50,step 50/50,' ]"

@@ -15,8 +15,8 @@ FCAST_NVML_LIBRARY=$fake_nvml "$fcast" train "${run[@]}" --out "$tmp/m.safetenso
 check "training with a run log succeeds" "[ $? -eq 0 ]"
 log=$tmp/run.jsonl
 events() { grep -c "^{\"event\":\"$1\"" "$log"; }
-check "one start event, first, with schema 1 and the configuration" \
-    "head -1 $log | grep -q '^{\"event\":\"start\",\"schema\":1,' && [ \$(events start) -eq 1 ] && head -1 $log | grep -q '\"config\":{\"data\":\"data/monthly_classics.csv\"'"
+check "one start event, first, with schema 2 and the configuration" \
+    "head -1 $log | grep -q '^{\"event\":\"start\",\"schema\":2,' && [ \$(events start) -eq 1 ] && head -1 $log | grep -q '\"config\":{\"data\":\"data/monthly_classics.csv\"'"
 check "the start event names the device" "head -1 $log | grep -q '\"device\":\"cpu\"'"
 check "one step event per step (40)" "[ \$(events step) -eq 40 ]"
 check "one validation event per check (4)" "[ \$(events validation) -eq 4 ]"
@@ -27,7 +27,7 @@ for key in step elapsed_s train_loss train_loss_unit lr loss_scale skipped grad_
 done
 check "the training loss is labelled scaled, validation original" \
     "grep -q '\"train_loss_unit\":\"scaled\"' $log && grep -q '\"val_loss_unit\":\"original\"' $log"
-for phase in sample gather_scale forward loss backward optimizer validation checkpoint_io; do
+for phase in sample gather scale forward loss backward optimizer validation checkpoint_io; do
   check "the summary times phase $phase" "tail -1 $log | grep -q '\"$phase\":[0-9]'"
 done
 check "GPU samples from NVML: both devices of the stand-in, with its figures" \

@@ -82,7 +82,7 @@ static void report_of(const fcast_model *m, const char *out) {
     double total = 0;
     for (size_t p = 0; p < FCAST_PHASES; p++) total += r.phase_seconds[p];
     CHECK(total > 0 && total <= r.seconds * 1.01 + 1e-3);
-    CHECK(!strcmp(fcast_phase_name(2), "forward") && fcast_phase_name(FCAST_PHASES) == NULL);
+    CHECK(!strcmp(fcast_phase_name(1), "gather") && !strcmp(fcast_phase_name(3), "forward") && fcast_phase_name(FCAST_PHASES) == NULL);
 }
 
 static void train_file_writes_and_reports(void) {

@@ -44,9 +44,11 @@ static void test_every_event(void) {
     CHECK(!strcmp(g.train_loss_unit, "scaled") && !strcmp(g.val_loss_unit, "original"));
     CHECK(g.checkpoint_bytes.n == 1 && g.checkpoint_bytes.y[0] == 1234567);
     CHECK(g.gpu_util.n == 1 && g.gpu_util.x[0] == 3.0 && g.gpu_power.y[0] == 210.5);
-    CHECK(g.profile[2].n == 1 && g.profile[2].y[0] == 0.3 && g.profile[6].n == 0);
+    /* a version-1 log's "gather_scale" reads as the gather */
+    CHECK(g.profile[1].n == 1 && g.profile[1].y[0] == 0.2 && g.profile[2].n == 0);
+    CHECK(g.profile[3].n == 1 && g.profile[3].y[0] == 0.3 && g.profile[7].n == 0);
     CHECK(g.has_summary && !strcmp(g.status, "completed") && !strcmp(g.out, "m.safetensors") && g.error == NULL);
-    CHECK(g.phase_seconds[2] == 3.5 && g.phase_seconds[7] == 0.25 && isnan(g.phase_seconds[0]));
+    CHECK(g.phase_seconds[3] == 3.5 && g.phase_seconds[8] == 0.25 && isnan(g.phase_seconds[0]));
     CHECK(g.plan_bytes == 1000 && g.limit_bytes == 0 && !strcmp(g.precision, "fp16"));
     CHECK(g.config.n == 3 && !strcmp(g.config.items[0].key, "model") && !strcmp(g.config.items[1].value, "12"));
     CHECK(!strcmp(g.config.items[2].value, "0.001"));
@@ -62,6 +64,20 @@ static void test_every_event(void) {
 
 /* A run resumed from its checkpoint at step 20 after logging up to 30: the
  * steps after 20 are the resumed run's, once each, in order. */
+/* Gather and scale timed apart, as fcast writes them now. */
+static void test_gather_and_scale(void) {
+    const char *text = START STEP(10, 0.5)
+        "{\"event\":\"profile\",\"step\":10,\"phases\":{\"sample\":0.1,\"gather\":0.2,\"scale\":0.05,"
+        "\"forward\":0.3,\"loss\":0.4,\"backward\":0.5,\"optimizer\":0.6}}\n"
+        "{\"event\":\"summary\",\"status\":\"completed\",\"steps\":10,\"phases\":{\"gather\":1.5,\"scale\":0.75}}\n";
+    fc_run_log g;
+    CHECK(parse(text, &g) == FC_OK);
+    CHECK(!strcmp(fc_run_phase_names[1], "gather") && !strcmp(fc_run_phase_names[2], "scale"));
+    CHECK(g.profile[1].n == 1 && g.profile[1].y[0] == 0.2 && g.profile[2].n == 1 && g.profile[2].y[0] == 0.05);
+    CHECK(g.phase_seconds[1] == 1.5 && g.phase_seconds[2] == 0.75);
+    fc_run_log_free(&g);
+}
+
 static void test_resumed(void) {
     const char *text = START STEP(10, 0.5) STEP(20, 0.4) STEP(30, 0.3)
         "{\"event\":\"start\",\"schema\":1,\"start_step\":20,\"config\":{\"model\":\"mlp\"}}\n"
@@ -108,7 +124,7 @@ static void test_errors(void) {
     check_error(START "{\"step\":1}\n", FC_ERR_PARSE, "run.jsonl:2: no \"event\"");
     check_error(START "{\"event\":\"step\",\"step\":\"ten\"}\n", FC_ERR_PARSE, "run.jsonl:2: field \"step\"");
     check_error(START "{\"event\":\"step\",\"train_loss\":1}\n", FC_ERR_PARSE, "step event has no \"step\"");
-    check_error("{\"event\":\"start\",\"schema\":2}\n", FC_ERR_FORMAT, "run.jsonl:1: run log schema 2 is newer");
+    check_error("{\"event\":\"start\",\"schema\":3}\n", FC_ERR_FORMAT, "run.jsonl:1: run log schema 3 is newer");
     /* A cut-off line followed by more lines is corruption, not a crash. */
     check_error(START "{\"event\":\"step\",\"st\n" STEP(2, 0.1), FC_ERR_PARSE, "run.jsonl:2:");
 }
@@ -245,6 +261,7 @@ static void test_page_escapes(void) {
 
 int main(void) {
     test_every_event();
+    test_gather_and_scale();
     test_resumed();
     test_forward_compatible();
     test_errors();

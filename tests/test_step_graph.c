@@ -768,6 +768,14 @@ static fc_status rec_data_gather(fc_backend *be, void *data, size_t first, size_
     (void)be;
     return call(gather_run, &(gather_args){data, first, n, *out}, sizeof(gather_args));
 }
+static fc_status data_scale_run(fc_backend *cpu, const void *p) {
+    const gather_args *a = p;
+    return cpu->data_scale(cpu, a->data, a->n, &a->out);
+}
+static fc_status rec_data_scale(fc_backend *be, void *data, size_t n, const fc_window_batch *out) {
+    (void)be;
+    return call(data_scale_run, &(gather_args){data, 0, n, *out}, sizeof(gather_args));
+}
 
 /* ---- uncapturable entries: forwarded, and they fail a capture ---- */
 
@@ -944,6 +952,7 @@ static void fill_recording_table(fc_backend *be) {
     be->data_upload = rec_data_upload;
     be->data_stage = rec_data_stage;
     be->data_gather = rec_data_gather;
+    be->data_scale = rec_data_scale;
     be->data_release = rec_data_release;
 }
 

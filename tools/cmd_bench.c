@@ -41,6 +41,21 @@ static void print_ratios(const fcast_bench_report *r) {
     }
 }
 
+/* Where a step's time goes, per precision: milliseconds per phase (the
+ * step's own phases: validation and checkpoints are not per step). */
+static void print_phases(const fcast_bench_report *r) {
+    size_t step_phases = 0;
+    while (step_phases < FCAST_PHASES && strcmp(fcast_phase_name(step_phases), "validation")) step_phases++;
+    printf("ms per step:");
+    for (size_t p = 0; p < step_phases; p++) printf(" %9s", fcast_phase_name(p));
+    printf("\n");
+    for (size_t i = 0; i < r->n_runs; i++) {
+        printf("  %-9s ", r->runs[i].precision);
+        for (size_t p = 0; p < step_phases; p++) printf(" %9.2f", 1e3 * r->runs[i].phase_seconds[p]);
+        printf("\n");
+    }
+}
+
 static void print_table(const fcast_bench_request *a, const fcast_bench_report *r) {
     printf("fcast bench train: N-HiTS h=48 input=96, %zu windows/step, device %s", a->windows_batch_size, r->device);
     if (r->gpu) printf("\n");
@@ -58,6 +73,7 @@ static void print_table(const fcast_bench_request *a, const fcast_bench_report *
         if (x->torch_ok) printf(" %14.0f %7.2fx", x->torch_windows_per_second, x->windows_per_second / x->torch_windows_per_second);
         printf("\n");
     }
+    print_phases(r);
     print_ratios(r);
 }
 
@@ -78,6 +94,10 @@ static void print_json(const fcast_bench_report *r) {
         json_object_set_new(o, "windows_per_second", json_real(x->windows_per_second));
         json_object_set_new(o, "gflops", json_real(x->gflops));
         json_object_set_new(o, "val_mae", json_real(x->val_mae));
+        json_t *phases = json_object();
+        for (size_t p = 0; p < FCAST_PHASES; p++)
+            json_object_set_new(phases, fcast_phase_name(p), json_real(x->phase_seconds[p]));
+        json_object_set_new(o, "phase_seconds_per_step", phases);
         if (x->torch_ok) {
             json_object_set_new(o, "torch_windows_per_second", json_real(x->torch_windows_per_second));
             json_object_set_new(o, "torch_device", json_string(x->torch_device));

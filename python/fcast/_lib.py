@@ -2,7 +2,7 @@
 
 Every function of include/fcast.h's library API is declared here with its
 argument and result types, so that a wrong call fails in Python rather
-than in C. The bindings are written for API version 1 (FCAST_API_VERSION);
+than in C. The bindings are written for API version 2 (FCAST_API_VERSION);
 a library of another version is refused at import, since a call may have
 changed meaning.
 """
@@ -11,7 +11,7 @@ import glob
 import os
 from ctypes import CFUNCTYPE, POINTER, c_char_p, c_double, c_float, c_int, c_int64, c_size_t, c_void_p
 
-API_VERSION = 1
+API_VERSION = 2
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -56,6 +56,8 @@ static fc_status bench_train(fc_backend *be, const fc_dataset *ds, const fcast_b
         row->gflops = fc_model_train_flops_per_window(f.model) * s.windows_per_second * 1e-9;
         row->val_mae = s.best_val_loss;
         row->step_seconds = s.step_seconds;
+        _Static_assert(FC_PHASE_COUNT == FCAST_PHASES, "fcast_bench_run has a slot per phase");
+        for (int p = 0; p < FC_PHASE_COUNT; p++) row->phase_seconds[p] = s.steps ? s.phases.seconds[p] / (double)s.steps : 0;
     }
     fc_forecaster_free(&f);
     return st;

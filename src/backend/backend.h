@@ -396,8 +396,11 @@ struct fc_backend {
      * backend's staged list, queued in order with the backend's other calls
      * (asynchronously on a GPU), and must be called outside a capture.
      * data_gather loads staged windows [first, first + n) (n <= cap) into
-     * out's rows 0..n-1, window k by fc_window_load; it reads the staged
-     * list when it runs, so a replayed gather loads what was staged last.
+     * out's rows 0..n-1, unscaled, window k by fc_window_load_points; it
+     * reads the staged list when it runs, so a replayed gather loads what
+     * was staged last. data_scale then scales those n rows in place, row k
+     * by fc_window_scale_row (with the handle's scratch): the two together
+     * are fc_window_load.
      * data_release frees the handle and its buffers (NULL: nothing). */
     size_t (*data_bytes)(const fc_backend *be, const struct fc_window_data *host, size_t cap, size_t stages,
                          size_t work, size_t *per_window);
@@ -405,6 +408,7 @@ struct fc_backend {
                              size_t work, void **data);
     fc_status (*data_stage)(fc_backend *be, void *data, const struct fc_window_pos *w, size_t n);
     fc_status (*data_gather)(fc_backend *be, void *data, size_t first, size_t n, const struct fc_window_batch *out);
+    fc_status (*data_scale)(fc_backend *be, void *data, size_t n, const struct fc_window_batch *out);
     void (*data_release)(fc_backend *be, void *data);
 
     /* ---- quant (optional) ---- */

@@ -1,6 +1,8 @@
 /* One training window gathered, scaled and split where the data lives: the
- * body of the backends' data_gather entry (backend.h), one window per
- * thread on a GPU, an OpenMP loop on the CPU. It does what train/batch.c's
+ * bodies of the backends' data_gather and data_scale entries (backend.h),
+ * one window per thread on a GPU, an OpenMP loop on the CPU; two passes, so
+ * that training can say what each costs (the rows are still in cache for
+ * the second). It does what train/batch.c's
  * load_one does on the host (fc_window_gather, fc_scaler_stats,
  * fc_scaler_apply, the split into insample and outsample) with the same
  * float operations in the same order, so a model trained through either
@@ -70,23 +72,56 @@ FC_HD void fc_window_point(const fc_window_data *d, size_t base, size_t limit, i
     *m = inside && d->mask[r] ? 1.0f : 0.0f;
 }
 
-/* Window w into row k of b; work: fc_window_load_work(L) floats of its own. */
-FC_HD void fc_window_load(const fc_window_data *d, const fc_window_batch *b, fc_window_pos w, size_t k,
-                          float *work) {
+/* n points from row r on, all inside the series: fc_window_point's values
+ * without its bounds test. */
+FC_HD void fc_window_rows_inside(const fc_window_data *d, size_t r, size_t n, float *y, float *m) {
+    if (d->y)
+        for (size_t t = 0; t < n; t++) y[t] = d->y[r + t];
+    else
+        for (size_t t = 0; t < n; t++) y[t] = (float)d->y64[r + t];
+    for (size_t t = 0; t < n; t++) m[t] = d->mask[r + t] ? 1.0f : 0.0f;
+}
+
+/* The gather: window w's points into row k of b as in the data (and its
+ * target into out_raw), unscaled. */
+FC_HD void fc_window_load_points(const fc_window_data *d, const fc_window_batch *b, fc_window_pos w, size_t k) {
     size_t L = b->L, H = b->H;
     float *iy = b->in_y + k * L, *im = b->in_mask + k * L, *oy = b->out_y + k * H, *om = b->out_mask + k * H;
     size_t base = d->offsets[w.series], len = d->offsets[w.series + 1] - base;
     size_t limit = len > b->hold_out ? len - b->hold_out : 0;
-    for (size_t t = 0; t < L; t++) fc_window_point(d, base, limit, w.start + (int64_t)t, &iy[t], &im[t]);
-    for (size_t t = 0; t < H; t++) fc_window_point(d, base, limit, w.start + (int64_t)(L + t), &oy[t], &om[t]);
+    if (w.start >= 0 && (size_t)w.start + L + H <= limit) {   /* wholly inside: branch-free loops that vectorise */
+        fc_window_rows_inside(d, base + (size_t)w.start, L, iy, im);
+        fc_window_rows_inside(d, base + (size_t)w.start + L, H, oy, om);
+    } else {
+        for (size_t t = 0; t < L; t++) fc_window_point(d, base, limit, w.start + (int64_t)t, &iy[t], &im[t]);
+        for (size_t t = 0; t < H; t++) fc_window_point(d, base, limit, w.start + (int64_t)(L + t), &oy[t], &om[t]);
+    }
     if (b->out_raw)
         for (size_t t = 0; t < H; t++) b->out_raw[k * H + t] = oy[t];
+}
+
+/* The scale: row k's statistics from its insample, then the transform over
+ * its insample and outsample; work: fc_window_load_work(L) floats of its own.
+ * The identity scaler's transform, (x - 0) / 1, leaves every value's bits
+ * as they are, so it is skipped. */
+FC_HD void fc_window_scale_row(const fc_window_batch *b, size_t k, float *work) {
+    size_t L = b->L, H = b->H;
+    float *iy = b->in_y + k * L, *im = b->in_mask + k * L, *oy = b->out_y + k * H;
     float shift, scale;
     fc_scaler_stats(b->scaler, iy, im, L, work, &shift, &scale);
-    fc_scaler_apply(iy, L, shift, scale);
-    fc_scaler_apply(oy, H, shift, scale);
+    if (b->scaler != FC_SCALER_IDENTITY) {
+        fc_scaler_apply(iy, L, shift, scale);
+        fc_scaler_apply(oy, H, shift, scale);
+    }
     if (b->shift) b->shift[k] = shift;
     if (b->scale) b->scale[k] = scale;
+}
+
+/* Window w into row k of b, gathered and scaled (the two above, one window). */
+FC_HD void fc_window_load(const fc_window_data *d, const fc_window_batch *b, fc_window_pos w, size_t k,
+                          float *work) {
+    fc_window_load_points(d, b, w, k);
+    fc_window_scale_row(b, k, work);
 }
 
 #endif

@@ -193,10 +193,13 @@ static void phase_charts(FILE *f, const fc_run_log *g) {
                                fc_run_phase_names, v, FC_RUN_PHASES, "s");
     else fprintf(f, "<p class=\"empty\">No phase times in the log (run with --profile, or let the run finish).</p>\n");
     fc_chart_series s[FC_RUN_PHASES];
-    for (int p = 0; p < 6; p++) s[p] = line(fc_run_phase_names[p], &g->profile[p]);
+    enum { STEP_PHASES = 7 };   /* sample .. optimizer: a step's own (validation and checkpoints are not per step) */
+    for (int p = 0; p < STEP_PHASES; p++) s[p] = line(fc_run_phase_names[p], &g->profile[p]);
     fc_chart c = {.title = "Phase seconds per profiled step", .x_label = "step", .y_label = "seconds",
-                  .y_from_zero = 1, .series = s, .n_series = 6};
-    if (g->profile[2].n) chart_or_note(f, &c, "no profile events");
+                  .y_from_zero = 1, .series = s, .n_series = STEP_PHASES};
+    int any_profile = 0;
+    for (int p = 0; p < STEP_PHASES; p++) any_profile |= g->profile[p].n > 0;
+    if (any_profile) chart_or_note(f, &c, "no profile events");
 }
 
 static void checkpoint_table(FILE *f, const fc_run_log *g) {

@@ -16,7 +16,9 @@
 #include <stddef.h>
 #include "fcast.h"
 
-#define FC_RUN_LOG_SCHEMA 1
+/* The newest schema this reader knows: train/run_log.h's, the writer's (2: the phases
+ * time "gather" and "scale" apart; 1: "gather_scale"). */
+#define FC_RUN_LOG_SCHEMA 2
 
 /* One curve: points (x[i], y[i]); y is NaN where the log had null. */
 typedef struct {
@@ -36,7 +38,7 @@ typedef struct {
 } fc_kv_list;
 
 /* The phases of a step, in the order the log names them. */
-#define FC_RUN_PHASES 8
+#define FC_RUN_PHASES 9
 extern const char *const fc_run_phase_names[FC_RUN_PHASES];
 
 typedef struct {
@@ -57,7 +59,7 @@ typedef struct {
     fc_xy checkpoint_bytes, checkpoint_seconds;
     /* "gpu" events, x = elapsed seconds. */
     fc_xy gpu_util, gpu_mem_used, gpu_mem_total, gpu_temp, gpu_power;
-    /* "profile" events, x = step, one curve per phase (the first six). */
+    /* "profile" events, x = step, one curve per phase (the first seven). */
     fc_xy profile[FC_RUN_PHASES];
 
     /* The "summary" event, if the run wrote one. */

@@ -11,8 +11,18 @@
 #include "report/run_log.h"
 
 const char *const fc_run_phase_names[FC_RUN_PHASES] = {
-    "sample", "gather_scale", "forward", "loss", "backward", "optimizer", "validation", "checkpoint_io",
+    "sample", "gather", "scale", "forward", "loss", "backward", "optimizer", "validation", "checkpoint_io",
 };
+
+/* The key of phase p in a log's phases object: logs written before gather
+ * and scale were timed apart (fcast 1.x, API version 1) have their sum as
+ * "gather_scale", shown as the gather. */
+static const char *phase_key(json_t *phases, int p) {
+    const char *name = fc_run_phase_names[p];
+    if (!strcmp(name, "gather") && !json_object_get(phases, name) && json_object_get(phases, "gather_scale"))
+        return "gather_scale";
+    return name;
+}
 
 /* Where a line came from, for messages; elapsed_base shifts the elapsed
  * time of a resumed run past that of the runs before it. */
@@ -168,8 +178,8 @@ static fc_status on_profile(fc_run_log *log, line_ctx *c, json_t *o) {
     if (!json_is_object(phases))
         return fc_error(FC_ERR_PARSE, "%s:%zu: profile event has no \"phases\" object", c->name, c->line);
     for (int p = 0; p < FC_RUN_PHASES; p++)
-        if (json_object_get(phases, fc_run_phase_names[p]))
-            FC_TRY(push_field(c, phases, fc_run_phase_names[p], step, &log->profile[p]));
+        if (json_object_get(phases, phase_key(phases, p)))
+            FC_TRY(push_field(c, phases, phase_key(phases, p), step, &log->profile[p]));
     return FC_OK;
 }
 
@@ -189,7 +199,7 @@ static fc_status on_summary(fc_run_log *log, line_ctx *c, json_t *o) {
     json_t *phases = json_object_get(o, "phases");
     for (int p = 0; p < FC_RUN_PHASES; p++) {
         log->phase_seconds[p] = NAN;
-        if (json_is_object(phases)) FC_TRY(get_num(c, phases, fc_run_phase_names[p], 0, &log->phase_seconds[p]));
+        if (json_is_object(phases)) FC_TRY(get_num(c, phases, phase_key(phases, p), 0, &log->phase_seconds[p]));
     }
     return FC_OK;
 }

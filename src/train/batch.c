@@ -7,6 +7,7 @@
 #include "kernels/window_load.h"
 #include "train/batch.h"
 #include "train/batch_exog.h"
+#include "train/progress.h"
 
 /* The device path hands the sampler's windows to the backend as they are. */
 _Static_assert(sizeof(fc_window) == sizeof(fc_window_pos) &&
@@ -131,7 +132,8 @@ static int host_batches_forced(void) {
 }
 
 int fc_batch_device_path(const fc_backend *be, const fc_dataset *ds) {
-    int entries = be->data_bytes && be->data_upload && be->data_stage && be->data_gather && be->data_release;
+    int entries = be->data_bytes && be->data_upload && be->data_stage && be->data_gather && be->data_scale &&
+                  be->data_release;
     return entries && !ds->map && !host_batches_forced();
 }
 
@@ -232,20 +234,32 @@ static void load_exog(fc_batch *b, const fc_dataset *ds, const fc_exog_cols *col
                    row_of(b->exog_host[2], k, b->exog_w[2]));
 }
 
-static void load_one(fc_batch *b, const fc_dataset *ds, const fc_window_spec *spec, const fc_window *w,
-                     size_t k, int full, fc_scaler_kind scaler, const fc_exog_cols *cols) {
+static size_t window_limit(const fc_dataset *ds, const fc_window_spec *spec, const fc_window *w, int full) {
+    return full ? fc_dataset_len(ds, w->series) : fc_train_length(ds, spec, w->series);
+}
+
+/* The host path's gather: window k's points and its target as in the data. */
+static void gather_one(fc_batch *b, const fc_dataset *ds, const fc_window_spec *spec, const fc_window *w, size_t k,
+                       int full) {
     size_t L = b->L, H = b->H, W = L + H;
     float *y = b->win_y + k * W, *m = b->win_mask + k * W;
-    size_t limit = full ? fc_dataset_len(ds, w->series) : fc_train_length(ds, spec, w->series);
-    fc_window_gather(ds, w, L, H, limit, y, m);
+    fc_window_gather(ds, w, L, H, window_limit(ds, spec, w, full), y, m);
     memcpy(b->out_raw + k * H, y + L, H * sizeof(float));
+}
+
+/* The host path's scale: window k scaled and split into the staging set,
+ * with its exogenous inputs (scaled by the same window's statistics). */
+static void scale_one(fc_batch *b, const fc_dataset *ds, const fc_window_spec *spec, const fc_window *w,
+                      size_t k, int full, fc_scaler_kind scaler, const fc_exog_cols *cols) {
+    size_t L = b->L, H = b->H, W = L + H;
+    float *y = b->win_y + k * W, *m = b->win_mask + k * W;
     fc_scaler_stats(scaler, y, m, L, b->work + k * L, &b->shift[k], &b->scale[k]);
     fc_scaler_apply(y, W, b->shift[k], b->scale[k]);
     memcpy(b->in_y + k * L, y, L * sizeof(float));
     memcpy(b->in_mask + k * L, m, L * sizeof(float));
     memcpy(b->out_y + k * H, y + L, H * sizeof(float));
     memcpy(b->out_mask + k * H, m + L, H * sizeof(float));
-    if (cols) load_exog(b, ds, cols, w, k, limit, scaler);
+    if (cols) load_exog(b, ds, cols, w, k, window_limit(ds, spec, w, full), scaler);
 }
 
 /* The device path: the backend gathers and scales staged windows into the
@@ -255,7 +269,13 @@ static fc_status gather_on_device(fc_batch *b, const fc_window_spec *spec, size_
                                   fc_scaler_kind scaler) {
     fc_window_batch out = {b->L, b->H, full ? 0 : spec->val_size + spec->test_size, scaler, b->d_in_y, b->d_in_mask, b->d_out_y,
                            b->d_out_mask, NULL, NULL, NULL};
-    return b->be->data_gather(b->be, b->data, first, B, &out);
+    double t0 = fc_now();
+    FC_TRY(b->be->data_gather(b->be, b->data, first, B, &out));
+    double t1 = fc_now();
+    fc_status st = b->be->data_scale(b->be, b->data, B, &out);
+    b->gather_seconds = t1 - t0;
+    b->scale_seconds = fc_now() - t1;
+    return st;
 }
 
 fc_status fc_batch_stage(fc_batch *b, const fc_window *w, size_t n) {
@@ -303,8 +323,15 @@ fc_status fc_batch_load(fc_batch *b, const fc_dataset *ds, const fc_window_spec 
     }
     const fc_exog_cols *use = b->exog_cfg ? &b->exog_cols : NULL;
     FC_TRY(claim_set(b));
+    /* two passes, so the two costs can be told apart; the second finds the windows in cache */
+    double t0 = fc_now();
     #pragma omp parallel for schedule(static) if (B >= 64)
-    for (size_t k = 0; k < B; k++) load_one(b, ds, spec, &w[k], k, full, scaler, use);
+    for (size_t k = 0; k < B; k++) gather_one(b, ds, spec, &w[k], k, full);
+    double t1 = fc_now();
+    #pragma omp parallel for schedule(static) if (B >= 64)
+    for (size_t k = 0; k < B; k++) scale_one(b, ds, spec, &w[k], k, full, scaler, use);
+    b->gather_seconds = t1 - t0;
+    b->scale_seconds = fc_now() - t1;
     fc_dataset_release_pages(ds);   /* a streamed dataset keeps no more than one batch resident */
     fc_backend *be = b->be;
     be->to_device(be, b->d_in_y, b->in_y, B * b->L * sizeof(float));

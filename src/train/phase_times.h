@@ -7,7 +7,8 @@
 
 typedef enum {
     FC_PHASE_SAMPLE = 0,       /* drawing the step's windows */
-    FC_PHASE_GATHER_SCALE,     /* gathering windows into the batch and scaling them */
+    FC_PHASE_GATHER,           /* gathering the windows' points into the batch */
+    FC_PHASE_SCALE,            /* each window's scaler statistics and transform (and the host path's exogenous inputs) */
     FC_PHASE_FORWARD,
     FC_PHASE_LOSS,
     FC_PHASE_BACKWARD,
@@ -21,9 +22,9 @@ typedef struct {
     double seconds[FC_PHASE_COUNT];
 } fc_phase_times;
 
-/* The phase's name in the run log and on the terminal ("gather_scale", ...). */
+/* The phase's name in the run log and on the terminal ("gather", ...). */
 static inline const char *fc_phase_name(fc_phase p) {
-    static const char *const names[FC_PHASE_COUNT] = {"sample", "gather_scale", "forward", "loss",
+    static const char *const names[FC_PHASE_COUNT] = {"sample", "gather", "scale", "forward", "loss",
                                                       "backward", "optimizer", "validation", "checkpoint_io"};
     return (unsigned)p < FC_PHASE_COUNT ? names[p] : "?";
 }

@@ -15,7 +15,8 @@
 #include "train/phase_times.h"
 #include "train/progress.h"
 
-#define FC_RUN_LOG_SCHEMA 1
+/* 2: the phases time "gather" and "scale" apart (1: "gather_scale"); report/run_log.h reads up to the same */
+#define FC_RUN_LOG_SCHEMA 2
 
 typedef struct fc_run_log fc_run_log;
 

@@ -181,6 +181,16 @@ static fc_status trainer_init(trainer *t) {
     return FC_OK;
 }
 
+/* The load's time since the mark, split between its gather and its scale
+ * as the batch measured them. */
+static void split_load_time(trainer *t) {
+    double now = fc_now(), scale = t->batch.scale_seconds, total = now - t->mark;
+    if (scale > total) scale = total;
+    t->step_times.seconds[FC_PHASE_GATHER] += total - scale;
+    t->step_times.seconds[FC_PHASE_SCALE] += scale;
+    t->mark = now;
+}
+
 /* Gather, forward, loss and backward of micro-batch k (staged windows
  * [k W, (k + 1) W)); gradients accumulate. The loss gradient carries the
  * loss scale and the 1/K of accumulation; the loss itself is summed (each
@@ -194,7 +204,7 @@ static fc_status micro_batch(trainer *t, size_t k) {
      * backend gathers and scales the staged windows (asynchronously on a
      * GPU: the time shows in later phases). */
     FC_TRY(fc_batch_load_staged(b, t->ds, &t->spec, k * W, W, t->f->scaler));
-    phase_end(t, FC_PHASE_GATHER_SCALE);
+    split_load_time(t);
     m->exog = fc_batch_exog_inputs(b);
     /* dropout masks: a pure function of the seed, the step and the micro-batch */
     fc_philox_out r = fc_rng_block(t->o->seed, FC_RNG_STREAM_DROPOUT, (uint64_t)t->step * t->o->grad_accum + k);
@@ -279,7 +289,9 @@ static fc_status train_step(trainer *t, size_t step, double *loss, fc_step_repor
     phase_end(t, FC_PHASE_SAMPLE);
     int warm = step - t->first_step >= FC_GRAPH_FROM_STEP;   /* eager steps in this process first */
     FC_TRY(fc_graph_run_keyed(&t->step_graph, m->be, warm, key_of(t->grad_scale), step_body, t));
+    phase_end(t, FC_PHASE_OPTIMIZER);   /* its launch, the last of step_body */
     draw_ahead(t, step);
+    phase_end(t, FC_PHASE_SAMPLE);
     fc_status st = fc_optimizer_finish(&t->opt, m, loss, r);   /* waits for the step */
     phase_end(t, FC_PHASE_OPTIMIZER);
     return st;

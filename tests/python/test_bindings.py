@@ -21,7 +21,7 @@ from conftest import FAST  # noqa: E402
 
 
 def test_library_and_version():
-    assert _lib.lib.fcast_api_version() == _lib.API_VERSION == 1
+    assert _lib.lib.fcast_api_version() == _lib.API_VERSION == 2
     assert fcast.__version__ == _lib.lib.fc_version().decode()
 
 

@@ -182,6 +182,7 @@ static void cpu_fill_table(fc_backend *be) {
     be->data_upload = fc_cpu_data_upload;
     be->data_stage = fc_cpu_data_stage;
     be->data_gather = fc_cpu_data_gather;
+    be->data_scale = fc_cpu_data_scale;
     be->data_release = fc_cpu_data_release;
 }
 

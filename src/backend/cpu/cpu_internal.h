@@ -227,6 +227,7 @@ fc_status fc_cpu_data_upload(fc_backend *be, const struct fc_window_data *host, 
                              void **data);
 fc_status fc_cpu_data_stage(fc_backend *be, void *data, const struct fc_window_pos *w, size_t n);
 fc_status fc_cpu_data_gather(fc_backend *be, void *data, size_t first, size_t n, const struct fc_window_batch *out);
+fc_status fc_cpu_data_scale(fc_backend *be, void *data, size_t n, const struct fc_window_batch *out);
 void fc_cpu_data_release(fc_backend *be, void *data);
 
 /* cpu_adam.c: Adam, and the whole optimizer step (kernels/optimizer_step.h) */

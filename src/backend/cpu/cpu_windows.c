@@ -2,7 +2,7 @@
  * the CPU's device memory is host memory, so the upload reads the
  * dataset's arrays in place and keeps only what a call needs of its own, a
  * batch's windows and the scaler's scratch. Windows are loaded by the
- * shared body (kernels/window_load.h) in an OpenMP loop, one window per
+ * shared bodies (kernels/window_load.h) in OpenMP loops, one window per
  * iteration, as train/batch.c's host path loops over its load_one. */
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +79,15 @@ fc_status fc_cpu_data_gather(fc_backend *be, void *data, size_t first, size_t n,
                         "has room for %zu", first, first + n, d->staged, d->cap);
     const fc_window_pos *w = d->windows + first;
 #pragma omp parallel for if (n >= FC_CPU_WINDOWS_PAR_MIN) num_threads(be->threads) schedule(static)
-    for (size_t k = 0; k < n; k++) fc_window_load(&d->data, out, w[k], k, d->scratch + k * d->work);
+    for (size_t k = 0; k < n; k++) fc_window_load_points(&d->data, out, w[k], k);
+    return FC_OK;
+}
+
+fc_status fc_cpu_data_scale(fc_backend *be, void *data, size_t n, const fc_window_batch *out) {
+    cpu_data *d = data;
+    if (n > d->cap)
+        return fc_error(FC_ERR_INVALID, "CPU backend: %zu windows scaled; a gather has room for %zu", n, d->cap);
+#pragma omp parallel for if (n >= FC_CPU_WINDOWS_PAR_MIN) num_threads(be->threads) schedule(static)
+    for (size_t k = 0; k < n; k++) fc_window_scale_row(out, k, d->scratch + k * d->work);
     return FC_OK;
 }

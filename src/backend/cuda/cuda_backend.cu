@@ -259,6 +259,7 @@ static void fill_table(fc_backend *be) {
     be->data_upload = fc_cuda_data_upload;
     be->data_stage = fc_cuda_data_stage;
     be->data_gather = fc_cuda_data_gather;
+    be->data_scale = fc_cuda_data_scale;
     be->data_release = fc_cuda_data_release;
     be->mc_chunk_sums = fc_cuda_mc_chunk_sums;
     be->indicator_segments = fc_cuda_indicator_segments;

@@ -167,6 +167,7 @@ fc_status fc_cuda_data_upload(fc_backend *be, const struct fc_window_data *host,
                               size_t work, void **data);
 fc_status fc_cuda_data_stage(fc_backend *be, void *data, const struct fc_window_pos *w, size_t n);
 fc_status fc_cuda_data_gather(fc_backend *be, void *data, size_t first, size_t n, const struct fc_window_batch *out);
+fc_status fc_cuda_data_scale(fc_backend *be, void *data, size_t n, const struct fc_window_batch *out);
 void fc_cuda_data_release(fc_backend *be, void *data);
 
 #endif

@@ -1,7 +1,7 @@
 /* Training data on the device (backend.h, data_*): the dataset's values
  * (as float), mask and per-series offsets are copied to the GPU once, and
- * each micro-batch's windows are gathered, scaled and split there, one
- * thread per window over the CPU's body (kernels/window_load.h), straight
+ * each micro-batch's windows are gathered and split, then scaled, there,
+ * one thread per window over the CPU's bodies (kernels/window_load.h), straight
  * into the batch's device buffers. A step then sends only its window
  * indices, 16 bytes a window, once for all its micro-batches (data_stage,
  * outside any graph); each micro-batch's gather (data_gather) reads them
@@ -132,10 +132,13 @@ fc_status fc_cuda_data_upload(fc_backend *be, const fc_window_data *host, size_t
     return FC_OK;
 }
 
-static __global__ void window_load_kernel(fc_window_data data, fc_window_batch out, const fc_window_pos *w,
-                                          size_t n, float *scratch, size_t work) {
-    for (size_t k = fc_first_index(); k < n; k += fc_grid_stride())
-        fc_window_load(&data, &out, w[k], k, scratch + k * work);
+static __global__ void window_points_kernel(fc_window_data data, fc_window_batch out, const fc_window_pos *w,
+                                            size_t n) {
+    for (size_t k = fc_first_index(); k < n; k += fc_grid_stride()) fc_window_load_points(&data, &out, w[k], k);
+}
+
+static __global__ void window_scale_kernel(fc_window_batch out, size_t n, float *scratch, size_t work) {
+    for (size_t k = fc_first_index(); k < n; k += fc_grid_stride()) fc_window_scale_row(&out, k, scratch + k * work);
 }
 
 /* Through pinned staging, so the copy is asynchronous and the caller may
@@ -172,7 +175,19 @@ fc_status fc_cuda_data_gather(fc_backend *be, void *data, size_t first, size_t n
                         "has room for %zu", first, first + n, d->n_staged, d->cap);
     fc_launch l = fc_launch_1d(n, FC_WINDOW_BLOCK, FC_LAUNCH_MAX_GRID);
     if (!l.grid) return FC_OK;
-    window_load_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(d->data, *out, d->windows + first, n, d->scratch,
-                                                                  d->work);
-    return FC_CUDA_LAUNCHED("window_load_kernel");
+    window_points_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(d->data, *out, d->windows + first, n);
+    return FC_CUDA_LAUNCHED("window_points_kernel");
+}
+
+/* The scaling of the n rows the last gather wrote: a second kernel in the
+ * same stream, replayed with it. */
+fc_status fc_cuda_data_scale(fc_backend *be, void *data, size_t n, const fc_window_batch *out) {
+    cuda_data *d = (cuda_data *)data;
+    FC_TRY(fc_cuda_failure(be));
+    if (n > d->cap)
+        return fc_error(FC_ERR_INVALID, "CUDA backend: %zu windows scaled; a gather has room for %zu", n, d->cap);
+    fc_launch l = fc_launch_1d(n, FC_WINDOW_BLOCK, FC_LAUNCH_MAX_GRID);
+    if (!l.grid) return FC_OK;
+    window_scale_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(*out, n, d->scratch, d->work);
+    return FC_CUDA_LAUNCHED("window_scale_kernel");
 }
