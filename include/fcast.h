@@ -765,6 +765,53 @@ typedef struct {
  * that is not one (named), the device, the data. A PyTorch side that fails
  * is not an error: its run says torch_ok 0. */
 fc_status fcast_bench_train(const fcast_bench_request *r, fcast_bench_report *out);
+
+/* A whole fit, as `fcast bench fit` measures it: configuration c (its
+ * model, h, input size, steps, scaler, threads, device, ...) trained end
+ * to end on a panel file with the last h points of every series held out,
+ * once per precision, then those points forecast and scored; with
+ * vs_neuralforecast, nf_script (python/bench_nf_fit_holdout.py) runs
+ * neuralforecast's fit and predict on the same file, configuration, steps
+ * and threads for each precision. Wall times, not a step benchmark: they
+ * include reading the file, planning, building kernels and predicting. */
+typedef struct {
+    const char *data;                /* a long CSV (unique_id, ds, y) */
+    const char *precisions;          /* "fp32,bf16"; NULL: the device's (fp32,bf16 on the CPU; and fp16 on a GPU) */
+    int vs_neuralforecast;
+    const char *python, *nf_script;  /* the interpreter and the neuralforecast side */
+    int verbose;                     /* 1: each run, the neuralforecast command and its failures, on stderr */
+} fcast_bench_fit_request;
+/* data/monthly_classics.csv, python3, python/bench_nf_fit_holdout.py (paths
+ * from the working directory), precisions NULL. */
+void fcast_bench_fit_defaults(fcast_bench_fit_request *r);
+typedef struct {
+    const char *precision;           /* "fp32", "bf16", "fp16" */
+    const char *kernel;              /* as fcast_bench_run's */
+    double load_seconds;             /* reading and checking the file */
+    double train_seconds;            /* the fit: plan, kernels, every step */
+    double predict_seconds;          /* forecasting the held-out points */
+    double windows_per_second;       /* steps x windows per step / train_seconds */
+    double mae;                      /* over the held-out points (the model's first output) */
+    double phase_seconds[FCAST_PHASES];   /* over the fit (fcast_phase_name) */
+    int nf_ok;                       /* neuralforecast ran and reported */
+    double nf_load_seconds, nf_train_seconds, nf_predict_seconds, nf_windows_per_second, nf_mae;
+    char nf_versions[64];            /* "neuralforecast 3.3.0, torch 2.15.0" */
+} fcast_bench_fit_run;
+typedef struct {
+    char device[16];                 /* "cpu", "cuda:0" */
+    int threads;
+    char model[16];                  /* "nhits" */
+    char freq[32];                   /* the data's, as pandas names it */
+    size_t n_series, n_points, h, input_size, steps, windows_batch_size;
+    size_t held_out;                 /* points scored: h per series long enough */
+    fcast_bench_fit_run runs[FCAST_BENCH_MAX_RUNS];
+    size_t n_runs;
+} fcast_bench_fit_report;
+/* Fills *out. Errors: the configuration (auto windows per step is refused:
+ * both sides must train the same batch), the request, the device, the
+ * data (a series no longer than h). A neuralforecast side that fails is
+ * not an error: its run says nf_ok 0. */
+fc_status fcast_bench_fit(const fcast_config *c, const fcast_bench_fit_request *r, fcast_bench_fit_report *out);
 /* END tools-run */
 
 /* ------------------------------------------------------------------ */

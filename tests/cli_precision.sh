@@ -66,5 +66,22 @@ check "bench train prints a row per precision" "grep -q '^fp32 ' $tmp/bench.txt 
 check "bench train compares bf16 with fp32" "grep -q 'bf16 vs fp32 in fcast' $tmp/bench.txt"
 "$fcast" bench train --precisions fp33 > /dev/null 2> "$tmp/err.txt"
 check "bench train rejects an unknown precision" "[ $? -ne 0 ] && grep -q fp33 $tmp/err.txt"
+check "bench train prints each phase's ms per step" \
+      "grep -q '^ms per step: *sample *gather *scale *forward *loss *backward *optimizer\$' $tmp/bench.txt && grep -qE '^  fp32 +[0-9]' $tmp/bench.txt"
+
+# bench fit: whole fits on the bundled panel, the train flags taken as train takes them
+"$fcast" bench fit --max-steps 2 --windows-batch-size 64 --threads 1 --precisions fp32,bf16 --scaler robust --json \
+    > "$tmp/fit.txt" 2> "$tmp/fit_err.txt"
+check "bench fit exits 0" "[ $? -eq 0 ]"
+check "bench fit names the run" "grep -q '^fcast bench fit: nhits h=12 input=24, 2 steps x 64 windows, 4 series (1036 points, freq MS), 48 points held out' $tmp/fit.txt"
+check "bench fit prints a row per precision and its phases" \
+      "grep -qE '^fp32 +oneDNN +[0-9.]+ +[0-9.]+' $tmp/fit.txt && grep -qE '^bf16 ' $tmp/fit.txt && grep -q '^train s by phase:' $tmp/fit.txt"
+check "bench fit's JSON line has both runs" "tail -1 $tmp/fit.txt | python3 -c 'import json,sys; r=json.load(sys.stdin); assert [x[\"precision\"] for x in r[\"runs\"]] == [\"fp32\", \"bf16\"]'"
+"$fcast" bench fit --data "$tmp/missing.csv" > /dev/null 2> "$tmp/err.txt"
+check "bench fit names a missing file" "[ $? -ne 0 ] && grep -q 'missing.csv' $tmp/err.txt"
+"$fcast" bench fit --scaler bogus > /dev/null 2> "$tmp/err.txt"
+check "bench fit refuses a bad train flag as train does" "[ $? -eq 2 ] && grep -q \"scaler 'bogus'\" $tmp/err.txt"
+"$fcast" bench fit --windows-batch-size auto > /dev/null 2> "$tmp/err.txt"
+check "bench fit refuses auto windows per step" "[ $? -ne 0 ] && grep -q 'same windows per step' $tmp/err.txt"
 
 finish

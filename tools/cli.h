@@ -13,6 +13,7 @@ int cmd_cv(int argc, char **argv, int first);
 int cmd_ensemble(int argc, char **argv, int first);
 int cmd_tune(int argc, char **argv, int first);
 int cmd_bench(int argc, char **argv, int first);
+int cmd_bench_fit(int argc, char **argv, int first);   /* fcast bench fit (cmd_bench dispatches) */
 int cmd_plan(int argc, char **argv, int first);
 int cmd_report(int argc, char **argv, int first);
 int cmd_doctor(int argc, char **argv, int first);

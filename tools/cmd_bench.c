@@ -112,8 +112,9 @@ static void print_json(const fcast_bench_report *r) {
 }
 
 int cmd_bench(int argc, char **argv, int first) {
+    if (first < argc && !strcmp(argv[first], "fit")) return cmd_bench_fit(argc, argv, first + 1);
     if (first >= argc || strcmp(argv[first], "train") != 0) {
-        fprintf(stderr, "usage: fcast bench train [options]   (fcast bench train --help)\n");
+        fprintf(stderr, "usage: fcast bench train|fit [options]   (fcast bench train --help, fcast bench fit --help)\n");
         return 2;
     }
     fcast_bench_request a;

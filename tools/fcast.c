@@ -22,7 +22,8 @@ static void usage(FILE *f) {
             "  plan      the memory plan of a training run (the flags of train)\n"
             "  report    a training run log (and forecasts) as one self-contained HTML page\n"
             "  doctor    this machine as fcast sees it: CPU, GPUs, device, precision, largest batch\n"
-            "  bench     bench train: training speed per precision, against PyTorch\n"
+            "  bench     bench train: training speed per precision, against PyTorch;\n"
+            "            bench fit: whole fits on a panel file, against neuralforecast\n"
             "  quant     trading analytics: indicators, option, risk, portfolio, backtest\n"
             "  serve     serve forecasts over HTTP (health, readiness, Prometheus metrics)\n",
             fc_version());

@@ -79,7 +79,7 @@ static fc_status bench_precision(fc_backend *be, const fc_dataset *ds, const fca
 /* ---- the run ---- */
 
 /* "fp32,bf16" -> precisions; at most one of each. */
-static fc_status parse_precisions(const char *list, fc_precision *out, size_t *n) {
+fc_status fc_bench_parse_precisions(const char *list, fc_precision *out, size_t *n) {
     char buf[64];
     snprintf(buf, sizeof buf, "%s", list);
     *n = 0;
@@ -127,13 +127,13 @@ static void describe_device(const char *device, const fc_backend *be, fcast_benc
  * (cpu_isa.c, cpu_bf16_gemm.c),
  * and fp16 as oneDNN fp32 products of fp16-rounded inputs (oneDNN 2.6 has
  * no fp16 matmul on CPU). */
-static const char *kernel_name(const fcast_bench_report *d, fc_precision p) {
-    if (d->gpu) return "cuBLASLt";
+const char *fc_bench_kernel_name(int gpu, int bf16_on_fcast_amx, fc_precision p) {
+    if (gpu) return "cuBLASLt";
     if (p == FC_PREC_FP16) return "oneDNN fp32";
     if (p != FC_PREC_BF16) return "oneDNN";
     const char *k = fc_backend_cpu_bf16_kernel_name();
     if (!strcmp(k, "oneDNN")) return k;
-    return d->bf16_on_fcast_amx ? "fcast AMX" : "fcast AVX512-BF16";
+    return bf16_on_fcast_amx ? "fcast AMX" : "fcast AVX512-BF16";
 }
 
 /* The precisions asked (a typo fails before the device opens), else the
@@ -143,14 +143,14 @@ static fc_status bench(const fcast_bench_request *a, fcast_bench_report *out, fc
     fc_precision precs[FCAST_BENCH_MAX_RUNS];
     size_t n = 0;
     FC_TRY(check_request(a));
-    if (a->precisions) FC_TRY(parse_precisions(a->precisions, precs, &n));
+    if (a->precisions) FC_TRY(fc_bench_parse_precisions(a->precisions, precs, &n));
     FC_TRY(fc_api_backend_open(a->device, a->threads, a->verbose, be));   /* before reading data */
     describe_device(a->device, *be, out);
-    if (!a->precisions) FC_TRY(parse_precisions(out->gpu ? "fp32,bf16,fp16" : "fp32,bf16", precs, &n));
+    if (!a->precisions) FC_TRY(fc_bench_parse_precisions(out->gpu ? "fp32,bf16,fp16" : "fp32,bf16", precs, &n));
     FC_TRY(fc_dataset_load_csv(a->data, &(fc_load_options){.drop_exog = 1}, ds));
     for (size_t i = 0; i < n; i++) {
         out->runs[i].precision = fc_precision_name(precs[i]);
-        out->runs[i].kernel = kernel_name(out, precs[i]);
+        out->runs[i].kernel = fc_bench_kernel_name(out->gpu, out->bf16_on_fcast_amx, precs[i]);
         out->n_runs = i + 1;
         FC_TRY(bench_precision(*be, *ds, a, precs[i], &out->runs[i]));
     }
