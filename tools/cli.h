@@ -45,6 +45,9 @@ int cli_exit_code(fc_status s);
 /* Prints "fcast <command>: <fc_last_error()>" to stderr and returns the exit
  * code of fc_last_status(). */
 int cli_fail(const char *command);
+/* Prints j as one compact JSON line on stdout and releases it (NULL: nothing). */
+struct json_t;
+void cli_print_json_line(struct json_t *j);
 
 /* Prints "fcast <command>: <message>" to stderr and returns code: the
  * CLI's own refusals (a flag combination), which have no fc_status. */

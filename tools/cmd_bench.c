@@ -105,10 +105,7 @@ static void print_json(const fcast_bench_report *r) {
         json_array_append_new(arr, o);
     }
     json_object_set_new(j, "runs", arr);
-    char *text = json_dumps(j, JSON_COMPACT);
-    if (text) printf("%s\n", text);
-    free(text);
-    json_decref(j);
+    cli_print_json_line(j);
 }
 
 int cmd_bench(int argc, char **argv, int first) {

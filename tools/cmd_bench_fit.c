@@ -108,10 +108,7 @@ static void print_json(const fcast_bench_fit_report *r) {
         json_array_append_new(runs, o);
     }
     json_object_set_new(j, "runs", runs);
-    char *text = json_dumps(j, JSON_COMPACT);
-    if (text) printf("%s\n", text);
-    free(text);
-    json_decref(j);
+    cli_print_json_line(j);
 }
 
 /* The table's train flags alone (the bench's own are no configuration

@@ -269,12 +269,10 @@ static fc_status gather_on_device(fc_batch *b, const fc_window_spec *spec, size_
                                   fc_scaler_kind scaler) {
     fc_window_batch out = {b->L, b->H, full ? 0 : spec->val_size + spec->test_size, scaler, b->d_in_y, b->d_in_mask, b->d_out_y,
                            b->d_out_mask, NULL, NULL, NULL};
-    double t0 = fc_now();
     FC_TRY(b->be->data_gather(b->be, b->data, first, B, &out));
-    double t1 = fc_now();
+    double t0 = fc_now();
     fc_status st = b->be->data_scale(b->be, b->data, B, &out);
-    b->gather_seconds = t1 - t0;
-    b->scale_seconds = fc_now() - t1;
+    b->scale_seconds = fc_now() - t0;
     return st;
 }
 
@@ -324,14 +322,12 @@ fc_status fc_batch_load(fc_batch *b, const fc_dataset *ds, const fc_window_spec 
     const fc_exog_cols *use = b->exog_cfg ? &b->exog_cols : NULL;
     FC_TRY(claim_set(b));
     /* two passes, so the two costs can be told apart; the second finds the windows in cache */
-    double t0 = fc_now();
     #pragma omp parallel for schedule(static) if (B >= 64)
     for (size_t k = 0; k < B; k++) gather_one(b, ds, spec, &w[k], k, full);
-    double t1 = fc_now();
+    double t0 = fc_now();
     #pragma omp parallel for schedule(static) if (B >= 64)
     for (size_t k = 0; k < B; k++) scale_one(b, ds, spec, &w[k], k, full, scaler, use);
-    b->gather_seconds = t1 - t0;
-    b->scale_seconds = fc_now() - t1;
+    b->scale_seconds = fc_now() - t0;
     fc_dataset_release_pages(ds);   /* a streamed dataset keeps no more than one batch resident */
     fc_backend *be = b->be;
     be->to_device(be, b->d_in_y, b->in_y, B * b->L * sizeof(float));

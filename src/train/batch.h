@@ -50,9 +50,9 @@ typedef struct {
     /* the host path's staged windows (fc_batch_stage): the caller's array */
     const fc_window *staged;
     size_t n_staged;
-    /* the last load's two passes, in host seconds: gathering the windows,
-     * then scaling them (on a GPU, the time to launch them) */
-    double gather_seconds, scale_seconds;
+    /* host seconds of the last load's second pass, the scaling (on a GPU,
+     * its launch): the trainer charges the rest of the load to the gather */
+    double scale_seconds;
     /* Exogenous inputs (train/batch_exog.h; fc_batch_add_exog), host path
      * only: the model's configuration naming them (NULL: none), the floats
      * per window of futr, hist and stat, their staging sets and the set
