@@ -207,6 +207,13 @@ fc_status fcast_predict_levels(const fcast_model *m, const fcast_data *history, 
                                const double *levels, size_t n_levels, float *out, size_t capacity);
 /* 1 when the model was trained with conformal intervals. */
 int fcast_model_has_intervals(const fcast_model *m);
+/* A data-parallel job started by mpirun (docs/distributed.md): this
+ * process's rank (0 alone) and the number of processes (1 alone), joining
+ * the job if no call has yet. Every rank trains on its share of each
+ * step's windows; rank 0 alone writes the model file, checkpoints and the
+ * run log, so a program prints on rank 0 alone too. */
+int fcast_job_rank(void);
+int fcast_job_size(void);
 /* What the training of m did (a model from fcast_train; zeros and NULLs
  * for a loaded one). Strings live as long as m. */
 #define FCAST_PHASES 9

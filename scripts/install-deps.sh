@@ -12,6 +12,7 @@ PACKAGES=(
   liblapack-dev      # LAPACK: portfolio weights (quant)
   libyaml-dev        # YAML: run configuration files (--config)
   libmicrohttpd-dev  # HTTP: fcast serve
+  libopenmpi-dev openmpi-bin   # MPI: data-parallel training with mpirun (docs/distributed.md)
 )
 TEST_PACKAGES=(
   time               # /usr/bin/time -v: the memory-limit test measures peak resident memory with it

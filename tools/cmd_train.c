@@ -93,10 +93,15 @@ static int train(const train_flags *a, const arg_spec *specs, int argc, char **a
     size_t rss_start = fcast_resident_bytes();
     fcast_config *c = NULL;
     fcast_model *m = NULL;
+    train_flags quiet_rank = *a;   /* under mpirun, rank 0 alone speaks */
+    if (fcast_job_rank() != 0) {
+        quiet_rank.quiet = 1;
+        a = &quiet_rank;
+    }
     int rc = train_flags_config("train", a, specs, NULL, &c);
     if (rc) return rc;
     fc_status st = fcast_train_file(c, a->data, NULL, NULL, (const volatile int *)stop_signals_install(), &m);
-    print_outcome(m, st, a, rss_start, argc, argv, first);
+    if (fcast_job_rank() == 0) print_outcome(m, st, a, rss_start, argc, argv, first);
     rc = st == FC_OK ? CLI_EXIT_OK : cli_fail("train");
     fcast_model_free(m);
     fcast_config_free(c);

@@ -63,6 +63,9 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
         {"resume", ARG_STR, &a->resume, "FILE", "continue the run saved in this checkpoint (same options and data)", 0, 0},
         {"log-file", ARG_STR, &a->log_file, "FILE", "append the run log here (JSON Lines; see fcast report)", 0, 0},
         {"profile", ARG_FLAG, &a->profile, NULL, "every step's phase timings in the run log", 0, 0},
+        {"deterministic-reduce", ARG_FLAG, &a->deterministic_reduce, NULL,
+         "under mpirun, sum the ranks' gradients in rank order: N ranks of W windows train the model one process "
+         "trains with --grad-accum N (N a power of 2; docs/distributed.md)", 0, 0},
     };
     size_t n = sizeof table / sizeof *table, n_ops = out_required ? sizeof operations / sizeof *operations : 0;
     memset(specs, 0, FC_TRAIN_MAX_SPECS * sizeof *specs);
@@ -75,7 +78,7 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
 
 const char *const FC_TRAIN_OPERATIONS_FLAGS[] = {"out", "quiet", "memory-limit", "data-store", "store-dir", "device",
                                                  "checkpoint", "checkpoint-every", "resume", "log-file", "profile",
-                                                 NULL};
+                                                 "deterministic-reduce", NULL};
 
 /* A parsed flag's value as text, as fcast_config_set takes it. */
 static const char *flag_text(const arg_spec *s, char *buf, size_t cap) {

@@ -26,6 +26,7 @@ typedef struct {
     const char *checkpoint, *resume, *log_file;
     size_t checkpoint_every;
     int profile;
+    int deterministic_reduce;   /* under mpirun: the ranks' gradients summed in rank order */
     arch_flags arch;
     exog_flags exog;
 } train_flags;

@@ -221,7 +221,7 @@ static fc_status set_known_key(fcast_config *c, const char *key, const char *val
                     "windows-batch-size, lr, num-lr-decays, val-size, val-check-steps, early-stop-patience, step-size, "
                     "seed, scaler, loss, level, quantiles, huber-delta, quantile, season, precision, grad-accum, "
                     "clip-grad-norm, threads, futr-exog, hist-exog, stat-exog, prediction-intervals, pi-windows, "
-                    "pi-step-size, pi-method; the operations keys device, tf32, cuda-graph, memory-limit, "
+                    "pi-step-size, pi-method; the operations keys device, tf32, cuda-graph, deterministic-reduce, memory-limit, "
                     "data-store, store-dir, freq, stat-exog-file, verbose, out, checkpoint, checkpoint-every, resume, "
                     "log-file, profile; the architecture keys are train's, docs/training.md)", key);
 }

@@ -44,7 +44,8 @@ static fc_status set_graphs(fcast_config *c, const char *key, const char *v) {
 /* The keys whose value is a switch, a text or a count, by where it goes. */
 static int *switch_slot(fcast_config *c, const char *key) {
     return !strcmp(key, "tf32") ? &c->run.tf32 : !strcmp(key, "verbose") ? &c->run.verbose
-         : !strcmp(key, "profile") ? &c->run.profile : NULL;
+         : !strcmp(key, "profile") ? &c->run.profile
+         : !strcmp(key, "deterministic-reduce") ? &c->train.deterministic_reduce : NULL;
 }
 
 static const char **text_slot(fcast_config *c, const char *key) {
@@ -78,7 +79,8 @@ int fc_api_set_run_key(fcast_config *c, const char *key, const char *value, fc_s
  * uninterrupted one would. */
 static int is_operations_key(const char *key) {
     static const char *const keys[] = {"device", "memory-limit", "data-store", "store-dir", "verbose", "out",
-                                       "checkpoint", "checkpoint-every", "resume", "log-file", "profile", NULL};
+                                       "checkpoint", "checkpoint-every", "resume", "log-file", "profile",
+                                       "deterministic-reduce", NULL};
     for (const char *const *k = keys; *k; k++)
         if (!strcmp(*k, key)) return 1;
     return 0;

@@ -18,6 +18,7 @@
 #include "core/memory_stats.h"
 #include "train/batch_sweep.h"
 #include "train/checkpoint.h"
+#include "dist/dist.h"
 #include "train/memory_plan.h"
 #include "train/run_log.h"
 #include "io/model_file.h"
@@ -153,7 +154,7 @@ static const char *kernel_note(fc_precision p) {
 
 /* The run log, when "log-file" names one (its GPUs sampled). */
 static fc_status open_log(train_run *r) {
-    if (!r->c->run.log_file) return FC_OK;
+    if (!r->c->run.log_file || fc_dist_rank() != 0) return FC_OK;
     if (!(r->log_json = fc_api_settings_json(r->c, 1, r->d->path))) return fc_error(FC_ERR_MEMORY, "out of memory");
     FC_TRY(fc_run_log_open(r->c->run.log_file, &r->log));
     fc_run_log_sample_gpus(r->log);
@@ -194,6 +195,10 @@ static fc_status set_options(train_run *r, const volatile int *cancel) {
     r->o.checkpoint_every = k->checkpoint_every;
     r->o.checkpoint_at_validation = k->checkpoint != NULL;
     r->o.resume_path = k->resume;
+    if (fc_dist_rank() != 0) {   /* in an MPI job rank 0 alone writes and speaks (docs/distributed.md) */
+        r->o.checkpoint_path = NULL;
+        r->o.verbose = 0;
+    }
     if (!(r->m->run_config = fc_api_settings_json(r->c, 0, NULL))) return fc_error(FC_ERR_MEMORY, "out of memory");
     r->m->f.run_config_json = r->m->run_config;
     return FC_OK;
@@ -224,7 +229,7 @@ static fc_status prepare(train_run *r) {
 
 /* The model so far is written on a cancel too (a checkpoint holds the rest). */
 static fc_status write_model(train_run *r, fc_status st) {
-    const char *out = r->c->run.out;
+    const char *out = fc_dist_rank() == 0 ? r->c->run.out : NULL;
     if (!out || !r->m->f.model || (st != FC_OK && (st != FC_ERR_INTERRUPTED || !r->m->sum.steps))) return st;
     fc_status saved = fc_forecaster_save(&r->m->f, out);
     if (saved == FC_OK && !(r->m->model_file = strdup(out))) saved = fc_error(FC_ERR_MEMORY, "out of memory");
@@ -272,9 +277,14 @@ static fc_status fcast_train_body(const fcast_config *c, const fcast_data *d, co
     if (!c || (!path && (!d || !d->ds)) || !out)
         return fc_error(FC_ERR_INVALID, "fcast_train: config, data and out are needed");
     *out = NULL;
+    FC_TRY(fc_dist_start());   /* started by mpirun: join its job */
     train_run r = {.c = c, .d = d, .path = path, .hook = {progress, user}};
     if (!(r.m = fc_api_new_model())) return FC_ERR_MEMORY;
     fc_status st = run(&r, cancel);
+    if (st != FC_OK && st != FC_ERR_INTERRUPTED && fc_dist_size() > 1) {   /* the other ranks would wait for this one */
+        fprintf(stderr, "fcast: %s\n", fc_last_error());
+        fc_dist_abort(1);
+    }
     free(r.log_json);
     fcast_data_free(r.opened);
     fill_report(&r);

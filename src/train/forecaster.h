@@ -98,6 +98,7 @@ typedef struct {
     /* Optimisation (docs/training.md "Precision, accumulation, clipping") */
     fc_precision precision;      /* fp32; bf16 / fp16 matrix products (fp16 with loss scaling) */
     size_t grad_accum;           /* 1: micro-batches of windows_batch_size per optimizer step */
+    int deterministic_reduce;    /* ranks of an MPI job: gradients summed in rank order (dist/dist.h) */
     double clip_grad_norm;       /* 0: off; else clip the global gradient norm to this */
     /* Operations (docs/operations.md): none of these changes the trained model. */
     const char *checkpoint_path; /* where checkpoints go (also the one written on a stop); NULL: none */

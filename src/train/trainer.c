@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/rng.h"
 #include "core/memory_stats.h"
+#include "dist/dist.h"
 #include "train/batch.h"
 #include "train/checkpoint.h"
 #include "train/forecaster.h"
@@ -152,8 +153,13 @@ static fc_status trainer_init(trainer *t) {
     t->spec = spec_of(&m->cfg, o);
     t->lr_decay_steps = o->num_lr_decays > 0 ? o->max_steps / (size_t)o->num_lr_decays : (size_t)1 << 62;
     if (t->lr_decay_steps < 1) t->lr_decay_steps = 1;
-    /* the sampler draws the whole effective batch; micro-batches are slices of it */
-    FC_TRY(fc_window_sampler_init(&t->sampler, t->ds, &t->spec, o->batch_size, per_step, o->seed));
+    /* the sampler draws the whole effective batch, of every rank of a job
+     * (dist/dist.h): a rank trains on its slice, micro-batches are slices of that */
+    size_t ranks = (size_t)fc_dist_size();
+    if (ranks > 1 && strcmp(be->name, "cpu"))
+        return fc_error(FC_ERR_INVALID, "training over %zu MPI ranks runs on the CPU backend (--device cpu); "
+                        "gradients between GPUs (NCCL) are not built yet", ranks);
+    FC_TRY(fc_window_sampler_init(&t->sampler, t->ds, &t->spec, o->batch_size, per_step * ranks, o->seed));
     fc_window_sampler_position(&t->sampler, &t->drawn_epoch, &t->drawn_cursor);
     /* on the device path (batch.h) the data is uploaded here, once */
     if (fc_model_has_exog(&m->cfg)) {   /* exogenous inputs take the host path (batch.h) */
@@ -169,8 +175,8 @@ static fc_status trainer_init(trainer *t) {
     FC_TRY(fc_model_set_precision(m, o->precision));
     FC_TRY(fc_model_reserve(m, W, 1));
     FC_TRY(fc_optimizer_init(&t->opt, m, o->precision == FC_PREC_FP16, o->clip_grad_norm));
-    t->windows[0] = fc_malloc(per_step * sizeof(fc_window), "window indices");
-    t->windows[1] = fc_malloc(per_step * sizeof(fc_window), "window indices");
+    t->windows[0] = fc_malloc(per_step * ranks * sizeof(fc_window), "window indices");
+    t->windows[1] = fc_malloc(per_step * ranks * sizeof(fc_window), "window indices");
     /* the weights and the state training changes (BatchNorm's running statistics) */
     t->best = o->val_size ? be->alloc(be, m->n_state * sizeof(float)) : NULL;
     if (!t->windows[0] || !t->windows[1] || (o->val_size && !t->best)) return FC_ERR_MEMORY;
@@ -206,8 +212,11 @@ static fc_status micro_batch(trainer *t, size_t k) {
     FC_TRY(fc_batch_load_staged(b, t->ds, &t->spec, k * W, W, t->f->scaler));
     split_load_time(t);
     m->exog = fc_batch_exog_inputs(b);
-    /* dropout masks: a pure function of the seed, the step and the micro-batch */
-    fc_philox_out r = fc_rng_block(t->o->seed, FC_RNG_STREAM_DROPOUT, (uint64_t)t->step * t->o->grad_accum + k);
+    /* dropout masks: a pure function of the seed, the step and the micro-batch, counted over the
+     * ranks of a job as one process counts its micro-batches (rank r's k is its r K + k-th) */
+    uint64_t K = t->o->grad_accum, ranks = (uint64_t)fc_dist_size();
+    uint64_t slice = (uint64_t)t->step * K * ranks + (uint64_t)fc_dist_rank() * K + k;
+    fc_philox_out r = fc_rng_block(t->o->seed, FC_RNG_STREAM_DROPOUT, slice);
     m->dropout_seed = (uint64_t)r.v[0] | (uint64_t)r.v[1] << 32;
     m->training = 1;
     FC_TRY(fc_model_forward(m, b->d_forecast, b->d_in_y, b->d_in_mask, W));
@@ -237,6 +246,8 @@ static fc_status step_body(void *ctx) {
     fc_model *m = t->f->model;
     m->be->fill(m->be, m->grads, 0.0f, m->n_trainable);
     for (size_t k = 0; k < t->o->grad_accum; k++) FC_TRY(micro_batch(t, k));
+    /* the ranks' mean gradient (alone: nothing), so every rank takes the same Adam step */
+    FC_TRY(fc_dist_mean_floats(m->grads, m->n_trainable, t->o->deterministic_reduce));
     fc_optimizer_launch(&t->opt, m);
     return FC_OK;
 }
@@ -284,7 +295,7 @@ static fc_status train_step(trainer *t, size_t step, double *loss, fc_step_repor
     t->grad_scale = fc_optimizer_loss_scale(&t->opt) / (float)K;
     t->step = step;
     t->mark = fc_now();
-    FC_TRY(fc_batch_stage(&t->batch, step_windows(t, step), K * W));
+    FC_TRY(fc_batch_stage(&t->batch, step_windows(t, step) + (size_t)fc_dist_rank() * K * W, K * W));
     fc_optimizer_prepare(&t->opt, m, (float)learning_rate_at(t, step));
     phase_end(t, FC_PHASE_SAMPLE);
     int warm = step - t->first_step >= FC_GRAPH_FROM_STEP;   /* eager steps in this process first */
@@ -293,6 +304,7 @@ static fc_status train_step(trainer *t, size_t step, double *loss, fc_step_repor
     draw_ahead(t, step);
     phase_end(t, FC_PHASE_SAMPLE);
     fc_status st = fc_optimizer_finish(&t->opt, m, loss, r);   /* waits for the step */
+    if (st == FC_OK) st = fc_dist_mean_double(loss);             /* the loss of every rank's windows */
     phase_end(t, FC_PHASE_OPTIMIZER);
     return st;
 }
@@ -378,7 +390,11 @@ static void test_interrupt(size_t step, int in_validation) {
     if (at > 0 && (size_t)at == step && at_validation == in_validation) raise(SIGINT);
 }
 
-static int stop_requested(const fc_train_options *o) { return o->stop_requested && *o->stop_requested; }
+/* A stop asked for by a signal, on any rank of a job: every rank stops
+ * after the same step, or one would wait for the others' gradients. */
+static int stop_requested(const fc_train_options *o) {
+    return fc_dist_any(o->stop_requested && *o->stop_requested);
+}
 
 /* A stop asked for by a signal: the checkpoint, then FC_ERR_INTERRUPTED,
  * also when the checkpoint cannot be written (a full disk), so the caller
@@ -463,7 +479,9 @@ static fc_status run_steps(trainer *t, fc_train_summary *s) {
     fc_progress_done(&p);
     s->early_stopped = stop;
     s->step_seconds = fc_now() - t0 - in_validation;
-    s->windows_per_second = (double)((s->steps - s->start_step) * windows_per_step(o)) / s->step_seconds;
+    /* every rank's windows: the job's rate (dist/dist.h) */
+    size_t job_windows = windows_per_step(o) * (size_t)fc_dist_size();
+    s->windows_per_second = (double)((s->steps - s->start_step) * job_windows) / s->step_seconds;
     return FC_OK;
 }
 

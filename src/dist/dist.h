@@ -1,0 +1,34 @@
+/* The processes of a data-parallel job (issue 17, docs/distributed.md):
+ * MPI's ranks when mpirun started this process, else one process alone.
+ * MPI is initialised on first use and only when a launcher says this
+ * process is part of a job (its environment), so a plain run never touches
+ * the MPI runtime; it is finalised at exit. Built without MPI (FC_MPI=OFF,
+ * or none found), a process started by mpirun refuses to train rather than
+ * train alone N times over. */
+#ifndef FC_DIST_DIST_H
+#define FC_DIST_DIST_H
+
+#include <stddef.h>
+#include "core/error.h"
+
+/* Joins the job if there is one: FC_OK alone or in a job; an error when a
+ * launcher started this process but MPI is not built in or fails. */
+fc_status fc_dist_start(void);
+/* This process's rank and the job's size (0 and 1 alone, or before start). */
+int fc_dist_rank(void);
+int fc_dist_size(void);
+/* x[0..n) summed over the ranks, in place, then divided by the size: the
+ * mean gradient. In rank order when `fixed_order` (gathered to rank 0,
+ * summed there rank by rank, broadcast), so the bits do not depend on
+ * MPI's reduction algorithm. Alone: nothing. */
+fc_status fc_dist_mean_floats(float *x, size_t n, int fixed_order);
+/* The mean of a double over the ranks (the step's loss). */
+fc_status fc_dist_mean_double(double *x);
+/* 1 when flag is non-zero on any rank (a stop asked for on one rank stops
+ * them all after the same step); on a failed collective, 1. Alone: flag. */
+int fc_dist_any(int flag);
+/* Ends every process of the job after a failure on this one (said on
+ * stderr with the rank), so no rank waits for it forever. Alone: nothing. */
+void fc_dist_abort(int code);
+
+#endif
