@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "core/error.h"
+#include "dist/dist.h"
 #include "io/model_file.h"
 #include "io/safetensors.h"
 
@@ -41,6 +42,8 @@ static json_t *options_json(const fc_forecaster *f, const fc_train_options *o) {
     if (j && fc_loss_params_json(&f->loss, params, sizeof params) == FC_OK)
         json_object_set_new(j, "loss-params", json_string(params));
     if (j && o->test_size) json_object_set_new(j, "test-size", json_integer((json_int_t)o->test_size));
+    /* the processes of an MPI job: each step draws windows for all of them (absent: one) */
+    if (j && fc_dist_size() > 1) json_object_set_new(j, "ranks", json_integer(fc_dist_size()));
     return j;
 }
 
@@ -264,6 +267,7 @@ static fc_status check_options(const fc_safetensors *st, const fc_checkpoint_ref
     json_t *value;
     json_object_foreach(now, key, value) {
         if (s != FC_OK) break;
+        if (!strcmp(key, "ranks")) continue;   /* below, in the words of mpirun */
         json_t *old = json_object_get(saved, key);
         if (old && json_equal(old, value)) continue;
         char *a = old ? json_dumps(old, JSON_ENCODE_ANY) : NULL, *b = json_dumps(value, JSON_ENCODE_ANY);
@@ -273,6 +277,12 @@ static fc_status check_options(const fc_safetensors *st, const fc_checkpoint_ref
         free(a);
         free(b);
     }
+    json_t *ranks = s == FC_OK ? json_object_get(saved, "ranks") : NULL;
+    json_int_t made_by = json_is_integer(ranks) ? json_integer_value(ranks) : 1;
+    if (s == FC_OK && made_by != fc_dist_size())
+        s = fc_error(FC_ERR_INVALID, "--resume %s: the checkpoint was made by %lld process%s (mpirun -np %lld), this "
+                     "run has %d: resume with as many, so each step draws the same windows", fc_st_path(st),
+                     (long long)made_by, made_by == 1 ? "" : "es", (long long)made_by, fc_dist_size());
     json_decref(saved);
     json_decref(now);
     return s;
