@@ -52,6 +52,11 @@ a, b = ([float(r['NHITS']) for r in csv.DictReader(open(p))] for p in sys.argv[1
 sys.exit(not (len(a) == len(b) > 0 and max(abs(x - y) / max(abs(y), 1.0) for x, y in zip(a, b)) <= 1e-5))
 EOF"
 
+"${mpi[@]}" "$fcast" predict --model "$tmp/one.safetensors" --data "$data" --out "$tmp/mpi_predict.csv" \
+    > /dev/null 2> "$tmp/err.txt"
+check "other commands refuse to run N times over under mpirun" \
+      "[ $? -ne 0 ] && grep -q 'only fcast train runs across the processes of an MPI job' $tmp/err.txt && [ ! -e $tmp/mpi_predict.csv ]"
+
 # Checkpoints: written by rank 0, resumed by as many ranks (to the uninterrupted run's weights), refused by one process
 "${mpi[@]}" "$fcast" train "${short[@]}" --out "$tmp/full.safetensors" > /dev/null 2>&1
 "${mpi[@]}" "$fcast" train "${short[@]}" --out "$tmp/part.safetensors" \

@@ -56,6 +56,11 @@ int main(int argc, char **argv) {
     const char *c = argv[1];
     if (!strcmp(c, "--help") || !strcmp(c, "-h") || !strcmp(c, "help")) { usage(stdout); return 0; }
     if (!strcmp(c, "--version")) { printf("fcast %s\n", fc_version()); return 0; }
+    if (strcmp(c, "train") && fcast_job_size() > 1) {   /* N copies would each do the whole work */
+        fprintf(stderr, "fcast %s: only fcast train runs across the processes of an MPI job so far "
+                "(docs/distributed.md); run fcast %s without mpirun\n", c, c);
+        return CLI_EXIT_USAGE;
+    }
     if (!strcmp(c, "train")) return cmd_train(argc, argv, 2);
     if (!strcmp(c, "predict")) return cmd_predict(argc, argv, 2);
     if (!strcmp(c, "eval")) return cmd_eval(argc, argv, 2);
