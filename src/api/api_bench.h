@@ -15,6 +15,12 @@ fc_status fc_bench_parse_precisions(const char *list, fc_precision *out, size_t 
  * the CPU oneDNN, or fcast's AMX or AVX512-BF16 kernels for bf16. */
 const char *fc_bench_kernel_name(int gpu, int bf16_on_fcast_amx, fc_precision p);
 
+/* Runs cmd through the shell (echoed on stderr when verbose) and hands the
+ * last line of its stdout that starts with '{' to parse(line, row); 1 when
+ * the command exited 0 and parse accepted the line, else 0, said on stderr
+ * when verbose with the script and the precision. */
+int fc_bench_run_script(const char *cmd, const char *script, const char *precision, int verbose,
+                        int (*parse)(const char *line, void *row), void *row);
 /* Runs r->torch_script with r->python for row's precision on the report's
  * device, threads and batch; fills row's torch fields (torch_ok 0 when it
  * failed, said on stderr when verbose). */

@@ -5,7 +5,6 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "api/api.h"
 #include "api/api_bench.h"
@@ -17,7 +16,8 @@ static double num(json_t *j, const char *key, int *ok) {
 }
 
 /* Reads the JSON object on the last line of the script's stdout. */
-static int parse_nf_line(const char *line, fcast_bench_fit_run *row) {
+static int parse_nf_line(const char *line, void *dest) {
+    fcast_bench_fit_run *row = dest;
     json_error_t err;
     json_t *j = json_loads(line, 0, &err);
     int ok = j != NULL;
@@ -49,23 +49,13 @@ static int nf_command(const fcast_config *c, const fcast_bench_fit_request *r, c
 
 void fc_bench_nf_fit(const fcast_config *c, const fcast_bench_fit_request *r, const fcast_bench_fit_report *rep,
                      fcast_bench_fit_run *row) {
-    char cmd[2048], line[4096], last[4096] = "";
+    char cmd[2048];
     int len = nf_command(c, r, rep, row, cmd, sizeof cmd);
     if (len < 0 || (size_t)len >= sizeof cmd || strchr(rep->freq, '\'')) {
-        if (r->verbose) fprintf(stderr, "fcast bench fit: the neuralforecast command line is too long\n");
+        if (r->verbose)
+            fprintf(stderr, "fcast bench fit: the neuralforecast command line is too long, or the frequency '%s' "
+                    "has a quote\n", rep->freq);
         return;
     }
-    if (r->verbose) fprintf(stderr, "running: %s\n", cmd);
-    FILE *p = popen(cmd, "r");
-    if (!p) return;
-    while (fgets(line, sizeof line, p))
-        if (line[0] == '{') snprintf(last, sizeof last, "%s", line);
-    int rc = pclose(p);
-    row->nf_ok = rc == 0 && parse_nf_line(last, row);
-    if (row->nf_ok || !r->verbose) return;
-    if (WIFSIGNALED(rc))
-        fprintf(stderr, "fcast bench fit: %s died of signal %d for %s\n", r->nf_script, WTERMSIG(rc), row->precision);
-    else
-        fprintf(stderr, "fcast bench fit: %s failed for %s (exit status %d)\n", r->nf_script, row->precision,
-                WIFEXITED(rc) ? WEXITSTATUS(rc) : rc);
+    row->nf_ok = fc_bench_run_script(cmd, r->nf_script, row->precision, r->verbose, parse_nf_line, row);
 }

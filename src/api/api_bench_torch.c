@@ -4,12 +4,12 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "api/api_bench.h"
 
 /* Reads the JSON object on the last line of the script's stdout. */
-static int parse_torch_line(const char *line, fcast_bench_run *row) {
+static int parse_torch_line(const char *line, void *dest) {
+    fcast_bench_run *row = dest;
     json_error_t err;
     json_t *j = json_loads(line, 0, &err);
     json_t *v = j ? json_object_get(j, "windows_per_second") : NULL;
@@ -30,17 +30,8 @@ static int torch_device_args(const fcast_bench_request *a, const fcast_bench_rep
     return snprintf(buf, cap, "--device %s", d->device);
 }
 
-static void say_failure(const fcast_bench_request *a, const fcast_bench_run *row, int rc) {
-    if (!a->verbose) return;
-    if (WIFSIGNALED(rc))
-        fprintf(stderr, "fcast bench: %s died of signal %d for %s\n", a->torch_script, WTERMSIG(rc), row->precision);
-    else
-        fprintf(stderr, "fcast bench: %s failed for %s (exit status %d)\n", a->torch_script, row->precision,
-                WIFEXITED(rc) ? WEXITSTATUS(rc) : rc);
-}
-
 void fc_bench_torch(const fcast_bench_request *a, const fcast_bench_report *d, fcast_bench_run *row) {
-    char cmd[1024], dev[64], line[4096], last[4096] = "";
+    char cmd[1024], dev[64];
     /* PyTorch's oneDNN dies on the same unusable AMX; pass our cap on */
     const char *env = !d->gpu && d->amx_capped ? "ONEDNN_MAX_CPU_ISA=AVX512_CORE_BF16 " : "";
     torch_device_args(a, d, dev, sizeof dev);
@@ -52,12 +43,5 @@ void fc_bench_torch(const fcast_bench_request *a, const fcast_bench_report *d, f
             fprintf(stderr, "fcast bench: the PyTorch command line is too long; shorten --python or --torch-script\n");
         return;
     }
-    if (a->verbose) fprintf(stderr, "running: %s\n", cmd);
-    FILE *p = popen(cmd, "r");
-    if (!p) return;
-    while (fgets(line, sizeof line, p))
-        if (line[0] == '{') snprintf(last, sizeof last, "%s", line);
-    int rc = pclose(p);
-    row->torch_ok = rc == 0 && parse_torch_line(last, row);
-    if (!row->torch_ok) say_failure(a, row, rc);
+    row->torch_ok = fc_bench_run_script(cmd, a->torch_script, row->precision, a->verbose, parse_torch_line, row);
 }

@@ -66,16 +66,18 @@ FC_HD void fc_step_decide(const fc_step_in *in, double ss, fc_step_out *out) {
     out->factor = (float)factor;
 }
 
-/* One parameter of an applied step: the gradient scaled in place (the
- * caller's report and the tests read the unscaled, clipped gradients),
- * then Adam. */
-FC_HD void fc_step_update(float *p, float *g, float *m, float *v, const fc_step_in *in, const fc_step_out *out) {
+/* One parameter of an applied step: the gradient scaled in place when
+ * `scaled` (the caller's report and the tests read the unscaled, clipped
+ * gradients), then Adam. The step's values come by value (in->adam,
+ * out->scaled, out->factor), so a loop over parameters holds them in
+ * registers and vectorises. */
+FC_HD void fc_step_update(float *p, float *g, float *m, float *v, fc_adam_scalars s, int scaled, float factor) {
     float gi = *g;
-    if (out->scaled) {
-        gi = gi * out->factor;
+    if (scaled) {
+        gi = gi * factor;
         *g = gi;
     }
-    fc_adam_update(p, gi, m, v, in->adam);
+    fc_adam_update(p, gi, m, v, s);
 }
 
 #endif

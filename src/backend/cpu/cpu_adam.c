@@ -15,23 +15,15 @@ void fc_cpu_adam_step(fc_backend *be, float *p, const float *g, float *m, float 
     for (size_t i = 0; i < n; i++) fc_adam_update(&p[i], g[i], &m[i], &v[i], s);
 }
 
-/* fc_step_update over every parameter, its scalars held in locals and the
- * arrays restrict, so the loop vectorises: per element it is two
- * divisions and a square root, which scalar code cannot hide behind the
- * memory traffic (6.6 ms of a 96 ms N-HiTS step on Zen 4 before). Vector
- * division and square root round as the scalar ones do: the bits are the
- * same. */
+/* fc_step_update over every parameter, on restrict arrays, so the loop
+ * vectorises: per element it is two divisions and a square root, which
+ * scalar code cannot hide behind the memory traffic (6.6 ms of a 96 ms
+ * N-HiTS step on Zen 4 before). Vector division and square root round as
+ * the scalar ones do: the bits are the same. */
 static void step_rows(fc_backend *be, float *restrict p, float *restrict g, float *restrict m, float *restrict v,
                       size_t n, fc_adam_scalars s, int scaled, float factor) {
 #pragma omp parallel for simd if (n >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
-    for (size_t i = 0; i < n; i++) {
-        float gi = g[i];
-        if (scaled) {
-            gi = gi * factor;
-            g[i] = gi;
-        }
-        fc_adam_update(&p[i], gi, &m[i], &v[i], s);
-    }
+    for (size_t i = 0; i < n; i++) fc_step_update(&p[i], &g[i], &m[i], &v[i], s, scaled, factor);
 }
 
 /* The norm by the backend's own sum of squares, so its bits are those the

@@ -41,7 +41,11 @@ static __global__ void step_decide_kernel(const double *partials, size_t blocks,
 static __global__ void step_update_kernel(float *p, float *g, float *m, float *v, size_t n, const fc_step_in *in,
                                           const fc_step_out *out) {
     if (!out->applied) return;
-    for (size_t i = fc_first_index(); i < n; i += fc_grid_stride()) fc_step_update(&p[i], &g[i], &m[i], &v[i], in, out);
+    fc_adam_scalars s = in->adam;
+    int scaled = out->scaled;
+    float factor = out->factor;
+    for (size_t i = fc_first_index(); i < n; i += fc_grid_stride())
+        fc_step_update(&p[i], &g[i], &m[i], &v[i], s, scaled, factor);
 }
 
 /* Three launches and no host wait, so the step can be captured in a
