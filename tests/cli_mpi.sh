@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# Data-parallel training over MPI on loopback (docs/distributed.md), 2 ranks
-# of 1 thread on this machine (root and oversubscription allowed):
+# Work shared over MPI on loopback (docs/distributed.md), 2 ranks of 1
+# thread on this machine (root and oversubscription allowed):
 #  - with --deterministic-reduce, 2 ranks of 64 windows train the weights
 #    one process trains with --grad-accum 2 of 64, byte for byte (the same
-#    windows in the same slices, the gradients summed in the same order);
+#    windows in the same slices, the gradients summed in the same order),
+#    with validation split over the ranks too (the same losses, bit for bit);
 #  - with MPI's own all-reduce, the forecasts agree to 1e-5 (relative);
 #  - rank 0 alone writes the model, the run log and checkpoints; 2 ranks
 #    resume a checkpoint to the uninterrupted run's weights, one process
 #    refuses it;
-#  - a rank that fails (its data file is missing: a two-program launch)
-#    stops the whole job with a message naming the file, within the time
-#    limit, never a hang.
+#  - sharded predict (1,200 series, two chunks) and cv (6 trainings dealt
+#    to the ranks) write one process's output byte for byte;
+#  - a rank that fails (its data file is missing: a two-program launch),
+#    dies (SIGKILL) or stops answering (SIGSTOP) ends the whole job with a
+#    message, within the time limit, never a hang.
 # Skipped (77) where mpirun is absent or fcast was built without MPI.
 set -uo pipefail
 fcast=${1:-build/fcast}
@@ -52,10 +55,49 @@ a, b = ([float(r['NHITS']) for r in csv.DictReader(open(p))] for p in sys.argv[1
 sys.exit(not (len(a) == len(b) > 0 and max(abs(x - y) / max(abs(y), 1.0) for x, y in zip(a, b)) <= 1e-5))
 EOF"
 
-"${mpi[@]}" "$fcast" predict --model "$tmp/one.safetensors" --data "$data" --out "$tmp/mpi_predict.csv" \
+"${mpi[@]}" "$fcast" eval --forecasts "$tmp/one.csv" --actuals "$data" --out "$tmp/mpi_eval.csv" \
     > /dev/null 2> "$tmp/err.txt"
 check "other commands refuse to run N times over under mpirun" \
-      "[ $? -ne 0 ] && grep -q 'only fcast train runs across the processes of an MPI job' $tmp/err.txt && [ ! -e $tmp/mpi_predict.csv ]"
+      "[ $? -ne 0 ] && grep -q 'only fcast train, predict and cv run across the processes' $tmp/err.txt && [ ! -e $tmp/mpi_eval.csv ]"
+
+# A panel of 1,200 series (300 scaled copies of the bundled four), more
+# than one forecast chunk (1,024 windows): rank 1 forecasts the second chunk.
+awk -F, 'NR == 1 { print; next } { row[++n] = $0 }
+    END { for (k = 0; k < 300; k++) for (i = 1; i <= n; i++) { split(row[i], f, ",");
+          printf "%s_%d,%s,%.4f\n", f[1], k, f[2], f[3] * (1 + k / 500) } }' "$data" > "$tmp/panel.csv"
+
+# Sharded prediction: every rank forecasts its chunks, rank 0 writes; byte for byte one process's output.
+"$fcast" predict --model "$tmp/one.safetensors,$tmp/allreduce.safetensors" --data "$tmp/panel.csv" --threads 1 \
+    --out "$tmp/panel_one.csv" 2> /dev/null
+"${mpi[@]}" "$fcast" predict --model "$tmp/one.safetensors,$tmp/allreduce.safetensors" --data "$tmp/panel.csv" \
+    --threads 1 --out "$tmp/panel_ranks.csv" > "$tmp/predict.txt" 2>&1
+check "2 ranks predict (exit 0)" "[ $? -eq 0 ]"
+check "sharded predict: one process's forecasts, byte for byte (1,200 series, 2 models)" \
+      "[ \$(wc -l < $tmp/panel_one.csv) -eq 14401 ] && cmp -s $tmp/panel_one.csv $tmp/panel_ranks.csv"
+check "rank 0 alone says it wrote the forecasts" "[ \$(grep -c 'written to' $tmp/predict.txt) -eq 1 ]"
+"${mpi[@]}" "$fcast" predict --model "$tmp/one.safetensors" --data "$data" --threads 1 --out "$tmp/small_ranks.csv" \
+    > /dev/null 2>&1
+check "sharded predict of fewer series than a chunk: one process's bytes" "cmp -s $tmp/one.csv $tmp/small_ranks.csv"
+
+# Sharded cross-validation: the 6 trainings (2 models x 3 refits) dealt to the ranks, rank 0 writes.
+cv=(cv --data "$data" --model nhits,mlp --h 12 --input-size 24 --max-steps 10 --windows-batch-size 64 --threads 1
+    --seed 3 --n-windows 3 --refit 1)
+"$fcast" "${cv[@]}" --out "$tmp/cv_one.csv" > /dev/null 2>&1
+"${mpi[@]}" "$fcast" "${cv[@]}" --out "$tmp/cv_ranks.csv" > "$tmp/cv.txt" 2>&1
+check "2 ranks cross-validate (exit 0)" "[ $? -eq 0 ]"
+check "sharded cv: one process's output, byte for byte" "[ -s $tmp/cv_one.csv ] && cmp -s $tmp/cv_one.csv $tmp/cv_ranks.csv"
+check "each rank trained 3 of the 6 models" \
+      "[ \$(grep -c '^rank 0: cv:' $tmp/cv.txt) -eq 3 ] && [ \$(grep -c '^rank 1: cv:' $tmp/cv.txt) -eq 3 ]"
+
+# Validation shared by the ranks: each validates its chunks of the 14,400 windows; the losses and the
+# early-stopped weights are one process's with --grad-accum 2.
+val=("${base[@]/$data/$tmp/panel.csv}" --max-steps 12 --val-size 12 --val-check-steps 3 --early-stop-patience 1)
+"${mpi[@]}" "$fcast" train "${val[@]}" --deterministic-reduce --out "$tmp/val_ranks.safetensors" \
+    --log-file "$tmp/val_ranks.jsonl" > /dev/null 2>&1
+"$fcast" train "${val[@]}" --grad-accum 2 --out "$tmp/val_one.safetensors" --log-file "$tmp/val_one.jsonl" > /dev/null 2>&1
+check "validation split over ranks: the same validation losses, bit for bit" \
+      "vals() { grep -o '\"val_loss\":[^,]*' \$1; }; [ -n \"\$(vals $tmp/val_one.jsonl)\" ] && [ \"\$(vals $tmp/val_one.jsonl)\" = \"\$(vals $tmp/val_ranks.jsonl)\" ]"
+check "validation split over ranks: the same weights" "same_weights $tmp/val_ranks.safetensors $tmp/val_one.safetensors"
 
 # Checkpoints: written by rank 0, resumed by as many ranks (to the uninterrupted run's weights), refused by one process
 "${mpi[@]}" "$fcast" train "${short[@]}" --out "$tmp/full.safetensors" > /dev/null 2>&1
@@ -80,5 +122,36 @@ check "a failing rank stops the job (non-zero exit, not the timeout)" "[ $code -
 check "the message names the missing file" "grep -q 'missing.csv' $tmp/fail.txt"
 check "it stops within a minute" "[ \$(( \$(date +%s) - start )) -lt 60 ]"
 check "no model file from the failed job" "[ ! -e $tmp/fail0.safetensors ]"
+
+# A rank that dies (SIGKILL) or stops answering while alive (SIGSTOP), mid-training: the job ends with a
+# message, never a hang. The launcher ends a job whose rank died; a stopped rank is caught by the other
+# ranks' watchdog on the step's reductions (FCAST_MPI_TIMEOUT, 3 s here).
+rank_pid() {   # the pid of rank $1 of the job whose command line holds $2
+    local p
+    for p in $(pgrep -f -- "$2"); do
+        tr '\0' '\n' < "/proc/$p/environ" 2> /dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1" && { echo "$p"; return; }
+    done
+}
+lose_rank() {   # lose_rank SIGNAL NAME: a 2-rank training whose rank 1 gets SIGNAL once under way
+    FCAST_MPI_TIMEOUT=3 timeout 120 mpirun --allow-run-as-root --oversubscribe -x ASAN_OPTIONS -x FCAST_MPI_TIMEOUT \
+        -np 2 "$fcast" train "${base[@]}" --max-steps 1000000 --out "$tmp/$2.safetensors" > "$tmp/$2.txt" 2>&1 &
+    local job=$! victim="" i
+    for i in $(seq 300); do victim=$(rank_pid 1 "$2.safetensors"); [ -n "$victim" ] && break; sleep 0.1; done
+    sleep 2   # into the steps
+    start=$(date +%s)
+    [ -n "$victim" ] && kill "-$1" "$victim"
+    wait $job
+}
+lose_rank KILL killed
+code=$?
+check "a killed rank ends the job (non-zero exit, not the timeout)" "[ $code -ne 0 ] && [ $code -ne 124 ]"
+check "the launcher names the killed rank" "grep -q 'rank 1' $tmp/killed.txt"
+check "the job ends within 30 s of the kill" "[ \$(( \$(date +%s) - start )) -lt 30 ]"
+lose_rank STOP stopped
+code=$?
+check "a stopped rank ends the job (non-zero exit, not the timeout)" "[ $code -ne 0 ] && [ $code -ne 124 ]"
+check "rank 0's watchdog says which reduction it waited in" \
+      "grep -q 'rank 0 waited 3 s for the other ranks in the' $tmp/stopped.txt"
+check "the job ends within 30 s of the stop" "[ \$(( \$(date +%s) - start )) -lt 30 ]"
 
 finish

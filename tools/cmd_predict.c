@@ -13,6 +13,7 @@
 static int predict(const fcast_predict_request *q) {
     fcast_predict_summary s;
     if (fcast_predict_files(q, &s) != FC_OK) return cli_fail("predict");
+    if (fcast_job_rank() != 0) return CLI_EXIT_OK;   /* under mpirun, the writer says it */
     fprintf(stderr, "%zu series x %zu steps of %zu model%s written to %s\n", s.series, s.h, s.files,
             s.files > 1 ? "s" : "", strcmp(q->out, "-") ? q->out : "standard output");
     return CLI_EXIT_OK;

@@ -56,8 +56,9 @@ int main(int argc, char **argv) {
     const char *c = argv[1];
     if (!strcmp(c, "--help") || !strcmp(c, "-h") || !strcmp(c, "help")) { usage(stdout); return 0; }
     if (!strcmp(c, "--version")) { printf("fcast %s\n", fc_version()); return 0; }
-    if (strcmp(c, "train") && fcast_job_size() > 1) {   /* N copies would each do the whole work */
-        fprintf(stderr, "fcast %s: only fcast train runs across the processes of an MPI job so far "
+    int shared = !strcmp(c, "train") || !strcmp(c, "predict") || !strcmp(c, "cv");
+    if (!shared && fcast_job_size() > 1) {   /* N copies would each do the whole work */
+        fprintf(stderr, "fcast %s: only fcast train, predict and cv run across the processes of an MPI job "
                 "(docs/distributed.md); run fcast %s without mpirun\n", c, c);
         return CLI_EXIT_USAGE;
     }

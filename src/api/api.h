@@ -107,6 +107,12 @@ fc_status fc_api_open_backend(int threads, fc_backend **be);
  * verbose ("device: cpu (no GPU: ...)"). */
 fc_status fc_api_backend_open(const char *device, size_t threads, int verbose, fc_backend **out);
 
+/* In an MPI job, a failure on this rank (an interruption too when
+ * interrupted_too) is said on stderr and ends every rank (dist.h,
+ * fc_dist_abort): the others would wait for this one in their next
+ * collective. Alone, or st FC_OK: st. */
+fc_status fc_api_job_failed(fc_status st, int interrupted_too);
+
 /* The caller's progress callback and cancel flag on a training's options
  * (hook must outlive the run; fn NULL: no callback). */
 typedef struct {

@@ -1,13 +1,15 @@
 /* fcast_cross_validate_file: `fcast cv` as one call (fcast.h): the CSV
  * checked before any work, the device and the file as the first
  * configuration says, every configuration cross-validated on the panel
- * (api_cv_run.h), and neuralforecast's cross_validation CSV written. */
+ * (api_cv_run.h), and neuralforecast's cross_validation CSV written.
+ * Under mpirun the ranks share the trainings and rank 0 writes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/api_cv_run.h"
 #include "core/error.h"
+#include "dist/dist.h"
 #include "io/cv_csv.h"
 #include "io/output_path.h"
 
@@ -34,16 +36,18 @@ typedef struct {
 /* The run's operations keys are the first configuration's. */
 static fc_status run(cv_file_run *x, const volatile int *cancel) {
     const fc_input_path inputs[] = {{"--data", x->path}};
+    FC_TRY(fc_dist_start());   /* started by mpirun: join its job */
+    int writes = fc_dist_rank() == 0;
     FC_TRY(fc_api_cv_models(x->configs, x->n_configs, &x->r));
-    FC_TRY(fc_output_check("--out", x->q->out, 1, inputs, 1));   /* before any work */
+    if (writes) FC_TRY(fc_output_check("--out", x->q->out, 1, inputs, 1));   /* before any work */
     const fcast_config *c = x->configs[0];
     x->r.verbose = c->run.verbose;
-    FC_TRY(fc_api_backend_open(c->run.device, (size_t)c->threads, c->run.verbose, &x->be));
+    FC_TRY(fc_api_backend_open(c->run.device, (size_t)c->threads, c->run.verbose && writes, &x->be));
     x->be->tf32 = c->run.tf32;   /* as fcast train: each fit is train's */
     FC_TRY(fc_api_data_open(c, x->path, &x->d));
     x->r.spec = (fc_cv_spec){0, x->q->n_windows, x->q->step_size, x->q->refit};
     FC_TRY(fc_api_cv_forecast(&x->r, x->d->ds, x->be, cancel));
-    return write_csv(x->q->out, &x->r, x->d->ds);
+    return writes ? write_csv(x->q->out, &x->r, x->d->ds) : FC_OK;
 }
 
 static fc_status cross_validate_file(const fcast_config *const *configs, size_t n_configs, const char *data_path,
@@ -53,7 +57,7 @@ static fc_status cross_validate_file(const fcast_config *const *configs, size_t 
     if (!configs || !n_configs || !data_path || !q || !q->out)
         return fc_error(FC_ERR_INVALID, "fcast_cross_validate_file: configs, data_path and the request's out are needed");
     cv_file_run x = {configs, n_configs, data_path, q, {.hook = {progress, user}}, NULL, NULL};
-    fc_status st = run(&x, cancel);
+    fc_status st = fc_api_job_failed(run(&x, cancel), 1);
     if (st == FC_OK && report)
         *report = (fcast_cv_report){x.r.n_origins, x.r.spec.h, x.r.n_models, x.r.fits};
     fc_api_cv_run_free(&x.r);

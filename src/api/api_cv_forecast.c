@@ -1,11 +1,13 @@
 /* Every model's forecasts at every origin of a panel (api_cv_run.h): the
  * engine's cross-validation, one model after the other, each training a
- * fresh forecaster as the refit says and saying so when verbose. */
+ * fresh forecaster as the refit says and saying so when verbose. Under
+ * mpirun the trainings are dealt to the ranks (docs/distributed.md). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "api/api_cv_run.h"
 #include "core/error.h"
+#include "dist/dist.h"
 
 typedef struct {
     fc_api_cv_model *m;
@@ -16,24 +18,40 @@ static fc_status fit_one(void *vctx, const fc_dataset *ds, size_t test_size, fc_
     fit_ctx *c = vctx;
     fc_train_summary sum;
     FC_TRY(fc_cv_fit(&c->m->t, ds, test_size, f, &sum));
-    c->r->fits++;
+    char rank[32] = "";   /* under mpirun, whose training it was */
+    if (fc_dist_size() > 1) snprintf(rank, sizeof rank, "rank %d: ", fc_dist_rank());
     if (c->r->verbose)
-        fprintf(stderr, "cv: %s trained on all but the last %zu points of every series: %zu steps in %.1f s\n",
-                c->m->name, test_size, sum.steps, sum.seconds);
+        fprintf(stderr, "%scv: %s trained on all but the last %zu points of every series: %zu steps in %.1f s\n",
+                rank, c->m->name, test_size, sum.steps, sum.seconds);
     return FC_OK;
 }
 
+/* One model's forecasts at every origin: under mpirun its trainings are
+ * dealt to the ranks, numbered on from the models before it, and the rows
+ * every rank forecast are merged (dist/dist.h), so every rank ends with
+ * the bits one process computes. */
+static fc_status run_model(fc_api_cv_run *r, fc_api_cv_model *m, size_t first, const fc_dataset *ds) {
+    fc_cv_spec cv = r->spec;
+    fit_ctx c = {m, r};
+    fc_cv_deal deal = {first, fc_dist_rank(), fc_dist_size()};
+    size_t expected = cv.h * m->t.cfg.n_outputs, width = expected, n = r->n_origins;
+    FC_TRY(fc_cross_validate_dealt(ds, &cv, r->origins, n, fit_one, &c, &deal, &m->values, &width));
+    if (width != expected && m->values) return fc_error(FC_ERR_INVALID, "cv: unexpected forecast width");
+    if (!m->values && !(m->values = fc_calloc(n ? n : 1, expected * sizeof(float), "cross-validation forecasts")))
+        return FC_ERR_MEMORY;   /* none of its trainings was this rank's */
+    return fc_dist_merge(m->values, n * expected * sizeof *m->values, 0);
+}
+
 static fc_status run_models(fc_api_cv_run *r, const fc_dataset *ds, fc_backend *be, const volatile int *cancel) {
+    size_t per_model = fc_cv_trainings(&r->spec);
     for (size_t i = 0; i < r->n_models; i++) {
         fc_api_cv_model *m = &r->m[i];
-        fc_cv_spec cv = r->spec;
-        fit_ctx c = {m, r};
-        size_t width;
         m->t.be = be;
+        m->t.o.alone = 1;   /* each training in one process: the job shares the trainings, not their steps */
         fc_api_watch(&m->t.o, &r->hook, cancel);
-        FC_TRY(fc_cross_validate(ds, &cv, r->origins, r->n_origins, fit_one, &c, &m->values, &width));
-        if (width != cv.h * m->t.cfg.n_outputs) return fc_error(FC_ERR_INVALID, "cv: unexpected forecast width");
+        FC_TRY(run_model(r, m, i * per_model, ds));
     }
+    r->fits = r->n_models * per_model;   /* the job's, on every rank */
     return FC_OK;
 }
 

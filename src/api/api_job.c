@@ -1,7 +1,10 @@
 /* fcast_job_rank, fcast_job_size: the process's place in a data-parallel
  * job started by mpirun (dist/dist.h), for a caller that prints or writes
- * only on rank 0. */
+ * only on rank 0; and a failure that ends the whole job. */
+#include <stdio.h>
+
 #include "api/api.h"
+#include "core/error.h"
 #include "dist/dist.h"
 
 int fcast_job_rank(void) {
@@ -12,4 +15,12 @@ int fcast_job_rank(void) {
 int fcast_job_size(void) {
     fc_dist_start();
     return fc_dist_size();
+}
+
+fc_status fc_api_job_failed(fc_status st, int interrupted_too) {
+    int fails = st != FC_OK && (interrupted_too || st != FC_ERR_INTERRUPTED);
+    if (!fails || fc_dist_size() < 2) return st;
+    fprintf(stderr, "fcast: %s\n", fc_last_error());
+    fc_dist_abort(1);
+    return st;
 }

@@ -4,6 +4,7 @@
 
 #include "api/api_predict.h"
 #include "core/error.h"
+#include "dist/dist.h"
 #include "io/forecast_csv.h"
 
 /* An ensemble's column: its members' point forecasts combined per point. */
@@ -15,18 +16,30 @@ static fc_status combine_file(const fc_predict_run *r, fc_predict_file *pf, size
     return FC_OK;
 }
 
+/* The forecaster's raw outputs for every series: in an MPI job each rank
+ * forecasts its part, in whole chunks of a single run's forecast, and the
+ * parts are merged (dist/dist.h), so every rank holds the bits one process
+ * would; raw must be zero on entry. */
+static fc_status forecast_raw(fc_predict_model *pm, const fc_dataset *ds, const fc_dataset *ext, float *raw) {
+    const fc_model_config *c = &pm->f.model->cfg;
+    size_t N = ds->n_series, lo, hi;
+    fc_dist_part(N, fc_predict_chunk(&pm->f, N), fc_dist_rank(), fc_dist_size(), &lo, &hi);
+    FC_TRY(fc_predict_part(&pm->f, ext ? ext : ds, ext ? c->h : 0, lo, hi, raw));
+    return fc_dist_merge(raw, N * c->h * c->n_outputs * sizeof *raw, 1);
+}
+
 /* One forecaster's columns: its outputs, or its point forecasts followed
  * by their conformal intervals. */
 static fc_status forecast_one(const fc_predict_run *r, fc_predict_model *pm, const fc_dataset *ds,
                               const fc_dataset *ext) {
     const fc_model_config *c = &pm->f.model->cfg;
-    size_t N = ds->n_series, width = c->h * c->n_outputs;
-    pm->values = fc_malloc((N ? N : 1) * c->h * pm->cols.n_cols * sizeof(float), "forecasts");
+    size_t N = ds->n_series ? ds->n_series : 1, width = c->h * c->n_outputs;
+    pm->values = fc_calloc(N * c->h, pm->cols.n_cols * sizeof(float), "forecasts");
     if (!pm->values) return FC_ERR_MEMORY;
     int intervals = pm->cols.intervals;
-    float *raw = intervals ? fc_malloc((N ? N : 1) * width * sizeof(float), "forecasts") : pm->values;
+    float *raw = intervals ? fc_calloc(N, width * sizeof(float), "forecasts") : pm->values;
     if (!raw) return FC_ERR_MEMORY;
-    fc_status st = ext ? fc_predict_before(&pm->f, ext, c->h, raw) : fc_predict(&pm->f, ds, raw);
+    fc_status st = forecast_raw(pm, ds, ext, raw);
     if (st == FC_OK && intervals) st = fc_columns_fill(&pm->f, &pm->cols, ds, raw, r->levels, r->n_levels, pm->values);
     if (intervals) free(raw);
     return st;

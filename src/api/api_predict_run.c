@@ -2,7 +2,9 @@
  * for every caller (the CLI is one): the values and the output checked
  * before any work, the device, the models side by side, the history read
  * as the memory limit allows, the exogenous inputs, the memory plans, the
- * future ds, the warnings about the inputs, and the forecast CSV. */
+ * future ds, the warnings about the inputs, and the forecast CSV. Under
+ * mpirun every rank forecasts its part of the series and rank 0 alone
+ * speaks and writes (docs/distributed.md). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +12,7 @@
 #include "api/api_predict_exog.h"
 #include "core/error.h"
 #include "data/freq.h"
+#include "dist/dist.h"
 #include "eval/evaluate.h"
 #include "io/output_path.h"
 #include "train/memory_plan.h"
@@ -31,7 +34,7 @@ static fc_status check_request(predict_call *c) {
     FC_TRY(fc_data_store_parse(q->data_store, &c->mode));
     const fc_input_path inputs[] = {{"--model", q->model}, {"--data", q->data}, {"--futr-data", q->futr_data},
                                     {"--stat-exog-file", q->stat_exog_file}};
-    FC_TRY(fc_output_check("--out", q->out, 1, inputs, 4));
+    if (fc_dist_rank() == 0) FC_TRY(fc_output_check("--out", q->out, 1, inputs, 4));   /* the writer's */
     if (q->level) FC_TRY(fc_levels_parse(q->level, "--level", c->run->levels, &c->run->n_levels));
     return FC_OK;
 }
@@ -69,28 +72,30 @@ static fc_status check_plans(const predict_call *c) {
 
 static fc_status run(predict_call *c) {
     const fcast_predict_request *q = c->q;
+    FC_TRY(fc_dist_start());   /* started by mpirun: join its job */
+    int speaks = fc_dist_rank() == 0;
     FC_TRY(check_request(c));
     c->run->members = q->members;
-    FC_TRY(fc_api_backend_open(q->device, q->threads, 1, &c->be));
+    FC_TRY(fc_api_backend_open(q->device, q->threads, speaks, &c->be));
     fc_load_options lo = {.drop_exog = 1, .store_dir = q->store_dir};
     fc_data_choice choice;
     FC_TRY(fc_data_choose(q->data, &lo, c->mode, c->limit, &choice));
-    fc_data_choice_print(&choice, &lo, c->limit, stderr);
+    if (speaks) fc_data_choice_print(&choice, &lo, c->limit, stderr);
     FC_TRY(fc_predict_load_models(c->run, q->model, c->be));
     FC_TRY(read_history(c, &lo));
     FC_TRY(check_plans(c));
     const fc_forecaster *f = &c->run->m[0].f;
     FC_TRY(fc_freq_check_future(c->ds, &f->freq, f->model->cfg.h));   /* every future ds writable */
-    fc_predict_warn_inputs(c->run, c->ds);
+    if (speaks) fc_predict_warn_inputs(c->run, c->ds);
     FC_TRY(fc_predict_forecast_all(c->run, c->ds, c->ext));
-    return fc_predict_write(c->run, q->out, c->ds);
+    return speaks ? fc_predict_write(c->run, q->out, c->ds) : FC_OK;
 }
 
 static fc_status predict_files(const fcast_predict_request *q, fcast_predict_summary *summary) {
     if (!q || !q->model || !q->data || !q->out)
         return fc_error(FC_ERR_INVALID, "fcast_predict_files: the request, its model, data and out are needed");
     predict_call c = {.q = q, .run = calloc(1, sizeof *c.run)};
-    fc_status st = c.run ? run(&c) : fc_error(FC_ERR_MEMORY, "out of memory");
+    fc_status st = fc_api_job_failed(c.run ? run(&c) : fc_error(FC_ERR_MEMORY, "out of memory"), 1);
     if (st == FC_OK && summary)
         *summary = (fcast_predict_summary){c.ds->n_series, c.run->m[0].f.model->cfg.h, c.run->n_files};
     fc_predict_run_free(c.run);

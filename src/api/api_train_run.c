@@ -281,10 +281,7 @@ static fc_status fcast_train_body(const fcast_config *c, const fcast_data *d, co
     train_run r = {.c = c, .d = d, .path = path, .hook = {progress, user}};
     if (!(r.m = fc_api_new_model())) return FC_ERR_MEMORY;
     fc_status st = run(&r, cancel);
-    if (st != FC_OK && st != FC_ERR_INTERRUPTED && fc_dist_size() > 1) {   /* the other ranks would wait for this one */
-        fprintf(stderr, "fcast: %s\n", fc_last_error());
-        fc_dist_abort(1);
-    }
+    st = fc_api_job_failed(st, 0);   /* a stop is agreed by every rank after one step: not a failure */
     free(r.log_json);
     fcast_data_free(r.opened);
     fill_report(&r);

@@ -3,9 +3,13 @@
  * standard API): nothing here moves bytes itself. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "dist/dist.h"
+#include "dist/dist_watch.h"
+
+enum { FC_DIST_PIECE = 1 << 30 };   /* elements per MPI call (its counts are ints) */
 
 #ifdef FC_HAVE_MPI
 #include <mpi.h>
@@ -49,6 +53,7 @@ fc_status fc_dist_start(void) {
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &g_size);
     g_started = 1;
+    if (g_size > 1) fc_dist_watch_start(g_rank);
     return FC_OK;
 }
 
@@ -78,8 +83,14 @@ static fc_status mean_fixed_order(float *x, size_t n) {
 fc_status fc_dist_mean_floats(float *x, size_t n, int fixed_order) {
     if (g_size < 2 || !n) return FC_OK;
     if (n > (size_t)0x7fffffff) return fc_error(FC_ERR_INVALID, "%zu gradients are more than one MPI call sends", n);
-    if (fixed_order) return mean_fixed_order(x, n);
+    fc_dist_watch_enter("gradient reduction");
+    if (fixed_order) {
+        fc_status st = mean_fixed_order(x, n);
+        fc_dist_watch_leave();
+        return st;
+    }
     int rc = MPI_Allreduce(MPI_IN_PLACE, x, (int)n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    fc_dist_watch_leave();
     if (rc != MPI_SUCCESS) return mpi_failed("gradient all-reduce", rc);
     for (size_t i = 0; i < n; i++) x[i] /= (float)g_size;
     return FC_OK;
@@ -87,16 +98,35 @@ fc_status fc_dist_mean_floats(float *x, size_t n, int fixed_order) {
 
 fc_status fc_dist_mean_double(double *x) {
     if (g_size < 2) return FC_OK;
+    fc_dist_watch_enter("loss all-reduce");
     int rc = MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    fc_dist_watch_leave();
     if (rc != MPI_SUCCESS) return mpi_failed("loss all-reduce", rc);
     *x /= g_size;
+    return FC_OK;
+}
+
+/* As 32-bit words, in pieces MPI's int counts can hold. */
+fc_status fc_dist_merge(void *x, size_t bytes, int in_step) {
+    if (bytes % 4) return fc_error(FC_ERR_INVALID, "fc_dist_merge: %zu bytes are not whole 32-bit words", bytes);
+    uint32_t *w = x;
+    for (size_t at = 0, n = bytes / 4; g_size > 1 && at < n; at += FC_DIST_PIECE) {
+        int count = (int)(n - at < FC_DIST_PIECE ? n - at : FC_DIST_PIECE);
+        if (in_step) fc_dist_watch_enter("merge of the ranks' shares");
+        int rc = MPI_Allreduce(MPI_IN_PLACE, w + at, count, MPI_UINT32_T, MPI_BOR, MPI_COMM_WORLD);
+        fc_dist_watch_leave();
+        if (rc != MPI_SUCCESS) return mpi_failed("merge of the ranks' shares", rc);
+    }
     return FC_OK;
 }
 
 int fc_dist_any(int flag) {
     if (g_size < 2) return flag != 0;
     int mine = flag != 0, any = 1;
-    return MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD) == MPI_SUCCESS ? any : 1;
+    fc_dist_watch_enter("agreement on a stop");
+    int rc = MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+    fc_dist_watch_leave();
+    return rc == MPI_SUCCESS ? any : 1;
 }
 
 void fc_dist_abort(int code) {
@@ -123,6 +153,11 @@ fc_status fc_dist_mean_double(double *x) {
     return FC_OK;
 }
 
+fc_status fc_dist_merge(void *x, size_t bytes, int in_step) {
+    (void)x, (void)bytes, (void)in_step;
+    return FC_OK;
+}
+
 int fc_dist_any(int flag) { return flag != 0; }
 
 void fc_dist_abort(int code) { (void)code; }
@@ -131,3 +166,10 @@ void fc_dist_abort(int code) { (void)code; }
 
 int fc_dist_rank(void) { return g_rank; }
 int fc_dist_size(void) { return g_size; }
+
+void fc_dist_part(size_t n, size_t block, int rank, int ranks, size_t *lo, size_t *hi) {
+    size_t blocks = block ? (n + block - 1) / block : 0, R = ranks > 0 ? (size_t)ranks : 1, r = (size_t)rank;
+    size_t first = blocks * r / R, last = blocks * (r + 1) / R;   /* contiguous, sizes differ by one at most */
+    *lo = first * block < n ? first * block : n;
+    *hi = last * block < n ? last * block : n;
+}

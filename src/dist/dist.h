@@ -20,13 +20,29 @@ int fc_dist_size(void);
 /* x[0..n) summed over the ranks, in place, then divided by the size: the
  * mean gradient. In rank order when `fixed_order` (gathered to rank 0,
  * summed there rank by rank, broadcast), so the bits do not depend on
- * MPI's reduction algorithm. Alone: nothing. */
+ * MPI's reduction algorithm. Alone: nothing. The reductions of a step
+ * (this, the loss, the stop flag) are watched: a rank that stops
+ * answering ends the job after FCAST_MPI_TIMEOUT seconds (dist_watch.h). */
 fc_status fc_dist_mean_floats(float *x, size_t n, int fixed_order);
 /* The mean of a double over the ranks (the step's loss). */
 fc_status fc_dist_mean_double(double *x);
 /* 1 when flag is non-zero on any rank (a stop asked for on one rank stops
  * them all after the same step); on a failed collective, 1. Alone: flag. */
 int fc_dist_any(int flag);
+/* The items [*lo, *hi) of n that rank `rank` of `ranks` takes when the
+ * work is shared in whole blocks of `block` items (the last may be short),
+ * in contiguous runs from rank 0: a rank then runs exactly the blocks one
+ * process would (sharded prediction keeps the batches of a single run, so
+ * its bits). Ranks past the blocks get none. */
+void fc_dist_part(size_t n, size_t block, int rank, int ranks, size_t *lo, size_t *hi);
+/* Every rank's share of x (`bytes`, a multiple of 4) to every rank: each
+ * value is written by exactly one rank and is all-zero bits on every
+ * other, so a bitwise OR over the ranks puts every value in place exactly
+ * (no float sum: -0 and NaN pass unchanged). in_step: every rank comes
+ * to it after the same work (a step's validation, a forecast's chunks), so a long
+ * wait is a rank that stopped answering (dist_watch.h); 0 when the work
+ * before differs (a cross-validation's trainings). Alone: nothing. */
+fc_status fc_dist_merge(void *x, size_t bytes, int in_step);
 /* Ends every process of the job after a failure on this one (said on
  * stderr with the rank), so no rank waits for it forever. Alone: nothing. */
 void fc_dist_abort(int code);

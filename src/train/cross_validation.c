@@ -69,7 +69,7 @@ static fc_status fit_and_predict(const fc_dataset *ds, const fc_cv_spec *cv, con
         if (f.model->cfg.h != cv->h)
             st = fc_error(FC_ERR_INVALID, "the model's horizon %zu is not the cross-validation's %zu",
                           f.model->cfg.h, cv->h);
-        else if (!(*out = fc_malloc((n ? n : 1) * *width * sizeof **out, "cross-validation forecasts")))
+        else if (!(*out = fc_calloc(n ? n : 1, *width * sizeof **out, "cross-validation forecasts")))
             st = FC_ERR_MEMORY;
     }
     if (st == FC_OK) st = predict_windows_in(&f, ds, o, n, first, last, *out, *width);
@@ -77,14 +77,20 @@ static fc_status fit_and_predict(const fc_dataset *ds, const fc_cv_spec *cv, con
     return st;
 }
 
-fc_status fc_cross_validate(const fc_dataset *ds, const fc_cv_spec *cv, const fc_cv_origin *origins, size_t n,
-                            fc_cv_fit_fn fit, void *ctx, float **out, size_t *width) {
+size_t fc_cv_trainings(const fc_cv_spec *cv) {
+    size_t every = cv->refit ? cv->refit : cv->n_windows;
+    return every ? (cv->n_windows + every - 1) / every : 0;
+}
+
+fc_status fc_cross_validate_dealt(const fc_dataset *ds, const fc_cv_spec *cv, const fc_cv_origin *origins, size_t n,
+                                  fc_cv_fit_fn fit, void *ctx, const fc_cv_deal *deal, float **out, size_t *width) {
     *out = NULL;
     *width = 0;
     FC_TRY(fc_cv_check(cv));
-    size_t every = cv->refit ? cv->refit : cv->n_windows;
+    size_t every = cv->refit ? cv->refit : cv->n_windows, g = 0;
     fc_status st = FC_OK;
-    for (size_t first = 0; st == FC_OK && first < cv->n_windows; first += every) {
+    for (size_t first = 0; st == FC_OK && first < cv->n_windows; first += every, g++) {
+        if (deal && (deal->first + g) % (size_t)deal->ranks != (size_t)deal->rank) continue;   /* another rank's */
         size_t last = first + every < cv->n_windows ? first + every : cv->n_windows;
         st = fit_and_predict(ds, cv, origins, n, first, last, fit, ctx, out, width);
     }
@@ -93,4 +99,9 @@ fc_status fc_cross_validate(const fc_dataset *ds, const fc_cv_spec *cv, const fc
         *out = NULL;
     }
     return st;
+}
+
+fc_status fc_cross_validate(const fc_dataset *ds, const fc_cv_spec *cv, const fc_cv_origin *origins, size_t n,
+                            fc_cv_fit_fn fit, void *ctx, float **out, size_t *width) {
+    return fc_cross_validate_dealt(ds, cv, origins, n, fit, ctx, NULL, out, width);
 }

@@ -66,4 +66,21 @@ fc_status fc_cv_fit(const fc_cv_training *t, const fc_dataset *ds, size_t test_s
 fc_status fc_cross_validate(const fc_dataset *ds, const fc_cv_spec *cv, const fc_cv_origin *origins, size_t n,
                             fc_cv_fit_fn fit, void *ctx, float **out, size_t *width);
 
+/* The trainings fc_cross_validate runs for cv: one per refit group. */
+size_t fc_cv_trainings(const fc_cv_spec *cv);
+
+/* A cross-validation's trainings dealt to the ranks of an MPI job
+ * (dist/dist.h): a call's g-th training (0, 1, ... in window order) is the
+ * job's training first + g, run by rank (first + g) % ranks. */
+typedef struct {
+    size_t first;
+    int rank, ranks;
+} fc_cv_deal;
+
+/* fc_cross_validate for this rank's trainings alone (deal NULL: all): the
+ * rows of the others' origins are left zero, all bits, for
+ * fc_dist_merge. *out stays NULL when none is this rank's. */
+fc_status fc_cross_validate_dealt(const fc_dataset *ds, const fc_cv_spec *cv, const fc_cv_origin *origins, size_t n,
+                                  fc_cv_fit_fn fit, void *ctx, const fc_cv_deal *deal, float **out, size_t *width);
+
 #endif

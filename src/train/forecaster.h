@@ -99,6 +99,8 @@ typedef struct {
     fc_precision precision;      /* fp32; bf16 / fp16 matrix products (fp16 with loss scaling) */
     size_t grad_accum;           /* 1: micro-batches of windows_batch_size per optimizer step */
     int deterministic_reduce;    /* ranks of an MPI job: gradients summed in rank order (dist/dist.h) */
+    int alone;                   /* in an MPI job, train in this process alone, not with the other ranks
+                                    (cross-validation deals its trainings to the ranks) */
     double clip_grad_norm;       /* 0: off; else clip the global gradient norm to this */
     /* Operations (docs/operations.md): none of these changes the trained model. */
     const char *checkpoint_path; /* where checkpoints go (also the one written on a stop); NULL: none */
@@ -155,6 +157,8 @@ typedef struct {
     size_t n_windows, cap;
     fc_graph_slot forward_graph;   /* the forward of a full chunk (graph_pass.h) */
     size_t full_chunks;            /* run so far: the first warms the kernels, the next is captured */
+    double *partials;              /* validation: each chunk's loss sum and weight, added in chunk order */
+    int rank, ranks;               /* validation shared by the ranks of a job (dist/dist.h); 0 of 1 alone */
 } fc_runner;
 
 /* Windows per inference chunk for n windows on a model with room for
@@ -163,6 +167,9 @@ typedef struct {
  * buffers. The memory plan sizes inference buffers with it too. */
 size_t fc_inference_chunk(size_t capacity, size_t n);
 
+/* The validator of f on ds; its rank and ranks may be set after (each rank
+ * then validates its chunks and the chunks' sums are merged: the loss has
+ * the same bits for any number of ranks). */
 fc_status fc_validator_init(fc_runner *r, fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec);
 fc_status fc_validator_run(fc_runner *r, fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec,
                            double *loss);
@@ -179,6 +186,14 @@ fc_status fc_predict(fc_forecaster *f, const fc_dataset *ds, float *out);
  * series: the series of ds go on for `tail` future points that carry the
  * future exogenous values (predict --futr-data), not observations. */
 fc_status fc_predict_before(fc_forecaster *f, const fc_dataset *ds, size_t tail, float *out);
+/* The same for series [lo, hi) alone, into their rows of out (n_series,
+ * h, n_outputs). Its chunks start at lo: when lo is a multiple of
+ * fc_predict_chunk(f, n_series) and hi is one or n_series, they are the
+ * chunks of the whole forecast, so the bits are too (a row's forecast
+ * depends on how many rows its matrix products run with). */
+fc_status fc_predict_part(fc_forecaster *f, const fc_dataset *ds, size_t tail, size_t lo, size_t hi, float *out);
+/* The windows per chunk a forecast of n series runs in on f. */
+size_t fc_predict_chunk(const fc_forecaster *f, size_t n);
 /* The same for n windows anywhere in ds (a window's insample starts at its
  * start; its forecast covers the h points after the insample, which may
  * run past the series' end): out (n, h, n_outputs). */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "dist/dist.h"
 #include "train/batch.h"
 #include "train/forecaster.h"
 
@@ -22,6 +23,7 @@ static void runner_free(fc_runner *r) {
     fc_batch_free(&r->batch);
     free(r->forecast);
     free(r->windows);
+    free(r->partials);
     memset(r, 0, sizeof *r);
 }
 
@@ -92,7 +94,12 @@ static fc_status run_windows(fc_runner *r, fc_forecaster *f, const fc_dataset *d
     return FC_OK;
 }
 
-typedef struct { double sum, weight; fc_loss_spec loss; } loss_acc;
+/* The loss of one chunk: into partials[2 (chunk0 + first / cap) ...]. */
+typedef struct {
+    double *partials;
+    size_t chunk0, cap;
+    fc_loss_spec loss;
+} loss_acc;
 
 /* The validation loss on the original scale (neuralforecast's
  * _compute_valid_loss): forecasts (n, H, Q) already inverted, the raw
@@ -104,7 +111,7 @@ static void accumulate_loss(void *ctx, size_t first, size_t n, const fc_batch *b
     loss_acc *a = ctx;
     const fc_loss_spec *s = &a->loss;
     size_t Q = b->Q, outputs = fc_loss_outputs(s);   /* equal: the model's outputs are the loss's */
-    (void)first;
+    double *sum = a->partials + 2 * (a->chunk0 + first / a->cap), *weight = sum + 1;
     for (size_t w = 0; w < n; w++) {
         float scale = s->kind != FC_LOSS_MASE ? 1.0f
                     : fc_loss_mase_scale(b->in_y + w * b->L, b->L, s->season, b->shift[w], b->scale[w]);
@@ -112,8 +119,8 @@ static void accumulate_loss(void *ctx, size_t first, size_t n, const fc_batch *b
             float m = b->out_mask[t], g;
             if (m == 0.0f) continue;
             for (size_t j = 0; j < outputs; j++)
-                a->sum += (double)(m * fc_loss_output(s, (int)j, fc[t * Q + j], b->out_raw[t], scale, &g));
-            a->weight += (double)m;
+                *sum += (double)(m * fc_loss_output(s, (int)j, fc[t * Q + j], b->out_raw[t], scale, &g));
+            *weight += (double)m;
         }
     }
 }
@@ -121,17 +128,29 @@ static void accumulate_loss(void *ctx, size_t first, size_t n, const fc_batch *b
 fc_status fc_validator_init(fc_runner *r, fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec) {
     size_t n = fc_validation_windows(ds, spec, NULL);
     FC_TRY(runner_init(r, f, n));
+    r->ranks = 1;
     r->windows = fc_malloc((n ? n : 1) * sizeof *r->windows, "validation windows");
-    if (!r->windows) { runner_free(r); return FC_ERR_MEMORY; }
+    size_t chunks = (n + r->cap - 1) / r->cap;
+    r->partials = fc_malloc(2 * (chunks ? chunks : 1) * sizeof *r->partials, "validation sums");
+    if (!r->windows || !r->partials) { runner_free(r); return FC_ERR_MEMORY; }
     r->n_windows = fc_validation_windows(ds, spec, r->windows);
     return FC_OK;
 }
 
+/* This rank's chunks (all, alone), each summed apart; the ranks' sums
+ * merged (dist/dist.h); then added in chunk order, as one process adds
+ * them. */
 fc_status fc_validator_run(fc_runner *r, fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec,
                            double *loss) {
-    loss_acc a = {0.0, 0.0, f->loss};
-    FC_TRY(run_windows(r, f, ds, spec, r->windows, r->n_windows, accumulate_loss, &a));
-    *loss = a.weight > 0 ? a.sum / a.weight : 0.0;
+    size_t chunks = (r->n_windows + r->cap - 1) / r->cap, lo, hi;
+    memset(r->partials, 0, 2 * chunks * sizeof *r->partials);
+    fc_dist_part(r->n_windows, r->cap, r->rank, r->ranks, &lo, &hi);
+    loss_acc a = {r->partials, lo / r->cap, r->cap, f->loss};
+    FC_TRY(run_windows(r, f, ds, spec, r->windows + lo, hi - lo, accumulate_loss, &a));
+    if (r->ranks > 1) FC_TRY(fc_dist_merge(r->partials, 2 * chunks * sizeof *r->partials, 1));
+    double sum = 0.0, weight = 0.0;
+    for (size_t c = 0; c < chunks; c++) sum += r->partials[2 * c], weight += r->partials[2 * c + 1];
+    *loss = weight > 0 ? sum / weight : 0.0;
     return FC_OK;
 }
 
@@ -164,12 +183,19 @@ fc_status fc_predict_windows(fc_forecaster *f, const fc_dataset *ds, const fc_wi
 fc_status fc_predict(fc_forecaster *f, const fc_dataset *ds, float *out) { return fc_predict_before(f, ds, 0, out); }
 
 fc_status fc_predict_before(fc_forecaster *f, const fc_dataset *ds, size_t tail, float *out) {
-    size_t N = ds->n_series, L = f->model->cfg.input_size;
-    fc_window *w = fc_malloc((N ? N : 1) * sizeof *w, "forecast windows");
+    return fc_predict_part(f, ds, tail, 0, ds->n_series, out);
+}
+
+size_t fc_predict_chunk(const fc_forecaster *f, size_t n) { return fc_inference_chunk(f->model->capacity, n); }
+
+fc_status fc_predict_part(fc_forecaster *f, const fc_dataset *ds, size_t tail, size_t lo, size_t hi, float *out) {
+    size_t n = hi - lo, L = f->model->cfg.input_size, HQ = f->model->cfg.h * f->model->cfg.n_outputs;
+    if (!n) return FC_OK;
+    fc_window *w = fc_malloc(n * sizeof *w, "forecast windows");
     if (!w) return FC_ERR_MEMORY;
-    for (size_t i = 0; i < N; i++)
-        w[i] = (fc_window){(uint32_t)i, (int64_t)fc_dataset_len(ds, i) - (int64_t)(tail + L)};
-    fc_status st = fc_predict_windows(f, ds, w, N, out);
+    for (size_t i = 0; i < n; i++)
+        w[i] = (fc_window){(uint32_t)(lo + i), (int64_t)fc_dataset_len(ds, lo + i) - (int64_t)(tail + L)};
+    fc_status st = fc_predict_windows(f, ds, w, n, out + lo * HQ);
     free(w);
     return st;
 }

@@ -70,6 +70,8 @@ typedef struct {
     size_t first_step;         /* this process's first step (a resumed run starts past 0) */
     float grad_scale;          /* this step's loss-gradient scale: the loss scale / grad_accum */
     size_t step;               /* the step being run (dropout's seeds) */
+    int rank, ranks;           /* its place in the job it trains with (dist/dist.h): 0 of 1 alone,
+                                  and when o->alone (a cross-validation's trainings are dealt to ranks) */
 } trainer;
 
 /* What a checkpoint saves and restores, with the data's hash (one pass over
@@ -155,7 +157,7 @@ static fc_status trainer_init(trainer *t) {
     if (t->lr_decay_steps < 1) t->lr_decay_steps = 1;
     /* the sampler draws the whole effective batch, of every rank of a job
      * (dist/dist.h): a rank trains on its slice, micro-batches are slices of that */
-    size_t ranks = (size_t)fc_dist_size();
+    size_t ranks = (size_t)t->ranks;
     if (ranks > 1 && strcmp(be->name, "cpu"))
         return fc_error(FC_ERR_INVALID, "training over %zu MPI ranks runs on the CPU backend (--device cpu); "
                         "gradients between GPUs (NCCL) are not built yet", ranks);
@@ -184,6 +186,7 @@ static fc_status trainer_init(trainer *t) {
     if (!o->val_size) return FC_OK;
     FC_TRY(fc_validator_init(&t->validator, t->f, t->ds, &t->spec));
     t->validator.forward_graph.off |= o->no_graphs;   /* --cuda-graph off covers validation too */
+    t->validator.rank = t->rank, t->validator.ranks = t->ranks;   /* each rank validates its chunks */
     return FC_OK;
 }
 
@@ -214,8 +217,8 @@ static fc_status micro_batch(trainer *t, size_t k) {
     m->exog = fc_batch_exog_inputs(b);
     /* dropout masks: a pure function of the seed, the step and the micro-batch, counted over the
      * ranks of a job as one process counts its micro-batches (rank r's k is its r K + k-th) */
-    uint64_t K = t->o->grad_accum, ranks = (uint64_t)fc_dist_size();
-    uint64_t slice = (uint64_t)t->step * K * ranks + (uint64_t)fc_dist_rank() * K + k;
+    uint64_t K = t->o->grad_accum, ranks = (uint64_t)t->ranks;
+    uint64_t slice = (uint64_t)t->step * K * ranks + (uint64_t)t->rank * K + k;
     fc_philox_out r = fc_rng_block(t->o->seed, FC_RNG_STREAM_DROPOUT, slice);
     m->dropout_seed = (uint64_t)r.v[0] | (uint64_t)r.v[1] << 32;
     m->training = 1;
@@ -247,7 +250,7 @@ static fc_status step_body(void *ctx) {
     m->be->fill(m->be, m->grads, 0.0f, m->n_trainable);
     for (size_t k = 0; k < t->o->grad_accum; k++) FC_TRY(micro_batch(t, k));
     /* the ranks' mean gradient (alone: nothing), so every rank takes the same Adam step */
-    FC_TRY(fc_dist_mean_floats(m->grads, m->n_trainable, t->o->deterministic_reduce));
+    if (t->ranks > 1) FC_TRY(fc_dist_mean_floats(m->grads, m->n_trainable, t->o->deterministic_reduce));
     fc_optimizer_launch(&t->opt, m);
     return FC_OK;
 }
@@ -295,7 +298,7 @@ static fc_status train_step(trainer *t, size_t step, double *loss, fc_step_repor
     t->grad_scale = fc_optimizer_loss_scale(&t->opt) / (float)K;
     t->step = step;
     t->mark = fc_now();
-    FC_TRY(fc_batch_stage(&t->batch, step_windows(t, step) + (size_t)fc_dist_rank() * K * W, K * W));
+    FC_TRY(fc_batch_stage(&t->batch, step_windows(t, step) + (size_t)t->rank * K * W, K * W));
     fc_optimizer_prepare(&t->opt, m, (float)learning_rate_at(t, step));
     phase_end(t, FC_PHASE_SAMPLE);
     int warm = step - t->first_step >= FC_GRAPH_FROM_STEP;   /* eager steps in this process first */
@@ -304,7 +307,7 @@ static fc_status train_step(trainer *t, size_t step, double *loss, fc_step_repor
     draw_ahead(t, step);
     phase_end(t, FC_PHASE_SAMPLE);
     fc_status st = fc_optimizer_finish(&t->opt, m, loss, r);   /* waits for the step */
-    if (st == FC_OK) st = fc_dist_mean_double(loss);             /* the loss of every rank's windows */
+    if (st == FC_OK && t->ranks > 1) st = fc_dist_mean_double(loss);            /* the loss of every rank's windows */
     phase_end(t, FC_PHASE_OPTIMIZER);
     return st;
 }
@@ -392,8 +395,9 @@ static void test_interrupt(size_t step, int in_validation) {
 
 /* A stop asked for by a signal, on any rank of a job: every rank stops
  * after the same step, or one would wait for the others' gradients. */
-static int stop_requested(const fc_train_options *o) {
-    return fc_dist_any(o->stop_requested && *o->stop_requested);
+static int stop_requested(const trainer *t) {
+    int asked = t->o->stop_requested && *t->o->stop_requested;
+    return t->ranks > 1 ? fc_dist_any(asked) : asked;
 }
 
 /* A stop asked for by a signal: the checkpoint, then FC_ERR_INTERRUPTED,
@@ -466,7 +470,7 @@ static fc_status run_steps(trainer *t, fc_train_summary *s) {
             in_validation += fc_now() - v0;
         }
         /* The last step needs no checkpoint: the model file follows at once. */
-        int last = l->step == o->max_steps || stop, interrupted = stop_requested(o) && !last;
+        int last = l->step == o->max_steps || stop, interrupted = stop_requested(t) && !last;
         if (interrupted) {
             add_times(&s->phases, &t->step_times);
             fc_progress_done(&p);
@@ -480,7 +484,7 @@ static fc_status run_steps(trainer *t, fc_train_summary *s) {
     s->early_stopped = stop;
     s->step_seconds = fc_now() - t0 - in_validation;
     /* every rank's windows: the job's rate (dist/dist.h) */
-    size_t job_windows = windows_per_step(o) * (size_t)fc_dist_size();
+    size_t job_windows = windows_per_step(o) * (size_t)t->ranks;
     s->windows_per_second = (double)((s->steps - s->start_step) * job_windows) / s->step_seconds;
     return FC_OK;
 }
@@ -510,7 +514,8 @@ fc_status fc_train(fc_forecaster *f, const fc_dataset *ds, const fc_train_option
     s->best_val_loss = NAN;
     s->last_grad_norm = NAN;
     FC_TRY(check_options(o, &f->model->cfg));
-    trainer t = {.f = f, .ds = ds, .o = o, .loop = {.best_val_loss = NAN}};
+    trainer t = {.f = f, .ds = ds, .o = o, .loop = {.best_val_loss = NAN}, .rank = o->alone ? 0 : fc_dist_rank(),
+                 .ranks = o->alone ? 1 : fc_dist_size()};
     fc_status st = trainer_init(&t);
     if (st == FC_OK && o->resume_path) st = resume(&t, s);
     if (st == FC_OK) st = run_steps(&t, s);
