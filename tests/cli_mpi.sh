@@ -112,6 +112,15 @@ check "2 ranks resume to the uninterrupted run's weights" "same_weights $tmp/ful
 check "one process refuses a 2-rank checkpoint, saying why" \
       "[ $? -eq 4 ] && grep -q 'made by 2 processes (mpirun -np 2), this run has 1' $tmp/err.txt"
 
+# The gradient mean on the CPU and on a stand-in GPU (its group joined once with rank 0's id), in a job
+# of 2 and of 3 ranks (test_dist_grads.c; alone, ctest runs it too).
+grads_test="$(dirname "$fcast")/test_dist_grads"
+for n in 2 3; do
+    timeout 120 mpirun --allow-run-as-root --oversubscribe -x ASAN_OPTIONS -np $n "$grads_test" > "$tmp/grads.txt" 2>&1
+    check "the gradient mean over $n ranks, CPU and stand-in GPU (test_dist_grads)" \
+          "[ $? -eq 0 ] && [ \$(grep -c ' 0 failed' $tmp/grads.txt) -eq $n ]"
+done
+
 # A failing rank: rank 1's data file does not exist; rank 0 would wait for it in the first step.
 start=$(date +%s)
 timeout 120 mpirun --allow-run-as-root --oversubscribe -x ASAN_OPTIONS \

@@ -19,6 +19,7 @@
 #include "train/batch_sweep.h"
 #include "train/checkpoint.h"
 #include "dist/dist.h"
+#include "dist/dist_grads.h"
 #include "train/memory_plan.h"
 #include "train/run_log.h"
 #include "io/model_file.h"
@@ -86,7 +87,7 @@ static fc_status open_device(train_run *r) {
     FC_TRY(fc_backend_create(r->c->run.device, r->c->threads, &r->m->be, note, sizeof note));
     if (r->c->run.verbose) fprintf(stderr, "%s\n", note);
     r->m->be->tf32 = r->c->run.tf32;
-    return FC_OK;
+    return fc_dist_device_join(r->m->be);   /* a job's GPUs: NCCL's buffers before the run's arena */
 }
 
 /* Conformal scores from a cross-validation of their own models, before
@@ -126,7 +127,7 @@ static fc_status choose_batch(train_run *r) {
     fc_batch_sweep_describe(&sweep, line, sizeof line);
     if (k->verbose) fprintf(stderr, "%s%s\n", line, k->memory_limit ? "" : " (no --memory-limit: the memory available now)");
     r->o.windows_batch_size = sweep.chosen;
-    return FC_OK;
+    return fc_dist_broadcast(&r->o.windows_batch_size, sizeof r->o.windows_batch_size);   /* rank 0's, in a job */
 }
 
 /* The plan of the run; refused, before anything large is allocated, when

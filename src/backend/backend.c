@@ -10,6 +10,7 @@
 #include "backend/backend.h"
 #include "backend/backend_loader.h"
 #include "core/error.h"
+#include "dist/dist.h"
 
 enum { MAX_GPU_INDEX = 1023 };   /* far past any machine; keeps the number an int */
 
@@ -54,8 +55,9 @@ fc_status fc_backend_create(const char *device, int threads, fc_backend **out, c
     *out = NULL;
     if (note && note_cap) note[0] = 0;
     FC_TRY(fc_device_parse(device, &kind, &gpu));
+    if (kind != FC_DEVICE_CPU && (!device || !strchr(device, ':')))
+        gpu = fc_dist_local_rank();   /* auto and cuda: GPU 0, or in a job, one GPU per rank of the machine */
     if (kind == FC_DEVICE_CUDA || (kind == FC_DEVICE_AUTO && !no_nvidia_driver(why, sizeof why))) {
-        /* auto looks at GPU 0 */
         snprintf(name, sizeof name, "cuda:%d", gpu < 0 ? 0 : gpu);
         fc_status st = fc_cuda_backend_load(gpu < 0 ? 0 : gpu, out, why, sizeof why);
         if (st == FC_OK) {

@@ -379,6 +379,21 @@ struct fc_backend {
     fc_status (*graph_launch)(fc_backend *be, void *graph);
     void (*graph_free)(fc_backend *be, void *graph);
 
+    /* ---- the GPUs of a job (optional: NULL on the CPU, whose ranks reduce over MPI) ---- */
+    /* The ranks of a data-parallel job on GPUs average their gradients
+     * with NCCL (dist/dist_device.c, docs/distributed.md). The CUDA
+     * library loads NCCL at the first group_id or group_join, so a run on
+     * one GPU needs none. group_id writes a new group's id (*len bytes, at
+     * most FC_GROUP_ID_MAX) on the rank that makes it; every rank then
+     * joins with that id, sent to it over MPI, as `rank` of `ranks` (a
+     * collective: it returns when all have joined). group_mean replaces x
+     * (n floats on the device) with its mean over the group, queued on the
+     * backend's queue behind the kernels that wrote x (and captured into a
+     * step's graph with them). The group ends with the backend. */
+    fc_status (*group_id)(fc_backend *be, void *id, size_t cap, size_t *len);
+    fc_status (*group_join)(fc_backend *be, const void *id, size_t len, int rank, int ranks);
+    fc_status (*group_mean)(fc_backend *be, float *x, size_t n);
+
     /* ---- training data on the device (optional: NULL where a backend has none) ---- */
     /* The training data kept by the backend, so that a step's windows are
      * gathered and scaled there (kernels/window_load.h) and the host only
@@ -438,14 +453,16 @@ struct fc_backend {
 fc_status fc_backend_cpu_create(int threads, fc_backend **out);
 
 /* The backend a device name asks for (--device): "auto" (or NULL), "cpu",
- * "cuda" (GPU 0) or "cuda:N". cuda loads the CUDA backend library at run
- * time (backend_loader.c), so a machine without the CUDA runtime or driver
- * runs the CPU backend unchanged. "auto" tries GPU 0 and falls back to the
- * CPU. On success, note (note_cap bytes; may be NULL) holds one line for the
- * log saying which device runs and, for an auto fallback, why:
- * "device: cpu (no GPU: ...)". Errors: FC_ERR_INVALID for a name outside
- * those forms; FC_ERR_BACKEND when cuda was asked for and cannot run, the
- * message naming the check that failed. threads: CPU threads (0: all cores). */
+ * "cuda" or "cuda:N". cuda loads the CUDA backend library at run time
+ * (backend_loader.c), so a machine without the CUDA runtime or driver runs
+ * the CPU backend unchanged. "auto" tries a GPU and falls back to the CPU.
+ * auto and cuda take GPU 0, or in an MPI job the GPU of the rank's local
+ * rank (dist.h: one rank per GPU of a machine). On success, note
+ * (note_cap bytes; may be NULL) holds one line for the log saying which
+ * device runs and, for an auto fallback, why: "device: cpu (no GPU:
+ * ...)". Errors: FC_ERR_INVALID for a name outside those forms;
+ * FC_ERR_BACKEND when cuda was asked for and cannot run, the message
+ * naming the check that failed. threads: CPU threads (0: all cores). */
 fc_status fc_backend_create(const char *device, int threads, fc_backend **out, char *note, size_t note_cap);
 
 /* The device names fc_backend_create accepts, for messages and --help. */
@@ -476,8 +493,9 @@ fc_status fc_device_parse(const char *name, fc_device_kind *kind, int *index);
  * no driver, no device, compute capability too old, out of memory. The
  * library is never unloaded: backends it made may live until the process
  * ends. */
-#define FC_BACKEND_ABI 14
+#define FC_BACKEND_ABI 15
 #define FC_CUDA_LIBRARY_NAME "libfcast-cuda.so"
+#define FC_GROUP_ID_MAX 128   /* NCCL_UNIQUE_ID_BYTES */
 #define FC_CUDA_ENTRY_NAME "fc_backend_cuda_create"
 typedef fc_status (*fc_error_fn)(fc_status code, const char *fmt, ...);
 typedef fc_status (*fc_cuda_entry)(int abi, int device, fc_error_fn report, fc_backend **out, char *why,

@@ -120,6 +120,13 @@ fc_status fc_dist_merge(void *x, size_t bytes, int in_step) {
     return FC_OK;
 }
 
+fc_status fc_dist_broadcast(void *x, size_t bytes) {
+    if (g_size < 2) return FC_OK;
+    if (bytes > (size_t)0x7fffffff) return fc_error(FC_ERR_INVALID, "%zu bytes are more than one MPI call sends", bytes);
+    int rc = MPI_Bcast(x, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+    return rc == MPI_SUCCESS ? FC_OK : mpi_failed("broadcast", rc);
+}
+
 int fc_dist_any(int flag) {
     if (g_size < 2) return flag != 0;
     int mine = flag != 0, any = 1;
@@ -158,6 +165,11 @@ fc_status fc_dist_merge(void *x, size_t bytes, int in_step) {
     return FC_OK;
 }
 
+fc_status fc_dist_broadcast(void *x, size_t bytes) {
+    (void)x, (void)bytes;
+    return FC_OK;
+}
+
 int fc_dist_any(int flag) { return flag != 0; }
 
 void fc_dist_abort(int code) { (void)code; }
@@ -172,4 +184,15 @@ void fc_dist_part(size_t n, size_t block, int rank, int ranks, size_t *lo, size_
     size_t first = blocks * r / R, last = blocks * (r + 1) / R;   /* contiguous, sizes differ by one at most */
     *lo = first * block < n ? first * block : n;
     *hi = last * block < n ? last * block : n;
+}
+
+int fc_dist_local_rank(void) {
+    const char *vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *v = getenv(vars[i]);
+        char *end;
+        long r = v && *v ? strtol(v, &end, 10) : -1;
+        if (v && *v && !*end && r >= 0 && r < 1024) return (int)r;
+    }
+    return 0;
 }

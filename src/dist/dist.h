@@ -43,6 +43,13 @@ void fc_dist_part(size_t n, size_t block, int rank, int ranks, size_t *lo, size_
  * wait is a rank that stopped answering (dist_watch.h); 0 when the work
  * before differs (a cross-validation's trainings). Alone: nothing. */
 fc_status fc_dist_merge(void *x, size_t bytes, int in_step);
+/* x (`bytes`) sent from rank 0 to every rank. Alone: nothing. */
+fc_status fc_dist_broadcast(void *x, size_t bytes);
+/* This process's place among the job's processes on its machine (the
+ * launcher's local rank: Open MPI, MPICH/Hydra or Slurm), 0 alone: the GPU
+ * a rank takes when its device names none (one rank per GPU). Read from
+ * the environment, without MPI. */
+int fc_dist_local_rank(void);
 /* Ends every process of the job after a failure on this one (said on
  * stderr with the rank), so no rank waits for it forever. Alone: nothing. */
 void fc_dist_abort(int code);

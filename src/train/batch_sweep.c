@@ -28,6 +28,7 @@ static fc_status measure(const fc_model_config *cfg, const fc_dataset *ds, const
     /* a trial is not the run: no resume, checkpoints, run log or stop flag */
     t.resume_path = NULL, t.checkpoint_path = NULL, t.checkpoint_every = 0, t.checkpoint_at_validation = 0;
     t.log = NULL, t.profile = 0, t.stop_requested = NULL;
+    t.alone = 1;   /* in an MPI job each rank times its own trials; rank 0's choice is the job's */
     fc_status st = fc_model_create(cfg, be, &f.model);
     if (st == FC_OK) st = fc_model_init_params(f.model, t.seed);
     if (st == FC_OK) st = fc_train(&f, ds, &t, &s);   /* builds the kernels of this shape */

@@ -13,6 +13,7 @@
 #include "core/rng.h"
 #include "core/memory_stats.h"
 #include "dist/dist.h"
+#include "dist/dist_grads.h"
 #include "train/batch.h"
 #include "train/checkpoint.h"
 #include "train/forecaster.h"
@@ -72,6 +73,7 @@ typedef struct {
     size_t step;               /* the step being run (dropout's seeds) */
     int rank, ranks;           /* its place in the job it trains with (dist/dist.h): 0 of 1 alone,
                                   and when o->alone (a cross-validation's trainings are dealt to ranks) */
+    fc_dist_grads grads;       /* the ranks' mean gradient, where it lives (dist/dist_grads.h) */
 } trainer;
 
 /* What a checkpoint saves and restores, with the data's hash (one pass over
@@ -136,6 +138,7 @@ static fc_status check_options(const fc_train_options *o, const fc_model_config 
 static void trainer_free(trainer *t) {
     fc_backend *be = t->f->model->be;
     fc_graph_slot_free(&t->step_graph, be);
+    fc_dist_grads_free(&t->grads);
     fc_window_sampler_free(&t->sampler);
     fc_batch_free(&t->batch);
     fc_validator_free(&t->validator);
@@ -158,9 +161,7 @@ static fc_status trainer_init(trainer *t) {
     /* the sampler draws the whole effective batch, of every rank of a job
      * (dist/dist.h): a rank trains on its slice, micro-batches are slices of that */
     size_t ranks = (size_t)t->ranks;
-    if (ranks > 1 && strcmp(be->name, "cpu"))
-        return fc_error(FC_ERR_INVALID, "training over %zu MPI ranks runs on the CPU backend (--device cpu); "
-                        "gradients between GPUs (NCCL) are not built yet", ranks);
+    if (ranks > 1) FC_TRY(fc_dist_grads_init(&t->grads, be, m->n_trainable, o->deterministic_reduce));
     FC_TRY(fc_window_sampler_init(&t->sampler, t->ds, &t->spec, o->batch_size, per_step * ranks, o->seed));
     fc_window_sampler_position(&t->sampler, &t->drawn_epoch, &t->drawn_cursor);
     /* on the device path (batch.h) the data is uploaded here, once */
@@ -173,7 +174,9 @@ static fc_status trainer_init(trainer *t) {
     }
     /* graphs need a step without host work in it: the device path's */
     /* a graph replays its kernels' arguments: a dropout seed would repeat every step */
-    fc_graph_slot_init(&t->step_graph, be, o->no_graphs || !t->batch.data || fc_model_has_dropout(&m->cfg));
+    /* nor host code between its kernels: a GPU job's rank-order gradient sum */
+    fc_graph_slot_init(&t->step_graph, be, o->no_graphs || !t->batch.data || fc_model_has_dropout(&m->cfg) ||
+                                           fc_dist_grads_on_host(&t->grads));
     FC_TRY(fc_model_set_precision(m, o->precision));
     FC_TRY(fc_model_reserve(m, W, 1));
     FC_TRY(fc_optimizer_init(&t->opt, m, o->precision == FC_PREC_FP16, o->clip_grad_norm));
@@ -250,7 +253,7 @@ static fc_status step_body(void *ctx) {
     m->be->fill(m->be, m->grads, 0.0f, m->n_trainable);
     for (size_t k = 0; k < t->o->grad_accum; k++) FC_TRY(micro_batch(t, k));
     /* the ranks' mean gradient (alone: nothing), so every rank takes the same Adam step */
-    if (t->ranks > 1) FC_TRY(fc_dist_mean_floats(m->grads, m->n_trainable, t->o->deterministic_reduce));
+    if (t->ranks > 1) FC_TRY(fc_dist_grads_mean(&t->grads, m->grads));
     fc_optimizer_launch(&t->opt, m);
     return FC_OK;
 }

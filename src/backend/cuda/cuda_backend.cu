@@ -182,6 +182,7 @@ static void cuda_destroy(fc_backend *be) {
     fc_cuda_impl *impl = fc_cuda_impl_of(be);
     if (impl) {
         if (impl->stream) cudaStreamSynchronize(impl->stream);
+        fc_cuda_group_leave(be);
         if (impl->dense) fc_cuda_dense_free(be);
         for (int i = 0; i < FC_WS_SLOTS; i++) cudaFree(impl->ws[i]);
         if (impl->arena) arena_free(be);
@@ -263,6 +264,7 @@ static void fill_table(fc_backend *be) {
     be->data_release = fc_cuda_data_release;
     be->mc_chunk_sums = fc_cuda_mc_chunk_sums;
     be->indicator_segments = fc_cuda_indicator_segments;
+    fc_cuda_group_fill_table(be);
 }
 
 /* ---- the checks of fc_backend_cuda_create, in the order a user fixes them ---- */

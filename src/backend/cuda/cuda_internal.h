@@ -48,6 +48,7 @@ typedef struct {
     fc_status failed;                   /* first error of an entry that returns no status (sticky) */
     int capturing;                      /* inside capture_begin ... capture_end (cuda_graph.cu) */
     fc_cuda_dense *dense;
+    void *nccl;                         /* the job's NCCL communicator (cuda_nccl.cu), or NULL */
 } fc_cuda_impl;
 
 static inline fc_cuda_impl *fc_cuda_impl_of(fc_backend *be) { return (fc_cuda_impl *)be->impl; }
@@ -71,6 +72,10 @@ fc_status fc_cuda_check(cudaError_t err, const char *call, const char *file, int
  * the entries that return a status report it from then on. */
 void fc_cuda_note_failure(fc_backend *be, fc_status st);
 fc_status fc_cuda_failure(fc_backend *be);
+
+/* ---- cuda_nccl.cu (the GPUs of a job) ---- */
+void fc_cuda_group_fill_table(fc_backend *be);
+void fc_cuda_group_leave(fc_backend *be);
 
 /* ---- cuda_graph.cu ---- */
 void fc_cuda_graph_fill_table(fc_backend *be);
