@@ -163,4 +163,18 @@ check "rank 0's watchdog says which reduction it waited in" \
       "grep -q 'rank 0 waited 3 s for the other ranks in the' $tmp/stopped.txt"
 check "the job ends within 30 s of the stop" "[ \$(( \$(date +%s) - start )) -lt 30 ]"
 
+# The whole job suspended (SIGSTOP to every rank, as Ctrl-Z or a scheduler does) for longer than the
+# limit, then resumed: not a hang, the training goes on (the watchdog counts its own wakes, not a clock).
+FCAST_MPI_TIMEOUT=2 timeout 120 mpirun --allow-run-as-root --oversubscribe -x ASAN_OPTIONS -x FCAST_MPI_TIMEOUT \
+    -np 2 "$fcast" train "${base[@]}" --max-steps 1000000 --out "$tmp/paused.safetensors" > "$tmp/paused.txt" 2>&1 &
+job=$!
+for i in $(seq 300); do r1=$(rank_pid 1 paused.safetensors); [ -n "$r1" ] && break; sleep 0.1; done
+r0=$(rank_pid 0 paused.safetensors)
+sleep 2
+kill -STOP $r0 $r1; sleep 5; kill -CONT $r0 $r1; sleep 3
+check "a job suspended past the limit and resumed goes on" "kill -0 $r0 2> /dev/null && kill -0 $r1 2> /dev/null"
+check "no rank took the suspension for a hang" "! grep -q 'waited' $tmp/paused.txt"
+kill -TERM $r0 $r1; wait $job
+check "the resumed job stops on a signal to its ranks, rank 0 writing the model" "[ -s $tmp/paused.safetensors ]"
+
 finish

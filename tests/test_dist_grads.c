@@ -10,7 +10,8 @@
  *    the stand-in (its group_mean, and the host copy of the rank-order
  *    sum, which does not call group_mean and runs outside a graph);
  *  - the stand-in joins once, every rank with rank 0's id, as `rank` of
- *    `ranks`;
+ *    `ranks`; not for the rank-order sum, which needs no group (nor
+ *    NCCL); a new backend after the joined one is destroyed joins anew;
  *  - ranks on different kinds of device are refused on every rank. */
 #include <stdlib.h>
 #include <string.h>
@@ -92,10 +93,11 @@ static void job(void) {
     mean_on(cpu, 0, 0);
     mean_on(cpu, 1, 0);
     fc_backend *gpu = standin_gpu();
+    mean_on(gpu, 1, job);
+    CHECK_MSG(G.means == 0 && G.joins == 0 && G.ids == 0, "the rank-order sum used the group");
     mean_on(gpu, 0, 0);
     CHECK(G.means == job);   /* alone: nothing to average */
-    mean_on(gpu, 1, job);
-    CHECK_MSG(G.means == job, "the rank-order sum went through group_mean");
+    mean_on(gpu, 0, 0);
     CHECK_MSG(G.joins == job && G.ids == (job && fc_dist_rank() == 0), "joins %d, ids %d", G.joins, G.ids);
     if (job) {
         CHECK(G.rank == fc_dist_rank() && G.ranks == ranks && G.len == 40);
@@ -103,11 +105,15 @@ static void job(void) {
                   (char *)G.id);
         /* rank 0 on another stand-in GPU, the others on the CPU: refused everywhere */
         fc_backend *other = fc_dist_rank() == 0 ? standin_gpu() : NULL;
-        fc_status st = fc_dist_device_join(other ? other : cpu);
+        fc_status st = fc_dist_device_join(other ? other : cpu, 1);
         CHECK_MSG(st == FC_ERR_INVALID && strstr(fc_last_error(), "different devices"), "mixed devices: %s",
                   fc_last_error());
         if (other) fc_backend_destroy(&other);
     }
+    fc_backend_destroy(&gpu);
+    gpu = standin_gpu();   /* the joined backend is gone: a new one joins anew */
+    mean_on(gpu, 0, 0);
+    CHECK_MSG(G.joins == 2 * job, "joins %d after a new backend", G.joins);
     fc_backend_destroy(&gpu);
     fc_backend_destroy(&cpu);
 }

@@ -10,6 +10,7 @@
 #include "api/api_cv_run.h"
 #include "core/error.h"
 #include "dist/dist.h"
+#include "dist/dist_grads.h"
 #include "io/cv_csv.h"
 #include "io/output_path.h"
 
@@ -43,6 +44,7 @@ static fc_status run(cv_file_run *x, const volatile int *cancel) {
     const fcast_config *c = x->configs[0];
     x->r.verbose = c->run.verbose;
     FC_TRY(fc_api_backend_open(c->run.device, (size_t)c->threads, c->run.verbose && writes, &x->be));
+    FC_TRY(fc_dist_device_join(x->be, 0));   /* in a job, one kind of device for every rank's trainings */
     x->be->tf32 = c->run.tf32;   /* as fcast train: each fit is train's */
     FC_TRY(fc_api_data_open(c, x->path, &x->d));
     x->r.spec = (fc_cv_spec){0, x->q->n_windows, x->q->step_size, x->q->refit};

@@ -22,8 +22,11 @@ static fc_status combine_file(const fc_predict_run *r, fc_predict_file *pf, size
  * would; raw must be zero on entry. */
 static fc_status forecast_raw(fc_predict_model *pm, const fc_dataset *ds, const fc_dataset *ext, float *raw) {
     const fc_model_config *c = &pm->f.model->cfg;
-    size_t N = ds->n_series, lo, hi;
-    fc_dist_part(N, fc_predict_chunk(&pm->f, N), fc_dist_rank(), fc_dist_size(), &lo, &hi);
+    size_t N = ds->n_series, lo, hi, chunk = fc_predict_chunk(&pm->f, N);
+    /* the room one process would take, on every rank whatever its part, so a later forecast of
+     * this model chunks alike on every rank too */
+    if (N) FC_TRY(fc_model_reserve(pm->f.model, chunk, 0));
+    fc_dist_part(N, chunk, fc_dist_rank(), fc_dist_size(), &lo, &hi);
     FC_TRY(fc_predict_part(&pm->f, ext ? ext : ds, ext ? c->h : 0, lo, hi, raw));
     return fc_dist_merge(raw, N * c->h * c->n_outputs * sizeof *raw, 1);
 }

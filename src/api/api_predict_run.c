@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "data/freq.h"
 #include "dist/dist.h"
+#include "dist/dist_grads.h"
 #include "eval/evaluate.h"
 #include "io/output_path.h"
 #include "train/memory_plan.h"
@@ -77,6 +78,7 @@ static fc_status run(predict_call *c) {
     FC_TRY(check_request(c));
     c->run->members = q->members;
     FC_TRY(fc_api_backend_open(q->device, q->threads, speaks, &c->be));
+    FC_TRY(fc_dist_device_join(c->be, 0));   /* in a job, one kind of device for every rank's part */
     fc_load_options lo = {.drop_exog = 1, .store_dir = q->store_dir};
     fc_data_choice choice;
     FC_TRY(fc_data_choose(q->data, &lo, c->mode, c->limit, &choice));

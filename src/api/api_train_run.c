@@ -87,7 +87,7 @@ static fc_status open_device(train_run *r) {
     FC_TRY(fc_backend_create(r->c->run.device, r->c->threads, &r->m->be, note, sizeof note));
     if (r->c->run.verbose) fprintf(stderr, "%s\n", note);
     r->m->be->tf32 = r->c->run.tf32;
-    return fc_dist_device_join(r->m->be);   /* a job's GPUs: NCCL's buffers before the run's arena */
+    return fc_dist_device_join(r->m->be, !r->o.deterministic_reduce);   /* NCCL's buffers before the arena */
 }
 
 /* Conformal scores from a cross-validation of their own models, before
@@ -105,9 +105,8 @@ static fc_status fit_intervals(train_run *r) {
 
 /* windows-batch-size auto: the sweep's choice within the limit (or the
  * memory available now, without a limit); a resumed run keeps its own. */
-static fc_status choose_batch(train_run *r) {
+static fc_status sweep_batch(train_run *r) {
     const fc_api_run_keys *k = &r->c->run;
-    if (k->resume) return fc_checkpoint_windows_batch(k->resume, &r->o.windows_batch_size);
     size_t limit = k->memory_limit ? k->memory_limit : fc_memory_available();
     fc_backend *be = r->m->be;
     if (!k->memory_limit && !be->host_visible) {   /* a GPU: its free memory holds the run's arena */
@@ -127,7 +126,16 @@ static fc_status choose_batch(train_run *r) {
     fc_batch_sweep_describe(&sweep, line, sizeof line);
     if (k->verbose) fprintf(stderr, "%s%s\n", line, k->memory_limit ? "" : " (no --memory-limit: the memory available now)");
     r->o.windows_batch_size = sweep.chosen;
-    return fc_dist_broadcast(&r->o.windows_batch_size, sizeof r->o.windows_batch_size);   /* rank 0's, in a job */
+    return FC_OK;
+}
+
+/* In a job rank 0 alone sweeps (a sweep on every rank would time ranks
+ * competing for the cores) and its choice is every rank's. */
+static fc_status choose_batch(train_run *r) {
+    const fc_api_run_keys *k = &r->c->run;
+    if (k->resume) return fc_checkpoint_windows_batch(k->resume, &r->o.windows_batch_size);
+    if (fc_dist_rank() == 0) FC_TRY(sweep_batch(r));   /* a failure there ends the job (fc_api_job_failed) */
+    return fc_dist_broadcast(&r->o.windows_batch_size, sizeof r->o.windows_batch_size);
 }
 
 /* The plan of the run; refused, before anything large is allocated, when

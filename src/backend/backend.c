@@ -11,6 +11,7 @@
 #include "backend/backend_loader.h"
 #include "core/error.h"
 #include "dist/dist.h"
+#include "dist/dist_grads.h"
 
 enum { MAX_GPU_INDEX = 1023 };   /* far past any machine; keeps the number an int */
 
@@ -55,11 +56,13 @@ fc_status fc_backend_create(const char *device, int threads, fc_backend **out, c
     *out = NULL;
     if (note && note_cap) note[0] = 0;
     FC_TRY(fc_device_parse(device, &kind, &gpu));
-    if (kind != FC_DEVICE_CPU && (!device || !strchr(device, ':')))
-        gpu = fc_dist_local_rank();   /* auto and cuda: GPU 0, or in a job, one GPU per rank of the machine */
+    int local = fc_dist_local_rank();
+    if (kind != FC_DEVICE_CPU && (!device || !strchr(device, ':')))   /* auto and cuda: GPU 0, or in a job */
+        gpu = local < 0 ? 0 : -1 - local;   /* the library takes the local rank modulo its GPUs (backend.h) */
     if (kind == FC_DEVICE_CUDA || (kind == FC_DEVICE_AUTO && !no_nvidia_driver(why, sizeof why))) {
-        snprintf(name, sizeof name, "cuda:%d", gpu < 0 ? 0 : gpu);
-        fc_status st = fc_cuda_backend_load(gpu < 0 ? 0 : gpu, out, why, sizeof why);
+        if (gpu >= 0) snprintf(name, sizeof name, "cuda:%d", gpu);
+        else snprintf(name, sizeof name, "cuda (local rank %d)", local);
+        fc_status st = fc_cuda_backend_load(gpu, out, why, sizeof why);
         if (st == FC_OK) {
             if (note && note_cap) snprintf(note, note_cap, "device: %s (%s)", name, (*out)->name);
             return FC_OK;
@@ -92,6 +95,7 @@ fc_status fc_backend_masked_loss(fc_backend *be, double *loss, float *grad, floa
 
 void fc_backend_destroy(fc_backend **be) {
     if (!be || !*be) return;
+    fc_dist_device_forget(*be);   /* its GPU group ends with it */
     (*be)->destroy(*be);
     *be = NULL;
 }

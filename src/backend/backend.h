@@ -381,7 +381,7 @@ struct fc_backend {
 
     /* ---- the GPUs of a job (optional: NULL on the CPU, whose ranks reduce over MPI) ---- */
     /* The ranks of a data-parallel job on GPUs average their gradients
-     * with NCCL (dist/dist_device.c, docs/distributed.md). The CUDA
+     * with NCCL (dist/dist_grads.c, docs/distributed.md). The CUDA
      * library loads NCCL at the first group_id or group_join, so a run on
      * one GPU needs none. group_id writes a new group's id (*len bytes, at
      * most FC_GROUP_ID_MAX) on the rank that makes it; every rank then
@@ -457,7 +457,8 @@ fc_status fc_backend_cpu_create(int threads, fc_backend **out);
  * (backend_loader.c), so a machine without the CUDA runtime or driver runs
  * the CPU backend unchanged. "auto" tries a GPU and falls back to the CPU.
  * auto and cuda take GPU 0, or in an MPI job the GPU of the rank's local
- * rank (dist.h: one rank per GPU of a machine). On success, note
+ * rank modulo the GPUs it sees (dist.h: one rank per GPU of a machine;
+ * the library's device argument is then -1 - local rank). On success, note
  * (note_cap bytes; may be NULL) holds one line for the log saying which
  * device runs and, for an auto fallback, why: "device: cpu (no GPU:
  * ...)". Errors: FC_ERR_INVALID for a name outside those forms;

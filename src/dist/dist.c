@@ -62,13 +62,16 @@ fc_status fc_dist_start(void) {
 static fc_status mean_fixed_order(float *x, size_t n) {
     float *all = g_rank == 0 ? malloc(n * (size_t)g_size * sizeof *all) : NULL;
     int ok = g_rank != 0 || all != NULL;
-    int all_ok = 0;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    int all_ok = 0, rc = MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) {
+        free(all);
+        return mpi_failed("gradient gather", rc);
+    }
     if (!all_ok) {
         free(all);
         return fc_error(FC_ERR_MEMORY, "--deterministic-reduce: rank 0 has no room for %d x %zu gradients", g_size, n);
     }
-    int rc = MPI_Gather(x, (int)n, MPI_FLOAT, all, (int)n, MPI_FLOAT, 0, MPI_COMM_WORLD);
+    rc = MPI_Gather(x, (int)n, MPI_FLOAT, all, (int)n, MPI_FLOAT, 0, MPI_COMM_WORLD);
     if (rc == MPI_SUCCESS && g_rank == 0)
         for (size_t i = 0; i < n; i++) {
             float s = all[i];
@@ -194,5 +197,5 @@ int fc_dist_local_rank(void) {
         long r = v && *v ? strtol(v, &end, 10) : -1;
         if (v && *v && !*end && r >= 0 && r < 1024) return (int)r;
     }
-    return 0;
+    return -1;
 }

@@ -46,9 +46,9 @@ fc_status fc_dist_merge(void *x, size_t bytes, int in_step);
 /* x (`bytes`) sent from rank 0 to every rank. Alone: nothing. */
 fc_status fc_dist_broadcast(void *x, size_t bytes);
 /* This process's place among the job's processes on its machine (the
- * launcher's local rank: Open MPI, MPICH/Hydra or Slurm), 0 alone: the GPU
- * a rank takes when its device names none (one rank per GPU). Read from
- * the environment, without MPI. */
+ * launcher's local rank: Open MPI, MPICH/Hydra or Slurm), -1 when no
+ * launcher started it: the GPU a rank takes when its device names none
+ * (one rank per GPU). Read from the environment, without MPI. */
 int fc_dist_local_rank(void);
 /* Ends every process of the job after a failure on this one (said on
  * stderr with the rank), so no rank waits for it forever. Alone: nothing. */

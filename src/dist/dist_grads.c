@@ -28,13 +28,15 @@ static fc_status share_group_id(fc_backend *be, unsigned char id[FC_GROUP_ID_MAX
     return FC_OK;
 }
 
-fc_status fc_dist_device_join(fc_backend *be) {
+/* be == g_joined is the same on every rank: the ranks join together and
+ * forget together (their backends end at the same point of the run). */
+fc_status fc_dist_device_join(fc_backend *be, int group) {
     if (fc_dist_size() < 2 || be == g_joined) return FC_OK;
     int gpu = on_gpu(be);
     if (fc_dist_any(gpu) && fc_dist_any(!gpu))
         return fc_error(FC_ERR_INVALID, "the ranks of this job run on different devices (rank %d on %s): give every "
                         "rank a GPU (one rank per GPU) or --device cpu", fc_dist_rank(), be->name);
-    if (!gpu) return FC_OK;
+    if (!gpu || !group) return FC_OK;
     if (g_joined) return fc_error(FC_ERR_INVALID, "this process has joined its job's GPU group with another backend");
     unsigned char id[FC_GROUP_ID_MAX];
     size_t len = 0;
@@ -45,9 +47,13 @@ fc_status fc_dist_device_join(fc_backend *be) {
     return FC_OK;
 }
 
+void fc_dist_device_forget(const fc_backend *be) {
+    if (be == g_joined) g_joined = NULL;
+}
+
 fc_status fc_dist_grads_init(fc_dist_grads *g, fc_backend *be, size_t n, int fixed_order) {
     *g = (fc_dist_grads){be, n, fixed_order, NULL};
-    FC_TRY(fc_dist_device_join(be));
+    FC_TRY(fc_dist_device_join(be, !fixed_order));
     if (fixed_order && on_gpu(be) && fc_dist_size() > 1 && !(g->host = be->host_alloc(be, (n ? n : 1) * sizeof(float))))
         return FC_ERR_MEMORY;
     return FC_OK;

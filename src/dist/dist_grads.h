@@ -18,11 +18,16 @@ typedef struct {
     float *host;       /* a GPU's gradients on the host, for the rank-order sum */
 } fc_dist_grads;
 
-/* Joins be to the job's group of GPUs, once per backend (a CPU backend:
- * nothing). Every rank calls it at the same point; ranks on different
- * kinds of device (auto fell back to the CPU on one) are refused. Call it
- * before the run's arena takes the GPU's memory: NCCL allocates its own. */
-fc_status fc_dist_device_join(fc_backend *be);
+/* Checks that every rank of the job runs on one kind of device (auto fell
+ * back to the CPU on one: refused on every rank, or sharded outputs would
+ * mix the devices' bits), then, for a GPU when `group` (NCCL's reduction
+ * is used: not for --deterministic-reduce, which sums on the host), joins
+ * be to the job's group of GPUs, once per backend. Every rank calls it at
+ * the same point. Call it before the run's arena takes the GPU's memory:
+ * NCCL allocates its own. Alone: nothing. */
+fc_status fc_dist_device_join(fc_backend *be, int group);
+/* be is being destroyed: its group ends with it (fc_backend_destroy). */
+void fc_dist_device_forget(const fc_backend *be);
 
 /* Ready to average n gradients on be (joining its group if not yet). */
 fc_status fc_dist_grads_init(fc_dist_grads *g, fc_backend *be, size_t n, int fixed_order);

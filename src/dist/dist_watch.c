@@ -1,27 +1,23 @@
 /* The watchdog over a step's collectives (see dist_watch.h). The thread
  * wakes every second and reads two atomics the collectives set: no lock
- * is taken on the step's path. */
+ * is taken on the step's path. It counts its own wakes inside one
+ * collective rather than reading a clock, so a job stopped as a whole
+ * (Ctrl-Z, a scheduler's suspend) is not taken for a hang when it goes on:
+ * a stopped process's threads do not wake. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "dist/dist_watch.h"
 
 #define FC_DIST_DEFAULT_LIMIT 600.0
 
-static _Atomic long long g_since_ms;          /* when the current watched collective began; 0: none */
+static _Atomic long long g_entered;           /* the number of the current watched collective; 0: none */
 static _Atomic(const char *) g_what;
 static int g_rank;
 static double g_limit;
-
-static long long now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 double fc_dist_watch_limit(void) {
     const char *v = getenv("FCAST_MPI_TIMEOUT");
@@ -37,10 +33,13 @@ double fc_dist_watch_limit(void) {
 
 static void *watch(void *arg) {
     (void)arg;
+    long long seen = 0, seconds = 0;
     for (;;) {
         sleep(1);
-        long long since = atomic_load(&g_since_ms);
-        if (!since || (double)(now_ms() - since) < g_limit * 1000.0) continue;
+        long long now = atomic_load(&g_entered);
+        seconds = now && now == seen ? seconds + 1 : 0;   /* the same collective since the last wake */
+        seen = now;
+        if (!now || (double)seconds < g_limit) continue;
         fprintf(stderr, "fcast: rank %d waited %.0f s for the other ranks in the %s: one of them stopped "
                 "answering; stopping the job (FCAST_MPI_TIMEOUT sets the limit)\n", g_rank, g_limit,
                 atomic_load(&g_what));
@@ -58,8 +57,9 @@ void fc_dist_watch_start(int rank) {
 }
 
 void fc_dist_watch_enter(const char *what) {
+    static long long count;   /* collectives are entered by one thread */
     atomic_store(&g_what, what);
-    atomic_store(&g_since_ms, now_ms());
+    atomic_store(&g_entered, ++count);
 }
 
-void fc_dist_watch_leave(void) { atomic_store(&g_since_ms, 0); }
+void fc_dist_watch_leave(void) { atomic_store(&g_entered, 0); }

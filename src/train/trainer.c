@@ -14,6 +14,7 @@
 #include "core/memory_stats.h"
 #include "dist/dist.h"
 #include "dist/dist_grads.h"
+#include "dist/dist_watch.h"
 #include "train/batch.h"
 #include "train/checkpoint.h"
 #include "train/forecaster.h"
@@ -309,7 +310,10 @@ static fc_status train_step(trainer *t, size_t step, double *loss, fc_step_repor
     phase_end(t, FC_PHASE_OPTIMIZER);   /* its launch, the last of step_body */
     draw_ahead(t, step);
     phase_end(t, FC_PHASE_SAMPLE);
+    int gpus = t->ranks > 1 && !m->be->host_visible;   /* NCCL's all-reduce is waited for here, on the host */
+    if (gpus) fc_dist_watch_enter("GPUs' gradient all-reduce");
     fc_status st = fc_optimizer_finish(&t->opt, m, loss, r);   /* waits for the step */
+    if (gpus) fc_dist_watch_leave();
     if (st == FC_OK && t->ranks > 1) st = fc_dist_mean_double(loss);            /* the loss of every rank's windows */
     phase_end(t, FC_PHASE_OPTIMIZER);
     return st;

@@ -273,7 +273,10 @@ static int version_major(int v) { return v / 1000; }
 static int version_minor(int v) { return v % 1000 / 10; }
 
 /* Driver present, new enough for this runtime, and the device there. */
-static fc_status check_device(int device, cudaDeviceProp *prop, char *why, size_t cap) {
+/* *device < 0 is a job's rank taking a GPU by its local rank (backend.h):
+ * -1 - local rank, modulo the GPUs this process sees (one each under
+ * Slurm's --gpus-per-task, where CUDA_VISIBLE_DEVICES holds one). */
+static fc_status check_device(int *device_io, cudaDeviceProp *prop, char *why, size_t cap) {
     int driver = 0, runtime = 0, count = 0;
     cudaDriverGetVersion(&driver);
     cudaRuntimeGetVersion(&runtime);
@@ -295,7 +298,9 @@ static fc_status check_device(int device, cudaDeviceProp *prop, char *why, size_
                  err != cudaSuccess ? cudaGetErrorString(err) : "0 devices");
         return FC_ERR_BACKEND;
     }
-    if (device < 0 || device >= count) {
+    if (*device_io < 0) *device_io = (-1 - *device_io) % count;
+    int device = *device_io;
+    if (device >= count) {
         snprintf(why, cap, "no such GPU: cuda:%d asked for, this machine has %d", device, count);
         return FC_ERR_BACKEND;
     }
@@ -345,7 +350,7 @@ fc_backend_cuda_create(int abi, int device, fc_error_fn report, fc_backend **out
         return FC_ERR_BACKEND;
     }
     cudaDeviceProp prop;
-    fc_status st = check_device(device, &prop, why, why_cap);
+    fc_status st = check_device(&device, &prop, why, why_cap);
     if (st != FC_OK) return st;
     fc_backend *be = (fc_backend *)calloc(1, sizeof *be);
     fc_cuda_impl *impl = (fc_cuda_impl *)calloc(1, sizeof *impl);

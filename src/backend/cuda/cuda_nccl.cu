@@ -5,9 +5,9 @@
  * NCCL, and a job that needs it says so in one line. Only the five NCCL
  * calls below are used; their types come from nccl.h of the toolkit this
  * library is built with. GPU-only: checked by `make test-gpu` on a machine
- * with two GPUs (tests/gpu_parity.sh), compiled in CI. Built where the
+ * with two GPUs (tests/gpu_mpi.sh), compiled in CI. Built where the
  * toolkit has no nccl.h, the entries stay NULL and a job on GPUs is
- * refused with the reason (dist/dist_device.c). */
+ * refused with the reason (dist/dist_grads.c). */
 #include "backend/cuda/cuda_internal.h"
 
 #if __has_include(<nccl.h>)
@@ -30,7 +30,7 @@ typedef struct {
 enum { NCCL_AVG_SINCE = 21000 };   /* ncclAvg came with NCCL 2.10 */
 
 static nccl_calls g_nccl;
-static int g_loaded;
+static int g_loaded;   /* set once, by the training's thread: a process joins one group */
 
 static fc_status load_nccl(void) {
     if (g_loaded) return FC_OK;
@@ -46,12 +46,16 @@ static fc_status load_nccl(void) {
     n.comm_destroy = (ncclResult_t(*)(ncclComm_t))dlsym(lib, "ncclCommDestroy");
     n.error_string = (const char *(*)(ncclResult_t))dlsym(lib, "ncclGetErrorString");
     if (!n.get_version || !n.get_unique_id || !n.comm_init_rank || !n.all_reduce || !n.comm_destroy ||
-        !n.error_string)
+        !n.error_string) {
+        dlclose(lib);
         return fc_error(FC_ERR_BACKEND, "libnccl.so.2 lacks a call fcast uses (ncclGetVersion, ncclGetUniqueId, "
                         "ncclCommInitRank, ncclAllReduce, ncclCommDestroy, ncclGetErrorString)");
+    }
     int version = 0;
-    if (n.get_version(&version) != ncclSuccess || version < NCCL_AVG_SINCE)
+    if (n.get_version(&version) != ncclSuccess || version < NCCL_AVG_SINCE) {
+        dlclose(lib);
         return fc_error(FC_ERR_BACKEND, "NCCL %d is older than 2.10, the first with the averaging all-reduce", version);
+    }
     g_nccl = n;
     g_loaded = 1;
     return FC_OK;
