@@ -209,9 +209,13 @@ fc_status fcast_predict_levels(const fcast_model *m, const fcast_data *history, 
 int fcast_model_has_intervals(const fcast_model *m);
 /* A data-parallel job started by mpirun (docs/distributed.md): this
  * process's rank (0 alone) and the number of processes (1 alone), joining
- * the job if no call has yet. Every rank trains on its share of each
- * step's windows; rank 0 alone writes the model file, checkpoints and the
- * run log, so a program prints on rank 0 alone too. */
+ * the job if no call has yet. In fcast_train every rank trains on its
+ * share of each step's windows; fcast_predict_files and
+ * fcast_cross_validate_file share their forecasts and trainings. Rank 0
+ * alone writes the model file, checkpoints, the run log and the output
+ * files, so a program prints on rank 0 alone too. Every rank must make the
+ * same calls in the same order; a call that fails on one rank ends the
+ * job (MPI_Abort). */
 int fcast_job_rank(void);
 int fcast_job_size(void);
 /* What the training of m did (a model from fcast_train; zeros and NULLs
