@@ -99,6 +99,14 @@ check "validation split over ranks: the same validation losses, bit for bit" \
       "vals() { grep -o '\"val_loss\":[^,]*' \$1; }; [ -n \"\$(vals $tmp/val_one.jsonl)\" ] && [ \"\$(vals $tmp/val_one.jsonl)\" = \"\$(vals $tmp/val_ranks.jsonl)\" ]"
 check "validation split over ranks: the same weights" "same_weights $tmp/val_ranks.safetensors $tmp/val_one.safetensors"
 
+# A streamed data store (each rank its own store file): the same weights as one process in memory.
+stream=("${base[@]/$data/$tmp/panel.csv}" --max-steps 8)
+"${mpi[@]}" "$fcast" train "${stream[@]}" --deterministic-reduce --data-store stream --store-dir "$tmp" \
+    --out "$tmp/stream_ranks.safetensors" > /dev/null 2>&1
+"$fcast" train "${stream[@]}" --grad-accum 2 --out "$tmp/stream_one.safetensors" > /dev/null 2>&1
+check "2 ranks on streamed data train one process's weights" \
+      "[ -s $tmp/stream_ranks.safetensors ] && same_weights $tmp/stream_ranks.safetensors $tmp/stream_one.safetensors"
+
 # Checkpoints: written by rank 0, resumed by as many ranks (to the uninterrupted run's weights), refused by one process
 "${mpi[@]}" "$fcast" train "${short[@]}" --out "$tmp/full.safetensors" > /dev/null 2>&1
 "${mpi[@]}" "$fcast" train "${short[@]}" --out "$tmp/part.safetensors" \
