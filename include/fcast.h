@@ -30,6 +30,13 @@ const char *fc_last_error(void);
 /* The status that went with that message (FC_OK if none). */
 fc_status fc_last_status(void);
 const char *fc_status_name(fc_status s);
+/* The exit code of a failure with status s, one per status and the same
+ * for every fcast command (docs/operations.md, "Exit codes"), so a script
+ * or a scheduler tells "fix the data" from "retry" from "resume": 3 parse,
+ * 4 invalid, 5 I/O, 6 memory, 7 file format, 8 backend, 130 interrupted;
+ * 1 for FC_OK or an unknown status (a failure without a status is a bug).
+ * A rank of an MPI job that fails ends the job with it (MPI_Abort). */
+int fcast_exit_code(fc_status s);
 const char *fc_version(void);
 /* For a signal handler about to _exit: removes the temporary file of the
  * library's write in progress (files are written to a temporary name and

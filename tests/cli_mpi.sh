@@ -135,10 +135,19 @@ timeout 120 mpirun --allow-run-as-root --oversubscribe -x ASAN_OPTIONS \
     -np 1 "$fcast" train "${common[@]}" --out "$tmp/fail0.safetensors" : \
     -np 1 "$fcast" train "${common[@]/$data/$tmp/missing.csv}" --out "$tmp/fail1.safetensors" > "$tmp/fail.txt" 2>&1
 code=$?
-check "a failing rank stops the job (non-zero exit, not the timeout)" "[ $code -ne 0 ] && [ $code -ne 124 ]"
+check "a failing rank stops the job with the exit code of its failure (5: I/O)" "[ $code -eq 5 ]"
 check "the message names the missing file" "grep -q 'missing.csv' $tmp/fail.txt"
 check "it stops within a minute" "[ \$(( \$(date +%s) - start )) -lt 60 ]"
 check "no model file from the failed job" "[ ! -e $tmp/fail0.safetensors ]"
+
+# Refusals on every rank end the job with their exit codes: the memory plan over --memory-limit (6),
+# predict's missing history (5).
+"${mpi[@]}" "$fcast" train "${common[@]}" --memory-limit 20MiB --out "$tmp/lim.safetensors" > "$tmp/lim.txt" 2>&1
+check "a job over --memory-limit (per rank) exits 6, saying what it needs" \
+      "[ $? -eq 6 ] && grep -q 'memory-limit 20.0 MiB: this run needs' $tmp/lim.txt"
+"${mpi[@]}" "$fcast" predict --model "$tmp/one.safetensors" --data "$tmp/nothere.csv" --out "$tmp/x.csv" \
+    > "$tmp/x.txt" 2>&1
+check "sharded predict of a missing file exits 5, naming it" "[ $? -eq 5 ] && grep -q 'nothere.csv' $tmp/x.txt"
 
 # A rank that dies (SIGKILL) or stops answering while alive (SIGSTOP), mid-training: the job ends with a
 # message, never a hang. The launcher ends a job whose rank died; a stopped rank is caught by the other

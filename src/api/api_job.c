@@ -21,6 +21,6 @@ fc_status fc_api_job_failed(fc_status st, int interrupted_too) {
     int fails = st != FC_OK && (interrupted_too || st != FC_ERR_INTERRUPTED);
     if (!fails || fc_dist_size() < 2) return st;
     fprintf(stderr, "fcast: %s\n", fc_last_error());
-    fc_dist_abort(1);
+    fc_dist_abort(fcast_exit_code(st));   /* mpirun exits with it: a scheduler reads the kind of failure */
     return st;
 }

@@ -59,6 +59,20 @@ const char *fc_status_name(fc_status s) {
     return "unknown error";
 }
 
+int fcast_exit_code(fc_status s) {
+    switch (s) {
+    case FC_OK: return 1;
+    case FC_ERR_PARSE: return 3;
+    case FC_ERR_INVALID: return 4;
+    case FC_ERR_IO: return 5;
+    case FC_ERR_MEMORY: return 6;
+    case FC_ERR_FORMAT: return 7;
+    case FC_ERR_BACKEND: return 8;
+    case FC_ERR_INTERRUPTED: return 130;
+    }
+    return 1;
+}
+
 void *fc_malloc(size_t bytes, const char *what) {
     void *p = malloc(bytes ? bytes : 1);
     if (!p) fc_error(FC_ERR_MEMORY, "cannot allocate %zu bytes for %s", bytes, what);
