@@ -18,11 +18,11 @@ static fc_status fit_one(void *vctx, const fc_dataset *ds, size_t test_size, fc_
     fit_ctx *c = vctx;
     fc_train_summary sum;
     FC_TRY(fc_cv_fit(&c->m->t, ds, test_size, f, &sum));
+    if (!c->r->verbose) return FC_OK;
     char rank[32] = "";   /* under mpirun, whose training it was */
     if (fc_dist_size() > 1) snprintf(rank, sizeof rank, "rank %d: ", fc_dist_rank());
-    if (c->r->verbose)
-        fprintf(stderr, "%scv: %s trained on all but the last %zu points of every series: %zu steps in %.1f s\n",
-                rank, c->m->name, test_size, sum.steps, sum.seconds);
+    fprintf(stderr, "%scv: %s trained on all but the last %zu points of every series: %zu steps in %.1f s\n",
+            rank, c->m->name, test_size, sum.steps, sum.seconds);
     return FC_OK;
 }
 

@@ -1,6 +1,7 @@
 /* The processes of a data-parallel job over MPI (see dist.h). The
  * collectives are MPI's own (Open MPI from Debian; any MPI through the
  * standard API): nothing here moves bytes itself. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -57,6 +58,11 @@ fc_status fc_dist_start(void) {
     return FC_OK;
 }
 
+/* Refuses a count MPI's int cannot hold in one call. */
+static fc_status one_call(size_t n, const char *what) {
+    return n > (size_t)INT_MAX ? fc_error(FC_ERR_INVALID, "%zu %s are more than one MPI call sends", n, what) : FC_OK;
+}
+
 /* Rank order: every rank's x to rank 0, summed there from rank 0 up, the
  * mean sent back. */
 static fc_status mean_fixed_order(float *x, size_t n) {
@@ -85,7 +91,7 @@ static fc_status mean_fixed_order(float *x, size_t n) {
 
 fc_status fc_dist_mean_floats(float *x, size_t n, int fixed_order) {
     if (g_size < 2 || !n) return FC_OK;
-    if (n > (size_t)0x7fffffff) return fc_error(FC_ERR_INVALID, "%zu gradients are more than one MPI call sends", n);
+    FC_TRY(one_call(n, "gradients"));
     fc_dist_watch_enter("gradient reduction");
     if (fixed_order) {
         fc_status st = mean_fixed_order(x, n);
@@ -125,7 +131,7 @@ fc_status fc_dist_merge(void *x, size_t bytes, int in_step) {
 
 fc_status fc_dist_broadcast(void *x, size_t bytes) {
     if (g_size < 2) return FC_OK;
-    if (bytes > (size_t)0x7fffffff) return fc_error(FC_ERR_INVALID, "%zu bytes are more than one MPI call sends", bytes);
+    FC_TRY(one_call(bytes, "bytes"));
     int rc = MPI_Bcast(x, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
     return rc == MPI_SUCCESS ? FC_OK : mpi_failed("broadcast", rc);
 }

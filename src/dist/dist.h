@@ -39,9 +39,10 @@ void fc_dist_part(size_t n, size_t block, int rank, int ranks, size_t *lo, size_
  * value is written by exactly one rank and is all-zero bits on every
  * other, so a bitwise OR over the ranks puts every value in place exactly
  * (no float sum: -0 and NaN pass unchanged). in_step: every rank comes
- * to it after the same work (a step's validation, a forecast's chunks), so a long
- * wait is a rank that stopped answering (dist_watch.h); 0 when the work
- * before differs (a cross-validation's trainings). Alone: nothing. */
+ * to it after the same work (a step's validation, a forecast's chunks),
+ * so a long wait is a rank that stopped answering (dist_watch.h); 0 when
+ * the work before differs (a cross-validation's trainings). Alone:
+ * nothing. */
 fc_status fc_dist_merge(void *x, size_t bytes, int in_step);
 /* x (`bytes`) sent from rank 0 to every rank. Alone: nothing. */
 fc_status fc_dist_broadcast(void *x, size_t bytes);

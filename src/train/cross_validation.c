@@ -77,8 +77,11 @@ static fc_status fit_and_predict(const fc_dataset *ds, const fc_cv_spec *cv, con
     return st;
 }
 
+/* Windows per training: refit's, or all of them in one. */
+static size_t windows_per_training(const fc_cv_spec *cv) { return cv->refit ? cv->refit : cv->n_windows; }
+
 size_t fc_cv_trainings(const fc_cv_spec *cv) {
-    size_t every = cv->refit ? cv->refit : cv->n_windows;
+    size_t every = windows_per_training(cv);
     return every ? (cv->n_windows + every - 1) / every : 0;
 }
 
@@ -87,7 +90,7 @@ fc_status fc_cross_validate_dealt(const fc_dataset *ds, const fc_cv_spec *cv, co
     *out = NULL;
     *width = 0;
     FC_TRY(fc_cv_check(cv));
-    size_t every = cv->refit ? cv->refit : cv->n_windows, g = 0;
+    size_t every = windows_per_training(cv), g = 0;
     fc_status st = FC_OK;
     for (size_t first = 0; st == FC_OK && first < cv->n_windows; first += every, g++) {
         if (deal && (deal->first + g) % (size_t)deal->ranks != (size_t)deal->rank) continue;   /* another rank's */
