@@ -127,6 +127,9 @@ fc_status fc_api_words(fc_status st);
 
 /* fcast_data_open's work, its messages in the engine's words. */
 fc_status fc_api_data_open(const fcast_config *c, const char *path, fcast_data **out);
+/* The same for rank `rank` of a training job of `ranks`: a file it streams
+ * is kept as the rank's shard of the series (data/dataset.h). */
+fc_status fc_api_data_open_shard(const fcast_config *c, const char *path, int rank, int ranks, fcast_data **out);
 
 /* An empty model (its message set when out of memory). */
 fcast_model *fc_api_new_model(void);

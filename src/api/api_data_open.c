@@ -18,7 +18,17 @@ static fc_status bind_exog(const fcast_config *c, const fc_model_config *cfg, co
     return FC_OK;
 }
 
-fc_status fc_api_data_open(const fcast_config *c, const char *path, fcast_data **out) {
+/* A streamed file in a job of `ranks` ranks: rank `rank` keeps its shard
+ * (data/dataset.h), so the job's stores together hold the file once. */
+static void take_shard(fc_load_options *lo, int rank, int ranks) {
+    if (!lo->stream || ranks < 2) return;
+    lo->shard = (size_t)rank, lo->shards = (size_t)ranks;
+    if (rank == 0)
+        fprintf(stderr, "data: each of the %d ranks keeps 1/%d of the series in its store (docs/distributed.md)\n",
+                ranks, ranks);
+}
+
+fc_status fc_api_data_open_shard(const fcast_config *c, const char *path, int rank, int ranks, fcast_data **out) {
     if (!c || !path || !out) return fc_error(FC_ERR_INVALID, "fcast_data_open: config, path and out are needed");
     *out = NULL;
     fc_model_config cfg;
@@ -29,6 +39,7 @@ fc_status fc_api_data_open(const fcast_config *c, const char *path, fcast_data *
     fc_data_choice choice;
     FC_TRY(fc_data_choose(path, &lo, c->run.data_store, c->run.memory_limit, &choice));
     fc_data_choice_print(&choice, &lo, c->run.memory_limit, stderr);
+    take_shard(&lo, rank, ranks);
     fc_dataset *ds = NULL;
     FC_TRY(fc_dataset_open(path, &lo, &ds));
     fc_status st = bind_exog(c, &cfg, path, ds);
@@ -42,6 +53,10 @@ fc_status fc_api_data_open(const fcast_config *c, const char *path, fcast_data *
     d->ds = ds;
     *out = d;
     return FC_OK;
+}
+
+fc_status fc_api_data_open(const fcast_config *c, const char *path, fcast_data **out) {
+    return fc_api_data_open_shard(c, path, 0, 1, out);
 }
 
 fc_status fcast_data_open(const fcast_config *c, const char *path, fcast_data **out) {

@@ -213,9 +213,18 @@ static fc_status set_options(train_run *r, const volatile int *cancel) {
     return FC_OK;
 }
 
+/* Whether the ranks of a job each keep a shard of a streamed file: not
+ * under --deterministic-reduce (its promise, one process's model file,
+ * needs one process's micro-batches) nor with conformal intervals (their
+ * cross-validation runs on every series). */
+static int shards_data(const train_run *r) {
+    return fc_dist_size() > 1 && !r->o.deterministic_reduce && !r->c->pi_windows;
+}
+
 /* The data: the caller's, or the file's, read now. */
 static fc_status take_data(train_run *r) {
-    if (!r->d) FC_TRY(fc_api_data_open(r->c, r->path, &r->opened));
+    int ranks = shards_data(r) ? fc_dist_size() : 1;
+    if (!r->d) FC_TRY(fc_api_data_open_shard(r->c, r->path, fc_dist_rank(), ranks, &r->opened));
     if (!r->d) r->d = r->opened;
     const fc_dataset *ds = r->d->ds;
     r->m->f.ds_kind = ds->ds_kind;

@@ -76,11 +76,14 @@ ssize_t fc_dataset_find(const fc_dataset *d, const char *id) {
 static fc_status load_text(const char *name, const char *text, size_t len, const fc_load_options *opt,
                            int file_map, fc_dataset **out) {
     fc_raw_table t;
+    *out = NULL;
+    if (opt && opt->shards > 1)   /* a shard saves only what streaming keeps; whole data is every rank's */
+        return fc_error(FC_ERR_INVALID, "%s: only a streamed load keeps a shard of the series",
+                        name ? name : "<memory>");
     memset(&t, 0, sizeof t);
     t.source = name ? name : "<memory>";
     t.file_map = file_map && len ? text : NULL;
     if (opt) t.opt = *opt;
-    *out = NULL;
     fc_status st = fc_raw_table_parse(&t, text ? text : "", text ? len : 0);
     if (st == FC_OK) st = fc_raw_table_build(&t, out);
     fc_raw_table_free(&t);

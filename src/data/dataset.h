@@ -57,7 +57,27 @@ typedef struct fc_dataset {
      * (series_store.h), not on the heap: its mapping, else NULL. */
     void *map;
     size_t map_len;
+    /* A shard of a streamed file (fc_load_options.shards > 1: each rank of
+     * an MPI job keeps its own, docs/distributed.md). The file has
+     * job_series series, sorted as always; this dataset holds those whose
+     * index g in that order has g % shards == shard, in order, so its
+     * series i is the file's series i * shards + shard. job_longest: the
+     * file's longest series (points), which places every series' windows
+     * on the training grid. 0 in all four for a whole dataset. */
+    size_t shard, shards, job_series, job_longest;
 } fc_dataset;
+
+/* The series of the whole file (n_series unless ds is a shard). */
+static inline size_t fc_dataset_job_series(const fc_dataset *d) {
+    return d->shards > 1 ? d->job_series : d->n_series;
+}
+
+/* This dataset's index of the file's series g, or -1 when another shard
+ * holds it. */
+static inline ptrdiff_t fc_dataset_local_series(const fc_dataset *d, size_t g) {
+    if (d->shards <= 1) return (ptrdiff_t)g;
+    return g % d->shards == d->shard ? (ptrdiff_t)(g / d->shards) : -1;
+}
 
 typedef struct {
     const char *freq;    /* NULL: infer (most common step over all series) */
@@ -69,6 +89,8 @@ typedef struct {
     const char *store_dir;   /* streaming: where the store file goes (NULL: $TMPDIR, else /var/tmp) */
     int y_optional;      /* 1: a file without a y column loads with every y missing (mask 0); the future
                           * values of exogenous columns for `predict --futr-data` have no target */
+    size_t shard, shards;    /* streaming, shards > 1: keep only shard `shard` of the file's series
+                              * (fc_dataset.shard); the in-memory loader refuses it */
 } fc_load_options;
 
 /* Reads and validates a long-format CSV. Errors name the file, line and

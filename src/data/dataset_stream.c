@@ -47,7 +47,9 @@ typedef struct {
     series_scan *scan;          /* (ids) pass 1, by interned id */
     size_t scan_cap;
     uint32_t *series_of_id, *id_of_series;
-    series_cursor *cursor;      /* (N) pass 2, by sorted series */
+    series_cursor *cursor;      /* (N) pass 2, by the dataset's series */
+    char **job_ids;             /* (the file's series) sorted names: pass 2 places a row by its name;
+                                 * the dataset's ids, or a shard's copies of all */
     size_t since_release;
     struct timespec mtime;      /* the file's, when it was mapped */
     fc_dataset *d;
@@ -185,14 +187,37 @@ static char *copy_string(const char *text) {
     return p;
 }
 
+/* Of a file with N series: the shard's names (a shard copies them all for
+ * pass 2's lookup), its longest series, and its series count. */
+static fc_status make_shard(stream_state *s, const fc_freq *f, size_t N) {
+    fc_dataset *d = s->d;
+    size_t shards = s->opt.shards;
+    if (s->opt.shard >= shards)
+        return fc_error(FC_ERR_INVALID, "%s: shard %zu of %zu does not exist", s->source, s->opt.shard, shards);
+    if (N < shards)
+        return fc_error(FC_ERR_INVALID, "%s: %zu series cannot be shared by %zu ranks (each keeps at least one "
+                        "series): run at most %zu", s->source, N, shards, N);
+    d->shard = s->opt.shard, d->shards = shards, d->job_series = N;
+    if (!(s->job_ids = fc_calloc(N, sizeof *s->job_ids, "series ids"))) return FC_ERR_MEMORY;
+    for (size_t g = 0; g < N; g++) {
+        const series_scan *sc = &s->scan[s->id_of_series[g]];
+        size_t len = grid_length(s, f, sc);
+        d->job_longest = len > d->job_longest ? len : d->job_longest;
+        if (!(s->job_ids[g] = copy_string(id_name(s, s->id_of_series[g])))) return FC_ERR_MEMORY;
+    }
+    d->n_series = (N - d->shard + shards - 1) / shards;
+    return FC_OK;
+}
+
 /* The dataset's heap part: names, offsets, frequency; columns in the store. */
 static fc_status make_dataset(stream_state *s, const fc_freq *f) {
     const fc_raw_table *t = &s->t;
-    size_t N = t->ids.n;
     fc_dataset *d = fc_calloc(1, sizeof *d, "dataset");
     if (!d) return FC_ERR_MEMORY;
     s->d = d;
-    d->n_series = N;
+    d->n_series = t->ids.n;
+    if (s->opt.shards > 1) FC_TRY(make_shard(s, f, t->ids.n));
+    size_t N = d->n_series, step = d->shards > 1 ? d->shards : 1;
     d->n_exog = t->n_exog;
     d->ds_kind = t->kind;
     d->freq = *f;
@@ -204,10 +229,12 @@ static fc_status make_dataset(stream_state *s, const fc_freq *f) {
     for (size_t j = 0; j < t->n_exog; j++)
         if (!(d->exog_names[j] = copy_string(t->col_names[t->exog_cols[j]]))) return FC_ERR_MEMORY;
     for (size_t i = 0; i < N; i++) {
-        if (!(d->ids[i] = copy_string(id_name(s, s->id_of_series[i])))) return FC_ERR_MEMORY;
-        d->offsets[i + 1] = d->offsets[i] + grid_length(s, f, &s->scan[s->id_of_series[i]]);
+        uint32_t id = s->id_of_series[i * step + d->shard];
+        if (!(d->ids[i] = copy_string(id_name(s, id)))) return FC_ERR_MEMORY;
+        d->offsets[i + 1] = d->offsets[i] + grid_length(s, f, &s->scan[id]);
     }
     d->n_rows = d->offsets[N];
+    if (!s->job_ids) s->job_ids = d->ids;
     return FC_OK;
 }
 
@@ -218,8 +245,7 @@ static fc_status plan_store(stream_state *s) {
     FC_TRY(fc_raw_table_freq(&s->t, &s->counter, &f));
     s->series_of_id = fc_malloc(N * sizeof *s->series_of_id, "series order");
     s->id_of_series = fc_malloc(N * sizeof *s->id_of_series, "series order");
-    s->cursor = fc_calloc(N, sizeof *s->cursor, "series cursors");
-    if (!s->series_of_id || !s->id_of_series || !s->cursor) return FC_ERR_MEMORY;
+    if (!s->series_of_id || !s->id_of_series) return FC_ERR_MEMORY;
     FC_TRY(fc_id_table_order(&s->t.ids, s->series_of_id, s->id_of_series));
     size_t limit = fc_fill_limit(s->t.rows_read, s->t.n_exog);
     for (uint32_t id = 0; id < N; id++) {
@@ -228,6 +254,7 @@ static fc_status plan_store(stream_state *s) {
         total += len;
     }
     FC_TRY(make_dataset(s, &f));
+    if (!(s->cursor = fc_calloc(s->d->n_series, sizeof *s->cursor, "series cursors"))) return FC_ERR_MEMORY;
     return fc_series_store_create(s->d, s->opt.store_dir);
 }
 
@@ -235,14 +262,30 @@ static fc_status changed_error(const stream_state *s) {
     return fc_error(FC_ERR_IO, "%s: the file changed while it was read", s->source);
 }
 
+#define OTHER_SHARD UINT32_MAX   /* series_of_id in pass 2: a series another shard keeps */
+
+/* The index of name among the file's sorted series, or -1. */
+static ssize_t find_job_series(const stream_state *s, const char *name) {
+    size_t lo = 0, hi = fc_dataset_job_series(s->d);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(s->job_ids[mid], name);
+        if (c == 0) return (ssize_t)mid;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return -1;
+}
+
 /* Pass 2 numbers the ids afresh, in its own order of first appearance: a
  * new id is placed by its name, so a file that changed between the passes
  * is an error, never one series' rows written into another's place. */
 static fc_status map_pass2_id(stream_state *s, uint32_t id, size_t *n_seen) {
     if (id < *n_seen) return FC_OK;
-    ssize_t series = id < s->d->n_series ? fc_dataset_find(s->d, id_name(s, id)) : -1;
-    if (series < 0) return changed_error(s);
-    s->series_of_id[id] = (uint32_t)series;
+    ssize_t g = id < fc_dataset_job_series(s->d) ? find_job_series(s, id_name(s, id)) : -1;
+    if (g < 0) return changed_error(s);
+    ptrdiff_t local = fc_dataset_local_series(s->d, (size_t)g);
+    s->series_of_id[id] = local < 0 ? OTHER_SHARD : (uint32_t)local;
     (*n_seen)++;
     return FC_OK;
 }
@@ -273,6 +316,7 @@ static fc_status place_row(stream_state *s, size_t r, size_t *n_seen) {
     fc_dataset *d = s->d;
     if (t->n_exog != d->n_exog) return changed_error(s);
     FC_TRY(map_pass2_id(s, t->series[r], n_seen));
+    if (s->series_of_id[t->series[r]] == OTHER_SHARD) return FC_OK;   /* its shard checks and keeps it */
     size_t series = s->series_of_id[t->series[r]], base = d->offsets[series];
     size_t room = d->offsets[series + 1] - base;   /* 0 for a series pass 1 found off the grid */
     series_cursor *c = &s->cursor[series];
@@ -331,7 +375,8 @@ static fc_status stream_text(stream_state *s) {
     n_seen = 0;
     FC_TRY(unchanged(s));
     FC_TRY(each_row(s, place_row, &n_seen));
-    if (s->t.n_cols != n_cols || s->t.n_exog != s->d->n_exog || s->t.ids.n != s->d->n_series) return changed_error(s);
+    if (s->t.n_cols != n_cols || s->t.n_exog != s->d->n_exog || s->t.ids.n != fc_dataset_job_series(s->d))
+        return changed_error(s);
     return finish_store(s);
 }
 
@@ -353,6 +398,10 @@ fc_status fc_dataset_stream_csv(const char *path, const fc_load_options *opt, fc
     free(s.series_of_id);
     free(s.id_of_series);
     free(s.cursor);
+    if (s.job_ids && (!s.d || s.job_ids != s.d->ids)) {
+        for (size_t g = 0; s.d && g < s.d->job_series; g++) free(s.job_ids[g]);
+        free(s.job_ids);
+    }
     if (st == FC_OK) *out = s.d;
     else fc_dataset_free(&s.d);
     return st;

@@ -50,7 +50,7 @@ static json_t *options_json(const fc_forecaster *f, const fc_train_options *o) {
 /* FNV-1a over the series ids and lengths: which series, in which order,
  * with how many points. Cheap next to a training step, and enough to tell
  * another data set from this one (the file's size and mtime do the rest). */
-static uint64_t series_index_hash(const fc_dataset *ds) {
+uint64_t fc_checkpoint_index_hash(const fc_dataset *ds) {
     uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < ds->n_series; i++) {
         for (const unsigned char *p = (const unsigned char *)ds->ids[i]; ; p++) {
@@ -84,8 +84,12 @@ static uint64_t mix_bytes(uint64_t h, const void *p, size_t n) {
     return mix(h, tail ^ ((uint64_t)n << 56));
 }
 
+uint64_t fc_checkpoint_hash_words(const uint64_t *h, size_t n) {
+    return mix_bytes(0x9e3779b97f4a7c15ull, h, n * sizeof *h);
+}
+
 uint64_t fc_checkpoint_data_hash(const fc_dataset *ds) {
-    uint64_t h = series_index_hash(ds);
+    uint64_t h = fc_checkpoint_index_hash(ds);
     size_t since = 0;
     for (size_t i = 0; i < ds->n_series; i++) {
         size_t r0 = ds->offsets[i], n = ds->offsets[i + 1] - r0;
@@ -103,8 +107,9 @@ typedef struct {
     uint64_t index_hash, values_hash;
 } data_identity;
 
-static data_identity identity_of(const fc_dataset *ds, uint64_t values_hash) {
-    data_identity d = {-1, -1, series_index_hash(ds), values_hash};
+static data_identity identity_of(const fc_checkpoint_ref *c) {
+    const fc_dataset *ds = c->ds;
+    data_identity d = {-1, -1, c->index_hash, c->data_hash};
     struct stat st;
     if (ds->source && stat(ds->source, &st) == 0) {
         d.size = (long long)st.st_size;
@@ -129,7 +134,7 @@ static fc_status meta_printf(fc_st_writer *w, const char *key, const char *fmt, 
 static fc_status add_state_meta(fc_st_writer *w, const fc_checkpoint_ref *c) {
     const fc_loop_state *l = c->loop;
     const fc_loss_scaler *s = &c->opt->scaler;
-    data_identity d = identity_of(c->ds, c->data_hash);
+    data_identity d = identity_of(c);
     json_t *opts = options_json(c->f, c->o);
     char *opts_text = opts ? json_dumps(opts, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     json_decref(opts);
@@ -294,7 +299,7 @@ static fc_status check_data(const fc_safetensors *st, const fc_checkpoint_ref *c
     if (!index || !values) return FC_ERR_FORMAT;
     FC_TRY(meta_long(st, "data_size", &size));
     FC_TRY(meta_long(st, "data_mtime", &mtime));
-    data_identity d = identity_of(c->ds, c->data_hash);
+    data_identity d = identity_of(c);
     char now_index[32], now_values[32];
     snprintf(now_index, sizeof now_index, "%016" PRIx64, d.index_hash);
     snprintf(now_values, sizeof now_values, "%016" PRIx64, d.values_hash);

@@ -43,8 +43,16 @@ typedef struct {
     fc_optimizer *opt;
     float *best;                /* (n_trainable) best weights, NULL without validation */
     fc_loop_state *loop;
-    uint64_t data_hash;         /* fc_checkpoint_data_hash(ds), computed once per run */
+    uint64_t index_hash;        /* fc_checkpoint_index_hash(ds), computed once per run */
+    uint64_t data_hash;         /* fc_checkpoint_data_hash(ds), likewise (of a shard: both the job's) */
 } fc_checkpoint_ref;
+
+/* A hash of the series' names and lengths in order: which series, in
+ * which order, with how many points. */
+uint64_t fc_checkpoint_index_hash(const fc_dataset *ds);
+/* One hash of n hashes in order: a job of shards (data/dataset.h) hashes
+ * every rank's, so its checkpoint names the whole file's data. */
+uint64_t fc_checkpoint_hash_words(const uint64_t *h, size_t n);
 
 /* A hash of every value of the data (ds, y bits, mask, exogenous bits) in
  * series order: a resume on data that differs in one value is refused.

@@ -130,10 +130,33 @@ fc_status fc_validator_init(fc_runner *r, fc_forecaster *f, const fc_dataset *ds
     FC_TRY(runner_init(r, f, n));
     r->ranks = 1;
     r->windows = fc_malloc((n ? n : 1) * sizeof *r->windows, "validation windows");
-    size_t chunks = (n + r->cap - 1) / r->cap;
-    r->partials = fc_malloc(2 * (chunks ? chunks : 1) * sizeof *r->partials, "validation sums");
+    size_t chunks = (n + r->cap - 1) / r->cap, slots = chunks > ds->shards ? chunks : ds->shards;
+    r->partials = fc_malloc(2 * (slots ? slots : 1) * sizeof *r->partials, "validation sums");
     if (!r->windows || !r->partials) { runner_free(r); return FC_ERR_MEMORY; }
     r->n_windows = fc_validation_windows(ds, spec, r->windows);
+    return FC_OK;
+}
+
+/* The first `n` (sum, weight) pairs of partials added in order. */
+static void add_pairs(const double *partials, size_t n, double *sum, double *weight) {
+    *sum = *weight = 0.0;
+    for (size_t c = 0; c < n; c++) *sum += partials[2 * c], *weight += partials[2 * c + 1];
+}
+
+/* A shard's validation: all its own windows, then each rank's totals
+ * merged and added in rank order (the same bits on every rank; for a
+ * fixed number of ranks, every run). */
+static fc_status validate_shard(fc_runner *r, fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec,
+                                double *sum, double *weight) {
+    size_t chunks = (r->n_windows + r->cap - 1) / r->cap;
+    memset(r->partials, 0, 2 * chunks * sizeof *r->partials);
+    loss_acc a = {r->partials, 0, r->cap, f->loss};
+    FC_TRY(run_windows(r, f, ds, spec, r->windows, r->n_windows, accumulate_loss, &a));
+    add_pairs(r->partials, chunks, sum, weight);
+    memset(r->partials, 0, 2 * ds->shards * sizeof *r->partials);
+    r->partials[2 * ds->shard] = *sum, r->partials[2 * ds->shard + 1] = *weight;
+    FC_TRY(fc_dist_merge(r->partials, 2 * ds->shards * sizeof *r->partials, 1));
+    add_pairs(r->partials, ds->shards, sum, weight);
     return FC_OK;
 }
 
@@ -143,13 +166,18 @@ fc_status fc_validator_init(fc_runner *r, fc_forecaster *f, const fc_dataset *ds
 fc_status fc_validator_run(fc_runner *r, fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec,
                            double *loss) {
     size_t chunks = (r->n_windows + r->cap - 1) / r->cap, lo, hi;
+    double sum, weight;
+    if (ds->shards > 1) {
+        FC_TRY(validate_shard(r, f, ds, spec, &sum, &weight));
+        *loss = weight > 0 ? sum / weight : 0.0;
+        return FC_OK;
+    }
     memset(r->partials, 0, 2 * chunks * sizeof *r->partials);
     fc_dist_part(r->n_windows, r->cap, r->rank, r->ranks, &lo, &hi);
     loss_acc a = {r->partials, lo / r->cap, r->cap, f->loss};
     FC_TRY(run_windows(r, f, ds, spec, r->windows + lo, hi - lo, accumulate_loss, &a));
     if (r->ranks > 1) FC_TRY(fc_dist_merge(r->partials, 2 * chunks * sizeof *r->partials, 1));
-    double sum = 0.0, weight = 0.0;
-    for (size_t c = 0; c < chunks; c++) sum += r->partials[2 * c], weight += r->partials[2 * c + 1];
+    add_pairs(r->partials, chunks, &sum, &weight);
     *loss = weight > 0 ? sum / weight : 0.0;
     return FC_OK;
 }

@@ -9,6 +9,7 @@
 #include "core/memory_stats.h"
 #include "kernels/optimizer_step.h"
 #include "train/batch.h"
+#include "dist/dist.h"
 #include "train/memory_plan.h"
 
 /* The device path's copy of the training data (backend.h, data_*). */
@@ -88,8 +89,9 @@ static void plan_windows(fc_memory_plan *p, const fc_model *m, const fc_dataset 
     size_t scr = fc_model_scratch_floats(m, 1) * sizeof(float);
     size_t low = fc_model_low_act_bytes(m, 1, o->precision, be);
     size_t dev = fc_batch_device_bytes(1, L, H, m->cfg.n_outputs), host = fc_batch_host_bytes(be, 1, L, H);
-    /* this step's windows and the next step's, drawn ahead (trainer.c) */
-    size_t idx = 2 * o->grad_accum * sizeof(fc_window), data_per_window;
+    /* this step's windows and the next step's, drawn ahead (trainer.c), for every rank of a job */
+    size_t ranks = o->alone ? 1 : (size_t)fc_dist_size();
+    size_t idx = 2 * o->grad_accum * ranks * sizeof(fc_window), data_per_window;
     size_t data = fc_batch_data_bytes(be, ds, W, o->grad_accum, L, &data_per_window);
     size_t xhost, xdev;
     fc_batch_exog_bytes(&m->cfg, 1, fc_batch_staging_sets(be), &xhost, &xdev);

@@ -56,6 +56,7 @@ typedef struct {
     /* grad_accum * windows_batch_size windows per optimizer step: this
      * step's, and the next step's, drawn while the device runs this one */
     fc_window *windows[2];
+    size_t n_windows[2];       /* of them, this rank's (all of a job's draws, except a shard's) */
     int current;               /* windows[current] are this step's */
     int have_next;             /* windows[!current] hold the next step's */
     size_t drawn_epoch, drawn_cursor;  /* the sampler's place after this step's draws (checkpoints) */
@@ -66,7 +67,7 @@ typedef struct {
     fc_loop_state loop;        /* what a checkpoint saves besides model and optimizer */
     fc_phase_times step_times; /* this step's phases (summed into the summary's) */
     double mark;               /* fc_now() at the end of the last timed phase */
-    uint64_t data_hash;        /* the data's values, for checkpoints: computed at the first need */
+    uint64_t index_hash, data_hash;   /* the data's, for checkpoints: computed at the first need */
     int data_hashed;
     fc_graph_slot step_graph;
     size_t first_step;         /* this process's first step (a resumed run starts past 0) */
@@ -75,16 +76,46 @@ typedef struct {
     int rank, ranks;           /* its place in the job it trains with (dist/dist.h): 0 of 1 alone,
                                   and when o->alone (a cross-validation's trainings are dealt to ranks) */
     fc_dist_grads grads;       /* the ranks' mean gradient, where it lives (dist/dist_grads.h) */
+    int sharded;               /* ds is this rank's shard of the file (data/dataset.h): it trains on
+                                  the job's windows of its own series, as many as were drawn there */
+    size_t micro_batches;      /* this step's */
+    double *points;            /* a shard's: (ranks) each rank's observed target points this step, then
+                                  (K x ranks) its own micro-batches' (micro_batch_share) */
+    double job_points;         /* the job's this step */
 } trainer;
 
-/* What a checkpoint saves and restores, with the data's hash (one pass over
- * the data, so only runs that write or read a checkpoint pay for it). */
+static void hash_data(trainer *t) {
+    t->index_hash = fc_checkpoint_index_hash(t->ds);
+    t->data_hash = fc_checkpoint_data_hash(t->ds);
+    t->data_hashed = 1;
+}
+
+/* What a checkpoint saves and restores, with the data's hashes (one pass
+ * over the data, so only runs that write or read a checkpoint pay for it;
+ * a shard's are hashed by join_shards). */
 static fc_checkpoint_ref checkpoint_ref(trainer *t) {
-    if (!t->data_hashed) {
-        t->data_hash = fc_checkpoint_data_hash(t->ds);
-        t->data_hashed = 1;
-    }
-    return (fc_checkpoint_ref){t->f, t->ds, t->o, &t->opt, t->best, &t->loop, t->data_hash};
+    if (!t->data_hashed) hash_data(t);
+    return (fc_checkpoint_ref){t->f, t->ds, t->o, &t->opt, t->best, &t->loop, t->index_hash, t->data_hash};
+}
+
+/* A shard's hashes are the job's: every rank's, in rank order, so rank 0's
+ * checkpoint names the whole file's data and every rank checks it on a
+ * resume. Hashed at the start by every rank when rank 0 will write
+ * checkpoints (it alone knows) or the run resumes. */
+static fc_status hash_shards(trainer *t) {
+    int wants = t->o->checkpoint_path || t->o->resume_path;
+    FC_TRY(fc_dist_broadcast(&wants, sizeof wants));
+    if (!wants) return FC_OK;
+    size_t N = (size_t)t->ranks;
+    uint64_t *h = fc_calloc(2 * N, sizeof *h, "data hashes");
+    if (!h) return FC_ERR_MEMORY;
+    hash_data(t);
+    h[t->rank] = t->index_hash, h[N + t->rank] = t->data_hash;
+    fc_status st = fc_dist_merge(h, 2 * N * sizeof *h, 0);
+    t->index_hash = fc_checkpoint_hash_words(h, N);
+    t->data_hash = fc_checkpoint_hash_words(h + N, N);
+    free(h);
+    return st;
 }
 
 /* Charges the time since the last mark to phase p. */
@@ -145,10 +176,25 @@ static void trainer_free(trainer *t) {
     fc_validator_free(&t->validator);
     free(t->windows[0]);
     free(t->windows[1]);
+    free(t->points);
     fc_optimizer_free(&t->opt, t->f->model);
     be->release(be, t->best);
     /* back to fp32 products: predictions after training use the master weights */
     fc_model_set_precision(t->f->model, FC_PREC_FP32);
+}
+
+/* A shard's sampler learns every rank's window counts (each series is one
+ * rank's: OR-ed, exact). */
+static fc_status join_shards(trainer *t) {
+    const fc_dataset *ds = t->ds;
+    if (ds->shards != (size_t)t->ranks || ds->shard != (size_t)t->rank || t->o->alone)
+        return fc_error(FC_ERR_INVALID, "%s: shard %zu of %zu trains only as rank %zu of a job of %zu ranks",
+                        ds->source, ds->shard, ds->shards, ds->shard, ds->shards);
+    size_t N = (size_t)t->ranks;   /* a shard runs at most K x N micro-batches: all the job's windows */
+    if (!(t->points = fc_calloc(N + t->o->grad_accum * N, sizeof *t->points, "target points"))) return FC_ERR_MEMORY;
+    FC_TRY(fc_dist_merge(t->sampler.counts, fc_dataset_job_series(ds) * sizeof *t->sampler.counts, 0));
+    FC_TRY(fc_window_sampler_join(&t->sampler));
+    return hash_shards(t);
 }
 
 static fc_status trainer_init(trainer *t) {
@@ -164,6 +210,7 @@ static fc_status trainer_init(trainer *t) {
     size_t ranks = (size_t)t->ranks;
     if (ranks > 1) FC_TRY(fc_dist_grads_init(&t->grads, be, m->n_trainable, o->deterministic_reduce));
     FC_TRY(fc_window_sampler_init(&t->sampler, t->ds, &t->spec, o->batch_size, per_step * ranks, o->seed));
+    if (t->sharded) FC_TRY(join_shards(t));
     fc_window_sampler_position(&t->sampler, &t->drawn_epoch, &t->drawn_cursor);
     /* on the device path (batch.h) the data is uploaded here, once */
     if (fc_model_has_exog(&m->cfg)) {   /* exogenous inputs take the host path (batch.h) */
@@ -204,29 +251,68 @@ static void split_load_time(trainer *t) {
     t->mark = now;
 }
 
+/* Micro-batch k's share of the step's loss. Of K equal ones, 1/K. A
+ * shard's micro-batches hold however many of the job's windows its series
+ * drew, and each one's loss is a masked mean over its own observed target
+ * points: it weighs its points' share of the job's, times the ranks (the
+ * gradient is then a mean over the ranks). The step's loss is then the
+ * masked mean over all the job's windows at once: one process's with the
+ * job's windows in one batch (--grad-accum 1). */
+static double micro_batch_share(const trainer *t, size_t k) {
+    if (!t->sharded) return 1.0 / (double)t->o->grad_accum;
+    double own = t->points[t->ranks + k];
+    return t->job_points > 0 ? own * (double)t->ranks / t->job_points : 0.0;
+}
+
+/* A shard's observed target points per micro-batch of its windows w (n),
+ * and the job's: every rank's merged (exact: whole numbers, each in its
+ * rank's slot) and added in rank order. */
+static fc_status count_points(trainer *t, const fc_window *w, size_t n) {
+    size_t W = t->o->windows_batch_size, N = (size_t)t->ranks;
+    double *mine = t->points + N, total = 0.0;
+    for (size_t k = 0; k < t->micro_batches; k++) {
+        size_t points = 0;
+        for (size_t i = k * W; i < n && i < (k + 1) * W; i++) points += fc_window_target_points(&t->sampler, w + i);
+        mine[k] = (double)points;
+        total += mine[k];
+    }
+    memset(t->points, 0, N * sizeof *t->points);
+    t->points[t->rank] = total;
+    FC_TRY(fc_dist_merge(t->points, N * sizeof *t->points, 1));
+    t->job_points = 0.0;
+    for (size_t r = 0; r < N; r++) t->job_points += t->points[r];
+    return FC_OK;
+}
+
+/* Its dropout masks' number: a pure function of the seed, the step and the
+ * micro-batch, counted over the ranks of a job as one process counts its
+ * micro-batches (rank r's k is its r K + k-th); a shard may run up to
+ * K x ranks micro-batches, so its ranks count in steps of that. */
+static uint64_t dropout_slice(const trainer *t, size_t k) {
+    uint64_t K = t->o->grad_accum, ranks = (uint64_t)t->ranks;
+    if (t->sharded) return ((uint64_t)t->step * ranks + (uint64_t)t->rank) * K * ranks + k;
+    return (uint64_t)t->step * K * ranks + (uint64_t)t->rank * K + k;
+}
+
 /* Gather, forward, loss and backward of micro-batch k (staged windows
- * [k W, (k + 1) W)); gradients accumulate. The loss gradient carries the
- * loss scale and the 1/K of accumulation; the loss itself is summed (each
- * divided by K) in backend memory, read with the optimizer's report once
- * the step is done, so no micro-batch waits for the host. */
-static fc_status micro_batch(trainer *t, size_t k) {
+ * [first, first + B)); gradients accumulate. The loss gradient carries the
+ * loss scale and the micro-batch's share (micro_batch_share); the loss
+ * itself is summed (each times its share) in backend memory, read with the
+ * optimizer's report once the step is done, so no micro-batch waits for
+ * the host. */
+static fc_status micro_batch(trainer *t, size_t k, size_t first, size_t B) {
     fc_model *m = t->f->model;
     fc_batch *b = &t->batch;
-    size_t W = t->o->windows_batch_size;
     /* Host path: gathered and scaled here, then copied. Device path: the
      * backend gathers and scales the staged windows (asynchronously on a
      * GPU: the time shows in later phases). */
-    FC_TRY(fc_batch_load_staged(b, t->ds, &t->spec, k * W, W, t->f->scaler));
+    FC_TRY(fc_batch_load_staged(b, t->ds, &t->spec, first, B, t->f->scaler));
     split_load_time(t);
     m->exog = fc_batch_exog_inputs(b);
-    /* dropout masks: a pure function of the seed, the step and the micro-batch, counted over the
-     * ranks of a job as one process counts its micro-batches (rank r's k is its r K + k-th) */
-    uint64_t K = t->o->grad_accum, ranks = (uint64_t)t->ranks;
-    uint64_t slice = (uint64_t)t->step * K * ranks + (uint64_t)t->rank * K + k;
-    fc_philox_out r = fc_rng_block(t->o->seed, FC_RNG_STREAM_DROPOUT, slice);
+    fc_philox_out r = fc_rng_block(t->o->seed, FC_RNG_STREAM_DROPOUT, dropout_slice(t, k));
     m->dropout_seed = (uint64_t)r.v[0] | (uint64_t)r.v[1] << 32;
     m->training = 1;
-    FC_TRY(fc_model_forward(m, b->d_forecast, b->d_in_y, b->d_in_mask, W));
+    FC_TRY(fc_model_forward(m, b->d_forecast, b->d_in_y, b->d_in_mask, B));
     phase_end(t, FC_PHASE_FORWARD);
     /* The loss reads (W, h, Q) forecasts: Q must be the model's outputs per point. */
     fc_loss_spec spec = t->f->loss;
@@ -235,12 +321,15 @@ static fc_status micro_batch(trainer *t, size_t k) {
         return fc_error(FC_ERR_INVALID, "loss '%s' has %d outputs per point, the model %zu", fc_loss_name(spec),
                         spec.n_q, m->cfg.n_outputs);
     fc_loss_call loss = {.spec = spec, .yhat = b->d_forecast, .y = b->d_out_y,
-                         .mask = b->d_out_mask, .insample = b->d_in_y, .n = W * m->cfg.h, .h = m->cfg.h,
+                         .mask = b->d_out_mask, .insample = b->d_in_y, .n = B * m->cfg.h, .h = m->cfg.h,
                          .L = m->cfg.input_size};
-    m->be->masked_loss(m->be, fc_optimizer_loss_slot(&t->opt), k == 0, (double)t->o->grad_accum, b->d_grad,
-                       t->grad_scale, &loss);
+    /* equal micro-batches keep K itself as the divisor: the bits of runs before shards */
+    double share = micro_batch_share(t, k);
+    double divisor = !t->sharded ? (double)t->o->grad_accum : share > 0 ? 1.0 / share : 1.0;   /* 0 points: loss 0 */
+    float grad_scale = t->sharded ? fc_optimizer_loss_scale(&t->opt) * (float)share : t->grad_scale;
+    m->be->masked_loss(m->be, fc_optimizer_loss_slot(&t->opt), k == 0, divisor, b->d_grad, grad_scale, &loss);
     phase_end(t, FC_PHASE_LOSS);
-    FC_TRY(fc_model_backward(m, b->d_grad, W));
+    FC_TRY(fc_model_backward(m, b->d_grad, B));
     phase_end(t, FC_PHASE_BACKWARD);
     return FC_OK;
 }
@@ -251,8 +340,9 @@ static fc_status micro_batch(trainer *t, size_t k) {
 static fc_status step_body(void *ctx) {
     trainer *t = ctx;
     fc_model *m = t->f->model;
+    size_t W = t->o->windows_batch_size, n = t->n_windows[t->current];
     m->be->fill(m->be, m->grads, 0.0f, m->n_trainable);
-    for (size_t k = 0; k < t->o->grad_accum; k++) FC_TRY(micro_batch(t, k));
+    for (size_t k = 0; k < t->micro_batches; k++) FC_TRY(micro_batch(t, k, k * W, k * W + W <= n ? W : n - k * W));
     /* the ranks' mean gradient (alone: nothing), so every rank takes the same Adam step */
     if (t->ranks > 1) FC_TRY(fc_dist_grads_mean(&t->grads, m->grads));
     fc_optimizer_launch(&t->opt, m);
@@ -268,10 +358,27 @@ static fc_window *step_windows(trainer *t, size_t step) {
         t->current = !t->current;
         t->have_next = 0;
     } else {
-        fc_window_sampler_next(&t->sampler, step, t->windows[t->current]);
+        t->n_windows[t->current] = fc_window_sampler_next(&t->sampler, step, t->windows[t->current]);
     }
     fc_window_sampler_position(&t->sampler, &t->drawn_epoch, &t->drawn_cursor);
     return t->windows[t->current];
+}
+
+/* This step's windows of this rank, staged: its slice of the job's draws
+ * (K micro-batches of W), or a shard's own draws in as many micro-batches
+ * of at most W as they fill (none when its series drew none). */
+static fc_status stage_windows(trainer *t, size_t step) {
+    size_t K = t->o->grad_accum, W = t->o->windows_batch_size;
+    fc_window *w = step_windows(t, step);
+    size_t n = t->n_windows[t->current];
+    if (!t->sharded) {
+        t->n_windows[t->current] = K * W;
+        t->micro_batches = K;
+        return fc_batch_stage(&t->batch, w + (size_t)t->rank * K * W, K * W);
+    }
+    t->micro_batches = (n + W - 1) / W;
+    FC_TRY(count_points(t, w, n));
+    return fc_batch_stage(&t->batch, w, n);
 }
 
 /* The next step's windows, drawn while the device runs this step (the
@@ -279,7 +386,7 @@ static fc_window *step_windows(trainer *t, size_t step) {
  * nothing). Not after the last step. */
 static void draw_ahead(trainer *t, size_t step) {
     if (step + 1 >= t->o->max_steps) return;
-    fc_window_sampler_next(&t->sampler, step + 1, t->windows[!t->current]);
+    t->n_windows[!t->current] = fc_window_sampler_next(&t->sampler, step + 1, t->windows[!t->current]);
     t->have_next = 1;
 }
 
@@ -298,11 +405,10 @@ static uint64_t key_of(float x) {
  * only the indices, 16 bytes a window. */
 static fc_status train_step(trainer *t, size_t step, double *loss, fc_step_report *r) {
     fc_model *m = t->f->model;
-    size_t K = t->o->grad_accum, W = t->o->windows_batch_size;
-    t->grad_scale = fc_optimizer_loss_scale(&t->opt) / (float)K;
+    t->grad_scale = fc_optimizer_loss_scale(&t->opt) / (float)t->o->grad_accum;
     t->step = step;
     t->mark = fc_now();
-    FC_TRY(fc_batch_stage(&t->batch, step_windows(t, step) + (size_t)t->rank * K * W, K * W));
+    FC_TRY(stage_windows(t, step));
     fc_optimizer_prepare(&t->opt, m, (float)learning_rate_at(t, step));
     phase_end(t, FC_PHASE_SAMPLE);
     int warm = step - t->first_step >= FC_GRAPH_FROM_STEP;   /* eager steps in this process first */
@@ -314,6 +420,7 @@ static fc_status train_step(trainer *t, size_t step, double *loss, fc_step_repor
     if (gpus) fc_dist_watch_enter("GPUs' gradient all-reduce");
     fc_status st = fc_optimizer_finish(&t->opt, m, loss, r);   /* waits for the step */
     if (gpus) fc_dist_watch_leave();
+    if (!t->micro_batches) *loss = 0.0;   /* a shard whose series drew no window: no loss was written */
     if (st == FC_OK && t->ranks > 1) st = fc_dist_mean_double(loss);            /* the loss of every rank's windows */
     phase_end(t, FC_PHASE_OPTIMIZER);
     return st;
@@ -522,7 +629,7 @@ fc_status fc_train(fc_forecaster *f, const fc_dataset *ds, const fc_train_option
     s->last_grad_norm = NAN;
     FC_TRY(check_options(o, &f->model->cfg));
     trainer t = {.f = f, .ds = ds, .o = o, .loop = {.best_val_loss = NAN}, .rank = o->alone ? 0 : fc_dist_rank(),
-                 .ranks = o->alone ? 1 : fc_dist_size()};
+                 .ranks = o->alone ? 1 : fc_dist_size(), .sharded = ds->shards > 1};
     fc_status st = trainer_init(&t);
     if (st == FC_OK && o->resume_path) st = resume(&t, s);
     if (st == FC_OK) st = run_steps(&t, s);

@@ -37,23 +37,43 @@ typedef struct {
     int64_t start;            /* in the series' own time axis */
 } fc_window;
 
+/* The draws are made over the file's series (fc_dataset_job_series), so
+ * the ranks of a job whose datasets are shards (dataset.h) draw the same
+ * windows as one process with the whole file would: each step's
+ * candidates are numbered over the step's series, the partial
+ * Fisher-Yates runs on those numbers, and each rank keeps the windows
+ * whose series it holds. A shard lists the windows of its own series; it
+ * knows how many every other series has from `counts`, shared once at the
+ * start (fc_window_sampler_join). */
 typedef struct fc_window_sampler {
     const fc_dataset *ds;
     fc_window_spec spec;
     uint64_t seed;
     size_t batch_size, windows_batch_size;
-    size_t T_max;             /* longest training part */
+    size_t T_max;             /* longest training part (of the whole file) */
     size_t grid;              /* window starts per series on the padded grid */
     const uint32_t *observed; /* (n_rows + n_series) prefix counts of the mask, per series */
     uint32_t *own_observed;   /* the counts when the dataset has none (freed with the sampler) */
-    uint32_t *perm;           /* (N) this epoch's series order */
+    uint32_t *perm;           /* (the file's series) this epoch's series order */
     size_t epoch, cursor;
-    fc_window *cand;          /* (batch_size * grid) candidates of one step */
-    size_t total_valid;       /* valid training windows over all series */
+    fc_window *cand;          /* (batch_size * grid) this step's windows of the series held here */
+    uint32_t *slot;           /* (batch_size * grid) the draw's candidate numbers */
+    size_t *first;            /* (batch_size + 1) number of each step series' first candidate */
+    size_t *listed_at;        /* (batch_size) where its windows are in cand, SIZE_MAX if not held here */
+    size_t step_series;       /* series in this step's batch */
+    uint32_t *counts;         /* a shard's: (the file's series) valid windows of each; NULL whole */
+    size_t total_valid;       /* valid training windows over all series (of a shard: after the join) */
 } fc_window_sampler;
 
+/* A sampler of ds's windows. For a shard (ds->shards > 1) its counts hold
+ * its own series' numbers and zero for the others' until the ranks' are
+ * OR-ed together (every series is one rank's) and fc_window_sampler_join
+ * is called; it draws nothing before. */
 fc_status fc_window_sampler_init(fc_window_sampler *s, const fc_dataset *ds, const fc_window_spec *spec,
                                  size_t batch_size, size_t windows_batch_size, uint64_t seed);
+/* A shard's sampler with every rank's counts in s->counts: their total, and
+ * FC_ERR_INVALID when no series has a training window. */
+fc_status fc_window_sampler_join(fc_window_sampler *s);
 void fc_window_sampler_free(fc_window_sampler *s);
 
 /* Lists the valid training windows of series i in start order into out
@@ -66,14 +86,23 @@ size_t fc_window_sampler_list(const fc_window_sampler *s, size_t i, fc_window *o
 void fc_window_sampler_position(const fc_window_sampler *s, size_t *epoch, size_t *cursor);
 void fc_window_sampler_seek(fc_window_sampler *s, size_t epoch, size_t cursor);
 
-/* Draws the windows of training step `step` into out (windows_batch_size). */
-void fc_window_sampler_next(fc_window_sampler *s, uint64_t step, fc_window *out);
+/* Draws the windows of training step `step`, windows_batch_size over the
+ * whole file, and writes those of series held here into out (room for
+ * windows_batch_size) in draw order, with this dataset's series indices:
+ * returns how many (all of them for a whole dataset). */
+size_t fc_window_sampler_next(fc_window_sampler *s, uint64_t step, fc_window *out);
+
+/* Observed points of w's output part within its series' training part:
+ * what the training loss's mask sums over for it. */
+size_t fc_window_target_points(const fc_window_sampler *s, const fc_window *w);
 
 /* Checks that every series keeps training points after val_size and that
- * the longest is at least L long; sets the longest training length. */
+ * the longest is at least L long; sets the longest training length (of
+ * the whole file for a shard, whose own series alone are checked). */
 fc_status fc_windows_check(const fc_dataset *ds, const fc_window_spec *spec, size_t *T_max);
-/* Bytes a sampler allocates (prefix counts, series order, candidates), with
- * grid = (T_max - L) / step_size + 1 window starts per series. */
+/* Bytes a sampler allocates (prefix counts, series order, candidates and
+ * their numbers, a shard's counts), with grid = (T_max - L) / step_size + 1
+ * window starts per series. */
 size_t fc_window_sampler_bytes(const fc_dataset *ds, size_t batch_size, size_t grid);
 
 /* Bytes of a streamed dataset's store that can be resident at once (0
