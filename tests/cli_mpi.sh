@@ -6,6 +6,9 @@
 #    windows in the same slices, the gradients summed in the same order),
 #    with validation split over the ranks too (the same losses, bit for bit);
 #  - with MPI's own all-reduce, the forecasts agree to 1e-5 (relative);
+#  - on a streamed file each rank keeps its shard of the series: the
+#    first step's loss is one process's with the job's windows, the rest
+#    close to it, reproducible, resumable;
 #  - rank 0 alone writes the model, the run log and checkpoints; 2 ranks
 #    resume a checkpoint to the uninterrupted run's weights, one process
 #    refuses it;
@@ -106,6 +109,57 @@ stream=("${base[@]/$data/$tmp/panel.csv}" --max-steps 8)
 "$fcast" train "${stream[@]}" --grad-accum 2 --out "$tmp/stream_one.safetensors" > /dev/null 2>&1
 check "2 ranks on streamed data train one process's weights" \
       "[ -s $tmp/stream_ranks.safetensors ] && same_weights $tmp/stream_ranks.safetensors $tmp/stream_one.safetensors"
+
+# Without --deterministic-reduce each rank streams only its shard of the series (every N-th). The job
+# draws one process's windows, each rank training on those of its series, weighted by observed points:
+# on data with missing values, the first step's loss is one process's with the job's windows in one
+# batch (2 and 3 ranks), the validation losses and forecasts stay close to it, a fixed number of ranks
+# repeats its bits, and a checkpoint resumes to the uninterrupted run's weights.
+awk -F, 'NR == 1 { print; next } { print (NR % 7 ? $0 : $1 "," $2 ",") }' "$tmp/panel.csv" > "$tmp/holes.csv"
+one_step=(--data "$tmp/holes.csv" --model nhits --h 12 --input-size 24 --threads 1 --seed 3 --quiet)
+shard=("${one_step[@]}" --max-steps 8 --val-size 12 --val-check-steps 4)
+sharded=("${shard[@]}" --windows-batch-size 64 --data-store stream --store-dir "$tmp")
+"${mpi[@]}" "$fcast" train "${sharded[@]}" --out "$tmp/shard.safetensors" --log-file "$tmp/shard.jsonl" \
+    > "$tmp/shard.txt" 2>&1
+check "2 ranks train on their shards (exit 0), rank 0 saying so" \
+      "[ $? -eq 0 ] && grep -q 'each of the 2 ranks keeps 1/2 of the series in its store' $tmp/shard.txt"
+"$fcast" train "${shard[@]}" --windows-batch-size 128 --out "$tmp/shard_one.safetensors" \
+    --log-file "$tmp/shard_one.jsonl" > /dev/null 2>&1
+close_losses() {   # close_losses KEY TOLERANCE A.jsonl B.jsonl [first]: KEY's values agree within TOLERANCE
+    python3 - "$@" <<'EOF'
+import json, sys
+key, tol, a, b = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
+va, vb = ([json.loads(l)[key] for l in open(p) if f'"{key}"' in l] for p in (a, b))
+if len(sys.argv) > 5: va, vb = va[:1], vb[:1]
+sys.exit(not (len(va) == len(vb) > 0 and all(abs(x - y) <= tol * abs(y) for x, y in zip(va, vb))))
+EOF
+}
+check "shards: the first step's loss is one process's (2 ranks, 1e-12)" \
+      "close_losses train_loss 1e-12 $tmp/shard.jsonl $tmp/shard_one.jsonl first"
+check "shards: the validation losses within 1e-6 of one process's" \
+      "close_losses val_loss 1e-6 $tmp/shard.jsonl $tmp/shard_one.jsonl"
+"$fcast" predict --model "$tmp/shard.safetensors" --data "$tmp/holes.csv" --out "$tmp/shard.csv" 2> /dev/null
+"$fcast" predict --model "$tmp/shard_one.safetensors" --data "$tmp/holes.csv" --out "$tmp/shard_one.csv" 2> /dev/null
+check "shards: forecasts within 1e-4 (relative) of one process's" "python3 - $tmp/shard.csv $tmp/shard_one.csv <<'EOF'
+import csv, sys
+a, b = ([float(r['NHITS']) for r in csv.DictReader(open(p))] for p in sys.argv[1:])
+sys.exit(not (len(a) == len(b) > 0 and max(abs(x - y) / max(abs(y), 1.0) for x, y in zip(a, b)) <= 1e-4))
+EOF"
+timeout 120 mpirun --allow-run-as-root --oversubscribe -x ASAN_OPTIONS -np 3 "$fcast" train "${one_step[@]}" \
+    --max-steps 1 --windows-batch-size 64 --data-store stream --store-dir "$tmp" --out "$tmp/shard3.safetensors" \
+    --log-file "$tmp/shard3.jsonl" > /dev/null 2>&1
+"$fcast" train "${one_step[@]}" --max-steps 1 --windows-batch-size 192 --out "$tmp/shard3_one.safetensors" \
+    --log-file "$tmp/shard3_one.jsonl" > /dev/null 2>&1
+check "shards: the first step's loss is one process's (3 ranks, 1e-12)" \
+      "close_losses train_loss 1e-12 $tmp/shard3.jsonl $tmp/shard3_one.jsonl first"
+"${mpi[@]}" "$fcast" train "${sharded[@]}" --out "$tmp/shard_again.safetensors" > /dev/null 2>&1
+check "shards: 2 ranks repeat their model file byte for byte" "cmp -s $tmp/shard.safetensors $tmp/shard_again.safetensors"
+"${mpi[@]}" "$fcast" train "${sharded[@]}" --out "$tmp/shard_part.safetensors" \
+    --checkpoint "$tmp/shard_ck.safetensors" --checkpoint-every 4 > /dev/null 2>&1
+"${mpi[@]}" "$fcast" train "${sharded[@]}" --out "$tmp/shard_resumed.safetensors" \
+    --resume "$tmp/shard_ck.safetensors" > /dev/null 2>&1
+check "shards: a checkpoint resumes to the uninterrupted run's weights" \
+      "[ -s $tmp/shard_ck.safetensors ] && cmp -s $tmp/shard.safetensors $tmp/shard_resumed.safetensors"
 
 # Checkpoints: written by rank 0, resumed by as many ranks (to the uninterrupted run's weights), refused by one process
 "${mpi[@]}" "$fcast" train "${short[@]}" --out "$tmp/full.safetensors" > /dev/null 2>&1
