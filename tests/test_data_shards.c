@@ -5,14 +5,18 @@
  * together (what fc_dist_merge does across ranks), draw between them
  * exactly the windows one process draws from the whole file, each shard
  * the ones of its own series in draw order: with and without replacement,
- * across epochs, with a validation tail, and after a seek (a resume). */
+ * across epochs, with a validation tail, and after a seek (a resume). A
+ * shard training alone (a rank's timing trials) trains on its own series
+ * as one process on a file of only those series does, weight for weight. */
 #include "check.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "backend/cpu/cpu_backend.h"
 #include "core/error.h"
 #include "data/dataset.h"
+#include "train/forecaster.h"
 #include "train/windows.h"
 
 #define SERIES 23
@@ -132,6 +136,54 @@ static void check_shards(const char *path, fc_dataset *whole, size_t N) {
     for (size_t s = 0; s < N; s++) fc_dataset_free(&parts[s]);
 }
 
+/* The weights of 3 steps of a small MLP trained alone on d. */
+static float *train_alone(fc_backend *be, const fc_dataset *d, size_t *n) {
+    fc_forecaster f = {.scaler = FC_SCALER_IDENTITY, .loss = {.kind = FC_LOSS_MAE}};
+    fc_model_config cfg;
+    fc_model_config_default(&cfg, FC_MODEL_MLP, 3, 6);
+    cfg.hidden_size = 8;
+    fc_train_options o;
+    fc_train_options_default(&o);
+    o.max_steps = 3, o.windows_batch_size = 16, o.batch_size = 4, o.alone = 1, o.verbose = 0;
+    fc_train_summary sum;
+    float *w = NULL;
+    CHECK(fc_model_create(&cfg, be, &f.model) == FC_OK && fc_model_init_params(f.model, 5) == FC_OK);
+    fc_status st = fc_train(&f, d, &o, &sum);
+    CHECK_MSG(st == FC_OK, "%s", fc_last_error());
+    *n = f.model->n_state;
+    if (st == FC_OK && (w = malloc(*n * sizeof *w))) memcpy(w, f.model->params, *n * sizeof *w);
+    fc_forecaster_free(&f);
+    return w;
+}
+
+/* Shard 1 of 3 alone against a file of its series, loaded whole. */
+static void alone_is_own_data(const char *path, const fc_dataset *whole) {
+    fc_dataset *part = load(path, 1, 3), *own = NULL;
+    char own_path[160];
+    snprintf(own_path, sizeof own_path, "%s/own.csv", dir);
+    FILE *f = fopen(own_path, "w");
+    CHECK(part && f);
+    if (!part || !f) return;
+    fprintf(f, "unique_id,ds,y\n");
+    for (size_t g = 1; g < whole->n_series; g += 3)
+        for (size_t r = whole->offsets[g]; r < whole->offsets[g + 1]; r++)
+            if (whole->mask[r]) fprintf(f, "%s,%ld,%.17g\n", whole->ids[g], (long)whole->ds[r], whole->y[r]);
+            else fprintf(f, "%s,%ld,\n", whole->ids[g], (long)whole->ds[r]);
+    fclose(f);
+    CHECK(fc_dataset_load_csv(own_path, &(fc_load_options){.freq = "1"}, &own) == FC_OK);
+    fc_backend *be = NULL;
+    CHECK(fc_backend_cpu_create(1, &be) == FC_OK);
+    size_t n1 = 0, n2 = 0;
+    float *a = own && be ? train_alone(be, part, &n1) : NULL, *b = own && be ? train_alone(be, own, &n2) : NULL;
+    CHECK_MSG(a && b && n1 == n2 && memcmp(a, b, n1 * sizeof *a) == 0, "a shard alone: not its own data's weights");
+    free(a);
+    free(b);
+    fc_backend_destroy(&be);
+    fc_dataset_free(&own);
+    fc_dataset_free(&part);
+    unlink(own_path);
+}
+
 /* A shard needs a streamed load and a series per shard; each refusal says why. */
 static void refusals(const char *path) {
     fc_dataset *d = NULL;
@@ -158,6 +210,7 @@ int main(void) {
         fc_dataset_free(&last);
     }
     refusals(path);
+    if (whole) alone_is_own_data(path, whole);
     fc_dataset_free(&whole);
     unlink(path);
     rmdir(dir);

@@ -72,6 +72,15 @@ static inline size_t fc_dataset_job_series(const fc_dataset *d) {
     return d->shards > 1 ? d->job_series : d->n_series;
 }
 
+/* d as data of its own: a shard's series alone, as if the file held only
+ * them (for work a rank does without the others, such as timing trials).
+ * A shallow copy: it shares d's arrays, and is never freed. */
+static inline fc_dataset fc_dataset_own_view(const fc_dataset *d) {
+    fc_dataset v = *d;
+    v.shard = v.shards = v.job_series = v.job_longest = 0;
+    return v;
+}
+
 /* This dataset's index of the file's series g, or -1 when another shard
  * holds it. */
 static inline ptrdiff_t fc_dataset_local_series(const fc_dataset *d, size_t g) {

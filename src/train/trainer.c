@@ -187,7 +187,7 @@ static void trainer_free(trainer *t) {
  * rank's: OR-ed, exact). */
 static fc_status join_shards(trainer *t) {
     const fc_dataset *ds = t->ds;
-    if (ds->shards != (size_t)t->ranks || ds->shard != (size_t)t->rank || t->o->alone)
+    if (ds->shards != (size_t)t->ranks || ds->shard != (size_t)t->rank)
         return fc_error(FC_ERR_INVALID, "%s: shard %zu of %zu trains only as rank %zu of a job of %zu ranks",
                         ds->source, ds->shard, ds->shards, ds->shard, ds->shards);
     size_t N = (size_t)t->ranks;   /* a shard runs at most K x N micro-batches: all the job's windows */
@@ -628,6 +628,8 @@ fc_status fc_train(fc_forecaster *f, const fc_dataset *ds, const fc_train_option
     s->best_val_loss = NAN;
     s->last_grad_norm = NAN;
     FC_TRY(check_options(o, &f->model->cfg));
+    fc_dataset own;   /* alone, a shard trains on its own series (a rank's timing trials) */
+    if (o->alone && ds->shards > 1) own = fc_dataset_own_view(ds), ds = &own;
     trainer t = {.f = f, .ds = ds, .o = o, .loop = {.best_val_loss = NAN}, .rank = o->alone ? 0 : fc_dist_rank(),
                  .ranks = o->alone ? 1 : fc_dist_size(), .sharded = ds->shards > 1};
     fc_status st = trainer_init(&t);
