@@ -60,16 +60,20 @@ void fc_dataset_free(fc_dataset **dp) {
 
 /* Series are sorted by unique_id in byte order (strcmp compares bytes as
  * unsigned char), so a binary search finds one in O(log N). */
-ssize_t fc_dataset_find(const fc_dataset *d, const char *id) {
-    size_t lo = 0, hi = d->n_series;
+ssize_t fc_ids_find(char *const *ids, size_t n, const char *id) {
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(d->ids[mid], id);
+        int c = strcmp(ids[mid], id);
         if (c == 0) return (ssize_t)mid;
         if (c < 0) lo = mid + 1;
         else hi = mid;
     }
     return -1;
+}
+
+ssize_t fc_dataset_find(const fc_dataset *d, const char *id) {
+    return fc_ids_find(d->ids, d->n_series, id);
 }
 
 /* file_map: text is a private read-only mapping the parser may hand back. */

@@ -169,6 +169,8 @@ fc_status fc_dataset_alloc(size_t n_series, size_t n_rows, size_t n_exog, fc_dat
 
 /* Index of the series with this unique_id, or -1. */
 ssize_t fc_dataset_find(const fc_dataset *ds, const char *id);
+/* The same in n names sorted in byte order: a binary search. */
+ssize_t fc_ids_find(char *const *ids, size_t n, const char *id);
 /* The index of ds value `when` within series s (its points are sorted by
  * ds), or -1: a binary search. */
 ssize_t fc_dataset_find_ds(const fc_dataset *d, size_t s, int64_t when);

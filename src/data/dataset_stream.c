@@ -264,25 +264,13 @@ static fc_status changed_error(const stream_state *s) {
 
 #define OTHER_SHARD UINT32_MAX   /* series_of_id in pass 2: a series another shard keeps */
 
-/* The index of name among the file's sorted series, or -1. */
-static ssize_t find_job_series(const stream_state *s, const char *name) {
-    size_t lo = 0, hi = fc_dataset_job_series(s->d);
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(s->job_ids[mid], name);
-        if (c == 0) return (ssize_t)mid;
-        if (c < 0) lo = mid + 1;
-        else hi = mid;
-    }
-    return -1;
-}
-
 /* Pass 2 numbers the ids afresh, in its own order of first appearance: a
  * new id is placed by its name, so a file that changed between the passes
  * is an error, never one series' rows written into another's place. */
 static fc_status map_pass2_id(stream_state *s, uint32_t id, size_t *n_seen) {
     if (id < *n_seen) return FC_OK;
-    ssize_t g = id < fc_dataset_job_series(s->d) ? find_job_series(s, id_name(s, id)) : -1;
+    size_t N = fc_dataset_job_series(s->d);
+    ssize_t g = id < N ? fc_ids_find(s->job_ids, N, id_name(s, id)) : -1;
     if (g < 0) return changed_error(s);
     ptrdiff_t local = fc_dataset_local_series(s->d, (size_t)g);
     s->series_of_id[id] = local < 0 ? OTHER_SHARD : (uint32_t)local;
