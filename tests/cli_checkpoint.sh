@@ -176,6 +176,21 @@ check "two signals: exit 130 at once" "[ $? -eq 130 ] && grep -q 'stopped at onc
 check "two signals: the last complete checkpoint resumes" "resumes_from $tmp/s.ck"
 check "two signals: no temporary file is left" "[ -z \"\$(ls -A $tmp | grep -E '^\\.s\\.|tmp')\" ]"
 
+# A checkpoint of version 1 (data hashed in one chain; written by fcast at 3df5164 with the command
+# below, --checkpoint-every 3 of 6 steps) still resumes on whole data, to the weights this fcast trains
+# uninterrupted (the versions differ only in how the data is hashed).
+v1=(--data $data --model mlp --h 12 --input-size 24 --hidden-size 8 --num-layers 1 --threads 1 --quiet
+    --max-steps 6 --seed 5)
+"$fcast" train "${v1[@]}" --out "$tmp/v1_full.safetensors" 2>/dev/null
+"$fcast" train "${v1[@]}" --out "$tmp/v1_resumed.safetensors" --resume tests/fixtures/checkpoint_v1.safetensors \
+    2>"$tmp/v1.err"
+check "a version 1 checkpoint resumes to the uninterrupted run's weights" \
+      "cmp -s $tmp/v1_full.safetensors $tmp/v1_resumed.safetensors"
+cat $data > "$tmp/v1_other.csv"; echo 'AirPassengers,1961-01-01,1' >> "$tmp/v1_other.csv"
+"$fcast" train "${v1[@]/$data/$tmp/v1_other.csv}" --out "$tmp/v1_x.safetensors" \
+    --resume tests/fixtures/checkpoint_v1.safetensors 2>"$tmp/v1_other.err"
+check "a version 1 checkpoint refuses other data, saying so" "[ $? -eq 4 ] && grep -q 'made on other data' $tmp/v1_other.err"
+
 # kill -9 at random moments of a run that checkpoints every step (a third
 # of its time is spent writing them): the checkpoint always loads.
 extra=(--mlp-units 256,256)

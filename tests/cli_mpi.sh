@@ -161,6 +161,30 @@ check "shards: 2 ranks repeat their model file byte for byte" "cmp -s $tmp/shard
 check "shards: a checkpoint resumes to the uninterrupted run's weights" \
       "[ -s $tmp/shard_ck.safetensors ] && cmp -s $tmp/shard.safetensors $tmp/shard_resumed.safetensors"
 
+# A checkpoint names the data, not how the ranks hold it. On 4 series each step draws from all four, so
+# the sampler's place is past a shard's 2 series: shards resume to their uninterrupted run's bytes; a
+# checkpoint of ranks holding the whole file resumes on shards; and 5 ranks on 4 series hold the whole
+# file each, saying so.
+tiny=(--data "$data" --model mlp --h 12 --input-size 24 --hidden-size 16 --threads 1 --seed 3 --quiet --store-dir "$tmp")
+small=("${tiny[@]}" --max-steps 6)
+"${mpi[@]}" "$fcast" train "${small[@]}" --data-store stream --out "$tmp/small_full.safetensors" > /dev/null 2>&1
+"${mpi[@]}" "$fcast" train "${small[@]}" --data-store stream --out "$tmp/small_part.safetensors" \
+    --checkpoint "$tmp/small_ck.safetensors" --checkpoint-every 3 > /dev/null 2>&1
+"${mpi[@]}" "$fcast" train "${small[@]}" --data-store stream --out "$tmp/small_res.safetensors" \
+    --resume "$tmp/small_ck.safetensors" > "$tmp/small_res.txt" 2>&1
+check "shards resume a checkpoint whose place is past a shard's series, to the same bytes" \
+      "cmp -s $tmp/small_full.safetensors $tmp/small_res.safetensors"
+"${mpi[@]}" "$fcast" train "${small[@]}" --data-store memory --out "$tmp/mem_part.safetensors" \
+    --checkpoint "$tmp/mem_ck.safetensors" --checkpoint-every 3 > /dev/null 2>&1
+"${mpi[@]}" "$fcast" train "${small[@]}" --data-store stream --out "$tmp/mem_res.safetensors" \
+    --resume "$tmp/mem_ck.safetensors" > "$tmp/mem_res.txt" 2>&1
+check "a checkpoint of whole-file ranks resumes on shards" "[ $? -eq 0 ] && [ -s $tmp/mem_res.safetensors ]"
+[ -s "$tmp/mem_res.safetensors" ] || cat "$tmp/mem_res.txt" >&2
+timeout 120 mpirun --allow-run-as-root --oversubscribe -x ASAN_OPTIONS -np 5 "$fcast" train "${tiny[@]}" \
+    --max-steps 2 --data-store stream --out "$tmp/five.safetensors" > "$tmp/five.txt" 2>&1
+check "5 ranks on 4 streamed series train, each holding the whole file, rank 0 saying so" \
+      "[ $? -eq 0 ] && grep -q '4 series are fewer than the 5 ranks: every rank keeps the whole file' $tmp/five.txt"
+
 # Checkpoints: written by rank 0, resumed by as many ranks (to the uninterrupted run's weights), refused by one process
 "${mpi[@]}" "$fcast" train "${short[@]}" --out "$tmp/full.safetensors" > /dev/null 2>&1
 "${mpi[@]}" "$fcast" train "${short[@]}" --out "$tmp/part.safetensors" \

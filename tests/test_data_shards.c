@@ -7,7 +7,7 @@
  * the ones of its own series in draw order: with and without replacement,
  * across epochs, with a validation tail, and after a seek (a resume). A
  * shard training alone (a rank's timing trials) trains on its own series
- * as one process on a file of only those series does, weight for weight. */
+ * on the file's grid. A file with fewer series than shards is kept whole. */
 #include "check.h"
 
 #include <stdint.h>
@@ -136,64 +136,89 @@ static void check_shards(const char *path, fc_dataset *whole, size_t N) {
     for (size_t s = 0; s < N; s++) fc_dataset_free(&parts[s]);
 }
 
-/* The weights of 3 steps of a small MLP trained alone on d. */
-static float *train_alone(fc_backend *be, const fc_dataset *d, size_t *n) {
+/* 3 steps of a small MLP (input 12, h 6) trained alone on d. */
+static fc_status train_alone(const fc_dataset *d) {
+    fc_backend *be = NULL;
+    CHECK(fc_backend_cpu_create(1, &be) == FC_OK);
     fc_forecaster f = {.scaler = FC_SCALER_IDENTITY, .loss = {.kind = FC_LOSS_MAE}};
     fc_model_config cfg;
-    fc_model_config_default(&cfg, FC_MODEL_MLP, 3, 6);
+    fc_model_config_default(&cfg, FC_MODEL_MLP, 6, 12);
     cfg.hidden_size = 8;
     fc_train_options o;
     fc_train_options_default(&o);
     o.max_steps = 3, o.windows_batch_size = 16, o.batch_size = 4, o.alone = 1, o.verbose = 0;
     fc_train_summary sum;
-    float *w = NULL;
-    CHECK(fc_model_create(&cfg, be, &f.model) == FC_OK && fc_model_init_params(f.model, 5) == FC_OK);
-    fc_status st = fc_train(&f, d, &o, &sum);
-    CHECK_MSG(st == FC_OK, "%s", fc_last_error());
-    *n = f.model->n_state;
-    if (st == FC_OK && (w = malloc(*n * sizeof *w))) memcpy(w, f.model->params, *n * sizeof *w);
+    fc_status st = fc_model_create(&cfg, be, &f.model);
+    if (st == FC_OK) st = fc_model_init_params(f.model, 5);
+    if (st == FC_OK) st = fc_train(&f, d, &o, &sum);
     fc_forecaster_free(&f);
-    return w;
-}
-
-/* Shard 1 of 3 alone against a file of its series, loaded whole. */
-static void alone_is_own_data(const char *path, const fc_dataset *whole) {
-    fc_dataset *part = load(path, 1, 3), *own = NULL;
-    char own_path[160];
-    snprintf(own_path, sizeof own_path, "%s/own.csv", dir);
-    FILE *f = fopen(own_path, "w");
-    CHECK(part && f);
-    if (!part || !f) return;
-    fprintf(f, "unique_id,ds,y\n");
-    for (size_t g = 1; g < whole->n_series; g += 3)
-        for (size_t r = whole->offsets[g]; r < whole->offsets[g + 1]; r++)
-            if (whole->mask[r]) fprintf(f, "%s,%ld,%.17g\n", whole->ids[g], (long)whole->ds[r], whole->y[r]);
-            else fprintf(f, "%s,%ld,\n", whole->ids[g], (long)whole->ds[r]);
-    fclose(f);
-    CHECK(fc_dataset_load_csv(own_path, &(fc_load_options){.freq = "1"}, &own) == FC_OK);
-    fc_backend *be = NULL;
-    CHECK(fc_backend_cpu_create(1, &be) == FC_OK);
-    size_t n1 = 0, n2 = 0;
-    float *a = own && be ? train_alone(be, part, &n1) : NULL, *b = own && be ? train_alone(be, own, &n2) : NULL;
-    CHECK_MSG(a && b && n1 == n2 && memcmp(a, b, n1 * sizeof *a) == 0, "a shard alone: not its own data's weights");
-    free(a);
-    free(b);
     fc_backend_destroy(&be);
-    fc_dataset_free(&own);
-    fc_dataset_free(&part);
-    unlink(own_path);
+    return st;
 }
 
-/* A shard needs a streamed load and a series per shard; each refusal says why. */
-static void refusals(const char *path) {
+/* A shard alone (a rank's timing trials) trains on its own series on the
+ * file's grid: its sampler lists the windows the shard's job sampler lists,
+ * and a shard whose series are all shorter than the input size trains,
+ * where a file of only those series is refused. */
+static void alone_on_the_files_grid(const char *path) {
+    fc_dataset *part = load(path, 1, 3);
+    if (!part) return;
+    fc_dataset own = fc_dataset_own_view(part);
+    fc_window_spec spec = {6, 3, 1, 0, 0, 0, 0};
+    fc_window_sampler job, alone;
+    CHECK(fc_window_sampler_init(&job, part, &spec, 5, 16, 1) == FC_OK);
+    CHECK(fc_window_sampler_init(&alone, &own, &spec, 5, 16, 1) == FC_OK);
+    CHECK(job.grid == alone.grid && alone.counts == NULL);
+    fc_window a[64], b[64];
+    for (size_t i = 0; i < part->n_series; i++) {
+        size_t n = fc_window_sampler_list(&job, i, a), same = n == fc_window_sampler_list(&alone, i, b);
+        for (size_t k = 0; k < n && same; k++) same = a[k].series == b[k].series && a[k].start == b[k].start;
+        CHECK_MSG(same, "series %zu: the shard alone lists other windows", i);
+    }
+    fc_window_sampler_free(&job);
+    fc_window_sampler_free(&alone);
+    fc_dataset_free(&part);
+    char short_path[160];   /* a and c (10 points) on shard 0 of 2, b and d (40) on shard 1 */
+    snprintf(short_path, sizeof short_path, "%s/short.csv", dir);
+    FILE *f = fopen(short_path, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    char a_and_c[512];   /* shard 0's series alone, as a file of their own */
+    size_t used = (size_t)snprintf(a_and_c, sizeof a_and_c, "unique_id,ds,y\n");
+    fprintf(f, "unique_id,ds,y\n");
+    for (int s = 0; s < 4; s++)
+        for (int t = 0; t < (s % 2 ? 40 : 10); t++) {
+            fprintf(f, "%c,%d,%d\n", 'a' + s, t, (t * (s + 3)) % 17);
+            if (s % 2 == 0) used += (size_t)snprintf(a_and_c + used, sizeof a_and_c - used, "%c,%d,%d\n", 'a' + s, t,
+                                                     (t * (s + 3)) % 17);
+        }
+    fclose(f);
+    fc_dataset *shard = load(short_path, 0, 2), *only = NULL;
+    CHECK(shard && shard->n_series == 2 && fc_dataset_len(shard, 0) == 10 && fc_dataset_len(shard, 1) == 10);
+    if (shard) {
+        fc_dataset alone_view = fc_dataset_own_view(shard);
+        CHECK_MSG(train_alone(&alone_view) == FC_OK, "%s", fc_last_error());
+        CHECK(used < sizeof a_and_c && fc_dataset_load_buffer("a_and_c", a_and_c, used, NULL, &only) == FC_OK);
+        CHECK(only && train_alone(only) == FC_ERR_INVALID && strstr(fc_last_error(), "fewer than --input-size"));
+    }
+    fc_dataset_free(&only);
+    fc_dataset_free(&shard);
+    unlink(short_path);
+}
+
+/* A shard needs a streamed load (refused otherwise, saying why); a file
+ * with fewer series than shards is kept whole by each. */
+static void refusals(const char *path, const fc_dataset *whole) {
     fc_dataset *d = NULL;
     fc_load_options whole_load = {.shard = 0, .shards = 2};
     CHECK(fc_dataset_open(path, &whole_load, &d) == FC_ERR_INVALID && d == NULL);
     CHECK_MSG(strstr(fc_last_error(), "only a streamed load keeps a shard"), "%s", fc_last_error());
-    fc_load_options many = {.stream = 1, .store_dir = dir, .shard = 0, .shards = SERIES + 1};
-    CHECK(fc_dataset_open(path, &many, &d) == FC_ERR_INVALID && d == NULL);
-    CHECK_MSG(strstr(fc_last_error(), "23 series cannot be shared by 24 ranks") &&
-              strstr(fc_last_error(), "run at most 23"), "%s", fc_last_error());
+    for (size_t s = 0; s < SERIES + 1; s += SERIES) {
+        d = load(path, s, SERIES + 1);
+        CHECK(d && d->shards == 0 && d->n_series == SERIES && d->n_rows == whole->n_rows);
+        if (d) CHECK(memcmp(d->y, whole->y, d->n_rows * sizeof *d->y) == 0);
+        fc_dataset_free(&d);
+    }
 }
 
 int main(void) {
@@ -209,8 +234,8 @@ int main(void) {
         CHECK(last && last->n_series == 1 && strcmp(last->ids[0], whole->ids[SERIES - 1]) == 0);
         fc_dataset_free(&last);
     }
-    refusals(path);
-    if (whole) alone_is_own_data(path, whole);
+    if (whole) refusals(path, whole);
+    alone_on_the_files_grid(path);
     fc_dataset_free(&whole);
     unlink(path);
     rmdir(dir);

@@ -23,9 +23,17 @@ static fc_status bind_exog(const fcast_config *c, const fc_model_config *cfg, co
 static void take_shard(fc_load_options *lo, int rank, int ranks) {
     if (!lo->stream || ranks < 2) return;
     lo->shard = (size_t)rank, lo->shards = (size_t)ranks;
-    if (rank == 0)
-        fprintf(stderr, "data: each of the %d ranks keeps 1/%d of the series in its store (docs/distributed.md)\n",
-                ranks, ranks);
+}
+
+/* Rank 0 says how the ranks hold a file they were to share. */
+static void say_shards(const fc_load_options *lo, const fc_dataset *ds) {
+    if (lo->shards < 2 || lo->shard != 0) return;
+    if (ds->shards > 1)
+        fprintf(stderr, "data: each of the %zu ranks keeps 1/%zu of the series in its store (docs/distributed.md)\n",
+                ds->shards, ds->shards);
+    else
+        fprintf(stderr, "data: %zu series are fewer than the %zu ranks: every rank keeps the whole file in its "
+                "store\n", ds->n_series, lo->shards);
 }
 
 fc_status fc_api_data_open_shard(const fcast_config *c, const char *path, int rank, int ranks, fcast_data **out) {
@@ -42,6 +50,7 @@ fc_status fc_api_data_open_shard(const fcast_config *c, const char *path, int ra
     take_shard(&lo, rank, ranks);
     fc_dataset *ds = NULL;
     FC_TRY(fc_dataset_open(path, &lo, &ds));
+    say_shards(&lo, ds);
     fc_status st = bind_exog(c, &cfg, path, ds);
     fcast_data *d = st == FC_OK ? calloc(1, sizeof *d) : NULL;
     if (st == FC_OK && (!d || !(d->path = strdup(path)))) st = fc_error(FC_ERR_MEMORY, "fcast_data_open: out of memory");

@@ -63,7 +63,8 @@ typedef struct fc_dataset {
      * index g in that order has g % shards == shard, in order, so its
      * series i is the file's series i * shards + shard. job_longest: the
      * file's longest series (points), which places every series' windows
-     * on the training grid. 0 in all four for a whole dataset. */
+     * on the training grid. 0 in all four for a whole dataset; a shard's
+     * own view (below) has shards 1 and keeps job_longest. */
     size_t shard, shards, job_series, job_longest;
 } fc_dataset;
 
@@ -72,12 +73,14 @@ static inline size_t fc_dataset_job_series(const fc_dataset *d) {
     return d->shards > 1 ? d->job_series : d->n_series;
 }
 
-/* d as data of its own: a shard's series alone, as if the file held only
- * them (for work a rank does without the others, such as timing trials).
- * A shallow copy: it shares d's arrays, and is never freed. */
+/* d as data of its own: a shard's series alone, their windows still on
+ * the file's grid (a shard's series may all be shorter than the input
+ * size the file's longest allows), for work a rank does without the
+ * others, such as timing trials. A shallow copy: it shares d's arrays,
+ * and is never freed. */
 static inline fc_dataset fc_dataset_own_view(const fc_dataset *d) {
     fc_dataset v = *d;
-    v.shard = v.shards = v.job_series = v.job_longest = 0;
+    v.shard = 0, v.shards = 1, v.job_series = d->n_series;
     return v;
 }
 
@@ -99,7 +102,8 @@ typedef struct {
     int y_optional;      /* 1: a file without a y column loads with every y missing (mask 0); the future
                           * values of exogenous columns for `predict --futr-data` have no target */
     size_t shard, shards;    /* streaming, shards > 1: keep only shard `shard` of the file's series
-                              * (fc_dataset.shard); the in-memory loader refuses it */
+                              * (fc_dataset.shard), or the whole file when it has fewer series than
+                              * shards; the in-memory loader refuses it */
 } fc_load_options;
 
 /* Reads and validates a long-format CSV. Errors name the file, line and

@@ -188,15 +188,14 @@ static char *copy_string(const char *text) {
 }
 
 /* Of a file with N series: the shard's names (a shard copies them all for
- * pass 2's lookup), its longest series, and its series count. */
+ * pass 2's lookup), its longest series, and its series count. A file with
+ * fewer series than shards stays whole: every shard would not get one. */
 static fc_status make_shard(stream_state *s, const fc_freq *f, size_t N) {
     fc_dataset *d = s->d;
     size_t shards = s->opt.shards;
     if (s->opt.shard >= shards)
         return fc_error(FC_ERR_INVALID, "%s: shard %zu of %zu does not exist", s->source, s->opt.shard, shards);
-    if (N < shards)
-        return fc_error(FC_ERR_INVALID, "%s: %zu series cannot be shared by %zu ranks (each keeps at least one "
-                        "series): run at most %zu", s->source, N, shards, N);
+    if (N < shards) return FC_OK;
     d->shard = s->opt.shard, d->shards = shards, d->job_series = N;
     if (!(s->job_ids = fc_calloc(N, sizeof *s->job_ids, "series ids"))) return FC_ERR_MEMORY;
     for (size_t g = 0; g < N; g++) {

@@ -47,69 +47,14 @@ static json_t *options_json(const fc_forecaster *f, const fc_train_options *o) {
     return j;
 }
 
-/* FNV-1a over the series ids and lengths: which series, in which order,
- * with how many points. Cheap next to a training step, and enough to tell
- * another data set from this one (the file's size and mtime do the rest). */
-uint64_t fc_checkpoint_index_hash(const fc_dataset *ds) {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < ds->n_series; i++) {
-        for (const unsigned char *p = (const unsigned char *)ds->ids[i]; ; p++) {
-            h = (h ^ *p) * 1099511628211ull;
-            if (!*p) break;
-        }
-        uint64_t len = ds->offsets[i + 1] - ds->offsets[i];
-        for (int b = 0; b < 8; b++) h = (h ^ ((len >> (8 * b)) & 0xff)) * 1099511628211ull;
-    }
-    return h;
-}
-
-/* A 64-bit multiply-xorshift mix per 8-byte word: fast enough to run over
- * ten million points in a few tens of milliseconds, and any changed bit
- * changes the result. Not cryptographic: it detects mistakes, not forgers. */
-static uint64_t mix(uint64_t h, uint64_t w) {
-    h ^= w + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-    h *= 0xff51afd7ed558ccdull;
-    return h ^ (h >> 33);
-}
-
-static uint64_t mix_bytes(uint64_t h, const void *p, size_t n) {
-    const unsigned char *b = p;
-    for (; n >= 8; n -= 8, b += 8) {
-        uint64_t w;
-        memcpy(&w, b, 8);
-        h = mix(h, w);
-    }
-    uint64_t tail = 0;
-    memcpy(&tail, b, n);
-    return mix(h, tail ^ ((uint64_t)n << 56));
-}
-
-uint64_t fc_checkpoint_hash_words(const uint64_t *h, size_t n) {
-    return mix_bytes(0x9e3779b97f4a7c15ull, h, n * sizeof *h);
-}
-
-uint64_t fc_checkpoint_data_hash(const fc_dataset *ds) {
-    uint64_t h = fc_checkpoint_index_hash(ds);
-    size_t since = 0;
-    for (size_t i = 0; i < ds->n_series; i++) {
-        size_t r0 = ds->offsets[i], n = ds->offsets[i + 1] - r0;
-        h = mix_bytes(h, ds->ds + r0, n * sizeof *ds->ds);
-        h = mix_bytes(h, ds->y + r0, n * sizeof *ds->y);
-        h = mix_bytes(h, ds->mask + r0, n);
-        if (ds->n_exog) h = mix_bytes(h, ds->exog + r0 * ds->n_exog, n * ds->n_exog * sizeof *ds->exog);
-        fc_dataset_release_every(ds, &since, n, FC_RELEASE_POINTS);
-    }
-    return h;
-}
-
 typedef struct {
     long long size, mtime;      /* -1 when the data is not a file */
     uint64_t index_hash, values_hash;
 } data_identity;
 
-static data_identity identity_of(const fc_checkpoint_ref *c) {
+static data_identity identity_of(const fc_checkpoint_ref *c, fc_data_hashes h) {
     const fc_dataset *ds = c->ds;
-    data_identity d = {-1, -1, c->index_hash, c->data_hash};
+    data_identity d = {-1, -1, h.index, h.values};
     struct stat st;
     if (ds->source && stat(ds->source, &st) == 0) {
         d.size = (long long)st.st_size;
@@ -134,7 +79,7 @@ static fc_status meta_printf(fc_st_writer *w, const char *key, const char *fmt, 
 static fc_status add_state_meta(fc_st_writer *w, const fc_checkpoint_ref *c) {
     const fc_loop_state *l = c->loop;
     const fc_loss_scaler *s = &c->opt->scaler;
-    data_identity d = identity_of(c);
+    data_identity d = identity_of(c, c->data);
     json_t *opts = options_json(c->f, c->o);
     char *opts_text = opts ? json_dumps(opts, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     json_decref(opts);
@@ -293,13 +238,29 @@ static fc_status check_options(const fc_safetensors *st, const fc_checkpoint_ref
     return s;
 }
 
-static fc_status check_data(const fc_safetensors *st, const fc_checkpoint_ref *c) {
+/* The hashes a checkpoint of `version` holds for this run's data: a
+ * version 1 file's chain over the whole data needs it whole. */
+static fc_status hashes_for(const fc_safetensors *st, const char *version, const fc_checkpoint_ref *c,
+                            fc_data_hashes *h) {
+    *h = c->data;
+    if (strcmp(version, "1")) return FC_OK;
+    if (c->ds->shards > 1)
+        return fc_error(FC_ERR_INVALID, "--resume %s: a version 1 checkpoint names its data by a hash of the whole "
+                        "file, which ranks holding shards of it cannot compute: resume with --deterministic-reduce "
+                        "(every rank then holds the whole file)", fc_st_path(st));
+    *h = fc_data_hashes_v1(c->ds);
+    return FC_OK;
+}
+
+static fc_status check_data(const fc_safetensors *st, const char *version, const fc_checkpoint_ref *c) {
     long long size, mtime;
     const char *index = need_meta(st, "data_index_hash"), *values = need_meta(st, "data_values_hash");
     if (!index || !values) return FC_ERR_FORMAT;
     FC_TRY(meta_long(st, "data_size", &size));
     FC_TRY(meta_long(st, "data_mtime", &mtime));
-    data_identity d = identity_of(c);
+    fc_data_hashes h;
+    FC_TRY(hashes_for(st, version, c, &h));
+    data_identity d = identity_of(c, h);
     char now_index[32], now_values[32];
     snprintf(now_index, sizeof now_index, "%016" PRIx64, d.index_hash);
     snprintf(now_values, sizeof now_values, "%016" PRIx64, d.values_hash);
@@ -368,7 +329,7 @@ static const char *state_violation(const fc_checkpoint_ref *c, long long adam, d
     if (!s->enabled && scale != 1.0) return "loss scale other than 1 without fp16";
     if (tracker < 0 || tracker >= s->growth_interval) return "loss-scale growth tracker out of range";
     if (in_a_row < 0 || (unsigned long long)in_a_row > s->skipped) return "skips_in_a_row out of range";
-    if (l->sampler_cursor > c->ds->n_series) return "sampler cursor beyond the series";
+    if (l->sampler_cursor > fc_dataset_job_series(c->ds)) return "sampler cursor beyond the series";
     if (l->sampler_epoch > l->step) return "sampler epoch beyond step";
     if (isinf(l->best_val_loss)) return "best validation loss infinite";
     if (l->best_step > l->step) return "best step beyond step";
@@ -399,7 +360,7 @@ static fc_status read_state(const fc_safetensors *st, const fc_checkpoint_ref *c
                         "skipped %zu, loss scale %g, sampler epoch %zu cursor %zu of %zu series, bad checks %lld); "
                         "the file is damaged or edited: resume from another checkpoint or start the run again",
                         fc_st_path(st), broken, l->step, c->o->max_steps, adam, s->skipped, scale, l->sampler_epoch,
-                        l->sampler_cursor, c->ds->n_series, bad);
+                        l->sampler_cursor, fc_dataset_job_series(c->ds), bad);
     c->opt->adam_steps = adam;
     s->scale = (float)scale;
     s->growth_tracker = (long)tracker;
@@ -434,11 +395,11 @@ fc_status fc_checkpoint_read(const fc_checkpoint_ref *c, const char *path) {
     FC_TRY(fc_st_read(path, &st));
     const char *version = need_meta(st, "fcast_checkpoint_version");
     fc_status s = version ? FC_OK : FC_ERR_FORMAT;
-    if (s == FC_OK && strcmp(version, FC_CHECKPOINT_VERSION))
-        s = fc_error(FC_ERR_FORMAT, "%s: checkpoint version %s, this fcast (%s) reads version %s: start the run "
-                     "again", path, version, fc_version(), FC_CHECKPOINT_VERSION);
+    if (s == FC_OK && strcmp(version, FC_CHECKPOINT_VERSION) && strcmp(version, "1"))
+        s = fc_error(FC_ERR_FORMAT, "%s: checkpoint version %s, this fcast (%s) reads versions 1 and %s: start the "
+                     "run again", path, version, fc_version(), FC_CHECKPOINT_VERSION);
     if (s == FC_OK) s = check_options(st, c);
-    if (s == FC_OK) s = check_data(st, c);
+    if (s == FC_OK) s = check_data(st, version, c);
     if (s == FC_OK) s = read_state(st, c);
     if (s == FC_OK) s = read_tensors(st, c);
     fc_st_free(&st);

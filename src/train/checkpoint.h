@@ -19,10 +19,13 @@
 #ifndef FC_TRAIN_CHECKPOINT_H
 #define FC_TRAIN_CHECKPOINT_H
 
+#include "train/data_hash.h"
 #include "train/forecaster.h"
 #include "train/optimizer.h"
 
-#define FC_CHECKPOINT_VERSION "1"
+/* 2: the data's hashes are folds of per-series hashes (train/data_hash.h).
+ * Version 1 files are still read where every rank holds the whole data. */
+#define FC_CHECKPOINT_VERSION "2"
 
 /* The training loop's own state, beyond the model and the optimizer. */
 typedef struct {
@@ -43,21 +46,8 @@ typedef struct {
     fc_optimizer *opt;
     float *best;                /* (n_trainable) best weights, NULL without validation */
     fc_loop_state *loop;
-    uint64_t index_hash;        /* fc_checkpoint_index_hash(ds), computed once per run */
-    uint64_t data_hash;         /* fc_checkpoint_data_hash(ds), likewise (of a shard: both the job's) */
+    fc_data_hashes data;        /* the whole file's (train/data_hash.h), computed once per run */
 } fc_checkpoint_ref;
-
-/* A hash of the series' names and lengths in order: which series, in
- * which order, with how many points. */
-uint64_t fc_checkpoint_index_hash(const fc_dataset *ds);
-/* One hash of n hashes in order: a job of shards (data/dataset.h) hashes
- * every rank's, so its checkpoint names the whole file's data. */
-uint64_t fc_checkpoint_hash_words(const uint64_t *h, size_t n);
-
-/* A hash of every value of the data (ds, y bits, mask, exogenous bits) in
- * series order: a resume on data that differs in one value is refused.
- * One pass over the data, handing streamed pages back as it goes. */
-uint64_t fc_checkpoint_data_hash(const fc_dataset *ds);
 
 /* The windows per step a checkpoint's run used (for --windows-batch-size
  * auto on resume, which must not choose again). */

@@ -67,8 +67,9 @@ typedef struct {
     fc_loop_state loop;        /* what a checkpoint saves besides model and optimizer */
     fc_phase_times step_times; /* this step's phases (summed into the summary's) */
     double mark;               /* fc_now() at the end of the last timed phase */
-    uint64_t index_hash, data_hash;   /* the data's, for checkpoints: computed at the first need */
+    fc_data_hashes data_hashes;   /* the data's, for checkpoints (train/data_hash.h): at the first need */
     int data_hashed;
+    int stop_checkpoint;       /* rank 0 writes a checkpoint on a stop (it alone knows: told to a shard's job) */
     fc_graph_slot step_graph;
     size_t first_step;         /* this process's first step (a resumed run starts past 0) */
     float grad_scale;          /* this step's loss-gradient scale: the loss scale / grad_accum */
@@ -84,38 +85,46 @@ typedef struct {
     double job_points;         /* the job's this step */
 } trainer;
 
-static void hash_data(trainer *t) {
-    t->index_hash = fc_checkpoint_index_hash(t->ds);
-    t->data_hash = fc_checkpoint_data_hash(t->ds);
-    t->data_hashed = 1;
-}
-
 /* What a checkpoint saves and restores, with the data's hashes (one pass
  * over the data, so only runs that write or read a checkpoint pay for it;
- * a shard's are hashed by join_shards). */
+ * a shard's job hashes together, in hash_shards). */
 static fc_checkpoint_ref checkpoint_ref(trainer *t) {
-    if (!t->data_hashed) hash_data(t);
-    return (fc_checkpoint_ref){t->f, t->ds, t->o, &t->opt, t->best, &t->loop, t->index_hash, t->data_hash};
+    if (!t->data_hashed) t->data_hashes = fc_data_hashes_of(t->ds);
+    t->data_hashed = 1;
+    return (fc_checkpoint_ref){t->f, t->ds, t->o, &t->opt, t->best, &t->loop, t->data_hashes};
 }
 
-/* A shard's hashes are the job's: every rank's, in rank order, so rank 0's
- * checkpoint names the whole file's data and every rank checks it on a
- * resume. Hashed at the start by every rank when rank 0 will write
- * checkpoints (it alone knows) or the run resumes. */
+/* The whole file's hashes from the shards': each rank hashes its own
+ * series into their places in the file's order, the places are merged
+ * (each is one rank's: OR-ed, exact), and every rank folds them in order,
+ * as one process folds the whole file's. Every rank of the job calls it. */
 static fc_status hash_shards(trainer *t) {
-    int wants = t->o->checkpoint_path || t->o->resume_path;
-    FC_TRY(fc_dist_broadcast(&wants, sizeof wants));
-    if (!wants) return FC_OK;
-    size_t N = (size_t)t->ranks;
-    uint64_t *h = fc_calloc(2 * N, sizeof *h, "data hashes");
+    const fc_dataset *ds = t->ds;
+    size_t N = fc_dataset_job_series(ds), since = 0;
+    fc_data_hashes *h = fc_calloc(N, sizeof *h, "data hashes");
     if (!h) return FC_ERR_MEMORY;
-    hash_data(t);
-    h[t->rank] = t->index_hash, h[N + t->rank] = t->data_hash;
-    fc_status st = fc_dist_merge(h, 2 * N * sizeof *h, 0);
-    t->index_hash = fc_checkpoint_hash_words(h, N);
-    t->data_hash = fc_checkpoint_hash_words(h + N, N);
+    for (size_t i = 0; i < ds->n_series; i++) {
+        h[i * ds->shards + ds->shard] = fc_data_hashes_series(ds, i);
+        fc_dataset_release_every(ds, &since, fc_dataset_len(ds, i), FC_RELEASE_POINTS);
+    }
+    fc_status st = fc_dist_merge(h, N * sizeof *h, 0);
+    t->data_hashes = fc_data_hashes_start();
+    for (size_t g = 0; g < N && st == FC_OK; g++) t->data_hashes = fc_data_hashes_fold(t->data_hashes, h[g]);
+    t->data_hashed = st == FC_OK;
     free(h);
     return st;
+}
+
+/* When a shard's job hashes its data: at the start when the run resumes or
+ * rank 0 writes periodic checkpoints; else at a stop, if rank 0 then
+ * writes one (stop_checkpoint). Only rank 0 knows its checkpoints. */
+static fc_status plan_shard_hashes(trainer *t) {
+    const fc_train_options *o = t->o;
+    int writes[2] = {o->checkpoint_path != NULL,
+                     o->checkpoint_path && (o->checkpoint_every || o->checkpoint_at_validation)};
+    FC_TRY(fc_dist_broadcast(writes, sizeof writes));
+    t->stop_checkpoint = writes[0];
+    return o->resume_path || writes[1] ? hash_shards(t) : FC_OK;
 }
 
 /* Charges the time since the last mark to phase p. */
@@ -194,7 +203,7 @@ static fc_status join_shards(trainer *t) {
     if (!(t->points = fc_calloc(N + t->o->grad_accum * N, sizeof *t->points, "target points"))) return FC_ERR_MEMORY;
     FC_TRY(fc_dist_merge(t->sampler.counts, fc_dataset_job_series(ds) * sizeof *t->sampler.counts, 0));
     FC_TRY(fc_window_sampler_join(&t->sampler));
-    return hash_shards(t);
+    return plan_shard_hashes(t);
 }
 
 static fc_status trainer_init(trainer *t) {
@@ -586,6 +595,7 @@ static fc_status run_steps(trainer *t, fc_train_summary *s) {
         /* The last step needs no checkpoint: the model file follows at once. */
         int last = l->step == o->max_steps || stop, interrupted = stop_requested(t) && !last;
         if (interrupted) {
+            if (t->sharded && t->stop_checkpoint && !t->data_hashed) FC_TRY(hash_shards(t));   /* every rank */
             add_times(&s->phases, &t->step_times);
             fc_progress_done(&p);
             return stop_with_checkpoint(t, s);

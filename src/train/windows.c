@@ -68,7 +68,7 @@ fc_status fc_windows_check(const fc_dataset *ds, const fc_window_spec *spec, siz
                             spec->val_size + spec->test_size);
         if (T > *T_max) *T_max = T;
     }
-    if (ds->shards > 1) {   /* the grid is the whole file's: a shard's windows start where one process's do */
+    if (ds->job_longest) {   /* the grid is the whole file's: a shard's windows start where one process's do */
         size_t held_out = spec->val_size + spec->test_size;
         *T_max = ds->job_longest > held_out ? ds->job_longest - held_out : 0;
     }

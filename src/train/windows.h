@@ -98,7 +98,8 @@ size_t fc_window_target_points(const fc_window_sampler *s, const fc_window *w);
 
 /* Checks that every series keeps training points after val_size and that
  * the longest is at least L long; sets the longest training length (of
- * the whole file for a shard, whose own series alone are checked). */
+ * the whole file for a shard or its own view, whose own series alone are
+ * checked). */
 fc_status fc_windows_check(const fc_dataset *ds, const fc_window_spec *spec, size_t *T_max);
 /* Bytes a sampler allocates (prefix counts, series order, candidates and
  * their numbers, a shard's counts), with grid = (T_max - L) / step_size + 1
