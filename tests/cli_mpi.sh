@@ -183,7 +183,25 @@ check "a checkpoint of whole-file ranks resumes on shards" "[ $? -eq 0 ] && [ -s
 timeout 120 mpirun --allow-run-as-root --oversubscribe -x ASAN_OPTIONS -np 5 "$fcast" train "${tiny[@]}" \
     --max-steps 2 --data-store stream --out "$tmp/five.safetensors" > "$tmp/five.txt" 2>&1
 check "5 ranks on 4 streamed series train, each holding the whole file, rank 0 saying so" \
-      "[ $? -eq 0 ] && grep -q '4 series are fewer than the 5 ranks: every rank keeps the whole file' $tmp/five.txt"
+      "[ $? -eq 0 ] && grep -q '4 series for 5 ranks, fewer series than ranks: every rank keeps the whole file' $tmp/five.txt"
+
+# --windows-batch-size auto on shards: the trials train on one rank's own series; rank 0's (AirPassengers,
+# nottem: one point each here) have no training window, so rank 1 times them and its choice is the job's.
+python3 - "$data" "$tmp/lopsided.csv" <<'EOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+last = {r[0]: r for r in rows[1:]}
+with open(sys.argv[2], "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(rows[0])
+    for r in rows[1:]:
+        if r[0] not in ("AirPassengers", "nottem") or r is last[r[0]]: w.writerow(r)
+EOF
+"${mpi[@]}" "$fcast" train --data "$tmp/lopsided.csv" --model mlp --h 12 --input-size 24 --hidden-size 16 --threads 1 \
+    --max-steps 2 --data-store stream --store-dir "$tmp" --windows-batch-size auto --memory-limit 1GiB \
+    --out "$tmp/lopsided.safetensors" > "$tmp/lopsided.txt" 2>&1
+check "auto batch on shards: timed by the rank whose series have windows, rank 0 saying so" \
+      "[ $? -eq 0 ] && grep -q 'timed by rank 1 (rank 0.s series have no training window)' $tmp/lopsided.txt"
 
 # Checkpoints: written by rank 0, resumed by as many ranks (to the uninterrupted run's weights), refused by one process
 "${mpi[@]}" "$fcast" train "${short[@]}" --out "$tmp/full.safetensors" > /dev/null 2>&1

@@ -82,8 +82,10 @@ static void print_outcome(const fcast_model *m, fc_status st, const train_flags 
         print_phases(&r);
         print_memory(&r, rss_start);
     } else if (st == FC_ERR_INTERRUPTED) {
+        int sig = stop_signals_received();   /* 0: the signal went to another rank of the job */
         fprintf(stderr, "stopped after step %zu of %zu (%s); %s so far %s %s\n", r.steps, r.max_steps,
-                strsignal(stop_signals_received()), isnan(r.best_val_loss) ? "the model" : "the best model",
+                sig ? strsignal(sig) : "a signal to another rank of the job",
+                isnan(r.best_val_loss) ? "the model" : "the best model",
                 r.model_file ? "written to" : "could not be written to", a->out);
         if (r.checkpoint) print_resume_command(argc, argv, first, r.checkpoint);
     }
@@ -102,7 +104,8 @@ static int train(const train_flags *a, const arg_spec *specs, int argc, char **a
     if (rc) return rc;
     fc_status st = fcast_train_file(c, a->data, NULL, NULL, (const volatile int *)stop_signals_install(), &m);
     if (fcast_job_rank() == 0) print_outcome(m, st, a, rss_start, argc, argv, first);
-    rc = st == FC_OK ? CLI_EXIT_OK : cli_fail("train");
+    if (st == FC_ERR_INTERRUPTED && fcast_job_rank() != 0) rc = cli_exit_code(st);   /* rank 0 told the stop */
+    else rc = st == FC_OK ? CLI_EXIT_OK : cli_fail("train");
     fcast_model_free(m);
     fcast_config_free(c);
     return rc;

@@ -32,8 +32,8 @@ static void say_shards(const fc_load_options *lo, const fc_dataset *ds) {
         fprintf(stderr, "data: each of the %zu ranks keeps 1/%zu of the series in its store (docs/distributed.md)\n",
                 ds->shards, ds->shards);
     else
-        fprintf(stderr, "data: %zu series are fewer than the %zu ranks: every rank keeps the whole file in its "
-                "store\n", ds->n_series, lo->shards);
+        fprintf(stderr, "data: %zu series for %zu ranks, fewer series than ranks: every rank keeps the whole file "
+                "in its store\n", ds->n_series, lo->shards);
 }
 
 fc_status fc_api_data_open_shard(const fcast_config *c, const char *path, int rank, int ranks, fcast_data **out) {

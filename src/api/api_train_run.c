@@ -129,13 +129,37 @@ static fc_status sweep_batch(train_run *r) {
     return FC_OK;
 }
 
-/* In a job rank 0 alone sweeps (a sweep on every rank would time ranks
+/* The rank that times the batch trials: rank 0, or with shards the first
+ * rank whose own series have a training window (its trials train on them
+ * alone); rank 0 when none has (its trial then says why). */
+static fc_status sweeping_rank(const train_run *r, int *sweeper) {
+    *sweeper = 0;
+    if (r->d->ds->shards < 2) return FC_OK;
+    int n = fc_dist_size(), *has = calloc((size_t)n, sizeof *has);
+    if (!has) return fc_error(FC_ERR_MEMORY, "out of memory");
+    has[fc_dist_rank()] = fc_train_has_windows(r->d->ds, &r->cfg, &r->o);
+    fc_status st = fc_dist_merge(has, (size_t)n * sizeof *has, 0);
+    for (int k = n - 1; k >= 0; k--) *sweeper = has[k] ? k : *sweeper;
+    free(has);
+    return st;
+}
+
+/* In a job one rank sweeps (a sweep on every rank would time ranks
  * competing for the cores) and its choice is every rank's. */
 static fc_status choose_batch(train_run *r) {
     const fc_api_run_keys *k = &r->c->run;
     if (k->resume) return fc_checkpoint_windows_batch(k->resume, &r->o.windows_batch_size);
-    if (fc_dist_rank() == 0) FC_TRY(sweep_batch(r));   /* a failure there ends the job (fc_api_job_failed) */
-    return fc_dist_broadcast(&r->o.windows_batch_size, sizeof r->o.windows_batch_size);
+    int sweeper;
+    FC_TRY(sweeping_rank(r, &sweeper));
+    size_t chosen = 0;   /* merged: the sweeper's, zero bits elsewhere */
+    if (fc_dist_rank() == sweeper) FC_TRY(sweep_batch(r));   /* a failure there ends the job (fc_api_job_failed) */
+    if (fc_dist_rank() == sweeper) chosen = r->o.windows_batch_size;
+    FC_TRY(fc_dist_merge(&chosen, sizeof chosen, 0));
+    r->o.windows_batch_size = chosen;
+    if (sweeper != 0 && fc_dist_rank() == 0 && k->verbose)   /* the sweeper's own line is not said */
+        fprintf(stderr, "--windows-batch-size auto: %zu, timed by rank %d (rank 0's series have no training "
+                "window)\n", chosen, sweeper);
+    return FC_OK;
 }
 
 /* The plan of the run; refused, before anything large is allocated, when

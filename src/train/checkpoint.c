@@ -246,8 +246,8 @@ static fc_status hashes_for(const fc_safetensors *st, const char *version, const
     if (strcmp(version, "1")) return FC_OK;
     if (c->ds->shards > 1)
         return fc_error(FC_ERR_INVALID, "--resume %s: a version 1 checkpoint names its data by a hash of the whole "
-                        "file, which ranks holding shards of it cannot compute: resume with --deterministic-reduce "
-                        "(every rank then holds the whole file)", fc_st_path(st));
+                        "file, which ranks holding shards of it cannot compute: resume with --data-store memory "
+                        "(every rank then holds the whole file, as when the checkpoint was made)", fc_st_path(st));
     *h = fc_data_hashes_v1(c->ds);
     return FC_OK;
 }

@@ -143,6 +143,11 @@ void fc_train_options_default(fc_train_options *o);
  * allocating: what fc_train would refuse, before the model is built. */
 fc_status fc_train_check(const fc_dataset *ds, const fc_model_config *c, const fc_train_options *o);
 
+/* 1 when ds has a training window for a model of configuration c under o
+ * (a shard: among its own series, on the file's grid, as a rank training
+ * alone draws them): where batch trials can be timed. */
+int fc_train_has_windows(const fc_dataset *ds, const fc_model_config *c, const fc_train_options *o);
+
 /* Trains f->model (already created and initialised) on ds. With validation,
  * the weights of the best validation check are kept (neuralforecast keeps
  * the last ones: see docs/training.md). */

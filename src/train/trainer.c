@@ -632,6 +632,15 @@ fc_status fc_train_check(const fc_dataset *ds, const fc_model_config *c, const f
     return fc_windows_check(ds, &spec, &longest);
 }
 
+int fc_train_has_windows(const fc_dataset *ds, const fc_model_config *c, const fc_train_options *o) {
+    fc_dataset own = ds->shards > 1 ? fc_dataset_own_view(ds) : *ds;
+    fc_window_spec spec = spec_of(c, o);
+    fc_window_sampler s;
+    if (fc_window_sampler_init(&s, &own, &spec, o->batch_size, 1, o->seed) != FC_OK) return 0;
+    fc_window_sampler_free(&s);
+    return 1;
+}
+
 fc_status fc_train(fc_forecaster *f, const fc_dataset *ds, const fc_train_options *o, fc_train_summary *s) {
     double start = fc_now();
     memset(s, 0, sizeof *s);
