@@ -121,7 +121,7 @@ static fc_status hash_shards(trainer *t) {
 static fc_status plan_shard_hashes(trainer *t) {
     const fc_train_options *o = t->o;
     int writes[2] = {o->checkpoint_path != NULL,
-                     o->checkpoint_path && (o->checkpoint_every || o->checkpoint_at_validation)};
+                     o->checkpoint_path && (o->checkpoint_every || (o->checkpoint_at_validation && o->val_size))};
     FC_TRY(fc_dist_broadcast(writes, sizeof writes));
     t->stop_checkpoint = writes[0];
     return o->resume_path || writes[1] ? hash_shards(t) : FC_OK;
