@@ -152,8 +152,10 @@ static fc_status choose_batch(train_run *r) {
     int sweeper;
     FC_TRY(sweeping_rank(r, &sweeper));
     size_t chosen = 0;   /* merged: the sweeper's, zero bits elsewhere */
-    if (fc_dist_rank() == sweeper) FC_TRY(sweep_batch(r));   /* a failure there ends the job (fc_api_job_failed) */
-    if (fc_dist_rank() == sweeper) chosen = r->o.windows_batch_size;
+    if (fc_dist_rank() == sweeper) {
+        FC_TRY(sweep_batch(r));   /* a failure there ends the job (fc_api_job_failed) */
+        chosen = r->o.windows_batch_size;
+    }
     FC_TRY(fc_dist_merge(&chosen, sizeof chosen, 0));
     r->o.windows_batch_size = chosen;
     if (sweeper != 0 && fc_dist_rank() == 0 && k->verbose)   /* the sweeper's own line is not said */

@@ -185,6 +185,19 @@ void fc_dist_abort(int code) { (void)code; }
 
 #endif
 
+fc_status fc_dist_sum_ordered(double *x, size_t n, double *slots, int in_step) {
+    size_t ranks = (size_t)g_size;
+    if (ranks < 2 || !n) return FC_OK;
+    memset(slots, 0, ranks * n * sizeof *slots);
+    memcpy(slots + (size_t)g_rank * n, x, n * sizeof *x);
+    FC_TRY(fc_dist_merge(slots, ranks * n * sizeof *slots, in_step));
+    for (size_t i = 0; i < n; i++) {
+        x[i] = 0.0;
+        for (size_t r = 0; r < ranks; r++) x[i] += slots[r * n + i];
+    }
+    return FC_OK;
+}
+
 int fc_dist_rank(void) { return g_rank; }
 int fc_dist_size(void) { return g_size; }
 

@@ -44,6 +44,12 @@ void fc_dist_part(size_t n, size_t block, int rank, int ranks, size_t *lo, size_
  * the work before differs (a cross-validation's trainings). Alone:
  * nothing. */
 fc_status fc_dist_merge(void *x, size_t bytes, int in_step);
+/* x[0..n) summed over the ranks in rank order, alike on every rank: each
+ * rank's values are merged into its slot of `slots` (ranks x n, the
+ * caller's, so a step allocates nothing) and added from rank 0 up, so the
+ * bits depend on the values alone, never on MPI's algorithm. in_step as
+ * for fc_dist_merge. Alone: nothing. */
+fc_status fc_dist_sum_ordered(double *x, size_t n, double *slots, int in_step);
 /* x (`bytes`) sent from rank 0 to every rank. Alone: nothing. */
 fc_status fc_dist_broadcast(void *x, size_t bytes);
 /* This process's place among the job's processes on its machine (the

@@ -143,42 +143,28 @@ static void add_pairs(const double *partials, size_t n, double *sum, double *wei
     for (size_t c = 0; c < n; c++) *sum += partials[2 * c], *weight += partials[2 * c + 1];
 }
 
-/* A shard's validation: all its own windows, then each rank's totals
- * merged and added in rank order (the same bits on every rank; for a
- * fixed number of ranks, every run). */
-static fc_status validate_shard(fc_runner *r, fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec,
-                                double *sum, double *weight) {
-    size_t chunks = (r->n_windows + r->cap - 1) / r->cap;
+/* The windows' loss sum and weight: this rank's chunks (all, alone), each
+ * summed apart; the ranks' sums merged (dist/dist.h); then added in chunk
+ * order, as one process adds them. A shard validates all its own windows
+ * and the ranks' totals are summed in rank order. */
+static fc_status validation_sums(fc_runner *r, fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec,
+                                 double sums[2]) {
+    size_t chunks = (r->n_windows + r->cap - 1) / r->cap, lo = 0, hi = r->n_windows;
+    int split = ds->shards < 2 && r->ranks > 1;
     memset(r->partials, 0, 2 * chunks * sizeof *r->partials);
-    loss_acc a = {r->partials, 0, r->cap, f->loss};
-    FC_TRY(run_windows(r, f, ds, spec, r->windows, r->n_windows, accumulate_loss, &a));
-    add_pairs(r->partials, chunks, sum, weight);
-    memset(r->partials, 0, 2 * ds->shards * sizeof *r->partials);
-    r->partials[2 * ds->shard] = *sum, r->partials[2 * ds->shard + 1] = *weight;
-    FC_TRY(fc_dist_merge(r->partials, 2 * ds->shards * sizeof *r->partials, 1));
-    add_pairs(r->partials, ds->shards, sum, weight);
-    return FC_OK;
-}
-
-/* This rank's chunks (all, alone), each summed apart; the ranks' sums
- * merged (dist/dist.h); then added in chunk order, as one process adds
- * them. */
-fc_status fc_validator_run(fc_runner *r, fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec,
-                           double *loss) {
-    size_t chunks = (r->n_windows + r->cap - 1) / r->cap, lo, hi;
-    double sum, weight;
-    if (ds->shards > 1) {
-        FC_TRY(validate_shard(r, f, ds, spec, &sum, &weight));
-        *loss = weight > 0 ? sum / weight : 0.0;
-        return FC_OK;
-    }
-    memset(r->partials, 0, 2 * chunks * sizeof *r->partials);
-    fc_dist_part(r->n_windows, r->cap, r->rank, r->ranks, &lo, &hi);
+    if (split) fc_dist_part(r->n_windows, r->cap, r->rank, r->ranks, &lo, &hi);
     loss_acc a = {r->partials, lo / r->cap, r->cap, f->loss};
     FC_TRY(run_windows(r, f, ds, spec, r->windows + lo, hi - lo, accumulate_loss, &a));
-    if (r->ranks > 1) FC_TRY(fc_dist_merge(r->partials, 2 * chunks * sizeof *r->partials, 1));
-    add_pairs(r->partials, chunks, &sum, &weight);
-    *loss = weight > 0 ? sum / weight : 0.0;
+    if (split) FC_TRY(fc_dist_merge(r->partials, 2 * chunks * sizeof *r->partials, 1));
+    add_pairs(r->partials, chunks, &sums[0], &sums[1]);
+    return ds->shards > 1 ? fc_dist_sum_ordered(sums, 2, r->partials, 1) : FC_OK;
+}
+
+fc_status fc_validator_run(fc_runner *r, fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec,
+                           double *loss) {
+    double sums[2];
+    FC_TRY(validation_sums(r, f, ds, spec, sums));
+    *loss = sums[1] > 0 ? sums[0] / sums[1] : 0.0;
     return FC_OK;
 }
 

@@ -7,9 +7,9 @@
 #include "core/byte_size.h"
 #include "core/error.h"
 #include "core/memory_stats.h"
+#include "dist/dist.h"
 #include "kernels/optimizer_step.h"
 #include "train/batch.h"
-#include "dist/dist.h"
 #include "train/memory_plan.h"
 
 /* The device path's copy of the training data (backend.h, data_*). */

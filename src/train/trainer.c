@@ -56,7 +56,7 @@ typedef struct {
     /* grad_accum * windows_batch_size windows per optimizer step: this
      * step's, and the next step's, drawn while the device runs this one */
     fc_window *windows[2];
-    size_t n_windows[2];       /* of them, this rank's (all of a job's draws, except a shard's) */
+    size_t n_windows[2];       /* of them, the sampler's: the job's draws, or a shard's own */
     int current;               /* windows[current] are this step's */
     int have_next;             /* windows[!current] hold the next step's */
     size_t drawn_epoch, drawn_cursor;  /* the sampler's place after this step's draws (checkpoints) */
@@ -79,9 +79,9 @@ typedef struct {
     fc_dist_grads grads;       /* the ranks' mean gradient, where it lives (dist/dist_grads.h) */
     int sharded;               /* ds is this rank's shard of the file (data/dataset.h): it trains on
                                   the job's windows of its own series, as many as were drawn there */
-    size_t micro_batches;      /* this step's */
-    double *points;            /* a shard's: (ranks) each rank's observed target points this step, then
-                                  (K x ranks) its own micro-batches' (micro_batch_share) */
+    size_t staged, micro_batches;   /* this step's windows of this rank, and its micro-batches */
+    double *points;            /* a shard's: (ranks) the slots of the job's sum, then (K x ranks) its
+                                  micro-batches' observed target points this step (micro_batch_share) */
     double job_points;         /* the job's this step */
 } trainer;
 
@@ -274,23 +274,18 @@ static double micro_batch_share(const trainer *t, size_t k) {
 }
 
 /* A shard's observed target points per micro-batch of its windows w (n),
- * and the job's: every rank's merged (exact: whole numbers, each in its
- * rank's slot) and added in rank order. */
+ * and the job's: every rank's summed (whole numbers: exact). */
 static fc_status count_points(trainer *t, const fc_window *w, size_t n) {
     size_t W = t->o->windows_batch_size, N = (size_t)t->ranks;
-    double *mine = t->points + N, total = 0.0;
+    double *mine = t->points + N;
+    t->job_points = 0.0;
     for (size_t k = 0; k < t->micro_batches; k++) {
         size_t points = 0;
         for (size_t i = k * W; i < n && i < (k + 1) * W; i++) points += fc_window_target_points(&t->sampler, w + i);
         mine[k] = (double)points;
-        total += mine[k];
+        t->job_points += mine[k];
     }
-    memset(t->points, 0, N * sizeof *t->points);
-    t->points[t->rank] = total;
-    FC_TRY(fc_dist_merge(t->points, N * sizeof *t->points, 1));
-    t->job_points = 0.0;
-    for (size_t r = 0; r < N; r++) t->job_points += t->points[r];
-    return FC_OK;
+    return fc_dist_sum_ordered(&t->job_points, 1, t->points, 1);
 }
 
 /* Its dropout masks' number: a pure function of the seed, the step and the
@@ -349,7 +344,7 @@ static fc_status micro_batch(trainer *t, size_t k, size_t first, size_t B) {
 static fc_status step_body(void *ctx) {
     trainer *t = ctx;
     fc_model *m = t->f->model;
-    size_t W = t->o->windows_batch_size, n = t->n_windows[t->current];
+    size_t W = t->o->windows_batch_size, n = t->staged;
     m->be->fill(m->be, m->grads, 0.0f, m->n_trainable);
     for (size_t k = 0; k < t->micro_batches; k++) FC_TRY(micro_batch(t, k, k * W, k * W + W <= n ? W : n - k * W));
     /* the ranks' mean gradient (alone: nothing), so every rank takes the same Adam step */
@@ -379,15 +374,13 @@ static fc_window *step_windows(trainer *t, size_t step) {
 static fc_status stage_windows(trainer *t, size_t step) {
     size_t K = t->o->grad_accum, W = t->o->windows_batch_size;
     fc_window *w = step_windows(t, step);
-    size_t n = t->n_windows[t->current];
     if (!t->sharded) {
-        t->n_windows[t->current] = K * W;
-        t->micro_batches = K;
+        t->staged = K * W, t->micro_batches = K;
         return fc_batch_stage(&t->batch, w + (size_t)t->rank * K * W, K * W);
     }
-    t->micro_batches = (n + W - 1) / W;
-    FC_TRY(count_points(t, w, n));
-    return fc_batch_stage(&t->batch, w, n);
+    t->staged = t->n_windows[t->current], t->micro_batches = (t->staged + W - 1) / W;
+    FC_TRY(count_points(t, w, t->staged));
+    return fc_batch_stage(&t->batch, w, t->staged);
 }
 
 /* The next step's windows, drawn while the device runs this step (the
