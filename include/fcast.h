@@ -313,6 +313,31 @@ typedef struct {
  * A NULL path (an output not asked for) is accepted. */
 fc_status fcast_output_check(const char *name, const char *path, int allow_stdout, const fcast_input_path *inputs,
                              size_t n_inputs);
+/* A file a run reads or writes, and the name (key or flag) that gave it:
+ * the entries of fcast_paths_check, one list for every file of a command. */
+typedef enum {
+    FCAST_PATH_IN,          /* read */
+    FCAST_PATH_OUT,         /* written ("-" refused) */
+    FCAST_PATH_OUT_STDOUT   /* written; "-" is standard output */
+} fcast_path_role;
+typedef struct {
+    const char *name;       /* "--out", "out" */
+    const char *path;       /* NULL: not given, skipped */
+    fcast_path_role role;
+    int list;               /* 1: path is a comma-separated list of files (fcast predict's --model) */
+    const char *may_share;  /* the name of the one entry this one may be the same file as, or NULL
+                               (--checkpoint may be the file --resume reads) */
+} fcast_path_use;
+/* Refuses (FC_ERR_INVALID, naming both entries) an output that is the same
+ * file as any other entry, input or output, whether the file exists yet or
+ * not and however it is named: "./x", "d/../x", a symbolic or a hard link.
+ * Devices are exempt (two outputs may both go to /dev/null), and "-"
+ * collides only with another "-" output. Nothing is created. */
+fc_status fcast_paths_distinct(const fcast_path_use *uses, size_t n);
+/* fcast_paths_distinct, then each output checked as fcast_output_check
+ * does (writable, "-" only for FCAST_PATH_OUT_STDOUT): every file of a
+ * command checked together, before any work. */
+fc_status fcast_paths_check(const fcast_path_use *uses, size_t n);
 /* Writes the file's contents to f; returns FC_OK or a status with its
  * message set. It must not close f. */
 typedef fc_status (*fcast_write_fn)(FILE *f, void *ctx);

@@ -7,6 +7,10 @@
  *      when not allowed, and an output that is an input under another
  *      name (a symlink), naming the key; fcast_write_file writes the body
  *      whole and leaves the old file when the body fails;
+ *   2b. fcast_paths_distinct: an output is the same file as another entry
+ *      through "..", a hard link, a dangling link to it, a list's second
+ *      file, existing or not; a link loop, devices, two inputs and a pair
+ *      allowed to share are no collision;
  *   3. fcast_csv_write_field quotes what needs quoting, and
  *      fcast_csv_write_real writes the shortest text that reads back;
  *   4. fcast_device_is_gpu on each form and on a wrong one;
@@ -15,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -96,6 +101,74 @@ static void output_files(void) {
     unlink(input);
 }
 
+/* 1 when fcast_paths_distinct refuses uses[0..n) naming a and b. */
+static int refuses(const fcast_path_use *uses, size_t n, const char *a, const char *b) {
+    if (fcast_paths_distinct(uses, n) != FC_ERR_INVALID) return 0;
+    return strstr(fc_last_error(), a) && strstr(fc_last_error(), b);
+}
+
+#define OUT(name, path) {name, path, FCAST_PATH_OUT, 0, NULL}
+#define IN(name, path) {name, path, FCAST_PATH_IN, 0, NULL}
+
+/* Which file a path names, existing or not, however spelled. */
+static void distinct_paths(void) {
+    char in[256], sub[256], dotted[256], hard[256], dangling[256], target[256], loop[256];
+    path_in(in, sizeof in, "data.csv");
+    path_in(sub, sizeof sub, "sub");
+    CHECK(mkdir(sub, 0755) == 0);
+    check_write_text(in, "x\n");
+    snprintf(dotted, sizeof dotted, "%s/sub/../data.csv", dir);
+    path_in(hard, sizeof hard, "hard.csv");
+    CHECK(link(in, hard) == 0);
+    path_in(dangling, sizeof dangling, "dangling.csv");
+    path_in(target, sizeof target, "sub/target.csv");
+    CHECK(symlink("sub/target.csv", dangling) == 0);   /* relative to the link's directory */
+    path_in(loop, sizeof loop, "loop");
+    CHECK(symlink("loop", loop) == 0);
+
+    fcast_path_use a[] = {IN("--data", in), OUT("--out", dotted)};
+    CHECK_MSG(refuses(a, 2, "--out", "--data"), "%s", fc_last_error());
+    CHECK_CONTAINS(fc_last_error(), "is the input file given to --data as");
+    fcast_path_use b[] = {IN("--data", in), OUT("--out", hard)};
+    CHECK(refuses(b, 2, "--out", "--data"));
+    /* neither exists: canonical names, through ".." and a dangling link */
+    char new1[256], new2[256];
+    path_in(new1, sizeof new1, "new.out");
+    snprintf(new2, sizeof new2, "%s/sub/./../new.out", dir);
+    fcast_path_use c[] = {OUT("--out", new1), OUT("--log-file", new2)};
+    CHECK_MSG(refuses(c, 2, "--log-file", "is also written by --out"), "%s", fc_last_error());
+    fcast_path_use d[] = {OUT("--out", dangling), OUT("--checkpoint", target)};
+    CHECK_MSG(refuses(d, 2, "--checkpoint", "--out"), "a dangling link and its target: %s", fc_last_error());
+    fcast_path_use e[] = {OUT("--out", loop), OUT("--log-file", new1)};   /* a link loop: no hang, no collision */
+    CHECK_MSG(fcast_paths_distinct(e, 2) == FC_OK, "%s", fc_last_error());
+    /* distinct files, two inputs, a list, stdout, devices, a pair that may share */
+    fcast_path_use f[] = {IN("--train", in), IN("--test", hard), OUT("--out", new1), OUT("--log", "-")};
+    CHECK_MSG(fcast_paths_distinct(f, 4) == FC_OK, "%s", fc_last_error());
+    char list[600];
+    snprintf(list, sizeof list, "%s,%s", new1, in);
+    fcast_path_use g[] = {{"--model", list, FCAST_PATH_IN, 1, NULL}, OUT("--out", hard)};
+    CHECK_MSG(refuses(g, 2, "--out", "--model"), "the second file of a list: %s", fc_last_error());
+    fcast_path_use h[] = {{"--out", "-", FCAST_PATH_OUT_STDOUT, 0, NULL}, {"--log", "-", FCAST_PATH_OUT_STDOUT, 0, NULL}};
+    CHECK(refuses(h, 2, "standard output", "--out"));
+    fcast_path_use i[] = {OUT("--out", "/dev/null"), OUT("--log-file", "/dev/null")};
+    CHECK(fcast_paths_distinct(i, 2) == FC_OK);
+    fcast_path_use j[] = {IN("--resume", in), {"--checkpoint", hard, FCAST_PATH_OUT, 0, "--resume"},
+                          OUT("--out", new1)};
+    CHECK_MSG(fcast_paths_distinct(j, 3) == FC_OK, "%s", fc_last_error());
+    fcast_path_use k[] = {IN("--resume", in), {"--checkpoint", hard, FCAST_PATH_OUT, 0, "--resume"},
+                          OUT("--log-file", in)};   /* the pair may share; a third may not */
+    CHECK(refuses(k, 3, "--log-file", "--resume"));
+    /* fcast_paths_check: the same, then each output's own checks */
+    char missing[256];
+    path_in(missing, sizeof missing, "no-dir/out.csv");
+    fcast_path_use l[] = {IN("--data", in), OUT("--out", missing)};
+    CHECK(fcast_paths_check(l, 2) == FC_ERR_IO);
+    fcast_path_use m[] = {IN("--data", in), OUT("--out", "-")};
+    CHECK(fcast_paths_check(m, 2) == FC_ERR_INVALID);
+    CHECK(access(new1, F_OK) != 0);   /* nothing created */
+    unlink(loop), unlink(dangling), unlink(hard), unlink(in), rmdir(sub);
+}
+
 static void csv_writers(void) {
     char path[256], text[128];
     path_in(path, sizeof path, "fields.csv");
@@ -149,6 +222,7 @@ int main(void) {
     if (!mkdtemp(dir)) return 1;
     settings_file();
     output_files();
+    distinct_paths();
     csv_writers();
     device_forms();
     arch_keys();

@@ -5,6 +5,7 @@
 #include "args.h"
 
 #include <errno.h>
+#include <float.h>
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
@@ -23,7 +24,7 @@ typedef struct {
     arg_given *items;
     int n;
     const char *config;  /* --config FILE, or NULL */
-    int print_config, help;
+    int print_config, print_flags, help;
     unsigned char *no_default;   /* per spec: an ARG_SIZE that started ARG_SIZE_UNSET */
 } argv_scan;
 
@@ -52,7 +53,7 @@ static int store_value(const char *command, const char *where, arg_spec *s, cons
     char *end = NULL;
     errno = 0;
     switch (s->kind) {
-    case ARG_STR: *(const char **)s->dest = v; return 0;
+    case ARG_STR: case ARG_IN: case ARG_IN_LIST: case ARG_OUT: *(const char **)s->dest = v; return 0;
     case ARG_INT: {
         long x = strtol(v, &end, 10);
         if (errno || end == v || *end) break;
@@ -68,7 +69,9 @@ static int store_value(const char *command, const char *where, arg_spec *s, cons
     }
     case ARG_DOUBLE: {
         double x = strtod(v, &end);
-        if (errno || end == v || *end || !isfinite(x)) break;   /* NaN stands for "not given" */
+        /* ERANGE on underflow is a number all the same: 1e-320 is a
+         * subnormal, 1e-400 zero; only overflow (inf) is refused */
+        if ((errno && !(errno == ERANGE && fabs(x) <= DBL_MIN)) || end == v || *end || !isfinite(x)) break;
         *(double *)s->dest = x;
         return 0;
     }
@@ -223,6 +226,10 @@ static int scan_builtin(const char *command, const char *a, int argc, char **arg
         sc->print_config = 1;
         return 0;
     }
+    if (!strcmp(a, "--print-flags")) {
+        sc->print_flags = 1;
+        return 0;
+    }
     if (strcmp(a, "--config") && strncmp(a, "--config=", 9)) { *ours = 0; return 0; }
     if (sc->config) return twice(command, "config");
     sc->config = a[8] == '=' ? a + 9 : (*i + 1 < argc ? argv[++*i] : NULL);
@@ -297,6 +304,70 @@ static int print_config(const char *command, const arg_spec *specs) {
     return CLI_EXIT_IO;
 }
 
+/* ---- Files: every file flag's kind known, no output on another file ---- */
+
+/* A flag whose metavar says FILE but whose kind does not say whether it is
+ * read or written would go unchecked: a programming error, which every run
+ * of the command then shows. */
+static int check_file_kinds(const char *command, const arg_spec *specs) {
+    for (const arg_spec *s = specs; s->name; s++)
+        if (s->metavar && strstr(s->metavar, "FILE") && s->kind != ARG_IN && s->kind != ARG_IN_LIST &&
+            s->kind != ARG_OUT) {
+            fprintf(stderr, "fcast %s: internal error: --%s takes a FILE but its kind does not say whether it is "
+                    "read or written (ARG_IN, ARG_IN_LIST or ARG_OUT)\n", command, s->name);
+            return CLI_EXIT_INTERNAL;
+        }
+    return 0;
+}
+
+static int print_flags(const arg_spec *specs) {
+    static const char *const kinds[] = {"str", "int", "size", "double", "flag", "in", "in-list", "out"};
+    for (const arg_spec *s = specs; s->name; s++)
+        printf("%s\t%s\t%s\n", s->name, kinds[s->kind], s->metavar ? s->metavar : "-");
+    return fflush(stdout) == 0 && !ferror(stdout) ? 1 : CLI_EXIT_IO;
+}
+
+/* Pairs of flags that may name one file: a resumed run goes on writing
+ * the checkpoint it was resumed from. */
+static const char *may_share(const char *name) {
+    return !strcmp(name, "checkpoint") ? "--resume" : NULL;
+}
+
+/* How the messages name a file flag: as typed, or how it got its value. */
+static void file_flag_name(const arg_spec *s, char *buf, size_t cap) {
+    if (s->seen & ARG_FROM_POSITION) snprintf(buf, cap, "the first argument (--%s)", s->name);
+    else if (!s->seen) snprintf(buf, cap, "--%s (its default)", s->name);
+    else snprintf(buf, cap, "--%s", s->name);
+}
+
+/* Every file flag with a value, and --config's file, through the
+ * library's one check (fcast_paths_distinct). */
+static int check_files(const char *command, const arg_spec *specs, const char *config) {
+    size_t n = 0;
+    for (const arg_spec *s = specs; s->name; s++) n++;
+    fcast_path_use *uses = calloc(n + 1, sizeof *uses);
+    char (*names)[96] = calloc(n + 1, sizeof *names);
+    if (!uses || !names) {
+        free(uses), free(names);
+        fprintf(stderr, "fcast %s: out of memory\n", command);
+        return CLI_EXIT_MEMORY;
+    }
+    size_t k = 0;
+    if (config) uses[k++] = (fcast_path_use){"--config", config, FCAST_PATH_IN, 0, NULL};
+    for (const arg_spec *s = specs; s->name; s++) {
+        if (s->kind != ARG_IN && s->kind != ARG_IN_LIST && s->kind != ARG_OUT) continue;
+        const char *v = *(const char *const *)s->dest;
+        if (!v) continue;
+        file_flag_name(s, names[k], sizeof names[k]);
+        uses[k] = (fcast_path_use){names[k], v, s->kind == ARG_OUT ? FCAST_PATH_OUT_STDOUT : FCAST_PATH_IN,
+                                   s->kind == ARG_IN_LIST, may_share(s->name)};
+        k++;
+    }
+    fc_status st = fcast_paths_distinct(uses, k);
+    free(uses), free(names);
+    return st == FC_OK ? 0 : cli_fail(command);
+}
+
 int args_parse(const char *command, const char *summary, arg_spec *specs,
                int argc, char **argv, int first) {
     argv_scan sc = {0};
@@ -312,14 +383,17 @@ int args_parse(const char *command, const char *summary, arg_spec *specs,
     }
     for (size_t i = 0; i < n_specs; i++)
         sc.no_default[i] = specs[i].kind == ARG_SIZE && *(const size_t *)specs[i].dest == ARG_SIZE_UNSET;
-    int rc = scan_argv(command, specs, argc, argv, first, &sc);
+    int rc = check_file_kinds(command, specs);
+    if (!rc) rc = scan_argv(command, specs, argc, argv, first, &sc);
     if (!rc && sc.help) {
         args_print_help(command, summary, specs);
         rc = 1;
     }
+    if (!rc && sc.print_flags) rc = print_flags(specs);
     if (!rc && sc.config) rc = apply_config(command, specs, sc.no_default, sc.config);
     if (!rc) rc = apply_argv(command, specs, &sc);
     if (!rc && sc.print_config) rc = print_config(command, specs);
+    if (!rc) rc = check_files(command, specs, sc.config);
     if (!rc) rc = check_required(command, specs);
     free(sc.items);
     free(sc.no_default);
@@ -329,7 +403,7 @@ int args_parse(const char *command, const char *summary, arg_spec *specs,
 /* ---- The resolved configuration, as YAML and as JSON ---- */
 
 static int has_value(const arg_spec *s) {
-    if (s->kind == ARG_STR) return *(const char *const *)s->dest != NULL;
+    if (arg_is_text(s->kind)) return *(const char *const *)s->dest != NULL;
     if (s->kind == ARG_SIZE) return *(const size_t *)s->dest != ARG_SIZE_UNSET;
     if (s->kind == ARG_DOUBLE) return !isnan(*(const double *)s->dest);   /* NaN: not given */
     return 1;
@@ -378,7 +452,7 @@ static void yaml_string(FILE *f, const char *v) {
 static void yaml_value(FILE *f, const arg_spec *s) {
     char buf[64];
     switch (s->kind) {
-    case ARG_STR: yaml_string(f, *(const char *const *)s->dest); return;
+    case ARG_STR: case ARG_IN: case ARG_IN_LIST: case ARG_OUT: yaml_string(f, *(const char *const *)s->dest); return;
     case ARG_INT: fprintf(f, "%ld", *(const long *)s->dest); return;
     case ARG_SIZE: fprintf(f, "%zu", *(const size_t *)s->dest); return;
     case ARG_DOUBLE:
@@ -407,7 +481,7 @@ int args_print_config(FILE *f, const char *command, const arg_spec *specs) {
 static json_t *json_value(const arg_spec *s) {
     if (!has_value(s)) return json_null();
     switch (s->kind) {
-    case ARG_STR: {
+    case ARG_STR: case ARG_IN: case ARG_IN_LIST: case ARG_OUT: {
         json_t *v = json_string(*(const char *const *)s->dest);
         return v ? v : json_null();   /* not UTF-8: JSON cannot say it */
     }

@@ -21,6 +21,10 @@
  *                   set are written as comments, so the output doubles as a
  *                   template. Only the flag syntax is checked; values are
  *                   checked when a run starts.
+ *   --print-flags   prints the command's flags, one a line: name, kind
+ *                   (str, int, size, double, flag, in, in-list, out) and
+ *                   metavar, tab-separated, and stops; for completion
+ *                   scripts and the test suite (not in --help).
  * A flag given twice on the command line is a usage error: silently keeping
  * the last value hid mistakes in long command lines and scripts. */
 #ifndef FC_TOOLS_ARGS_H
@@ -29,7 +33,19 @@
 #include <stddef.h>
 #include <stdio.h>
 
-typedef enum { ARG_STR, ARG_INT, ARG_SIZE, ARG_DOUBLE, ARG_FLAG } arg_kind;
+/* ARG_IN, ARG_IN_LIST and ARG_OUT are strings (const char *) that name
+ * files: read, read as a comma-separated list, or written ("-": standard
+ * output, where the command allows it). Once the values are known,
+ * args_parse checks every file flag of the command, and --config's file,
+ * against each other (fcast_paths_distinct): an output that is the same
+ * file as an input or another output, existing or not and however spelled,
+ * is refused (exit 4) before the command runs. A flag whose metavar says
+ * FILE must be one of these kinds, or the parser stops with an internal
+ * error: a new file flag cannot go unchecked. */
+typedef enum { ARG_STR, ARG_INT, ARG_SIZE, ARG_DOUBLE, ARG_FLAG, ARG_IN, ARG_IN_LIST, ARG_OUT } arg_kind;
+
+/* 1 for the kinds whose destination is a const char *. */
+static inline int arg_is_text(arg_kind k) { return k == ARG_STR || k == ARG_IN || k == ARG_IN_LIST || k == ARG_OUT; }
 
 /* An ARG_SIZE destination holding this before parsing has no default: the
  * flag is "not given" (a model-dependent default, say), which a value read
@@ -39,17 +55,19 @@ typedef enum { ARG_STR, ARG_INT, ARG_SIZE, ARG_DOUBLE, ARG_FLAG } arg_kind;
  * parser refuses what is not a finite number). */
 #define ARG_SIZE_UNSET ((size_t)-1)
 
-/* Bits of arg_spec.seen: where the value came from. */
-enum { ARG_FROM_FILE = 1, ARG_FROM_ARGV = 2 };
+/* Bits of arg_spec.seen: where the value came from (ARG_FROM_POSITION: a
+ * command's leading argument without a flag, set by the command). */
+enum { ARG_FROM_FILE = 1, ARG_FROM_ARGV = 2, ARG_FROM_POSITION = 4 };
+
 
 typedef struct {
     const char *name;    /* without the leading "--" */
     arg_kind kind;
-    void *dest;          /* const char **, long *, size_t *, double *, int * */
+    void *dest;          /* const char ** (arg_is_text), long *, size_t *, double *, int * */
     const char *metavar; /* shown in --help, e.g. "FILE"; NULL for flags */
     const char *help;    /* one line; say the default in it */
     int required;
-    int seen;            /* set by the parser: 0, or ARG_FROM_FILE | ARG_FROM_ARGV */
+    int seen;            /* set by the parser: 0, or ARG_FROM_* bits */
 } arg_spec;
 
 /* The spec named name[0..len), or NULL. */
@@ -68,6 +86,8 @@ int args_append(arg_spec *specs, size_t cap, const arg_spec *extra, size_t n);
  *                        of the wrong kind, "config" inside the file;
  *   CLI_EXIT_PARSE (3)   --config's file is not YAML, or not one mapping of
  *                        flag: value (nested, aliased, a key twice, ...);
+ *   CLI_EXIT_INVALID (4) an output is the same file as an input or another
+ *                        output (see arg_kind);
  *   CLI_EXIT_IO (5)      --config's file cannot be opened or read, or
  *                        --print-config cannot write standard output;
  *   CLI_EXIT_MEMORY (6)  out of memory.

@@ -119,7 +119,7 @@ int cmd_bench(int argc, char **argv, int first) {
     a.verbose = 1;
     int json = 0;
     arg_spec specs[] = {
-        {"data", ARG_STR, &a.data, "FILE", "training data (data/taylor_halfhourly.csv)", 0, 0},
+        {"data", ARG_IN, &a.data, "FILE", "training data (data/taylor_halfhourly.csv)", 0, 0},
         {"steps", ARG_SIZE, &a.steps, "N", "timed training steps per precision (100)", 0, 0},
         {"warmup", ARG_SIZE, &a.warmup, "N", "untimed steps first (5)", 0, 0},
         {"threads", ARG_SIZE, &a.threads, "N", "CPU threads (0 = all cores)", 0, 0},
@@ -130,7 +130,7 @@ int cmd_bench(int argc, char **argv, int first) {
         {"vs-torch", ARG_FLAG, &a.vs_torch, NULL,
          "also run PyTorch eager (python/bench_torch.py; on a GPU, on it with autocast)", 0, 0},
         {"python", ARG_STR, &a.python, "EXE", "Python for --vs-torch (python3)", 0, 0},
-        {"torch-script", ARG_STR, &a.torch_script, "FILE", "the PyTorch side (python/bench_torch.py)", 0, 0},
+        {"torch-script", ARG_IN, &a.torch_script, "FILE", "the PyTorch side (python/bench_torch.py)", 0, 0},
         {"json", ARG_FLAG, &json, NULL, "also print the figures as one JSON line", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };

@@ -135,7 +135,7 @@ int cmd_bench_fit(int argc, char **argv, int first) {
         {"vs-neuralforecast", ARG_FLAG, &q.vs_neuralforecast, NULL,
          "also run neuralforecast's fit and predict on the same file and settings", 0, 0},
         {"python", ARG_STR, &q.python, "EXE", "Python for --vs-neuralforecast (python3)", 0, 0},
-        {"nf-script", ARG_STR, &q.nf_script, "FILE", "the neuralforecast side (python/bench_nf_fit_holdout.py)", 0, 0},
+        {"nf-script", ARG_IN, &q.nf_script, "FILE", "the neuralforecast side (python/bench_nf_fit_holdout.py)", 0, 0},
         {"json", ARG_FLAG, &json, NULL, "also print the figures as one JSON line", 0, 0},
     };
     size_t n_train = 0;

@@ -18,7 +18,7 @@ int cmd_doctor(int argc, char **argv, int first) {
     arg_spec specs[] = {
         {"json", ARG_FLAG, &json, NULL, "one JSON object instead of text", 0, 0},
         {"memory-limit", ARG_STR, &a.memory_limit, "SIZE", "budget for the batch conclusion, e.g. 2GiB (the memory available now)", 0, 0},
-        {"data", ARG_STR, &a.data, "FILE", "plan on this CSV (a small synthetic series built in memory)", 0, 0},
+        {"data", ARG_IN, &a.data, "FILE", "plan on this CSV (a small synthetic series built in memory)", 0, 0},
         {"threads", ARG_SIZE, &a.threads, "N", "CPU threads (0 = all cores)", 0, 0},
         {"quick", ARG_FLAG, &a.quick, NULL, "skip the timed peaks and GPU copy bandwidths", 0, 0},
         {NULL, 0, NULL, NULL, NULL, 0, 0},

@@ -24,19 +24,19 @@ static int usage(void) {
 int cmd_eval(int argc, char **argv, int first) {
     fcast_eval_request a = {.season = 1, .out = "-", .device = "auto", .format = "table", .verbose = 1};
     arg_spec specs[] = {
-        {"model", ARG_STR, &a.model, "FILE", "model file written by fcast train: forecast here and score", 0, 0},
-        {"cv", ARG_STR, &a.cv, "FILE", "cross-validation CSV to score (unique_id, ds, cutoff, y, models...)", 0, 0},
-        {"forecasts", ARG_STR, &a.forecasts, "FILE", "forecast CSV to score (unique_id, ds, models...), with --test",
+        {"model", ARG_IN, &a.model, "FILE", "model file written by fcast train: forecast here and score", 0, 0},
+        {"cv", ARG_IN, &a.cv, "FILE", "cross-validation CSV to score (unique_id, ds, cutoff, y, models...)", 0, 0},
+        {"forecasts", ARG_IN, &a.forecasts, "FILE", "forecast CSV to score (unique_id, ds, models...), with --test",
          0, 0},
-        {"train", ARG_STR, &a.train, "FILE", "history (long CSV): the forecasts' start, MASE scale and baselines", 0, 0},
-        {"test", ARG_STR, &a.test, "FILE", "actual values of the forecast points (long CSV)", 0, 0},
+        {"train", ARG_IN, &a.train, "FILE", "history (long CSV): the forecasts' start, MASE scale and baselines", 0, 0},
+        {"test", ARG_IN, &a.test, "FILE", "actual values of the forecast points (long CSV)", 0, 0},
         {"season", ARG_SIZE, &a.season, "M", "seasonal period for seasonal naive and MASE (1)", 0, 0},
         {"freq", ARG_STR, &a.freq, "F", "frequency of --train with --cv / --forecasts (inferred)", 0, 0},
         {"format", ARG_STR, &a.format, "FMT", "with --cv / --forecasts: table, csv (long) or json (table)", 0, 0},
         {"per-series", ARG_FLAG, &a.per_series, NULL, "with --cv / --forecasts: scores of each series too", 0, 0},
         {"threads", ARG_SIZE, &a.threads, "N", "CPU threads with --model (0 = all cores)", 0, 0},
         {"device", ARG_STR, &a.device, "DEV", DEVICE_FLAG_HELP, 0, 0},
-        {"out", ARG_STR, &a.out, "FILE", "where the scores go (-, standard output)", 0, 0},
+        {"out", ARG_OUT, &a.out, "FILE", "where the scores go (-, standard output)", 0, 0},
         {0},
     };
     int rc = args_parse("eval", "Score forecasts: MAE, MSE, RMSE, sMAPE (0-200), MAPE (%), MASE; with intervals or\n"

@@ -22,15 +22,15 @@ static int predict(const fcast_predict_request *q) {
 int cmd_predict(int argc, char **argv, int first) {
     fcast_predict_request q = {.device = "auto"};
     arg_spec specs[] = {
-        {"model", ARG_STR, &q.model, "FILE", "model file written by fcast train or fcast ensemble; several separated "
+        {"model", ARG_IN_LIST, &q.model, "FILE", "model file written by fcast train or fcast ensemble; several separated "
                                              "by commas are written side by side (NHITS, NBEATS, NHITS1, ...; an "
                                              "ensemble as Ensemble)", 1, 0},
-        {"data", ARG_STR, &q.data, "FILE", "history: long CSV with unique_id, ds, y", 1, 0},
-        {"out", ARG_STR, &q.out, "FILE", "forecast CSV to write (unique_id, ds, <MODEL>); - for standard output", 1, 0},
-        {"futr-data", ARG_STR, &q.futr_data, "FILE", "future values of the models' --futr-exog columns: CSV of "
+        {"data", ARG_IN, &q.data, "FILE", "history: long CSV with unique_id, ds, y", 1, 0},
+        {"out", ARG_OUT, &q.out, "FILE", "forecast CSV to write (unique_id, ds, <MODEL>); - for standard output", 1, 0},
+        {"futr-data", ARG_IN, &q.futr_data, "FILE", "future values of the models' --futr-exog columns: CSV of "
                                                      "unique_id, ds and those columns over the h points after each "
                                                      "series' end (no y)", 0, 0},
-        {"stat-exog-file", ARG_STR, &q.stat_exog_file, "FILE", "static values of models trained with "
+        {"stat-exog-file", ARG_IN, &q.stat_exog_file, "FILE", "static values of models trained with "
                                                                "--stat-exog-file (unique_id and one column per "
                                                                "variable)", 0, 0},
         {"level", ARG_STR, &q.level, "L,...", "prediction intervals of conformal models: levels in (0, 100), e.g. "

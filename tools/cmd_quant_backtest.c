@@ -197,9 +197,9 @@ static int backtest_and_report(const backtest_args *a, const fcast_grid *g, cons
 static int run(const backtest_args *a, const arg_spec *specs) {
     fcast_table *t = NULL;
     fcast_grid *g = NULL;
-    /* the output path before any work */
-    int rc = fcast_output_check("--out", a->out, 1, &(fcast_input_path){"--data", a->data}, 1) == FC_OK ? 0
-                                                                                               : cli_fail(COMMAND);
+    const fcast_path_use files[] = {{"--data", a->data, FCAST_PATH_IN, 0, NULL},
+                                    {"--out", a->out, FCAST_PATH_OUT_STDOUT, 0, NULL}};
+    int rc = fcast_paths_check(files, 2) == FC_OK ? 0 : cli_fail(COMMAND);   /* before any work */
     if (!rc) rc = build_grid(a->rule, a->ranges, specs, &g);
     if (!rc && !(a->cost_bps >= 0.0 && a->cost_bps < 10000.0))
         rc = cli_refuse(COMMAND, CLI_EXIT_INVALID, "--cost-bps: expected a cost in [0, 10000) basis points, got %g",
@@ -216,7 +216,7 @@ int cmd_quant_backtest(int argc, char **argv, int first) {
     backtest_args a = {.rule = "sma-cross", .top = 10};
     const char *device = NULL;
     arg_spec specs[] = {
-        {"data", ARG_STR, &a.data, "FILE", "long CSV (unique_id, ds, y) of closing prices", 1, 0},
+        {"data", ARG_IN, &a.data, "FILE", "long CSV (unique_id, ds, y) of closing prices", 1, 0},
         {"rule", ARG_STR, &a.rule, "RULE", "sma-cross, rsi or bbands (sma-cross)", 0, 0},
         {"fast", ARG_STR, &a.ranges[F_FAST], "A:B:S", "sma-cross: fast periods (5:50:5)", 0, 0},
         {"slow", ARG_STR, &a.ranges[F_SLOW], "A:B:S", "sma-cross: slow periods (20:200:10)", 0, 0},
@@ -227,7 +227,7 @@ int cmd_quant_backtest(int argc, char **argv, int first) {
         {"cost-bps", ARG_DOUBLE, &a.cost_bps, "BPS", "cost per unit of turnover, basis points (0)", 0, 0},
         {"short", ARG_FLAG, &a.allow_short, NULL, "long-short instead of long-only", 0, 0},
         {"top", ARG_SIZE, &a.top, "N", "rows of the table ranked by Sharpe (10)", 0, 0},
-        {"out", ARG_STR, &a.out, "FILE",
+        {"out", ARG_OUT, &a.out, "FILE",
          "every (combination, symbol) as CSV; - for standard output (the table then goes to stderr)", 0, 0},
         {"device", ARG_STR, &device, "DEV", DEVICE_CPU_ONLY_HELP, 0, 0},
         {0},

@@ -114,7 +114,9 @@ static int run(const char *data, const char *out_path, const fcast_indicator_set
                const fcast_indicator_options *opt) {
     fcast_table *t = NULL;
     output_ctx c = {NULL, set, NULL};
-    fc_status st = fcast_output_check("--out", out_path, 1, &(fcast_input_path){"--data", data}, 1);
+    const fcast_path_use files[] = {{"--data", data, FCAST_PATH_IN, 0, NULL},
+                                    {"--out", out_path, FCAST_PATH_OUT_STDOUT, 0, NULL}};
+    fc_status st = fcast_paths_check(files, 2);   /* before any work */
     if (st == FC_OK) st = fcast_table_read_csv(data, &t);
     int rc = st == FC_OK ? 0 : cli_fail(COMMAND);
     c.t = t;
@@ -162,10 +164,10 @@ int cmd_quant_indicators(int argc, char **argv, int first) {
     long threads = 0;
     int verbose = 0;
     arg_spec args[] = {
-        {"data", ARG_STR, &data, "FILE", "long CSV with unique_id, ds, y (empty y = missing)", 1, 0},
+        {"data", ARG_IN, &data, "FILE", "long CSV with unique_id, ds, y (empty y = missing)", 1, 0},
         {"ind", ARG_STR, &ind, "SPECS",
          "indicators, e.g. sma:20,rsi:14,bbands:20:2,macd:12:26:9 (name[:p1[:p2...]], TA-Lib's defaults)", 1, 0},
-        {"out", ARG_STR, &out_path, "FILE",
+        {"out", ARG_OUT, &out_path, "FILE",
          "output CSV: unique_id, ds, one column per output; - for standard output", 1, 0},
         {"nan", ARG_STR, &nan, "POLICY", "poison (TA-Lib's behaviour, default) or restart (after each gap)", 0, 0},
         {"threads", ARG_INT, &threads, "N", "threads (default: all cores)", 0, 0},

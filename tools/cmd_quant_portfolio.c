@@ -80,7 +80,7 @@ int cmd_quant_portfolio(int argc, char **argv, int first) {
     const char *data = NULL, *device = NULL;
     double target = 0.0;
     arg_spec specs[] = {
-        {"data", ARG_STR, &data, "FILE", "long CSV (unique_id, ds, y) of prices", 1, 0},
+        {"data", ARG_IN, &data, "FILE", "long CSV (unique_id, ds, y) of prices", 1, 0},
         {"target-return", ARG_DOUBLE, &target, "R",
          "also the minimum-variance portfolio earning R a year (mean return x 252)", 0, 0},
         {"device", ARG_STR, &device, "DEV", DEVICE_CPU_ONLY_HELP, 0, 0},

@@ -124,7 +124,9 @@ static int measure_all(const fcast_returns *r, const double *levels, size_t nl, 
 static int run(const char *path, const char *out, int are_returns, const double *levels, size_t nl, int csv) {
     fcast_returns *r = NULL;
     const size_t nm = 5 + 4 * nl;
-    fc_status st = fcast_output_check("--out", out, 1, &(fcast_input_path){"--data", path}, 1);   /* before any work */
+    const fcast_path_use files[] = {{"--data", path, FCAST_PATH_IN, 0, NULL},
+                                    {"--out", out, FCAST_PATH_OUT_STDOUT, 0, NULL}};
+    fc_status st = fcast_paths_check(files, 2);   /* before any work */
     if (st == FC_OK) st = fcast_returns_read_csv(path, are_returns, &r);
     if (st != FC_OK) return fail_read();
     double *v = malloc(fcast_returns_n_assets(r) * nm * sizeof *v);
@@ -141,11 +143,11 @@ int cmd_quant_risk(int argc, char **argv, int first) {
     const char *data = NULL, *level_text = "0.95,0.99", *out = "-", *device = NULL;
     int are_returns = 0, csv = 0;
     arg_spec specs[] = {
-        {"data", ARG_STR, &data, "FILE", "long CSV (unique_id, ds, y) of prices, or returns with --returns", 1, 0},
+        {"data", ARG_IN, &data, "FILE", "long CSV (unique_id, ds, y) of prices, or returns with --returns", 1, 0},
         {"returns", ARG_FLAG, &are_returns, NULL, "y holds simple returns, not prices", 0, 0},
         {"level", ARG_STR, &level_text, "A,B", "VaR/CVaR confidence levels (0.95,0.99)", 0, 0},
         {"csv", ARG_FLAG, &csv, NULL, "print series,metric,value rows (%.17g) instead of the table", 0, 0},
-        {"out", ARG_STR, &out, "FILE", "where the table goes (-, standard output)", 0, 0},
+        {"out", ARG_OUT, &out, "FILE", "where the table goes (-, standard output)", 0, 0},
         {"device", ARG_STR, &device, "DEV", DEVICE_CPU_ONLY_HELP, 0, 0},
         {0},
     };

@@ -77,7 +77,7 @@ int cmd_serve(int argc, char **argv, int first) {
         {"request-timeout", ARG_DOUBLE, &a.request_timeout, "S", "a forecast not started after S seconds in the queue "
          "is answered 503 (default 30; 0: never)", 0, 0},
         {"drain-timeout", ARG_SIZE, &a.drain_timeout, "S", "on SIGTERM, wait up to S seconds for requests in flight", 0, 0},
-        {"auth-token-file", ARG_STR, &a.auth_token_file, "FILE", "require Authorization: Bearer <the token in FILE> "
+        {"auth-token-file", ARG_IN, &a.auth_token_file, "FILE", "require Authorization: Bearer <the token in FILE> "
          "(all endpoints but health)", 0, 0},
         {"quiet", ARG_FLAG, &a.quiet, NULL, "no access log", 0, 0},
         {0},

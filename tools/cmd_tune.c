@@ -77,7 +77,7 @@ static void tune_table(tune_parse *p, int required) {
     q->metric_season = 1;
     cv_flags_init(&f->a, specs, 0);
     arg_spec extra[] = {
-        {"space", ARG_STR, &q->space, "FILE", "search space: YAML, flag: distribution (docs/evaluation.md)", 0, 0},
+        {"space", ARG_IN, &q->space, "FILE", "search space: YAML, flag: distribution (docs/evaluation.md)", 0, 0},
         {"trials", ARG_SIZE, &q->trials, "N", "trials to run (10; no limit with --time-budget alone)", 0, 0},
         {"time-budget", ARG_DOUBLE, &q->time_budget, "SECONDS", "start no trial after this long (a trial started "
                                                                 "finishes; 0 = none)", 0, 0},
@@ -86,8 +86,8 @@ static void tune_table(tune_parse *p, int required) {
                                                 "points of the cross-validation (mae)", 0, 0},
         {"metric-season", ARG_SIZE, &q->metric_season, "M", "mase: seasonality of the naive error that scales it (1)",
          0, 0},
-        {"log", ARG_STR, &q->log, "FILE", "append every trial to this JSON Lines file", 0, 0},
-        {"best-config", ARG_STR, &f->best_config, "FILE", "write the best trial's flags as a config file for "
+        {"log", ARG_OUT, &q->log, "FILE", "append every trial to this JSON Lines file", 0, 0},
+        {"best-config", ARG_OUT, &f->best_config, "FILE", "write the best trial's flags as a config file for "
                                                           "fcast train --config", 0, 0},
     };
     args_append(specs, TUNE_MAX_SPECS, extra, sizeof extra / sizeof *extra);
@@ -312,7 +312,7 @@ static void to_train_table(tune_parse *p, train_flags *t, arg_spec specs[FC_TRAI
         const char *name = strcmp(s->name, "step-size") ? s->name : "train-step-size";
         arg_spec *from = args_find(p->specs, name, strlen(name));
         if (!from || !strcmp(s->name, "out")) continue;
-        size_t size = s->kind == ARG_STR ? sizeof(const char *) : s->kind == ARG_INT ? sizeof(long)
+        size_t size = arg_is_text(s->kind) ? sizeof(const char *) : s->kind == ARG_INT ? sizeof(long)
                     : s->kind == ARG_SIZE ? sizeof(size_t) : s->kind == ARG_DOUBLE ? sizeof(double) : sizeof(int);
         memcpy(s->dest, from->dest, size);
         s->seen = from->seen;
@@ -346,11 +346,11 @@ static int train_argv(const arg_spec *specs, const char *out, char ***argv_out, 
     for (const arg_spec *s = specs; s->name; s++) {
         char num[64] = "";   /* a number's text; a string flag's value is used as it is (any length) */
         const char *v = num;
-        if (s->kind == ARG_STR && !*(const char *const *)s->dest) continue;
+        if (arg_is_text(s->kind) && !*(const char *const *)s->dest) continue;
         if (s->kind == ARG_SIZE && *(const size_t *)s->dest == ARG_SIZE_UNSET) continue;
         if (s->kind == ARG_DOUBLE && isnan(*(const double *)s->dest)) continue;   /* not given */
         if (s->kind == ARG_FLAG && !*(const int *)s->dest) continue;
-        if (s->kind == ARG_STR) v = *(const char *const *)s->dest;
+        if (arg_is_text(s->kind)) v = *(const char *const *)s->dest;
         else if (s->kind == ARG_INT) snprintf(num, sizeof num, "%ld", *(const long *)s->dest);
         else if (s->kind == ARG_SIZE) snprintf(num, sizeof num, "%zu", *(const size_t *)s->dest);
         else if (s->kind == ARG_DOUBLE) snprintf(num, sizeof num, "%.17g", *(const double *)s->dest);
@@ -419,10 +419,14 @@ static int check_flags(tune_run *r) {
         return fc_last_status() == FC_ERR_INVALID ? cli_refuse("tune", CLI_EXIT_USAGE, "%s", fc_last_error())
                                                   : cli_fail("tune");
     if (f->a.t.seed < 0) { fprintf(stderr, "fcast tune: --seed must be >= 0\n"); return CLI_EXIT_USAGE; }
-    fcast_input_path in[] = {{"--data", f->a.t.data}, {"--space", f->q.space}};
-    fc_status st = fcast_output_check("--out", f->a.t.out, 0, in, 2);
-    if (st == FC_OK) st = fcast_output_check("--best-config", f->best_config, 0, in, 2);
-    return st == FC_OK ? 0 : cli_fail("tune");
+    const fcast_path_use files[] = {
+        {"--data", f->a.t.data, FCAST_PATH_IN, 0, NULL},
+        {"--space", f->q.space, FCAST_PATH_IN, 0, NULL},
+        {"--log", f->q.log, FCAST_PATH_OUT, 0, NULL},
+        {"--out", f->a.t.out, FCAST_PATH_OUT, 0, NULL},
+        {"--best-config", f->best_config, FCAST_PATH_OUT, 0, NULL},
+    };
+    return fcast_paths_check(files, sizeof files / sizeof *files) == FC_OK ? 0 : cli_fail("tune");
 }
 
 /* A failure of the library's: the reason, unless a trial's flags stopped

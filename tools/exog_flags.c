@@ -12,7 +12,7 @@ void exog_flags_specs(exog_flags *x, arg_spec out[EXOG_FLAG_COUNT]) {
                                                  "their future values (--futr-data)", 0, 0},
         {"hist-exog", ARG_STR, &x->hist, "LIST", "columns known only up to the forecast origin (past prices, "
                                                  "measured weather): read over the input window", 0, 0},
-        {"stat-exog-file", ARG_STR, &x->stat_file, "FILE", "static values: CSV of unique_id and one numeric column "
+        {"stat-exog-file", ARG_IN, &x->stat_file, "FILE", "static values: CSV of unique_id and one numeric column "
                                                            "per variable, a row per series", 0, 0},
         {"stat-exog", ARG_STR, &x->stat, "LIST", "the static file's columns to use (all of them)", 0, 0},
     };

@@ -16,11 +16,11 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
                        .cuda_graph = "on", .season = ARG_SIZE_UNSET};
     arch_flags_init(&a->arch);
     arg_spec table[] = {
-        {"data", ARG_STR, &a->data, "FILE", "training data: long CSV with unique_id, ds, y", 1, 0},
+        {"data", ARG_IN, &a->data, "FILE", "training data: long CSV with unique_id, ds, y", 1, 0},
         {"model", ARG_STR, &a->model, "NAME", "nhits | nbeats | mlp | nbeatsx | lstm | tide", 1, 0},
         {"h", ARG_SIZE, &a->h, "H", "forecast horizon", 1, 0},
         {"input-size", ARG_SIZE, &a->input_size, "L", "input window length", 1, 0},
-        {"out", ARG_STR, &a->out, "FILE", "model file to write (.safetensors)", out_required, 0},
+        {"out", ARG_OUT, &a->out, "FILE", "model file to write (.safetensors)", out_required, 0},
         {"max-steps", ARG_SIZE, &a->max_steps, "N", "training steps (the model's: 1000, PatchTST 5000)", 0, 0},
         {"batch-size", ARG_SIZE, &a->batch_size, "N", "series per step (32)", 0, 0},
         {"windows-batch-size", ARG_STR, &a->wbs, "N|auto", "windows per step (the model's: 1024, LSTM 128; auto: the fastest that fits the memory limit)", 0, 0},
@@ -56,12 +56,12 @@ void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int ou
         {"store-dir", ARG_STR, &a->store_dir, "DIR", "where a streamed data store goes ($TMPDIR, else /var/tmp)", 0, 0},
     };
     arg_spec operations[] = {
-        {"checkpoint", ARG_STR, &a->checkpoint, "FILE", "write checkpoints here, every --checkpoint-every steps and at "
+        {"checkpoint", ARG_OUT, &a->checkpoint, "FILE", "write checkpoints here, every --checkpoint-every steps and at "
                                                         "validation checks (default on a stop: OUT.ckpt.safetensors)", 0, 0},
         {"checkpoint-every", ARG_SIZE, &a->checkpoint_every, "N", "steps between checkpoints (0 = only at validation "
                                                                   "checks and on a stop)", 0, 0},
-        {"resume", ARG_STR, &a->resume, "FILE", "continue the run saved in this checkpoint (same options and data)", 0, 0},
-        {"log-file", ARG_STR, &a->log_file, "FILE", "append the run log here (JSON Lines; see fcast report)", 0, 0},
+        {"resume", ARG_IN, &a->resume, "FILE", "continue the run saved in this checkpoint (same options and data)", 0, 0},
+        {"log-file", ARG_OUT, &a->log_file, "FILE", "append the run log here (JSON Lines; see fcast report)", 0, 0},
         {"profile", ARG_FLAG, &a->profile, NULL, "every step's phase timings in the run log", 0, 0},
         {"deterministic-reduce", ARG_FLAG, &a->deterministic_reduce, NULL,
          "under mpirun, sum the ranks' gradients in rank order: N ranks of W windows train the model one process "
@@ -83,7 +83,7 @@ const char *const FC_TRAIN_OPERATIONS_FLAGS[] = {"out", "quiet", "memory-limit",
 /* A parsed flag's value as text, as fcast_config_set takes it. */
 static const char *flag_text(const arg_spec *s, char *buf, size_t cap) {
     switch (s->kind) {
-    case ARG_STR: return *(const char *const *)s->dest;
+    case ARG_STR: case ARG_IN: case ARG_IN_LIST: case ARG_OUT: return *(const char *const *)s->dest;
     case ARG_INT: snprintf(buf, cap, "%ld", *(const long *)s->dest); break;
     case ARG_SIZE: snprintf(buf, cap, "%zu", *(const size_t *)s->dest); break;
     case ARG_DOUBLE: snprintf(buf, cap, "%.17g", *(const double *)s->dest); break;

@@ -36,11 +36,15 @@ typedef struct {
 
 /* The run's operations keys are the first configuration's. */
 static fc_status run(cv_file_run *x, const volatile int *cancel) {
-    const fc_input_path inputs[] = {{"--data", x->path}};
+    const fc_path_use files[] = {
+        {"--data", x->path, FCAST_PATH_IN, 0, NULL},
+        {"--stat-exog-file", x->configs[0]->run.stat_file, FCAST_PATH_IN, 0, NULL},
+        {"--out", x->q->out, FCAST_PATH_OUT_STDOUT, 0, NULL},
+    };
     FC_TRY(fc_dist_start());   /* started by mpirun: join its job */
     int writes = fc_dist_rank() == 0;
     FC_TRY(fc_api_cv_models(x->configs, x->n_configs, &x->r));
-    if (writes) FC_TRY(fc_output_check("--out", x->q->out, 1, inputs, 1));   /* before any work */
+    if (writes) FC_TRY(fc_paths_check(files, sizeof files / sizeof *files));   /* before any work */
     const fcast_config *c = x->configs[0];
     x->r.verbose = c->run.verbose;
     FC_TRY(fc_api_backend_open(c->run.device, (size_t)c->threads, c->run.verbose && writes, &x->be));

@@ -117,9 +117,13 @@ static fc_status train_members(ensemble_run *e) {
  * the data is read. The run's keys are the first member's. */
 static fc_status run(ensemble_run *e, const char *path, const volatile int *cancel) {
     const fcast_config *first = e->r->members[0];
-    const fc_input_path inputs[] = {{"--data", path}};
+    const fc_path_use files[] = {
+        {"--data", path, FCAST_PATH_IN, 0, NULL},
+        {"--stat-exog-file", first->run.stat_file, FCAST_PATH_IN, 0, NULL},
+        {"--out", e->r->out, FCAST_PATH_OUT, 0, NULL},
+    };
     FC_TRY(resolve_members(e, cancel));
-    FC_TRY(fc_output_check("--out", e->r->out, 0, inputs, 1));   /* before any work */
+    FC_TRY(fc_paths_check(files, sizeof files / sizeof *files));   /* before any work */
     FC_TRY(fc_api_backend_open(first->run.device, first->threads > 0 ? (size_t)first->threads : 0,
                                first->run.verbose, &e->be));
     e->be->tf32 = first->run.tf32;

@@ -15,9 +15,13 @@ fc_status fc_api_eval_scores_file(const fcast_eval_request *a) {
     fc_score_summary s = {0};
     const char *scored = a->cv ? a->cv : a->forecasts, *out = a->out ? a->out : "-";
     fc_score_format format = (fc_score_format)fc_score_format_parse(a->format ? a->format : "table");
-    const fc_input_path inputs[] = {{a->cv ? "--cv" : "--forecasts", scored}, {"--train", a->train},
-                                    {"--test", a->test}};
-    fc_status st = fc_output_check("--out", out, 1, inputs, 3);
+    const fc_path_use files[] = {
+        {a->cv ? "--cv" : "--forecasts", scored, FCAST_PATH_IN, 0, NULL},
+        {"--train", a->train, FCAST_PATH_IN, 0, NULL},
+        {"--test", a->test, FCAST_PATH_IN, 0, NULL},
+        {"--out", out, FCAST_PATH_OUT_STDOUT, 0, NULL},
+    };
+    fc_status st = fc_paths_check(files, sizeof files / sizeof *files);
     if (st == FC_OK && a->train) st = fc_dataset_open(a->train, &(fc_load_options){.freq = a->freq, .drop_exog = 1}, &tr);
     if (st == FC_OK && a->test)
         st = fc_dataset_open(a->test, &(fc_load_options){.drop_exog = 1, .keep_gaps = 1}, &te);

@@ -46,8 +46,13 @@ fc_status fc_api_eval_model(const fcast_eval_request *a) {
     fc_dataset *tr = NULL, *te = NULL;
     fc_eval_result r;
     const char *out = a->out ? a->out : "-";
-    const fc_input_path inputs[] = {{"--model", a->model}, {"--train", a->train}, {"--test", a->test}};
-    fc_status st = fc_output_check("--out", out, 1, inputs, 3);   /* before any work */
+    const fc_path_use files[] = {
+        {"--model", a->model, FCAST_PATH_IN, 0, NULL},
+        {"--train", a->train, FCAST_PATH_IN, 0, NULL},
+        {"--test", a->test, FCAST_PATH_IN, 0, NULL},
+        {"--out", out, FCAST_PATH_OUT_STDOUT, 0, NULL},
+    };
+    fc_status st = fc_paths_check(files, sizeof files / sizeof *files);   /* before any work */
     if (st == FC_OK) st = fc_api_backend_open(a->device, a->threads, a->verbose, &be);
     if (st == FC_OK) st = fc_forecaster_load(a->model, be, &f);
     if (st == FC_OK) st = refuse_exog(&f, a->model);

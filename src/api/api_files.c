@@ -11,6 +11,10 @@ fc_status fcast_output_check(const char *name, const char *path, int allow_stdou
     return fc_output_check(name, path, allow_stdout, inputs, n_inputs);
 }
 
+fc_status fcast_paths_distinct(const fcast_path_use *uses, size_t n) { return fc_paths_distinct(uses, n); }
+
+fc_status fcast_paths_check(const fcast_path_use *uses, size_t n) { return fc_paths_check(uses, n); }
+
 fc_status fcast_write_file(const char *path, fcast_write_fn body, void *ctx) {
     return fc_write_file_atomic(path, body, ctx);
 }

@@ -33,9 +33,14 @@ static fc_status check_request(predict_call *c) {
     const fcast_predict_request *q = c->q;
     FC_TRY(fc_memory_limit_parse(q->memory_limit, &c->limit));
     FC_TRY(fc_data_store_parse(q->data_store, &c->mode));
-    const fc_input_path inputs[] = {{"--model", q->model}, {"--data", q->data}, {"--futr-data", q->futr_data},
-                                    {"--stat-exog-file", q->stat_exog_file}};
-    if (fc_dist_rank() == 0) FC_TRY(fc_output_check("--out", q->out, 1, inputs, 4));   /* the writer's */
+    const fc_path_use files[] = {
+        {"--model", q->model, FCAST_PATH_IN, 1, NULL},   /* several models: a comma-separated list */
+        {"--data", q->data, FCAST_PATH_IN, 0, NULL},
+        {"--futr-data", q->futr_data, FCAST_PATH_IN, 0, NULL},
+        {"--stat-exog-file", q->stat_exog_file, FCAST_PATH_IN, 0, NULL},
+        {"--out", q->out, FCAST_PATH_OUT_STDOUT, 0, NULL},
+    };
+    if (fc_dist_rank() == 0) FC_TRY(fc_paths_check(files, sizeof files / sizeof *files));   /* the writer's */
     if (q->level) FC_TRY(fc_levels_parse(q->level, "--level", c->run->levels, &c->run->n_levels));
     return FC_OK;
 }

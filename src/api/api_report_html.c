@@ -47,8 +47,13 @@ static fc_status read_forecasts(const fcast_report_request *r, report_inputs *in
 
 static fc_status report(const fcast_report_request *r, report_inputs *in) {
     FC_TRY(check_request(r));
-    const fc_input_path inputs[] = {{"--log", r->log}, {"--forecasts", r->forecasts}, {"--actuals", r->actuals}};
-    FC_TRY(fc_output_check("--out", r->out, 1, inputs, 3));   /* before any work */
+    const fc_path_use files[] = {
+        {"--log", r->log, FCAST_PATH_IN, 0, NULL},
+        {"--forecasts", r->forecasts, FCAST_PATH_IN, 0, NULL},
+        {"--actuals", r->actuals, FCAST_PATH_IN, 0, NULL},
+        {"--out", r->out, FCAST_PATH_OUT_STDOUT, 0, NULL},
+    };
+    FC_TRY(fc_paths_check(files, sizeof files / sizeof *files));   /* before any work */
     FC_TRY(fc_run_log_read(r->log, &in->log));
     in->log_read = 1;
     in->page = (fc_report){.log_path = r->log, .log = &in->log, .forecasts_path = r->forecasts,

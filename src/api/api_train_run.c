@@ -71,14 +71,16 @@ static char *checkpoint_path(const fc_api_run_keys *k) {
 /* Every file the run writes is checked before any work: a training run is
  * never thrown away because its output cannot be written. */
 static fc_status check_outputs(const fc_api_run_keys *k, const char *data, const char *checkpoint) {
-    fc_input_path inputs[] = {{"--data", data}, {"--resume", k->resume}};
-    if (k->out) FC_TRY(fc_output_check("--out", k->out, 0, inputs, 2));
-    if (checkpoint) FC_TRY(fc_output_check("--checkpoint", checkpoint, 0, inputs, 1));   /* it may be the resume file */
-    if (checkpoint && k->out && !strcmp(checkpoint, k->out))
-        return fc_error(FC_ERR_INVALID, "--checkpoint %s is also --out: choose another path", checkpoint);
-    if (!k->log_file) return FC_OK;
-    fc_input_path all[] = {{"--data", data}, {"--resume", k->resume}, {"--out", k->out}, {"--checkpoint", checkpoint}};
-    return fc_output_check("--log-file", k->log_file, 0, all, 4);
+    const fc_path_use files[] = {
+        {"--data", data, FCAST_PATH_IN, 0, NULL},
+        {"--stat-exog-file", k->stat_file, FCAST_PATH_IN, 0, NULL},
+        {"--resume", k->resume, FCAST_PATH_IN, 0, NULL},
+        {"--out", k->out, FCAST_PATH_OUT, 0, NULL},
+        {k->checkpoint ? "--checkpoint" : "the checkpoint beside --out", checkpoint, FCAST_PATH_OUT, 0,
+         "--resume"},   /* a resumed run goes on writing its checkpoint */
+        {"--log-file", k->log_file, FCAST_PATH_OUT, 0, NULL},
+    };
+    return fc_paths_check(files, sizeof files / sizeof *files);
 }
 
 /* The device of key "device", its choice said when verbose. */

@@ -56,8 +56,12 @@ fc_status fcast_tune_open(const fcast_tune_request *q, fcast_tune **out) { retur
 static fc_status read_space(fcast_tune *t) {
     if (!t || !t->q.space) return fc_error(FC_ERR_INVALID, "fcast_tune_read_space: a search with a space is needed");
     if (t->space.path) return fc_error(FC_ERR_INVALID, "fcast_tune_read_space: the space has been read");
-    fc_input_path in[] = {{"--data", t->q.data}, {"--space", t->q.space}};
-    FC_TRY(fc_output_check("--log", t->q.log, 0, in, 2));
+    const fc_path_use files[] = {
+        {"--data", t->q.data, FCAST_PATH_IN, 0, NULL},
+        {"--space", t->q.space, FCAST_PATH_IN, 0, NULL},
+        {"--log", t->q.log, FCAST_PATH_OUT, 0, NULL},
+    };
+    FC_TRY(fc_paths_check(files, sizeof files / sizeof *files));
     fc_status st = fc_space_load(t->q.space, &t->space);
     if (st == FC_ERR_IO) fc_error_wrap(st, "--space ");   /* config_yaml speaks of a configuration file */
     if (st == FC_OK) fc_tune_history_init(&t->hist, t->space.n);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "io/file_identity.h"
 
 /* The directory part of `path` ("." when there is none), in `buf`. */
 static const char *parent_of(const char *path, char *buf, size_t cap) {
@@ -85,4 +86,115 @@ fc_status fc_output_check(const char *flag, const char *path, int allow_stdout, 
     if (lstat(path, &st) == 0) return check_existing(flag, path, inputs, n_inputs);
     if (errno != ENOENT) return fc_error(FC_ERR_IO, "%s %s: %s", flag, path, strerror(errno));
     return check_directory(flag, path, path);
+}
+
+/* ---- Every file of a command against every other ---- */
+
+/* One file of the check: an entry, or one file of an entry's list. */
+typedef struct {
+    const fc_path_use *use;
+    char *path;        /* malloc'ed */
+    fc_file_id id;
+    int is_stdout;     /* "-" as an output */
+} path_item;
+
+static fc_status add_item(path_item *items, size_t *n, const fc_path_use *u, const char *path, size_t len) {
+    path_item *it = &items[*n];
+    memset(it, 0, sizeof *it);
+    it->use = u;
+    it->path = strndup(path, len);
+    if (!it->path) return fc_error(FC_ERR_MEMORY, "out of memory checking %s", u->name);
+    (*n)++;   /* counted now, so free_items releases it whatever follows */
+    it->is_stdout = u->role != FCAST_PATH_IN && !strcmp(it->path, "-");
+    return it->is_stdout || !*it->path ? FC_OK : fc_file_id_of(it->path, &it->id);
+}
+
+/* An entry's files: its path, or each name of its comma-separated list. */
+static fc_status add_use(path_item *items, size_t *n, const fc_path_use *u) {
+    if (!u->list) return add_item(items, n, u, u->path, strlen(u->path));
+    for (const char *p = u->path;; ) {
+        size_t len = strcspn(p, ",");
+        if (len) FC_TRY(add_item(items, n, u, p, len));
+        if (!p[len]) return FC_OK;
+        p += len + 1;
+    }
+}
+
+static size_t item_bound(const fc_path_use *uses, size_t n) {
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!uses[i].path) continue;
+        k++;
+        if (uses[i].list)
+            for (const char *p = uses[i].path; *p; p++) k += *p == ',';
+    }
+    return k;
+}
+
+static void free_items(path_item *items, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        fc_file_id_free(&items[i].id);
+        free(items[i].path);
+    }
+    free(items);
+}
+
+static int may_share(const fc_path_use *a, const fc_path_use *b) {
+    return a == b || (a->may_share && !strcmp(a->may_share, b->name)) ||
+           (b->may_share && !strcmp(b->may_share, a->name));
+}
+
+static int collide(const path_item *a, const path_item *b) {
+    if (a->use->role == FCAST_PATH_IN && b->use->role == FCAST_PATH_IN) return 0;   /* read twice: harmless */
+    if (may_share(a->use, b->use) || !*a->path || !*b->path) return 0;
+    if (a->is_stdout || b->is_stdout) return a->is_stdout && b->is_stdout;
+    if (b->use->role == FCAST_PATH_IN && !strcmp(b->path, "-")) return 0;   /* no input reads standard input */
+    if (a->use->role == FCAST_PATH_IN && !strcmp(a->path, "-")) return 0;
+    if (a->id.device || b->id.device) return 0;
+    return fc_file_id_same(&a->id, &b->id);
+}
+
+/* out: the output; other: the input or earlier output it would destroy. */
+static fc_status refuse(const path_item *out, const path_item *other) {
+    int spelled_alike = !strcmp(out->path, other->path);
+    if (out->is_stdout)
+        return fc_error(FC_ERR_INVALID, "%s - and %s - both write to standard output; give one of them a file",
+                        out->use->name, other->use->name);
+    if (other->use->role == FCAST_PATH_IN)   /* "given to --data", "given as the first argument (--log)" */
+        return fc_error(FC_ERR_INVALID, "%s %s is the input file given %s %s%s%s; choose another path", out->use->name,
+                        out->path, other->use->name[0] == '-' || !strchr(other->use->name, ' ') ? "to" : "as",
+                        other->use->name, spelled_alike ? "" : " as ", spelled_alike ? "" : other->path);
+    return fc_error(FC_ERR_INVALID, "%s %s is also written by %s%s%s; give each output a path of its own",
+                    out->use->name, out->path, other->use->name, spelled_alike ? "" : " as ",
+                    spelled_alike ? "" : other->path);
+}
+
+static fc_status check_pairs(const path_item *items, size_t n) {
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = 0; i < j; i++) {
+            if (!collide(&items[i], &items[j])) continue;
+            int j_writes = items[j].use->role != FCAST_PATH_IN;
+            return j_writes ? refuse(&items[j], &items[i]) : refuse(&items[i], &items[j]);
+        }
+    return FC_OK;
+}
+
+fc_status fc_paths_distinct(const fc_path_use *uses, size_t n) {
+    size_t cap = item_bound(uses, n), k = 0;
+    path_item *items = calloc(cap ? cap : 1, sizeof *items);
+    if (!items) return fc_error(FC_ERR_MEMORY, "out of memory checking the paths of %zu files", cap);
+    fc_status st = FC_OK;
+    for (size_t i = 0; i < n && st == FC_OK; i++)
+        if (uses[i].path) st = add_use(items, &k, &uses[i]);
+    if (st == FC_OK) st = check_pairs(items, k);
+    free_items(items, k);
+    return st;
+}
+
+fc_status fc_paths_check(const fc_path_use *uses, size_t n) {
+    FC_TRY(fc_paths_distinct(uses, n));
+    for (size_t i = 0; i < n; i++)
+        if (uses[i].role != FCAST_PATH_IN)
+            FC_TRY(fc_output_check(uses[i].name, uses[i].path, uses[i].role == FCAST_PATH_OUT_STDOUT, NULL, 0));
+    return FC_OK;
 }

@@ -26,4 +26,11 @@ typedef fcast_input_path fc_input_path;
 fc_status fc_output_check(const char *flag, const char *path, int allow_stdout, const fc_input_path *inputs,
                           size_t n_inputs);
 
+/* Every file of a command checked together (fcast.h's fcast_paths_use):
+ * fc_paths_distinct refuses an output that is the same file as any other
+ * entry; fc_paths_check adds fc_output_check for each output. */
+typedef fcast_path_use fc_path_use;
+fc_status fc_paths_distinct(const fc_path_use *uses, size_t n);
+fc_status fc_paths_check(const fc_path_use *uses, size_t n);
+
 #endif
