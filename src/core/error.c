@@ -2,6 +2,8 @@
 #include "core/error.h"
 
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static _Thread_local char fc_error_message[FC_ERROR_CAP];
@@ -9,31 +11,58 @@ static _Thread_local char fc_error_message[FC_ERROR_CAP];
  * failure into its documented exit code without threading it through. */
 static _Thread_local fc_status fc_error_code;
 
+/* A message longer than the buffer loses its middle, never its end: the
+ * reason comes last ("--out <a 100 KB path>: directory ... does not
+ * exist"), and the start names what failed. */
+static const char cut_mark[] = " [...] ";
+
+static void store_message(const char *text, size_t len) {
+    if (len < FC_ERROR_CAP) {
+        memmove(fc_error_message, text, len + 1);
+        return;
+    }
+    size_t mark = sizeof cut_mark - 1, head = (FC_ERROR_CAP - 1 - mark) / 2;
+    size_t tail = FC_ERROR_CAP - 1 - mark - head;
+    memmove(fc_error_message, text, head);
+    memcpy(fc_error_message + head, cut_mark, mark);
+    memmove(fc_error_message + head + mark, text + len - tail, tail);
+    fc_error_message[FC_ERROR_CAP - 1] = '\0';
+}
+
+/* fmt's text, formatted apart from fc_error_message (callers pass
+ * fc_last_error() as an argument), then stored whole or cut. */
+static void set_message(const char *fmt, va_list ap) {
+    char small[FC_ERROR_CAP];
+    va_list copy;
+    va_copy(copy, ap);
+    int n = vsnprintf(small, sizeof small, fmt, copy);
+    va_end(copy);
+    if (n < 0) small[0] = '\0', n = 0;
+    char *all = (size_t)n < sizeof small ? NULL : malloc((size_t)n + 1);
+    if (all) vsnprintf(all, (size_t)n + 1, fmt, ap);
+    if (all) store_message(all, (size_t)n);
+    else store_message(small, strlen(small));   /* short, or no memory for the long form: its start */
+    free(all);
+}
+
 fc_status fc_error(fc_status code, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(fc_error_message, FC_ERROR_CAP, fmt, ap);
+    set_message(fmt, ap);
     va_end(ap);
     fc_error_code = code;
     return code;
 }
 
+/* The new context, then the old message: the whole formatted apart
+ * before it is stored, so it may be cut in its middle like any other. */
 fc_status fc_error_wrap(fc_status code, const char *fmt, ...) {
     char prefix[FC_ERROR_CAP];
-    char old[FC_ERROR_CAP];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(prefix, sizeof prefix, fmt, ap);
     va_end(ap);
-    memcpy(old, fc_error_message, FC_ERROR_CAP);
-    size_t n = strlen(prefix), m = strlen(old);
-    if (n > FC_ERROR_CAP - 1) n = FC_ERROR_CAP - 1;
-    if (n + m > FC_ERROR_CAP - 1) m = FC_ERROR_CAP - 1 - n;   /* truncate the tail, keep the context */
-    memcpy(fc_error_message, prefix, n);
-    memcpy(fc_error_message + n, old, m);
-    fc_error_message[n + m] = '\0';
-    fc_error_code = code;
-    return code;
+    return fc_error(code, "%s%s", prefix, fc_error_message);
 }
 
 void fc_error_clear(void) {
