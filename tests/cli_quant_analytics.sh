@@ -47,6 +47,20 @@ expect_error 4 "--T = -1: must be a positive number of years" -- quant option --
 expect_error 4 "--steps" -- quant option --type asian --call --S 100 --K 100 --sigma 0.2 --T 1 --steps 5
 expect_error 4 "--call" -- quant option --S 100 --K 100 --sigma 0.2 --T 1
 expect_error 2 "--S" -- quant option --call --K 100 --sigma 0.2 --T 1
+# a quote of any size: the standard error scales with S = K (at 1e160 a payoff's square overflowed and it
+# read 0.0); one below the normal doubles is refused. 1e-9: the control variate's variance is a difference
+# ~1000 times smaller than its terms, which scales the rounding up (3.6e-12 measured)
+rel_close() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != 0 && d <= 1e-9 * (b < 0 ? -b : b)) }'; }
+for type in european asian; do
+  one="$("$FCAST" quant option --type $type --call --S 1 --K 1 --sigma 0.2 --T 1 --paths 1000 --json)"
+  for c in 1e160 1e-300; do
+    big="$("$FCAST" quant option --type $type --call --S $c --K $c --sigma 0.2 --T 1 --paths 1000 --json)"
+    ok
+    rel_close "$(json_field "$big" stderr)" "$(awk -v s="$(json_field "$one" stderr)" -v c=$c 'BEGIN { printf "%.17g", c * s }')" \
+      || fail "$type S = K = $c: stderr $(json_field "$big" stderr), expected $c x $(json_field "$one" stderr)"
+  done
+done
+expect_error 4 "--S = 1e-306, --K = 1e-306: the price" -- quant option --call --S 1e-306 --K 1e-306 --sigma 0.2 --T 1
 
 # --- risk: the CSV rows match the empyrical/QuantLib fixture
 "$FCAST" quant risk --data "$DATA" --level 0.95,0.99 --csv >"$TMP/risk.csv" || fail "risk --csv exited non-zero"

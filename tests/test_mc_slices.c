@@ -205,6 +205,20 @@ static void test_mc_entry(void) {
                           (unsigned long long)paths[k], asian, budgets[b], via_gpu.price, host.price);
             }
         }
+    /* the GPU's draws run in the units the host picks for a large quote: at
+     * S = K = 1e160 its sums no longer overflow into a standard error of 0 */
+    for (int asian = 0; asian < 2; asian++) {
+        fc_mc_option o = {.type = FC_CALL, .asian = asian, .market = {1e160, 1e160, 0.03, 0.01, 0.25, 1.0},
+                          .steps = 1, .n_fixings = 4, .paths = 4096, .control_variate = 1, .seed = 9};
+        fc_mc_result host, via_gpu;
+        CHECK(fc_mc_price(&o, &host) == FC_OK);
+        o.backend = &gpu;
+        g_budget = FC_MC_SLICE_BYTES;
+        CHECK(fc_mc_price(&o, &via_gpu) == FC_OK);
+        CHECK(same_result(&host, &via_gpu));
+        CHECK_MSG(via_gpu.std_error > 1e-5 * via_gpu.price, "asian %d: %g +- %g", asian, via_gpu.price,
+                  via_gpu.std_error);
+    }
     /* a backend's failure is the pricing's */
     fc_mc_option o = {.type = FC_CALL, .market = {100, 100, 0, 0, 0.2, 1.0}, .steps = 1, .paths = 1000,
                       .seed = 1, .backend = &gpu};

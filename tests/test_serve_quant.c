@@ -281,6 +281,8 @@ static const bad_case BAD[] = {
     {"POST", OPT, CT, "{\"type\": \"asian\", \"call\": true, \"steps\": 5, " MKT "}", 400, "--steps does not apply"},
     {"POST", OPT, CT, "{\"call\": true, \"fixings\": 5, " MKT "}", 400, "--fixings does not apply"},
     {"POST", OPT, CT, "{\"type\": \"asian\", \"call\": true, \"fixings\": 0, " MKT "}", 400, "--fixings"},
+    {"POST", OPT, CT, "{\"call\": true, \"S\": 1e-306, \"K\": 1e-306, \"sigma\": 0.2, \"T\": 1, \"paths\": 1000}", 400,
+     "--S = 1e-306, --K = 1e-306: the price"},
     /* option: the server's limits */
     {"POST", OPT, CT, "{\"call\": true, \"paths\": 100000001, " MKT "}", 413, "paths: 100000001, more than the 100000000"},
     {"POST", OPT, CT, "{\"call\": true, \"paths\": 18446744073709551615, " MKT "}", 400, "invalid JSON"},

@@ -4,6 +4,7 @@
  * on the thread count nor on who summed the chunks. */
 #include "quant/mc_options.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 #include "backend/backend.h"
@@ -150,11 +151,16 @@ static fc_status run_draws(fc_backend *be, const fc_mc_spec *spec, uint64_t seed
     return st;
 }
 
+/* A variance from sums of squares: rounding can leave it slightly below 0,
+ * which is 0; NaN (an overflowed sum, inf - inf) stays NaN, so the result
+ * is refused instead of read as an exact price (fmax would make it 0). */
+static double variance_floor(double v) { return v < 0.0 ? 0.0 : v; }
+
 /* Sample means, variances (ddof 1) and covariance from the sums. */
 static void finish_estimates(const fc_mc_sums *s, double n, double geo_exact, int use_cv, fc_mc_result *r) {
     double mx = s->x / n, my = s->y / n;
-    double vx = fmax((s->xx - n * mx * mx) / (n - 1.0), 0.0);
-    double vy = fmax((s->yy - n * my * my) / (n - 1.0), 0.0);
+    double vx = variance_floor((s->xx - n * mx * mx) / (n - 1.0));
+    double vy = variance_floor((s->yy - n * my * my) / (n - 1.0));
     double cxy = (s->xy - n * mx * my) / (n - 1.0);
     r->plain_price = mx;
     r->plain_std_error = sqrt(vx / n);
@@ -164,22 +170,64 @@ static void finish_estimates(const fc_mc_sums *s, double n, double geo_exact, in
         double beta = cxy / vy;
         r->cv_beta = beta;
         r->price = mx - beta * (my - geo_exact);
-        r->std_error = sqrt(fmax(vx - 2.0 * beta * cxy + beta * beta * vy, 0.0) / n);
+        r->std_error = sqrt(variance_floor(vx - 2.0 * beta * cxy + beta * beta * vy) / n);
     }
     r->geo_mc = my;
     r->geo_mc_std_error = sqrt(vy / n);
+}
+
+/* Prices are homogeneous of degree 1 in (S, K): the draws run in units of
+ * 2^e, e the exponent of max(S, K), so payoffs are near 1 whatever the
+ * quote's size. In the quote's own units a payoff's square overflowed
+ * above S ~ 1e154 (and underflowed below ~1e-154): the variance came out 0,
+ * a price with no error, on the CPU and the GPU alike, which share the
+ * sums. Scaling by a power of two is exact both ways. */
+static fc_status scaled_market(const fc_bs_market *m, fc_bs_market *scaled, int *e) {
+    *e = ilogb(fmax(m->spot, m->strike));
+    *scaled = *m;
+    scaled->spot = ldexp(m->spot, -*e);
+    scaled->strike = ldexp(m->strike, -*e);
+    if (fmin(scaled->spot, scaled->strike) < DBL_MIN)
+        return fc_error(FC_ERR_INVALID, "--S = %g and --K = %g: one is more than 2^1022 times the other, a "
+                        "ratio double precision cannot simulate", m->spot, m->strike);
+    return FC_OK;
+}
+
+/* A figure back in the quote's units (x 2^e, exact) must stay a normal
+ * double: a finite one, and not below DBL_MIN, where a subnormal keeps too
+ * few bits (a non-zero standard error of 1e-320 would be mostly rounding). */
+static int unscale(double *v, int e) {
+    double x = ldexp(*v, e);
+    int lost = *v != 0.0 && !(fabs(x) >= DBL_MIN && isfinite(x));
+    *v = x;
+    return !lost;
+}
+
+/* The figures in the quote's units, and the 95% interval from them. */
+static fc_status unscale_result(fc_mc_result *r, int e, const fc_bs_market *m) {
+    double *figures[] = {&r->price, &r->std_error, &r->plain_price, &r->plain_std_error, &r->geo_mc,
+                         &r->geo_mc_std_error, &r->geo_exact};
+    int ok = 1;
+    for (size_t i = 0; i < sizeof figures / sizeof *figures; i++) ok &= unscale(figures[i], e);
     r->ci_low = r->price - MC_Z95 * r->std_error;
     r->ci_high = r->price + MC_Z95 * r->std_error;
+    if (ok && isfinite(r->ci_low) && isfinite(r->ci_high)) return FC_OK;
+    return fc_error(FC_ERR_INVALID, "--S = %g, --K = %g: the price %g (standard error %g) is outside the range "
+                    "of normal doubles (%g to %g): quote S and K in %s units", m->spot, m->strike, r->price,
+                    r->std_error, DBL_MIN, DBL_MAX, e < 0 ? "smaller (e.g. cents, not dollars)" : "larger");
 }
 
 fc_status fc_mc_price(const fc_mc_option *o, fc_mc_result *out) {
     FC_TRY(check_option(o));
     memset(out, 0, sizeof *out);
+    fc_mc_option scaled = *o;
+    int e;
+    FC_TRY(scaled_market(&o->market, &scaled.market, &e));
     mc_grid g = {0};
     fc_mc_spec spec;
-    fc_status st = build_grid(o, &g, &spec);
+    fc_status st = build_grid(&scaled, &g, &spec);
     if (st == FC_OK && o->asian)
-        st = fc_geometric_asian_price(o->type, &o->market, g.times, o->n_fixings, &out->geo_exact);
+        st = fc_geometric_asian_price(o->type, &scaled.market, g.times, o->n_fixings, &out->geo_exact);
     uint64_t per_draw = o->antithetic ? 4 : 2;
     uint64_t draws = o->paths / per_draw + (o->paths % per_draw != 0);
     fc_mc_sums sums;
@@ -192,6 +240,7 @@ fc_status fc_mc_price(const fc_mc_option *o, fc_mc_result *out) {
             st = fc_error(FC_ERR_INVALID, "the Monte Carlo price is not finite (%g): the inputs (--r, --q, --sigma, "
                           "--T) are beyond what double precision can simulate", out->price);
     }
+    if (st == FC_OK) st = unscale_result(out, e, &o->market);
     grid_free(&g);
     return st;
 }
