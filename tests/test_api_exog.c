@@ -10,10 +10,12 @@
  *      neuralforecast does (mq: -median, -lo-80, -hi-80);
  *   3. every misuse is refused by name: an unknown column, a NaN where the
  *      model reads, no future values, a series missing from them, static
- *      values missing or repeated, inf, a column named y, two of a name;
+ *      values missing or repeated, inf, values beyond float's range (y,
+ *      extra columns, static values), a column named y, two of a name;
  *   4. the file readers (fcast_data_read_csv_exog, _future_csv,
  *      _static_csv) give the panel fcast_data_from_columns makes of the
  *      same files' numbers: the same forecasts, bit for bit. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,7 +202,7 @@ static void refusals(void) {
     double g = G[70];
     G[70] = INFINITY;
     CHECK(fcast_data_from_columns(2, IDS, INDPTR, Y, NULL, FCAST_DS_INDEX, NULL, cols, 2, &d) == FC_ERR_INVALID);
-    CHECK_CONTAINS(fc_last_error(), "position 70 (series 's2'): column 'g' is inf");
+    CHECK_CONTAINS(fc_last_error(), "position 70 (series 's2', ds 10): column 'g' is inf");
     G[70] = g;
     CHECK(d == NULL);
 
@@ -335,11 +337,38 @@ static void files_equal_arrays(void) {
     fcast_data_free(afutr);
 }
 
+/* Values beyond float's range are refused from arrays as from a file (the
+ * CSV loader's "beyond the float range", exit 3 in the CLI): the model reads
+ * floats, where 1e39 is inf and the forecasts came out inf. The message
+ * names the series, the position and the ds, in the panel's ds format. */
+static void beyond_float_range(void) {
+    static const char *const id[1] = {"s1"};
+    const int64_t indptr[2] = {0, 3}, days[3] = {0, 86400, 2 * 86400};
+    double y[3] = {1, 1e39, 2}, f[3] = {0, 0, -3.5e38}, ok[3] = {1, 2, 3};
+    fcast_column col = {"f", f}, fine = {"f", ok};
+    fcast_data *d = NULL;
+    CHECK(fcast_data_from_arrays(1, id, indptr, y, days, FCAST_DS_DATE, "D", &d) == FC_ERR_INVALID && !d);
+    CHECK_CONTAINS(fc_last_error(), "position 1 (series 's1', ds 1970-01-02): y is 1e+39, beyond the float range");
+    y[1] = -FLT_MAX;   /* the edge is kept */
+    CHECK(fcast_data_from_columns(1, id, indptr, y, days, FCAST_DS_DATE, "D", &col, 1, &d) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "position 2 (series 's1', ds 1970-01-03): column 'f' is -3.5e+38, beyond");
+    CHECK(fcast_data_from_columns(1, id, indptr, NULL, days, FCAST_DS_DATE, "D", &col, 1, &d) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "column 'f' is -3.5e+38");   /* future values too */
+    CHECK_MSG(fcast_data_from_columns(1, id, indptr, y, days, FCAST_DS_DATE, "D", &fine, 1, &d) == FC_OK, "%s",
+              fc_last_error());
+    double level[1] = {4e38};
+    fcast_column stat = {"level", level};
+    CHECK(fcast_data_set_static(d, 1, id, &stat, 1) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "column 'level', row 0 (series 's1'): 4e+38 is beyond the float range");
+    fcast_data_free(d);
+}
+
 int main(void) {
     files_equal_arrays();
     fill();
     reads_the_future();
     mq_output_names();
     refusals();
+    beyond_float_range();
     return CHECK_DONE();
 }

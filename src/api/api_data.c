@@ -1,7 +1,9 @@
 /* fcast_data: panels from files and from the caller's arrays (fcast.h).
  * Arrays go through the CSV loader's own path (data/raw_table.h), so they
  * are grouped, sorted, checked and gap-filled exactly as a file is. */
+#include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,6 +99,35 @@ static fc_status set_header(fc_raw_table *t, const fcast_column *cols, size_t n)
     return FC_OK;
 }
 
+/* A value of the arrays, y or an extra column (what: "y", "column 'x'"):
+ * NaN (missing) or finite, and within float's range as the CSV loader
+ * requires (data/dataset_parse.c): the windows reach the model as float,
+ * where 1e39 is inf, so a prediction would be inf and training would blame
+ * its learning rate. The message names the position, series and ds. */
+static fc_status check_value(const fc_raw_table *t, size_t r, const char *id, const char *what, double v) {
+    if (v != v || fabs(v) <= FLT_MAX) return FC_OK;
+    char when[40];
+    fc_ds_format(t->kind, t->ds[r], when, sizeof when);
+    if (isinf(v))
+        return fc_error(FC_ERR_INVALID, "%s %zu (series '%s', ds %s): %s is %s; values must be finite (NaN: "
+                        "missing)", t->source, r, id, when, what, v > 0 ? "inf" : "-inf");
+    return fc_error(FC_ERR_INVALID, "%s %zu (series '%s', ds %s): %s is %g, beyond the float range (magnitude "
+                    "above %g): expected a finite number the model can hold (rescale the column)", t->source, r,
+                    id, when, what, v, (double)FLT_MAX);
+}
+
+/* Row r's extra columns into t, each checked. */
+static fc_status fill_exog(fc_raw_table *t, size_t r, const char *id, const fcast_column *cols) {
+    for (size_t j = 0; j < t->n_exog; j++) {
+        char what[80];
+        double v = cols[j].values[r];
+        snprintf(what, sizeof what, "column '%s'", cols[j].name);
+        FC_TRY(check_value(t, r, id, what, v));
+        t->exog[r * t->n_exog + j] = v;
+    }
+    return FC_OK;
+}
+
 /* The rows of the arrays into t, in their order; a row's "line" is its
  * position in y counted from 0, which messages name. y NULL: every y missing. */
 static fc_status fill_rows(fc_raw_table *t, size_t n_series, const char *const *ids, const int64_t *indptr,
@@ -115,21 +146,13 @@ static fc_status fill_rows(fc_raw_table *t, size_t n_series, const char *const *
         FC_TRY(fc_id_table_intern(&t->ids, ids[s], strlen(ids[s]), &id));
         for (size_t r = (size_t)indptr[s]; r < (size_t)indptr[s + 1]; r++) {
             int missing = !y || y[r] != y[r];   /* NaN */
-            if (!missing && isinf(y[r]))
-                return fc_error(FC_ERR_INVALID, "%s %zu (series '%s'): y is %s; values must be finite (NaN: "
-                                "missing)", t->source, r, ids[s], y[r] > 0 ? "inf" : "-inf");
             t->series[r] = id;
             t->ds[r] = ds ? ds[r] : (int64_t)(r - (size_t)indptr[s]);
+            if (!missing) FC_TRY(check_value(t, r, ids[s], "y", y[r]));
             t->y[r] = missing ? 0.0 : y[r];
             t->mask[r] = !missing;
             t->line[r] = r;
-            for (size_t j = 0; j < t->n_exog; j++) {
-                double v = cols[j].values[r];
-                if (isinf(v))
-                    return fc_error(FC_ERR_INVALID, "%s %zu (series '%s'): column '%s' is %s; values must be "
-                                    "finite (NaN: empty)", t->source, r, ids[s], cols[j].name, v > 0 ? "inf" : "-inf");
-                t->exog[r * t->n_exog + j] = v;
-            }
+            FC_TRY(fill_exog(t, r, ids[s], cols));
         }
     }
     t->n_rows = t->cap = t->rows_read = n;

@@ -2,6 +2,7 @@
  * arrays, checked as the static file's loader checks its rows (unique
  * ids, named columns, finite values) and attached by the loader's own
  * code (data/static_table.h). */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,11 +24,16 @@ static fc_status check_args(const fcast_data *d, size_t n_rows, const char *cons
             if (!strcmp(cols[j].name, cols[k].name))
                 return fc_error(FC_ERR_INVALID, WHO ": columns[%zu] and columns[%zu] are both named '%s'", k, j,
                                 cols[j].name);
-        for (size_t r = 0; r < n_rows; r++)
-            if (!isfinite(cols[j].values[r]))
+        for (size_t r = 0; r < n_rows; r++) {
+            double v = cols[j].values[r];
+            if (!isfinite(v))
                 return fc_error(FC_ERR_INVALID, WHO ": column '%s', row %zu (series '%s'): %g; static values "
-                                "must be given and finite", cols[j].name, r, ids[r] ? ids[r] : "(null)",
-                                cols[j].values[r]);
+                                "must be given and finite", cols[j].name, r, ids[r] ? ids[r] : "(null)", v);
+            if (fabs(v) > FLT_MAX)   /* the static file's limit (data/static_table.c): models read floats */
+                return fc_error(FC_ERR_INVALID, WHO ": column '%s', row %zu (series '%s'): %g is beyond the float "
+                                "range (magnitude above %g): expected a finite number the model can hold (rescale "
+                                "the column)", cols[j].name, r, ids[r] ? ids[r] : "(null)", v, (double)FLT_MAX);
+        }
     }
     return FC_OK;
 }

@@ -53,6 +53,25 @@ def test_data_errors_name_the_problem(monthly):
         Panel(monthly.assign(ds=monthly.ds.dt.tz_localize("UTC")), "MS")
 
 
+def test_values_beyond_float_range_are_refused(fitted, monthly):
+    """The models read floats, where 1e39 is inf: the CLI refuses such a file
+    (exit 3), and a DataFrame's arrays are refused the same way, by series
+    and ds (predict gave a forecast computed from inf, fit blamed its
+    learning rate)."""
+    bad = monthly.copy()
+    bad.loc[140, "y"] = 1e39
+    message = r"series 'AirPassengers', ds 1960-09-01\): y is 1e\+39, beyond the float range"
+    with pytest.raises(ValueError, match=message):
+        fitted.predict(df=bad)
+    with pytest.raises(ValueError, match=message):
+        NeuralForecast(models=[MLP(h=6, input_size=12, max_steps=1)], freq="MS").fit(df=bad)
+    with pytest.raises(ValueError, match=r"ds 1949-01-01\): column 'price' is -2e\+39, beyond the float range"):
+        Panel(monthly.assign(price=np.where(monthly.index == 0, -2e39, 1.0)), "MS", exog=["price"])
+    static = pd.DataFrame({"unique_id": monthly.unique_id.unique(), "size": 5e38})
+    with pytest.raises(ValueError, match=r"column 'size', row 0 \(series 'AirPassengers'\): 5e\+38 is beyond"):
+        Panel(monthly, "MS", static_df=static, stat=["size"])
+
+
 def y_address_passed(monkeypatch, nf, df):
     """The address of the y buffer that nf.predict(df=df) gives to
     fcast_data_from_columns. A spy replaces the function on the ctypes
