@@ -116,6 +116,17 @@ def _ds_seconds(series):
     return seconds, FCAST_DS_DATE if not (seconds % _SECONDS_PER_DAY).any() else FCAST_DS_DATETIME
 
 
+def _id_bytes(uids, where):
+    """The ids as the C side's NUL-terminated strings: an id holding a NUL
+    would reach it cut short (and "a\0b" match "a"), so it is refused."""
+    ids = [str(u).encode() for u in uids]
+    for u, text in zip(uids, ids):
+        if b"\0" in text:
+            raise ValueError(f"fcast: {where} holds the id {u!r}, which contains a NUL character; "
+                             "fcast's ids are C strings and cannot hold one")
+    return ids
+
+
 def _groups(codes):
     """Row order that makes each series' rows contiguous (None: they are
     already), and the start of each run of rows in that order."""
@@ -156,14 +167,14 @@ class Panel:
             ds, codes = ds[order], codes[order]
         self.ds_dtype = df[time_col].dtype
         y = columns.pop(target_col) if target_col else None
-        self.handle = self._build(codes[starts], starts, y, ds, kind, freq, columns)
+        self.handle = self._build(codes[starts], starts, y, ds, kind, freq, columns, id_col)
         self.last = self._last(ds, kind, codes[starts], starts)
         self.fcast_order = self._fcast_order()
         if stat:
             self._attach_static(static_df, id_col, stat)
 
-    def _build(self, run_codes, starts, y, ds, kind, freq, columns):
-        ids = [str(u).encode() for u in self.uids]
+    def _build(self, run_codes, starts, y, ds, kind, freq, columns, id_col):
+        ids = _id_bytes(self.uids, f"column '{id_col}'")
         if len(set(ids)) < len(ids):
             raise ValueError("fcast: two unique_id values have the same text (fcast ids are strings)")
         id_array = (ctypes.c_char_p * len(starts))(*[ids[c] for c in run_codes])
@@ -182,7 +193,7 @@ class Panel:
         missing = [c for c in [id_col] + list(stat) if c not in static_df.columns]
         if missing:
             raise KeyError(f"fcast: static_df has no column {missing} (it has {list(static_df.columns)})")
-        ids = (ctypes.c_char_p * len(static_df))(*[str(u).encode() for u in static_df[id_col]])
+        ids = (ctypes.c_char_p * len(static_df))(*_id_bytes(static_df[id_col], f"static_df's column '{id_col}'"))
         columns = {name: _float64(static_df[name]) for name in stat}
         check(lib.fcast_data_set_static(self.handle, len(static_df), ids, *_column_array(columns)))
 

@@ -102,6 +102,17 @@ def _argument_words(message, keys):
     return message
 
 
+def _check_integer(name, value, positive=False):
+    """h and input_size go to C as size_t: a float would fail in ctypes and
+    -1 would wrap to 2^64 - 1, so both are refused here by name, as Python
+    refuses range(6.5) (TypeError) and a count below 1 (ValueError)."""
+    kind = "a positive integer" if positive else "an integer"
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be {kind}, got {value!r}")
+    if positive and value < 1:
+        raise ValueError(f"{name} must be {kind}, got {value!r}")
+
+
 def _is_default(value, default):
     """Whether a fixed argument is at neuralforecast's default ([] counts as
     None for the exogenous lists)."""
@@ -118,6 +129,8 @@ class _Model:
     _ignored = {}         # this model's ignored arguments and why
 
     def __init__(self, h, input_size, loss=None, valid_loss=None, alias=None, **kwargs):
+        _check_integer("h", h, positive=True)
+        _check_integer("input_size", input_size)
         if input_size < 1:   # neuralforecast's protection for its recurrent models' -1, on every model
             input_size = 3 * h
             warnings.warn(f"Input size too small. Automatically setting input size to 3 * horizon = {input_size}")

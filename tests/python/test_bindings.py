@@ -72,6 +72,22 @@ def test_values_beyond_float_range_are_refused(fitted, monthly):
         Panel(monthly, "MS", static_df=static, stat=["size"])
 
 
+def test_bad_arguments_are_named(fitted, monthly):
+    """h goes to C as size_t: 6.5 failed inside ctypes and -1 wrapped to
+    2^64 - 1; an id with a NUL reached C cut short and came back a KeyError."""
+    with pytest.raises(TypeError, match=r"^h must be a positive integer, got 6\.5$"):
+        MLP(h=6.5, input_size=12)
+    with pytest.raises(ValueError, match="^h must be a positive integer, got -1$"):
+        MLP(h=-1, input_size=12)
+    with pytest.raises(TypeError, match="^h must be a positive integer, got True$"):
+        MLP(h=True, input_size=12)
+    with pytest.raises(TypeError, match=r"^input_size must be an integer, got 12\.0$"):
+        NHITS(h=6, input_size=12.0)
+    assert MLP(h=np.int64(6), input_size=np.int32(12)).h == 6
+    with pytest.raises(ValueError, match=r"^fcast: column 'unique_id' holds the id 'a\\x00b', which contains a NUL"):
+        fitted.predict(df=monthly.assign(unique_id="a\0b"))
+
+
 def y_address_passed(monkeypatch, nf, df):
     """The address of the y buffer that nf.predict(df=df) gives to
     fcast_data_from_columns. A spy replaces the function on the ctypes
