@@ -67,6 +67,9 @@ check "nbeats refuses exogenous inputs and points to nbeatsx" "[ $? -ne 0 ] && e
 run train --data "$d/history.csv" --model nhits "${small[@]}" --futr-exog temperature --out "$tmp/x.safetensors" \
     2> "$tmp/err.txt"
 check "an unknown column is named with the file's columns" "[ $? -ne 0 ] && err_has \"'temperature'\" && err_has 'lag_h'"
+run train --data "$d/history.csv" --model nhits "${small[@]}" --futr-exog y --out "$tmp/x.safetensors" 2> "$tmp/err.txt"
+check "the target named as exogenous is refused as the target (exit 4)" \
+    "[ $? -eq 4 ] && err_has '--futr-exog names y, the target, which cannot be an exogenous column'"
 run train --data "$d/history.csv" --model nhits "${small[@]}" --futr-exog lag_h --hist-exog lag_h \
     --out "$tmp/x.safetensors" 2> "$tmp/err.txt"
 check "a column in two roles is refused" "[ $? -ne 0 ] && err_has 'named twice'"

@@ -229,6 +229,15 @@ static void test_exog_columns(void) {
                  "are: 'temp', 'price', 'promo'") == 0);
     CHECK(fc_exog_columns(bare, names, 1, "--hist-exog", cols) == FC_ERR_INVALID);
     CHECK_CONTAINS(fc_last_error(), "bare.csv: no column 'promo' (named by --hist-exog); it has no extra columns");
+    /* the panel's own columns are in the file, but cannot be exogenous: "no column 'y'" puzzled */
+    const char *target[2] = {"temp", "y"}, *id[1] = {"unique_id"}, *ds[1] = {"ds"};
+    CHECK(fc_exog_columns(d, target, 2, "--futr-exog", cols) == FC_ERR_INVALID);
+    CHECK(strcmp(fc_last_error(), "data.csv: --futr-exog names y, the target, which cannot be an exogenous column "
+                 "(the model reads the target's past values already)") == 0);
+    CHECK(fc_exog_columns(bare, id, 1, "--hist-exog", cols) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "bare.csv: --hist-exog names unique_id, the series' id column, which cannot be");
+    CHECK(fc_exog_columns(d, ds, 1, "--hist-exog", cols) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "data.csv: --hist-exog names ds, the series' time column, which cannot be");
 done:
     fc_dataset_free(&d);
     fc_dataset_free(&bare);

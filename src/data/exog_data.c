@@ -37,11 +37,26 @@ static const char *source_of(const fc_dataset *d) {
     return d->source ? d->source : "<memory>";
 }
 
+/* unique_id, ds and y are the panel's own: never among the extra columns,
+ * and "no column 'y'" would puzzle whoever sees y in the file. */
+static int is_panel_column(const char *name) {
+    return !strcmp(name, "y") || !strcmp(name, "unique_id") || !strcmp(name, "ds");
+}
+
+static fc_status panel_column_error(const fc_dataset *d, const char *name, const char *flag) {
+    if (!strcmp(name, "y"))
+        return fc_error(FC_ERR_INVALID, "%s: %s names y, the target, which cannot be an exogenous column (the "
+                        "model reads the target's past values already)", source_of(d), flag);
+    return fc_error(FC_ERR_INVALID, "%s: %s names %s, the series' %s column, which cannot be an exogenous column",
+                    source_of(d), flag, name, name[0] == 'd' ? "time" : "id");
+}
+
 fc_status fc_exog_columns(const fc_dataset *d, const char *const *names, size_t n, const char *flag,
                           size_t *cols) {
     for (size_t j = 0; j < n; j++) {
         for (cols[j] = 0; cols[j] < d->n_exog && strcmp(d->exog_names[cols[j]], names[j]) != 0;) cols[j]++;
         if (cols[j] < d->n_exog) continue;
+        if (is_panel_column(names[j])) return panel_column_error(d, names[j], flag);
         char name[64], found[400];
         fc_quote_field(names[j], strlen(names[j]), name, sizeof name);
         fc_names_join((const char *const *)d->exog_names, NULL, d->n_exog, found, sizeof found);
