@@ -85,6 +85,17 @@ printf 'unique_id,ds,y\nA,1,0.01\nA,2,-0.02\nA,3,0.03\n' >"$TMP/ret.csv"
 ok
 # k = ceil(0.5 * 3) = 2: the second-worst return, +0.01, is a gain: VaR -0.01
 grep -q "^A,hist_var_0.5,-0.01$" "$TMP/r.csv" || fail "risk --returns: hist_var_0.5 should be -0.01: $(cat "$TMP/r.csv")"
+# undefined measures (constant prices: Sharpe and Sortino are 0/0) are empty fields, as fcast's CSVs write a
+# missing value, and nan in the table; never glibc's "-nan" (nor a "-0")
+printf 'unique_id,ds,y\nA,1,10\nA,2,10\nA,3,10\nB,1,10\nB,2,11\nB,3,12\n' >"$TMP/flat.csv"
+"$FCAST" quant risk --data "$TMP/flat.csv" --level 0.5 --csv >"$TMP/flat_risk.csv" || fail "risk on flat prices failed"
+ok
+grep -qx "A,sharpe," "$TMP/flat_risk.csv" && grep -qx "A,sortino," "$TMP/flat_risk.csv" && grep -qx "A,hist_var_0.5,0" "$TMP/flat_risk.csv" \
+  && ! grep -qi "nan\|,-0$" "$TMP/flat_risk.csv" || fail "risk --csv, undefined measures: $(cat "$TMP/flat_risk.csv")"
+"$FCAST" quant risk --data "$TMP/flat.csv" --level 0.5 >"$TMP/flat_risk.txt" || fail "risk table on flat prices failed"
+ok
+grep -q "^sortino  *nan  *inf$" "$TMP/flat_risk.txt" && ! grep -q -- "-nan\|-0\.000000 " "$TMP/flat_risk.txt" \
+  || fail "risk table, undefined measures: $(cat "$TMP/flat_risk.txt")"
 printf 'unique_id,ds,y\nA,1,10\nA,2,abc\n' >"$TMP/bad.csv"
 expect_error 3 "bad.csv:3: column 'y'" -- quant risk --data "$TMP/bad.csv"
 expect_error 5 "missing.csv" -- quant risk --data "$TMP/missing.csv"

@@ -5,6 +5,7 @@
  * Series are aligned on ds (inner join). What stays here is the CLI's:
  * flags, the output path's checks and its atomic write. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,8 +87,11 @@ static fc_status write_table(FILE *f, void *ctx) {
         for (size_t s = 0; s < n_series; s++)
             for (size_t m = 0; m < c->nm; m++) {
                 metric_name(m, c->levels, name, sizeof name);
+                double v = c->v[s * c->nm + m];
                 fcast_csv_write_field(f, fcast_returns_id(c->r, s));
-                fprintf(f, ",%s,%.17g\n", name, c->v[s * c->nm + m]);
+                fprintf(f, ",%s,", name);
+                if (!isnan(v)) fprintf(f, "%.17g", v + 0.0);   /* + 0.0: -0 (a VaR of -(0)) is 0 */
+                fputc('\n', f);   /* NaN: an empty field, as fcast's CSVs write a missing value */
             }
         return FC_OK;
     }
@@ -99,7 +103,11 @@ static fc_status write_table(FILE *f, void *ctx) {
     for (size_t m = 0; m < c->nm; m++) {
         metric_name(m, c->levels, name, sizeof name);
         fprintf(f, "%-22s", name);
-        for (size_t s = 0; s < n_series; s++) fprintf(f, " %12.6f", c->v[s * c->nm + m]);
+        for (size_t s = 0; s < n_series; s++) {
+            double v = c->v[s * c->nm + m];
+            if (isnan(v)) fprintf(f, " %12s", "nan");   /* not glibc's "-nan" of 0/0 */
+            else fprintf(f, " %12.6f", v + 0.0);
+        }
         fprintf(f, "\n");
     }
     return FC_OK;
