@@ -339,6 +339,20 @@ static fc_status read_indicators(const json_t *root, ind_request *q) {
     return FC_OK;
 }
 
+/* The points of close a spec runs over, as the library splits them: from
+ * the first value to the end (poison), or the longest run between nulls
+ * (restart). A spec gives values on more than its lookback points. */
+static size_t usable_points(const ind_request *q) {
+    size_t i = 0, run = 0, longest = 0;
+    while (i < q->n && !q->mask[i]) i++;   /* leading nulls are skipped under both */
+    if (q->opt.nan != FC_NAN_RESTART) return q->n - i;
+    for (; i < q->n; i++) {
+        run = q->mask[i] ? run + 1 : 0;
+        if (run > longest) longest = run;
+    }
+    return longest;
+}
+
 /* A spec that leaves close without a single value is an error, as in the
  * CLI when it leaves every series empty: the spec asks too much of the data. */
 static fc_status report_short(const ind_request *q, const uint8_t *none) {
@@ -346,10 +360,17 @@ static fc_status report_short(const ind_request *q, const uint8_t *none) {
         if (!none[j]) continue;
         char text[FC_IND_LABEL_CAP];
         fc_ind_spec_text(&q->specs[j], text, sizeof text);
-        return fc_error(FC_ERR_INVALID, "ind: '%s' needs more than %d points (its lookback) but close has %zu%s", text,
-                        fc_ind_lookback(&q->specs[j]), q->n,
-                        !q->n_null ? "" : q->opt.nan == FC_NAN_RESTART ? " (counting from each null: nan is restart)"
-                                                                       : " (with nulls)");
+        int lookback = fc_ind_lookback(&q->specs[j]);
+        if (q->n_null == q->n)
+            return fc_error(FC_ERR_INVALID, "ind: '%s' needs at least %d point%s (its lookback, %d, plus one) but "
+                            "close holds only nulls", text, lookback + 1, lookback ? "s" : "", lookback);
+        if (q->opt.nan == FC_NAN_RESTART)
+            return fc_error(FC_ERR_INVALID, "ind: '%s' needs at least %d value%s in a row (its lookback, %d, plus "
+                            "one; nan restart starts afresh after each null) but the longest run of values in close "
+                            "has %zu", text, lookback + 1, lookback ? "s" : "", lookback, usable_points(q));
+        return fc_error(FC_ERR_INVALID, "ind: '%s' needs at least %d point%s (its lookback, %d, plus one) but close "
+                        "has %zu from its first value", text, lookback + 1, lookback ? "s" : "", lookback,
+                        usable_points(q));
     }
     return FC_OK;
 }

@@ -83,7 +83,8 @@ ok
 [ "$(awk -F, '$1 == "A" { printf "%s;", $3 }' "$TMP/poison.csv")" = ";1.5;2.5;;;;;;" ] \
   || fail "poison: $(awk -F, '$1 == "A" { printf "%s;", $3 }' "$TMP/poison.csv")"
 ok
-grep -qF "warning: series 'B' (1 point) is too short for 'sma:2'" "$TMP/err" || fail "short-series warning: $(cat "$TMP/err")"
+grep -qF "warning: series 'B' (1 point) is too short for 'sma:2' (needs at least 2 points)" "$TMP/err" \
+  || fail "short-series warning: $(cat "$TMP/err")"
 "$FCAST" quant indicators --data "$TMP/gap.csv" --ind sma:2 --nan restart --out "$TMP/restart.csv" 2>/dev/null \
   || fail "restart run"
 ok
@@ -99,7 +100,12 @@ expect_error 2 "--ind: 'rsi:abc': period must be an integer" -- quant indicators
 expect_error 2 "--ind: 'rsi:1': period must be >= 2" -- quant indicators --data "$DATA" --ind rsi:1 --out "$TMP/e.csv"
 expect_error 2 "--ind: 'bbands:20:x': nbdevup must be a number" -- quant indicators --data "$DATA" --ind bbands:20:x --out "$TMP/e.csv"
 expect_error 2 "--ind: 'sma:20': given twice" -- quant indicators --data "$DATA" --ind sma:20,sma:20 --out "$TMP/e.csv"
-expect_error 4 "--ind: 'sma:5000' needs more than 4999 points" -- quant indicators --data "$DATA" --ind sma:5000 --out "$TMP/e.csv"
+expect_error 4 "--ind: 'sma:5000' needs at least 5000 points (its lookback, 4999, plus one) but the longest series of $DATA has 1860 from its first value" -- quant indicators --data "$DATA" --ind sma:5000 --out "$TMP/e.csv"
+# under --nan restart what counts is the longest run between NaNs (1 here), not the series' 5 rows
+printf 'unique_id,ds,y\nA,1,1\nA,2,\nA,3,3\nA,4,\nA,5,5\n' >"$TMP/gaps.csv"
+expect_error 4 "--ind: 'sma:2' needs at least 2 values in a row (its lookback, 1, plus one; --nan restart starts afresh after each NaN) but the longest run of values in $TMP/gaps.csv has 1" -- quant indicators --data "$TMP/gaps.csv" --ind sma:2 --nan restart --out "$TMP/e.csv"
+printf 'unique_id,ds,y\nA,1,\nA,2,\n' >"$TMP/empty_y.csv"
+expect_error 4 "--ind: 'sma:1' needs at least 1 point (its lookback, 0, plus one) but $TMP/empty_y.csv holds no value, only NaN" -- quant indicators --data "$TMP/empty_y.csv" --ind sma:1 --out "$TMP/e.csv"
 expect_error 2 "--nan: expected 'poison' or 'restart', got 'maybe'" -- quant indicators --data "$DATA" --ind sma:5 --nan maybe --out "$TMP/e.csv"
 expect_error 2 "--out is required" -- quant indicators --data "$DATA" --ind sma:5
 printf 'unique_id,ds,y\nA,1,1\nA,2,oops\n' >"$TMP/bad.csv"

@@ -53,27 +53,61 @@ static fc_status write_body(FILE *f, void *ctx) {
     return FC_OK;   /* a failed write is the atomic writer's to report, with its cause */
 }
 
+/* The points of series s a spec can run over, as the library splits it:
+ * from its first value to its end (poison), or its longest run without NaN
+ * (restart: each run is a series of its own). A spec gives values on a
+ * run of more than its lookback points. */
+static size_t usable_points(const fcast_table *t, size_t s, fcast_nan_policy nan) {
+    const int64_t *p = fcast_table_indptr(t);
+    const double *v = fcast_table_values(t);
+    size_t i = (size_t)p[s], end = (size_t)p[s + 1], run = 0, longest = 0;
+    while (i < end && isnan(v[i])) i++;   /* leading NaNs are skipped under both */
+    if (nan == FCAST_NAN_POISON) return end - i;
+    for (; i < end; i++) {
+        run = isnan(v[i]) ? 0 : run + 1;
+        if (run > longest) longest = run;
+    }
+    return longest;
+}
+
+static const char *plural(size_t n) { return n == 1 ? "" : "s"; }
+
+/* The error when spec `text` leaves every series empty. */
+static int refuse_spec(const char *text, size_t lookback, const char *data, fcast_nan_policy nan, size_t longest) {
+    size_t need = lookback + 1;
+    if (longest == 0)
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--ind: '%s' needs at least %zu point%s (its lookback, %zu, plus "
+                          "one) but %s holds no value, only NaN", text, need, plural(need), lookback, data);
+    if (nan == FCAST_NAN_RESTART)
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--ind: '%s' needs at least %zu value%s in a row (its lookback, "
+                          "%zu, plus one; --nan restart starts afresh after each NaN) but the longest run of values "
+                          "in %s has %zu", text, need, plural(need), lookback, data, longest);
+    return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--ind: '%s' needs at least %zu point%s (its lookback, %zu, plus "
+                      "one) but the longest series of %s has %zu from its first value", text, need, plural(need),
+                      lookback, data, longest);
+}
+
 /* Warns about each series a spec leaves empty; fails when it leaves all
  * empty, since then the spec, not the data, is at fault. 0, or the exit code. */
-static int report_short(const output_ctx *c, const char *data, const uint8_t *too_short) {
+static int report_short(const output_ctx *c, const char *data, fcast_nan_policy nan, const uint8_t *too_short) {
     const size_t S = fcast_table_n_series(c->t);
+    const char *unit = nan == FCAST_NAN_RESTART ? "value" : "point",
+               *in_a_row = nan == FCAST_NAN_RESTART ? " in a row" : "";
     size_t longest = 0, lookback = 0;
     for (size_t s = 0; s < S; s++)
-        if (series_len(c->t, s) > longest) longest = series_len(c->t, s);
+        if (usable_points(c->t, s, nan) > longest) longest = usable_points(c->t, s, nan);
     for (size_t j = 0; j < fcast_indicator_set_size(c->set); j++) {
         const uint8_t *none = too_short + j * S;
         const char *text = fcast_indicator_set_spec(c->set, j);
         if (fcast_indicator_lookback(text, &lookback) != FC_OK) return cli_fail(COMMAND);
-        size_t empty = 0;
+        size_t empty = 0, need = lookback + 1;
         for (size_t s = 0; s < S; s++) empty += none[s];
-        if (S && empty == S)
-            return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--ind: '%s' needs more than %zu points (its lookback) "
-                              "but the longest series of %s has %zu", text, lookback, data, longest);
+        if (S && empty == S) return refuse_spec(text, lookback, data, nan, longest);
         for (size_t s = 0; s < S; s++)
             if (none[s])
                 fprintf(stderr, "fcast " COMMAND ": warning: series '%s' (%zu point%s) is too short for '%s' "
-                        "(needs more than %zu): its columns are empty\n", fcast_table_id(c->t, s),
-                        series_len(c->t, s), series_len(c->t, s) == 1 ? "" : "s", text, lookback);
+                        "(needs at least %zu %s%s%s): its columns are empty\n", fcast_table_id(c->t, s),
+                        series_len(c->t, s), plural(series_len(c->t, s)), text, need, unit, plural(need), in_a_row);
     }
     return 0;
 }
@@ -95,7 +129,7 @@ static int compute_and_write(output_ctx *c, const fcast_indicator_options *opt, 
     if (fcast_indicator_set_compute(c->set, opt, S, fcast_table_indptr(c->t), fcast_table_values(c->t), c->outs,
                                     n_cols, none) != FC_OK)
         rc = fail_compute();
-    if (!rc) rc = report_short(c, data, none);
+    if (!rc) rc = report_short(c, data, opt->nan, none);
     free(none);
     if (!rc && fcast_write_file(out_path, write_body, c) != FC_OK) rc = cli_fail(COMMAND);
     return rc;
