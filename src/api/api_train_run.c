@@ -277,9 +277,12 @@ static fc_status prepare(train_run *r) {
 static fc_status write_model(train_run *r, fc_status st) {
     const char *out = fc_dist_rank() == 0 ? r->c->run.out : NULL;
     if (!out || !r->m->f.model || (st != FC_OK && (st != FC_ERR_INTERRUPTED || !r->m->sum.steps))) return st;
+    char stop[FC_ERROR_CAP];   /* a stop's message says which checkpoint is good: kept when the model fails */
+    snprintf(stop, sizeof stop, "%s", st == FC_OK ? "" : fc_last_error());
     fc_status saved = fc_forecaster_save(&r->m->f, out);
     if (saved == FC_OK && !(r->m->model_file = strdup(out))) saved = fc_error(FC_ERR_MEMORY, "out of memory");
-    return st == FC_OK ? saved : st;
+    if (saved != FC_OK) return fc_api_model_not_written(st, saved, stop, &r->o, &r->m->sum);
+    return st;
 }
 
 _Static_assert(FC_PHASE_COUNT == FCAST_PHASES, "fcast_train_report has a slot per phase");

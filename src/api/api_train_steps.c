@@ -32,3 +32,12 @@ void fc_api_train_report(const fc_train_summary *s, const fc_train_options *o, c
                                 .windows_batch_size = o->windows_batch_size,
                                 .precision = fc_precision_name(o->precision), .device = be ? be->name : NULL};
 }
+
+fc_status fc_api_model_not_written(fc_status st, fc_status saved, const char *stop, const fc_train_options *o,
+                                   const fc_train_summary *s) {
+    char why[FC_ERROR_CAP], good[FC_ERROR_CAP];
+    snprintf(why, sizeof why, "%s", fc_last_error());
+    if (st != FC_OK) return fc_error(st, "%s; the model so far was not written: %s", stop, why);
+    fc_train_good_checkpoint(o, s, good, sizeof good);
+    return fc_error(saved, "%s; the model after step %zu was not written; %s", why, s->steps, good);
+}

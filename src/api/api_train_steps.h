@@ -28,4 +28,11 @@ fc_status fc_api_train_model_new(const fc_model_config *cfg, const fc_memory_pla
 void fc_api_train_report(const fc_train_summary *s, const fc_train_options *o, const fc_backend *be,
                          fcast_train_report *out);
 
+/* The message of a model file that could not be written after a training
+ * that ended with st (FC_OK, or a stop with its message `stop`), its cause
+ * the current message: what the run did write, and which checkpoint is
+ * good. Returns the run's status: a stop stays a stop. */
+fc_status fc_api_model_not_written(fc_status st, fc_status saved, const char *stop, const fc_train_options *o,
+                                   const fc_train_summary *s);
+
 #endif

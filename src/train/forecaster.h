@@ -153,6 +153,12 @@ int fc_train_has_windows(const fc_dataset *ds, const fc_model_config *c, const f
  * the last ones: see docs/training.md). */
 fc_status fc_train(fc_forecaster *f, const fc_dataset *ds, const fc_train_options *o, fc_train_summary *sum);
 
+/* Which checkpoint the run of o and s can go on from, for the messages of
+ * a file it could not write: "X still holds step N" (the last written: a
+ * failed write leaves it whole), else the one it resumed from, else that
+ * none was written. */
+void fc_train_good_checkpoint(const fc_train_options *o, const fc_train_summary *s, char *buf, size_t cap);
+
 /* Buffers for inference over many windows, allocated once (so validation
  * during training allocates nothing after the first check). */
 typedef struct {

@@ -70,6 +70,7 @@ typedef struct {
     fc_data_hashes data_hashes;   /* the data's, for checkpoints (train/data_hash.h): at the first need */
     int data_hashed;
     int stop_checkpoint;       /* rank 0 writes a checkpoint on a stop (it alone knows: told to a shard's job) */
+    int checkpoint_failing;    /* the last periodic checkpoint could not be written (said once) */
     fc_graph_slot step_graph;
     size_t first_step;         /* this process's first step (a resumed run starts past 0) */
     float grad_scale;          /* this step's loss-gradient scale: the loss scale / grad_accum */
@@ -488,6 +489,37 @@ static fc_status write_checkpoint(trainer *t, fc_train_summary *s) {
     return FC_OK;
 }
 
+void fc_train_good_checkpoint(const fc_train_options *o, const fc_train_summary *s, char *buf, size_t cap) {
+    if (s->checkpoints) snprintf(buf, cap, "%s still holds step %zu", o->checkpoint_path, s->checkpoint_step);
+    else if (o->resume_path) snprintf(buf, cap, "%s, resumed from, holds step %zu", o->resume_path, s->start_step);
+    else snprintf(buf, cap, "no checkpoint of this run was written");
+}
+
+/* A periodic checkpoint that cannot be written (a full disk, no memory for
+ * its host copy) costs the run that checkpoint alone: the last good one
+ * stays whole (written atomically), training goes on and the next one due
+ * tries again. Said at the first of a series of failures and when one is
+ * written again. Any other failure (a device fault, a state that is not
+ * finite) ends the run, naming the good checkpoint. */
+static fc_status periodic_checkpoint(trainer *t, fc_train_summary *s) {
+    int was_failing = t->checkpoint_failing;
+    fc_status st = write_checkpoint(t, s);
+    t->checkpoint_failing = st != FC_OK;
+    if (st == FC_OK && was_failing)
+        fprintf(stderr, "fcast: the checkpoint after step %zu was written to %s\n", t->loop.step,
+                t->o->checkpoint_path);
+    if (st == FC_OK) return FC_OK;
+    char why[FC_ERROR_CAP], good[FC_ERROR_CAP];
+    snprintf(why, sizeof why, "%s", fc_last_error());
+    fc_train_good_checkpoint(t->o, s, good, sizeof good);
+    if (st != FC_ERR_IO && st != FC_ERR_MEMORY) return fc_error(st, "%s; %s", why, good);
+    if (!was_failing)
+        fprintf(stderr, "warning: the checkpoint after step %zu could not be written (%s); %s; training goes on, "
+                "trying again at each checkpoint due\n", t->loop.step, why, good);
+    fc_error_clear();
+    return FC_OK;
+}
+
 /* A periodic checkpoint is due every checkpoint_every steps and at every
  * validation check (when asked for: checkpoint_at_validation). */
 static int checkpoint_due(const fc_train_options *o, size_t step, int validated) {
@@ -529,15 +561,12 @@ static fc_status stop_with_checkpoint(trainer *t, fc_train_summary *s) {
     if (write_checkpoint(t, s) == FC_OK)
         return fc_error(FC_ERR_INTERRUPTED, "stopped by a signal after step %zu of %zu; checkpoint written to %s",
                         step, o->max_steps, o->checkpoint_path);
-    char why[512];
+    char why[512], good[512];
     snprintf(why, sizeof why, "%s", fc_last_error());
-    if (s->checkpoints)
-        return fc_error(FC_ERR_INTERRUPTED, "stopped by a signal after step %zu of %zu; its checkpoint could not be "
-                        "written (%s); %s still holds step %zu", step, o->max_steps, why, o->checkpoint_path,
-                        s->checkpoint_step);
-    s->checkpoint = NULL;
-    return fc_error(FC_ERR_INTERRUPTED, "stopped by a signal after step %zu of %zu; the checkpoint could not be "
-                    "written (%s)", step, o->max_steps, why);
+    fc_train_good_checkpoint(t->o, s, good, sizeof good);
+    if (!s->checkpoints) s->checkpoint = NULL;
+    return fc_error(FC_ERR_INTERRUPTED, "stopped by a signal after step %zu of %zu; its checkpoint could not be "
+                    "written (%s); %s", step, o->max_steps, why, good);
 }
 
 /* Checks that must stop a run, after a step. */
@@ -593,7 +622,7 @@ static fc_status run_steps(trainer *t, fc_train_summary *s) {
             fc_progress_done(&p);
             return stop_with_checkpoint(t, s);
         }
-        if (!last && checkpoint_due(o, l->step, validated)) FC_TRY(write_checkpoint(t, s));
+        if (!last && checkpoint_due(o, l->step, validated)) FC_TRY(periodic_checkpoint(t, s));
         add_times(&s->phases, &t->step_times);
         if (o->log && o->profile) fc_run_log_profile(o->log, l->step, &t->step_times);
     }
