@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# A training's state when something goes wrong (issue 32): a periodic
-# checkpoint that cannot be written (a full disk) keeps the last good one
-# and the run goes on to write its model; every such message says which
-# checkpoint is good. $1 is the binary.
+# A training's state when something goes wrong (issue 32): a checkpoint
+# whose Adam moments no run could write is refused at resume; weights that
+# are not finite are never written, to a checkpoint or a model file; a
+# periodic checkpoint that cannot be written (a full disk) keeps the last
+# good one and the run goes on to write its model; every such message says
+# which checkpoint is good. $1 is the binary.
 set -uo pipefail
 fcast=$1
 source tests/lib_cli.sh
 trap 'umount "$tmp/full" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 data=data/monthly_classics.csv
+run=(--data $data --model nhits --h 12 --input-size 24 --max-steps 60 --scaler standard --threads 1 --quiet
+     --mlp-units 64,64)
 
 # checkpoint_step FILE: the "step" of a checkpoint's metadata.
 checkpoint_step() {
@@ -16,6 +20,69 @@ checkpoint_step() {
   len=$(od -An -tu8 -N8 "$1" | tr -d ' ')
   head -c $((8 + len)) "$1" | tail -c "$len" | grep -o '"step":"[0-9]*"' | grep -o '[0-9]*'
 }
+# set_floats IN OUT TENSOR INDEX COUNT VALUE: IN with COUNT elements of F32
+# TENSOR from INDEX set to VALUE (a float32, "nan" allowed).
+set_floats() {
+  python3 - "$@" <<'PY'
+import json, struct, sys
+src, dst, name, first, count, value = sys.argv[1:]
+b = bytearray(open(src, "rb").read())
+n = struct.unpack("<Q", b[:8])[0]
+start = 8 + n + json.loads(b[8:8 + n])[name]["data_offsets"][0]
+for i in range(int(first), int(first) + int(count)):
+    struct.pack_into("<f", b, start + 4 * i, float(value))
+open(dst, "wb").write(b)
+PY
+}
+# edit_meta CK OUT KEY VALUE: CK with metadata KEY set to VALUE (as tests/cli_checkpoint.sh).
+edit_meta() {
+  local len header n i
+  len=$(od -An -tu8 -N8 "$1" | tr -d ' ')
+  header=$(head -c $((8 + len)) "$1" | tail -c "$len" | sed -E "s/\"$3\":\"[^\"]*\"/\"$3\":\"$4\"/")
+  n=$(( (${#header} + 7) / 8 * 8 ))
+  { for i in 0 1 2 3 4 5 6 7; do printf "\\$(printf '%03o' $(( (n >> (8 * i)) & 255 )))"; done
+    printf '%-*s' "$n" "$header"; tail -c +$((9 + len)) "$1"; } >"$2"
+}
+
+# ---- a checkpoint's moments: refused at resume, naming the tensor and element
+FCAST_TEST_INTERRUPT_AT=30 "$fcast" train "${run[@]}" --out "$tmp/p.safetensors" 2>/dev/null
+ck=$tmp/p.ckpt.safetensors
+check "a checkpoint at step 30" "[ \"\$(checkpoint_step $ck)\" = 30 ]"
+# negative second moments used to resume into 23 NaN weights, exit 0
+set_floats $ck "$tmp/neg.ck" optimizer.exp_avg_sq 7 23 -1
+"$fcast" train "${run[@]}" --out "$tmp/x.safetensors" --resume "$tmp/neg.ck" 2>"$tmp/err"
+check "negative exp_avg_sq: exit 7 naming the file, tensor and element" \
+      "[ $? -eq 7 ] && grep -q \"neg.ck: tensor 'optimizer.exp_avg_sq' element 7 is -1\" $tmp/err"
+set_floats $ck "$tmp/nan.ck" optimizer.exp_avg 3 1 nan
+"$fcast" train "${run[@]}" --out "$tmp/x.safetensors" --resume "$tmp/nan.ck" 2>"$tmp/err"
+check "NaN exp_avg: exit 7 naming the tensor and element" \
+      "[ $? -eq 7 ] && grep -q \"tensor 'optimizer.exp_avg': element 3 \[3\] is NaN\" $tmp/err"
+edit_meta $ck "$tmp/loss.ck" last_train_loss nan
+"$fcast" train "${run[@]}" --out "$tmp/x.safetensors" --resume "$tmp/loss.ck" 2>"$tmp/err"
+check "a NaN last training loss: exit 7, inconsistent state" \
+      "[ $? -eq 7 ] && grep -q 'last training loss not finite' $tmp/err"
+check "no refused resume wrote a model" "[ ! -e $tmp/x.safetensors ]"
+
+# ---- weights that are not finite are written nowhere. A first moment of
+# 3e38 (finite: the reader takes it) sends a weight past the float range at
+# the next step, and the step after fills a layer with NaN while the loss
+# stays finite (a ReLU turns NaN into 0): no loss check sees it.
+FCAST_TEST_INTERRUPT_AT=58 "$fcast" train "${run[@]}" --out "$tmp/q.safetensors" 2>/dev/null
+set_floats "$tmp/q.ckpt.safetensors" "$tmp/big58.ck" optimizer.exp_avg 0 1 3e38
+"$fcast" train "${run[@]}" --out "$tmp/nan.safetensors" --resume "$tmp/big58.ck" 2>"$tmp/err"
+check "NaN weights after the last step: exit 4, the model not written" "[ $? -eq 4 ] && [ ! -e $tmp/nan.safetensors ]"
+check "... the message names the file, the step and the tensor" \
+      "grep -q 'nan.safetensors: not written: the weights after 60 training steps are not finite (tensor .blocks\.' $tmp/err"
+FCAST_TEST_INTERRUPT_AT=57 "$fcast" train "${run[@]}" --out "$tmp/q.safetensors" 2>/dev/null
+set_floats "$tmp/q.ckpt.safetensors" "$tmp/big57.ck" optimizer.exp_avg 0 1 3e38
+"$fcast" train "${run[@]}" --out "$tmp/nan.safetensors" --resume "$tmp/big57.ck" --checkpoint "$tmp/c.ck" \
+    --checkpoint-every 1 2>"$tmp/err"
+check "NaN weights at a periodic checkpoint: exit 4, no model" "[ $? -eq 4 ] && [ ! -e $tmp/nan.safetensors ]"
+check "... the checkpoint is not written over the good one, which the message names" \
+      "grep -q 'c.ck: not written: the training state after step 59 is not valid' $tmp/err && grep -q 'c.ck still holds step 58' $tmp/err"
+check "... the good checkpoint holds step 58" "[ \"\$(checkpoint_step $tmp/c.ck)\" = 58 ]"
+FCAST_TEST_INTERRUPT_AT=59 "$fcast" train "${run[@]}" --out "$tmp/r.safetensors" --resume "$tmp/c.ck" 2>/dev/null
+check "... and resumes" "[ $? -eq 130 ]"
 
 # ---- a full disk at periodic checkpoints: a 64 KiB tmpfs holds one
 # checkpoint of this model (37 KB) but not a second beside it (the

@@ -314,6 +314,37 @@ static void test_device_fault(fc_backend *be, fc_forecaster *f) {
     f->model->be = real;
 }
 
+/* Weights that are not finite are never written (a trained model whose
+ * training diverged): the message names the file, the steps and the first
+ * bad element; a file already there is kept. An ensemble member likewise,
+ * under its prefix. */
+static void test_non_finite_weights(fc_forecaster *f) {
+    CHECK(fc_forecaster_save(f, BAD) == FC_OK);
+    fc_tensor *t = NULL;
+    for (size_t i = 0; i < f->model->n_tensors; i++)
+        if (!strcmp(f->model->tensors[i].name, "blocks.0.layers.0.weight")) t = &f->model->tensors[i];
+    CHECK(t != NULL);
+    if (!t) return;
+    float *w = f->model->params + t->offset, keep13 = w[13], keep14 = w[14];
+    w[13] = NAN;
+    w[14] = -INFINITY;
+    CHECK(fc_forecaster_save(f, BAD) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), BAD);
+    CHECK_CONTAINS(fc_last_error(), "not written: the weights after 17 training steps are not finite");
+    CHECK_CONTAINS(fc_last_error(), "tensor 'blocks.0.layers.0.weight' element 13 [1, 1] is NaN; 2 of its");
+    fc_forecaster g;
+    CHECK_MSG(fc_forecaster_load(BAD, f->model->be, &g) == FC_OK, "the file before was not kept: %s", fc_last_error());
+    fc_forecaster_free(&g);
+    fc_st_writer *sw = fc_st_writer_new();
+    fc_model_part_keep keep = {0};
+    CHECK(fc_model_part_write(sw, f, "member.2.", 0, &keep) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "tensor 'member.2.blocks.0.layers.0.weight' element 13");
+    fc_model_part_keep_free(&keep);
+    fc_st_writer_free(&sw);
+    w[13] = keep13;
+    w[14] = keep14;
+}
+
 int main(void) {
     fc_backend *be = NULL;
     CHECK(fc_backend_cpu_create(1, &be) == FC_OK);
@@ -327,6 +358,7 @@ int main(void) {
     CHECK(!strcmp(g.freq.name, "MS") && g.seed == 3 && g.steps_trained == 17);
     fc_forecaster_free(&g);
     test_device_fault(be, &f);
+    test_non_finite_weights(&f);
 
     rewrite(NULL, NULL, "fcast_file_version", "999");
     expect_error(be, "retrain");

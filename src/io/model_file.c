@@ -88,6 +88,24 @@ static fc_status host_params(const fc_model *m, int borrow, fc_model_part_keep *
     return m->be->status(m->be);   /* a device fault: the copy holds nothing to write */
 }
 
+/* A weight that is not finite is refused here, whatever produced it: the
+ * reader refuses such a file (check_tensors), so writing it would only
+ * turn a training that diverged into a model that fails later. The
+ * training loss does not always show it: a ReLU turns a NaN into 0. */
+static fc_status check_finite_params(const fc_forecaster *f, const char *prefix, const float *params) {
+    const fc_model *m = f->model;
+    char name[PART_NAME_MAX], what[PART_NAME_MAX + 256];
+    for (size_t i = 0; i < m->n_tensors; i++) {
+        const fc_tensor *t = &m->tensors[i];
+        if (fc_st_describe_non_finite(prefixed(name, prefix, t->name), t->ndim, t->shape, params + t->offset, what,
+                                      sizeof what))
+            return fc_error(FC_ERR_INVALID, "the weights after %zu training steps are not finite (%s): the training "
+                            "diverged; train again with a lower --lr, or resume from an earlier checkpoint",
+                            f->steps_trained, what);
+    }
+    return FC_OK;
+}
+
 fc_status fc_model_part_write(fc_st_writer *w, const fc_forecaster *f, const char *prefix, int borrow,
                               fc_model_part_keep *keep) {
     const fc_model *m = f->model;
@@ -95,6 +113,7 @@ fc_status fc_model_part_write(fc_st_writer *w, const fc_forecaster *f, const cha
     if (f->conformal && *prefix)
         return fc_error(FC_ERR_INVALID, "conformal scores are written for a model file alone, not under '%s'", prefix);
     FC_TRY(host_params(m, borrow, keep, &params));
+    FC_TRY(check_finite_params(f, prefix, params));
     FC_TRY(add_metadata(w, f, prefix));
     FC_TRY(add_loss_tensors(w, f, prefix, keep));
     char name[PART_NAME_MAX];
@@ -120,7 +139,8 @@ fc_status fc_forecaster_save(const fc_forecaster *f, const char *path) {
     fc_status st = fc_st_writer_meta(w, "format", "pt");   /* lets safetensors.torch load it */
     if (st == FC_OK) st = fc_st_writer_meta(w, "fcast_file_version", FC_MODEL_FILE_VERSION);
     if (st == FC_OK) st = fc_st_writer_meta(w, "fcast_version", fc_version());
-    if (st == FC_OK) st = fc_model_part_write(w, f, "", 1, &keep);
+    if (st == FC_OK && (st = fc_model_part_write(w, f, "", 1, &keep)) != FC_OK)
+        fc_error_wrap(st, "%s: not written: ", path);
     if (st == FC_OK) st = fc_st_writer_write(w, path);
     fc_st_writer_free(&w);
     fc_model_part_keep_free(&keep);

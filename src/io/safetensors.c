@@ -520,13 +520,37 @@ static size_t first_non_finite(const unsigned char *p, fc_dtype dtype, size_t n,
 }
 
 /* Coordinates of flat index i in row-major order: "[1, 2]". */
-static const char *format_index(char *buf, size_t cap, const fc_st_tensor *t, size_t i) {
+static const char *format_index(char *buf, size_t cap, int ndim, const int64_t *shape, size_t i) {
     int64_t at[FC_ST_MAX_DIMS];
-    for (int d = t->ndim - 1; d >= 0; d--) {
-        at[d] = t->shape[d] ? (int64_t)(i % (size_t)t->shape[d]) : 0;
-        i = t->shape[d] ? i / (size_t)t->shape[d] : 0;
+    for (int d = ndim - 1; d >= 0; d--) {
+        at[d] = shape[d] ? (int64_t)(i % (size_t)shape[d]) : 0;
+        i = shape[d] ? i / (size_t)shape[d] : 0;
     }
-    return format_shape(buf, cap, t->ndim, at);
+    return format_shape(buf, cap, ndim, at);
+}
+
+static const char *non_finite_name(double v) { return isnan(v) ? "NaN" : v > 0 ? "inf" : "-inf"; }
+
+size_t fc_f32_non_finite(const float *x, size_t n, size_t *first) {
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (isfinite(x[i])) continue;
+        if (!count) *first = i;
+        count++;
+    }
+    return count;
+}
+
+int fc_st_describe_non_finite(const char *name, int ndim, const int64_t *shape, const float *data,
+                              char *buf, size_t cap) {
+    size_t n = 1, first = 0;
+    for (int d = 0; d < ndim; d++) n *= (size_t)shape[d];
+    size_t count = fc_f32_non_finite(data, n, &first);
+    if (!count) return 0;
+    char at[256];
+    snprintf(buf, cap, "tensor '%s' element %zu %s is %s; %zu of its %zu values are not finite", name, first,
+             format_index(at, sizeof at, ndim, shape, first), non_finite_name(data[first]), count, n);
+    return 1;
 }
 
 fc_status fc_st_check_finite(const fc_safetensors *f, const fc_st_tensor *t) {
@@ -538,7 +562,7 @@ fc_status fc_st_check_finite(const fc_safetensors *f, const fc_st_tensor *t) {
     return fc_error(FC_ERR_FORMAT, "%s: tensor '%s': element %zu %s is %s: parameters must be "
                     "finite (the model diverged before it was saved, or the file is corrupt): "
                     "retrain it, or load an earlier checkpoint", f->path, t->name, i,
-                    format_index(at, sizeof at, t, i), isnan(bad) ? "NaN" : bad > 0 ? "inf" : "-inf");
+                    format_index(at, sizeof at, t->ndim, t->shape, i), non_finite_name(bad));
 }
 
 void fc_st_free(fc_safetensors **pf) {

@@ -89,6 +89,15 @@ fc_status fc_st_get_f32(const fc_safetensors *f, const char *name, int ndim,
  * and its value. Other dtypes pass. Not part of reading, because a
  * safetensors file in general may hold NaN on purpose (a mask, a fixture). */
 fc_status fc_st_check_finite(const fc_safetensors *f, const fc_st_tensor *t);
+/* The same rule for the writers of such tensors (a model file, a
+ * checkpoint), so no file is written that its reader would refuse: how
+ * many of x (n) are not finite, and where the first one is. */
+size_t fc_f32_non_finite(const float *x, size_t n, size_t *first);
+/* 1 when F32 data of that shape holds a value that is not finite, described
+ * in buf: "tensor 'w' element 13 [1, 1] is NaN; 23 of its 96 values are not
+ * finite"; else 0. */
+int fc_st_describe_non_finite(const char *name, int ndim, const int64_t *shape, const float *data,
+                              char *buf, size_t cap);
 void fc_st_free(fc_safetensors **f);
 
 typedef struct fc_st_writer fc_st_writer;

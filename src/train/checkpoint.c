@@ -108,6 +108,16 @@ static fc_status add_state_meta(fc_st_writer *w, const fc_checkpoint_ref *c) {
     return st;
 }
 
+/* Adam's second moments are running means of squares, never negative: a
+ * negative one would take the square root of a negative number at the
+ * next step and turn weights into NaN (which a ReLU after them can hide
+ * from the loss). The index of the first, or n if none. */
+static size_t first_negative(const float *v, size_t n) {
+    size_t i = 0;
+    while (i < n && !(v[i] < 0)) i++;
+    return i;
+}
+
 /* The state's buffers as the host sees them: the buffers themselves on a
  * host-visible backend, else one host copy of all four (a GPU's). */
 typedef struct {
@@ -139,10 +149,34 @@ static fc_status host_state_get(const fc_checkpoint_ref *c, host_state *h) {
     return st;
 }
 
+/* The first value of the state the reader would refuse (read_tensors):
+ * one that is not finite, or a negative second moment, described in buf. */
+static int state_fault(const fc_checkpoint_ref *c, const host_state *h, char *buf, size_t cap) {
+    const fc_model *m = c->f->model;
+    int64_t n = (int64_t)m->n_trainable, n_best = (int64_t)m->n_state;
+    for (size_t i = 0; i < m->n_tensors; i++) {
+        const fc_tensor *t = &m->tensors[i];
+        if (fc_st_describe_non_finite(t->name, t->ndim, t->shape, h->params + t->offset, buf, cap)) return 1;
+    }
+    if (fc_st_describe_non_finite(T_EXP_AVG, 1, &n, h->m, buf, cap)) return 1;
+    if (fc_st_describe_non_finite(T_EXP_AVG_SQ, 1, &n, h->v, buf, cap)) return 1;
+    if (h->best && fc_st_describe_non_finite(T_BEST, 1, &n_best, h->best, buf, cap)) return 1;
+    size_t neg = first_negative(h->v, m->n_trainable);
+    if (neg == m->n_trainable) return 0;
+    snprintf(buf, cap, "tensor '%s' element %zu is %g, below 0", T_EXP_AVG_SQ, neg, (double)h->v[neg]);
+    return 1;
+}
+
 fc_status fc_checkpoint_write(const fc_checkpoint_ref *c, const char *path, size_t *bytes) {
     const fc_model *m = c->f->model;
     host_state h;
+    char fault[512];
     FC_TRY(host_state_get(c, &h));
+    if (state_fault(c, &h, fault, sizeof fault)) {   /* a checkpoint no run could resume from */
+        free(h.copy);
+        return fc_error(FC_ERR_INVALID, "%s: not written: the training state after step %zu is not valid (%s): the "
+                        "training diverged", path, c->loop->step, fault);
+    }
     fc_st_writer *w = fc_st_writer_new();
     if (!w) {
         free(h.copy);
@@ -294,6 +328,17 @@ static fc_status read_floats(fc_backend *be, const fc_safetensors *st, const cha
     return read_tensor(be, st, name, 1, &shape, n, dst);
 }
 
+/* Negative second moments (first_negative), refused naming the element
+ * (the tensor's shape and finite values are checked before). */
+static fc_status check_second_moments(const fc_safetensors *st, size_t n) {
+    const float *v = fc_st_data(st, fc_st_find(st, T_EXP_AVG_SQ));
+    size_t i = first_negative(v, n);
+    if (i == n) return FC_OK;
+    return fc_error(FC_ERR_FORMAT, "%s: tensor '%s' element %zu is %g: Adam's second moments are squares, never "
+                    "negative; the file is damaged or edited: resume from another checkpoint or start the run again",
+                    fc_st_path(st), T_EXP_AVG_SQ, i, (double)v[i]);
+}
+
 static fc_status read_tensors(const fc_safetensors *st, const fc_checkpoint_ref *c) {
     fc_model *m = c->f->model;
     fc_backend *be = m->be;
@@ -303,6 +348,7 @@ static fc_status read_tensors(const fc_safetensors *st, const fc_checkpoint_ref 
     }
     FC_TRY(read_floats(be, st, T_EXP_AVG, m->n_trainable, c->opt->m));
     FC_TRY(read_floats(be, st, T_EXP_AVG_SQ, m->n_trainable, c->opt->v));
+    FC_TRY(check_second_moments(st, m->n_trainable));
     if (c->best) FC_TRY(read_floats(be, st, T_BEST, m->n_state, c->best));
     be->sync(be);   /* the mapped file is released after this returns */
     fc_model_refresh_low(m);   /* the rounded copies follow the restored master weights */
@@ -332,6 +378,7 @@ static const char *state_violation(const fc_checkpoint_ref *c, long long adam, d
     if (l->sampler_cursor > fc_dataset_job_series(c->ds)) return "sampler cursor beyond the series";
     if (l->sampler_epoch > l->step) return "sampler epoch beyond step";
     if (isinf(l->best_val_loss)) return "best validation loss infinite";
+    if (!isfinite(l->last_train_loss)) return "last training loss not finite";   /* such a step stops the run */
     if (l->best_step > l->step) return "best step beyond step";
     if (bad < 0 || (unsigned long long)bad > checks) return "bad_checks out of range";
     return NULL;
