@@ -4,7 +4,8 @@
 # are not finite are never written, to a checkpoint or a model file; a
 # periodic checkpoint that cannot be written (a full disk) keeps the last
 # good one and the run goes on to write its model; every such message says
-# which checkpoint is good. $1 is the binary.
+# which checkpoint is good; the divergence hint suggests only what would
+# change something. $1 is the binary.
 set -uo pipefail
 fcast=$1
 source tests/lib_cli.sh
@@ -83,6 +84,15 @@ check "... the checkpoint is not written over the good one, which the message na
 check "... the good checkpoint holds step 58" "[ \"\$(checkpoint_step $tmp/c.ck)\" = 58 ]"
 FCAST_TEST_INTERRUPT_AT=59 "$fcast" train "${run[@]}" --out "$tmp/r.safetensors" --resume "$tmp/c.ck" 2>/dev/null
 check "... and resumes" "[ $? -eq 130 ]"
+
+# ---- the divergence hint: scaling the data only where it is not scaled
+diverge=(--data $data --model nhits --h 12 --input-size 24 --max-steps 5 --lr 1e30 --threads 1 --quiet)
+"$fcast" train "${diverge[@]}" --scaler identity --out "$tmp/d.safetensors" 2>"$tmp/err"
+check "diverged without a scaler: exit 4, lower --lr or --scaler standard" \
+      "[ $? -eq 4 ] && grep -q 'training diverged at step .*lower --lr (1e+30) or scale the data (--scaler standard)' $tmp/err"
+"$fcast" train "${diverge[@]}" --scaler standard --out "$tmp/d.safetensors" 2>"$tmp/err"
+check "diverged with --scaler standard: lower --lr alone" \
+      "[ $? -eq 4 ] && grep -q 'training diverged at step' $tmp/err && ! grep -q -- '--scaler' $tmp/err"
 
 # ---- a full disk at periodic checkpoints: a 64 KiB tmpfs holds one
 # checkpoint of this model (37 KB) but not a second beside it (the

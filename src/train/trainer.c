@@ -29,7 +29,7 @@
 /* fp16: this many skipped steps in a row means the forward pass itself
  * overflows (the loss scale is down to 2^-14), which no scale can fix. */
 #define FC_MAX_CONSECUTIVE_SKIPS 30
-#define FC_FP16_ADVICE "values exceed fp16's range (65504); scale the data (--scaler standard) or use --precision bf16"
+#define FC_FP16_RANGE "values exceed fp16's range (65504); "
 
 /* A training step launches the same work on the same buffers every step:
  * zeroing the gradients, then per micro-batch the gather of its staged
@@ -569,19 +569,27 @@ static fc_status stop_with_checkpoint(trainer *t, fc_train_summary *s) {
                     "written (%s); %s", step, o->max_steps, why, good);
 }
 
+/* Scaling the data is advised only where no scaler is on: with one, the
+ * data is scaled already and --scaler standard would change nothing. */
+static const char *scale_advice(const trainer *t, const char *advice) {
+    return t->f->scaler == FC_SCALER_IDENTITY ? advice : "";
+}
+
 /* Checks that must stop a run, after a step. */
 static fc_status check_step(const trainer *t, size_t steps, int skipped) {
     const fc_train_options *o = t->o;
     double loss = t->loop.last_train_loss;
+    const char *fp16_scale = scale_advice(t, "scale the data (--scaler standard) or ");
     if (!isfinite(loss) && o->precision == FC_PREC_FP16)
-        return fc_error(FC_ERR_INVALID, "fp16: the forward pass overflowed at step %zu (loss %g): "
-                        FC_FP16_ADVICE, steps, loss);
+        return fc_error(FC_ERR_INVALID, "fp16: the forward pass overflowed at step %zu (loss %g): " FC_FP16_RANGE
+                        "%suse --precision bf16", steps, loss, fp16_scale);
     if (!isfinite(loss))
-        return fc_error(FC_ERR_INVALID, "training diverged at step %zu: the loss is %g; lower --lr (%g) "
-                        "or scale the data (--scaler standard)", steps, loss, o->learning_rate);
+        return fc_error(FC_ERR_INVALID, "training diverged at step %zu: the loss is %g; lower --lr (%g)%s", steps,
+                        loss, o->learning_rate, scale_advice(t, " or scale the data (--scaler standard)"));
     if (skipped && t->loop.skips_in_a_row >= FC_MAX_CONSECUTIVE_SKIPS)
         return fc_error(FC_ERR_INVALID, "fp16: %ld steps in a row had inf/NaN gradients (loss scale now %g): "
-                        FC_FP16_ADVICE, t->loop.skips_in_a_row, (double)t->opt.scaler.scale);
+                        FC_FP16_RANGE "%suse --precision bf16", t->loop.skips_in_a_row,
+                        (double)t->opt.scaler.scale, fp16_scale);
     return FC_OK;
 }
 
