@@ -123,9 +123,13 @@ static const char *header(struct MHD_Connection *c, const char *name) {
 
 static fc_http_request request_of(struct MHD_Connection *c, const char *url, const char *method,
                                   const request_state *st) {
+    const char *auth = NULL;
+    size_t auth_len = 0;
+    if (MHD_lookup_connection_value_n(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION,
+                                      strlen(MHD_HTTP_HEADER_AUTHORIZATION), &auth, &auth_len) != MHD_YES)
+        auth = NULL, auth_len = 0;
     return (fc_http_request){method, url, header(c, MHD_HTTP_HEADER_CONTENT_TYPE), header(c, MHD_HTTP_HEADER_ACCEPT),
-                             header(c, MHD_HTTP_HEADER_AUTHORIZATION), st->body ? st->body : "", st->len,
-                             st->received};
+                             auth, auth_len, st->body ? st->body : "", st->len, st->received};
 }
 
 static enum MHD_Result too_large(fc_http_server *s, struct MHD_Connection *c, const fc_http_request *rq) {

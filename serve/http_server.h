@@ -20,6 +20,7 @@ typedef struct {
     const char *content_type;   /* NULL when absent */
     const char *accept;         /* NULL when absent */
     const char *authorization;  /* NULL when absent */
+    size_t authorization_len;   /* its bytes (libmicrohttpd's length, not strlen) */
     const char *body;           /* NUL-terminated copy of the body (len bytes) */
     size_t len;
     double received;            /* fc_now() when the request's headers arrived */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "api/api.h"
+#include "bearer_token.h"
 #include "core/byte_size.h"
 #include "core/error.h"
 #include "service.h"
@@ -16,15 +17,13 @@
 #include "train/memory_plan.h"
 #include "train/progress.h"
 
-#define TOKEN_MAX 4096
-
 struct fc_server {
     fc_serve_options o;
     size_t limit, max_body;   /* o's texts, parsed */
     fc_service s;
     fc_backend *be;
     fc_http_server *http;
-    char token[TOKEN_MAX];
+    fc_bearer_token token;
 };
 
 void fc_serve_defaults(fc_serve_options *o) {
@@ -100,28 +99,6 @@ static size_t compute_threads(size_t asked) {
     return cores > 1 ? (size_t)cores - 1 : 1;
 }
 
-/* The bearer token: the file's first line without surrounding blanks;
- * refused when empty or holding blanks or control characters (a token
- * pasted with a line break would never match). */
-static fc_status read_token(const char *path, char *token) {
-    FILE *f = fopen(path, "r");
-    if (!f) return fc_error(FC_ERR_IO, "--auth-token-file %s: cannot be read", path);
-    size_t n = fread(token, 1, TOKEN_MAX - 1, f);
-    fclose(f);
-    token[n] = '\0';
-    char *start = token;
-    while (*start == ' ' || *start == '\t') start++;
-    size_t len = strcspn(start, "\r\n");
-    while (len && (start[len - 1] == ' ' || start[len - 1] == '\t')) len--;
-    memmove(token, start, len);
-    token[len] = '\0';
-    for (size_t i = 0; i < len; i++)
-        if ((unsigned char)token[i] <= ' ' || token[i] == 0x7f)
-            return fc_error(FC_ERR_INVALID, "--auth-token-file %s: the token holds a blank or control character", path);
-    if (!len) return fc_error(FC_ERR_INVALID, "--auth-token-file %s: the file holds no token", path);
-    return FC_OK;
-}
-
 /* NVML for the metrics' GPU gauges when the models run on a GPU (or, for
  * tests, when FCAST_TEST_SERVE_GPU_METRICS=1 with FCAST_NVML_LIBRARY at a
  * stand-in). Without it the metrics just have no GPU lines. */
@@ -137,8 +114,8 @@ static fc_status start(fc_server *v) {
     fc_service *s = &v->s;
     FC_TRY(check_options(v));
     if (a->auth_token_file) {
-        FC_TRY(read_token(a->auth_token_file, v->token));
-        s->token = v->token;
+        FC_TRY(fc_bearer_token_read(a->auth_token_file, &v->token));
+        s->token = &v->token;
     }
     s->models_dir = a->models;
     FC_TRY(fc_api_backend_open(a->device, compute_threads(a->threads), 1, &v->be));

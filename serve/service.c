@@ -403,20 +403,13 @@ static int route_fixed(fc_service *s, const fc_http_request *rq, fc_http_respons
     return 1;
 }
 
-/* Equal strings, in time that does not depend on where they differ. */
-static int same_secret(const char *a, const char *b) {
-    size_t n = strlen(a), m = strlen(b);
-    unsigned char diff = (unsigned char)(n != m);
-    for (size_t i = 0; i < n; i++) diff |= (unsigned char)(a[i] ^ b[i % (m ? m : 1)]);
-    return diff == 0;
-}
-
 /* 401 for a request without the token, except the health endpoints, which
  * probes (load balancers, Kubernetes) call without credentials. */
 static int refuse_unauthorized(const fc_service *s, const fc_http_request *rq, fc_http_response *rs) {
     if (!s->token || !strncmp(rq->path, "/v2/health/", 11)) return 0;
-    const char *h = rq->authorization;
-    if (h && !strncasecmp(h, "Bearer ", 7) && same_secret(h + 7, s->token)) return 0;
+    const char *h = rq->authorization;   /* its bytes and length: the token is compared as bytes, not a C string */
+    size_t n = rq->authorization_len;
+    if (h && n >= 7 && !strncasecmp(h, "Bearer ", 7) && fc_bearer_token_matches(s->token, h + 7, n - 7)) return 0;
     fc_http_reply_error(rs, 401, h ? "the bearer token is not the server's" : "this server needs a bearer token: "
                                                                              "Authorization: Bearer <token>");
     rs->www_authenticate = 1;

@@ -26,6 +26,7 @@
 
 #include <signal.h>
 #include "batcher.h"
+#include "bearer_token.h"
 #include "forecast_codec.h"
 #include "http_server.h"
 #include "metrics.h"
@@ -42,7 +43,7 @@ typedef struct {
     _Atomic int draining;           /* 1: shutting down, new requests get 503 */
     int in_flight;                  /* handlers running (atomic builtins) */
     int quiet;                      /* no access log */
-    const char *token;              /* bearer token (--auth-token-file), or NULL: no authentication */
+    const fc_bearer_token *token;   /* --auth-token-file's, or NULL: no authentication */
     const char *models_dir;         /* where model files are (re)loaded from */
     fc_gpu_monitor *gpu;            /* NVML when the models run on a GPU, for the metrics; else NULL */
 } fc_service;

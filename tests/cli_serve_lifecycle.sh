@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # fcast serve's model lifecycle and access (docs/serving.md): the bearer
-# token (health open, the rest 401 without it); load / unload / index
+# token (health open, the rest 401 without it; token files holding a NUL or
+# a control byte, and paths that are not regular files, refused at start
+# naming the file, a FIFO without blocking); load / unload / index
 # through the repository endpoints; a corrupt file keeps the old model
 # serving; SIGHUP re-reads the directory (a changed file swapped in, a
 # removed one unloaded); reloads under load fail no request. $1 is fcast.
@@ -38,6 +40,22 @@ kill -TERM $pid; wait $pid
 printf '\n' > "$tmp/empty_token"
 "$fcast" serve --models "$tmp/models" --port 0 --auth-token-file "$tmp/empty_token" 2> "$tmp/empty.err"
 check "an empty token file is refused at start" "grep -q 'holds no token' $tmp/empty.err"
+# token files that are not one: refused at start, naming the file (a server that starts anyway or blocks is
+# stopped by the timeout, and fails)
+refused() {   # refused NAME FILE EXIT TEXT
+    timeout -k 2 5 "$fcast" serve --models "$tmp/models" --port 0 --auth-token-file "$2" 2> "$tmp/refused.err"
+    local rc=$?
+    check "$1: exit $3 (got $rc), naming the file" "[ $rc = $3 ] && grep -qF -- '--auth-token-file $2' $tmp/refused.err && \
+          grep -qF -- '$4' $tmp/refused.err"
+}
+printf 'Q\0\x8a\x13longsecret\n' > "$tmp/nul_token"   # was read as the token "Q": Bearer Q got 200
+refused "a token file with a NUL" "$tmp/nul_token" 4 "the token holds a NUL byte (at byte 2)"
+printf 'ab\x13cd\n' > "$tmp/ctl_token"
+refused "a token with a control byte" "$tmp/ctl_token" 4 "control byte (0x13 at byte 3)"
+mkdir "$tmp/token_dir"
+refused "a directory as the token file" "$tmp/token_dir" 5 "is not a regular file (a directory)"
+mkfifo "$tmp/token_fifo"   # was opened, which blocks until a writer comes (and the first SIGTERM was ignored)
+refused "a FIFO as the token file, without blocking" "$tmp/token_fifo" 5 "is not a regular file (a FIFO)"
 
 # --- the repository: load, unload, index; a corrupt file keeps the old model
 start serve --quiet
