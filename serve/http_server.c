@@ -10,6 +10,7 @@
 
 #include <microhttpd.h>
 
+#include "conn_guard.h"
 #include "core/error.h"
 #include "http_server.h"
 #include "json_text.h"
@@ -21,7 +22,9 @@ struct fc_http_server {
     fc_http_logger logger;
     void *ctx;
     size_t max_body;
-    unsigned port;
+    unsigned port, max_connections;
+    const char *probe_prefix;
+    fc_conn_guard *guard;
 };
 
 /* One request's state across the calls libmicrohttpd makes for it. */
@@ -111,6 +114,7 @@ static enum MHD_Result send_response(fc_http_server *s, struct MHD_Connection *c
     }
     if (rs->www_authenticate) MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
     if (rs->allow) MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, rs->allow);
+    if (rs->close) MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result ok = MHD_queue_response(c, (unsigned)rs->status, r);
     MHD_destroy_response(r);
     if (s->logger) s->logger(s->ctx, rq, rs->status, bytes, fc_now() - rq->received);
@@ -177,15 +181,46 @@ static int declared_too_large(struct MHD_Connection *c, size_t max_body) {
     return errno == ERANGE || (end != v && n > max_body);
 }
 
+/* The guard's record of a connection (NULL: unguarded, out of memory). */
+static fc_conn *conn_of(struct MHD_Connection *c) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? info->socket_context : NULL;
+}
+
+/* A request on a reserve connection (conn_guard.h): a health probe is
+ * answered at once, without its body (probes send none); anything else
+ * gets 503 to try again. Either way the connection then closes, so the
+ * reserve is free for the next probe. */
+static enum MHD_Result answer_reserve(fc_http_server *s, struct MHD_Connection *c, const fc_http_request *rq) {
+    fc_http_response rs = {0};
+    if (s->probe_prefix && !strncmp(rq->path, s->probe_prefix, strlen(s->probe_prefix))) {
+        s->handler(s->ctx, rq, &rs);
+    } else {
+        char msg[192];
+        snprintf(msg, sizeof msg, "the server has --max-connections (%u) connections open; this one is kept for "
+                 "health probes: try again", s->max_connections);
+        fc_http_reply_error(&rs, 503, msg);
+        rs.retry_after = 1;
+    }
+    rs.close = 1;
+    return send_response(s, c, rq, &rs);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                   const char *version, const char *upload, size_t *upload_size, void **con_cls) {
     (void)version;
     fc_http_server *s = cls;
     request_state *st = *con_cls;
-    if (!st) {
+    if (!st) {   /* the first call: the headers are in */
         if (!(st = calloc(1, sizeof *st))) return MHD_NO;
         st->received = fc_now();
         *con_cls = st;
+        fc_conn *conn = conn_of(c);
+        if (conn) fc_conn_headers_in(s->guard, conn);
+        if (conn && fc_conn_is_reserve(conn)) {
+            fc_http_request rq = request_of(c, url, method, st);
+            return answer_reserve(s, c, &rq);
+        }
         if (declared_too_large(c, s->max_body)) {
             st->too_large = 1;
             fc_http_request rq = request_of(c, url, method, st);
@@ -206,12 +241,28 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode code) {
-    (void)cls, (void)c, (void)code;
+    (void)code;
+    fc_http_server *s = cls;
+    fc_conn *conn = conn_of(c);
+    if (conn) fc_conn_answered(s->guard, conn);   /* the next request's headers have --timeout again */
     request_state *st = *con_cls;
     if (!st) return;
     free(st->body);
     free(st);
     *con_cls = NULL;
+}
+
+/* Every connection is known to the guard from its accept to its close. */
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code) {
+    fc_http_server *s = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        *socket_context = info ? fc_conn_opened(s->guard, info->connect_fd) : NULL;
+    } else if (*socket_context) {
+        fc_conn_closed(s->guard, *socket_context);
+        *socket_context = NULL;
+    }
 }
 
 /* libmicrohttpd's unescaping of the path, except that %00 stays as it is:
@@ -260,19 +311,27 @@ fc_status fc_http_start(const fc_http_options *o, fc_http_handler handler, fc_ht
     FC_TRY(resolve(o->host, o->port, &addr, &ipv6));
     fc_http_server *s = fc_calloc(1, sizeof *s, "the HTTP server");
     if (!s) return FC_ERR_MEMORY;
-    *s = (fc_http_server){NULL, handler, logger, ctx, o->max_body, o->port};
+    *s = (fc_http_server){NULL, handler, logger, ctx, o->max_body, o->port, o->max_connections,
+                          o->probe_prefix, NULL};
+    fc_status st = fc_conn_guard_start(o->max_connections, o->timeout_s, &s->guard);
+    if (st != FC_OK) {
+        free(s);
+        return st;
+    }
     unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC |
                      (ipv6 ? MHD_USE_IPv6 : 0);
     errno = 0;
     s->daemon = MHD_start_daemon(flags, (uint16_t)o->port, NULL, NULL, on_request, s,
                                  MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
-                                 MHD_OPTION_CONNECTION_LIMIT, o->max_connections,
+                                 MHD_OPTION_CONNECTION_LIMIT, o->max_connections + FC_CONN_RESERVE,
                                  MHD_OPTION_CONNECTION_TIMEOUT, o->timeout_s,
                                  MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+                                 MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
                                  MHD_OPTION_UNESCAPE_CALLBACK, unescape_keep_nul, NULL,
                                  MHD_OPTION_END);
     if (!s->daemon) {
         int err = errno;
+        fc_conn_guard_stop(s->guard);
         free(s);
         return fc_error(FC_ERR_IO, "cannot serve on %s port %u: %s", o->host, o->port,
                         err ? strerror(err) : "the HTTP library refused to start");
@@ -297,6 +356,7 @@ unsigned fc_http_connections(const fc_http_server *s) {
 
 void fc_http_stop(fc_http_server *s) {
     if (!s) return;
-    MHD_stop_daemon(s->daemon);
+    MHD_stop_daemon(s->daemon);   /* closes every connection: the guard's list is empty after it */
+    fc_conn_guard_stop(s->guard);
     free(s);
 }

@@ -4,7 +4,9 @@
  *
  * One thread per connection: a handler may block while its request waits in
  * a model's queue (dynamic batching) without holding up other connections,
- * and --max-connections bounds the threads. The layer collects the request
+ * and --max-connections bounds the threads (with a reserve for health
+ * probes, and a deadline on request headers: conn_guard.h, against
+ * clients that trickle). The layer collects the request
  * body (up to max_body bytes: beyond, 413 without reading the rest into
  * memory), calls the handler once per request with the whole body, and
  * sends what the handler answered. It knows nothing of models or JSON. */
@@ -34,6 +36,7 @@ typedef struct {
     int retry_after;            /* > 0: a Retry-After header (seconds), for 503 */
     int www_authenticate;       /* 1: a WWW-Authenticate: Bearer header, for 401 */
     const char *allow;          /* an Allow header (a literal), for 405 */
+    int close;                  /* 1: Connection: close (the connection closes after the answer) */
 } fc_http_response;
 
 /* Fills the response of the request; never NULL body with len > 0. */
@@ -44,9 +47,11 @@ typedef void (*fc_http_logger)(void *ctx, const fc_http_request *rq, int status,
 typedef struct {
     const char *host;           /* address to bind ("127.0.0.1", "0.0.0.0", "::1") */
     unsigned port;              /* 0: any free port (fc_http_port says which) */
-    unsigned max_connections;
+    unsigned max_connections;   /* ordinary ones; FC_CONN_RESERVE more for probes (conn_guard.h) */
     size_t max_body;            /* bytes of a request body */
-    unsigned timeout_s;         /* an idle connection is closed after this */
+    unsigned timeout_s;         /* an idle connection is closed after this, and a request's headers must be
+                                   in within it of the accept or the previous answer (conn_guard.h) */
+    const char *probe_prefix;   /* paths answered on reserve connections (health probes'); NULL: none */
 } fc_http_options;
 
 typedef struct fc_http_server fc_http_server;

@@ -129,7 +129,8 @@ static fc_status start(fc_server *v) {
     fc_batcher_options bo = {a->max_batch_windows, (long)a->max_queue_delay_us, a->max_queue, a->request_timeout};
     FC_TRY(fc_batcher_start(&bo, s->metrics, &s->batcher));
     fc_registry_set_guard(s->models, fc_batcher_guard, s->batcher);
-    fc_http_options ho = {a->host, (unsigned)a->port, (unsigned)a->max_connections, v->max_body, (unsigned)a->timeout};
+    fc_http_options ho = {a->host, (unsigned)a->port, (unsigned)a->max_connections, v->max_body, (unsigned)a->timeout,
+                          FC_SERVICE_PROBE_PREFIX};
     return fc_http_start(&ho, fc_service_handle, fc_service_log, s, &v->http);
 }
 

@@ -403,10 +403,14 @@ static int route_fixed(fc_service *s, const fc_http_request *rq, fc_http_respons
     return 1;
 }
 
+static int is_probe(const fc_http_request *rq) {
+    return !strncmp(rq->path, FC_SERVICE_PROBE_PREFIX, strlen(FC_SERVICE_PROBE_PREFIX));
+}
+
 /* 401 for a request without the token, except the health endpoints, which
  * probes (load balancers, Kubernetes) call without credentials. */
 static int refuse_unauthorized(const fc_service *s, const fc_http_request *rq, fc_http_response *rs) {
-    if (!s->token || !strncmp(rq->path, "/v2/health/", 11)) return 0;
+    if (!s->token || is_probe(rq)) return 0;
     const char *h = rq->authorization;   /* its bytes and length: the token is compared as bytes, not a C string */
     size_t n = rq->authorization_len;
     if (h && n >= 7 && !strncasecmp(h, "Bearer ", 7) && fc_bearer_token_matches(s->token, h + 7, n - 7)) return 0;
@@ -419,7 +423,7 @@ static int refuse_unauthorized(const fc_service *s, const fc_http_request *rq, f
 /* While draining only the health endpoints answer as usual: a request that
  * arrives on a connection kept open is refused, not started. */
 static int refuse_draining(const fc_service *s, const fc_http_request *rq, fc_http_response *rs) {
-    if (!s->draining || !strncmp(rq->path, "/v2/health/", 11)) return 0;
+    if (!s->draining || is_probe(rq)) return 0;
     fc_http_reply_error(rs, 503, "the server is shutting down");
     rs->retry_after = 1;
     return 1;

@@ -16,6 +16,8 @@
  *
  * With a token (--auth-token-file), every endpoint but the two health ones
  * needs `Authorization: Bearer <token>`, else 401.
+ * The health endpoints (FC_SERVICE_PROBE_PREFIX) are also answered on the
+ * connections kept beyond --max-connections for probes (conn_guard.h).
  *
  * Errors are {"error": "..."} with a status that fits: 400 malformed or
  * unusable request, 401 without the token, 404 unknown model or path, 405
@@ -32,6 +34,9 @@
 #include "metrics.h"
 #include "model_registry.h"
 #include "monitor/gpu_monitor.h"
+
+/* The paths of the health endpoints, which probes call. */
+#define FC_SERVICE_PROBE_PREFIX "/v2/health/"
 
 typedef struct {
     fc_model_registry *models;

@@ -31,13 +31,22 @@ server is fixed the case gets its expected answer, reported as "FIXED ...:
 drop its bug= mark". Any answer other than the expected or the `now=` one
 fails.
 
+With --phase guards (tests/cli_serve_hostile.sh's second server, started
+with --max-connections, --timeout and --auth-token-file) it runs the
+guards of issue 32 instead: the bearer token against copies of it cut,
+padded or with a NUL inside, and clients trickling their headers a byte at
+a time on every ordinary connection, which must each be closed about
+--timeout after their accept while /v2/health/live answers at once.
+
 One line per failure (case, expected, got, the body's first 200 bytes),
 then a summary by category. Exit status 0 only when every case met its
 expectation and the server stayed up. Standard library only.
 """
 import argparse
+import base64
 import http.client
 import json
+import select
 import socket
 import sys
 import threading
@@ -240,9 +249,12 @@ def request(method, path, body=None, headers=None, timeout=None, head=False):
     """Well-formed HTTP through http.client, on a fresh connection."""
     timeout = timeout or SOCK_TIMEOUT
     t0 = time.monotonic()
+    headers = dict(headers or {})
+    if ARGS.token is not None and not any(k.lower() == "authorization" for k in headers):
+        headers["Authorization"] = "Bearer " + ARGS.token       # --phase guards: the server wants it
     c = http.client.HTTPConnection(HOST, ARGS.port, timeout=timeout)
     try:
-        c.request(method, path, body=body, headers=headers or {})
+        c.request(method, path, body=body, headers=headers)
         r = c.getresponse()
         data = r.read()
         hdrs = {k.lower(): v for k, v in r.getheaders()}
@@ -911,7 +923,7 @@ def alive(label):
 
 def slow_loris():
     """Connections that stop mid-request; each must be closed by the server after about its
-    --timeout, while other clients are answered at once. Returns (cases run, failures)."""
+    --timeout, while other clients are answered at once. Returns (category, cases, failures, summary)."""
     fc = "/v1/models/%s/forecast" % ARGS.model
     t_srv = ARGS.server_timeout
     kinds = [
@@ -998,7 +1010,125 @@ def slow_loris():
                              "no result (thread still running)"))
         elif ARGS.verbose:
             print("ok   slow-loris/%s: %s" % (name, ", ".join("%s %.1fs" % (g, dt) for g, dt in rs)))
-    return len(kinds), failures, per_kind
+    slow_times = ["%s %.1f s" % (k.split(",")[0], max(dt for _, dt in v)) for k, v in per_kind.items()]
+    summary = "slow loris: %d kinds x 4 connections, closed after (max): %s" % (len(kinds), "; ".join(slow_times))
+    return "slow-loris", len(kinds), failures, summary
+
+
+# ------------------------------------------------------- guards (issue 32)
+
+def build_guard_cases():
+    """The bearer token (the server's, from --token-file) against copies of it cut, padded, or with a
+    NUL inside: only the token itself, byte for byte, gets in."""
+    C = "bearer-token"
+    tok = ARGS.token
+    path = "/v2/models/%s" % ARGS.model
+
+    def case(name, auth, expect, **kw):
+        headers = [] if auth is None else ["Authorization: " + auth]
+        raw_case(C, name, req("GET", path, headers), expect, json_error=True, **kw)
+    case("the token (control)", "Bearer " + tok, 200)
+    case("the scheme in lower case (RFC 9110 11.1: case-insensitive)", "bearer " + tok, 200)
+    case("no Authorization header", None, 401)
+    case("its first byte alone", "Bearer " + tok[0], 401)
+    case("all but its last byte", "Bearer " + tok[:-1], 401)
+    case("one byte more", "Bearer " + tok + "x", 401)
+    case("its last byte changed", "Bearer " + tok[:-1] + chr(ord(tok[-1]) ^ 1), 401)
+    case("twice over", "Bearer " + tok + tok, 401)
+    case("a control byte after it", "Bearer " + tok + "\x01", 401)
+    case("empty", "Bearer ", 401)
+    case("the scheme alone", "Bearer", 401)
+    case("Basic with the token", "Basic " + base64.b64encode(tok.encode()).decode(), 401)
+    # a NUL: libmicrohttpd 0.9.75 ends a header's value there, so the server sees the bytes before it
+    # only; they must not pass for the token unless they are the whole of it
+    case("its first byte, a NUL, the rest", "Bearer " + tok[0] + "\x00" + tok[1:], {400, 401})
+    case("a NUL alone", "Bearer \x00", {400, 401})
+    case("a NUL, then the token", "Bearer \x00" + tok, {400, 401})
+    case("the token, a NUL, more bytes", "Bearer " + tok + "\x00junk", {400, 401},
+         bug="libmicrohttpd 0.9.75 ends a header value at a NUL (RFC 9110 5.5: reject it; 1.0 answers 400): the "
+             "server sees the whole token alone", now=200)
+    raw_case(C, "health without the token", req("GET", "/v2/health/live"), 200)
+
+
+def trickle(deadline, head, step):
+    """Connects and sends head a byte every `step` seconds until the server closes the connection
+    (or answers) or the deadline passes. Returns (what, seconds from the connect): what is CLOSED,
+    an answer's status, or "still open"."""
+    t0 = time.monotonic()
+    try:
+        s = socket.create_connection((HOST, ARGS.port), timeout=deadline - t0)
+    except OSError as e:
+        return "connect: %s" % e, 0.0
+    try:
+        for k in range(len(head)):
+            s.send(head[k:k + 1])
+            ready, _, _ = select.select([s], [], [], step)
+            if ready:     # the end of the stream, or an answer (a 408 would do too)
+                data = s.recv(4096)
+                what = CLOSED if not data else data.split(b" ", 2)[1].decode("latin-1", "replace")
+                return what, time.monotonic() - t0
+            if time.monotonic() > deadline:
+                break
+        return "still open", time.monotonic() - t0
+    except OSError:      # reset or broken pipe: closed by the server
+        return CLOSED, time.monotonic() - t0
+    finally:
+        s.close()
+
+
+def slow_headers():
+    """--max-connections clients trickle their headers a byte every 0.2 s (libmicrohttpd's idle
+    timeout starts again at every byte): each must be closed about --timeout after its accept, one
+    more (on the connections kept for probes) after about 1 s, and meanwhile every /v2/health/live
+    must answer 200 within a second, a request other than a probe 503 with Retry-After.
+    Returns (category, cases, failures, summary)."""
+    n, t_srv = ARGS.max_connections, ARGS.server_timeout
+    head = req("GET", "/v2/health/live", ["X-Pad: " + "a" * 100], close=False)  # 12 s at 0.2 s a byte
+    time.sleep(0.3)      # the connections of the cases before are gone, their slots free
+    t0 = time.monotonic()
+    deadline = t0 + t_srv + 4.0     # a trickle the server does not cut gives up here
+    got = {}
+
+    def run(i):
+        got[i] = trickle(deadline, head, 0.2)
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(n)]
+    for th in threads:
+        th.start()
+    time.sleep(0.3)      # every ordinary connection held
+    extra = threading.Thread(target=run, args=(n,), daemon=True)
+    extra.start()
+    failures = []
+    other = request("GET", "/v2/models/%s" % ARGS.model, timeout=1.0)
+    if other.got != 503 or other.headers.get("retry-after") != "1":
+        failures.append("FAIL slow-headers/a request other than a probe while the trickle holds every connection: "
+                        "expected 503 with Retry-After: 1, got %s %r" % (other.label(), other.headers))
+    probes = []
+    while not probes or time.monotonic() < t0 + t_srv - 0.3:   # until just before the trickle is cut
+        for path in ("/v2/health/live", "/v2/health/ready"):
+            probes.append((path, request("GET", path, timeout=1.0)))
+        time.sleep(0.1)
+    slow = [(p, o.label(), o.elapsed) for p, o in probes if o.got != 200 or o.elapsed > 1.0]
+    if slow:
+        failures.append("FAIL slow-headers/probes during the trickle: expected 200 within 1 s, got %s" %
+                        ", ".join("%s %s after %.2f s" % x for x in slow[:6]))
+    for th in threads + [extra]:
+        th.join(t_srv + 6.0)
+    lo, hi = t_srv - 0.5, t_srv + 1.5
+    results = [got.get(i, ("no result", 0.0)) for i in range(n + 1)]
+    late = ["%s after %.1f s" % r for r in results[:n] if r[0] != CLOSED or not lo <= r[1] <= hi]
+    if late:
+        failures.append("FAIL slow-headers/%d trickling clients: expected each closed %.1f-%.1f s after its accept "
+                        "(--timeout %g), got %s" % (n, lo, hi, t_srv, ", ".join(late)))
+    what, dt = results[n]
+    if what != CLOSED or not 0.5 <= dt <= 2.0:
+        failures.append("FAIL slow-headers/a trickle on a connection kept for probes: expected closed 0.5-2.0 s "
+                        "after its accept, got %s after %.1f s" % (what, dt))
+    times = sorted(r[1] for r in results[:n])
+    worst = max((o.elapsed for _, o in probes), default=0.0)
+    summary = ("slow headers: %d trickling clients lasted %.1f-%.1f s from their accept, one more on the reserve "
+               "%.1f s; %d probes meanwhile, the slowest answered in %.3f s" %
+               (n, times[0], times[-1], dt, len(probes), worst))
+    return "slow-headers", 4, failures, summary
 
 
 # --------------------------------------------------------------------- main
@@ -1023,7 +1153,19 @@ def main():
     ap.add_argument("--max-body", type=int, default=1 << 20, help="the server's --max-body, bytes")
     ap.add_argument("--group", type=int, default=20, help="cases between liveness checks (run concurrently)")
     ap.add_argument("-v", "--verbose", action="store_true", help="a line for every case")
+    ap.add_argument("--phase", choices=("corpus", "guards"), default="corpus",
+                    help="corpus: the hostile requests and slow loris; guards: the bearer token and slow headers")
+    ap.add_argument("--max-connections", type=int, default=8, help="the server's --max-connections (guards)")
+    ap.add_argument("--token-file", help="the server's --auth-token-file (guards)")
     ARGS = ap.parse_args()
+    ARGS.token = None
+    if ARGS.token_file:
+        with open(ARGS.token_file, encoding="ascii") as f:
+            ARGS.token = f.readline().strip()
+    if ARGS.phase == "guards" and not ARGS.token:
+        sys.exit("serve_hostile: --phase guards needs --token-file")
+    if ARGS.phase == "guards":   # the cases at once must leave ordinary connections free (none on the reserve)
+        ARGS.group = min(ARGS.group, max(1, ARGS.max_connections // 2))
     t_start = time.monotonic()
     cfg = model_config()
     ARGS.h, ARGS.input_size = cfg["h"], cfg["input_size"]
@@ -1032,7 +1174,7 @@ def main():
         print("\n".join(failures))
         print("serve_hostile: the server does not answer a valid request: stopping")
         return 1
-    build_cases()
+    build_guard_cases() if ARGS.phase == "guards" else build_cases()
     stats = {}     # category -> [cases, passed, known, fixed, failed]
     known, fixed = [], []
     n_fail = 0
@@ -1085,12 +1227,12 @@ def main():
                 print("serve_hostile: the server is down after cases %d-%d: stopping" % (g + 1, g + len(group)))
                 break
 
-    n_slow, slow_failures, per_kind = slow_loris()
+    slow_cat, n_slow, slow_failures, slow_summary = slow_headers() if ARGS.phase == "guards" else slow_loris()
     for msg in slow_failures:
         print(msg if msg.startswith("FAIL") else "FAIL " + msg)
     n_fail += len(slow_failures)
-    stats["slow-loris"] = [n_slow, n_slow - sum(1 for f in slow_failures if f.startswith("FAIL slow-loris/")),
-                           0, 0, sum(1 for f in slow_failures if f.startswith("FAIL slow-loris/"))]
+    n_slow_failed = sum(1 for f in slow_failures if f.startswith("FAIL %s/" % slow_cat))
+    stats[slow_cat] = [n_slow, n_slow - n_slow_failed, 0, 0, n_slow_failed]
     final = alive("at the end")
     for msg in final:
         print("FAIL " + msg)
@@ -1106,8 +1248,7 @@ def main():
         print("%-16s %6d %6d %6d %6d %6d" % ((cat,) + tuple(st)))
         tot = [a + b for a, b in zip(tot, st)]
     print("%-16s %6d %6d %6d %6d %6d" % (("total",) + tuple(tot)))
-    slow_times = ["%s %.1f s" % (k.split(",")[0], max(dt for _, dt in v)) for k, v in per_kind.items()]
-    print("slow loris: %d kinds x 4 connections, closed after (max): %s" % (n_slow, "; ".join(slow_times)))
+    print(slow_summary)
     print("serve_hostile: %d cases, %d failure(s), %d known bug(s), server %s, %.1f s" %
           (tot[0], n_fail, len(known), "up" if not final else "NOT answering", time.monotonic() - t_start))
     return 0 if n_fail == 0 else 1

@@ -69,11 +69,13 @@ int cmd_serve(int argc, char **argv, int first) {
         {"max-batch-windows", ARG_SIZE, &a.max_batch_windows, "N", "series per batched forward pass (default 1024)", 0, 0},
         {"max-queue-delay-us", ARG_SIZE, &a.max_queue_delay_us, "US", "wait up to US for a batch to fill (default 0)", 0, 0},
         {"max-queue", ARG_SIZE, &a.max_queue, "N", "requests waiting at most; more get 503 (default 1024)", 0, 0},
-        {"max-connections", ARG_SIZE, &a.max_connections, "N", "open connections at most (default 256)", 0, 0},
+        {"max-connections", ARG_SIZE, &a.max_connections, "N", "open connections at most (default 256), and 4 more "
+         "for health probes", 0, 0},
         {"max-body", ARG_STR, &a.max_body, "SIZE", "request body at most (default 16MiB; more: 413)", 0, 0},
         {"max-series", ARG_SIZE, &a.max_series, "N", "series in one request at most (default 100000)", 0, 0},
         {"max-points", ARG_SIZE, &a.max_points, "N", "points in one request at most (default 10000000)", 0, 0},
-        {"timeout", ARG_SIZE, &a.timeout, "S", "close a connection idle for S seconds (default 30)", 0, 0},
+        {"timeout", ARG_SIZE, &a.timeout, "S", "close a connection idle for S seconds, or whose request "
+         "headers are not in S seconds after its accept (default 30)", 0, 0},
         {"request-timeout", ARG_DOUBLE, &a.request_timeout, "S", "a forecast not started after S seconds in the queue "
          "is answered 503 (default 30; 0: never)", 0, 0},
         {"drain-timeout", ARG_SIZE, &a.drain_timeout, "S", "on SIGTERM, wait up to S seconds for requests in flight", 0, 0},
