@@ -5,7 +5,8 @@
 # naming the file, a FIFO without blocking); load / unload / index
 # through the repository endpoints; a corrupt file keeps the old model
 # serving; SIGHUP re-reads the directory (a changed file swapped in, a
-# removed one unloaded); reloads under load fail no request. $1 is fcast.
+# removed one unloaded); SIGTERM says the server drains (not training's
+# checkpoint line); reloads under load fail no request. $1 is fcast.
 set -uo pipefail
 fcast=$1
 source tests/lib_cli.sh
@@ -37,6 +38,8 @@ check "token: 200 with it (blanks around it in the file ignored)" \
 check "token: 401 says Bearer" \
       "curl -s -D $tmp/hdr.txt -o /dev/null http://127.0.0.1:$port/v2/models/nhits; grep -qi '^www-authenticate: bearer' $tmp/hdr.txt"
 kill -TERM $pid; wait $pid
+check "SIGTERM: serve says it drains, nothing of training's checkpoint" \
+      "grep -q 'signal 15: draining the requests in flight' $tmp/serve.log && ! grep -q checkpoint $tmp/serve.log"
 printf '\n' > "$tmp/empty_token"
 "$fcast" serve --models "$tmp/models" --port 0 --auth-token-file "$tmp/empty_token" 2> "$tmp/empty.err"
 check "an empty token file is refused at start" "grep -q 'holds no token' $tmp/empty.err"

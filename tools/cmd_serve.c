@@ -36,7 +36,10 @@ static void sleep_ms(long ms) {
 }
 
 static int serve(const fc_serve_options *a) {
-    const volatile sig_atomic_t *stop = stop_signals_install();
+    /* serve has no checkpoint: it stops taking requests and drains */
+    const volatile sig_atomic_t *stop = stop_signals_install_saying(
+        "\nfcast serve: stopping (signal again to stop at once)\n",
+        "fcast serve: stopped at once, without waiting for the requests in flight\n");
     install_hup();
     fc_server *s = NULL;
     if (fc_server_start(a, &s) != FC_OK) return cli_fail("serve");
@@ -49,7 +52,8 @@ static int serve(const fc_serve_options *a) {
         fprintf(stderr, "fcast serve: SIGHUP: re-reading %s\n", a->models);
         fc_server_reload(s);
     }
-    fprintf(stderr, "fcast serve: stopping (signal %d): draining\n", stop_signals_received());
+    fprintf(stderr, "fcast serve: signal %d: draining the requests in flight, up to --drain-timeout %zu s\n",
+            stop_signals_received(), a->drain_timeout);
     fc_server_drain(s);
     fc_server_stop(s);
     fprintf(stderr, "fcast serve: stopped\n");

@@ -7,6 +7,8 @@
 #include "cli.h"
 
 static volatile sig_atomic_t stop_flag, first_signal;
+/* What the signals say: set before the handlers are installed, read by them. */
+static const char *on_first, *on_again;
 
 static void say(const char *text) {
     ssize_t ignored = write(STDERR_FILENO, text, strlen(text));   /* async-signal-safe */
@@ -17,11 +19,11 @@ static void on_stop_signal(int sig) {
     if (!stop_flag) {
         first_signal = sig;
         stop_flag = 1;
-        say("\nfcast: stopping after this step and writing a checkpoint (signal again to stop at once)\n");
+        say(on_first);
         return;
     }
     fcast_abandon_writes();
-    say("fcast: stopped at once; the last complete checkpoint is kept\n");
+    say(on_again);
     _exit(CLI_EXIT_INTERRUPTED);
 }
 
@@ -61,9 +63,17 @@ static void handle(void (*handler)(int), int flags) {
 
 void stop_signals_default(void) { handle(on_default_signal, SA_RESETHAND); }
 
-const volatile sig_atomic_t *stop_signals_install(void) {
+const volatile sig_atomic_t *stop_signals_install_saying(const char *first, const char *again) {
+    on_first = first;
+    on_again = again;
     handle(on_stop_signal, SA_RESTART);   /* reads and writes in progress carry on */
     return &stop_flag;
+}
+
+const volatile sig_atomic_t *stop_signals_install(void) {
+    return stop_signals_install_saying("\nfcast: stopping after this step and writing a checkpoint (signal again to "
+                                       "stop at once)\n", "fcast: stopped at once; the last complete checkpoint is "
+                                       "kept\n");
 }
 
 int stop_signals_received(void) { return first_signal; }

@@ -14,8 +14,13 @@
  * below instead. */
 void stop_signals_default(void);
 
-/* Installs the handlers; returns the flag the first signal sets. */
+/* Installs the handlers; returns the flag the first signal sets. They say
+ * training's lines (a checkpoint after this step; kept by a second signal). */
 const volatile sig_atomic_t *stop_signals_install(void);
+/* The same with the command's own lines: `first` on the first signal,
+ * `again` on the second, before exit 130. Both must outlive the handlers
+ * (literals). */
+const volatile sig_atomic_t *stop_signals_install_saying(const char *first, const char *again);
 
 /* The signal that set the flag (SIGINT or SIGTERM), 0 if none. */
 int stop_signals_received(void);
