@@ -35,13 +35,24 @@ int fc_model_name_valid(const char *name) {
     return 1;
 }
 
-/* The model name of a directory entry, or 0 when it is not a model file. */
-static int name_of_file(const char *file, char *name) {
+/* What a directory entry is: a model file (its name in name), another
+ * file, or a model file whose name no request could ask for. */
+typedef enum { ENTRY_OTHER, ENTRY_MODEL, ENTRY_BAD_NAME } entry_kind;
+
+static entry_kind name_of_file(const char *file, char *name) {
     size_t n = strlen(file), s = strlen(MODEL_SUFFIX);
-    if (n <= s || strcmp(file + n - s, MODEL_SUFFIX) != 0 || n - s >= FC_MODEL_NAME_MAX) return 0;
+    if (n <= s || strcmp(file + n - s, MODEL_SUFFIX) != 0) return ENTRY_OTHER;
+    if (n - s >= FC_MODEL_NAME_MAX) return ENTRY_BAD_NAME;
     memcpy(name, file, n - s);
     name[n - s] = '\0';
-    return fc_model_name_valid(name);
+    return fc_model_name_valid(name) ? ENTRY_MODEL : ENTRY_BAD_NAME;
+}
+
+/* Why a model file is not served when its name is not a model name: left
+ * out without a word, it would look served until a request got 404. */
+static void bad_name_message(const char *file, char *msg, size_t cap) {
+    snprintf(msg, cap, "%s not served: its name is not a model name (1 to %d letters, digits, '.', '_' or '-', not "
+             "starting with '.'): rename the file", file, FC_MODEL_NAME_MAX - 1);
 }
 
 static void model_free(fc_served_model *m) {
@@ -101,7 +112,13 @@ static fc_status load_dir(fc_model_registry *r, const char *dir) {
     char name[FC_MODEL_NAME_MAX];
     fc_status st = FC_OK;
     while (st == FC_OK && (e = readdir(d))) {
-        if (!name_of_file(e->d_name, name)) continue;
+        entry_kind kind = name_of_file(e->d_name, name);
+        if (kind == ENTRY_BAD_NAME) {
+            char msg[FC_MODEL_NAME_MAX + 512];
+            bad_name_message(e->d_name, msg, sizeof msg);
+            fprintf(stderr, "fcast serve: warning: %s/%s\n", dir, msg);
+        }
+        if (kind != ENTRY_MODEL) continue;
         fc_served_model *m;
         if (model_load(r->be, r->batch, dir, e->d_name, name, &m) != FC_OK) {
             fprintf(stderr, "fcast serve: warning: %s/%s not served: %s\n", dir, e->d_name, fc_last_error());
@@ -292,7 +309,13 @@ static void rescan_files(fc_model_registry *r, const char *dir, char *const *bef
     struct dirent *e;
     char name[FC_MODEL_NAME_MAX];
     while ((e = readdir(d))) {
-        if (!name_of_file(e->d_name, name)) continue;
+        entry_kind kind = name_of_file(e->d_name, name);
+        if (kind == ENTRY_BAD_NAME) {
+            char msg[FC_MODEL_NAME_MAX + 512];
+            bad_name_message(e->d_name, msg, sizeof msg);
+            report(ctx, "", FC_RESCAN_FAILED, msg);
+        }
+        if (kind != ENTRY_MODEL) continue;
         char path[4096];
         struct stat st;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);

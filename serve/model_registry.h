@@ -31,9 +31,9 @@ typedef struct fc_model_registry fc_model_registry;
  * of `batch` series (fc_model_reserve: inference runs in chunks no larger
  * than the room a model has, so without it a model first asked for one
  * series would forecast every later batch one series at a time). A file
- * that fails to load is reported on stderr and left out (the others
- * serve); FC_ERR_IO when dir cannot be read, FC_ERR_INVALID when it holds
- * no model file at all. */
+ * that fails to load, or whose name is not a model name, is reported on
+ * stderr and left out (the others serve); FC_ERR_IO when dir cannot be
+ * read, FC_ERR_INVALID when it holds no model file at all. */
 fc_status fc_registry_open(const char *dir, fc_backend *be, size_t batch, fc_model_registry **out);
 void fc_registry_close(fc_model_registry *r);
 

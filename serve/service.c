@@ -335,8 +335,8 @@ static int route_repository(fc_service *s, const fc_http_request *rq, fc_http_re
 static void report_rescan(void *ctx, const char *name, fc_rescan_event what, const char *error) {
     fc_service *s = ctx;
     if (what == FC_RESCAN_FAILED) {
-        fprintf(stderr, "fcast serve: reload: %s%s%s (the model serving before, if any, still serves)\n", name,
-                *name ? ": " : "", error);
+        fprintf(stderr, "fcast serve: reload: %s%s%s%s\n", name, *name ? ": " : "", error,
+                *name ? " (the model serving before, if any, still serves)" : "");
         return;
     }
     fc_metrics_model_state(s->metrics, name, what == FC_RESCAN_LOADED);

@@ -5,8 +5,10 @@
 # naming the file, a FIFO without blocking); load / unload / index
 # through the repository endpoints; a corrupt file keeps the old model
 # serving; SIGHUP re-reads the directory (a changed file swapped in, a
-# removed one unloaded); SIGTERM says the server drains (not training's
-# checkpoint line); reloads under load fail no request. $1 is fcast.
+# removed one unloaded); a model file whose name is not a model name is
+# warned of, at start and on SIGHUP; SIGTERM says the server drains (not
+# training's checkpoint line); reloads under load fail no request. $1 is
+# fcast.
 set -uo pipefail
 fcast=$1
 source tests/lib_cli.sh
@@ -29,7 +31,11 @@ forecast() { curl -s --max-time 20 -X POST -H 'Content-Type: text/csv' -H 'Accep
 
 # --- the bearer token
 printf '  s3cret-token\n' > "$tmp/token"
+cp "$tmp/models/nhits.safetensors" "$tmp/models/bad name!.safetensors"   # not a model name: warned, not served
 start serve --quiet --auth-token-file "$tmp/token"
+rm "$tmp/models/bad name!.safetensors"
+check "a model file whose name is not a model name: a warning naming it and why" \
+      "grep -q \"bad name!.safetensors not served: its name is not a model name (1 to 127 letters, digits\" $tmp/serve.log"
 check "token: health needs none" "[ \"\$(code GET /v2/health/ready)\" = 200 ] && [ \"\$(code GET /v2/health/live)\" = 200 ]"
 check "token: 401 without it" "[ \"\$(code GET /v2/models/nhits)\" = 401 ] && [ \"\$(code GET /metrics)\" = 401 ]"
 check "token: 401 with another" "[ \"\$(code GET /v2/models/nhits -H 'Authorization: Bearer s3cret-tokem')\" = 401 ]"
@@ -83,8 +89,12 @@ forecast > "$tmp/a2.csv"
 check "a corrupt file keeps the old model serving" "cmp -s $tmp/a2.csv $tmp/p1.csv"
 
 # --- SIGHUP: a changed file swapped in, a removed one unloaded, a corrupt one ignored
+cp "$tmp/m2.safetensors" "$tmp/models/.hidden.safetensors"   # not a model name either (a leading dot)
 kill -HUP $pid
 sleep 1
+rm "$tmp/models/.hidden.safetensors"
+check "SIGHUP: a model file whose name is not a model name is reported" \
+      "grep -q 'reload: .hidden.safetensors not served: its name is not a model name' $tmp/serve.log"
 check "SIGHUP with the corrupt file: the old model still serves" "forecast > $tmp/f.csv; cmp -s $tmp/f.csv $tmp/p1.csv"
 cp "$tmp/seed2.safetensors" "$tmp/models/nhits.safetensors"
 kill -HUP $pid
