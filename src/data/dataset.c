@@ -136,7 +136,7 @@ fc_status fc_dataset_open(const char *path, const fc_load_options *opt, fc_datas
 }
 
 size_t fc_dataset_bytes(const fc_dataset *d) {
-    size_t columns = d->map ? 0 : d->n_rows * (sizeof *d->ds + sizeof *d->y + sizeof *d->mask + d->n_exog * sizeof(double));
+    size_t columns = d->map ? 0 : d->n_rows * fc_dataset_point_bytes(d->n_exog);
     size_t b = sizeof *d + columns + (d->n_series + 1) * sizeof *d->offsets + d->n_series * sizeof *d->ids +
                d->n_exog * sizeof *d->exog_names;
     for (size_t i = 0; i < d->n_series; i++) b += d->ids[i] ? strlen(d->ids[i]) + 1 : 0;

@@ -104,7 +104,23 @@ typedef struct {
     size_t shard, shards;    /* streaming, shards > 1: keep only shard `shard` of the file's series
                               * (fc_dataset.shard), or the whole file when it has fewer series than
                               * shards; the in-memory loader refuses it */
+    /* Bounds on the points gap filling makes, which no count of the rows
+     * foresees (two rows 57 years apart are a million half-hours). Both
+     * loaders know every series' length after filling from its first and
+     * last ds, and refuse data past a bound with FC_ERR_MEMORY naming the
+     * series that fills the most and its count, before allocating the
+     * columns or the store. 0: no bound (fc_fill_limit's ratio to the rows
+     * still holds). */
+    size_t max_points;       /* points after gap filling, all series together */
+    size_t max_fill_bytes;   /* memory the points filling adds may take, at fc_dataset_point_bytes each */
+    const char *bound_name;  /* what set the bound, for the message ("max_points", "--memory-limit ...") */
 } fc_load_options;
+
+/* Bytes a point of a dataset loaded whole takes: ds, y, mask and its
+ * exogenous values (a streamed dataset's are in its store file). */
+static inline size_t fc_dataset_point_bytes(size_t n_exog) {
+    return sizeof(int64_t) + sizeof(double) + sizeof(uint8_t) + n_exog * sizeof(double);
+}
 
 /* Reads and validates a long-format CSV. Errors name the file, line and
  * column: missing column, non-numeric value, duplicate (unique_id, ds),

@@ -171,6 +171,34 @@ static fc_status off_grid_error(const build_state *b, size_t s, size_t i, const 
                                  relation, hint);
 }
 
+/* Series s as its first and last rows show it (a series whose last row
+ * is off its grid counts its rows: plan_grid reports it). */
+static fc_series_span series_span(const build_state *b, size_t s) {
+    const fc_raw_table *t = b->t;
+    const keyed_row *first = &b->rows[b->raw_offsets[s]], *last = &b->rows[b->raw_offsets[s + 1] - 1];
+    fc_series_span sp = {series_name(b, s), {first->ds, t->line[first->row]}, {last->ds, t->line[last->row]},
+                         b->raw_offsets[s + 1] - b->raw_offsets[s], 0};
+    if (t->opt.keep_gaps || !fc_freq_grid_points(&b->freq, first->ds, last->ds, &sp.points) || sp.points < sp.rows)
+        sp.points = sp.rows;
+    return sp;
+}
+
+/* The caller's bounds on the points after gap filling, from each series'
+ * first and last ds: before plan_grid walks the gaps, so that the bound
+ * is what refuses a long fill rather than the ratio to the rows. */
+static fc_status check_bounds(const build_state *b) {
+    const fc_load_options *o = &b->t->opt;
+    if (!o->max_points && !o->max_fill_bytes) return FC_OK;
+    size_t total = 0;
+    fc_series_span widest = {0};
+    for (size_t s = 0; s < b->n_series; s++) {
+        fc_series_span sp = series_span(b, s);
+        total = total > SIZE_MAX - sp.points ? SIZE_MAX : total + sp.points;
+        if (s == 0 || sp.points - sp.rows > widest.points - widest.rows) widest = sp;
+    }
+    return fc_fill_bounds_check(b->t, &b->freq, b->t->n_rows, total, &widest);
+}
+
 /* Checks every series against the grid and computes the filled offsets. */
 static fc_status plan_grid(build_state *b, size_t *n_total) {
     if (b->t->opt.keep_gaps) {               /* the rows as given: no grid to check */
@@ -282,7 +310,7 @@ fc_status fc_raw_table_build(const fc_raw_table *t, fc_dataset **out) {
     if (b.series_of_id && b.id_of_series && b.raw_offsets && b.out_offsets && b.rows &&
         b.sorted_ds && (st = order_series(&b)) == FC_OK && (st = group_rows(&b)) == FC_OK &&
         (st = check_duplicates(&b)) == FC_OK && (st = resolve_freq(&b)) == FC_OK &&
-        (st = plan_grid(&b, &n_total)) == FC_OK)
+        (st = check_bounds(&b)) == FC_OK && (st = plan_grid(&b, &n_total)) == FC_OK)
         st = make_dataset(&b, n_total, out);
     free_state(&b);
     return st;

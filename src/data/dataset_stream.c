@@ -155,9 +155,32 @@ static fc_status each_row(stream_state *s, fc_status (*row)(stream_state *, size
 /* Points of a series after gap filling; 0 when its last point is off the
  * grid of its first (pass 2 then finds the first row that is off). */
 static size_t grid_length(const stream_state *s, const fc_freq *f, const series_scan *sc) {
-    int64_t steps;
+    size_t points;
     if (s->opt.keep_gaps || sc->rows == 1) return sc->rows;
-    return fc_freq_steps_between(f, sc->first.ds, sc->last.ds, &steps) ? (size_t)steps + 1 : 0;
+    return fc_freq_grid_points(f, sc->first.ds, sc->last.ds, &points) ? points : 0;
+}
+
+/* Series id as pass 1 saw it; off its grid, it counts its rows (pass 2
+ * reports it). */
+static fc_series_span series_span(const stream_state *s, const fc_freq *f, uint32_t id) {
+    const series_scan *sc = &s->scan[id];
+    size_t len = grid_length(s, f, sc);
+    return (fc_series_span){id_name(s, id), sc->first, sc->last, sc->rows, len > sc->rows ? len : sc->rows};
+}
+
+/* The caller's bounds on the points after gap filling (fc_load_options),
+ * before the ratio to the rows and before the store is made, as the
+ * in-memory loader checks them. */
+static fc_status check_bounds(const stream_state *s, const fc_freq *f) {
+    if ((!s->opt.max_points && !s->opt.max_fill_bytes) || s->t.ids.n == 0) return FC_OK;
+    size_t total = 0;
+    fc_series_span widest = series_span(s, f, 0);
+    for (uint32_t id = 0; id < s->t.ids.n; id++) {
+        fc_series_span sp = series_span(s, f, id);
+        total = total > SIZE_MAX - sp.points ? SIZE_MAX : total + sp.points;
+        if (sp.points - sp.rows > widest.points - widest.rows) widest = sp;
+    }
+    return fc_fill_bounds_check(&s->t, f, s->t.rows_read, total, &widest);
 }
 
 /* Gap filling past fc_fill_limit is refused before the store is made; the
@@ -246,6 +269,7 @@ static fc_status plan_store(stream_state *s) {
     s->id_of_series = fc_malloc(N * sizeof *s->id_of_series, "series order");
     if (!s->series_of_id || !s->id_of_series) return FC_ERR_MEMORY;
     FC_TRY(fc_id_table_order(&s->t.ids, s->series_of_id, s->id_of_series));
+    FC_TRY(check_bounds(s, &f));
     size_t limit = fc_fill_limit(s->t.rows_read, s->t.n_exog);
     for (uint32_t id = 0; id < N; id++) {
         size_t len = grid_length(s, &f, &s->scan[id]);

@@ -195,6 +195,13 @@ int fc_freq_steps_between(const fc_freq *f, int64_t a, int64_t b, int64_t *steps
     return fc_freq_advance(f, a, *steps) == b;
 }
 
+int fc_freq_grid_points(const fc_freq *f, int64_t a, int64_t b, size_t *points) {
+    int64_t steps = 0;
+    if (b != a && !fc_freq_steps_between(f, a, b, &steps)) return 0;
+    *points = (uint64_t)steps >= SIZE_MAX ? SIZE_MAX : (size_t)steps + 1;
+    return 1;
+}
+
 /* Steps are positive, so the h-th future ds is the largest: checking it
  * checks them all. Reads one ds a series, handing a streamed dataset's
  * pages back as fc_dataset_release_every paces it. */

@@ -45,6 +45,13 @@ int fc_freq_is_anchor(const fc_freq *f, int64_t ds);
  * grid that a starts. */
 int fc_freq_steps_between(const fc_freq *f, int64_t a, int64_t b, int64_t *steps);
 
+/* The points of the grid of f that a starts, from a to b (a <= b) both
+ * included, into *points: a series' length after gap filling, computed
+ * from its first and last ds alone, before anything is allocated for it.
+ * 1, or 0 when b is off that grid. A count past SIZE_MAX is kept at
+ * SIZE_MAX. */
+int fc_freq_grid_points(const fc_freq *f, int64_t a, int64_t b, size_t *points);
+
 /* Frequency inference fed point by point (the streaming loader holds no
  * column of ds): every point through fc_freq_counter_point, every pair of
  * consecutive points of a series (prev < ds) through fc_freq_counter_step,

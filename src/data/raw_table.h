@@ -90,6 +90,23 @@ static inline size_t fc_fill_limit(size_t rows, size_t n_exog) {
     return rows * FC_FILL_PER_ROW + FC_FILL_ALLOWANCE / (1 + n_exog);
 }
 
+/* A series as its first and last rows show it, and its points after gap
+ * filling (fc_freq_grid_points; its rows when its last row is off its
+ * grid, which the grid checks report). */
+typedef struct {
+    const char *name;
+    fc_grid_point first, last;
+    size_t rows, points;
+} fc_series_span;
+
+/* The bounds of t->opt (max_points, max_fill_bytes) on data of `rows`
+ * parsed rows and `points` after gap filling: FC_OK within them, else
+ * FC_ERR_MEMORY at `widest`, the series whose filling adds the most
+ * points, naming it, its span, its points after filling and the bound
+ * passed. Called before anything is allocated for the points. */
+fc_status fc_fill_bounds_check(const fc_raw_table *t, const fc_freq *f, size_t rows, size_t points,
+                               const fc_series_span *widest);
+
 /* Writes parsed row r of t, or a missing point at ds (y 0, mask 0,
  * exogenous NaN), as point o of d. */
 void fc_dataset_put_row(fc_dataset *d, size_t o, const fc_raw_table *t, size_t r);
