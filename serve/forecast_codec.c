@@ -34,6 +34,19 @@
 
 /* ---------------------------------------------------------------- limits */
 
+/* The loader's options with max_points as the bound on the points after
+ * gap filling: a few rows far apart can fill to millions of points, which
+ * the counts of check_limits, made on the points as sent, cannot see. */
+static fc_load_options bounded(const fc_load_options *opt, const fc_forecast_limits *lim) {
+    fc_load_options lo = {0};
+    if (opt) lo = *opt;
+    if (lim && lim->max_points) {
+        lo.max_points = lim->max_points;
+        lo.bound_name = "max_points";
+    }
+    return lo;
+}
+
 /* A count of 0 is not checked (the CSV route knows its series only after
  * loading), nor is a limit of 0 (none). */
 static fc_status check_limits(const fc_forecast_limits *lim, size_t n_series, size_t n_points) {
@@ -481,7 +494,8 @@ fc_status fc_forecast_request_json(const char *body, size_t len, const fc_load_o
         return fc_error(FC_ERR_PARSE, "request: invalid JSON at line %d, column %d: %s", err.line, err.column,
                         err.text);
     fc_status st = read_request(root, lim, &q, p);
-    if (st == FC_OK) st = load_request(&q, opt, ds);
+    fc_load_options lo = bounded(opt, lim);
+    if (st == FC_OK) st = load_request(&q, &lo, ds);
     if (st != FC_OK) memset(p, 0, sizeof *p);
     free(q.first_line);
     json_decref(root);
@@ -512,7 +526,8 @@ fc_status fc_forecast_request_csv(const char *body, size_t len, const fc_load_op
     *ds = NULL;
     if (lim && lim->max_points) FC_TRY(count_csv_rows(body, len, &rows));
     FC_TRY(check_limits(lim, 0, rows));
-    FC_TRY(fc_dataset_load_buffer(REQUEST_NAME, body, len, opt, ds));
+    fc_load_options lo = bounded(opt, lim);
+    FC_TRY(fc_dataset_load_buffer(REQUEST_NAME, body, len, &lo, ds));
     /* Series are known only now; the load was bounded by max_points. */
     fc_status st = check_limits(lim, (*ds)->n_series, 0);
     if (st != FC_OK) fc_dataset_free(ds);

@@ -34,7 +34,9 @@
  * limit. */
 typedef struct {
     size_t max_series;        /* series in one request */
-    size_t max_points;        /* points (rows) over all series, as sent: before gap filling */
+    size_t max_points;        /* points over all series after gap filling: the points as sent are
+                               * checked before loading, the filled ones by the loader from each
+                               * series' first and last ds, before it allocates for them */
 } fc_forecast_limits;
 
 /* Parses a JSON request body (len bytes, not NUL-terminated) into *ds
@@ -42,9 +44,11 @@ typedef struct {
  * Errors: FC_ERR_PARSE for malformed JSON (jansson's line and column),
  * FC_ERR_INVALID naming the field (the loader's own checks too: a duplicate
  * or off-grid ds is reported as "series[i].ds[j]: ..."), FC_ERR_MEMORY past
- * the limits (checked before the dataset is built). Unknown keys, at the
- * top level or in a series, are errors. p may be NULL. Never crashes on
- * any input (fuzzed: tests/fuzz/fuzz_forecast_request.c). */
+ * the limits (checked before the dataset is built; max_points also after
+ * gap filling, naming the series that fills the most and its count).
+ * Unknown keys, at the top level or in a series, are errors. p may be
+ * NULL. Never crashes on any input (fuzzed:
+ * tests/fuzz/fuzz_forecast_request.c). */
 /* What a request asks beside its series: h (0: the model's), levels. */
 typedef struct {
     size_t h;
@@ -56,8 +60,8 @@ fc_status fc_forecast_request_json(const char *body, size_t len, const fc_load_o
                                    const fc_forecast_limits *lim, fc_dataset **ds, fc_forecast_params *p);
 
 /* The same for a CSV body: the loader's own errors ("request:LINE: ..."),
- * FC_ERR_MEMORY past the limits (the rows before loading, the series
- * after). */
+ * FC_ERR_MEMORY past the limits (the rows before loading, the points after
+ * gap filling before they are allocated, the series after loading). */
 fc_status fc_forecast_request_csv(const char *body, size_t len, const fc_load_options *opt,
                                   const fc_forecast_limits *lim, fc_dataset **ds);
 

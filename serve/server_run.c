@@ -12,6 +12,7 @@
 #include "bearer_token.h"
 #include "core/byte_size.h"
 #include "core/error.h"
+#include "data/dataset.h"
 #include "service.h"
 #include "train/batch.h"
 #include "train/memory_plan.h"
@@ -58,17 +59,40 @@ static fc_status check_options(fc_server *v) {
     return FC_OK;
 }
 
+static size_t add_sat(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
+
+/* What the connections' forecast requests may hold at once: a dataset of
+ * up to --max-points points each after gap filling (exogenous columns are
+ * dropped), however few bytes the body took; saturated, never wrapped. */
+static size_t request_data_bytes(const fc_serve_options *a) {
+    size_t one, all;
+    if (__builtin_mul_overflow(a->max_points, fc_dataset_point_bytes(0), &one) ||
+        __builtin_mul_overflow(one, a->max_connections, &all))
+        return SIZE_MAX;
+    return all;
+}
+
+/* The advice on --max-points when the rest of the plan leaves room for
+ * some request data under the limit. */
+static void max_points_advice(const fc_serve_options *a, size_t limit, size_t others, char *buf, size_t cap) {
+    size_t per = a->max_connections * fc_dataset_point_bytes(0);
+    size_t fits = limit > others ? (limit - others) / per : 0;
+    if (fits) snprintf(buf, cap, " (at most %zu fits)", fits);
+    else buf[0] = '\0';
+}
+
 /* The server's memory plan against --memory-limit, before it serves:
  * every model's parameters and its buffers for a whole batch (activations,
- * batch staging), the request bodies the connections may hold at once,
- * the batch's forecasts, and the plan's allowance for code and libraries.
- * Refused with the breakdown when over. */
+ * batch staging), the request bodies the connections may hold at once and
+ * the data they may load (their points after gap filling), the batch's
+ * forecasts, and the plan's allowance for code and libraries. Refused with
+ * the breakdown when over. */
 static fc_status check_memory(const fc_server *v) {
     const fc_serve_options *a = &v->o;
     fc_model_registry *r = v->s.models;
     size_t models = 0, bodies = a->max_connections * v->max_body, n = fc_registry_count(r);
-    size_t batch = fc_inference_chunk(0, a->max_batch_windows), batch_out = 0;
-    char name[FC_MODEL_NAME_MAX];
+    size_t batch = fc_inference_chunk(0, a->max_batch_windows), batch_out = 0, data = request_data_bytes(a);
+    char name[FC_MODEL_NAME_MAX], advice[64];
     for (size_t i = 0; i < n && fc_registry_name_at(r, i, name, sizeof name); i++) {
         fc_served_model *m = fc_registry_acquire(r, name);
         if (!m) continue;
@@ -79,12 +103,15 @@ static fc_status check_memory(const fc_server *v) {
         batch_out = out > batch_out ? out : batch_out;
         fc_registry_release(r, m);
     }
-    size_t total = models + bodies + batch_out + FC_PLAN_ALLOWANCE;
+    size_t others = models + bodies + batch_out + FC_PLAN_ALLOWANCE, total = add_sat(others, data);
     if (!v->limit || total <= v->limit) return FC_OK;
+    max_points_advice(a, v->limit, others, advice, sizeof advice);
     return fc_error(FC_ERR_MEMORY, "--memory-limit %zu bytes: the server's plan takes %zu: models with their batch "
-                    "buffers %zu, request bodies (--max-connections x --max-body) %zu, a batch's forecasts %zu, "
-                    "code and libraries %zu; lower --max-connections, --max-body or --max-batch-windows, or serve "
-                    "fewer models", v->limit, total, models, bodies, batch_out, (size_t)FC_PLAN_ALLOWANCE);
+                    "buffers %zu, request bodies (--max-connections x --max-body) %zu, request data after gap filling "
+                    "(--max-connections x --max-points x %zu bytes) %zu, a batch's forecasts %zu, code and libraries "
+                    "%zu; lower --max-connections, --max-body, --max-points%s or --max-batch-windows, or serve fewer "
+                    "models", v->limit, total, models, bodies, fc_dataset_point_bytes(0), data, batch_out,
+                    (size_t)FC_PLAN_ALLOWANCE, advice);
 }
 
 /* The forecasts' CPU threads: all cores but one unless told, which stays

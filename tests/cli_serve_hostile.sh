@@ -32,19 +32,24 @@ term() {
 
 serve_model
 check "a model to serve" "[ -s $tmp/models/nhits.safetensors ]"
+# a half-hourly model, for requests whose few points fill to a million half-hours
+"$fcast" train --data data/taylor_halfhourly.csv --model nhits --h 12 --input-size 24 --max-steps 5 --quiet \
+    --out "$tmp/models/halfhourly.safetensors" 2>/dev/null
+check "a half-hourly model to serve" "[ -s $tmp/models/halfhourly.safetensors ]"
 
 # --timeout 2: the slow-loris connections are closed after 2 s idle;
-# --max-body 1MiB: the oversized cases are built around it
-start serve --quiet --timeout 2 --max-body 1MiB
+# --max-body 1MiB: the oversized cases are built around it;
+# --max-points 100000: the gap-filling burst passes it after filling only
+start serve --quiet --timeout 2 --max-body 1MiB --max-points 100000
 check "the server starts and prints its port" "[ -n '$port' ]"
 
 if [ -n "$port" ]; then
     # the whole corpus has a deadline too: a hang anywhere fails instead of blocking ctest
     timeout 120 python3 tests/serve_hostile.py "$port" nhits --server-timeout 2 --max-body 1048576 \
-        > "$tmp/hostile.txt" 2>&1
+        --gap-model halfhourly --pid "$pid" > "$tmp/hostile.txt" 2>&1
     rc=$?
     # failures, known bugs and the summary on the test's output (ctest -V, or the log on failure)
-    grep -E '^(FAIL|FIXED|KNOWN BUG)' "$tmp/hostile.txt"
+    grep -E '^(FAIL|FIXED|KNOWN BUG|gap filling:)' "$tmp/hostile.txt"
     sed -n '/^category /,$p' "$tmp/hostile.txt"
     grep -q '^category ' "$tmp/hostile.txt" || tail -20 "$tmp/hostile.txt"   # a crash of the script itself
     check "every hostile request got its expected answer (serve_hostile.py exit $rc)" "[ $rc = 0 ]"

@@ -38,6 +38,14 @@ padded or with a NUL inside, and clients trickling their headers a byte at
 a time on every ordinary connection, which must each be closed about
 --timeout after their accept while /v2/health/live answers at once.
 
+With --gap-model (a half-hourly model the server also serves, under a
+--max-points below a million) and --pid (the server's process), a burst of
+99-byte requests whose two points 57 years apart fill to 999,361
+half-hours must each get 413 within 2 s, naming the series and the filled
+count, while the server's peak resident size (VmHWM of /proc/PID/status,
+reset before the burst) grows by less than 8 MiB: the points are refused
+before they are allocated.
+
 One line per failure (case, expected, got, the body's first 200 bytes),
 then a summary by category. Exit status 0 only when every case met its
 expectation and the server stayed up. Standard library only.
@@ -1131,6 +1139,56 @@ def slow_headers():
     return "slow-headers", 4, failures, summary
 
 
+# -------------------------------------------------------------- gap filling
+
+GAP_BODY = b'{"series":[{"unique_id":"a","ds":["2000-01-01 00:00:00","2057-01-01 00:00:00"],"y":[1,2]}]}'
+GAP_BURST = 32
+GAP_GROWTH_KB = 8 << 10
+
+
+def vm_kb(key):
+    with open("/proc/%d/status" % ARGS.pid) as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def gap_burst():
+    """GAP_BURST concurrent 99-byte requests that fill to 999,361 points: each refused (413, naming the series
+    and the count) within 2 s, the server's peak resident size nearly unchanged. Returns (cases: the answers and
+    the memory, failures, a line of figures)."""
+    path = "/v1/models/%s/forecast" % ARGS.gap_model
+    try:
+        with open("/proc/%d/clear_refs" % ARGS.pid, "w") as f:
+            f.write("5")                  # VmHWM from now: the burst's own peak
+    except OSError as e:
+        return 1, ["FAIL gap-filling: cannot reset the server's peak resident size: %s" % e], ""
+    rss0, hwm0 = vm_kb("VmRSS"), vm_kb("VmHWM")
+    outs = [None] * GAP_BURST
+
+    def one(k):
+        outs[k] = request("POST", path, GAP_BODY, JSON_CT, timeout=10)
+    threads = [threading.Thread(target=one, args=(k,)) for k in range(GAP_BURST)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    rss1, hwm1 = vm_kb("VmRSS"), vm_kb("VmHWM")
+    wrong = [o for o in outs if o.got != 413 or o.elapsed > 2.0 or b"series 'a'" not in o.body or
+             b"999361 points after gap" not in o.body]
+    failures = ["FAIL gap-filling/requests: %d of %d not refused with 413 within 2 s naming series 'a' and its 999361 "
+                "points; the first got %s after %.2f s: %r" % (len(wrong), GAP_BURST, wrong[0].label(),
+                                                              wrong[0].elapsed, wrong[0].body[:300])] if wrong else []
+    if hwm1 - hwm0 >= GAP_GROWTH_KB:
+        failures.append("FAIL gap-filling/resident memory: the server's peak grew by %d kB over the burst (%d to %d "
+                        "kB), %d kB allowed" % (hwm1 - hwm0, hwm0, hwm1, GAP_GROWTH_KB))
+    line = ("gap filling: %d requests of %d bytes, answered %s in %.3f s at most; resident %d -> %d kB, peak %d -> %d kB"
+            % (GAP_BURST, len(GAP_BODY), sorted({str(o.got) for o in outs}), max(o.elapsed for o in outs),
+               rss0, rss1, hwm0, hwm1))
+    return 2, failures, line
+
+
 # --------------------------------------------------------------------- main
 
 def model_config():
@@ -1152,6 +1210,8 @@ def main():
     ap.add_argument("--server-timeout", type=float, default=2.0, help="the server's --timeout, seconds")
     ap.add_argument("--max-body", type=int, default=1 << 20, help="the server's --max-body, bytes")
     ap.add_argument("--group", type=int, default=20, help="cases between liveness checks (run concurrently)")
+    ap.add_argument("--gap-model", help="a half-hourly model served too, for the gap-filling burst (with --pid)")
+    ap.add_argument("--pid", type=int, help="the server's process id: its resident memory over the burst")
     ap.add_argument("-v", "--verbose", action="store_true", help="a line for every case")
     ap.add_argument("--phase", choices=("corpus", "guards"), default="corpus",
                     help="corpus: the hostile requests and slow loris; guards: the bearer token and slow headers")
@@ -1226,6 +1286,14 @@ def main():
             if request("GET", "/v2/health/live", timeout=5).got != 200:
                 print("serve_hostile: the server is down after cases %d-%d: stopping" % (g + 1, g + len(group)))
                 break
+
+    if ARGS.gap_model and ARGS.pid:
+        n_gap, gap_failures, gap_line = gap_burst()
+        for msg in gap_failures:
+            print(msg)
+        n_fail += len(gap_failures)
+        stats["gap-filling"] = [n_gap, n_gap - len(gap_failures), 0, 0, len(gap_failures)]
+        print(gap_line)
 
     slow_cat, n_slow, slow_failures, slow_summary = slow_headers() if ARGS.phase == "guards" else slow_loris()
     for msg in slow_failures:

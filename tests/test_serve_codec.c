@@ -482,7 +482,10 @@ static const bad_case bad_cases[] = {
      "series[1].ds[3]: 5 is off the 2 grid of series 'b': the previous point is 4 on series[1].ds[2]"},
     {REQ(S("a", "[\"2000-01-01\",\"2000-01-02\",\"2000-01-02\"]", "[1,2,3]")), FC_ERR_INVALID,
      "series[0].ds[2]: duplicate (unique_id, ds) = ('a', 2000-01-02): already on series[0].ds[1]"},
-    {REQ(S("a", "[1,2,300000000000000]", "[1,2,3]")), FC_ERR_INVALID, "series[0].ds[2]: 300000000000000 is too far"},
+    {REQ(S("a", "[1,2,300000000000000]", "[1,2,3]")), FC_ERR_MEMORY,
+     "series[0].ds[2]: series 'a' runs from 1 (series[0].ds[0]) to 300000000000000 on the 1 grid: its 3 rows are "
+     "300000000000000 points after gap filling; the data's 300000000000000 points after gap filling pass the limit "
+     "of 1000 (max_points)"},
     {REQ(S("a", "[1,2]", "[1,1e39]")), FC_ERR_INVALID, "series[0].y[1]: '1e+39' is beyond the float range"},
     {REQ(S("a", "[1]", "[1]") "," S("b", "[5]", "[1]")), FC_ERR_INVALID, "series[0].ds[0]: cannot infer the frequency"},
 };
@@ -567,8 +570,37 @@ static void test_limits_edge(void) {
     free(id);
 }
 
+/* max_points counts the points after gap filling (the JSON route and the
+ * CSV one alike): two half-hours 57 years apart are 999,361 points, from a
+ * 91-byte body; refused before they are allocated, naming the series,
+ * the field and the filled count; the limit inclusive. */
+static void test_gap_filling_limit(void) {
+    static const char json[] = "{\"series\":[{\"unique_id\":\"a\",\"ds\":[\"2000-01-01 00:00:00\","
+                               "\"2057-01-01 00:00:00\"],\"y\":[1,2]}]}";
+    static const char csv[] = "unique_id,ds,y\na,2000-01-01 00:00:00,1\na,2057-01-01 00:00:00,2\n";
+    fc_load_options lo = {.freq = "30min", .drop_exog = 1};   /* as the server loads for a half-hourly model */
+    fc_forecast_limits lim = {.max_series = 10, .max_points = 10};
+    fc_dataset *d = NULL;
+    CHECK(fc_forecast_request_json(json, sizeof json - 1, &lo, &lim, &d, NULL) == FC_ERR_MEMORY && !d);
+    CHECK_CONTAINS(fc_last_error(), "series[0].ds[1]: series 'a' runs from 2000-01-01 00:00:00 (series[0].ds[0]) to "
+                                    "2057-01-01 00:00:00 on the 30min grid: its 2 rows are 999361 points after gap filling");
+    CHECK_CONTAINS(fc_last_error(), "pass the limit of 10 (max_points)");
+    CHECK(fc_forecast_request_csv(csv, sizeof csv - 1, &lo, &lim, &d) == FC_ERR_MEMORY && !d);
+    CHECK_CONTAINS(fc_last_error(), "request:3: column 'ds' (2): series 'a'");
+    CHECK_CONTAINS(fc_last_error(), "999361 points after gap filling");
+    /* without a limit, a gap past the loader's ratio to the rows is still its own error */
+    static const char far[] = "{\"series\":[{\"unique_id\":\"a\",\"ds\":[1,2,300000000000000],\"y\":[1,2,3]}]}";
+    CHECK(fc_forecast_request_json(far, sizeof far - 1, &predict_opt, NULL, &d, NULL) == FC_ERR_INVALID && !d);
+    CHECK_CONTAINS(fc_last_error(), "series[0].ds[2]: 300000000000000 is too far");
+    lim.max_points = 999361;
+    CHECK_MSG(fc_forecast_request_json(json, sizeof json - 1, &lo, &lim, &d, NULL) == FC_OK, "%s", fc_last_error());
+    CHECK(d && d->n_rows == 999361);
+    fc_dataset_free(&d);
+}
+
 int main(void) {
     test_bundled_files();
+    test_gap_filling_limit();
     test_hostile_tables();
     test_h_and_csv_route();
     test_responses();
