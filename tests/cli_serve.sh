@@ -140,9 +140,23 @@ for i in $(seq 24); do
 done
 wait $(jobs -p | grep -v "^$pid$") 2>/dev/null
 body POST /v1/models/nhits/forecast -H 'Accept: text/csv' --data-binary @"$tmp/request_h3.json" > "$tmp/alone.csv"
-same=0
-for i in $(seq 24); do cmp -s "$tmp/b$i.csv" "$tmp/alone.csv" && same=$((same + 1)); done
-check "batched answers equal the unbatched one (24 of 24: got $same)" "[ $same = 24 ]"
+# (Bit for bit where oneDNN computes a row alike in a product of one row
+# and of many, as on AVX-512; on AVX2 its kernels for one row and for many
+# sum in other orders, so the last bits may differ: within 1e-6 relative.)
+same=0 close=0
+for i in $(seq 24); do
+  cmp -s "$tmp/b$i.csv" "$tmp/alone.csv" && same=$((same + 1))
+  python3 - "$tmp/b$i.csv" "$tmp/alone.csv" <<'PY' && close=$((close + 1))
+import csv, sys
+a, b = (list(csv.reader(open(f))) for f in sys.argv[1:3])
+ok = len(a) == len(b) > 1 and a[0] == b[0] and all(
+    x[:2] == y[:2] and all(abs(float(u) - float(v)) <= 1e-6 * max(1.0, abs(float(v))) for u, v in zip(x[2:], y[2:]))
+    for x, y in zip(a[1:], b[1:]))
+sys.exit(0 if ok else 1)
+PY
+done
+echo "batched answers: $same of 24 bit for bit equal to the unbatched one"
+check "batched answers equal the unbatched one, to 1e-6 relative (24 of 24: got $close)" "[ $close = 24 ]"
 body GET /metrics > "$tmp/metrics_b.txt"
 execs=$(sed -n 's/^nv_inference_exec_count{model="nhits",version="1"} \([0-9]*\)$/\1/p' "$tmp/metrics_b.txt")
 check "requests were batched: $execs executions for 25 requests" "[ -n '$execs' ] && [ '$execs' -lt 25 ]"

@@ -20,3 +20,33 @@ same_weights() {
     ha=$(od -An -tu8 -N8 "$1" | tr -d ' ') && hb=$(od -An -tu8 -N8 "$2" | tr -d ' ') &&
         [ -n "$ha" ] && [ -n "$hb" ] && cmp -s <(tail -c +$((9 + ha)) "$1") <(tail -c +$((9 + hb)) "$2")
 }
+# close_weights A B TOL: two model files hold the same tensors (names,
+# shapes) with every F32 value within TOL relative (of max(1, |b|)) of the
+# other's: for weights computed on another CPU, whose kernels may sum in
+# another order (a fixture written on AVX-512, read on AVX2).
+close_weights() {
+    python3 - "$1" "$2" "$3" <<'PY'
+import json, struct, sys
+def tensors(path):
+    b = open(path, "rb").read()
+    n = struct.unpack("<Q", b[:8])[0]
+    h = json.loads(b[8:8 + n]); h.pop("__metadata__", None)
+    out = {}
+    for name, t in h.items():
+        lo, hi = t["data_offsets"]
+        raw = b[8 + n + lo:8 + n + hi]
+        out[name] = (t["dtype"], t["shape"], struct.unpack("<%df" % (len(raw) // 4), raw) if t["dtype"] == "F32" else raw)
+    return out
+a, b, tol = tensors(sys.argv[1]), tensors(sys.argv[2]), float(sys.argv[3])
+ok = a.keys() == b.keys() and all(a[k][:2] == b[k][:2] for k in a)
+worst = 0.0
+for k in a if ok else ():
+    if a[k][0] != "F32":
+        ok = ok and a[k][2] == b[k][2]
+        continue
+    for x, y in zip(a[k][2], b[k][2]):
+        worst = max(worst, abs(x - y) / max(1.0, abs(y)))
+print("close_weights: largest relative difference %.3g" % worst, file=sys.stderr)
+sys.exit(0 if ok and worst <= tol else 1)
+PY
+}

@@ -16,6 +16,7 @@
 
 #include "backend/backend.h"
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/cpu_internal.h"
 #include "check.h"
 #include "test_arrays.h"
 #include "core/error.h"
@@ -81,12 +82,22 @@ static int guard_intact(const fc_backend *be, fc_precision prec, const void *p, 
     return 1;
 }
 
+/* Bytes of a bf16 low-precision value: 2, or 4 where bf16 is carried in
+ * fp32 (a CPU without AVX-512: fc_cpu_bf16_native). */
+static size_t bf16_bytes = 2;
+
 /* Elements of the low buffer lo (n) that are not exactly src rounded to
- * prec: bf16 as 2-byte patterns, fp16 on CPU as fp32 values. */
+ * prec: bf16 as 2-byte patterns (or rounded fp32 values where carried),
+ * fp16 on CPU as fp32 values. */
+
 static size_t low_mismatches(fc_precision prec, const void *lo, const float *src, size_t n) {
     size_t bad = 0;
     for (size_t i = 0; i < n; i++) {
-        if (prec == FC_PREC_BF16) {
+        if (prec == FC_PREC_BF16 && bf16_bytes == 4) {
+            float v;
+            memcpy(&v, (const char *)lo + 4 * i, 4);
+            bad += fc_f32_bits(v) != fc_f32_bits(fc_round_bf16(src[i]));
+        } else if (prec == FC_PREC_BF16) {
             uint16_t h;
             memcpy(&h, (const char *)lo + 2 * i, 2);
             bad += h != fc_bf16_from_f32(src[i]);
@@ -430,7 +441,7 @@ static void test_primitive_cache(fc_backend *be) {
     layer L = layer_make(be, B, I, O, 1, FC_ACT_RELU, FC_PREC_FP32, 600);
     float dy[B * O] = {0}, dx[B * I], dw[O * I] = {0}, db[O] = {0};
     float dy_low[B * O];   /* big enough for both bf16 and fp16 on CPU */
-    uint16_t x_low[B * I + 8], w_low[O * I];
+    float x_low[B * I + 8], w_low[O * I];   /* as large as bf16 carried in fp32 needs */
     float x16[B * I], w16[O * I];
     size_t n0 = fc_backend_cpu_primitives_created(be);
 #define CREATED() (fc_backend_cpu_primitives_created(be) - n0)
@@ -453,6 +464,7 @@ static void test_primitive_cache(fc_backend *be) {
     /* bf16 builds oneDNN primitives of its own, unless it runs on fcast's
      * kernels (cpu_bf16_gemm.c), which need none */
     size_t bf16_fwd = strcmp(fc_backend_cpu_bf16_kernel_name(), "oneDNN") ? 0 : 1, bf16_all = 3 * bf16_fwd;
+    /* (carried in fp32, bf16 runs the fp32 primitives: none of its own either) */
     c.prec = FC_PREC_BF16, c.x_low = x_low, c.w_low = w_low;
     be->round_to(be, w_low, L.w, O * I, FC_PREC_BF16);
     CHECK(be->linear_forward(be, &c) == FC_OK && CREATED() == 5 + bf16_fwd);
@@ -541,7 +553,11 @@ static void bf16_kernel_choice(void) {
 #else
     int has_bf16 = 0;
 #endif
-    if (want && !strcmp(want, "onednn")) {
+    const char *carried = getenv("FCAST_BF16_CARRIED");
+    if (!fc_cpu_bf16_native()) {   /* no AVX-512 (or FCAST_BF16_CARRIED): no bf16 kernel runs, whatever is asked */
+        CHECK_MSG(!strcmp(got, FC_BF16_KERNEL_CARRIED) && !m.measured, "got %s", got);
+        CHECK(!has_bf16 || (carried && !strcmp(carried, "1")));
+    } else if (want && !strcmp(want, "onednn")) {
         CHECK(!strcmp(got, "oneDNN") && !m.measured);
     } else if (want && !strcmp(want, "avx512bf16")) {
         CHECK_MSG(!strcmp(got, has_bf16 ? "fcast's AVX512-BF16" : "oneDNN"), "asked avx512bf16, got %s", got);
@@ -560,7 +576,8 @@ int main(void) {
     if (!be || !be1) return CHECK_DONE();
     /* which bf16 path the checks below exercise on this machine */
     bf16_kernel_choice();
-    CHECK(be->low_bytes[FC_PREC_FP32] == 0 && be->low_bytes[FC_PREC_BF16] == 2 &&
+    bf16_bytes = be->low_bytes[FC_PREC_BF16];
+    CHECK(be->low_bytes[FC_PREC_FP32] == 0 && bf16_bytes == (fc_cpu_bf16_native() ? 2 : sizeof(float)) &&
           be->low_bytes[FC_PREC_FP16] == sizeof(float));
     /* a. forward, fp32: odd shape every variant, and the N-HiTS shape */
     for (int act = 0; act < 2; act++)

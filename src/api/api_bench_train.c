@@ -132,7 +132,7 @@ const char *fc_bench_kernel_name(int gpu, int bf16_on_fcast_amx, fc_precision p)
     if (p == FC_PREC_FP16) return "oneDNN fp32";
     if (p != FC_PREC_BF16) return "oneDNN";
     const char *k = fc_backend_cpu_bf16_kernel_name();
-    if (!strcmp(k, "oneDNN")) return k;
+    if (!strcmp(k, "oneDNN") || !strcmp(k, FC_BF16_KERNEL_CARRIED)) return k;
     return bf16_on_fcast_amx ? "fcast AMX" : "fcast AVX512-BF16";
 }
 

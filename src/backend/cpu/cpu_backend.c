@@ -141,7 +141,7 @@ static void cpu_fill_table(fc_backend *be) {
     be->arena_stats = cpu_arena_stats;
     be->destroy = cpu_destroy;
     be->low_bytes[FC_PREC_FP32] = 0;
-    be->low_bytes[FC_PREC_BF16] = 2;
+    be->low_bytes[FC_PREC_BF16] = fc_cpu_bf16_native() ? 2 : sizeof(float);   /* else carried in fp32 */
     be->low_bytes[FC_PREC_FP16] = sizeof(float);   /* fp16 values carried in fp32 (cpu_lowp.c) */
     be->round_to = fc_cpu_round_to;
     be->linear_workspace = fc_cpu_linear_workspace;

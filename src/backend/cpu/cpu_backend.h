@@ -23,8 +23,11 @@ int fc_cpu_amx_capped(void);
  * the environment turns them off. */
 int fc_backend_cpu_uses_amx(void);
 /* Which kernels run bf16 products (cpu_bf16_gemm.c): "fcast's AMX",
- * "fcast's AVX512-BF16" or "oneDNN". FCAST_BF16_KERNEL=amx|avx512bf16|onednn
- * asks for one. */
+ * "fcast's AVX512-BF16" or "oneDNN"; FC_BF16_KERNEL_CARRIED on a CPU
+ * without AVX-512, where none of them runs and bf16 values are carried in
+ * fp32 (oneDNN's fp32 products of bf16-rounded values).
+ * FCAST_BF16_KERNEL=amx|avx512bf16|onednn asks for one. */
+#define FC_BF16_KERNEL_CARRIED "oneDNN fp32 on bf16 values"
 const char *fc_backend_cpu_bf16_kernel_name(void);
 /* Where AMX does not run and fcast's AVX512-BF16 kernel does, the choice
  * between it and oneDNN is measured (cpu_bf16_choice.c): both rates, in

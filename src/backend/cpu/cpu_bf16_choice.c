@@ -1,5 +1,6 @@
 /* Which kernels run bf16 products on this CPU: fcast's AMX kernel, fcast's
- * AVX512-BF16 kernel, or oneDNN's.
+ * AVX512-BF16 kernel, or oneDNN's; on a CPU without AVX-512, where none of
+ * them runs, fp32 products of bf16-rounded values (fc_cpu_bf16_native).
  *
  * AMX, where its probe passes, is several times anything else. Without it,
  * neither of the others wins everywhere: on AMD Zen 4 oneDNN 2.6's bf16
@@ -16,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <oneapi/dnnl/dnnl.h>
 
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/cpu_internal.h"
@@ -85,6 +88,7 @@ static void measure(const fc_bf16_block_kernel *hand) {
 /* FCAST_BF16_KERNEL=onednn | avx512bf16 | amx picks one (one that does not
  * run here leaves oneDNN); FCAST_NO_AMX leaves AMX out. */
 static void choose_once(void) {
+    if (!fc_cpu_bf16_native()) return;   /* no bf16 kernel runs: bf16 is carried in fp32 */
     const char *want = getenv("FCAST_BF16_KERNEL");
     if (want && *want && strcmp(want, "auto") != 0) {
         if (!strcmp(want, "amx")) chosen = fc_cpu_amx_kernel();
@@ -98,6 +102,40 @@ static void choose_once(void) {
     if (measured.measured && measured.hand_gflops > FC_BF16_MARGIN * measured.onednn_gflops) chosen = hand;
 }
 
+/* Whether oneDNN builds a bf16 matmul here: a primitive descriptor of a
+ * small product, made on an engine of its own (no backend: creating one
+ * asks this very question). */
+static int onednn_builds_bf16(void) {
+    dnnl_engine_t eng = NULL;
+    if (dnnl_engine_create(&eng, dnnl_cpu, 0) != dnnl_success) return 0;
+    dnnl_dims_t dims = {16, 16};
+    dnnl_memory_desc_t a, b, c;
+    dnnl_matmul_desc_t desc;
+    dnnl_primitive_desc_t pd = NULL;
+    int ok = dnnl_memory_desc_init_by_tag(&a, 2, dims, dnnl_bf16, dnnl_ab) == dnnl_success &&
+             dnnl_memory_desc_init_by_tag(&b, 2, dims, dnnl_bf16, dnnl_ab) == dnnl_success &&
+             dnnl_memory_desc_init_by_tag(&c, 2, dims, dnnl_f32, dnnl_ab) == dnnl_success &&
+             dnnl_matmul_desc_init(&desc, &a, &b, NULL, &c) == dnnl_success &&
+             dnnl_primitive_desc_create(&pd, &desc, NULL, eng, NULL) == dnnl_success;
+    if (pd) dnnl_primitive_desc_destroy(pd);
+    dnnl_engine_destroy(eng);
+    return ok;
+}
+
+static int native;
+
+static void probe_native(void) {
+    const char *carried = getenv("FCAST_BF16_CARRIED");
+    fc_cpu_isa_guard();   /* the ISA oneDNN may use is settled before it is asked */
+    native = !(carried && *carried && strcmp(carried, "0")) && onednn_builds_bf16();
+}
+
+int fc_cpu_bf16_native(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, probe_native);
+    return native;
+}
+
 const fc_bf16_block_kernel *fc_cpu_bf16_kernel(void) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, choose_once);
@@ -106,7 +144,7 @@ const fc_bf16_block_kernel *fc_cpu_bf16_kernel(void) {
 
 const char *fc_backend_cpu_bf16_kernel_name(void) {
     const fc_bf16_block_kernel *k = fc_cpu_bf16_kernel();
-    return k ? k->name : "oneDNN";
+    return k ? k->name : fc_cpu_bf16_native() ? "oneDNN" : FC_BF16_KERNEL_CARRIED;
 }
 
 int fc_backend_cpu_uses_amx(void) {

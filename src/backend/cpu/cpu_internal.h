@@ -77,8 +77,17 @@ fc_status fc_cpu_linear_workspace(fc_backend *be, const fc_linear_call *shape, s
 /* cpu_lowp.c: rounding to bf16 / fp16 (kernels/lowp.h bodies) */
 void fc_cpu_round_to(fc_backend *be, void *dst, const float *src, size_t n, fc_precision prec);
 /* 1 when the low-precision buffers of prec hold bf16 (2-byte) values the
- * oneDNN bf16 kernels read; 0 when they hold fp32 values (fp16 on CPU). */
+ * bf16 kernels read; 0 when they hold fp32 values: fp16 on every CPU, bf16
+ * where no bf16 kernel runs (fc_cpu_bf16_native). */
 int fc_cpu_prec_is_bf16(fc_precision prec);
+/* cpu_bf16_choice.c: 1 when bf16 products run on 2-byte values here
+ * (oneDNN builds a bf16 matmul: it needs AVX-512, which fcast's own bf16
+ * kernels need too). 0 on CPUs with AVX2 at most (AMD Zen 3, Intel before
+ * Skylake-SP): bf16 is then carried in fp32 as fp16 always is, values
+ * rounded to bf16 and multiplied by fp32 FMAs, exact products summed in
+ * fp32, so a bf16 run trains the model it trains elsewhere up to the
+ * order of the sums. FCAST_BF16_CARRIED=1 takes that path anywhere. */
+int fc_cpu_bf16_native(void);
 
 /* cpu_bf16_gemm.c: bf16 products written by hand, on AMX tiles or
  * AVX512-BF16, where they beat oneDNN's (see there).

@@ -7,8 +7,9 @@
  * (through a sum post-op). Parameter gradients accumulate (+=).
  *
  * In bf16 the products read 2-byte copies (x_low, w_low, dy_low) through
- * oneDNN's bf16 kernels; in fp16 the copies are fp16 values held in fp32
- * (cpu_lowp.c) and the products are fp32 ones. Accumulation, outputs, the
+ * oneDNN's or fcast's bf16 kernels; in fp16, and in bf16 on CPUs where no
+ * bf16 kernel runs (fc_cpu_bf16_native), the copies are rounded values held
+ * in fp32 (cpu_lowp.c) and the products are fp32 ones. Accumulation, outputs, the
  * bias and its gradient are fp32 in every precision. */
 #include "backend/cpu/cpu_internal.h"
 #include "core/error.h"
@@ -109,7 +110,7 @@ static void write_transposed(dy_transposed t, const uint16_t *lo, size_t ldlo, s
 static void dy_strip(const fc_linear_call *c, float *dy, void *dy_low, dy_transposed t, float *db, size_t o0,
                      size_t width) {
     size_t O = c->O;
-    int relu = c->act == FC_ACT_RELU;
+    int relu = c->act == FC_ACT_RELU, two_bytes = fc_cpu_prec_is_bf16(c->prec);
     double acc[FC_DY_STRIP] = {0};
     for (size_t r0 = 0; r0 < c->B; r0 += FC_DY_ROWS) {
         size_t n = c->B - r0 < FC_DY_ROWS ? c->B - r0 : FC_DY_ROWS;
@@ -120,9 +121,12 @@ static void dy_strip(const fc_linear_call *c, float *dy, void *dy_low, dy_transp
                 for (size_t j = 0; j < width; j++) g[j] = fc_relu_backward(g[j], y[j]);
             }
             for (size_t j = 0; j < width; j++) acc[j] += g[j];
-            if (c->prec == FC_PREC_BF16) {
+            if (two_bytes) {
                 uint16_t *lo = (uint16_t *)dy_low + r * O + o0;
                 for (size_t j = 0; j < width; j++) lo[j] = fc_bf16_from_f32(g[j]);
+            } else if (c->prec == FC_PREC_BF16) {   /* carried in fp32 */
+                float *lo = (float *)dy_low + r * O + o0;
+                for (size_t j = 0; j < width; j++) lo[j] = fc_round_bf16(g[j]);
             } else if (c->prec == FC_PREC_FP16) {
                 float *lo = (float *)dy_low + r * O + o0;
                 for (size_t j = 0; j < width; j++) lo[j] = fc_round_f16(g[j]);
