@@ -30,7 +30,7 @@ struct fc_server {
 void fc_serve_defaults(fc_serve_options *o) {
     *o = (fc_serve_options){.host = "127.0.0.1", .device = "auto", .max_body = "16MiB", .port = 8080,
                             .max_batch_windows = 1024, .max_queue = 1024, .max_connections = 256, .timeout = 30,
-                            .drain_timeout = 30, .max_series = 100000, .max_points = 10000000,
+                            .drain_timeout = 30, .max_series = 100000, .max_points = 0,
                             .request_timeout = 30};
 }
 
@@ -53,9 +53,9 @@ static fc_status check_options(fc_server *v) {
         return fc_error(FC_ERR_INVALID, "--device %s: fcast serve runs on cuda:0 (or the CPU) in this version",
                         a->device);
     if (a->port > 65535) return fc_error(FC_ERR_INVALID, "--port %zu: at most 65535", a->port);
-    if (!a->max_batch_windows || !a->max_queue || !a->max_connections || !a->max_series || !a->max_points)
-        return fc_error(FC_ERR_INVALID, "--max-batch-windows, --max-queue, --max-connections, --max-series and "
-                        "--max-points must be >= 1");
+    if (!a->max_batch_windows || !a->max_queue || !a->max_connections || !a->max_series)
+        return fc_error(FC_ERR_INVALID, "--max-batch-windows, --max-queue, --max-connections and --max-series must "
+                        "be >= 1");
     return FC_OK;
 }
 
@@ -72,13 +72,26 @@ static size_t request_data_bytes(const fc_serve_options *a) {
     return all;
 }
 
-/* The advice on --max-points when the rest of the plan leaves room for
- * some request data under the limit. */
-static void max_points_advice(const fc_serve_options *a, size_t limit, size_t others, char *buf, size_t cap) {
+/* The most points a request may have when every connection may hold
+ * that many under limit, beside the rest of the plan (others). */
+static size_t points_that_fit(const fc_serve_options *a, size_t limit, size_t others) {
     size_t per = a->max_connections * fc_dataset_point_bytes(0);
-    size_t fits = limit > others ? (limit - others) / per : 0;
-    if (fits) snprintf(buf, cap, " (at most %zu fits)", fits);
-    else buf[0] = '\0';
+    return limit > others ? (limit - others) / per : 0;
+}
+
+/* --max-points not given: the default, or under --memory-limit what the
+ * limit leaves for request data when that is less (said once at start), so
+ * that a limit alone gives a server that starts and keeps to it. */
+static void choose_max_points(fc_server *v, size_t others) {
+    fc_serve_options *a = &v->o;
+    if (a->max_points) return;
+    size_t fits = v->limit ? points_that_fit(a, v->limit, others) : FC_SERVE_MAX_POINTS;
+    a->max_points = fits < FC_SERVE_MAX_POINTS ? fits : FC_SERVE_MAX_POINTS;
+    if (a->max_points && a->max_points < FC_SERVE_MAX_POINTS)
+        fprintf(stderr, "fcast serve: --max-points %zu: the points after gap filling a request may have, as much "
+                "as --memory-limit leaves for the request data of %zu connections\n", a->max_points,
+                a->max_connections);
+    v->s.limits.max_points = a->max_points;
 }
 
 /* The server's memory plan against --memory-limit, before it serves:
@@ -87,12 +100,12 @@ static void max_points_advice(const fc_serve_options *a, size_t limit, size_t ot
  * the data they may load (their points after gap filling), the batch's
  * forecasts, and the plan's allowance for code and libraries. Refused with
  * the breakdown when over. */
-static fc_status check_memory(const fc_server *v) {
+static fc_status check_memory(fc_server *v) {
     const fc_serve_options *a = &v->o;
     fc_model_registry *r = v->s.models;
     size_t models = 0, bodies = a->max_connections * v->max_body, n = fc_registry_count(r);
-    size_t batch = fc_inference_chunk(0, a->max_batch_windows), batch_out = 0, data = request_data_bytes(a);
-    char name[FC_MODEL_NAME_MAX], advice[64];
+    size_t batch = fc_inference_chunk(0, a->max_batch_windows), batch_out = 0;
+    char name[FC_MODEL_NAME_MAX], advice[64] = "";
     for (size_t i = 0; i < n && fc_registry_name_at(r, i, name, sizeof name); i++) {
         fc_served_model *m = fc_registry_acquire(r, name);
         if (!m) continue;
@@ -103,9 +116,12 @@ static fc_status check_memory(const fc_server *v) {
         batch_out = out > batch_out ? out : batch_out;
         fc_registry_release(r, m);
     }
-    size_t others = models + bodies + batch_out + FC_PLAN_ALLOWANCE, total = add_sat(others, data);
-    if (!v->limit || total <= v->limit) return FC_OK;
-    max_points_advice(a, v->limit, others, advice, sizeof advice);
+    size_t others = models + bodies + batch_out + FC_PLAN_ALLOWANCE;
+    choose_max_points(v, others);
+    size_t data = request_data_bytes(a), total = add_sat(others, data);
+    if (!v->limit || (a->max_points && total <= v->limit)) return FC_OK;
+    size_t fits = points_that_fit(a, v->limit, others);
+    if (fits) snprintf(advice, sizeof advice, " (at most %zu fits)", fits);
     return fc_error(FC_ERR_MEMORY, "--memory-limit %zu bytes: the server's plan takes %zu: models with their batch "
                     "buffers %zu, request bodies (--max-connections x --max-body) %zu, request data after gap filling "
                     "(--max-connections x --max-points x %zu bytes) %zu, a batch's forecasts %zu, code and libraries "

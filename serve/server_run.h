@@ -13,11 +13,17 @@
 /* The flags of `fcast serve`, by their names; sizes in their units. */
 typedef struct {
     const char *models, *host, *device, *memory_limit, *max_body, *auth_token_file;
-    size_t port, threads, max_batch_windows, max_queue_delay_us, max_queue, max_connections, max_series, max_points;
+    size_t port, threads, max_batch_windows, max_queue_delay_us, max_queue, max_connections, max_series;
+    size_t max_points;               /* 0 (the default): FC_SERVE_MAX_POINTS, or under --memory-limit
+                                        what the limit leaves for request data, at most that */
     size_t timeout, drain_timeout;   /* seconds */
     double request_timeout;          /* seconds; 0: never */
     int quiet;                       /* no access log */
 } fc_serve_options;
+
+/* Points in one request at most when --max-points is not given and no
+ * --memory-limit bounds them lower. */
+#define FC_SERVE_MAX_POINTS 10000000
 
 /* The defaults of every flag (docs/serving.md). */
 void fc_serve_defaults(fc_serve_options *o);

@@ -97,16 +97,6 @@ check "a truncated checkpoint: exit 7 naming it" "[ $? -eq 7 ] && grep -q cut.ck
 "$fcast" train "${run[@]}" --out "$tmp/x.safetensors" --resume "$tmp/full.safetensors" 2>"$tmp/err.txt"
 check "a model file is not a checkpoint: exit 7" "[ $? -eq 7 ] && grep -q 'not a checkpoint' $tmp/err.txt"
 check "no refused resume wrote a model" "[ ! -e $tmp/x.safetensors ]"
-# edit_meta CK OUT KEY VALUE: CK with metadata KEY set to VALUE (the header
-# padded with spaces to a multiple of 8 bytes, as safetensors allows).
-edit_meta() {
-  local len header n i
-  len=$(od -An -tu8 -N8 "$1" | tr -d ' ')
-  header=$(head -c $((8 + len)) "$1" | tail -c "$len" | sed -E "s/\"$3\":\"[^\"]*\"/\"$3\":\"$4\"/")
-  n=$(( (${#header} + 7) / 8 * 8 ))
-  { for i in 0 1 2 3 4 5 6 7; do printf "\\$(printf '%03o' $(( (n >> (8 * i)) & 255 )))"; done
-    printf '%-*s' "$n" "$header"; tail -c +$((9 + len)) "$1"; } >"$2"
-}
 # A damaged or edited state that no run could have reached is refused
 # (a loss scale of 2 in fp32 used to halve every gradient silently).
 for edit in "loss_scale 0x1p+1" "loss_scale inf" "loss_scale nan" "adam_steps -5" "adam_steps 11" "skipped_steps 3" \

@@ -134,8 +134,12 @@ if len(sys.argv) > 5: va, vb = va[:1], vb[:1]
 sys.exit(not (len(va) == len(vb) > 0 and all(abs(x - y) <= tol * abs(y) for x, y in zip(va, vb))))
 EOF
 }
-check "shards: the first step's loss is one process's (2 ranks, 1e-12)" \
-      "close_losses train_loss 1e-12 $tmp/shard.jsonl $tmp/shard_one.jsonl first"
+# (1e-12 where oneDNN computes a row alike in products of 64 and of 128
+# rows, as on AVX-512; on AVX2 (Zen 3) the rows differ in their last bits:
+# 1.3e-10 measured. Weighting micro-batches by windows instead of target
+# points moves it by 6e-4.)
+check "shards: the first step's loss is one process's (2 ranks, 1e-8)" \
+      "close_losses train_loss 1e-8 $tmp/shard.jsonl $tmp/shard_one.jsonl first"
 check "shards: the validation losses within 1e-6 of one process's" \
       "close_losses val_loss 1e-6 $tmp/shard.jsonl $tmp/shard_one.jsonl"
 "$fcast" predict --model "$tmp/shard.safetensors" --data "$tmp/holes.csv" --out "$tmp/shard.csv" 2> /dev/null
@@ -150,8 +154,8 @@ timeout 120 mpirun --allow-run-as-root --oversubscribe -x ASAN_OPTIONS -np 3 "$f
     --log-file "$tmp/shard3.jsonl" > /dev/null 2>&1
 "$fcast" train "${one_step[@]}" --max-steps 1 --windows-batch-size 192 --out "$tmp/shard3_one.safetensors" \
     --log-file "$tmp/shard3_one.jsonl" > /dev/null 2>&1
-check "shards: the first step's loss is one process's (3 ranks, 1e-12)" \
-      "close_losses train_loss 1e-12 $tmp/shard3.jsonl $tmp/shard3_one.jsonl first"
+check "shards: the first step's loss is one process's (3 ranks, 1e-8)" \
+      "close_losses train_loss 1e-8 $tmp/shard3.jsonl $tmp/shard3_one.jsonl first"
 "${mpi[@]}" "$fcast" train "${sharded[@]}" --out "$tmp/shard_again.safetensors" > /dev/null 2>&1
 check "shards: 2 ranks repeat their model file byte for byte" "cmp -s $tmp/shard.safetensors $tmp/shard_again.safetensors"
 "${mpi[@]}" "$fcast" train "${sharded[@]}" --out "$tmp/shard_part.safetensors" \

@@ -2,9 +2,10 @@
 # fcast serve and gap filling (docs/serving.md, Limits): --max-points
 # counts a request's points after gap filling, and the memory plan charges
 # them. With the flags of issue 32 (--memory-limit 40MiB --max-connections
-# 64 --max-body 64KiB), the default --max-points (10 million filled points
-# a connection) is refused at start, the plan naming the request data and
-# the largest --max-points that fits; under it, a 91-byte request whose two
+# 64 --max-body 64KiB), --max-points 10000000 (filled points a connection)
+# is refused at start, the plan naming the request data and the largest
+# --max-points that fits, which a server without --max-points takes by
+# itself; under it, a 91-byte request whose two
 # points 57 years apart fill to 999,361 half-hours gets 413 at once, JSON
 # or CSV, naming the series and the filled count, and a burst of 64 of them
 # leaves the server's peak resident size (VmHWM, reset before) within
@@ -21,14 +22,20 @@ check "a half-hourly model to serve" "[ -s $tmp/models/hh.safetensors ]"
 # --max-batch-windows 64: the model's buffers for a batch of 1024 windows alone pass 40 MiB
 flags=(--memory-limit 40MiB --max-connections 64 --max-body 64KiB --max-batch-windows 64)
 
-timeout 20 "$fcast" serve --models "$tmp/models" --port 0 "${flags[@]}" 2> "$tmp/plan.err"   # a server that starts, fails
-rc=$?
-check "the default --max-points under 40 MiB: refused at start (exit 6, got $rc)" "[ $rc = 6 ]"
+timeout 20 "$fcast" serve --models "$tmp/models" --port 0 "${flags[@]}" --max-points 10000000 2> "$tmp/plan.err"
+rc=$?   # a server that starts would be killed by timeout (124)
+check "--max-points 10000000 under 40 MiB: refused at start (exit 6, got $rc)" "[ $rc = 6 ]"
 check "the plan names the request data after gap filling" \
       "grep -q 'request data after gap filling (--max-connections x --max-points x 17 bytes) 10880000000' $tmp/plan.err"
 fits=$(sed -n 's/.*--max-points (at most \([0-9]*\) fits).*/\1/p' "$tmp/plan.err")
 check "the plan gives the largest --max-points that fits ($fits)" "[ -n '$fits' ] && [ '$fits' -gt 1000 ]"
 
+# --max-points not given: the limit's share, said at start
+start fill "${flags[@]}"
+check "without --max-points the server starts under the limit" "[ -n '$port' ]"
+check "... taking the largest --max-points that fits ($fits), and saying so" \
+      "grep -q -- '--max-points $fits: the points after gap filling a request may have' $tmp/fill.log"
+stop
 start fill "${flags[@]}" --max-points "${fits:-8000}" --quiet
 check "with --max-points $fits the server starts" "[ -n '$port' ]"
 url="http://127.0.0.1:$port/v1/models/hh/forecast"

@@ -35,15 +35,6 @@ for i in range(int(first), int(first) + int(count)):
 open(dst, "wb").write(b)
 PY
 }
-# edit_meta CK OUT KEY VALUE: CK with metadata KEY set to VALUE (as tests/cli_checkpoint.sh).
-edit_meta() {
-  local len header n i
-  len=$(od -An -tu8 -N8 "$1" | tr -d ' ')
-  header=$(head -c $((8 + len)) "$1" | tail -c "$len" | sed -E "s/\"$3\":\"[^\"]*\"/\"$3\":\"$4\"/")
-  n=$(( (${#header} + 7) / 8 * 8 ))
-  { for i in 0 1 2 3 4 5 6 7; do printf "\\$(printf '%03o' $(( (n >> (8 * i)) & 255 )))"; done
-    printf '%-*s' "$n" "$header"; tail -c +$((9 + len)) "$1"; } >"$2"
-}
 
 # ---- a checkpoint's moments: refused at resume, naming the tensor and element
 FCAST_TEST_INTERRUPT_AT=30 "$fcast" train "${run[@]}" --out "$tmp/p.safetensors" 2>/dev/null

@@ -50,3 +50,13 @@ print("close_weights: largest relative difference %.3g" % worst, file=sys.stderr
 sys.exit(0 if ok and worst <= tol else 1)
 PY
 }
+# edit_meta CK OUT KEY VALUE: CK with metadata KEY set to VALUE (the header
+# padded with spaces to a multiple of 8 bytes, as safetensors allows).
+edit_meta() {
+  local len header n i
+  len=$(od -An -tu8 -N8 "$1" | tr -d ' ')
+  header=$(head -c $((8 + len)) "$1" | tail -c "$len" | sed -E "s/\"$3\":\"[^\"]*\"/\"$3\":\"$4\"/")
+  n=$(( (${#header} + 7) / 8 * 8 ))
+  { for i in 0 1 2 3 4 5 6 7; do printf "\\$(printf '%03o' $(( (n >> (8 * i)) & 255 )))"; done
+    printf '%-*s' "$n" "$header"; tail -c +$((9 + len)) "$1"; } >"$2"
+}
