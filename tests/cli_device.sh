@@ -176,6 +176,30 @@ else
     "$1" train "${small[@]}" --out "$tmp/next.safetensors" 2> "$tmp/err.txt"
     check "the library next to fcast is found by auto" "grep -Eq '^device: cpu \(no GPU: no (NVIDIA driver|CUDA device)' $tmp/err.txt"
 fi
+# Every command that takes --device, in every precision, refused on a GPU
+# that cannot run says why: never "fcast train: " and nothing after it
+# (bf16 did that on CPUs with AVX512-BF16: the kernel choice, made on the
+# failed run's report, cleared the message; issue 33).
+"$fcast" train "${small[@]}" --device cpu --out "$tmp/m.safetensors" 2>/dev/null
+for p in fp32 bf16 fp16; do
+  for args in "train ${small[*]} --out $tmp/x.safetensors" "cv ${small[*]} --n-windows 1 --out $tmp/x.csv" \
+              "ensemble ${small[*]} --out $tmp/x.safetensors" "bench train --steps 1"; do
+    read -ra a <<<"$args"
+    flag=--precision; [ "${a[0]}" = bench ] && flag=--precisions
+    FCAST_CUDA_BACKEND="$fake" "$fcast" "${a[@]}" $flag $p --device cuda 2> "$tmp/err.txt"; rc=$?
+    check "fcast ${a[0]} --precision $p --device cuda: exit 8 with a reason ($rc: $(head -c 160 "$tmp/err.txt"))" \
+          "[ $rc -eq 8 ] && grep -Eq '^fcast ${a[0]}( [a-z]+)?: .{20}' $tmp/err.txt && ! grep -q 'internal error' $tmp/err.txt"
+  done
+done
+for args in "predict --model $tmp/m.safetensors --data $tmp/train.csv --out $tmp/x.csv" \
+            "eval --model $tmp/m.safetensors --train $tmp/train.csv --test $tmp/test.csv" \
+            "quant option --call --S 100 --K 100 --sigma 0.2 --T 1" \
+            "quant indicators --data data/eu_stock_markets.csv --ind sma:5 --out $tmp/x.csv"; do
+  read -ra a <<<"$args"
+  FCAST_CUDA_BACKEND="$fake" "$fcast" "${a[@]}" --device cuda 2> "$tmp/err.txt"; rc=$?
+  check "fcast ${a[0]} ${a[1]} --device cuda: exit 8 with a reason ($rc: $(head -c 160 "$tmp/err.txt"))" \
+        "[ $rc -eq 8 ] && grep -Eq '^fcast ${a[0]}( [a-z]+)?: .{20}' $tmp/err.txt"
+done
 # A library without the entry point: the stand-in for NVML is one
 nvml="$(dirname "$1")/libfake_nvml.so"
 if [ -e "$nvml" ]; then

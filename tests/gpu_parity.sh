@@ -10,9 +10,11 @@ fcast=$1
 source tests/lib_cli.sh
 
 scripts/split-tail.sh data/monthly_classics.csv 12 "$tmp/train.csv" "$tmp/test.csv"
-run=(--data "$tmp/train.csv" --model nhits --h 12 --input-size 24 --max-steps 200 --scaler standard
-     --seed 7 --quiet)
-if ! "$fcast" train "${run[@]}" --max-steps 1 --device cuda --out "$tmp/probe.safetensors" 2> "$tmp/probe.err"; then
+base=(--data "$tmp/train.csv" --model nhits --h 12 --input-size 24 --scaler standard --seed 7 --quiet)
+run=("${base[@]}" --max-steps 200)
+# (the probe takes base: a flag given twice is refused, and with run's
+# --max-steps the probe failed on every GPU as "no usable GPU")
+if ! "$fcast" train "${base[@]}" --max-steps 1 --device cuda --out "$tmp/probe.safetensors" 2> "$tmp/probe.err"; then
     echo "skipped: no usable GPU: $(tail -1 "$tmp/probe.err")"
     [ -n "${FCAST_REQUIRE_GPU:-}" ] && exit 1   # make test-gpu: a GPU was promised
     exit 77
@@ -30,7 +32,8 @@ check "loss curves alike: final training losses within 10%" \
       "awk -v a=$(final_loss "$tmp/cpu.jsonl") -v b=$(final_loss "$tmp/gpu.jsonl") 'BEGIN{d=a-b; if(d<0)d=-d; exit !(d <= 0.1*a)}'"
 for dev in cpu cuda; do
     "$fcast" eval --model "$tmp/$( [ $dev = cpu ] && echo cpu || echo gpu).safetensors" --train "$tmp/train.csv" \
-        --test "$tmp/test.csv" --season 12 --device $dev --out "$tmp/eval_$dev.txt" 2>/dev/null
+        --test "$tmp/test.csv" --season 12 --device $dev --out "$tmp/eval_$( [ $dev = cpu ] && echo cpu || echo gpu).txt" \
+        2>/dev/null
 done
 # mae FILE: the model's MAE from an eval table (row "MAE", column 2)
 mae() { awk '$1 == "MAE" {print $2}' "$1"; }

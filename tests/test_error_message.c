@@ -6,10 +6,15 @@
  *   3. fc_error_wrap puts its context before a long old message and still
  *      keeps the old message's end;
  *   4. fc_last_error() given as an argument of the next fc_error is read
- *      before it is overwritten. */
+ *      before it is overwritten;
+ *   5. the CPU backend's bf16 kernel choice, made the first time its name is
+ *      asked for (which a failed training's report does), keeps the
+ *      caller's error: it cleared it, and the CLI printed "fcast train: "
+ *      with nothing after it on CPUs with AVX512-BF16. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/cpu/cpu_backend.h"
 #include "check.h"
 #include "core/error.h"
 
@@ -48,5 +53,12 @@ int main(void) {
     fc_error(FC_ERR_PARSE, "%s", fc_last_error());   /* a long message given back to itself */
     CHECK(!strncmp(fc_last_error(), "x ddd", 5) && ends_with(fc_last_error(), "ddd"));
     free(path);
+
+    fc_error(FC_ERR_BACKEND, "device cuda:0: no NVIDIA driver");   /* a run failed; its report asks: */
+    const char *kernel = fc_backend_cpu_bf16_kernel_name();
+    (void)fc_backend_cpu_uses_amx();
+    (void)fc_backend_cpu_bf16_choice();
+    CHECK_MSG(!strcmp(fc_last_error(), "device cuda:0: no NVIDIA driver") && fc_last_status() == FC_ERR_BACKEND,
+              "after choosing the bf16 kernel (%s): '%s'", kernel, fc_last_error());
     return CHECK_DONE();
 }

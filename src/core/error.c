@@ -65,6 +65,16 @@ fc_status fc_error_wrap(fc_status code, const char *fmt, ...) {
     return fc_error(code, "%s%s", prefix, fc_error_message);
 }
 
+void fc_error_save(fc_error_state *s) {
+    s->code = fc_error_code;
+    memcpy(s->message, fc_error_message, FC_ERROR_CAP);
+}
+
+void fc_error_restore(const fc_error_state *s) {
+    fc_error_code = s->code;
+    memcpy(fc_error_message, s->message, FC_ERROR_CAP);
+}
+
 void fc_error_clear(void) {
     fc_error_message[0] = '\0';
     fc_error_code = FC_OK;

@@ -23,6 +23,19 @@ fc_status fc_error_wrap(fc_status code, const char *fmt, ...)
 
 void fc_error_clear(void);
 
+/* The thread's error (status and message), kept aside by code that probes
+ * or measures on the way (a kernel choice made the first time a name is
+ * asked for, a GPU monitor that finds no driver) and may fail inside, so
+ * that it never overwrites or clears a failure already being reported: a
+ * probe run from an error path once erased the message, and the CLI said
+ * "fcast train: " and nothing after it. */
+typedef struct {
+    fc_status code;
+    char message[FC_ERROR_CAP];
+} fc_error_state;
+void fc_error_save(fc_error_state *s);
+void fc_error_restore(const fc_error_state *s);
+
 /* Propagates a non-OK status. */
 #define FC_TRY(expr)                                                           \
     do {                                                                       \

@@ -34,8 +34,10 @@ struct fc_run_log {
 };
 
 int fc_run_log_sample_gpus(fc_run_log *l) {
+    fc_error_state caller;
+    fc_error_save(&caller);
     if (!l->gpu && fc_gpu_monitor_open(&l->gpu) != FC_OK) {
-        fc_error_clear();   /* no driver or no GPU: nothing to sample, and nothing wrong */
+        fc_error_restore(&caller);   /* no driver or no GPU: nothing to sample, and nothing wrong */
         return 0;
     }
     l->last_gpu = fc_now() - FC_GPU_SAMPLE_SECONDS;   /* the first step samples */

@@ -64,9 +64,16 @@ static double rate(probe_layer *p, const fc_bf16_block_kernel *k) {
     return best > 0 ? 2.0 * PROBE_B * PROBE_D * PROBE_D / best * 1e-9 : 0;
 }
 
+/* Runs the first time a bf16 kernel's name is asked for, which may be on
+ * an error path (a failed run's report): the caller's error is kept. */
 static void measure(const fc_bf16_block_kernel *hand) {
     probe_layer p = {0};
-    if (fc_backend_cpu_create(1, &p.be) != FC_OK) return;
+    fc_error_state caller;
+    fc_error_save(&caller);
+    if (fc_backend_cpu_create(1, &p.be) != FC_OK) {
+        fc_error_restore(&caller);
+        return;
+    }
     p.x = p.be->alloc(p.be, PROBE_B * PROBE_D * sizeof *p.x);
     p.w = p.be->alloc(p.be, PROBE_D * PROBE_D * sizeof *p.w);
     p.y = p.be->alloc(p.be, PROBE_B * PROBE_D * sizeof *p.y);
@@ -82,7 +89,7 @@ static void measure(const fc_bf16_block_kernel *hand) {
     for (int i = 0; i < 3; i++)
         if (bufs[i]) p.be->release(p.be, bufs[i]);
     fc_backend_destroy(&p.be);
-    fc_error_clear();
+    fc_error_restore(&caller);
 }
 
 /* FCAST_BF16_KERNEL=onednn | avx512bf16 | amx picks one (one that does not
