@@ -20,10 +20,17 @@ static const char *SUMMARY =
 
 /* Which kernels run bf16 here: the bf16 run's, when there is one. */
 static const char *bf16_path_note(const fcast_bench_report *r) {
-    for (size_t i = 0; i < r->n_runs; i++)
-        if (!strcmp(r->runs[i].precision, "bf16") && !strcmp(r->runs[i].kernel, "fcast AVX512-BF16"))
+    int bf16 = 0;
+    for (size_t i = 0; i < r->n_runs; i++) {
+        if (strcmp(r->runs[i].precision, "bf16")) continue;
+        bf16 = 1;
+        if (!strcmp(r->runs[i].kernel, "fcast AVX512-BF16"))
             return r->amx_capped ? "; bf16 on fcast's AVX512-BF16 kernels (oneDNN cannot use AMX here)"
                                  : "; bf16 on fcast's AVX512-BF16 kernels";
+        if (!strcmp(r->runs[i].kernel, "oneDNN fp32 on bf16 values"))   /* a CPU without AVX-512 */
+            return "; bf16 carried in fp32 (no bf16 kernel on this CPU: fp32 products of bf16-rounded values)";
+    }
+    if (!bf16) return "";
     if (r->bf16_on_fcast_amx)
         return r->amx_capped ? "; bf16 on fcast's AMX kernels (oneDNN cannot use AMX here)"
                              : "; bf16 on fcast's AMX kernels";
