@@ -155,7 +155,7 @@ static void print_measured(FILE *f, int d, const doctor_cuda *c) {
     print_rate(f, "pageable", c->bw.h2d_pageable, ","), print_rate(f, "pinned", c->bw.h2d_pinned, unit);
     fprintf(f, "\n    device->host:");
     print_rate(f, "pageable", c->bw.d2h_pageable, ","), print_rate(f, "pinned", c->bw.d2h_pinned, "\n");
-    fprintf(f, "    matrix-product peak (1024x512 by 512x512, bias+ReLU):");
+    fprintf(f, "    matrix-product peak (" FC_DENSE_PEAK_GPU_SHAPE ", bias+ReLU):");
     for (int p = 0; p < FC_PREC_COUNT; p++)
         if (c->peak[p] > 0) fprintf(f, "%s %s %.1f GFLOP/s", p ? "," : "", fc_precision_name((fc_precision)p), c->peak[p]);
         else fprintf(f, "%s %s not measured", p ? "," : "", fc_precision_name((fc_precision)p));

@@ -5,6 +5,7 @@
 
 #include "api/api_doctor.h"
 #include "core/memory_stats.h"
+#include "train/dense_peak.h"
 
 static const char *yes_no(int v) { return v ? "yes" : "no"; }
 
@@ -31,7 +32,7 @@ static void print_cpu(FILE *f, const cpu_report *c) {
                 c->bf16_choice.onednn_gflops);
     fprintf(f, "\n");
     if (c->peak[0] > 0)
-        fprintf(f, "  matrix-product peak (1024x512 by 512x512, bias+ReLU): fp32 %.1f GFLOP/s, bf16 %.1f GFLOP/s\n",
+        fprintf(f, "  matrix-product peak (" FC_DENSE_PEAK_CPU_SHAPE ", bias+ReLU): fp32 %.1f GFLOP/s, bf16 %.1f GFLOP/s\n",
                 c->peak[0], c->peak[1]);
     else
         fprintf(f, "  matrix-product peak: not measured (--quick)\n");

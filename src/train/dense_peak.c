@@ -26,8 +26,16 @@ static fc_status peak_alloc(fc_backend *be, peak_buffers *p, size_t B, size_t I,
     return FC_OK;
 }
 
+void fc_dense_peak_shape(const fc_backend *be, size_t *B, size_t *I, size_t *O) {
+    size_t gpu = !be->host_visible;
+    *B = gpu ? 8192 : 1024;
+    *I = *O = gpu ? 8192 : 512;
+}
+
 fc_status fc_dense_peak_gflops(fc_backend *be, fc_precision prec, int rounds, double *gflops) {
-    const size_t B = 1024, I = 512, O = 512, calls = 20;
+    const size_t calls = 20;
+    size_t B, I, O;
+    fc_dense_peak_shape(be, &B, &I, &O);
     peak_buffers p = {0};
     fc_status st = peak_alloc(be, &p, B, I, O, prec);
     fc_linear_call c = {.B = B, .I = I, .O = O, .act = FC_ACT_RELU, .prec = prec, .x = p.x,
