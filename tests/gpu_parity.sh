@@ -45,8 +45,26 @@ check "forecast accuracy alike: MAE on the test months within 5%" \
 check "the same seed on the same GPU gives the same model file" "cmp -s $tmp/gpu.safetensors $tmp/gpu2.safetensors"
 # CUDA graphs: replaying the captured training step (forward, loss, backward,
 # optimizer) gives the bits of plain launches
-"$fcast" train "${run[@]}" --device cuda --cuda-graph off --out "$tmp/nograph.safetensors" 2> "$tmp/nograph.err"
+"$fcast" train "${run[@]}" --device cuda --cuda-graph off --out "$tmp/nograph.safetensors" \
+    --log-file "$tmp/nograph.jsonl" 2> "$tmp/nograph.err"
 check "CUDA-graph replay equals plain launches" "cmp -s $tmp/gpu.safetensors $tmp/nograph.safetensors"
+# first_difference A.jsonl B.jsonl: the first step whose training loss differs
+# between two run logs (the H200 saw replays differ after 200 steps, not
+# after 10: this says where it starts)
+first_difference() {
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+a, b = ([json.loads(l) for l in open(p) if '"event":"step"' in l] for p in sys.argv[1:3])
+for x, y in zip(a, b):
+    if x["train_loss"] != y["train_loss"]:
+        print("step %d: %r (graphs) vs %r (plain)" % (x["step"], x["train_loss"], y["train_loss"]))
+        break
+else:
+    print("no step's training loss (the weights differ all the same)")
+PY
+}
+[ -s "$tmp/gpu.jsonl" ] && ! cmp -s "$tmp/gpu.safetensors" "$tmp/nograph.safetensors" &&
+    echo "graphs and plain launches first differ at $(first_difference "$tmp/gpu.jsonl" "$tmp/nograph.jsonl")"
 "$fcast" train "${run[@]}" --device cuda --out "$tmp/graph.safetensors" --quiet 2> "$tmp/graph.err"
 check "graphs were captured (no fallback warning)" "! grep -q 'CUDA graphs off' $tmp/graph.err"
 "$fcast" train "${run[@]}" --device cuda --grad-accum 3 --windows-batch-size 256 --out "$tmp/acc.safetensors"

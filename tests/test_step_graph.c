@@ -1036,7 +1036,10 @@ typedef struct {
     double clip;
     size_t h, input_size;                      /* 0: H, L */
     void (*configure)(fc_model_config *cfg);   /* NULL: blocks of 16 units (N-HiTS, N-BEATS) */
+    size_t steps;                              /* 0: MAX_STEPS */
 } train_case;
+
+static size_t steps_of(const train_case *c) { return c->steps ? c->steps : MAX_STEPS; }
 
 /* What one run leaves: the weights, its summary and what the recorder saw. */
 typedef struct {
@@ -1066,7 +1069,7 @@ static fc_forecaster small_model(fc_backend *be, const train_case *c) {
 static fc_train_options options_of(const train_case *c) {
     fc_train_options o;
     fc_train_options_default(&o);
-    o.max_steps = MAX_STEPS;
+    o.max_steps = steps_of(c);
     o.batch_size = N_SERIES;
     o.windows_batch_size = c->windows;
     o.grad_accum = c->grad_accum;
@@ -1157,8 +1160,8 @@ static void check_graphs_ran(const train_case *c, const run_result *g) {
     CHECK_MSG(g->failed == 0 && g->uncapturable == 0, "%s: %zu failed captures (%zu uncapturable calls)", c->name,
               g->failed, g->uncapturable);
     CHECK_MSG(g->step_captures >= 1, "%s: no step was captured", c->name);
-    CHECK_MSG(g->step_launches == MAX_STEPS - GRAPH_FROM_STEP, "%s: %zu step launches in %d steps", c->name,
-              g->step_launches, MAX_STEPS);
+    CHECK_MSG(g->step_launches == steps_of(c) - GRAPH_FROM_STEP, "%s: %zu step launches in %zu steps", c->name,
+              g->step_launches, steps_of(c));
     CHECK_MSG(g->step_calls > 20, "%s: a step graph of %zu calls", c->name, g->step_calls);
 }
 
@@ -1203,7 +1206,7 @@ static run_result compare_case(fc_backend *cpu, fc_backend *rec, const train_cas
  * the rate at steps 10 and 20: the rate reaches the graph through memory. */
 static void fp32_accumulation_validation_steplr(fc_backend *cpu, fc_backend *rec, const fc_dataset *d) {
     train_case c = {"fp32", d, FC_MODEL_NHITS, FC_PREC_FP32, FC_SCALER_STANDARD, FC_LOSS_MAE, 16, 2, 8, 5, 3, 0.0,
-                    0, 0, NULL};
+                    0, 0, NULL, 0};
     run_result g = compare_case(cpu, rec, &c);
     CHECK_MSG(g.captures - g.step_captures >= 1 && g.launches - g.step_launches >= 1,
               "fp32: the validation forward was not replayed as a graph");
@@ -1216,7 +1219,7 @@ static void fp32_accumulation_validation_steplr(fc_backend *cpu, fc_backend *rec
  * also past the warm-up: each new scale is a new key and a new capture. */
 static void fp16_skips_and_clipping(fc_backend *cpu, fc_backend *rec, const fc_dataset *big) {
     train_case c = {"fp16", big, FC_MODEL_NHITS, FC_PREC_FP16, FC_SCALER_IDENTITY, FC_LOSS_MSE, 16, 1, 0, 0, 3, 1.0,
-                    0, 0, NULL};
+                    0, 0, NULL, 0};
     run_result g = compare_case(cpu, rec, &c);
     CHECK_MSG(g.s.skipped_steps > GRAPH_FROM_STEP, "fp16: %zu skipped steps: none past the warm-up",
               g.s.skipped_steps);
@@ -1227,16 +1230,35 @@ static void fp16_skips_and_clipping(fc_backend *cpu, fc_backend *rec, const fc_d
 
 static void bf16_clipping_robust(fc_backend *cpu, fc_backend *rec, const fc_dataset *d) {
     train_case c = {"bf16", d, FC_MODEL_NHITS, FC_PREC_BF16, FC_SCALER_ROBUST, FC_LOSS_MAE, 16, 1, 0, 0, 3, 0.5,
-                    0, 0, NULL};
+                    0, 0, NULL, 0};
     run_result g = compare_case(cpu, rec, &c);
     CHECK(isfinite(g.s.last_grad_norm));
+    free_result(&g);
+}
+
+/* Long runs, as the H200 saw them differ after 200 steps (model files
+ * equal after 1 to 10 steps): 210 steps without validation, StepLR halving
+ * the rate three times (steps 70, 140 and 210), three micro-batches; and
+ * fp16 with clipping on large values, its scale backing off and growing
+ * again. Replays must give plain calls' bits all the way. */
+static void long_runs_with_decay(fc_backend *cpu, fc_backend *rec, const fc_dataset *d, const fc_dataset *big) {
+    train_case a = {"long", d, FC_MODEL_NHITS, FC_PREC_FP32, FC_SCALER_STANDARD, FC_LOSS_MAE, 16, 3, 0, 0, 3, 0.0,
+                    0, 0, NULL, 210};
+    run_result g = compare_case(cpu, rec, &a);
+    CHECK_MSG(g.step_captures == 1, "long: %zu step captures (the rate must not be the graph's key)",
+              g.step_captures);
+    free_result(&g);
+    train_case b = {"long-fp16", big, FC_MODEL_NHITS, FC_PREC_FP16, FC_SCALER_IDENTITY, FC_LOSS_MSE, 16, 1, 0, 0, 3,
+                    1.0, 0, 0, NULL, 210};
+    g = compare_case(cpu, rec, &b);
+    CHECK(g.s.skipped_steps > GRAPH_FROM_STEP && isfinite(g.s.last_grad_norm));
     free_result(&g);
 }
 
 /* N-BEATS's bases run through gemm, which N-HiTS never calls. */
 static void nbeats_bases(fc_backend *cpu, fc_backend *rec, const fc_dataset *d) {
     train_case c = {"nbeats", d, FC_MODEL_NBEATS, FC_PREC_FP32, FC_SCALER_STANDARD, FC_LOSS_MAE, 16, 1, 0, 0, 3, 1.0,
-                    0, 0, NULL};
+                    0, 0, NULL, 0};
     run_result g = compare_case(cpu, rec, &c);
     CHECK_MSG(g.step_gemms > 0, "nbeats: no gemm in the step graph");
     free_result(&g);
@@ -1284,7 +1306,7 @@ static void check_patchtst_state(const train_case *c, const run_result *g) {
     }
     CHECK_MSG(g->n_state > g->n_trainable && m->n_state == g->n_state, "%s: %zu trainable floats, %zu with state",
               c->name, g->n_trainable, g->n_state);
-    size_t steps = c->val_size && !isnan(g->s.best_val_loss) ? g->s.best_step : MAX_STEPS;
+    size_t steps = c->val_size && !isnan(g->s.best_val_loss) ? g->s.best_step : steps_of(c);
     CHECK_MSG(steps > GRAPH_FROM_STEP, "%s: the weights kept are from step %zu, before any replay", c->name, steps);
     for (int l = 0; l < cfg.encoder_layers; l++)
         for (int i = 0; i < 2; i++) {
@@ -1318,7 +1340,7 @@ static void check_patchtst_state(const train_case *c, const run_result *g) {
  * and the best weights kept include them. */
 static void patchtst_defaults(fc_backend *cpu, fc_backend *rec, const fc_dataset *d) {
     train_case c = {"ptst", d, FC_MODEL_PATCHTST, FC_PREC_FP32, FC_SCALER_STANDARD, FC_LOSS_MAE, 16, 2, 12, 5, 3, 1.0,
-                    6, 24, patchtst_small};
+                    6, 24, patchtst_small, 0};
     run_result g = compare_case(cpu, rec, &c);
     CHECK_MSG(g.captures - g.step_captures >= 1 && g.launches - g.step_launches >= 1,
               "ptst: the validation forward was not replayed as a graph");
@@ -1329,7 +1351,7 @@ static void patchtst_defaults(fc_backend *cpu, fc_backend *rec, const fc_dataset
 
 static void patchtst_prenorm_affine(fc_backend *cpu, fc_backend *rec, const fc_dataset *d) {
     train_case c = {"ptst2", d, FC_MODEL_PATCHTST, FC_PREC_FP32, FC_SCALER_STANDARD, FC_LOSS_MAE, 16, 1, 12, 5, 3, 1.0,
-                    12, 24, patchtst_variant};
+                    12, 24, patchtst_variant, 0};
     run_result g = compare_case(cpu, rec, &c);
     CHECK_MSG(g.captures - g.step_captures >= 1 && g.launches - g.step_launches >= 1,
               "ptst2: the validation forward was not replayed as a graph");
@@ -1432,7 +1454,7 @@ static void tiny_pass_controls(fc_backend *rec) {
  * then stay those of the captured step) trains other bits. */
 static void frozen_scalars_change_the_weights(fc_backend *cpu, fc_backend *rec, const fc_dataset *d) {
     train_case c = {"frozen", d, FC_MODEL_NHITS, FC_PREC_FP32, FC_SCALER_STANDARD, FC_LOSS_MAE, 16, 1, 0, 0, 3, 0.0,
-                    0, 0, NULL};
+                    0, 0, NULL, 0};
     run_result plain, frozen;
     train_once(cpu, "plain CPU", &c, &plain);
     R.freeze_step_in = 1;
@@ -1456,6 +1478,7 @@ int main(void) {
     fp16_skips_and_clipping(cpu, rec, big);
     bf16_clipping_robust(cpu, rec, d);
     nbeats_bases(cpu, rec, d);
+    long_runs_with_decay(cpu, rec, d, big);
     patchtst_defaults(cpu, rec, d);
     patchtst_prenorm_affine(cpu, rec, d);
     tiny_pass_controls(rec);
