@@ -63,17 +63,22 @@ static int tensor_class(const fc_tensor *t) { return t->trainable ? 0 : t->state
  * the constant ones: the gradient and the optimizer cover [0, n_trainable),
  * the best weights [0, n_state). */
 static void assign_offsets(fc_model *m) {
-    size_t off = 0;
+    size_t off = 0, low = 0;
     for (int pass = 0; pass < 3; pass++) {
         for (size_t i = 0; i < m->n_tensors; i++)
             if (tensor_class(&m->tensors[i]) == pass) {
-                m->tensors[i].offset = off;
-                off += m->tensors[i].numel;
+                fc_tensor *t = &m->tensors[i];
+                t->offset = off;
+                off += t->numel;
+                if (pass) continue;
+                t->low_offset = low;   /* the rounded copies: each tensor aligned (FC_LOW_PARAM_ALIGN) */
+                low += (t->numel + FC_LOW_PARAM_ALIGN - 1) / FC_LOW_PARAM_ALIGN * FC_LOW_PARAM_ALIGN;
             }
         if (pass == 0) m->n_trainable = off;
         if (pass == 1) m->n_state = off;
     }
     m->n_floats = off;
+    m->n_low_params = low;
 }
 
 fc_status fc_model_plan(const fc_model_config *cfg, fc_model **out) {

@@ -112,6 +112,13 @@ fc_status fc_model_config_check(const fc_model_config *c);
 /* 1 when training draws dropout masks (any of the kind's probabilities > 0). */
 int fc_model_has_dropout(const fc_model_config *c);
 
+/* Elements every trainable tensor's rounded copy starts at a multiple of:
+ * 16 bytes of 2-byte values. cuBLASLt finds no 16-bit algorithm for
+ * operands aligned to 2 bytes (an H200, N-HiTS with input 24: "2-byte
+ * aligned ... CUBLAS_STATUS_INVALID_VALUE"), which a copy laid out as the
+ * fp32 block (a weight after a tensor of odd length) gave. */
+#define FC_LOW_PARAM_ALIGN 8
+
 /* One tensor of the table. */
 typedef struct {
     char name[64];
@@ -119,6 +126,7 @@ typedef struct {
     int64_t shape[2];
     size_t numel;
     size_t offset;       /* floats from the start of the parameter block (set once the table is complete) */
+    size_t low_offset;   /* trainable: elements from the start of params_low, a multiple of FC_LOW_PARAM_ALIGN */
     int trainable;
     /* Not trainable but changed by training (BatchNorm's running
      * statistics): kept with the weights wherever the best weights are. */
@@ -286,7 +294,8 @@ typedef struct fc_model {
     fc_precision prec;
     size_t low_elems;         /* per window */
     size_t s_dylow;           /* offset of dy_low in the low block */
-    void *params_low;         /* (n_trainable) trainable parameters rounded to prec */
+    void *params_low;         /* (n_low_params) trainable parameters rounded to prec, each tensor at its low_offset */
+    size_t n_low_params;      /* elements of params_low: the trainable tensors, each rounded up to FC_LOW_PARAM_ALIGN */
     void *lows;               /* (low_elems * capacity) */
     fc_backend *be;
     float *params;            /* (n_floats) device */

@@ -32,7 +32,7 @@ void fc_model_plan_dy_low(fc_model *m) {
 }
 
 size_t fc_model_low_param_bytes(const fc_model *m, fc_precision prec, const fc_backend *be) {
-    return m->n_trainable * be->low_bytes[prec];
+    return m->n_low_params * be->low_bytes[prec];
 }
 
 size_t fc_model_low_act_bytes(const fc_model *m, size_t B, fc_precision prec, const fc_backend *be) {
@@ -88,12 +88,18 @@ fc_status fc_model_set_precision(fc_model *m, fc_precision prec) {
     return st;
 }
 
-void fc_model_refresh_low(fc_model *m) {
-    if (m->prec != FC_PREC_FP32) m->be->round_to(m->be, m->params_low, m->params, m->n_trainable, m->prec);
-}
-
 static void *low_at(const fc_model *m, void *base, size_t elem_offset) {
     return (char *)base + elem_offset * m->be->low_bytes[m->prec];
+}
+
+/* Tensor by tensor, each to its aligned place (FC_LOW_PARAM_ALIGN). */
+void fc_model_refresh_low(fc_model *m) {
+    if (m->prec == FC_PREC_FP32) return;
+    for (size_t i = 0; i < m->n_tensors; i++) {
+        const fc_tensor *t = &m->tensors[i];
+        if (t->trainable)
+            m->be->round_to(m->be, low_at(m, m->params_low, t->low_offset), m->params + t->offset, t->numel, m->prec);
+    }
 }
 
 fc_linear_call fc_model_linear_call(const fc_model *m, const fc_linear *l, const float *x, float *y,
@@ -103,7 +109,7 @@ fc_linear_call fc_model_linear_call(const fc_model *m, const fc_linear *l, const
         .B = B, .I = l->in, .O = l->out, .act = l->act, .prec = m->prec,
         .x = x, .x_low = low ? low_at(m, m->lows, l->a_low * m->capacity) : NULL,
         .w = m->params + m->tensors[l->w].offset,
-        .w_low = low ? low_at(m, m->params_low, m->tensors[l->w].offset) : NULL,
+        .w_low = low ? low_at(m, m->params_low, m->tensors[l->w].low_offset) : NULL,
         .b = m->params + m->tensors[l->b].offset,
         .y = y,
     };
