@@ -14,7 +14,17 @@ base=(--data "$tmp/train.csv" --model nhits --h 12 --input-size 24 --scaler stan
 run=("${base[@]}" --max-steps 200)
 # (the probe takes base: a flag given twice is refused, and with run's
 # --max-steps the probe failed on every GPU as "no usable GPU")
-if ! "$fcast" train "${base[@]}" --max-steps 1 --device cuda --out "$tmp/probe.safetensors" 2> "$tmp/probe.err"; then
+"$fcast" train "${base[@]}" --max-steps 1 --device cuda --out "$tmp/probe.safetensors" 2> "$tmp/probe.err"
+probe=$?
+# Only the backend's refusal (exit 8) means "no usable GPU": any other
+# failure is this script's own (a flag refused, data not found), and
+# skipping on it let the script rot unseen (its probe once gave
+# --max-steps twice, and every GPU "had none").
+if [ $probe -ne 0 ] && [ $probe -ne 8 ]; then
+    echo "FAIL: the GPU probe itself failed (exit $probe): $(tail -1 "$tmp/probe.err")"
+    exit 1
+fi
+if [ $probe -ne 0 ]; then
     echo "skipped: no usable GPU: $(tail -1 "$tmp/probe.err")"
     [ -n "${FCAST_REQUIRE_GPU:-}" ] && exit 1   # make test-gpu: a GPU was promised
     exit 77
