@@ -51,7 +51,7 @@ check "train --freq 30min on series 'a' alone: named with its filled count" \
     --out "$tmp/hh.safetensors" 2>/dev/null
 check "a half-hourly model to predict with" "[ -s $tmp/hh.safetensors ]"
 for store in memory stream auto; do
-    "$fcast" predict --model "$tmp/hh.safetensors" --data "$tmp/gap.csv" --memory-limit 48MiB --data-store $store \
+    "$fcast" predict --model "$tmp/hh.safetensors" --data "$tmp/gap.csv" --memory-limit 32MiB --data-store $store \
         --out "$tmp/p.csv" 2> "$tmp/predict-$store.err"
     rc=$?
     check "predict --data-store $store: exit 6 (got $rc)" "[ $rc = 6 ]"
@@ -63,5 +63,25 @@ done
 rc=$?
 check "predict within a limit whose data share holds the fill: exit 0 (got $rc)" "[ $rc = 0 ]"
 check "predict within the limit: both series forecast" "[ \$(grep -c '^a,2057-01-01' $tmp/p.csv) = 4 ] && [ \$(grep -c '^b,' $tmp/p.csv) = 4 ]"
+
+# --data-store memory may take all the limit leaves, not auto's half: a
+# file of 89,999 daily rows and one missing day, whose rows take more than
+# that half and less than the whole, plans with its gap filled (it was
+# refused: the fill's allowance came from the half, less the rows).
+python3 -c "
+import datetime as d
+print('unique_id,ds,y')
+for i in range(90000):
+    if i != 500: print('a,%s,%d' % ((d.date(1800, 1, 1) + d.timedelta(days=i)).isoformat(), i % 97))
+" > "$tmp/daily.csv"
+"$fcast" plan --data "$tmp/daily.csv" --model nhits --h 7 --input-size 14 --memory-limit 24MiB --data-store memory \
+    > /dev/null 2> "$tmp/daily.err"
+rc=$?
+check "an explicit memory store fills a one-day gap within the limit (exit 0, got $rc: $(tail -c 200 "$tmp/daily.err"))" \
+      "[ $rc = 0 ]"
+"$fcast" plan --data "$tmp/daily.csv" --model nhits --h 7 --input-size 14 --memory-limit 24MiB --data-store auto \
+    > /dev/null 2> "$tmp/daily-auto.err"
+rc=$?
+check "auto streams that file, and fills the gap (exit 0, got $rc)" "[ $rc = 0 ]"
 
 finish

@@ -34,15 +34,18 @@ static fc_status refuse_whole(const char *path, const fc_data_choice *c, size_t 
 /* The memory the points gap filling adds may take (fc_load_options), in
  * whichever store: the data's share of the limit, half of what it leaves
  * beyond code and libraries as auto's choice has it (the model and its
- * batches need the rest), less the rows loaded whole (the estimate, when
- * made). Without a limit, the memory available now stands for it, as for
- * --windows-batch-size auto. The store is chosen from the file's rows;
- * points the file does not hold are charged as if loaded whole, so that a
- * mistyped timestamp is refused, not written out, even streamed. */
-static void bound_filling(fc_load_options *lo, size_t limit, const fc_data_choice *c) {
+ * batches need the rest), or all of it for a store asked to be in memory
+ * (which fc_data_choose accepts up to that), less the rows loaded whole
+ * (the estimate, when made). Without a limit, the memory available now
+ * stands for it, as for --windows-batch-size auto. The store is chosen
+ * from the file's rows; points the file does not hold are charged as if
+ * loaded whole, so that a mistyped timestamp is refused, not written out,
+ * even streamed. */
+static void bound_filling(fc_load_options *lo, size_t limit, fc_data_store mode, const fc_data_choice *c) {
     size_t budget = limit ? limit : fc_memory_available();
     if (!budget) return;   /* unknown: fc_fill_limit's ratio to the rows alone */
-    size_t share = (budget > FC_PLAN_ALLOWANCE ? budget - FC_PLAN_ALLOWANCE : 0) / 2;
+    size_t usable = budget > FC_PLAN_ALLOWANCE ? budget - FC_PLAN_ALLOWANCE : 0;
+    size_t share = mode == FC_DATA_MEMORY && limit ? usable : usable / 2;
     size_t rows = c->estimated && !lo->stream ? c->whole_bytes : 0;
     lo->max_fill_bytes = share > rows ? share - rows : 1;
     lo->bound_name = limit ? "--memory-limit for the data (half of what it leaves beyond code and libraries, "
@@ -66,7 +69,7 @@ fc_status fc_data_choose(const char *path, fc_load_options *lo, fc_data_store mo
     }
     if (lo->stream && limit) lo->max_heap = limit > FC_PLAN_ALLOWANCE ? limit - FC_PLAN_ALLOWANCE : 1;
     c->stream = lo->stream;
-    bound_filling(lo, limit, c);
+    bound_filling(lo, limit, mode, c);
     return FC_OK;
 }
 
