@@ -141,6 +141,39 @@ static void distinct_paths(void) {
     CHECK_MSG(refuses(d, 2, "--checkpoint", "--out"), "a dangling link and its target: %s", fc_last_error());
     fcast_path_use e[] = {OUT("--out", loop), OUT("--log-file", new1)};   /* a link loop: no hang, no collision */
     CHECK_MSG(fcast_paths_distinct(e, 2) == FC_OK, "%s", fc_last_error());
+    /* a new file through a linked directory, and through a chain of dangling links */
+    char real_dir[256], link_dir[256], via_link[600], via_real[600], chain1[256], chain2[256], end[256];
+    path_in(real_dir, sizeof real_dir, "real");
+    path_in(link_dir, sizeof link_dir, "linked");
+    CHECK(mkdir(real_dir, 0755) == 0 && symlink("real", link_dir) == 0);
+    snprintf(via_link, sizeof via_link, "%s/new/../new.csv", link_dir);
+    snprintf(via_real, sizeof via_real, "%s/new.csv", real_dir);
+    fcast_path_use f1[] = {OUT("--out", via_link), OUT("--log-file", via_real)};
+    CHECK_MSG(refuses(f1, 2, "--log-file", "--out"), "through a linked directory: %s", fc_last_error());
+    path_in(chain1, sizeof chain1, "chain1");
+    path_in(chain2, sizeof chain2, "chain2");
+    path_in(end, sizeof end, "real/end.csv");
+    CHECK(symlink("chain2", chain1) == 0 && symlink("real/end.csv", chain2) == 0);
+    fcast_path_use f2[] = {OUT("--out", chain1), OUT("--checkpoint", end)};
+    CHECK_MSG(refuses(f2, 2, "--checkpoint", "--out"), "a chain of dangling links: %s", fc_last_error());
+    /* 300 directories, then 600 components that do not exist: one walk (a walk per component took
+     * seconds), and the same file however spelled */
+    char *deep = malloc(8192), *deep2 = malloc(8200);
+    snprintf(deep, 8192, "%s/real", dir);
+    for (int i = 0; i < 300; i++) strcat(deep, "/e");
+    CHECK(deep && mkdir(deep, 0755) != 0);   /* (mkdir -p by hand below) */
+    snprintf(deep2, 8200, "%s/real", dir);
+    for (int i = 0; i < 300; i++) {
+        strcat(deep2, "/e");
+        mkdir(deep2, 0755);
+    }
+    for (int i = 0; i < 600; i++) strcat(deep, "/m");
+    strcat(deep, "/x.csv");
+    snprintf(deep2, 8200, "%s/./%s", dir, deep + strlen(dir) + 1);   /* spelled otherwise */
+    fcast_path_use f3[] = {OUT("--out", deep), OUT("--log-file", deep2)};
+    CHECK_MSG(refuses(f3, 2, "--log-file", "--out"), "a deep new path: %s", fc_last_error());
+    free(deep), free(deep2);
+    unlink(chain1), unlink(chain2), unlink(link_dir);
     /* distinct files, two inputs, a list, stdout, devices, a pair that may share */
     fcast_path_use f[] = {IN("--train", in), IN("--test", hard), OUT("--out", new1), OUT("--log", "-")};
     CHECK_MSG(fcast_paths_distinct(f, 4) == FC_OK, "%s", fc_last_error());
@@ -167,6 +200,9 @@ static void distinct_paths(void) {
     CHECK(fcast_paths_check(m, 2) == FC_ERR_INVALID);
     CHECK(access(new1, F_OK) != 0);   /* nothing created */
     unlink(loop), unlink(dangling), unlink(hard), unlink(in), rmdir(sub);
+    char rm[512];
+    snprintf(rm, sizeof rm, "rm -rf '%s/real'", dir);
+    CHECK(system(rm) == 0);
 }
 
 static void csv_writers(void) {

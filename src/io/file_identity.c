@@ -1,8 +1,14 @@
 /* Which file a path names (see file_identity.h). realpath() answers for
- * what exists; the rest is resolved here, component by component from the
- * end, because realpath() fails on a file that is yet to be written. */
+ * what exists; the rest is resolved here, because realpath() fails on a
+ * file that is yet to be written: one walk from the start, a component at
+ * a time (lstat), links followed as the kernel would (dangling ones too),
+ * and past the first component that does not exist, the rest taken as
+ * written (".", ".." applied lexically). One walk: resolving each missing
+ * component from the end again (realpath on every prefix) took 22 s on a
+ * path of 1,800 components. */
 #include "io/file_identity.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,86 +19,118 @@
 
 enum { LINK_DEPTH_MAX = 40 };   /* as the kernel's ELOOP limit */
 
-static char *join(const char *dir, const char *name) {
-    size_t a = strlen(dir), b = strlen(name);
-    char *p = malloc(a + b + 2);
-    if (!p) return NULL;
-    memcpy(p, dir, a);
-    size_t o = a;
-    if (!a || dir[a - 1] != '/') p[o++] = '/';
-    memcpy(p + o, name, b + 1);
-    return p;
+/* A growing path: the canonical prefix resolved so far. */
+typedef struct {
+    char *p;
+    size_t len, cap;
+} path_buf;
+
+static int buf_append(path_buf *b, const char *name, size_t n) {
+    size_t need = b->len + 1 + n + 1;
+    if (need > b->cap) {
+        size_t cap = need * 2;
+        char *q = realloc(b->p, cap);
+        if (!q) return 0;
+        b->p = q, b->cap = cap;
+    }
+    if (b->len == 0 || b->p[b->len - 1] != '/') b->p[b->len++] = '/';
+    memcpy(b->p + b->len, name, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+    return 1;
 }
 
-/* path without trailing slashes ("/" stays "/"), malloc'ed. */
-static char *trimmed(const char *path) {
-    size_t n = strlen(path);
-    while (n > 1 && path[n - 1] == '/') n--;
-    char *p = malloc(n + 1);
-    if (p) { memcpy(p, path, n); p[n] = '\0'; }
-    return p;
+/* ".." on the canonical prefix: its last component off ("/" stays). */
+static void buf_up(path_buf *b) {
+    while (b->len > 1 && b->p[b->len - 1] != '/') b->len--;
+    if (b->len > 1) b->len--;
+    b->p[b->len] = '\0';
 }
 
-/* The canonical directory above an absolute canonical path, in place. */
-static void drop_last(char *canonical) {
-    char *slash = strrchr(canonical, '/');
-    if (slash == canonical) canonical[1] = '\0';
-    else if (slash) *slash = '\0';
+static int buf_set(path_buf *b, const char *text) {
+    b->len = 0;
+    if (!b->p) {
+        b->cap = strlen(text) + 64;
+        if (!(b->p = malloc(b->cap))) return 0;
+    }
+    b->p[0] = '\0';
+    return *text ? buf_append(b, text + (*text == '/'), strlen(text + (*text == '/'))) : 1;
 }
 
-static char *canonical_of(const char *path, int depth);
+static char *resolve(const char *path, int depth);
 
-/* A dangling symbolic link: the name its target would be created under. */
-static char *through_link(const char *link, const char *dir, int depth) {
+/* A link at b (dangling, or past what realpath resolves): its target, then
+ * what follows it in the path, walked again from the link's directory. */
+static char *through_link(path_buf *b, size_t dir_len, const char *rest, int depth) {
     char target[PATH_MAX];
-    ssize_t n = readlink(link, target, sizeof target - 1);
-    if (n < 0 || depth >= LINK_DEPTH_MAX) return NULL;
+    ssize_t n = depth < LINK_DEPTH_MAX ? readlink(b->p, target, sizeof target - 1) : -1;
+    if (n < 0) {   /* a loop (or a link gone meanwhile): its name, as written */
+        if (*rest && !buf_append(b, rest, strlen(rest))) return NULL;
+        char *r = b->p;
+        b->p = NULL;
+        return r;
+    }
     target[n] = '\0';
-    if (target[0] == '/') return canonical_of(target, depth + 1);
-    char *joined = join(dir, target);
-    char *c = joined ? canonical_of(joined, depth + 1) : NULL;
-    free(joined);
-    return c;
+    b->len = dir_len;   /* the link's directory ("/" at least) */
+    b->p[dir_len] = '\0';
+    size_t need = b->len + 1 + (size_t)n + 1 + strlen(rest) + 1;
+    char *next = malloc(need);
+    if (!next) return NULL;
+    snprintf(next, need, "%s%s%s%s%s", target[0] == '/' ? "" : b->p, target[0] == '/' ? "" : "/", target,
+             *rest ? "/" : "", rest);
+    char *r = resolve(next, depth + 1);
+    free(next);
+    return r;
 }
 
-/* A path realpath() cannot resolve: its directory's canonical name, then
- * the last component as a name, a ".", a ".." or a dangling link. */
-static char *canonical_missing(const char *path, int depth) {
-    char *p = trimmed(path);
-    if (!p) return NULL;
-    char *slash = strrchr(p, '/');
-    const char *base = slash ? slash + 1 : p;
-    char *dir = slash ? (slash == p ? strdup("/") : strndup(p, (size_t)(slash - p))) : strdup(".");
-    char *cdir = dir ? canonical_of(dir, depth) : NULL;
-    char *c = NULL;
-    struct stat st;
-    if (!cdir) c = NULL;
-    else if (!*base || !strcmp(base, ".")) { c = cdir; cdir = NULL; }
-    else if (!strcmp(base, "..")) { drop_last(cdir); c = cdir; cdir = NULL; }
-    else if (lstat(p, &st) == 0 && S_ISLNK(st.st_mode)) c = through_link(p, cdir, depth);
-    else c = join(cdir, base);
-    if (!c && cdir && depth >= LINK_DEPTH_MAX) c = join(cdir, base);   /* a loop: its name, as written */
-    free(cdir);
-    free(dir);
-    free(p);
-    return c;
+/* The walk from the start of an absolute path. */
+static char *walk(const char *abs_path, int depth) {
+    path_buf b = {0};
+    if (!buf_set(&b, "/")) return NULL;
+    int exists = 1;   /* every component so far is there */
+    const char *p = abs_path;
+    while (*p) {
+        while (*p == '/') p++;
+        size_t n = strcspn(p, "/");
+        if (!n) break;
+        const char *next = p + n;
+        if (n == 1 && p[0] == '.') { p = next; continue; }
+        if (n == 2 && p[0] == '.' && p[1] == '.') { buf_up(&b); p = next; continue; }
+        size_t dir_len = b.len;
+        if (!buf_append(&b, p, n)) { free(b.p); return NULL; }
+        struct stat st;
+        if (exists && lstat(b.p, &st) != 0) exists = 0;   /* from here on, as written */
+        else if (exists && S_ISLNK(st.st_mode)) {
+            while (*next == '/') next++;
+            char *r = through_link(&b, dir_len, next, depth);
+            free(b.p);
+            return r;
+        }
+        p = next;
+    }
+    return b.p;
 }
 
 /* A name no system call can take (ENAMETOOLONG), or a working directory
  * that is gone: as written, made absolute, since no file can be opened
  * under it to collide with. */
 static char *as_written(const char *path) {
-    if (path[0] == '/') return strdup(path);
     char cwd[PATH_MAX];
-    return join(getcwd(cwd, sizeof cwd) ? cwd : "", path);
+    const char *dir = path[0] == '/' ? "" : getcwd(cwd, sizeof cwd) ? cwd : "";
+    size_t need = strlen(dir) + 1 + strlen(path) + 1;
+    char *p = malloc(need);
+    if (p) snprintf(p, need, "%s%s%s", dir, *dir ? "/" : "", path);
+    return p;
 }
 
-static char *canonical_of(const char *path, int depth) {
+static char *resolve(const char *path, int depth) {
     if (strlen(path) >= PATH_MAX) return as_written(path);
     char *real = realpath(path, NULL);
     if (real) return real;
-    if (!strcmp(path, ".") || !strcmp(path, "/")) return as_written(path);
-    return canonical_missing(path, depth);
+    char *abs = as_written(path);
+    char *r = abs ? walk(abs, depth) : NULL;
+    free(abs);
+    return r;
 }
 
 fc_status fc_file_id_of(const char *path, fc_file_id *id) {
@@ -104,7 +142,7 @@ fc_status fc_file_id_of(const char *path, fc_file_id *id) {
         id->dev = st.st_dev;
         id->ino = st.st_ino;
     }
-    id->canonical = canonical_of(path, 0);
+    id->canonical = resolve(path, 0);
     return id->canonical ? FC_OK : fc_error(FC_ERR_MEMORY, "cannot resolve the path %s", path);
 }
 

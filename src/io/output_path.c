@@ -154,19 +154,30 @@ static int collide(const path_item *a, const path_item *b) {
     return fc_file_id_same(&a->id, &b->id);
 }
 
+/* A path as a message shows it: a long one by its start and end, so two
+ * of them leave room for the flags that name them (a message past the
+ * error buffer loses its middle). */
+static const char *shown(const char *path, char *buf, size_t cap) {
+    size_t n = strlen(path);
+    if (n <= 200) return path;
+    snprintf(buf, cap, "%.60s[...]%s", path, path + n - 120);
+    return buf;
+}
+
 /* out: the output; other: the input or earlier output it would destroy. */
 static fc_status refuse(const path_item *out, const path_item *other) {
     int spelled_alike = !strcmp(out->path, other->path);
+    char a[200], b[200];
+    const char *po = shown(out->path, a, sizeof a), *pi = shown(other->path, b, sizeof b);
     if (out->is_stdout)
         return fc_error(FC_ERR_INVALID, "%s - and %s - both write to standard output; give one of them a file",
                         out->use->name, other->use->name);
     if (other->use->role == FCAST_PATH_IN)   /* "given to --data", "given as the first argument (--log)" */
         return fc_error(FC_ERR_INVALID, "%s %s is the input file given %s %s%s%s; choose another path", out->use->name,
-                        out->path, other->use->name[0] == '-' || !strchr(other->use->name, ' ') ? "to" : "as",
-                        other->use->name, spelled_alike ? "" : " as ", spelled_alike ? "" : other->path);
+                        po, other->use->name[0] == '-' || !strchr(other->use->name, ' ') ? "to" : "as",
+                        other->use->name, spelled_alike ? "" : " as ", spelled_alike ? "" : pi);
     return fc_error(FC_ERR_INVALID, "%s %s is also written by %s%s%s; give each output a path of its own",
-                    out->use->name, out->path, other->use->name, spelled_alike ? "" : " as ",
-                    spelled_alike ? "" : other->path);
+                    out->use->name, po, other->use->name, spelled_alike ? "" : " as ", spelled_alike ? "" : pi);
 }
 
 static fc_status check_pairs(const path_item *items, size_t n) {
