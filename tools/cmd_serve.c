@@ -13,22 +13,9 @@
 #include "server_run.h"
 #include "stop_signals.h"
 
-/* SIGHUP: re-read the models directory (set by the handler, acted on by
- * the main loop, which may take locks a handler must not). */
+/* SIGHUP: re-read the models directory (set by the signals' thread, acted
+ * on by the main loop). */
 static volatile sig_atomic_t reload_asked;
-static void on_hup(int sig) {
-    (void)sig;
-    reload_asked = 1;
-}
-
-static void install_hup(void) {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_hup;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    sigaction(SIGHUP, &sa, NULL);
-}
 
 static void sleep_ms(long ms) {
     struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
@@ -40,7 +27,7 @@ static int serve(const fc_serve_options *a) {
     const volatile sig_atomic_t *stop = stop_signals_install_saying(
         "\nfcast serve: stopping (signal again to stop at once)\n",
         "fcast serve: stopped at once, without waiting for the requests in flight\n");
-    install_hup();
+    stop_signals_watch_hup(&reload_asked);
     fc_server *s = NULL;
     if (fc_server_start(a, &s) != FC_OK) return cli_fail("serve");
     fprintf(stderr, "fcast serve: %zu model(s) from %s on http://%s:%u/ (ready)\n", fc_server_model_count(s),
