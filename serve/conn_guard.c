@@ -25,6 +25,7 @@ struct fc_conn_guard {
     pthread_t watch;
     unsigned limit, ordinary;   /* ordinary connections open (reserve ones aside) */
     double timeout_s;
+    double until;               /* the deadline the watch sleeps until; 0: none (it waits to be woken) */
     fc_conn *head;
     int stopping;
 };
@@ -62,6 +63,7 @@ static void *watch(void *arg) {
     pthread_mutex_lock(&g->lock);
     while (!g->stopping) {
         double next = cut_late(g, fc_now());
+        g->until = next;
         if (!next) {
             pthread_cond_wait(&g->wake, &g->lock);
             continue;
@@ -73,11 +75,15 @@ static void *watch(void *arg) {
     return NULL;
 }
 
-/* Under the lock: a deadline `after` seconds from now, the watch woken to
- * take it into account (it may be nearer than the one it sleeps until). */
+/* Under the lock: a deadline `after` seconds from now; the watch is woken
+ * only when it is nearer than the one it sleeps until (every answer sets
+ * one: waking the watch each time made it scan every connection). */
 static void set_deadline(fc_conn_guard *g, fc_conn *c, double after) {
     c->deadline = after > 0 ? fc_now() + after : 0;
-    if (c->deadline) pthread_cond_signal(&g->wake);
+    if (c->deadline && (!g->until || c->deadline < g->until)) {
+        g->until = c->deadline;
+        pthread_cond_signal(&g->wake);
+    }
 }
 
 fc_status fc_conn_guard_start(unsigned limit, double timeout_s, fc_conn_guard **out) {

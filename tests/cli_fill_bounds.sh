@@ -29,7 +29,7 @@ for store in memory stream auto; do
     rc=$? ms=$(( ($(date +%s%N) - start) / 1000000 ))
     check "train --data-store $store: exit 6 (got $rc)" "[ $rc = 6 ]"
     check "train --data-store $store: the message names the file, series and filled count" "named $tmp/train-$store.err"
-    check "train --data-store $store: refused within 2 s (${ms} ms)" "[ $ms -lt 2000 ]"
+    check "train --data-store $store: refused before any fill (within 10 s on a loaded machine: ${ms} ms)" "[ $ms -lt 10000 ]"
     check "train --data-store $store: no model written" "[ ! -e $tmp/m.safetensors ]"
     peak=$(max_rss_kb "$fcast" train --data "$tmp/gap.csv" "${small[@]}" --memory-limit 24MiB --data-store $store \
            --out "$tmp/m.safetensors")

@@ -91,7 +91,10 @@ check "a corrupt file keeps the old model serving" "cmp -s $tmp/a2.csv $tmp/p1.c
 # --- SIGHUP: a changed file swapped in, a removed one unloaded, a corrupt one ignored
 cp "$tmp/m2.safetensors" "$tmp/models/.hidden.safetensors"   # not a model name either (a leading dot)
 kill -HUP $pid
-sleep 1
+for _ in $(seq 100); do   # the reload reads the directory within 10 s even on a loaded machine
+  grep -q 'reload: .hidden.safetensors' "$tmp/serve.log" && break
+  sleep 0.1
+done
 rm "$tmp/models/.hidden.safetensors"
 check "SIGHUP: a model file whose name is not a model name is reported" \
       "grep -q 'reload: .hidden.safetensors not served: its name is not a model name' $tmp/serve.log"

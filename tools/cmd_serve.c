@@ -64,7 +64,7 @@ int cmd_serve(int argc, char **argv, int first) {
          "for health probes", 0, 0},
         {"max-body", ARG_STR, &a.max_body, "SIZE", "request body at most (default 16MiB; more: 413)", 0, 0},
         {"max-series", ARG_SIZE, &a.max_series, "N", "series in one request at most (default 100000)", 0, 0},
-        {"max-points", ARG_SIZE, &a.max_points, "N", "points in one request at most, after gap filling (default "
+        {"max-points", ARG_SIZE, &a.max_points, "N", "points in one request at most, after gap filling (default 0: "
                                                      "10000000, or what --memory-limit leaves for them when less)", 0, 0},
         {"timeout", ARG_SIZE, &a.timeout, "S", "close a connection idle for S seconds, or whose request "
          "headers are not in S seconds after its accept (default 30)", 0, 0},
