@@ -92,13 +92,22 @@ static void *low_at(const fc_model *m, void *base, size_t elem_offset) {
     return (char *)base + elem_offset * m->be->low_bytes[m->prec];
 }
 
-/* Tensor by tensor, each to its aligned place (FC_LOW_PARAM_ALIGN). */
+/* Each tensor to its aligned place (FC_LOW_PARAM_ALIGN), in runs of
+ * tensors that lie end to end in both blocks (lengths that are multiples of
+ * the alignment: most of them), so that a step rounds in a few calls, not
+ * one per tensor (on a GPU, a launch each). */
 void fc_model_refresh_low(fc_model *m) {
     if (m->prec == FC_PREC_FP32) return;
-    for (size_t i = 0; i < m->n_tensors; i++) {
-        const fc_tensor *t = &m->tensors[i];
-        if (t->trainable)
-            m->be->round_to(m->be, low_at(m, m->params_low, t->low_offset), m->params + t->offset, t->numel, m->prec);
+    size_t off = 0, low = 0, n = 0;   /* the run so far */
+    for (size_t i = 0; i <= m->n_tensors; i++) {
+        const fc_tensor *t = i < m->n_tensors ? &m->tensors[i] : NULL;
+        if (t && !t->trainable) continue;
+        if (t && n && t->offset == off + n && t->low_offset == low + n) {
+            n += t->numel;
+            continue;
+        }
+        if (n) m->be->round_to(m->be, low_at(m, m->params_low, low), m->params + off, n, m->prec);
+        if (t) off = t->offset, low = t->low_offset, n = t->numel;
     }
 }
 
