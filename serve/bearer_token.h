@@ -7,7 +7,7 @@
 #define FC_SERVE_BEARER_TOKEN_H
 
 #include <stddef.h>
-#include "fcast.h"
+#include "fcast/status.h"
 
 #define FC_BEARER_TOKEN_MAX 4096   /* bytes of a token, at most */
 

@@ -26,7 +26,7 @@
 #ifndef FC_SERVE_CONN_GUARD_H
 #define FC_SERVE_CONN_GUARD_H
 
-#include "fcast.h"
+#include "fcast/status.h"
 
 /* Connections beyond --max-connections kept for health probes. */
 #define FC_CONN_RESERVE 4

@@ -14,7 +14,7 @@
 #define FC_SERVE_HTTP_SERVER_H
 
 #include <stddef.h>
-#include "fcast.h"
+#include "fcast/status.h"
 
 typedef struct {
     const char *method;         /* "GET", "POST", ... */

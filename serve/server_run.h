@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "fcast.h"
+#include "fcast/status.h"
 
 /* The flags of `fcast serve`, by their names; sizes in their units. */
 typedef struct {

@@ -19,6 +19,9 @@ check "cmake --install succeeds" "[ $code -eq 0 ]"
 [ $code -eq 0 ] || cat "$tmp/install.txt" >&2
 check "installs bin/fcast" "[ -x $prefix/bin/fcast ]"
 check "installs include/fcast.h" "cmp -s include/fcast.h $prefix/include/fcast.h"
+for part in include/fcast/*.h; do
+  check "installs $part (a part of fcast.h)" "cmp -s $part $prefix/$part"
+done
 # the file's version is the API's (1.0.0), the soname's its major
 check "installs libfcast.so.2.0.0, libfcast.so.2 and libfcast.so" \
       "[ -f $libdir/libfcast.so.2.0.0 ] && [ \"\$(readlink $libdir/libfcast.so.2)\" = libfcast.so.2.0.0 ] \
@@ -46,7 +49,8 @@ lib="$libdir/libfcast.so.2"
 # would fail the producer with SIGPIPE, now and then)
 readelf -d "$lib" > "$tmp/dynamic.txt"
 check "soname is libfcast.so.2" "grep -q 'Library soname: \[libfcast.so.2\]' $tmp/dynamic.txt"
-sed -nE '/^typedef/d; s/^[a-z][^(]*[ *]((fc|fcast)_[a-z0-9_]+)\(.*/\1/p' include/fcast.h | sort -u > "$tmp/declared.txt"
+sed -nE '/^typedef/d; s/^[a-z][^(]*[ *]((fc|fcast)_[a-z0-9_]+)\(.*/\1/p' include/fcast.h include/fcast/*.h | sort -u \
+  > "$tmp/declared.txt"
 nm -D --defined-only "$lib" | awk '{print $3}' | sort > "$tmp/exported.txt"
 check "the header declares the API (fcast_train among its functions)" \
       "grep -qx fcast_train $tmp/declared.txt && [ \$(wc -l < $tmp/declared.txt) -ge 10 ]"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fcast.h"
 #include "core/error.h"
 #include "data/dataset.h"
 #include "quant/returns.h"

@@ -5,6 +5,7 @@
  * CLI's flags. */
 #include <math.h>
 
+#include "fcast.h"
 #include "core/error.h"
 #include "quant/risk.h"
 

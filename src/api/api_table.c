@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "fcast.h"
 #include "core/error.h"
 #include "data/dataset.h"
 

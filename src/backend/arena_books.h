@@ -6,7 +6,7 @@
 #define FC_BACKEND_ARENA_BOOKS_H
 
 #include <stddef.h>
-#include "fcast.h"
+#include "fcast/status.h"
 
 typedef struct {
     size_t size;   /* bytes of the block */

@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include "fcast.h"
+#include "fcast/status.h"
 
 /* The longest message kept, with its NUL (longer ones are cut). */
 #define FC_ERROR_CAP 1024

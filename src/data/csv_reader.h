@@ -10,7 +10,7 @@
 #define FC_DATA_CSV_READER_H
 
 #include <stddef.h>
-#include "fcast.h"
+#include "fcast/status.h"
 
 typedef struct {
     const char *ptr;

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "fcast.h"
+#include "fcast/status.h"
 
 /* How ds is written in the file. DATE and DATETIME are stored as seconds
  * since 1970-01-01T00:00:00 (no time zone); INDEX as the integer itself. */

@@ -5,7 +5,7 @@
 #define FC_DATA_TEXT_MAP_H
 
 #include <stddef.h>
-#include "fcast.h"
+#include "fcast/status.h"
 
 /* Opens a user's input file for reading without ever blocking or touching
  * a device: a FIFO, a terminal, a socket or a device is refused before it

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "fcast.h"
+#include "fcast/status.h"
 
 typedef struct {
     int64_t b;

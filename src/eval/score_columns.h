@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 #include <sys/types.h>
-#include "fcast.h"
+#include "fcast/status.h"
 
 #define FC_EVAL_NO_COLUMN ((size_t)-1)
 

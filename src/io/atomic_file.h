@@ -27,7 +27,7 @@
 
 #include <stdio.h>
 
-#include "fcast.h"
+#include "fcast/status.h"
 
 /* Writes the file's contents to `f`; returns FC_OK or a status with a message
  * set (the message need not name the path: fc_write_file_atomic prefixes it).

@@ -21,7 +21,7 @@
 
 #include <stddef.h>
 
-#include "fcast.h"
+#include "fcast/status.h"
 
 /* Larger than any configuration a person writes; bounds what a wrong path
  * (a log file, a dataset) can make us read. */

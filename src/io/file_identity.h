@@ -6,7 +6,7 @@
 
 #include <sys/types.h>
 
-#include "fcast.h"
+#include "fcast/status.h"
 
 typedef struct {
     int exists;     /* stat() succeeded: dev and ino say which file */

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fcast.h"
+#include "fcast/status.h"
 
 /* The first seven are the ones fcast produces; the rest exist so that files
  * written by PyTorch users with, say, a bool buffer still open. */

@@ -14,7 +14,7 @@
 #define FC_QUANT_BACKTEST_H
 
 #include <stddef.h>
-#include "fcast.h"
+#include "fcast/status.h"
 
 typedef enum { FC_RULE_SMA_CROSS = 0, FC_RULE_RSI, FC_RULE_BBANDS } fc_rule_kind;
 

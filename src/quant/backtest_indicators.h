@@ -6,7 +6,7 @@
 #define FC_QUANT_BACKTEST_INDICATORS_H
 
 #include <stddef.h>
-#include "fcast.h"
+#include "fcast/status.h"
 
 fc_status fc_bt_compute_sma(const double *close, size_t n, size_t period, double *out);
 fc_status fc_bt_compute_rsi(const double *close, size_t n, size_t period, double *out);

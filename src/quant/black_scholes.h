@@ -11,7 +11,7 @@
 #define FC_QUANT_BLACK_SCHOLES_H
 
 #include <stddef.h>
-#include "fcast.h"
+#include "fcast/status.h"
 
 typedef enum { FC_PUT = 0, FC_CALL = 1 } fc_option_type;
 

@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "fcast.h"
+#include "fcast/status.h"
 
 typedef enum {
     FC_IND_SMA = 0,

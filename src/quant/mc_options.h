@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "fcast.h"
+#include "fcast/status.h"
 #include "quant/black_scholes.h"
 
 struct fc_backend;

@@ -4,7 +4,7 @@
 #define FC_QUANT_PARAM_RANGE_H
 
 #include <stddef.h>
-#include "fcast.h"
+#include "fcast/status.h"
 
 #define FC_RANGE_MAX_VALUES 100000
 

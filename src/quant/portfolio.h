@@ -10,7 +10,7 @@
 #define FC_QUANT_PORTFOLIO_H
 
 #include <stddef.h>
-#include "fcast.h"
+#include "fcast/status.h"
 
 /* More assets than this make the N x N covariance and KKT system too large
  * for one machine's memory; refused before anything is computed. */

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "data/dataset.h"
-#include "fcast.h"
+#include "fcast/status.h"
 
 typedef struct {
     size_t n_rows;      /* T: common ds values */

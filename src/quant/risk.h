@@ -20,7 +20,7 @@
 #define FC_QUANT_RISK_H
 
 #include <stddef.h>
-#include "fcast.h"
+#include "fcast/status.h"
 
 #define FC_PERIODS_PER_YEAR 252.0
 

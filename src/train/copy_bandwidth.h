@@ -5,7 +5,7 @@
 #define FC_TRAIN_COPY_BANDWIDTH_H
 
 #include <stddef.h>
-#include "fcast.h"
+#include "fcast/status.h"
 #include "backend/backend.h"
 
 typedef struct {

@@ -9,7 +9,7 @@
 #ifndef FC_TRAIN_DENSE_PEAK_H
 #define FC_TRAIN_DENSE_PEAK_H
 
-#include "fcast.h"
+#include "fcast/status.h"
 #include "backend/backend.h"
 
 /* Best GFLOP/s over `rounds` rounds of 20 forward calls after 10 untimed

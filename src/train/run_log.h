@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "fcast.h"
+#include "fcast/status.h"
 #include "train/phase_times.h"
 #include "train/progress.h"
 

@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 
-#include "fcast.h"
+#include "fcast/status.h"
 
 #define FC_TUNE_MAX_PARAMS 32
 #define FC_TUNE_MAX_CHOICES 64

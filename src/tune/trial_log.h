@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "fcast.h"
+#include "fcast/status.h"
 
 typedef enum { FC_VALUE_TEXT, FC_VALUE_INT, FC_VALUE_REAL, FC_VALUE_BOOL } fc_value_type;
 

@@ -1,0 +1,286 @@
+/* Trading analytics of libfcast.so (docs/c-api.md, "Trading analytics"):
+ * indicators, options, risk, portfolios, backtests. Included by fcast.h;
+ * include that. */
+#ifndef FCAST_QUANT_H
+#define FCAST_QUANT_H
+
+#include "fcast/library.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Trading analytics (docs/c-api.md, "Trading analytics"): TA-Lib's     */
+/* indicators, options (Black-Scholes, Monte Carlo), risk measures and */
+/* portfolio weights over the caller's arrays; nothing to free but a   */
+/* device and a file's returns (their _free). Errors name the argument */
+/* and the index at fault ("vol[3] = -0.2").                           */
+/* ------------------------------------------------------------------ */
+
+/* Indicators, with TA-Lib 0.8.1's values (docs/quant-indicators.md).
+ * spec is the text of `fcast quant indicators --ind`: "sma:20", "ema:10",
+ * "wma:10", "rsi:14", "mom:10", "roc:10", "stddev:5:1", "bbands:20:2:2",
+ * "macd:12:26:9", "zscore:20" (parameters in TA-Lib's order; omitted ones
+ * take TA-Lib 0.8.1's defaults: bbands' period is 20, 5 before 0.8.1;
+ * zscore, fcast's own, takes 20).
+ * Its outputs: 3 for bbands (upper, middle, lower) and macd (macd, signal,
+ * hist), 1 otherwise. */
+fc_status fcast_indicator_outputs(const char *spec, size_t *n_outputs);
+/* TA-Lib's lookback: the NaNs that start the outputs of a series without NaN. */
+fc_status fcast_indicator_lookback(const char *spec, size_t *lookback);
+/* One series x[0 .. n) into outs[k][0 .. n) for k < n_outs, which must be
+ * the spec's number of outputs: NaN for the first lookback values (all of
+ * them when n <= lookback) and where the indicator is undefined, as
+ * TA-Lib's Python functions return them. Leading NaNs of x are skipped
+ * (the series starts at its first number); a later NaN enters the running
+ * sums as in TA-Lib. The outputs may not overlap x or each other. */
+fc_status fcast_indicator(const char *spec, const double *x, size_t n, double *const *outs, size_t n_outs);
+/* The same for n_series series in the grouped layout of
+ * fcast_data_from_arrays: series i is values[indptr[i] .. indptr[i+1])
+ * (indptr[0] = 0, never decreasing; a series may be empty), each on its
+ * own; outs[k] has indptr[n_series] values. Large inputs run on all cores. */
+fc_status fcast_indicator_grouped(const char *spec, size_t n_series, const int64_t *indptr, const double *values,
+                                  double *const *outs, size_t n_outs);
+
+/* Several indicators computed in one pass over the data (each series read
+ * once for all): the comma-separated specs of `fcast quant indicators
+ * --ind` ("sma:20,rsi:14,bbands:20:2"), each at most once, at most 64. */
+#define FCAST_INDICATOR_MAX_SPECS 64
+typedef struct fcast_indicator_set fcast_indicator_set;
+fc_status fcast_indicator_set_parse(const char *specs, fcast_indicator_set **out);
+size_t fcast_indicator_set_size(const fcast_indicator_set *s);
+/* Spec j in its canonical text ("bbands:20:2", what fcast_indicator_lookback
+ * takes), NULL past the end. */
+const char *fcast_indicator_set_spec(const fcast_indicator_set *s, size_t j);
+/* The output columns of all specs, spec by spec, each spec's outputs in
+ * fcast_indicator's order: column c's name ("sma_20", "bbands_20_2_upper";
+ * the spec with '_' for ':', then the output's name when there are
+ * several), NULL past the end. */
+size_t fcast_indicator_set_n_columns(const fcast_indicator_set *s);
+const char *fcast_indicator_set_column(const fcast_indicator_set *s, size_t c);
+void fcast_indicator_set_free(fcast_indicator_set *s);
+
+/* What a NaN inside a series does: POISON, TA-Lib's (it enters the running
+ * sums); RESTART, each run between NaNs is a series of its own. */
+typedef enum { FCAST_NAN_POISON = 0, FCAST_NAN_RESTART = 1 } fcast_nan_policy;
+typedef struct fcast_device fcast_device;   /* where the work runs: fcast_device_open below */
+typedef struct {
+    fcast_nan_policy nan;
+    int threads;                  /* 0: all cores */
+    const fcast_device *device;   /* NULL: the CPU */
+} fcast_indicator_options;
+/* Every spec of s over the series of fcast_indicator_grouped's layout
+ * (o NULL: POISON, all cores, the CPU): outs[c] (indptr[n_series] values)
+ * for each of the n_outs = fcast_indicator_set_n_columns(s) columns.
+ * too_short (may be NULL): (size(s), n_series) row-major, 1 where a series
+ * is too short (under RESTART, after its gaps) for spec j to give a value. */
+fc_status fcast_indicator_set_compute(const fcast_indicator_set *s, const fcast_indicator_options *o,
+                                      size_t n_series, const int64_t *indptr, const double *values,
+                                      double *const *outs, size_t n_outs, uint8_t *too_short);
+
+typedef enum { FCAST_PUT = 0, FCAST_CALL = 1 } fcast_option_type;
+
+/* n options on a stock with a continuous dividend yield, one value per
+ * option in each array: type[i] (FCAST_CALL or FCAST_PUT), spot[i] > 0,
+ * strike[i] > 0, rate[i] (continuously compounded) and div[i] finite,
+ * vol[i] > 0, expiry[i] > 0 in years. rate and div may be NULL: 0. */
+typedef struct {
+    size_t n;
+    const int *type;
+    const double *spot, *strike, *rate, *div, *vol, *expiry;
+} fcast_option_arrays;
+
+/* European prices and Greeks under Black-Scholes-Merton into arrays of
+ * o->n values, any of them NULL when not wanted. QuantLib's units: vega
+ * and rho per 1.00 of volatility and rate, theta per year. */
+fc_status fcast_bs_european(const fcast_option_arrays *o, double *price, double *delta, double *gamma,
+                            double *vega, double *theta, double *rho);
+/* Discrete geometric-average-price Asian options in closed form (Kemna and
+ * Vorst; QuantLib's AnalyticDiscreteGeometricAveragePriceAsianEngine):
+ * the average of n_fixings prices at fixing_times[0 .. n_fixings), sorted
+ * and within [0, expiry[i]] for every option (0: today's spot is one), or,
+ * fixing_times NULL, at expiry[i] j / n_fixings for j = 1 .. n_fixings. */
+fc_status fcast_asian_geometric(const fcast_option_arrays *o, const double *fixing_times, size_t n_fixings,
+                                double *price);
+
+/* One option priced by Monte Carlo as `fcast quant option` does: exact
+ * lognormal paths from counter-based draws, so that a seed gives the same
+ * price on any number of threads. A field left 0 takes the default said. */
+typedef struct {
+    int type;                   /* FCAST_CALL or FCAST_PUT */
+    int asian;                  /* 0: European; 1: arithmetic-average-price Asian */
+    double spot, strike, rate, div, vol, expiry;   /* as in fcast_option_arrays */
+    const double *fixing_times; /* Asian: n_fixings sorted times in [0, expiry]; NULL: expiry j / n_fixings */
+    size_t n_fixings;           /* Asian: fixings of the average; 0: 12 */
+    size_t steps;               /* European: time steps per path; 0: 1 (the paths are exact) */
+    uint64_t paths;             /* 0: 1000000; rounded up to whole draws (2 paths, 4 with antithetic) */
+    uint64_t seed;              /* any value (the CLI's default is 42) */
+    int antithetic;             /* 1: each path with its mirror */
+    int no_control_variate;     /* Asian: 1 to go without the geometric-average control variate */
+} fcast_mc_option;
+
+typedef struct {
+    double price, std_error;    /* the estimate and its standard error */
+    double ci_low, ci_high;     /* 95%: price -+ 1.959964 std_error */
+    uint64_t paths;             /* paths simulated */
+} fcast_mc_result;
+
+fc_status fcast_mc_price(const fcast_mc_option *o, fcast_mc_result *out);
+
+/* Where Monte Carlo prices run, as `fcast quant option --device` says:
+ * "auto" (NULL too: GPU 0 when one with fcast's quant kernels is usable,
+ * else the CPU), "cpu", "cuda" or "cuda:N". A GPU runs the CPU's draws in
+ * the same order (equal but for the last bits of exp, log, sin, cos).
+ * cuda without a usable GPU is FC_ERR_BACKEND naming the device and the
+ * check that failed ("device cuda:0: no CUDA backend: ..."); a name that
+ * is none of these forms is FC_ERR_INVALID. */
+fc_status fcast_device_open(const char *device, fcast_device **out);
+/* One line saying which device runs and, under auto, why not a GPU:
+ * "device: cpu", "device: cpu (no GPU: ...)", "device: cuda:0 (...)". */
+const char *fcast_device_note(const fcast_device *d);
+/* The forms of a device name, for help texts. */
+#define FCAST_DEVICE_FORMS "auto | cpu | cuda | cuda:N"
+/* *gpu 1 when device names a GPU (cuda, cuda:N), 0 for auto (NULL too) and
+ * cpu; FC_ERR_INVALID naming the forms for any other text. */
+fc_status fcast_device_is_gpu(const char *device, int *gpu);
+void fcast_device_free(fcast_device *d);
+
+/* What a Monte Carlo estimate is made of (`fcast quant option` prints it). */
+typedef struct {
+    uint64_t samples;                    /* independent samples (an antithetic pair counts once) */
+    double plain_price, plain_std_error; /* without the control variate (else price and std_error) */
+    double geo_mc, geo_mc_std_error;     /* Asian: Monte Carlo mean of the geometric-average payoff */
+    double geo_exact;                    /* Asian: its closed form (Kemna-Vorst) */
+    double cv_beta;                      /* the control variate's coefficient; 0 when not used */
+} fcast_mc_detail;
+
+/* fcast_mc_price on dev (NULL: the CPU), the same price for a seed, with
+ * *detail (may be NULL) filled too. */
+fc_status fcast_mc_price_on(const fcast_mc_option *o, const fcast_device *dev, fcast_mc_result *out,
+                            fcast_mc_detail *detail);
+
+/* Risk of n simple returns per period (252 periods a year; returns finite
+ * and not below -1), with empyrical's conventions: volatility and Sharpe
+ * from the ddof-1 standard deviation, risk-free rate and required return 0. */
+typedef struct {
+    size_t n;
+    double mean;                /* per period */
+    double annual_return;       /* CAGR: prod(1 + r)^(252 / n) - 1 */
+    double annual_volatility;   /* std(r) sqrt(252) */
+    double sharpe;              /* mean / std sqrt(252); NaN when the returns are constant */
+    double sortino;             /* downside deviation over all periods; +inf when none lost */
+    double max_drawdown;        /* <= 0, of the wealth prod(1 + r) from 1 */
+} fcast_risk;
+
+/* n >= 2. */
+fc_status fcast_risk_summary(const double *returns, size_t n, fcast_risk *out);
+/* One-period value at risk and expected shortfall at a confidence level in
+ * (0, 1), losses positive. Historical (n >= 1): the k-th worst return,
+ * k = ceil((1 - level) n) (QuantLib's percentile), and the mean of the k
+ * worst. Normal (n >= 2): from the mean and the ddof-1 standard deviation. */
+fc_status fcast_var_historical(const double *returns, size_t n, double level, double *var, double *cvar);
+fc_status fcast_var_normal(const double *returns, size_t n, double level, double *var, double *es);
+
+/* Portfolios of n_assets from n_periods returns of each, row-major:
+ * returns[t * n_assets + j] (a DataFrame's values); every value finite,
+ * n_periods >= 2, 1 <= n_assets <= 4096. The sample mean (n_assets) and
+ * covariance (n_assets x n_assets, ddof 1) per period: */
+fc_status fcast_portfolio_moments(const double *returns, size_t n_periods, size_t n_assets, double *mean,
+                                  double *cov);
+/* Fully invested weights (summing to 1, shorts allowed, closed form): of
+ * least variance, and of least variance earning `target` per period
+ * (mean'w = target; n_assets >= 2). */
+fc_status fcast_portfolio_min_variance(const double *returns, size_t n_periods, size_t n_assets, double *weights);
+fc_status fcast_portfolio_target_return(const double *returns, size_t n_periods, size_t n_assets, double target,
+                                        double *weights);
+
+/* The returns matrix of a long CSV file (unique_id, ds, y; other columns
+ * ignored), as `fcast quant risk` and `fcast quant portfolio` read --data:
+ * rows as given (no frequency grid: trading days leave weekends out), the
+ * series aligned on ds by an inner join (the ds where every series has a
+ * value), then simple returns p_t / p_{t-1} - 1 between consecutive kept
+ * ds of prices (all > 0, at least 3 common ds), or, are_returns 1, y as
+ * given (finite and above -1, at least 2 common ds). Errors name the
+ * file, the line, the series and the ds. Series in sorted id order. */
+typedef struct fcast_returns fcast_returns;
+fc_status fcast_returns_read_csv(const char *path, int are_returns, fcast_returns **out);
+size_t fcast_returns_n_periods(const fcast_returns *r);
+size_t fcast_returns_n_assets(const fcast_returns *r);
+/* The id of series j, NULL past the end. */
+const char *fcast_returns_id(const fcast_returns *r, size_t j);
+/* returns[t * n_assets + j]: the matrix fcast_risk_summary's columns and
+ * fcast_portfolio_*'s returns come from, owned by r. */
+const double *fcast_returns_values(const fcast_returns *r);
+void fcast_returns_free(fcast_returns *r);
+
+/* A long CSV file (unique_id, ds, y; other columns ignored) with its rows
+ * as given, as `fcast quant indicators` and `fcast quant backtest` read
+ * --data: no frequency grid (trading days leave weekends out), series in
+ * sorted id order, each in ds order, an empty y missing (NaN). Errors name
+ * the file, the line and the series. */
+typedef struct fcast_table fcast_table;
+fc_status fcast_table_read_csv(const char *path, fcast_table **out);
+size_t fcast_table_n_series(const fcast_table *t);
+/* The id of series i, NULL past the end. */
+const char *fcast_table_id(const fcast_table *t, size_t i);
+/* The grouped layout (fcast_indicator_grouped's), owned by t: series i is
+ * values[indptr[i] .. indptr[i+1]), NaN where missing. */
+const int64_t *fcast_table_indptr(const fcast_table *t);
+const double *fcast_table_values(const fcast_table *t);
+/* The ds of row `row` as fcast writes it ("2024-01-31", "2024-01-31
+ * 09:30:00", "17") into buf, cap >= 48. */
+fc_status fcast_table_ds_text(const fcast_table *t, size_t row, char *buf, size_t cap);
+void fcast_table_free(fcast_table *t);
+
+/* Backtests of a trading rule over a grid of its parameters, as `fcast
+ * quant backtest` runs them (docs/quant-analytics.md): a position decided
+ * on the close of bar t earns the return of bar t+1; costs are cost_bps
+ * basis points per unit of turnover. Rules and their parameters:
+ * "sma-cross" (fast, slow), "rsi" (period, lower, upper), "bbands"
+ * (period, k). Messages name a parameter by these names. */
+typedef enum { FCAST_RULE_SMA_CROSS = 0, FCAST_RULE_RSI = 1, FCAST_RULE_BBANDS = 2 } fcast_rule;
+fc_status fcast_rule_parse(const char *name, fcast_rule *out);
+/* The rule's name and its parameters' (NULL past the end or for no rule). */
+const char *fcast_rule_name(fcast_rule r);
+size_t fcast_rule_n_params(fcast_rule r);
+const char *fcast_rule_param_name(fcast_rule r, size_t i);
+/* The product of one range per parameter: ranges[i] for parameter i,
+ * "start:stop:step" (inclusive), "start:stop" (step 1) or one value; NULL
+ * (or i >= n_ranges) takes the default (fast 5:50:5, slow 20:200:10;
+ * period 14, lower 30, upper 70; period 20, k 2). Combinations with fast
+ * >= slow or lower >= upper are skipped; every one kept is checked
+ * (periods whole numbers from 1, 2 for rsi and bbands, to 100000; RSI
+ * thresholds in [0, 100]; k > 0). A grid with none left is FC_ERR_INVALID. */
+typedef struct fcast_grid fcast_grid;
+fc_status fcast_grid_new(fcast_rule rule, const char *const *ranges, size_t n_ranges, fcast_grid **out);
+size_t fcast_grid_size(const fcast_grid *g);
+size_t fcast_grid_skipped(const fcast_grid *g);
+fcast_rule fcast_grid_rule(const fcast_grid *g);
+/* The fcast_rule_n_params values of combination c, NULL past the end. */
+const double *fcast_grid_params(const fcast_grid *g, size_t c);
+void fcast_grid_free(fcast_grid *g);
+
+typedef struct {
+    double cost_bps;   /* in [0, 10000) */
+    int allow_short;   /* 1: long-short; 0: long-only */
+} fcast_backtest_options;
+/* Of one combination on one series: total return; CAGR (252 bars a year);
+ * Sharpe (ddof 1, sqrt(252); NaN if the strategy never moves); maximum
+ * drawdown (<= 0); trades opened, trades closed and the fraction of closed
+ * trades that gained (NaN when none closed). */
+typedef struct {
+    double total_return, cagr, sharpe, max_drawdown, hit_rate;
+    size_t trades, closed_trades;
+} fcast_backtest_metrics;
+/* Every combination of g on every series of closes in the grouped layout
+ * (NaN closes skipped; at least 2 left, all > 0, each period no longer than
+ * the series): out (fcast_grid_size(g), n_series) row-major. ids (may be
+ * NULL) name the series in messages. */
+fc_status fcast_backtest(const fcast_grid *g, const fcast_backtest_options *o, size_t n_series, const int64_t *indptr,
+                         const double *close, const char *const *ids, fcast_backtest_metrics *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
