@@ -17,7 +17,7 @@
 
 #include "backend/backend.h"
 #include "core/error.h"
-#include "io/model_file.h"
+#include "train/model_file.h"
 #include "train/forecaster.h"
 #include "train/progress.h"
 

@@ -14,7 +14,7 @@
 #include "st_files.h"
 #include "core/error.h"
 #include "core/rng.h"
-#include "io/conformal_file.h"
+#include "train/conformal_file.h"
 #include "train/conformal.h"
 
 static const float *tensor(const fc_safetensors *f, const char *name) {

@@ -9,7 +9,7 @@
 #include "check.h"
 #include "st_files.h"
 #include "core/error.h"
-#include "io/model_file.h"
+#include "train/model_file.h"
 #include "io/safetensors.h"
 
 static const char *PATH = "/tmp/fcast_test_model_file.safetensors";

@@ -10,7 +10,7 @@
 
 #include "check.h"
 #include "core/error.h"
-#include "io/model_file.h"
+#include "train/model_file.h"
 #include "models/model_kinds.h"
 
 static void check_rows(void) {

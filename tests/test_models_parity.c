@@ -15,7 +15,7 @@
 
 #include "check.h"
 #include "core/error.h"
-#include "io/model_file.h"
+#include "train/model_file.h"
 #include "io/safetensors.h"
 #include "kernels/loss.h"
 #include "models/model.h"

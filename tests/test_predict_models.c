@@ -27,7 +27,7 @@
 #include "st_files.h"
 #include "core/error.h"
 #include "data/exog_data.h"
-#include "io/model_file.h"
+#include "train/model_file.h"
 #include "io/safetensors.h"
 #include "train/forecaster.h"
 

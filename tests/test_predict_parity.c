@@ -11,7 +11,7 @@
 #include "core/error.h"
 #include "data/dataset.h"
 #include "io/forecast_csv.h"
-#include "io/model_file.h"
+#include "train/model_file.h"
 #include "io/safetensors.h"
 #include "train/forecaster.h"
 

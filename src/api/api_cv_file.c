@@ -11,7 +11,7 @@
 #include "core/error.h"
 #include "dist/dist.h"
 #include "dist/dist_grads.h"
-#include "io/cv_csv.h"
+#include "train/cv_csv.h"
 #include "io/output_path.h"
 
 static fc_status write_csv(const char *out, const fc_api_cv_run *r, const fc_dataset *ds) {

@@ -6,7 +6,7 @@
 #define FC_API_ENSEMBLE_H
 
 #include "api/api.h"
-#include "io/ensemble_file.h"
+#include "train/ensemble_file.h"
 #include "train/memory_plan.h"
 
 /* One member: its configuration resolved as fcast_train resolves it. */

@@ -8,7 +8,7 @@
 #include "core/error.h"
 #include "eval/evaluate.h"
 #include "io/atomic_file.h"
-#include "io/model_file.h"
+#include "train/model_file.h"
 #include "io/output_path.h"
 
 typedef struct {

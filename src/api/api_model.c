@@ -8,7 +8,7 @@
 
 #include "api/api.h"
 #include "core/error.h"
-#include "io/model_file.h"
+#include "train/model_file.h"
 #include "models/model_kinds.h"
 #include "train/exog_bind.h"
 #include "train/forecast_columns.h"

@@ -8,7 +8,7 @@
 #define FC_API_API_PREDICT_H
 
 #include "api/api.h"
-#include "io/ensemble_file.h"
+#include "train/ensemble_file.h"
 #include "train/forecast_columns.h"
 
 #define FC_PREDICT_MAX_FILES 16

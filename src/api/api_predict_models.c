@@ -6,7 +6,7 @@
 
 #include "api/api_predict.h"
 #include "core/error.h"
-#include "io/model_file.h"
+#include "train/model_file.h"
 
 /* Column names as neuralforecast's: the class name, then 1, 2, ... for
  * its second, third, ... model of the call (among the columns written),

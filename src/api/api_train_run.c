@@ -22,7 +22,7 @@
 #include "dist/dist_grads.h"
 #include "train/memory_plan.h"
 #include "train/run_log.h"
-#include "io/model_file.h"
+#include "train/model_file.h"
 #include "io/output_path.h"
 
 typedef struct {

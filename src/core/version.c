@@ -1,4 +1,4 @@
-/* The engine's version, written into every model file (see io/model_file.c). */
+/* The engine's version, written into every model file (see train/model_file.c). */
 #include "fcast/status.h"
 
 const char *fc_version(void) { return FC_VERSION; }

@@ -12,7 +12,7 @@
 
 #include "core/error.h"
 #include "dist/dist.h"
-#include "io/model_file.h"
+#include "train/model_file.h"
 #include "io/safetensors.h"
 
 #define T_EXP_AVG "optimizer.exp_avg"

@@ -10,8 +10,8 @@
 #include "core/error.h"
 #include "data/ds_text.h"
 #include "data/freq.h"
-#include "io/conformal_file.h"
-#include "io/model_file.h"
+#include "train/conformal_file.h"
+#include "train/model_file.h"
 #include "io/safetensors.h"
 
 /* Longest prefixed name: a tensor name or metadata key after "member.<i>.". */
@@ -322,7 +322,7 @@ static fc_status refuse_ensemble(const fc_safetensors *st, const char *path) {
     if (!ens) return FC_OK;
     return fc_error(FC_ERR_FORMAT, "%s is an ensemble of models (written by fcast ensemble; %s), not one model: "
                     "forecast with it by `fcast predict --model %s` (its column Ensemble; --members adds each "
-                    "member's), or in C by fc_ensemble_load (io/ensemble_file.h)", path, ens, path);
+                    "member's), or in C by fc_ensemble_load (train/ensemble_file.h)", path, ens, path);
 }
 
 fc_status fc_forecaster_load(const char *path, fc_backend *be, fc_forecaster *out) {

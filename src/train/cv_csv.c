@@ -3,7 +3,7 @@
 
 #include "io/atomic_file.h"
 #include "io/csv_write.h"
-#include "io/cv_csv.h"
+#include "train/cv_csv.h"
 #include "io/forecast_csv.h"
 
 typedef struct {

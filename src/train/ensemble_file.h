@@ -1,5 +1,5 @@
 /* Ensemble files (fcast ensemble): one safetensors holding every member as
- * a model file holds it (io/model_file.h), under the prefix "member.<i>."
+ * a model file holds it (train/model_file.h), under the prefix "member.<i>."
  * for tensors and metadata keys alike ("member.0.config",
  * "member.0.blocks.0.layers.0.weight", ...), plus the metadata
  *   "format": "pt", "fcast_file_version", "fcast_version",

@@ -21,7 +21,7 @@ fc_status fc_forecaster_save(const fc_forecaster *f, const char *path);
 /* Loads a file written by fc_forecaster_save onto backend be. Every error
  * (missing file, corruption, another version, a missing or misshapen
  * tensor) names the file and what to do. An ensemble file (fcast ensemble,
- * io/ensemble_file.h) is FC_ERR_FORMAT saying so and how to use it. */
+ * train/ensemble_file.h) is FC_ERR_FORMAT saying so and how to use it. */
 fc_status fc_forecaster_load(const char *path, fc_backend *be, fc_forecaster *out);
 
 /* The model configuration as compact JSON (caller frees) and back. */

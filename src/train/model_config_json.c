@@ -5,7 +5,7 @@
 #include <jansson.h>
 
 #include "core/error.h"
-#include "io/model_file.h"
+#include "train/model_file.h"
 #include "models/model_kinds.h"
 
 char *fc_model_config_to_json(const fc_model_config *c) {

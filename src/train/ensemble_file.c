@@ -8,8 +8,8 @@
 
 #include "core/error.h"
 #include "data/freq.h"
-#include "io/ensemble_file.h"
-#include "io/model_file.h"
+#include "train/ensemble_file.h"
+#include "train/model_file.h"
 
 #define PREFIX_MAX 32
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "io/conformal_file.h"
+#include "train/conformal_file.h"
 
 static char *pack_ids(const fc_conformal *c, size_t *len) {
     size_t n = 0;
