@@ -49,8 +49,6 @@ PUBLIC_OK = {"api", "serve", "tools"}
 # The includes that broke the rules when this check was written, and why
 # they are still there (issue 34 moves each to the layer it belongs to).
 KNOWN = {
-    ("src/backend/backend.c", "dist/dist.h"): "the distributed state is a global the backend reaches",
-    ("src/backend/backend.c", "dist/dist_grads.h"): "the distributed state is a global the backend reaches",
     ("src/backend/cuda/cuda_quant.cu", "quant/indicator_exec.h"): "shared quant bodies not yet in kernels/",
     ("src/backend/cuda/cuda_quant.cu", "quant/mc_slices.h"): "shared quant bodies not yet in kernels/",
     ("src/backend/backend.h", "fcast.h"): "its types are the API's (the device forms, the quant tables)",

@@ -10,8 +10,7 @@
 #include "backend/backend.h"
 #include "backend/backend_loader.h"
 #include "core/error.h"
-#include "dist/dist.h"
-#include "dist/dist_grads.h"
+#include "core/local_rank.h"
 
 enum { MAX_GPU_INDEX = 1023 };   /* far past any machine; keeps the number an int */
 
@@ -56,7 +55,7 @@ fc_status fc_backend_create(const char *device, int threads, fc_backend **out, c
     *out = NULL;
     if (note && note_cap) note[0] = 0;
     FC_TRY(fc_device_parse(device, &kind, &gpu));
-    int local = fc_dist_local_rank();
+    int local = fc_local_rank();
     if (kind != FC_DEVICE_CPU && (!device || !strchr(device, ':')))   /* auto and cuda: GPU 0, or in a job */
         gpu = local < 0 ? 0 : -1 - local;   /* the library takes the local rank modulo its GPUs (backend.h) */
     if (kind == FC_DEVICE_CUDA || (kind == FC_DEVICE_AUTO && !no_nvidia_driver(why, sizeof why))) {
@@ -93,9 +92,13 @@ fc_status fc_backend_masked_loss(fc_backend *be, double *loss, float *grad, floa
     return fc_backend_loss(be, loss, grad, grad_scale, &c);
 }
 
+static fc_backend_destroy_hook destroy_hook;
+
+void fc_backend_set_destroy_hook(fc_backend_destroy_hook hook) { destroy_hook = hook; }
+
 void fc_backend_destroy(fc_backend **be) {
     if (!be || !*be) return;
-    fc_dist_device_forget(*be);   /* its GPU group ends with it */
+    if (destroy_hook) destroy_hook(*be);   /* dist/: its GPU group ends with it */
     (*be)->destroy(*be);
     *be = NULL;
 }

@@ -457,7 +457,7 @@ fc_status fc_backend_cpu_create(int threads, fc_backend **out);
  * (backend_loader.c), so a machine without the CUDA runtime or driver runs
  * the CPU backend unchanged. "auto" tries a GPU and falls back to the CPU.
  * auto and cuda take GPU 0, or in an MPI job the GPU of the rank's local
- * rank modulo the GPUs it sees (dist.h: one rank per GPU of a machine;
+ * rank modulo the GPUs it sees (core/local_rank.h: one rank per GPU;
  * the library's device argument is then -1 - local rank). On success, note
  * (note_cap bytes; may be NULL) holds one line for the log saying which
  * device runs and, for an auto fallback, why: "device: cpu (no GPU:
@@ -465,6 +465,12 @@ fc_status fc_backend_cpu_create(int threads, fc_backend **out);
  * FC_ERR_BACKEND when cuda was asked for and cannot run, the message
  * naming the check that failed. threads: CPU threads (0: all cores). */
 fc_status fc_backend_create(const char *device, int threads, fc_backend **out, char *note, size_t note_cap);
+
+/* A function fc_backend_destroy calls with every backend before it goes,
+ * set by the layer that keeps state about backends (dist/: a GPU group's
+ * backend), which the backend layer cannot include. One at a time. */
+typedef void (*fc_backend_destroy_hook)(const fc_backend *be);
+void fc_backend_set_destroy_hook(fc_backend_destroy_hook hook);
 
 /* The device names fc_backend_create accepts, for messages and --help. */
 #define FC_DEVICE_FORMS "auto | cpu | cuda | cuda:N"

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/local_rank.h"
 #include "dist/dist.h"
 #include "dist/dist_watch.h"
 
@@ -208,13 +209,4 @@ void fc_dist_part(size_t n, size_t block, int rank, int ranks, size_t *lo, size_
     *hi = last * block < n ? last * block : n;
 }
 
-int fc_dist_local_rank(void) {
-    const char *vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"};
-    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        const char *v = getenv(vars[i]);
-        char *end;
-        long r = v && *v ? strtol(v, &end, 10) : -1;
-        if (v && *v && !*end && r >= 0 && r < 1024) return (int)r;
-    }
-    return -1;
-}
+int fc_dist_local_rank(void) { return fc_local_rank(); }

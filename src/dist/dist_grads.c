@@ -44,6 +44,7 @@ fc_status fc_dist_device_join(fc_backend *be, int group) {
     if (!be->group_join) return fc_error(FC_ERR_BACKEND, "the %s backend cannot join a group of GPUs", be->name);
     FC_TRY(be->group_join(be, id, len, fc_dist_rank(), fc_dist_size()));
     g_joined = be;
+    fc_backend_set_destroy_hook(fc_dist_device_forget);   /* the backend layer cannot call us */
     return FC_OK;
 }
 

@@ -26,7 +26,8 @@ typedef struct {
  * the same point. Call it before the run's arena takes the GPU's memory:
  * NCCL allocates its own. Alone: nothing. */
 fc_status fc_dist_device_join(fc_backend *be, int group);
-/* be is being destroyed: its group ends with it (fc_backend_destroy). */
+/* be is being destroyed: its group ends with it (fc_backend_destroy's
+ * hook, set when a backend joins). */
 void fc_dist_device_forget(const fc_backend *be);
 
 /* Ready to average n gradients on be (joining its group if not yet). */
