@@ -50,7 +50,6 @@ PUBLIC_OK = {"api", "serve", "tools"}
 # they are still there (issue 34 moves each to the layer it belongs to).
 KNOWN = {
     ("src/backend/cuda/cuda_quant.cu", "quant/indicator_exec.h"): "shared quant bodies not yet in kernels/",
-    ("src/backend/cuda/cuda_quant.cu", "quant/mc_slices.h"): "shared quant bodies not yet in kernels/",
     ("src/backend/backend.h", "fcast.h"): "its types are the API's (the device forms, the quant tables)",
     ("src/io/output_path.h", "fcast.h"): "fc_path_use is the API's fcast_path_use",
     ("src/monitor/gpu_monitor.h", "fcast.h"): "its samples are the API's",

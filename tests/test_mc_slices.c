@@ -1,6 +1,6 @@
 /* The host side of quant on the GPU, on a machine without one.
  *
- * 1. The slices of a GPU Monte Carlo run (quant/mc_slices.c) for awkward
+ * 1. The slices of a GPU Monte Carlo run (backend/mc_slices.c) for awkward
  *    counts: 1 draw, 1023, 1024, 1025, a slice boundary -+1, a budget below
  *    one chunk, and counts near 2^64 without overflow. The truth is a walk
  *    that checks every slice against the definition: whole chunks, in order,
@@ -22,7 +22,7 @@
 #include "quant/indicator_exec.h"
 #include "quant/indicators.h"
 #include "quant/mc_options.h"
-#include "quant/mc_slices.h"
+#include "backend/mc_slices.h"
 
 /* ------------------------------------------------------------ slices */
 

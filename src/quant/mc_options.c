@@ -10,7 +10,7 @@
 #include "backend/backend.h"
 #include "core/error.h"
 #include "kernels/quant_paths.h"
-#include "quant/mc_slices.h"
+#include "backend/mc_slices.h"
 
 #define MC_CHUNK_DRAWS 1024
 #define MC_Z95 1.959963984540054 /* Phi^-1(0.975) */

@@ -2,7 +2,7 @@
  * kernels/ bodies the CPU runs (kernels/quant_paths.h; kernels/indicators.h
  * by way of quant/indicator_exec.h) in thin kernels on the backend's stream.
  *
- * Monte Carlo keeps the CPU's order of additions (quant/mc_slices.h): one
+ * Monte Carlo keeps the CPU's order of additions (backend/mc_slices.h): one
  * thread per draw writes the draw's two samples into a slice buffer, one
  * thread per chunk sums its chunk's samples in draw order (fc_mc_sums_add),
  * and the host adds the chunk sums in chunk order. Philox gives the same
@@ -18,7 +18,7 @@
  *
  * GPU-only code, compiled but not yet run where it was written: every runtime
  * call is checked, and the slicing lives in plain C tested on the CPU
- * (quant/mc_slices.c, backend/launch_geometry.c, tests/test_mc_slices.c). */
+ * (backend/mc_slices.c, backend/launch_geometry.c, tests/test_mc_slices.c). */
 #include <math.h>
 #include <stdint.h>
 
@@ -27,7 +27,7 @@
 #include "quant/indicator_exec.h"
 
 extern "C" {
-#include "quant/mc_slices.h"
+#include "backend/mc_slices.h"
 }
 
 /* Threads per block of the segment kernel: one warp, so that a few thousand

@@ -10,8 +10,8 @@
  * a bounded number of draws, so the draws run in slices of whole chunks: a
  * chunk never straddles two slices, and every chunk sum is complete when its
  * slice ends. */
-#ifndef FC_QUANT_MC_SLICES_H
-#define FC_QUANT_MC_SLICES_H
+#ifndef FC_BACKEND_MC_SLICES_H
+#define FC_BACKEND_MC_SLICES_H
 
 #include <stddef.h>
 #include <stdint.h>

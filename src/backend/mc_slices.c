@@ -1,7 +1,7 @@
 /* The slices of a GPU Monte Carlo run: see mc_slices.h. Every count is
  * uint64_t and no product can exceed what it bounds (the budget, or
  * n_draws), so counts up to UINT64_MAX plan without overflow. */
-#include "quant/mc_slices.h"
+#include "backend/mc_slices.h"
 
 uint64_t fc_mc_chunk_count(uint64_t n_draws, uint32_t chunk_draws) {
     return n_draws / chunk_draws + (n_draws % chunk_draws != 0);   /* not (n + c - 1) / c: n may be near 2^64 */
