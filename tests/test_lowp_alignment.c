@@ -22,6 +22,7 @@
 #include "check.h"
 #include "core/error.h"
 #include "train/forecaster.h"
+#include "test_sines.h"
 
 enum { MIN_ALIGN = 16, N_SERIES = 2, N_POINTS = 120 };
 
@@ -55,26 +56,6 @@ static fc_status aligned_backward(fc_backend *be, const fc_linear_call *c, float
     return cpu_be->linear_backward(cpu_be, c, dy, dy_low, dx, dw, db);
 }
 
-/* Sines of two periods, in memory. */
-static fc_dataset *sines(void) {
-    fc_dataset *d = NULL;
-    CHECK(fc_dataset_alloc(N_SERIES, N_SERIES * N_POINTS, 0, &d) == FC_OK);
-    for (size_t i = 0; i < N_SERIES; i++) {
-        char id[8];
-        snprintf(id, sizeof id, "s%zu", i);
-        d->ids[i] = strdup(id);
-        d->offsets[i] = i * N_POINTS;
-        for (size_t t = 0; t < N_POINTS; t++) {
-            size_t r = i * N_POINTS + t;
-            d->ds[r] = (int64_t)t;
-            d->y[r] = 10.0 + 3.0 * sin(6.2831853 * (double)t / (double)(7 + 5 * i));
-            d->mask[r] = 1;
-        }
-    }
-    d->offsets[N_SERIES] = N_SERIES * N_POINTS;
-    d->source = strdup("synthetic");
-    return d;
-}
 
 /* 1. The layout of the rounded copies; returns 1 when some weight of the
  * fp32 block starts off the alignment (the shape witnesses the fault). */
@@ -122,7 +103,7 @@ int main(void) {
     *wrap = *cpu_be;   /* the CPU's table, but for the two products */
     wrap->linear_forward = aligned_forward;
     wrap->linear_backward = aligned_backward;
-    fc_dataset *d = sines();
+    fc_dataset *d = test_sines(N_SERIES, N_POINTS, 10.0, 3.0);
     const size_t shapes[][2] = {{12, 24}, {7, 13}};
     int witnesses = 0;
     for (int k = 0; k < FC_MODEL_KIND_COUNT; k++) {

@@ -65,6 +65,7 @@
 #include "kernels/window_load.h"
 #include "train/forecaster.h"
 #include "train/graph_pass.h"
+#include "test_sines.h"
 
 /* trainer.c's FC_GRAPH_FROM_STEP: the steps before it run as plain calls. */
 enum { GRAPH_FROM_STEP = 2 };
@@ -1001,29 +1002,6 @@ static fc_status recording_backend_create(fc_backend **out) {
 
 enum { N_SERIES = 3, N_POINTS = 200, L = 12, H = 4, MAX_STEPS = 30 };
 
-/* Sines of different periods and levels (level, 2 level, 3 level) with a
- * slight trend, in memory (so training takes the device path). */
-static fc_dataset *sines(double level, double amplitude) {
-    fc_dataset *d = NULL;
-    CHECK(fc_dataset_alloc(N_SERIES, N_SERIES * N_POINTS, 0, &d) == FC_OK);
-    for (size_t i = 0; i < N_SERIES; i++) {
-        char id[8];
-        snprintf(id, sizeof id, "s%zu", i);
-        d->ids[i] = strdup(id);
-        d->offsets[i] = i * N_POINTS;
-        for (size_t t = 0; t < N_POINTS; t++) {
-            size_t r = i * N_POINTS + t;
-            d->ds[r] = (int64_t)t;
-            d->y[r] = level * (double)(i + 1) + amplitude * sin(2.0 * M_PI * (double)t / (double)(8 + 4 * i)) +
-                      0.01 * level * (double)t / N_POINTS;
-            d->mask[r] = 1;
-        }
-    }
-    d->offsets[N_SERIES] = N_SERIES * N_POINTS;
-    d->source = strdup("synthetic");
-    return d;
-}
-
 typedef struct {
     const char *name;
     const fc_dataset *ds;
@@ -1473,7 +1451,7 @@ int main(void) {
     CHECK(fc_backend_cpu_create(1, &cpu) == FC_OK);
     CHECK_MSG(recording_backend_create(&rec) == FC_OK, "%s", fc_last_error());
     if (!cpu || !rec) return CHECK_DONE();
-    fc_dataset *d = sines(10.0, 3.0), *big = sines(1e4, 3e3);
+    fc_dataset *d = test_sines(N_SERIES, N_POINTS, 10.0, 3.0), *big = test_sines(N_SERIES, N_POINTS, 1e4, 3e3);
     fp32_accumulation_validation_steplr(cpu, rec, d);
     fp16_skips_and_clipping(cpu, rec, big);
     bf16_clipping_robust(cpu, rec, d);
