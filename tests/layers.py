@@ -49,12 +49,6 @@ PUBLIC_OK = {"api", "serve", "tools"}
 # The includes that broke the rules when this check was written, and why
 # they are still there (issue 34 moves each to the layer it belongs to).
 KNOWN = {
-    ("src/backend/cuda/cuda_quant.cu", "quant/indicator_exec.h"): "shared quant bodies not yet in kernels/",
-    ("src/backend/backend.h", "fcast.h"): "its types are the API's (the device forms, the quant tables)",
-    ("src/io/output_path.h", "fcast.h"): "fc_path_use is the API's fcast_path_use",
-    ("src/monitor/gpu_monitor.h", "fcast.h"): "its samples are the API's",
-    ("src/quant/quant_request.h", "fcast.h"): "its requests are the API's",
-    ("src/report/run_log.h", "fcast.h"): "its records are the API's",
 }
 
 

@@ -20,7 +20,7 @@
 #include "check.h"
 #include "core/error.h"
 #include "io/atomic_file.h"
-#include "io/output_path.h"
+#include "api/output_path.h"
 
 static char dir[256];
 

@@ -4,6 +4,7 @@
 #ifndef FC_API_API_H
 #define FC_API_API_H
 
+#include "fcast.h"
 #include "data/dataset.h"
 #include "models/arch_options.h"
 #include "train/conformal.h"

@@ -12,7 +12,7 @@
 #include "dist/dist.h"
 #include "dist/dist_grads.h"
 #include "train/cv_csv.h"
-#include "io/output_path.h"
+#include "api/output_path.h"
 
 static fc_status write_csv(const char *out, const fc_api_cv_run *r, const fc_dataset *ds) {
     fc_cv_columns *cols = fc_malloc(r->n_models * sizeof *cols, "cross-validation columns");

@@ -11,7 +11,7 @@
 #include "api/api_ensemble.h"
 #include "api/api_train_steps.h"
 #include "core/error.h"
-#include "io/output_path.h"
+#include "api/output_path.h"
 
 typedef struct {
     const fcast_ensemble_request *r;

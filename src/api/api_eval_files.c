@@ -7,7 +7,7 @@
 #include "eval/score_summary.h"
 #include "eval/score_write.h"
 #include "io/atomic_file.h"
-#include "io/output_path.h"
+#include "api/output_path.h"
 
 fc_status fc_api_eval_scores_file(const fcast_eval_request *a) {
     fc_dataset *tr = NULL, *te = NULL;

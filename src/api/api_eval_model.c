@@ -9,7 +9,7 @@
 #include "eval/evaluate.h"
 #include "io/atomic_file.h"
 #include "train/model_file.h"
-#include "io/output_path.h"
+#include "api/output_path.h"
 
 typedef struct {
     const fc_eval_result *r;

@@ -4,7 +4,7 @@
 #include "api/api.h"
 #include "io/atomic_file.h"
 #include "io/csv_write.h"
-#include "io/output_path.h"
+#include "api/output_path.h"
 
 fc_status fcast_output_check(const char *name, const char *path, int allow_stdout, const fcast_input_path *inputs,
                              size_t n_inputs) {

@@ -9,6 +9,11 @@
 #include "api/api_quant.h"
 #include "core/error.h"
 #include "quant/indicators.h"
+#include "quant/quant_request.h"
+
+/* The engine keeps its own copy of the public limit (it may not include
+ * fcast.h); they must agree. */
+_Static_assert(FC_IND_MAX_SPECS == FCAST_INDICATOR_MAX_SPECS, "quant_request.h's FC_IND_MAX_SPECS is fcast/quant.h's limit");
 
 #define COLUMN_CAP 96
 

@@ -15,7 +15,7 @@
 #include "dist/dist.h"
 #include "dist/dist_grads.h"
 #include "eval/evaluate.h"
-#include "io/output_path.h"
+#include "api/output_path.h"
 #include "train/memory_plan.h"
 
 typedef struct {

@@ -7,7 +7,7 @@
 #include "api/api.h"
 #include "core/error.h"
 #include "io/atomic_file.h"
-#include "io/output_path.h"
+#include "api/output_path.h"
 #include "report/report_html.h"
 
 #define DEFAULT_SERIES 4

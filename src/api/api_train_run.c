@@ -23,7 +23,7 @@
 #include "train/memory_plan.h"
 #include "train/run_log.h"
 #include "train/model_file.h"
-#include "io/output_path.h"
+#include "api/output_path.h"
 
 typedef struct {
     const fcast_config *c;

@@ -6,7 +6,7 @@
 
 #include "api/api_tune.h"
 #include "core/error.h"
-#include "io/output_path.h"
+#include "api/output_path.h"
 
 /* The request's values, as the flags of fcast tune check them. */
 static fc_status check_request(const fcast_tune_request *q, fc_tune_metric *metric, int *random) {

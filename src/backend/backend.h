@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "fcast.h"
+#include "fcast/status.h"
 #include "kernels/loss.h"
 
 typedef enum { FC_ACT_NONE = 0, FC_ACT_RELU = 1 } fc_activation;
@@ -49,7 +49,7 @@ typedef struct fc_backend fc_backend;
 
 /* Types of the optional quant entries, defined where quant computes them:
  * fc_mc_spec and fc_mc_sums in kernels/quant_paths.h, fc_ind_plan and
- * fc_ind_seg in quant/indicator_exec.h. */
+ * fc_ind_seg in kernels/indicator_segment.h. */
 struct fc_mc_spec;
 struct fc_mc_sums;
 struct fc_ind_plan;

@@ -35,6 +35,24 @@
 #include <math.h>
 #include "core/hd.h"
 
+/* The indicators (quant/indicators.h parses and names them; the segment
+ * body in kernels/indicator_segment.h switches on them). */
+typedef enum {
+    FC_IND_SMA = 0,
+    FC_IND_EMA,
+    FC_IND_WMA,
+    FC_IND_BBANDS, /* outputs: upper, middle, lower */
+    FC_IND_RSI,
+    FC_IND_MACD,   /* outputs: macd, signal, hist */
+    FC_IND_MOM,
+    FC_IND_ROC,
+    FC_IND_STDDEV,
+    FC_IND_ZSCORE, /* (x - SMA_N) / STDDEV_N (population); NaN on a flat window */
+    FC_IND_KIND_COUNT
+} fc_ind_kind;
+
+#define FC_IND_MAX_OUTPUTS 3
+
 /* Parameters of one indicator, precomputed once (names follow TA-Lib). */
 typedef struct {
     int p;           /* timeperiod; MACD: the slow period (after TA-Lib's swap) */

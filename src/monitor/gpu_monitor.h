@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "fcast.h"
+#include "fcast/status.h"
 
 /* The library opened: libnvidia-ml.so.1, or the path in this environment
  * variable (tests point it at a stand-in). */

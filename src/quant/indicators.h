@@ -21,22 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "fcast/status.h"
+#include "kernels/indicators.h"   /* fc_ind_kind, FC_IND_MAX_OUTPUTS */
 
-typedef enum {
-    FC_IND_SMA = 0,
-    FC_IND_EMA,
-    FC_IND_WMA,
-    FC_IND_BBANDS, /* outputs: upper, middle, lower */
-    FC_IND_RSI,
-    FC_IND_MACD,   /* outputs: macd, signal, hist */
-    FC_IND_MOM,
-    FC_IND_ROC,
-    FC_IND_STDDEV,
-    FC_IND_ZSCORE, /* (x - SMA_N) / STDDEV_N (population); NaN on a flat window */
-    FC_IND_KIND_COUNT
-} fc_ind_kind;
-
-#define FC_IND_MAX_OUTPUTS 3
 #define FC_IND_LABEL_CAP 64
 
 typedef struct {

@@ -10,7 +10,7 @@
 #define FC_QUANT_QUANT_REQUEST_H
 
 #include <stddef.h>
-#include "fcast.h"
+#include "fcast/status.h"
 #include "quant/black_scholes.h"
 #include "quant/indicators.h"
 #include "quant/mc_options.h"
@@ -46,7 +46,7 @@ fc_status fc_option_price(const fc_mc_option *o, fc_mc_result *r, fc_bs_greeks *
 char *fc_option_json(const fc_mc_option *o, const fc_mc_result *r, const fc_bs_greeks *g);
 
 /* Indicators one run computes at most (--ind). */
-#define FC_IND_MAX_SPECS FCAST_INDICATOR_MAX_SPECS   /* fcast.h: the library's limit too */
+#define FC_IND_MAX_SPECS 64   /* fcast/quant.h's FCAST_INDICATOR_MAX_SPECS: api_indicator_set.c asserts they agree */
 
 /* "poison" or "restart" (--nan); FC_ERR_PARSE naming --nan otherwise. */
 fc_status fc_ind_parse_nan_policy(const char *text, fc_nan_policy *out);

@@ -14,7 +14,7 @@
 #define FC_REPORT_RUN_LOG_H
 
 #include <stddef.h>
-#include "fcast.h"
+#include "fcast/status.h"
 
 /* The newest schema this reader knows: train/run_log.h's, the writer's (2: the phases
  * time "gather" and "scale" apart; 1: "gather_scale"). */

@@ -1,6 +1,6 @@
 /* Quant on the GPU: Monte Carlo draws and indicator segments, through the
  * kernels/ bodies the CPU runs (kernels/quant_paths.h; kernels/indicators.h
- * by way of quant/indicator_exec.h) in thin kernels on the backend's stream.
+ * by way of kernels/indicator_segment.h) in thin kernels on the backend's stream.
  *
  * Monte Carlo keeps the CPU's order of additions (backend/mc_slices.h): one
  * thread per draw writes the draw's two samples into a slice buffer, one
@@ -24,7 +24,7 @@
 
 #include "backend/cuda/cuda_quant.h"
 #include "kernels/quant_paths.h"
-#include "quant/indicator_exec.h"
+#include "kernels/indicator_segment.h"
 
 extern "C" {
 #include "backend/mc_slices.h"

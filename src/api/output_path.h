@@ -1,8 +1,8 @@
 /* Checking an output path before the work, so a run that would fail to
  * write its result fails in a second, not after an hour of training, and
  * never overwrites its own input. The write itself is atomic_file.h's. */
-#ifndef FC_IO_OUTPUT_PATH_H
-#define FC_IO_OUTPUT_PATH_H
+#ifndef FC_API_OUTPUT_PATH_H
+#define FC_API_OUTPUT_PATH_H
 
 #include <stddef.h>
 

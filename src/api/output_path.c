@@ -1,5 +1,5 @@
 /* Output path checks made before the work (see output_path.h). */
-#include "io/output_path.h"
+#include "api/output_path.h"
 
 #include <errno.h>
 #include <stdlib.h>
