@@ -10,7 +10,7 @@
 
 #include "batcher.h"
 #include "core/error.h"
-#include "train/progress.h"
+#include "core/clock.h"
 
 struct fc_batcher {
     fc_batcher_options o;

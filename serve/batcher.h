@@ -18,7 +18,7 @@
 #define FC_SERVE_BATCHER_H
 
 #include <stddef.h>
-#include "data/dataset.h"
+#include "api/serve_engine.h"
 #include "metrics.h"
 #include "model_registry.h"
 

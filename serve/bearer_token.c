@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
-#include "data/text_map.h"
+#include "api/serve_engine.h"
 
 /* Up to cap bytes of fd; -1 on a read error (errno set). */
 static ssize_t read_up_to(int fd, char *buf, size_t cap) {

@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "core/error.h"
-#include "train/progress.h"
+#include "core/clock.h"
 
 struct fc_conn {
     int fd;

@@ -20,11 +20,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "data/csv_reader.h"
-#include "data/ds_text.h"
-#include "io/csv_write.h"
-#include "data/raw_table.h"
-#include "io/forecast_csv.h"
+#include "api/serve_engine.h"
 #include "json_text.h"
 
 /* The name the loader's messages give the body ("request:5: ..."). */

@@ -25,10 +25,7 @@
 #define FC_SERVE_FORECAST_CODEC_H
 
 #include <stddef.h>
-#include "data/dataset.h"
-#include "data/freq.h"
-#include "io/forecast_csv.h"
-#include "train/conformal.h"
+#include "api/serve_engine.h"
 
 /* Limits of one request (the server's flags); 0, or a NULL lim, is no
  * limit. */

@@ -14,7 +14,7 @@
 #include "core/error.h"
 #include "http_server.h"
 #include "json_text.h"
-#include "train/progress.h"
+#include "core/clock.h"
 
 struct fc_http_server {
     struct MHD_Daemon *daemon;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "io/forecast_csv.h"
+#include "api/serve_engine.h"
 #include "json_text.h"
 #include "kserve_codec.h"
 

@@ -20,7 +20,7 @@
 #define FC_SERVE_KSERVE_CODEC_H
 
 #include <stddef.h>
-#include "data/dataset.h"
+#include "api/serve_engine.h"
 #include "forecast_codec.h"
 
 #define FC_KSERVE_ID_MAX 256

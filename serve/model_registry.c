@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "core/error.h"
-#include "train/model_file.h"
+#include "api/serve_engine.h"
 #include "model_registry.h"
 
 #define MODEL_SUFFIX ".safetensors"

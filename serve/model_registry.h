@@ -10,8 +10,7 @@
 #define FC_SERVE_MODEL_REGISTRY_H
 
 #include <stddef.h>
-#include "backend/backend.h"
-#include "train/forecaster.h"
+#include "api/serve_engine.h"
 
 /* Longest model name served: the file name without ".safetensors". */
 #define FC_MODEL_NAME_MAX 128

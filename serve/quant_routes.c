@@ -14,8 +14,7 @@
 #include <strings.h>
 
 #include "core/error.h"
-#include "quant/indicators.h"
-#include "quant/quant_request.h"
+#include "api/serve_engine.h"
 
 #define JSON "application/json"
 #define PATH_OPTION "/v1/quant/option"

@@ -8,15 +8,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "api/api.h"
+#include "api/serve_engine.h"
 #include "bearer_token.h"
 #include "core/byte_size.h"
 #include "core/error.h"
-#include "data/dataset.h"
 #include "service.h"
-#include "train/batch.h"
-#include "train/memory_plan.h"
-#include "train/progress.h"
+#include "core/clock.h"
 
 struct fc_server {
     fc_serve_options o;

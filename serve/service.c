@@ -6,13 +6,11 @@
 
 #include "core/error.h"
 #include "core/memory_stats.h"
-#include "data/ds_text.h"
-#include "data/freq.h"
+#include "api/serve_engine.h"
 #include "kserve_codec.h"
 #include "quant_routes.h"
 #include "service.h"
-#include "train/forecast_columns.h"
-#include "train/progress.h"
+#include "core/clock.h"
 
 #define JSON "application/json"
 #define MODELS_PREFIX_V1 "/v1/models/"

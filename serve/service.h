@@ -33,7 +33,7 @@
 #include "http_server.h"
 #include "metrics.h"
 #include "model_registry.h"
-#include "monitor/gpu_monitor.h"
+#include "api/serve_engine.h"
 
 /* The paths of the health endpoints, which probes call. */
 #define FC_SERVICE_PROBE_PREFIX "/v2/health/"

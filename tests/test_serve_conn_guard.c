@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "conn_guard.h"
-#include "train/progress.h"
+#include "core/clock.h"
 
 typedef struct {
     int ours, peer;   /* ours stands for the server's accepted socket */

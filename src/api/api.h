@@ -5,6 +5,7 @@
 #define FC_API_API_H
 
 #include "fcast.h"
+#include "api/api_backend.h"
 #include "data/dataset.h"
 #include "models/arch_options.h"
 #include "train/conformal.h"
@@ -103,10 +104,6 @@ fc_status fc_api_resolve(const fcast_config *c, fc_model_config *cfg, fc_loss_sp
 /* The backend a library call computes on (auto: GPU 0 when one is
  * usable, else the CPU with `threads` threads, 0: all cores). */
 fc_status fc_api_open_backend(int threads, fc_backend **be);
-/* The backend of a whole run (api_backend.c): `device` (NULL: auto) with
- * `threads` CPU threads (0: all cores), its choice said on stderr when
- * verbose ("device: cpu (no GPU: ...)"). */
-fc_status fc_api_backend_open(const char *device, size_t threads, int verbose, fc_backend **out);
 
 /* In an MPI job, a failure on this rank (an interruption too when
  * interrupted_too) is said on stderr and ends every rank (dist.h,

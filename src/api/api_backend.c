@@ -3,6 +3,7 @@
  * (and why not a GPU, under auto). */
 #include <stdio.h>
 
+#include "api/api_backend.h"
 #include "api/api.h"
 #include "core/error.h"
 

@@ -15,7 +15,7 @@
 #include "backend/cpu/cpu_backend.h"
 #include "core/error.h"
 #include "train/cross_validation.h"
-#include "train/progress.h"
+#include "core/clock.h"
 
 void fcast_bench_fit_defaults(fcast_bench_fit_request *r) {
     *r = (fcast_bench_fit_request){.data = "data/monthly_classics.csv", .python = "python3",

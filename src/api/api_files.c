@@ -1,5 +1,5 @@
 /* Output files as fcast writes them (fcast.h): the library's own checks
- * and writers (io/output_path.c, io/atomic_file.c, io/csv_write.c) for
+ * and writers (api/output_path.c, io/atomic_file.c, io/csv_write.c) for
  * callers and the CLI. */
 #include "api/api.h"
 #include "io/atomic_file.h"

@@ -7,7 +7,7 @@
 
 #include "api/api_tune.h"
 #include "core/error.h"
-#include "train/progress.h"
+#include "core/clock.h"
 
 /* The model of the log's search line: none when the space searches it. */
 static const char *fixed_model(const fcast_tune *t) {

@@ -9,7 +9,7 @@
 #include "api/api_cv_run.h"
 #include "api/api_tune.h"
 #include "core/error.h"
-#include "train/progress.h"
+#include "core/clock.h"
 
 /* The trial refused: the current message, in the caller's words, says why. */
 static void skip(fc_api_tune_trial *r, fc_status st) {

@@ -7,7 +7,7 @@
 #include "kernels/window_load.h"
 #include "train/batch.h"
 #include "train/batch_exog.h"
-#include "train/progress.h"
+#include "core/clock.h"
 
 /* The device path hands the sampler's windows to the backend as they are. */
 _Static_assert(sizeof(fc_window) == sizeof(fc_window_pos) &&

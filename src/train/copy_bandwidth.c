@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "train/progress.h"
+#include "core/clock.h"
 
 typedef enum { TO_DEVICE, TO_HOST } direction;
 

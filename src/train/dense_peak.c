@@ -1,7 +1,7 @@
 /* The dense-layer peak (see dense_peak.h). */
 #include "train/dense_peak.h"
 
-#include "train/progress.h"
+#include "core/clock.h"
 
 typedef struct {
     float *x, *w, *b, *y;

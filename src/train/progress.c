@@ -1,17 +1,10 @@
 /* Progress reporting for training (see progress.h). */
 #include <math.h>
 #include <stdio.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/memory_stats.h"
 #include "train/progress.h"
-
-double fc_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void fc_progress_init(fc_progress *p, int verbose, size_t total_steps, size_t first_step, const char *loss_unit) {
     p->mode = verbose <= 0 ? 0 : (verbose >= 2 || isatty(2)) ? 2 : 1;

@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "core/clock.h"   /* fc_now: its users included this header for it */
+
 typedef struct {
     int mode;             /* 0 silent, 1 lines, 2 bar */
     size_t total, every;
@@ -29,8 +31,5 @@ void fc_progress_step(fc_progress *p, const fc_step_status *s);
 void fc_progress_skip(fc_progress *p, size_t step, float new_scale);
 void fc_progress_validation(fc_progress *p, size_t step, double val_loss, int improved);
 void fc_progress_done(fc_progress *p);
-
-/* Seconds from a monotonic clock. */
-double fc_now(void);
 
 #endif
