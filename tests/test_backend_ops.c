@@ -1,5 +1,6 @@
 /* The op-parity test, after ggml's test-backend-ops: every computing entry
- * of the backend table (backend.h) over one TABLE of shapes and precisions,
+ * of the backend table (backend_ops.def: a new entry without rows here
+ * fails, see tested_elsewhere) over one TABLE of shapes and precisions,
  * run on every backend this machine has (the CPU with all cores and with
  * one thread; CUDA when a GPU answers), against the plain-C references of
  * backend_ops_reference.h, within the tolerance stated in each row.
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend/backend_ops.h"
 #include "backend/launch_geometry.h"
 #include "backend_ops_reference.h"
 #include "check.h"
@@ -1961,6 +1963,12 @@ static const op_case cases[] = {
     ROW(fill, PAR_N, 0, 0, 0, F32, 0, 0.5f, 0, TOL_EXACT),
 };
 
+static int has_rows(const char *op) {
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        if (!strcmp(cases[i].op, op)) return 1;
+    return 0;
+}
+
 /* ---- backends ---- */
 
 typedef struct {
@@ -1978,19 +1986,75 @@ static const backend_spec specs[] = {
 };
 #define NSPECS (sizeof specs / sizeof *specs)
 
-/* A backend under construction may leave entries empty: report, not crash. */
-static int table_complete(const fc_backend *be) {
-    return be->alloc && be->release && be->to_device && be->to_host && be->sync && be->status && be->memory_info &&
-           be->host_alloc && be->host_release && be->fill && be->round_to &&
-           be->linear_workspace && be->linear_forward && be->linear_backward && be->gemm && be->maxpool1d_forward &&
-           be->maxpool1d_backward && be->interp_linear_forward && be->interp_linear_backward && be->flip_rows &&
-           be->axpby_rows && be->mul_rows && be->broadcast_col && be->sum_rows_into_col && be->transpose_rows &&
-           be->lstm_cell_forward && be->lstm_cell_backward && be->layer_norm_forward && be->layer_norm_backward &&
-           be->dropout && be->gelu_forward && be->gelu_backward && be->attention_forward &&
-           be->attention_backward && be->masked_loss &&
-           be->batch_norm_forward && be->batch_norm_backward && be->revin_patch_forward &&
-           be->revin_patch_backward && be->revin_denorm_forward && be->revin_denorm_backward &&
-           be->adam_step && be->sum_squares && be->scale;
+/* ---- the table's entries (backend_ops.def) ---- */
+
+/* Computed entries (FN in a column of backend_ops.def) without rows here,
+ * each with the test that checks it instead. Every other computed entry
+ * must have rows: a new entry without them fails this test. */
+static const struct {
+    const char *op, *tested_by;
+} tested_elsewhere[] = {
+    {"linear_workspace", "the linear_forward rows here (each call is sized with it), test_step_graph"},
+    {"optimizer_step", "test_optimizer (fc_optimizer_step), test_step_graph"},
+    {"data_bytes", "test_window_load, test_step_graph"},
+    {"data_upload", "test_step_graph (training from the device's data)"},
+    {"data_stage", "test_window_load, test_step_graph"},
+    {"data_gather", "test_window_load, test_step_graph"},
+    {"data_scale", "test_step_graph"},
+    {"data_release", "test_step_graph"},
+    {"capture_begin", "test_graph_pass, test_step_graph (a recording CPU)"},
+    {"capture_end", "test_graph_pass, test_step_graph"},
+    {"graph_launch", "test_graph_pass, test_step_graph"},
+    {"graph_free", "test_graph_pass, test_step_graph"},
+    {"mc_chunk_sums", "test_mc_slices (the GPU's slicing on the host), gpu_parity.sh"},
+    {"indicator_segments", "test_mc_slices, gpu_parity.sh"},
+};
+#define N_ELSEWHERE (sizeof tested_elsewhere / sizeof *tested_elsewhere)
+
+static const char *test_elsewhere(const char *op) {
+    for (size_t i = 0; i < N_ELSEWHERE; i++)
+        if (!strcmp(tested_elsewhere[i].op, op)) return tested_elsewhere[i].tested_by;
+    return NULL;
+}
+
+static int leaves_null(fc_op_fill fill) { return fill == FC_FILL_NONE || fill == FC_FILL_MAYBE; }
+
+/* Every computed entry of backend_ops.def has rows here or a test named in
+ * tested_elsewhere; rows run on every backend, so their entry is filled by
+ * every backend; and tested_elsewhere names only entries without rows. */
+static void check_rows_cover_entries(void) {
+    for (size_t i = 0; i < fc_backend_op_count; i++) {
+        const fc_backend_op *op = &fc_backend_ops[i];
+        int computed = op->cpu == FC_FILL_FN || op->cuda == FC_FILL_FN, rows = has_rows(op->name);
+        CHECK_MSG(!computed || rows || test_elsewhere(op->name),
+                  "entry %s (backend_ops.def) has no row in this test's table: add rows (with a reference in "
+                  "backend_ops_reference.h), or name the test that checks it in tested_elsewhere", op->name);
+        CHECK_MSG(!rows || !test_elsewhere(op->name), "entry %s has rows: strike it off tested_elsewhere", op->name);
+        CHECK_MSG(!rows || (!leaves_null(op->cpu) && !leaves_null(op->cuda)),
+                  "entry %s has rows, which run on every backend, but backend_ops.def leaves it NULL on the %s",
+                  op->name, leaves_null(op->cpu) ? "cpu" : "cuda");
+    }
+    for (size_t i = 0; i < N_ELSEWHERE; i++)
+        CHECK_MSG(fc_backend_op_named(tested_elsewhere[i].op), "tested_elsewhere names %s, which is no entry of "
+                  "backend_ops.def", tested_elsewhere[i].op);
+}
+
+/* Whether be fills exactly the entries its column of backend_ops.def says
+ * (MAYBE: either); reports each one it does not, by name. The CUDA
+ * stand-in is the CPU's table, so every backend but "cuda" has the cpu
+ * column. */
+static int table_matches_list(const fc_backend *be, const char *label) {
+    int ok = 1;
+    for (size_t i = 0; i < fc_backend_op_count; i++) {
+        const fc_backend_op *op = &fc_backend_ops[i];
+        fc_op_fill fill = strcmp(be->name, "cuda") ? op->cpu : op->cuda;
+        int filled = fc_backend_op_filled(be, op);
+        if (fill == FC_FILL_MAYBE || filled == (fill != FC_FILL_NONE)) continue;
+        CHECK_MSG(0, "backend %s: entry %s is %s, but backend_ops.def says %s for it", label, op->name,
+                  filled ? "set" : "empty (NULL)", fc_op_fill_name(fill));
+        ok = 0;
+    }
+    return ok;
 }
 
 /* Opens what this machine has; a missing GPU is one line, not a failure. */
@@ -2006,8 +2070,7 @@ static int open_backends(fc_backend **be, const char **label) {
         }
         CHECK_MSG(st == FC_OK, "backend %s: %s", specs[i].label, fc_last_error());
         if (st != FC_OK) continue;
-        CHECK_MSG(table_complete(b), "backend %s leaves entries of the table empty", specs[i].label);
-        if (!table_complete(b)) {
+        if (!table_matches_list(b, specs[i].label)) {
             fc_backend_destroy(&b);
             continue;
         }
@@ -2090,6 +2153,7 @@ static int gpu_missing(const char **label, int nbe) {
 int main(void) {
     fc_backend *be[NSPECS];
     const char *label[NSPECS];
+    check_rows_cover_entries();
     int nbe = open_backends(be, label);
     if (gpu_missing(label, nbe)) {
         for (int b = 0; b < nbe; b++) fc_backend_destroy(&be[b]);

@@ -59,6 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend_ops.h"
 #include "check.h"
 #include "core/error.h"
 #include "kernels/optimizer_step.h"
@@ -958,18 +959,15 @@ static void fill_recording_table(fc_backend *be) {
 }
 
 /* No entry of the copy still points at the CPU's code (an entry added to
- * backend.h and filled by the CPU but not wrapped here would run at once,
- * with the wrapper as `be`, also inside a capture): every field from alloc
- * to the end is an entry, except low_bytes. */
+ * backend_ops.def and filled by the CPU but not wrapped here would run at
+ * once, with the wrapper as `be`, also inside a capture). */
 static void check_every_entry_wrapped(const fc_backend *be, const fc_backend *cpu) {
-    typedef void (*entry)(void);
-    size_t low = offsetof(fc_backend, low_bytes), low_end = low + sizeof be->low_bytes;
-    for (size_t off = offsetof(fc_backend, alloc); off + sizeof(entry) <= sizeof *be; off += sizeof(entry)) {
-        if (off >= low && off < low_end) continue;
-        entry mine, theirs;
-        memcpy(&mine, (const char *)be + off, sizeof mine);
-        memcpy(&theirs, (const char *)cpu + off, sizeof theirs);
-        CHECK_MSG(!theirs || mine != theirs, "recording backend: the CPU entry at offset %zu is not wrapped", off);
+    for (size_t i = 0; i < fc_backend_op_count; i++) {
+        const fc_backend_op *op = &fc_backend_ops[i];
+        void (*mine)(void), (*theirs)(void);
+        memcpy(&mine, (const char *)be + op->offset, sizeof mine);
+        memcpy(&theirs, (const char *)cpu + op->offset, sizeof theirs);
+        CHECK_MSG(!theirs || mine != theirs, "recording backend: the CPU's entry %s is not wrapped", op->name);
     }
 }
 

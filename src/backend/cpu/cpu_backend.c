@@ -131,7 +131,6 @@ static void cpu_fill_table(fc_backend *be) {
     be->to_host = cpu_copy;
     be->host_alloc = cpu_host_alloc;
     be->host_release = cpu_host_release;
-    be->fill = fc_cpu_fill;
     be->sync = cpu_sync;
     be->status = cpu_status;
     be->memory_info = cpu_memory_info;
@@ -143,47 +142,10 @@ static void cpu_fill_table(fc_backend *be) {
     be->low_bytes[FC_PREC_FP32] = 0;
     be->low_bytes[FC_PREC_BF16] = fc_cpu_bf16_native() ? 2 : sizeof(float);   /* else carried in fp32 */
     be->low_bytes[FC_PREC_FP16] = sizeof(float);   /* fp16 values carried in fp32 (cpu_lowp.c) */
-    be->round_to = fc_cpu_round_to;
-    be->linear_workspace = fc_cpu_linear_workspace;
-    be->linear_forward = fc_cpu_linear_forward;
-    be->linear_backward = fc_cpu_linear_backward;
-    be->gemm = fc_cpu_gemm;
-    be->maxpool1d_forward = fc_cpu_maxpool1d_forward;
-    be->maxpool1d_backward = fc_cpu_maxpool1d_backward;
-    be->interp_linear_forward = fc_cpu_interp_linear_forward;
-    be->interp_linear_backward = fc_cpu_interp_linear_backward;
-    be->flip_rows = fc_cpu_flip_rows;
-    be->axpby_rows = fc_cpu_axpby_rows;
-    be->mul_rows = fc_cpu_mul_rows;
-    be->broadcast_col = fc_cpu_broadcast_col;
-    be->sum_rows_into_col = fc_cpu_sum_rows_into_col;
-    be->transpose_rows = fc_cpu_transpose_rows;
-    be->lstm_cell_forward = fc_cpu_lstm_cell_forward;
-    be->lstm_cell_backward = fc_cpu_lstm_cell_backward;
-    be->layer_norm_forward = fc_cpu_layer_norm_forward;
-    be->layer_norm_backward = fc_cpu_layer_norm_backward;
-    be->dropout = fc_cpu_dropout;
-    be->gelu_forward = fc_cpu_gelu_forward;
-    be->gelu_backward = fc_cpu_gelu_backward;
-    be->attention_forward = fc_cpu_attention_forward;
-    be->attention_backward = fc_cpu_attention_backward;
-    be->batch_norm_forward = fc_cpu_batch_norm_forward;
-    be->batch_norm_backward = fc_cpu_batch_norm_backward;
-    be->revin_patch_forward = fc_cpu_revin_patch_forward;
-    be->revin_patch_backward = fc_cpu_revin_patch_backward;
-    be->revin_denorm_forward = fc_cpu_revin_denorm_forward;
-    be->revin_denorm_backward = fc_cpu_revin_denorm_backward;
-    be->masked_loss = fc_cpu_masked_loss;
-    be->adam_step = fc_cpu_adam_step;
-    be->sum_squares = fc_cpu_sum_squares;
-    be->optimizer_step = fc_cpu_optimizer_step;
-    be->scale = fc_cpu_scale;
-    be->data_bytes = fc_cpu_data_bytes;
-    be->data_upload = fc_cpu_data_upload;
-    be->data_stage = fc_cpu_data_stage;
-    be->data_gather = fc_cpu_data_gather;
-    be->data_scale = fc_cpu_data_scale;
-    be->data_release = fc_cpu_data_release;
+    /* the rest: every FN of the cpu column of backend_ops.def */
+#define FC_BACKEND_OP(name, cpu, cuda, ret, params) FC_OP_IF_FN_##cpu(be->name = fc_cpu_##name;)
+#include "backend/backend_ops.def"
+#undef FC_BACKEND_OP
 }
 
 /* oneDNN was built with the same GNU OpenMP runtime as our loops, so one

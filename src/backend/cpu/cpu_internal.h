@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "backend/arena_books.h"
 #include "backend/backend.h"
+#include "backend/backend_ops.h"
 
 /* Below this many elements an OpenMP region costs more than it saves. */
 #define FC_CPU_PAR_MIN ((size_t)1 << 15)
@@ -56,27 +57,28 @@ typedef struct {
 
 static inline fc_cpu_impl *fc_cpu_impl_of(fc_backend *be) { return (fc_cpu_impl *)be->impl; }
 
-/* cpu_matmul.c: the engine, the primitive cache and the GEMM entry. */
+/* The entries the CPU fills with its own fc_cpu_<name> (FN in the cpu
+ * column of backend_ops.def), declared from the list; they live in
+ * cpu_matmul.c (gemm), cpu_linear.c (the dense layer; its workspace slots:
+ * 0 oneDNN's scratchpad, 1-3 the hand-written bf16 kernels' blocks),
+ * cpu_lowp.c (round_to), cpu_elementwise.c, cpu_attention.c (GELU and
+ * attention), cpu_batch_norm.c, cpu_revin_patch.c, cpu_resample.c (pooling
+ * and interpolation), cpu_reduce.c (losses and norms, deterministic for any
+ * thread count), cpu_windows.c (training data, read in place) and
+ * cpu_adam.c (Adam and the whole optimizer step). */
+#define FC_BACKEND_OP(name, cpu, cuda, ret, params) FC_OP_IF_FN_##cpu(ret fc_cpu_##name params;)
+#include "backend/backend_ops.def"
+#undef FC_BACKEND_OP
+
+/* cpu_matmul.c: the engine and the primitive cache. */
 void fc_cpu_use_threads(const fc_backend *be);
 fc_status fc_cpu_matmul_init(fc_cpu_impl *impl);
 void fc_cpu_matmul_free(fc_cpu_impl *impl);
 fc_status fc_cpu_matmul_get(fc_cpu_impl *impl, const fc_mm_key *key, fc_mm_entry **out);
 fc_status fc_cpu_matmul_run(fc_cpu_impl *impl, fc_mm_entry *e, const void *src,
                             const void *weights, const float *bias, float *dst);
-fc_status fc_cpu_gemm(fc_backend *be, int trans_a, int trans_b, size_t M, size_t N, size_t K,
-                      float alpha, const float *A, size_t lda, const float *Bm, size_t ldb,
-                      float beta, float *C, size_t ldc);
 
-/* cpu_linear.c */
-fc_status fc_cpu_linear_forward(fc_backend *be, const fc_linear_call *c);
-fc_status fc_cpu_linear_backward(fc_backend *be, const fc_linear_call *c, float *dy, void *dy_low,
-                                 float *dx, float *dw, float *db);
-/* Slots: 0 oneDNN scratchpad, 1-3 the hand-written bf16 kernels' blocks. */
-fc_status fc_cpu_linear_workspace(fc_backend *be, const fc_linear_call *shape, size_t ws[FC_WS_SLOTS]);
-
-/* cpu_lowp.c: rounding to bf16 / fp16 (kernels/lowp.h bodies) */
-void fc_cpu_round_to(fc_backend *be, void *dst, const float *src, size_t n, fc_precision prec);
-/* 1 when the low-precision buffers of prec hold bf16 (2-byte) values the
+/* cpu_lowp.c: 1 when the low-precision buffers of prec hold bf16 (2-byte) values the
  * bf16 kernels read; 0 when they hold fp32 values: fp16 on every CPU, bf16
  * where no bf16 kernel runs (fc_cpu_bf16_native). */
 int fc_cpu_prec_is_bf16(fc_precision prec);
@@ -151,100 +153,5 @@ int fc_cpu_probe_in_child(int (*check)(void), int timeout_ms);
 
 /* cpu_isa.c: keeps oneDNN off instruction sets the kernel has not enabled */
 void fc_cpu_isa_guard(void);
-
-/* cpu_elementwise.c */
-void fc_cpu_fill(fc_backend *be, float *x, float value, size_t n);
-void fc_cpu_scale(fc_backend *be, float *x, float s, size_t n);
-void fc_cpu_flip_rows(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx,
-                      size_t B, size_t L);
-void fc_cpu_axpby_rows(fc_backend *be, float *y, size_t ldy, float alpha, const float *x,
-                       size_t ldx, float beta, size_t B, size_t C);
-void fc_cpu_mul_rows(fc_backend *be, float *y, size_t ldy, const float *m, size_t ldm,
-                     size_t B, size_t C);
-void fc_cpu_broadcast_col(fc_backend *be, float *y, const float *x, size_t ldx, size_t col,
-                          size_t B, size_t C);
-void fc_cpu_sum_rows_into_col(fc_backend *be, float *x, size_t ldx, size_t col,
-                              const float *dy, size_t B, size_t C);
-void fc_cpu_transpose_rows(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx,
-                           size_t B, size_t A, size_t C);
-void fc_cpu_lstm_cell_forward(fc_backend *be, float *gates, size_t ldg, const float *c_prev, float *c, size_t ldc,
-                              float *h, size_t ldh, size_t B, size_t H);
-void fc_cpu_lstm_cell_backward(fc_backend *be, float *dgates, size_t lddg, const float *gates, size_t ldg,
-                               const float *c_prev, const float *c, size_t ldc, const float *dh, size_t ldh,
-                               float *dc, size_t lddc, size_t B, size_t H);
-void fc_cpu_layer_norm_forward(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, const float *gamma,
-                               const float *beta, float *mean, float *rstd, size_t B, size_t D, float eps);
-void fc_cpu_layer_norm_backward(fc_backend *be, float *dx, size_t lddx, const float *dy, size_t lddy, const float *x,
-                                size_t ldx, const float *gamma, const float *mean, const float *rstd, float *dgamma,
-                                float *dbeta, size_t B, size_t D);
-void fc_cpu_dropout(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B, size_t C, float p,
-                    uint64_t seed, uint64_t offset);
-
-/* cpu_attention.c: GELU and attention (kernels/gelu.h, kernels/attention.h) */
-void fc_cpu_gelu_forward(fc_backend *be, float *y, const float *x, size_t n);
-void fc_cpu_gelu_backward(fc_backend *be, float *dx, const float *dy, const float *x, size_t n);
-void fc_cpu_attention_forward(fc_backend *be, float *out, size_t ldo, float *scores, float *probs, const float *prev,
-                              const float *q, const float *k, const float *v, size_t ldq, size_t B, size_t P,
-                              size_t H, size_t E, float scale, float p, uint64_t seed, uint64_t offset);
-void fc_cpu_attention_backward(fc_backend *be, float *dq, float *dk, float *dv, size_t lddq, float *dscores,
-                               const float *probs, const float *q, const float *k, const float *v, size_t ldq,
-                               const float *dout, size_t ldo, size_t B, size_t P, size_t H, size_t E, float scale,
-                               float p, uint64_t seed, uint64_t offset);
-
-/* cpu_batch_norm.c (kernels/batch_norm.h) */
-void fc_cpu_batch_norm_forward(fc_backend *be, float *y, const float *x, size_t N, size_t C, const float *gamma,
-                               const float *beta, float *running_mean, float *running_var, float *batches,
-                               float *mean, float *rstd, int training, float momentum, float eps);
-void fc_cpu_batch_norm_backward(fc_backend *be, float *dx, const float *dy, const float *x, size_t N, size_t C,
-                                const float *gamma, const float *mean, const float *rstd, float *dgamma,
-                                float *dbeta);
-
-/* cpu_revin_patch.c (kernels/revin_patch.h) */
-void fc_cpu_revin_patch_forward(fc_backend *be, float *patches, float *stats, const float *x, size_t ldx, size_t B,
-                                size_t L, size_t patch_len, size_t stride, size_t P, int revin, int subtract_last,
-                                const float *affine, float eps);
-void fc_cpu_revin_patch_backward(fc_backend *be, float *daffine, const float *dpatches, const float *stats,
-                                 const float *x, size_t ldx, size_t B, size_t L, size_t patch_len, size_t stride,
-                                 size_t P, const float *affine);
-void fc_cpu_revin_denorm_forward(fc_backend *be, float *y, const float *stats, size_t B, size_t n,
-                                 const float *affine, float eps);
-void fc_cpu_revin_denorm_backward(fc_backend *be, float *dz, const float *dy, const float *y, const float *stats,
-                                  size_t B, size_t n, const float *affine, float *daffine, float eps);
-
-/* cpu_resample.c: pooling and interpolation */
-void fc_cpu_maxpool1d_forward(fc_backend *be, float *y, int32_t *argmax, const float *x,
-                              size_t B, size_t L, size_t k);
-void fc_cpu_maxpool1d_backward(fc_backend *be, float *dx, const float *dy,
-                               const int32_t *argmax, size_t B, size_t L, size_t k);
-void fc_cpu_interp_linear_forward(fc_backend *be, float *y, size_t ldy, const float *x,
-                                  size_t ldx, size_t B, size_t n_in, size_t n_out);
-void fc_cpu_interp_linear_backward(fc_backend *be, float *dx, size_t ldx, const float *dy,
-                                   size_t ldy, size_t B, size_t n_in, size_t n_out);
-
-/* cpu_reduce.c: losses and norms, deterministic for any thread count */
-void fc_cpu_masked_loss(fc_backend *be, double *d_loss, int first, double divisor, float *grad, float grad_scale,
-                        const fc_loss_call *c);
-void fc_cpu_sum_squares(fc_backend *be, double *out, const float *x, size_t n);
-
-/* cpu_windows.c: training data for the device path (reads the dataset in place) */
-struct fc_window_data;
-struct fc_window_pos;
-struct fc_window_batch;
-size_t fc_cpu_data_bytes(const fc_backend *be, const struct fc_window_data *host, size_t cap, size_t stages,
-                         size_t work, size_t *per_window);
-fc_status fc_cpu_data_upload(fc_backend *be, const struct fc_window_data *host, size_t cap, size_t stages, size_t work,
-                             void **data);
-fc_status fc_cpu_data_stage(fc_backend *be, void *data, const struct fc_window_pos *w, size_t n);
-fc_status fc_cpu_data_gather(fc_backend *be, void *data, size_t first, size_t n, const struct fc_window_batch *out);
-fc_status fc_cpu_data_scale(fc_backend *be, void *data, size_t n, const struct fc_window_batch *out);
-void fc_cpu_data_release(fc_backend *be, void *data);
-
-/* cpu_adam.c: Adam, and the whole optimizer step (kernels/optimizer_step.h) */
-struct fc_step_in;
-struct fc_step_out;
-void fc_cpu_adam_step(fc_backend *be, float *p, const float *g, float *m, float *v, size_t n,
-                      float lr, float beta1, float beta2, float eps, int64_t step);
-void fc_cpu_optimizer_step(fc_backend *be, float *p, float *g, float *m, float *v, size_t n,
-                           const struct fc_step_in *in, struct fc_step_out *out);
 
 #endif

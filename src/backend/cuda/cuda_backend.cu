@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "backend/cuda/cuda_internal.h"
-#include "backend/cuda/cuda_quant.h"
 
 extern "C" void fc_cuda_set_reporter(fc_error_fn report);   /* cuda_error.cu */
 
@@ -205,7 +204,6 @@ static void fill_table(fc_backend *be) {
     be->to_host = cuda_to_host;
     be->host_alloc = cuda_host_alloc;
     be->host_release = cuda_host_release;
-    be->fill = fc_cuda_fill;
     be->sync = cuda_sync;
     be->mark_record = cuda_mark_record;
     be->mark_wait = cuda_mark_wait;
@@ -220,50 +218,10 @@ static void fill_table(fc_backend *be) {
     be->low_bytes[FC_PREC_FP32] = 0;
     be->low_bytes[FC_PREC_BF16] = 2;   /* tensor cores read 16-bit bf16 and fp16 */
     be->low_bytes[FC_PREC_FP16] = 2;
-    be->round_to = fc_cuda_round_to;
-    be->linear_workspace = fc_cuda_linear_workspace;
-    be->linear_forward = fc_cuda_linear_forward;
-    be->linear_backward = fc_cuda_linear_backward;
-    be->gemm = fc_cuda_gemm;
-    be->maxpool1d_forward = fc_cuda_maxpool1d_forward;
-    be->maxpool1d_backward = fc_cuda_maxpool1d_backward;
-    be->interp_linear_forward = fc_cuda_interp_linear_forward;
-    be->interp_linear_backward = fc_cuda_interp_linear_backward;
-    be->flip_rows = fc_cuda_flip_rows;
-    be->axpby_rows = fc_cuda_axpby_rows;
-    be->mul_rows = fc_cuda_mul_rows;
-    be->broadcast_col = fc_cuda_broadcast_col;
-    be->sum_rows_into_col = fc_cuda_sum_rows_into_col;
-    be->transpose_rows = fc_cuda_transpose_rows;
-    be->lstm_cell_forward = fc_cuda_lstm_cell_forward;
-    be->lstm_cell_backward = fc_cuda_lstm_cell_backward;
-    be->layer_norm_forward = fc_cuda_layer_norm_forward;
-    be->layer_norm_backward = fc_cuda_layer_norm_backward;
-    be->dropout = fc_cuda_dropout;
-    be->gelu_forward = fc_cuda_gelu_forward;
-    be->gelu_backward = fc_cuda_gelu_backward;
-    be->attention_forward = fc_cuda_attention_forward;
-    be->attention_backward = fc_cuda_attention_backward;
-    be->batch_norm_forward = fc_cuda_batch_norm_forward;
-    be->batch_norm_backward = fc_cuda_batch_norm_backward;
-    be->revin_patch_forward = fc_cuda_revin_patch_forward;
-    be->revin_patch_backward = fc_cuda_revin_patch_backward;
-    be->revin_denorm_forward = fc_cuda_revin_denorm_forward;
-    be->revin_denorm_backward = fc_cuda_revin_denorm_backward;
-    be->masked_loss = fc_cuda_masked_loss;
-    be->adam_step = fc_cuda_adam_step;
-    be->sum_squares = fc_cuda_sum_squares;
-    be->optimizer_step = fc_cuda_optimizer_step;
-    be->scale = fc_cuda_scale;
-    fc_cuda_graph_fill_table(be);
-    be->data_bytes = fc_cuda_data_bytes;
-    be->data_upload = fc_cuda_data_upload;
-    be->data_stage = fc_cuda_data_stage;
-    be->data_gather = fc_cuda_data_gather;
-    be->data_scale = fc_cuda_data_scale;
-    be->data_release = fc_cuda_data_release;
-    be->mc_chunk_sums = fc_cuda_mc_chunk_sums;
-    be->indicator_segments = fc_cuda_indicator_segments;
+    /* the rest: every FN of the cuda column of backend_ops.def, and the MAYBE group entries */
+#define FC_BACKEND_OP(name, cpu, cuda, ret, params) FC_OP_IF_FN_##cuda(be->name = fc_cuda_##name;)
+#include "backend/backend_ops.def"
+#undef FC_BACKEND_OP
     fc_cuda_group_fill_table(be);
 }
 

@@ -10,7 +10,7 @@
  * here, because nothing of the capture ran. */
 #include "backend/cuda/cuda_internal.h"
 
-static fc_status cuda_capture_begin(fc_backend *be) {
+fc_status fc_cuda_capture_begin(fc_backend *be) {
     fc_cuda_impl *impl = fc_cuda_impl_of(be);
     FC_TRY(fc_cuda_failure(be));
     impl->capturing = 1;
@@ -21,7 +21,7 @@ static fc_status cuda_capture_begin(fc_backend *be) {
     return st;
 }
 
-static fc_status cuda_capture_end(fc_backend *be, void **graph) {
+fc_status fc_cuda_capture_end(fc_backend *be, void **graph) {
     fc_cuda_impl *impl = fc_cuda_impl_of(be);
     *graph = NULL;
     cudaGraph_t g = NULL;
@@ -39,18 +39,11 @@ static fc_status cuda_capture_end(fc_backend *be, void **graph) {
     return st;
 }
 
-static fc_status cuda_graph_launch(fc_backend *be, void *graph) {
+fc_status fc_cuda_graph_launch(fc_backend *be, void *graph) {
     FC_TRY(fc_cuda_failure(be));
     return FC_CUDA(cudaGraphLaunch((cudaGraphExec_t)graph, fc_cuda_stream(be)));
 }
 
-static void cuda_graph_free(fc_backend *be, void *graph) {
+void fc_cuda_graph_free(fc_backend *be, void *graph) {
     if (graph) fc_cuda_note_failure(be, FC_CUDA(cudaGraphExecDestroy((cudaGraphExec_t)graph)));
-}
-
-void fc_cuda_graph_fill_table(fc_backend *be) {
-    be->capture_begin = cuda_capture_begin;
-    be->capture_end = cuda_capture_end;
-    be->graph_launch = cuda_graph_launch;
-    be->graph_free = cuda_graph_free;
 }

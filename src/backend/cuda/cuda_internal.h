@@ -11,6 +11,7 @@
 extern "C" {
 #include "backend/arena_books.h"
 #include "backend/backend.h"
+#include "backend/backend_ops.h"
 #include "backend/launch_geometry.h"
 #include "core/error.h"
 }
@@ -73,106 +74,35 @@ fc_status fc_cuda_check(cudaError_t err, const char *call, const char *file, int
 void fc_cuda_note_failure(fc_backend *be, fc_status st);
 fc_status fc_cuda_failure(fc_backend *be);
 
+/* The entries the GPU fills with its own fc_cuda_<name> (FN in the cuda
+ * column of backend_ops.def), declared from the list; they live in
+ * cuda_dense.cu (cuBLASLt: gemm, the dense layer, round_to),
+ * cuda_elementwise.cu (kernels/ bodies), cuda_attention.cu (GELU and
+ * attention), cuda_batch_norm.cu, cuda_revin_patch.cu, cuda_reduce.cu
+ * (fixed-order reductions), cuda_adam.cu, cuda_windows.cu (training data on
+ * the device), cuda_graph.cu (graphs) and cuda_quant.cu. */
+#define FC_BACKEND_OP(name, cpu, cuda, ret, params) FC_OP_IF_FN_##cuda(ret fc_cuda_##name params;)
+#include "backend/backend_ops.def"
+#undef FC_BACKEND_OP
+
 /* ---- cuda_nccl.cu (the GPUs of a job) ---- */
 void fc_cuda_group_fill_table(fc_backend *be);
 void fc_cuda_group_leave(fc_backend *be);
 
-/* ---- cuda_graph.cu ---- */
-void fc_cuda_graph_fill_table(fc_backend *be);
-
 /* ---- cuda_dense.cu (cuBLASLt) ---- */
 fc_status fc_cuda_dense_init(fc_backend *be);
 void fc_cuda_dense_free(fc_backend *be);
-void fc_cuda_round_to(fc_backend *be, void *dst, const float *src, size_t n, fc_precision prec);
-fc_status fc_cuda_linear_workspace(fc_backend *be, const fc_linear_call *shape, size_t ws[FC_WS_SLOTS]);
-fc_status fc_cuda_linear_forward(fc_backend *be, const fc_linear_call *c);
-fc_status fc_cuda_linear_backward(fc_backend *be, const fc_linear_call *c, float *dy, void *dy_low, float *dx,
-                                  float *dw, float *db);
-fc_status fc_cuda_gemm(fc_backend *be, int trans_a, int trans_b, size_t M, size_t N, size_t K, float alpha,
-                       const float *A, size_t lda, const float *Bm, size_t ldb, float beta, float *C, size_t ldc);
 
 /* ---- cuda_elementwise.cu (kernels/ bodies) ---- */
-void fc_cuda_fill(fc_backend *be, float *x, float value, size_t n);
-void fc_cuda_scale(fc_backend *be, float *x, float s, size_t n);
-void fc_cuda_flip_rows(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B, size_t L);
-void fc_cuda_axpby_rows(fc_backend *be, float *y, size_t ldy, float alpha, const float *x, size_t ldx,
-                        float beta, size_t B, size_t C);
-void fc_cuda_mul_rows(fc_backend *be, float *y, size_t ldy, const float *m, size_t ldm, size_t B, size_t C);
-void fc_cuda_broadcast_col(fc_backend *be, float *y, const float *x, size_t ldx, size_t col, size_t B, size_t C);
-void fc_cuda_sum_rows_into_col(fc_backend *be, float *x, size_t ldx, size_t col, const float *dy, size_t B,
-                               size_t C);
-void fc_cuda_transpose_rows(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B, size_t A,
-                            size_t C);
-void fc_cuda_lstm_cell_forward(fc_backend *be, float *gates, size_t ldg, const float *c_prev, float *c, size_t ldc,
-                               float *h, size_t ldh, size_t B, size_t H);
-void fc_cuda_lstm_cell_backward(fc_backend *be, float *dgates, size_t lddg, const float *gates, size_t ldg,
-                                const float *c_prev, const float *c, size_t ldc, const float *dh, size_t ldh,
-                                float *dc, size_t lddc, size_t B, size_t H);
-void fc_cuda_layer_norm_forward(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, const float *gamma,
-                                const float *beta, float *mean, float *rstd, size_t B, size_t D, float eps);
-void fc_cuda_layer_norm_backward(fc_backend *be, float *dx, size_t lddx, const float *dy, size_t lddy, const float *x,
-                                 size_t ldx, const float *gamma, const float *mean, const float *rstd, float *dgamma,
-                                 float *dbeta, size_t B, size_t D);
-void fc_cuda_dropout(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B, size_t C, float p,
-                     uint64_t seed, uint64_t offset);
 /* cuda_attention.cu: GELU and attention (kernels/gelu.h, kernels/attention.h) */
-void fc_cuda_gelu_forward(fc_backend *be, float *y, const float *x, size_t n);
-void fc_cuda_gelu_backward(fc_backend *be, float *dx, const float *dy, const float *x, size_t n);
-void fc_cuda_attention_forward(fc_backend *be, float *out, size_t ldo, float *scores, float *probs,
-                               const float *prev, const float *q, const float *k, const float *v, size_t ldq,
-                               size_t B, size_t P, size_t H, size_t E, float scale, float p, uint64_t seed,
-                               uint64_t offset);
-void fc_cuda_attention_backward(fc_backend *be, float *dq, float *dk, float *dv, size_t lddq, float *dscores,
-                                const float *probs, const float *q, const float *k, const float *v, size_t ldq,
-                                const float *dout, size_t ldo, size_t B, size_t P, size_t H, size_t E,
-                                float scale, float p, uint64_t seed, uint64_t offset);
 /* cuda_batch_norm.cu (kernels/batch_norm.h) */
-void fc_cuda_batch_norm_forward(fc_backend *be, float *y, const float *x, size_t N, size_t C, const float *gamma,
-                                const float *beta, float *running_mean, float *running_var, float *batches,
-                                float *mean, float *rstd, int training, float momentum, float eps);
-void fc_cuda_batch_norm_backward(fc_backend *be, float *dx, const float *dy, const float *x, size_t N, size_t C,
-                                 const float *gamma, const float *mean, const float *rstd, float *dgamma,
-                                 float *dbeta);
 /* cuda_revin_patch.cu (kernels/revin_patch.h) */
-void fc_cuda_revin_patch_forward(fc_backend *be, float *patches, float *stats, const float *x, size_t ldx, size_t B,
-                                 size_t L, size_t patch_len, size_t stride, size_t P, int revin, int subtract_last,
-                                 const float *affine, float eps);
-void fc_cuda_revin_patch_backward(fc_backend *be, float *daffine, const float *dpatches, const float *stats,
-                                  const float *x, size_t ldx, size_t B, size_t L, size_t patch_len, size_t stride,
-                                  size_t P, const float *affine);
-void fc_cuda_revin_denorm_forward(fc_backend *be, float *y, const float *stats, size_t B, size_t n,
-                                  const float *affine, float eps);
-void fc_cuda_revin_denorm_backward(fc_backend *be, float *dz, const float *dy, const float *y, const float *stats,
-                                   size_t B, size_t n, const float *affine, float *daffine, float eps);
-void fc_cuda_maxpool1d_forward(fc_backend *be, float *y, int32_t *argmax, const float *x, size_t B, size_t L,
-                               size_t k);
-void fc_cuda_maxpool1d_backward(fc_backend *be, float *dx, const float *dy, const int32_t *argmax, size_t B,
-                                size_t L, size_t k);
-void fc_cuda_interp_linear_forward(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B,
-                                   size_t n_in, size_t n_out);
-void fc_cuda_interp_linear_backward(fc_backend *be, float *dx, size_t ldx, const float *dy, size_t ldy,
-                                    size_t B, size_t n_in, size_t n_out);
 
 /* ---- cuda_reduce.cu (fixed-order reductions) and cuda_adam.cu ---- */
-void fc_cuda_sum_squares(fc_backend *be, double *out, const float *x, size_t n);
-void fc_cuda_masked_loss(fc_backend *be, double *d_loss, int first, double divisor, float *grad,
-                         float grad_scale, const fc_loss_call *c);
-void fc_cuda_adam_step(fc_backend *be, float *p, const float *g, float *m, float *v, size_t n, float lr,
-                       float beta1, float beta2, float eps, int64_t step);
 /* Queues the fixed-order sum of squares of x (n) as partials in
  * impl->d_partials, *blocks of them, added in order by whoever reads them. */
 fc_status fc_cuda_sum_squares_partials(fc_backend *be, const float *x, size_t n, size_t *blocks);
-void fc_cuda_optimizer_step(fc_backend *be, float *p, float *g, float *m, float *v, size_t n,
-                            const struct fc_step_in *in, struct fc_step_out *out);
 
 /* ---- cuda_windows.cu (training data on the device, kernels/window_load.h) ---- */
-size_t fc_cuda_data_bytes(const fc_backend *be, const struct fc_window_data *host, size_t cap, size_t stages,
-                          size_t work, size_t *per_window);
-fc_status fc_cuda_data_upload(fc_backend *be, const struct fc_window_data *host, size_t cap, size_t stages,
-                              size_t work, void **data);
-fc_status fc_cuda_data_stage(fc_backend *be, void *data, const struct fc_window_pos *w, size_t n);
-fc_status fc_cuda_data_gather(fc_backend *be, void *data, size_t first, size_t n, const struct fc_window_batch *out);
-fc_status fc_cuda_data_scale(fc_backend *be, void *data, size_t n, const struct fc_window_batch *out);
-void fc_cuda_data_release(fc_backend *be, void *data);
 
 #endif

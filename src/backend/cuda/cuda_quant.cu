@@ -22,7 +22,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "backend/cuda/cuda_quant.h"
+#include "backend/cuda/cuda_internal.h"
 #include "kernels/quant_paths.h"
 #include "kernels/indicator_segment.h"
 
