@@ -7,6 +7,8 @@
 # checkpoint writes always leaves a checkpoint that loads. $1 is the binary.
 set -uo pipefail
 fcast=$1
+# fcast with a test hook: FCAST_TEST_INTERRUPT_AT=N[:validation] stops a run after step N (tests/interrupt_at.c)
+interrupting=$(dirname "$fcast")/fcast_interrupt_at
 source tests/lib_cli.sh
 
 data=data/monthly_classics.csv
@@ -33,7 +35,7 @@ check "the fp16 reference run skips steps (loss-scale backoff)" "grep -q 'skippe
 interrupt_and_resume() {
   local name=$1 at=$2 ref=$3; shift 3
   rm -f "$tmp/p.safetensors" "$tmp/p.ckpt.safetensors"
-  FCAST_TEST_INTERRUPT_AT=$at "$fcast" train "$@" --out "$tmp/p.safetensors" 2>"$tmp/stop.err"
+  FCAST_TEST_INTERRUPT_AT=$at "$interrupting" train "$@" --out "$tmp/p.safetensors" 2>"$tmp/stop.err"
   local rc=$?
   check "$name: exit 130 after the signal" "[ $rc -eq 130 ]"
   check "$name: the message says how to resume" "grep -q 'resume with:' $tmp/stop.err && grep -q -- '--resume $tmp/p.ckpt.safetensors' $tmp/stop.err"
@@ -57,10 +59,10 @@ FCAST_TEST_NOT_HOST_VISIBLE=1 interrupt_and_resume "staged through to_host (a de
 
 # Twice stopped, with periodic checkpoints and a run log appended to.
 rm -f "$tmp/c.ck" "$tmp/run.jsonl"
-FCAST_TEST_INTERRUPT_AT=15 "$fcast" train "${run[@]}" --out "$tmp/c.safetensors" --checkpoint "$tmp/c.ck" \
+FCAST_TEST_INTERRUPT_AT=15 "$interrupting" train "${run[@]}" --out "$tmp/c.safetensors" --checkpoint "$tmp/c.ck" \
     --checkpoint-every 7 --log-file "$tmp/run.jsonl" 2>/dev/null
 check "periodic checkpoints: stopped at step 15" "[ \"\$(checkpoint_step $tmp/c.ck)\" = 15 ]"
-FCAST_TEST_INTERRUPT_AT=45 "$fcast" train "${run[@]}" --out "$tmp/c.safetensors" --checkpoint "$tmp/c.ck" \
+FCAST_TEST_INTERRUPT_AT=45 "$interrupting" train "${run[@]}" --out "$tmp/c.safetensors" --checkpoint "$tmp/c.ck" \
     --checkpoint-every 7 --log-file "$tmp/run.jsonl" --resume "$tmp/c.ck" 2>/dev/null
 check "stopped again at step 45" "[ \"\$(checkpoint_step $tmp/c.ck)\" = 45 ]"
 "$fcast" train "${run[@]}" --out "$tmp/c.safetensors" --checkpoint "$tmp/c.ck" --checkpoint-every 7 \
@@ -76,7 +78,7 @@ check "the resumed start events say where they start" \
 check "fcast report reads the run log" "$fcast report $tmp/run.jsonl --out $tmp/report.html 2>$tmp/report.err && [ -s $tmp/report.html ]"
 
 # Resuming what does not belong to this run is refused, naming why.
-FCAST_TEST_INTERRUPT_AT=10 "$fcast" train "${run[@]}" --out "$tmp/m.safetensors" 2>/dev/null
+FCAST_TEST_INTERRUPT_AT=10 "$interrupting" train "${run[@]}" --out "$tmp/m.safetensors" 2>/dev/null
 ck=$tmp/m.ckpt.safetensors
 "$fcast" train "${run[@]}" --lr 0.002 --out "$tmp/x.safetensors" --resume $ck 2>"$tmp/err.txt"
 check "other options: exit 4 naming the option and both values" "[ $? -eq 4 ] && grep -q -- '--lr 0.001, this run has 0.002' $tmp/err.txt"
@@ -86,7 +88,7 @@ check "another architecture: exit 4 naming the model" "[ $? -eq 4 ] && grep -q '
 check "other data: exit 4 naming the data" "[ $? -eq 4 ] && grep -q 'other data' $tmp/err.txt"
 # one value changed, same length, same series, same second: still other data
 cp $data "$tmp/d.csv"
-FCAST_TEST_INTERRUPT_AT=10 "$fcast" train "${run[@]/$data/$tmp/d.csv}" --out "$tmp/d.safetensors" 2>/dev/null
+FCAST_TEST_INTERRUPT_AT=10 "$interrupting" train "${run[@]/$data/$tmp/d.csv}" --out "$tmp/d.safetensors" 2>/dev/null
 sed -i '0,/^AirPassengers,1949-01-01,112/s//AirPassengers,1949-01-01,999/' "$tmp/d.csv"
 touch -r $ck "$tmp/d.csv"
 "$fcast" train "${run[@]/$data/$tmp/d.csv}" --out "$tmp/x.safetensors" --resume "$tmp/d.ckpt.safetensors" 2>"$tmp/err.txt"
@@ -117,7 +119,7 @@ check "--checkpoint equal to --out is refused before training" "[ $? -eq 4 ] && 
 auto=(--data $data --model nhits --h 12 --input-size 24 --mlp-units 64,64 --max-steps 30 --val-size 12
       --val-check-steps 10 --scaler standard --threads 1 --quiet --windows-batch-size auto --memory-limit 256MiB)
 rm -f "$tmp/auto.jsonl"
-FCAST_TEST_INTERRUPT_AT=12 "$fcast" train "${auto[@]}" --out "$tmp/a.safetensors" --checkpoint "$tmp/a.ck" \
+FCAST_TEST_INTERRUPT_AT=12 "$interrupting" train "${auto[@]}" --out "$tmp/a.safetensors" --checkpoint "$tmp/a.ck" \
     --checkpoint-every 1 --log-file "$tmp/auto.jsonl" 2>/dev/null
 check "auto batch: stopped at step 12 with 12 step and 12 checkpoint events (none from the sweep's trials)" \
     "[ $? -eq 130 ] && [ \$(grep -c '\"event\":\"step\"' $tmp/auto.jsonl) -eq 12 ] && [ \$(grep -c '\"event\":\"checkpoint\"' $tmp/auto.jsonl) -eq 12 ]"
@@ -145,7 +147,7 @@ stop_with() {
 resumes_from() {
   local k
   k=$(checkpoint_step "$1") || return 1
-  FCAST_TEST_INTERRUPT_AT=$((k + 1)) "$fcast" train "${long[@]}" "${extra[@]}" --out "$tmp/r.safetensors" --checkpoint "$tmp/r.ck" \
+  FCAST_TEST_INTERRUPT_AT=$((k + 1)) "$interrupting" train "${long[@]}" "${extra[@]}" --out "$tmp/r.safetensors" --checkpoint "$tmp/r.ck" \
       --resume "$1" 2>/dev/null
   [ $? -eq 130 ] && [ "$(checkpoint_step "$tmp/r.ck")" = $((k + 1)) ]
 }

@@ -9,6 +9,8 @@
 # (PatchTST takes none) are refused by name. $1 is the fcast binary.
 set -uo pipefail
 fcast=$1
+# fcast with a test hook: FCAST_TEST_INTERRUPT_AT=N[:validation] stops a run after step N (tests/interrupt_at.c)
+interrupting=$(dirname "$fcast")/fcast_interrupt_at
 source tests/lib_cli.sh
 
 data=data/monthly_classics.csv
@@ -37,7 +39,7 @@ check "predict writes 4 series x 12 steps" "[ $? -eq 0 ] && [ \$(wc -l < $tmp/fc
 check "the forecasts are finite" "! grep -qi 'nan\|inf' $tmp/fc.csv"
 
 # Stopped mid-way (after a validation check: best weights with their statistics) and resumed.
-FCAST_TEST_INTERRUPT_AT=15 timeout 120 "$fcast" train "${run[@]}" --out "$tmp/p.safetensors" 2>/dev/null
+FCAST_TEST_INTERRUPT_AT=15 timeout 120 "$interrupting" train "${run[@]}" --out "$tmp/p.safetensors" 2>/dev/null
 check "a stopped run exits 130 with a checkpoint" "[ $? -eq 130 ] && [ -s $tmp/p.ckpt.safetensors ]"
 timeout 120 "$fcast" train "${run[@]}" --out "$tmp/p.safetensors" --resume "$tmp/p.ckpt.safetensors" 2>/dev/null
 check "the resumed run writes the uninterrupted run's file byte for byte" "[ $? -eq 0 ] && cmp -s $tmp/a.safetensors $tmp/p.safetensors"

@@ -5,6 +5,8 @@
 # $1 is the fcast binary (the stand-in NVML is built beside it).
 set -uo pipefail
 fcast=$1
+# fcast with a test hook: FCAST_TEST_INTERRUPT_AT=N[:validation] stops a run after step N (tests/interrupt_at.c)
+interrupting=$(dirname "$fcast")/fcast_interrupt_at
 source tests/lib_cli.sh
 
 fake_nvml=$(dirname "$fcast")/libfake_nvml.so
@@ -76,7 +78,7 @@ check "appending to a log with a cut last line drops it, and the report reads th
 mkdir "$tmp/small"
 if mount -t tmpfs -o size=64k tmpfs "$tmp/small" 2>/dev/null; then
   full=("${short[@]/20/300}" --val-size 12 --val-check-steps 10)
-  FCAST_TEST_INTERRUPT_AT=250 "$fcast" train "${full[@]}" --out "$tmp/d.safetensors" --log-file "$tmp/small/run.jsonl" \
+  FCAST_TEST_INTERRUPT_AT=250 "$interrupting" train "${full[@]}" --out "$tmp/d.safetensors" --log-file "$tmp/small/run.jsonl" \
       --profile 2>"$tmp/err.txt"
   check "full disk: the stopped run warns, exits 130" "[ $? -eq 130 ] && grep -q 'No space left' $tmp/err.txt"
   check "full disk: the log ends with a whole line" "[ \"\$(tail -c 1 $tmp/small/run.jsonl | od -An -c | tr -d ' ')\" = '\\n' ]"

@@ -8,6 +8,8 @@
 # change something. $1 is the binary.
 set -uo pipefail
 fcast=$1
+# fcast with a test hook: FCAST_TEST_INTERRUPT_AT=N[:validation] stops a run after step N (tests/interrupt_at.c)
+interrupting=$(dirname "$fcast")/fcast_interrupt_at
 source tests/lib_cli.sh
 trap 'umount "$tmp/full" 2>/dev/null; rm -rf "$tmp"' EXIT
 
@@ -37,7 +39,7 @@ PY
 }
 
 # ---- a checkpoint's moments: refused at resume, naming the tensor and element
-FCAST_TEST_INTERRUPT_AT=30 "$fcast" train "${run[@]}" --out "$tmp/p.safetensors" 2>/dev/null
+FCAST_TEST_INTERRUPT_AT=30 "$interrupting" train "${run[@]}" --out "$tmp/p.safetensors" 2>/dev/null
 ck=$tmp/p.ckpt.safetensors
 check "a checkpoint at step 30" "[ \"\$(checkpoint_step $ck)\" = 30 ]"
 # negative second moments used to resume into 23 NaN weights, exit 0
@@ -59,13 +61,13 @@ check "no refused resume wrote a model" "[ ! -e $tmp/x.safetensors ]"
 # 3e38 (finite: the reader takes it) sends a weight past the float range at
 # the next step, and the step after fills a layer with NaN while the loss
 # stays finite (a ReLU turns NaN into 0): no loss check sees it.
-FCAST_TEST_INTERRUPT_AT=58 "$fcast" train "${run[@]}" --out "$tmp/q.safetensors" 2>/dev/null
+FCAST_TEST_INTERRUPT_AT=58 "$interrupting" train "${run[@]}" --out "$tmp/q.safetensors" 2>/dev/null
 set_floats "$tmp/q.ckpt.safetensors" "$tmp/big58.ck" optimizer.exp_avg 0 1 3e38
 "$fcast" train "${run[@]}" --out "$tmp/nan.safetensors" --resume "$tmp/big58.ck" 2>"$tmp/err"
 check "NaN weights after the last step: exit 4, the model not written" "[ $? -eq 4 ] && [ ! -e $tmp/nan.safetensors ]"
 check "... the message names the file, the step and the tensor" \
       "grep -q 'nan.safetensors: not written: the weights after 60 training steps are not finite (tensor .blocks\.' $tmp/err"
-FCAST_TEST_INTERRUPT_AT=57 "$fcast" train "${run[@]}" --out "$tmp/q.safetensors" 2>/dev/null
+FCAST_TEST_INTERRUPT_AT=57 "$interrupting" train "${run[@]}" --out "$tmp/q.safetensors" 2>/dev/null
 set_floats "$tmp/q.ckpt.safetensors" "$tmp/big57.ck" optimizer.exp_avg 0 1 3e38
 "$fcast" train "${run[@]}" --out "$tmp/nan.safetensors" --resume "$tmp/big57.ck" --checkpoint "$tmp/c.ck" \
     --checkpoint-every 1 2>"$tmp/err"
@@ -73,7 +75,7 @@ check "NaN weights at a periodic checkpoint: exit 4, no model" "[ $? -eq 4 ] && 
 check "... the checkpoint is not written over the good one, which the message names" \
       "grep -q 'c.ck: not written: the training state after step 59 is not valid' $tmp/err && grep -q 'c.ck still holds step 58' $tmp/err"
 check "... the good checkpoint holds step 58" "[ \"\$(checkpoint_step $tmp/c.ck)\" = 58 ]"
-FCAST_TEST_INTERRUPT_AT=59 "$fcast" train "${run[@]}" --out "$tmp/r.safetensors" --resume "$tmp/c.ck" 2>/dev/null
+FCAST_TEST_INTERRUPT_AT=59 "$interrupting" train "${run[@]}" --out "$tmp/r.safetensors" --resume "$tmp/c.ck" 2>/dev/null
 check "... and resumes" "[ $? -eq 130 ]"
 
 # ---- the divergence hint: scaling the data only where it is not scaled
@@ -103,7 +105,7 @@ if mount -t tmpfs -o size=64k tmpfs "$tmp/full" 2>/dev/null; then
   "$fcast" train "${small[@]}" --out "$tmp/m2.safetensors" --resume "$tmp/full/s.ck" 2>/dev/null
   check "... it resumes to the uninterrupted run's model" "[ $? -eq 0 ] && cmp -s $tmp/ref.safetensors $tmp/m2.safetensors"
   rm -f "$tmp/full/s.ck" "$tmp/m.safetensors"
-  FCAST_TEST_INTERRUPT_AT=5 "$fcast" train "${small[@]}" --out "$tmp/m.safetensors" --checkpoint "$tmp/full/s.ck" \
+  FCAST_TEST_INTERRUPT_AT=5 "$interrupting" train "${small[@]}" --out "$tmp/m.safetensors" --checkpoint "$tmp/full/s.ck" \
       --checkpoint-every 1 2>"$tmp/err"
   check "full disk, then a stop: exit 130 with the model so far" "[ $? -eq 130 ] && [ -s $tmp/m.safetensors ]"
   check "... the stop's checkpoint could not be written, the message names the good one and how to resume" \

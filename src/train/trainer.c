@@ -5,10 +5,8 @@
  * optimizer.c (loss scaling, clipping, Adam). Every buffer is allocated
  * before the first step; the step loop allocates nothing. */
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/error.h"
 #include "core/rng.h"
@@ -528,25 +526,6 @@ static int checkpoint_due(const fc_train_options *o, size_t step, int validated)
     return (o->checkpoint_every && step % o->checkpoint_every == 0) || (validated && o->checkpoint_at_validation);
 }
 
-/* Test hook (docs/operations.md): FCAST_TEST_INTERRUPT_AT=N sends the
- * process SIGINT after step N's training, N:validation inside its
- * validation check, so tests can interrupt a run at an exact point through
- * the real signal path: the CLI takes signals on a thread of its own
- * (tools/stop_signals.c), so the hook waits (up to 10 s) for the stop flag
- * it sets before the run goes on. */
-static void test_interrupt(const volatile sig_atomic_t *flag, size_t step, int in_validation) {
-    static long at = -2, at_validation;
-    if (at == -2) {
-        const char *v = getenv("FCAST_TEST_INTERRUPT_AT");
-        char *end = NULL;
-        at = v ? strtol(v, &end, 10) : -1;
-        at_validation = end && !strcmp(end, ":validation");
-    }
-    if (at <= 0 || (size_t)at != step || at_validation != in_validation) return;
-    kill(getpid(), SIGINT);
-    for (int ms = 0; flag && !*flag && ms < 10000; ms++) usleep(1000);
-}
-
 /* A stop asked for by a signal, on any rank of a job: every rank stops
  * after the same step, or one would wait for the others' gradients. */
 static int stop_requested(const trainer *t) {
@@ -619,11 +598,9 @@ static fc_status run_steps(trainer *t, fc_train_summary *s) {
         l->skips_in_a_row = r.skipped ? l->skips_in_a_row + 1 : 0;
         FC_TRY(check_step(t, s->steps, r.skipped));
         report_step(t, &r, s, &p, fc_now() - t0 - in_validation);
-        test_interrupt(o->stop_requested, l->step, 0);
         int validated = o->val_size && l->step % o->val_check_steps == 0;
         if (validated) {
             double v0 = fc_now();
-            test_interrupt(o->stop_requested, l->step, 1);
             FC_TRY(validation_check(t, &p, &stop));
             t->step_times.seconds[FC_PHASE_VALIDATION] = fc_now() - v0;
             in_validation += fc_now() - v0;
