@@ -3,7 +3,9 @@
  * semantics (common/_base_model.py). An optimizer step may gather the
  * gradients of several micro-batches (--grad-accum) and runs through
  * optimizer.c (loss scaling, clipping, Adam). Every buffer is allocated
- * before the first step; the step loop allocates nothing. */
+ * before the first step; the step loop allocates nothing. When to stop
+ * and when to write checkpoints is train_stop_policy.c's, a job's books
+ * across ranks train_dist.c's (trainer_internal.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,23 +14,9 @@
 #include "core/rng.h"
 #include "core/memory_stats.h"
 #include "dist/dist.h"
-#include "dist/dist_grads.h"
 #include "dist/dist_watch.h"
-#include "train/batch.h"
-#include "train/checkpoint.h"
-#include "train/forecaster.h"
-#include "train/graph_pass.h"
-#include "train/optimizer.h"
-#include "train/progress.h"
 #include "train/run_log.h"
-
-/* Windows per step beyond this are a typo: refused before any sizing. */
-#define FC_MAX_WINDOWS_BATCH ((size_t)1 << 20)
-#define FC_MAX_GRAD_ACCUM 4096
-/* fp16: this many skipped steps in a row means the forward pass itself
- * overflows (the loss scale is down to 2^-14), which no scale can fix. */
-#define FC_MAX_CONSECUTIVE_SKIPS 30
-#define FC_FP16_RANGE "values exceed fp16's range (65504); "
+#include "train/trainer_internal.h"
 
 /* A training step launches the same work on the same buffers every step:
  * zeroing the gradients, then per micro-batch the gather of its staged
@@ -45,88 +33,6 @@
  * gathered on the host inside the step) runs plain calls. */
 #define FC_GRAPH_FROM_STEP 2
 
-typedef struct {
-    fc_forecaster *f;
-    const fc_dataset *ds;
-    const fc_train_options *o;
-    fc_window_spec spec;
-    fc_window_sampler sampler;
-    fc_batch batch;
-    /* grad_accum * windows_batch_size windows per optimizer step: this
-     * step's, and the next step's, drawn while the device runs this one */
-    fc_window *windows[2];
-    size_t n_windows[2];       /* of them, the sampler's: the job's draws, or a shard's own */
-    int current;               /* windows[current] are this step's */
-    int have_next;             /* windows[!current] hold the next step's */
-    size_t drawn_epoch, drawn_cursor;  /* the sampler's place after this step's draws (checkpoints) */
-    fc_optimizer opt;
-    float *best;
-    fc_runner validator;
-    size_t lr_decay_steps;
-    fc_loop_state loop;        /* what a checkpoint saves besides model and optimizer */
-    fc_phase_times step_times; /* this step's phases (summed into the summary's) */
-    double mark;               /* fc_now() at the end of the last timed phase */
-    fc_data_hashes data_hashes;   /* the data's, for checkpoints (train/data_hash.h): at the first need */
-    int data_hashed;
-    int stop_checkpoint;       /* rank 0 writes a checkpoint on a stop (it alone knows: told to a shard's job) */
-    int checkpoint_failing;    /* the last periodic checkpoint could not be written (said once) */
-    fc_graph_slot step_graph;
-    size_t first_step;         /* this process's first step (a resumed run starts past 0) */
-    float grad_scale;          /* this step's loss-gradient scale: the loss scale / grad_accum */
-    size_t step;               /* the step being run (dropout's seeds) */
-    int rank, ranks;           /* its place in the job it trains with (dist/dist.h): 0 of 1 alone,
-                                  and when o->alone (a cross-validation's trainings are dealt to ranks) */
-    fc_dist_grads grads;       /* the ranks' mean gradient, where it lives (dist/dist_grads.h) */
-    int sharded;               /* ds is this rank's shard of the file (data/dataset.h): it trains on
-                                  the job's windows of its own series, as many as were drawn there */
-    size_t staged, micro_batches;   /* this step's windows of this rank, and its micro-batches */
-    double *points;            /* a shard's: (ranks) the slots of the job's sum, then (K x ranks) its
-                                  micro-batches' observed target points this step (micro_batch_share) */
-    double job_points;         /* the job's this step */
-} trainer;
-
-/* What a checkpoint saves and restores, with the data's hashes (one pass
- * over the data, so only runs that write or read a checkpoint pay for it;
- * a shard's job hashes together, in hash_shards). */
-static fc_checkpoint_ref checkpoint_ref(trainer *t) {
-    if (!t->data_hashed) t->data_hashes = fc_data_hashes_of(t->ds);
-    t->data_hashed = 1;
-    return (fc_checkpoint_ref){t->f, t->ds, t->o, &t->opt, t->best, &t->loop, t->data_hashes};
-}
-
-/* The whole file's hashes from the shards': each rank hashes its own
- * series into their places in the file's order, the places are merged
- * (each is one rank's: OR-ed, exact), and every rank folds them in order,
- * as one process folds the whole file's. Every rank of the job calls it. */
-static fc_status hash_shards(trainer *t) {
-    const fc_dataset *ds = t->ds;
-    size_t N = fc_dataset_job_series(ds), since = 0;
-    fc_data_hashes *h = fc_calloc(N, sizeof *h, "data hashes");
-    if (!h) return FC_ERR_MEMORY;
-    for (size_t i = 0; i < ds->n_series; i++) {
-        h[i * ds->shards + ds->shard] = fc_data_hashes_series(ds, i);
-        fc_dataset_release_every(ds, &since, fc_dataset_len(ds, i), FC_RELEASE_POINTS);
-    }
-    fc_status st = fc_dist_merge(h, N * sizeof *h, 0);
-    t->data_hashes = fc_data_hashes_start();
-    for (size_t g = 0; g < N && st == FC_OK; g++) t->data_hashes = fc_data_hashes_fold(t->data_hashes, h[g]);
-    t->data_hashed = st == FC_OK;
-    free(h);
-    return st;
-}
-
-/* When a shard's job hashes its data: at the start when the run resumes or
- * rank 0 writes periodic checkpoints; else at a stop, if rank 0 then
- * writes one (stop_checkpoint). Only rank 0 knows its checkpoints. */
-static fc_status plan_shard_hashes(trainer *t) {
-    const fc_train_options *o = t->o;
-    int writes[2] = {o->checkpoint_path != NULL,
-                     o->checkpoint_path && (o->checkpoint_every || (o->checkpoint_at_validation && o->val_size))};
-    FC_TRY(fc_dist_broadcast(writes, sizeof writes));
-    t->stop_checkpoint = writes[0];
-    return o->resume_path || writes[1] ? hash_shards(t) : FC_OK;
-}
-
 /* Charges the time since the last mark to phase p. */
 static void phase_end(trainer *t, fc_phase p) {
     double now = fc_now();
@@ -137,43 +43,10 @@ static void phase_end(trainer *t, fc_phase p) {
 /* Windows one optimizer step trains on: K micro-batches of W. */
 static size_t windows_per_step(const fc_train_options *o) { return o->windows_batch_size * o->grad_accum; }
 
-static fc_window_spec spec_of(const fc_model_config *c, const fc_train_options *o) {
-    return (fc_window_spec){c->input_size, c->h, o->step_size, o->val_size, o->min_in_frac, o->min_out_frac,
-                            o->test_size};
-}
-
 /* StepLR(step_size = max(max_steps // num_lr_decays, 1), gamma = 0.5),
  * stepped after every optimizer step. */
 static double learning_rate_at(const trainer *t, size_t step) {
     return t->o->learning_rate * pow(0.5, (double)(step / t->lr_decay_steps));
-}
-
-static fc_status check_options(const fc_train_options *o, const fc_model_config *c) {
-    if (o->max_steps < 1) return fc_error(FC_ERR_INVALID, "--max-steps must be >= 1");
-    if (o->batch_size < 1) return fc_error(FC_ERR_INVALID, "--batch-size must be >= 1");
-    if (o->windows_batch_size < 1) return fc_error(FC_ERR_INVALID, "--windows-batch-size must be >= 1");
-    if (o->step_size < 1) return fc_error(FC_ERR_INVALID, "--step-size must be >= 1");   /* plans divide by it */
-    if (!(o->learning_rate > 0) || !isfinite(o->learning_rate))
-        return fc_error(FC_ERR_INVALID, "--lr must be a finite number > 0");
-    if (o->windows_batch_size > FC_MAX_WINDOWS_BATCH || o->batch_size > FC_MAX_WINDOWS_BATCH)
-        return fc_error(FC_ERR_INVALID, "--windows-batch-size and --batch-size must be at most %zu", FC_MAX_WINDOWS_BATCH);
-    if (o->val_size && o->val_size < c->h)
-        return fc_error(FC_ERR_INVALID, "--val-size %zu is shorter than the horizon h = %zu", o->val_size, c->h);
-    if (o->early_stop_patience > 0 && !o->val_size)
-        return fc_error(FC_ERR_INVALID, "--early-stop-patience needs a validation set (--val-size)");
-    if (o->val_size && o->val_check_steps < 1) return fc_error(FC_ERR_INVALID, "--val-check-steps must be >= 1");
-    if (o->min_in_frac < 0 || o->min_in_frac > 1 || o->min_out_frac < 0 || o->min_out_frac > 1)
-        return fc_error(FC_ERR_INVALID, "availability thresholds must be between 0 and 1");
-    if (o->grad_accum < 1 || o->grad_accum > FC_MAX_GRAD_ACCUM)
-        return fc_error(FC_ERR_INVALID, "--grad-accum must be between 1 and %d", FC_MAX_GRAD_ACCUM);
-    if (o->windows_batch_size * o->grad_accum > FC_MAX_WINDOWS_BATCH)
-        return fc_error(FC_ERR_INVALID, "--grad-accum %zu x --windows-batch-size %zu is more than %zu windows "
-                        "per step", o->grad_accum, o->windows_batch_size, FC_MAX_WINDOWS_BATCH);
-    if (!(o->clip_grad_norm >= 0) || !isfinite(o->clip_grad_norm))
-        return fc_error(FC_ERR_INVALID, "--clip-grad-norm must be a finite number >= 0 (0: off)");
-    if ((unsigned)o->precision >= FC_PREC_COUNT)
-        return fc_error(FC_ERR_INVALID, "unknown precision %d", (int)o->precision);
-    return FC_OK;
 }
 
 static void trainer_free(trainer *t) {
@@ -192,26 +65,12 @@ static void trainer_free(trainer *t) {
     fc_model_set_precision(t->f->model, FC_PREC_FP32);
 }
 
-/* A shard's sampler learns every rank's window counts (each series is one
- * rank's: OR-ed, exact). */
-static fc_status join_shards(trainer *t) {
-    const fc_dataset *ds = t->ds;
-    if (ds->shards != (size_t)t->ranks || ds->shard != (size_t)t->rank)
-        return fc_error(FC_ERR_INVALID, "%s: shard %zu of %zu trains only as rank %zu of a job of %zu ranks",
-                        ds->source, ds->shard, ds->shards, ds->shard, ds->shards);
-    size_t N = (size_t)t->ranks;   /* a shard runs at most K x N micro-batches: all the job's windows */
-    if (!(t->points = fc_calloc(N + t->o->grad_accum * N, sizeof *t->points, "target points"))) return FC_ERR_MEMORY;
-    FC_TRY(fc_dist_merge(t->sampler.counts, fc_dataset_job_series(ds) * sizeof *t->sampler.counts, 0));
-    FC_TRY(fc_window_sampler_join(&t->sampler));
-    return plan_shard_hashes(t);
-}
-
 static fc_status trainer_init(trainer *t) {
     fc_model *m = t->f->model;
     fc_backend *be = m->be;
     const fc_train_options *o = t->o;
     size_t W = o->windows_batch_size, per_step = windows_per_step(o);
-    t->spec = spec_of(&m->cfg, o);
+    t->spec = trainer_window_spec(&m->cfg, o);
     t->lr_decay_steps = o->num_lr_decays > 0 ? o->max_steps / (size_t)o->num_lr_decays : (size_t)1 << 62;
     if (t->lr_decay_steps < 1) t->lr_decay_steps = 1;
     /* the sampler draws the whole effective batch, of every rank of a job
@@ -219,7 +78,7 @@ static fc_status trainer_init(trainer *t) {
     size_t ranks = (size_t)t->ranks;
     if (ranks > 1) FC_TRY(fc_dist_grads_init(&t->grads, be, m->n_trainable, o->deterministic_reduce));
     FC_TRY(fc_window_sampler_init(&t->sampler, t->ds, &t->spec, o->batch_size, per_step * ranks, o->seed));
-    if (t->sharded) FC_TRY(join_shards(t));
+    if (t->sharded) FC_TRY(trainer_join_shards(t));
     fc_window_sampler_position(&t->sampler, &t->drawn_epoch, &t->drawn_cursor);
     /* on the device path (batch.h) the data is uploaded here, once */
     if (fc_model_has_exog(&m->cfg)) {   /* exogenous inputs take the host path (batch.h) */
@@ -260,47 +119,9 @@ static void split_load_time(trainer *t) {
     t->mark = now;
 }
 
-/* Micro-batch k's share of the step's loss. Of K equal ones, 1/K. A
- * shard's micro-batches hold however many of the job's windows its series
- * drew, and each one's loss is a masked mean over its own observed target
- * points: it weighs its points' share of the job's, times the ranks (the
- * gradient is then a mean over the ranks). The step's loss is then the
- * masked mean over all the job's windows at once: one process's with the
- * job's windows in one batch (--grad-accum 1). */
-static double micro_batch_share(const trainer *t, size_t k) {
-    if (!t->sharded) return 1.0 / (double)t->o->grad_accum;
-    double own = t->points[t->ranks + k];
-    return t->job_points > 0 ? own * (double)t->ranks / t->job_points : 0.0;
-}
-
-/* A shard's observed target points per micro-batch of its windows w (n),
- * and the job's: every rank's summed (whole numbers: exact). */
-static fc_status count_points(trainer *t, const fc_window *w, size_t n) {
-    size_t W = t->o->windows_batch_size, N = (size_t)t->ranks;
-    double *mine = t->points + N;
-    t->job_points = 0.0;
-    for (size_t k = 0; k < t->micro_batches; k++) {
-        size_t points = 0;
-        for (size_t i = k * W; i < n && i < (k + 1) * W; i++) points += fc_window_target_points(&t->sampler, w + i);
-        mine[k] = (double)points;
-        t->job_points += mine[k];
-    }
-    return fc_dist_sum_ordered(&t->job_points, 1, t->points, 1);
-}
-
-/* Its dropout masks' number: a pure function of the seed, the step and the
- * micro-batch, counted over the ranks of a job as one process counts its
- * micro-batches (rank r's k is its r K + k-th); a shard may run up to
- * K x ranks micro-batches, so its ranks count in steps of that. */
-static uint64_t dropout_slice(const trainer *t, size_t k) {
-    uint64_t K = t->o->grad_accum, ranks = (uint64_t)t->ranks;
-    if (t->sharded) return ((uint64_t)t->step * ranks + (uint64_t)t->rank) * K * ranks + k;
-    return (uint64_t)t->step * K * ranks + (uint64_t)t->rank * K + k;
-}
-
 /* Gather, forward, loss and backward of micro-batch k (staged windows
  * [first, first + B)); gradients accumulate. The loss gradient carries the
- * loss scale and the micro-batch's share (micro_batch_share); the loss
+ * loss scale and the micro-batch's share (trainer_micro_batch_share); the loss
  * itself is summed (each times its share) in backend memory, read with the
  * optimizer's report once the step is done, so no micro-batch waits for
  * the host. */
@@ -313,7 +134,7 @@ static fc_status micro_batch(trainer *t, size_t k, size_t first, size_t B) {
     FC_TRY(fc_batch_load_staged(b, t->ds, &t->spec, first, B, t->f->scaler));
     split_load_time(t);
     m->exog = fc_batch_exog_inputs(b);
-    fc_philox_out r = fc_rng_block(t->o->seed, FC_RNG_STREAM_DROPOUT, dropout_slice(t, k));
+    fc_philox_out r = fc_rng_block(t->o->seed, FC_RNG_STREAM_DROPOUT, trainer_dropout_slice(t, k));
     m->dropout_seed = (uint64_t)r.v[0] | (uint64_t)r.v[1] << 32;
     m->training = 1;
     FC_TRY(fc_model_forward(m, b->d_forecast, b->d_in_y, b->d_in_mask, B));
@@ -328,7 +149,7 @@ static fc_status micro_batch(trainer *t, size_t k, size_t first, size_t B) {
                          .mask = b->d_out_mask, .insample = b->d_in_y, .n = B * m->cfg.h, .h = m->cfg.h,
                          .L = m->cfg.input_size};
     /* equal micro-batches keep K itself as the divisor: the bits of runs before shards */
-    double share = micro_batch_share(t, k);
+    double share = trainer_micro_batch_share(t, k);
     double divisor = !t->sharded ? (double)t->o->grad_accum : share > 0 ? 1.0 / share : 1.0;   /* 0 points: loss 0 */
     float grad_scale = t->sharded ? fc_optimizer_loss_scale(&t->opt) * (float)share : t->grad_scale;
     m->be->masked_loss(m->be, fc_optimizer_loss_slot(&t->opt), k == 0, divisor, b->d_grad, grad_scale, &loss);
@@ -379,7 +200,7 @@ static fc_status stage_windows(trainer *t, size_t step) {
         return fc_batch_stage(&t->batch, w + (size_t)t->rank * K * W, K * W);
     }
     t->staged = t->n_windows[t->current], t->micro_batches = (t->staged + W - 1) / W;
-    FC_TRY(count_points(t, w, t->staged));
+    FC_TRY(trainer_count_points(t, w, t->staged));
     return fc_batch_stage(&t->batch, w, t->staged);
 }
 
@@ -428,28 +249,6 @@ static fc_status train_step(trainer *t, size_t step, double *loss, fc_step_repor
     return st;
 }
 
-/* Validation with early-stopping bookkeeping; sets *stop when patience ran out. */
-static fc_status validation_check(trainer *t, fc_progress *p, int *stop) {
-    fc_model *m = t->f->model;
-    fc_loop_state *l = &t->loop;
-    double v;
-    FC_TRY(fc_validator_run(&t->validator, t->f, t->ds, &t->spec, &v));
-    /* A non-finite loss never counts as an improvement (Lightning's check_finite). */
-    int improved = isfinite(v) && (isnan(l->best_val_loss) || v < l->best_val_loss);
-    if (improved) {
-        l->best_val_loss = v;
-        l->best_step = l->step;
-        l->bad_checks = 0;
-        m->be->axpby_rows(m->be, t->best, m->n_state, 1.0f, m->params, m->n_state, 0.0f, 1, m->n_state);
-    } else {
-        l->bad_checks++;
-    }
-    fc_progress_validation(p, l->step, v, improved);
-    if (t->o->log) fc_run_log_validation(t->o->log, l->step, v, improved, l->best_val_loss, l->best_step);
-    *stop = t->o->early_stop_patience > 0 && l->bad_checks >= t->o->early_stop_patience;
-    return FC_OK;
-}
-
 /* What the training loss is measured in: the scaled data, unless the
  * scaler is the identity. Validation losses are always in original units. */
 static const char *train_loss_unit(const trainer *t) {
@@ -472,112 +271,6 @@ static void report_step(trainer *t, const fc_step_report *r, fc_train_summary *s
     if (t->o->on_step) t->o->on_step(t->o->on_step_user, s->steps, t->o->max_steps, t->loop.last_train_loss);
 }
 
-static fc_status write_checkpoint(trainer *t, fc_train_summary *s) {
-    t->loop.sampler_epoch = t->drawn_epoch;
-    t->loop.sampler_cursor = t->drawn_cursor;
-    fc_checkpoint_ref ref = checkpoint_ref(t);
-    double t0 = fc_now();
-    size_t bytes = 0;
-    FC_TRY(fc_checkpoint_write(&ref, t->o->checkpoint_path, &bytes));
-    double seconds = fc_now() - t0;
-    t->step_times.seconds[FC_PHASE_CHECKPOINT_IO] += seconds;
-    s->checkpoints++;
-    s->checkpoint = t->o->checkpoint_path;
-    s->checkpoint_step = t->loop.step;
-    if (t->o->log) fc_run_log_checkpoint(t->o->log, t->loop.step, t->o->checkpoint_path, bytes, seconds);
-    return FC_OK;
-}
-
-void fc_train_good_checkpoint(const fc_train_options *o, const fc_train_summary *s, char *buf, size_t cap) {
-    if (s->checkpoints) snprintf(buf, cap, "%s still holds step %zu", o->checkpoint_path, s->checkpoint_step);
-    else if (o->resume_path) snprintf(buf, cap, "%s, resumed from, holds step %zu", o->resume_path, s->start_step);
-    else snprintf(buf, cap, "no checkpoint of this run was written");
-}
-
-/* A periodic checkpoint that cannot be written (a full disk, no memory for
- * its host copy) costs the run that checkpoint alone: the last good one
- * stays whole (written atomically), training goes on and the next one due
- * tries again. Said at the first of a series of failures and when one is
- * written again. Any other failure (a device fault, a state that is not
- * finite) ends the run, naming the good checkpoint. */
-static fc_status periodic_checkpoint(trainer *t, fc_train_summary *s) {
-    int was_failing = t->checkpoint_failing;
-    fc_status st = write_checkpoint(t, s);
-    t->checkpoint_failing = st != FC_OK;
-    if (st == FC_OK && was_failing)
-        fprintf(stderr, "fcast: the checkpoint after step %zu was written to %s\n", t->loop.step,
-                t->o->checkpoint_path);
-    if (st == FC_OK) return FC_OK;
-    char why[FC_ERROR_CAP], good[FC_ERROR_CAP];
-    snprintf(why, sizeof why, "%s", fc_last_error());
-    fc_train_good_checkpoint(t->o, s, good, sizeof good);
-    if (st != FC_ERR_IO && st != FC_ERR_MEMORY) return fc_error(st, "%s; %s", why, good);
-    if (!was_failing)
-        fprintf(stderr, "warning: the checkpoint after step %zu could not be written (%s); %s; training goes on, "
-                "trying again at each checkpoint due\n", t->loop.step, why, good);
-    fc_error_clear();
-    return FC_OK;
-}
-
-/* A periodic checkpoint is due every checkpoint_every steps and at every
- * validation check (when asked for: checkpoint_at_validation). */
-static int checkpoint_due(const fc_train_options *o, size_t step, int validated) {
-    if (!o->checkpoint_path) return 0;
-    return (o->checkpoint_every && step % o->checkpoint_every == 0) || (validated && o->checkpoint_at_validation);
-}
-
-/* A stop asked for by a signal, on any rank of a job: every rank stops
- * after the same step, or one would wait for the others' gradients. */
-static int stop_requested(const trainer *t) {
-    int asked = t->o->stop_requested && *t->o->stop_requested;
-    return t->ranks > 1 ? fc_dist_any(asked) : asked;
-}
-
-/* A stop asked for by a signal: the checkpoint, then FC_ERR_INTERRUPTED,
- * also when the checkpoint cannot be written (a full disk), so the caller
- * still writes the model so far; the message says which checkpoint to
- * resume from, if any. */
-static fc_status stop_with_checkpoint(trainer *t, fc_train_summary *s) {
-    const fc_train_options *o = t->o;
-    size_t step = t->loop.step;
-    if (!o->checkpoint_path)
-        return fc_error(FC_ERR_INTERRUPTED, "stopped by a signal after step %zu of %zu; no checkpoint (none asked "
-                        "for)", step, o->max_steps);
-    if (write_checkpoint(t, s) == FC_OK)
-        return fc_error(FC_ERR_INTERRUPTED, "stopped by a signal after step %zu of %zu; checkpoint written to %s",
-                        step, o->max_steps, o->checkpoint_path);
-    char why[512], good[512];
-    snprintf(why, sizeof why, "%s", fc_last_error());
-    fc_train_good_checkpoint(t->o, s, good, sizeof good);
-    if (!s->checkpoints) s->checkpoint = NULL;
-    return fc_error(FC_ERR_INTERRUPTED, "stopped by a signal after step %zu of %zu; its checkpoint could not be "
-                    "written (%s); %s", step, o->max_steps, why, good);
-}
-
-/* Scaling the data is advised only where no scaler is on: with one, the
- * data is scaled already and --scaler standard would change nothing. */
-static const char *scale_advice(const trainer *t, const char *advice) {
-    return t->f->scaler == FC_SCALER_IDENTITY ? advice : "";
-}
-
-/* Checks that must stop a run, after a step. */
-static fc_status check_step(const trainer *t, size_t steps, int skipped) {
-    const fc_train_options *o = t->o;
-    double loss = t->loop.last_train_loss;
-    const char *fp16_scale = scale_advice(t, "scale the data (--scaler standard) or ");
-    if (!isfinite(loss) && o->precision == FC_PREC_FP16)
-        return fc_error(FC_ERR_INVALID, "fp16: the forward pass overflowed at step %zu (loss %g): " FC_FP16_RANGE
-                        "%suse --precision bf16", steps, loss, fp16_scale);
-    if (!isfinite(loss))
-        return fc_error(FC_ERR_INVALID, "training diverged at step %zu: the loss is %g; lower --lr (%g)%s", steps,
-                        loss, o->learning_rate, scale_advice(t, " or scale the data (--scaler standard)"));
-    if (skipped && t->loop.skips_in_a_row >= FC_MAX_CONSECUTIVE_SKIPS)
-        return fc_error(FC_ERR_INVALID, "fp16: %ld steps in a row had inf/NaN gradients (loss scale now %g): "
-                        FC_FP16_RANGE "%suse --precision bf16", t->loop.skips_in_a_row,
-                        (double)t->opt.scaler.scale, fp16_scale);
-    return FC_OK;
-}
-
 static void add_times(fc_phase_times *sum, const fc_phase_times *step) {
     for (int p = 0; p < FC_PHASE_COUNT; p++) sum->seconds[p] += step->seconds[p];
 }
@@ -596,24 +289,23 @@ static fc_status run_steps(trainer *t, fc_train_summary *s) {
         FC_TRY(train_step(t, step, &l->last_train_loss, &r));
         l->step = s->steps = step + 1;
         l->skips_in_a_row = r.skipped ? l->skips_in_a_row + 1 : 0;
-        FC_TRY(check_step(t, s->steps, r.skipped));
+        FC_TRY(trainer_check_step(t, s->steps, r.skipped));
         report_step(t, &r, s, &p, fc_now() - t0 - in_validation);
         int validated = o->val_size && l->step % o->val_check_steps == 0;
         if (validated) {
             double v0 = fc_now();
-            FC_TRY(validation_check(t, &p, &stop));
+            FC_TRY(trainer_validation_check(t, &p, &stop));
             t->step_times.seconds[FC_PHASE_VALIDATION] = fc_now() - v0;
             in_validation += fc_now() - v0;
         }
         /* The last step needs no checkpoint: the model file follows at once. */
-        int last = l->step == o->max_steps || stop, interrupted = stop_requested(t) && !last;
+        int last = l->step == o->max_steps || stop, interrupted = trainer_stop_requested(t) && !last;
         if (interrupted) {
-            if (t->sharded && t->stop_checkpoint && !t->data_hashed) FC_TRY(hash_shards(t));   /* every rank */
             add_times(&s->phases, &t->step_times);
             fc_progress_done(&p);
-            return stop_with_checkpoint(t, s);
+            return trainer_stop_with_checkpoint(t, s);
         }
-        if (!last && checkpoint_due(o, l->step, validated)) FC_TRY(periodic_checkpoint(t, s));
+        if (!last && trainer_checkpoint_due(o, l->step, validated)) FC_TRY(trainer_periodic_checkpoint(t, s));
         add_times(&s->phases, &t->step_times);
         if (o->log && o->profile) fc_run_log_profile(o->log, l->step, &t->step_times);
     }
@@ -628,7 +320,7 @@ static fc_status run_steps(trainer *t, fc_train_summary *s) {
 
 /* Continues from o->resume_path: model, optimizer, sampler and loop state. */
 static fc_status resume(trainer *t, fc_train_summary *s) {
-    fc_checkpoint_ref ref = checkpoint_ref(t);
+    fc_checkpoint_ref ref = trainer_checkpoint_ref(t);
     FC_TRY(fc_checkpoint_read(&ref, t->o->resume_path));
     fc_window_sampler_seek(&t->sampler, t->loop.sampler_epoch, t->loop.sampler_cursor);
     t->have_next = 0;
@@ -638,28 +330,12 @@ static fc_status resume(trainer *t, fc_train_summary *s) {
     return FC_OK;
 }
 
-fc_status fc_train_check(const fc_dataset *ds, const fc_model_config *c, const fc_train_options *o) {
-    FC_TRY(check_options(o, c));
-    fc_window_spec spec = spec_of(c, o);
-    size_t longest;
-    return fc_windows_check(ds, &spec, &longest);
-}
-
-int fc_train_has_windows(const fc_dataset *ds, const fc_model_config *c, const fc_train_options *o) {
-    fc_dataset own = ds->shards > 1 ? fc_dataset_own_view(ds) : *ds;
-    fc_window_spec spec = spec_of(c, o);
-    fc_window_sampler s;
-    if (fc_window_sampler_init(&s, &own, &spec, o->batch_size, 1, o->seed) != FC_OK) return 0;
-    fc_window_sampler_free(&s);
-    return 1;
-}
-
 fc_status fc_train(fc_forecaster *f, const fc_dataset *ds, const fc_train_options *o, fc_train_summary *s) {
     double start = fc_now();
     memset(s, 0, sizeof *s);
     s->best_val_loss = NAN;
     s->last_grad_norm = NAN;
-    FC_TRY(check_options(o, &f->model->cfg));
+    FC_TRY(trainer_check_options(o, &f->model->cfg));
     fc_dataset own;   /* alone, a shard trains on its own series (a rank's timing trials) */
     if (o->alone && ds->shards > 1) own = fc_dataset_own_view(ds), ds = &own;
     trainer t = {.f = f, .ds = ds, .o = o, .loop = {.best_val_loss = NAN}, .rank = o->alone ? 0 : fc_dist_rank(),
