@@ -5,8 +5,10 @@
  * oneDNN then configures no tiles and dies of SIGILL (see cpu_isa.c), and
  * so does PyTorch. The AMX instructions themselves work on those machines,
  * and palette 1 is architectural (8 tiles of 16 rows x 64 bytes), so this
- * file drives them directly. It runs only where a forked probe shows it
- * computes a known product exactly. Bare-metal AMX machines could use
+ * file drives them directly. It runs only where cpu_bf16_choice.c's forked
+ * probe shows it computes a known product exactly (this file computes and
+ * nothing more: the CPU's flags, the tile permission and the probe are
+ * the choice's). Bare-metal AMX machines could use
  * oneDNN's kernels; we keep one path for bf16 where AMX runs, so results
  * do not depend on the hypervisor.
  *
@@ -24,16 +26,10 @@
 #include "backend/cpu/cpu_internal.h"
 
 #if FC_HAVE_AMX
-#include <cpuid.h>
 #include <immintrin.h>
-#include <pthread.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #define AMX_TARGET __attribute__((target("amx-tile,amx-bf16")))
-#define FC_ARCH_REQ_XCOMP_PERM 0x1023
-#define FC_XFEATURE_XTILEDATA 18
 
 typedef struct {
     uint8_t palette, start_row, reserved[14];
@@ -79,37 +75,8 @@ AMX_TARGET static void block_product(const uint16_t *Ap, const uint16_t *Bp, siz
     _tile_stored(3, out + 16 * 32 + 16, 128);
 }
 
-static const fc_bf16_block_kernel amx_kernel = {FC_BF16_KERNEL_AMX, tiles_configure, tiles_release, block_product};
+const fc_bf16_block_kernel fc_cpu_amx_kernel = {FC_BF16_KERNEL_AMX, tiles_configure, tiles_release, block_product};
 
-/* ---- is AMX usable here? ---- */
-
-static int cpu_has_amx_bf16(void) {
-    unsigned a, b, c, d;
-    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
-    return ((d >> 22) & 1) && ((d >> 24) & 1);   /* AMX-BF16 and AMX-TILE */
-}
-
-/* Runs in the child: the tile permission, then the exact product. */
-static int probe_product(void) {
-    if (syscall(SYS_arch_prctl, FC_ARCH_REQ_XCOMP_PERM, FC_XFEATURE_XTILEDATA) != 0) return 1;
-    return fc_cpu_bf16_kernel_check(&amx_kernel);
-}
-
-static const fc_bf16_block_kernel *usable;
-
-static void amx_check_once(void) {
-    if (!cpu_has_amx_bf16()) return;
-    /* the permission is per process: ask in the parent too */
-    if (syscall(SYS_arch_prctl, FC_ARCH_REQ_XCOMP_PERM, FC_XFEATURE_XTILEDATA) != 0) return;
-    if (fc_cpu_probe_in_child(probe_product, 10000)) usable = &amx_kernel;
-}
-
-const fc_bf16_block_kernel *fc_cpu_amx_kernel(void) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, amx_check_once);
-    return usable;
-}
-
-#else /* !FC_HAVE_AMX */
-const fc_bf16_block_kernel *fc_cpu_amx_kernel(void) { return NULL; }
+#else /* !FC_HAVE_AMX: no kernel to run */
+const fc_bf16_block_kernel fc_cpu_amx_kernel = {FC_BF16_KERNEL_AMX, NULL, NULL, NULL};
 #endif

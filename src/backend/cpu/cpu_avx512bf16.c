@@ -12,15 +12,15 @@
  * cover the instruction's latency. Like AMX it flushes denormal inputs
  * and outputs to zero.
  *
- * cpu_bf16_choice.c measures it against oneDNN before using it: on this
- * project's Zen 4 machines oneDNN 2.6 is faster (about 1.2x on one
- * thread), on Intel cores without AMX oneDNN's bf16 runs at half its fp32
- * rate. */
+ * This file computes and nothing more: cpu_bf16_choice.c checks the CPU's
+ * flags, runs the forked probe, and measures it against oneDNN before
+ * using it: on this project's Zen 4 machines oneDNN 2.6 is faster (about
+ * 1.2x on one thread), on Intel cores without AMX oneDNN's bf16 runs at
+ * half its fp32 rate. */
 #include "backend/cpu/cpu_internal.h"
 
 #if defined(__x86_64__) && (defined(__clang__) ? __clang_major__ >= 9 : (defined(__GNUC__) && __GNUC__ >= 10))
 #include <immintrin.h>
-#include <pthread.h>
 
 #define BF16_TARGET __attribute__((target("avx512f,avx512bf16")))
 /* c + the dot products of the bf16 pair at p, broadcast to every lane, with
@@ -70,26 +70,8 @@ static void block_product(const uint16_t *Ap, const uint16_t *Bp, size_t Kp, siz
     rows_product_8(a + 24 * Kp, b0, b1, Kp, out + 24 * 32);
 }
 
-static const fc_bf16_block_kernel avx512bf16_kernel = {FC_BF16_KERNEL_AVX512BF16, NULL, NULL, block_product};
+const fc_bf16_block_kernel fc_cpu_avx512bf16_kernel = {FC_BF16_KERNEL_AVX512BF16, NULL, NULL, block_product};
 
-static int probe_product(void) { return fc_cpu_bf16_kernel_check(&avx512bf16_kernel); }
-
-static const fc_bf16_block_kernel *usable;
-
-/* CPUID and the OS's saving of the AVX-512 state (__builtin_cpu_supports
- * checks both), then the exact product in a forked child. */
-static void check_once(void) {
-    __builtin_cpu_init();
-    if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bf16")) return;
-    if (fc_cpu_probe_in_child(probe_product, 10000)) usable = &avx512bf16_kernel;
-}
-
-const fc_bf16_block_kernel *fc_cpu_avx512bf16_kernel(void) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, check_once);
-    return usable;
-}
-
-#else
-const fc_bf16_block_kernel *fc_cpu_avx512bf16_kernel(void) { return NULL; }
+#else /* a compiler without AVX512-BF16: no kernel to run */
+const fc_bf16_block_kernel fc_cpu_avx512bf16_kernel = {FC_BF16_KERNEL_AVX512BF16, NULL, NULL, NULL};
 #endif

@@ -15,9 +15,9 @@
  *      32), B into the VNNI layout both instruction sets read (pairs of k
  *      interleaved, 16 columns per block, K rounded up to 32, N to 32);
  *   2. every 32 x 32 block of C is computed by a block kernel
- *      (cpu_amx.c, cpu_avx512bf16.c), each checked by a forked probe
- *      computing a known product exactly, chosen once per process
- *      (cpu_bf16_choice.c);
+ *      (cpu_amx.c, cpu_avx512bf16.c), which only computes: whether one
+ *      runs here, and which, is cpu_bf16_choice.c's (the caller passes
+ *      it);
  *   3. the block is written out with bias, ReLU and accumulation applied.
  * Padding with zeros keeps every block full, so there are no edge kernels.
  * Both kernels multiply bf16 pairs into fp32 sums, so results differ
@@ -25,10 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/cpu_internal.h"
 #include "core/error.h"
-#include "kernels/lowp.h"
 
 static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 
@@ -37,10 +35,10 @@ static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 /* dst (Mp, Kp) row-major = A zero-padded. A transposed source (column
  * stride != 1) is copied in 32 x 32 blocks, reading along its contiguous
  * dimension, so each source line is fetched once. */
-static void pack_a(fc_backend *be, uint16_t *dst, const fc_bf16_operand *a, size_t M, size_t K, size_t Mp,
-                   size_t Kp) {
+void fc_cpu_bf16_pack_a(int threads, uint16_t *dst, const fc_bf16_operand *a, size_t M, size_t K, size_t Mp,
+                        size_t Kp) {
     if (a->col_stride == 1) {
-#pragma omp parallel for num_threads(be->threads) schedule(static)
+#pragma omp parallel for num_threads(threads) schedule(static)
         for (size_t m = 0; m < Mp; m++) {
             uint16_t *row = dst + m * Kp;
             size_t k = m < M ? K : 0;
@@ -49,7 +47,7 @@ static void pack_a(fc_backend *be, uint16_t *dst, const fc_bf16_operand *a, size
         }
         return;
     }
-#pragma omp parallel for collapse(2) num_threads(be->threads) schedule(static)
+#pragma omp parallel for collapse(2) num_threads(threads) schedule(static)
     for (size_t m0 = 0; m0 < Mp; m0 += 32)
         for (size_t k0 = 0; k0 < Kp; k0 += 32)
             for (size_t k = k0; k < k0 + 32; k++)
@@ -82,10 +80,10 @@ static void pack_b_row(uint16_t *row, const fc_bf16_operand *b, size_t K, size_t
 }
 
 /* dst: for each block of 16 columns, Kp/2 rows of 16 (k, k+1) pairs. */
-static void pack_b(fc_backend *be, uint16_t *dst, const fc_bf16_operand *b, size_t K, size_t N, size_t Kp,
+static void pack_b(int threads, uint16_t *dst, const fc_bf16_operand *b, size_t K, size_t N, size_t Kp,
                    size_t Np) {
     size_t blocks = Np / 16, pairs = Kp / 2;
-#pragma omp parallel for collapse(2) num_threads(be->threads) schedule(static)
+#pragma omp parallel for collapse(2) num_threads(threads) schedule(static)
     for (size_t nb = 0; nb < blocks; nb++)
         for (size_t kp = 0; kp < pairs; kp++) pack_b_row(dst + (nb * pairs + kp) * 32, b, K, N, 2 * kp, nb * 16);
 }
@@ -109,10 +107,10 @@ static void block_write(const fc_bf16_output *o, const float *out, size_t m0, si
     }
 }
 
-static void multiply_blocks(fc_backend *be, const fc_bf16_block_kernel *k, const uint16_t *Ap, const uint16_t *Bp,
+static void multiply_blocks(int threads, const fc_bf16_block_kernel *k, const uint16_t *Ap, const uint16_t *Bp,
                             size_t Mp, size_t Np, size_t Kp, size_t M, size_t N, const fc_bf16_output *o) {
     size_t mblocks = Mp / 32, nblocks = Np / 32;
-#pragma omp parallel num_threads(be->threads)
+#pragma omp parallel num_threads(threads)
     {
         float out[32 * 32] __attribute__((aligned(64)));
         if (k->thread_begin) k->thread_begin();   /* AMX tile state is per thread */
@@ -128,6 +126,15 @@ static void multiply_blocks(fc_backend *be, const fc_bf16_block_kernel *k, const
 
 /* ---- entry ---- */
 
+void fc_cpu_bf16_multiply(int threads, const fc_bf16_block_kernel *k, const uint16_t *Ap, uint16_t *Bp,
+                          const fc_bf16_operand *b, size_t M, size_t N, size_t K, const fc_bf16_output *o) {
+    size_t Mp = round_up(M, 32), Np = round_up(N, 32), Kp = round_up(K, 32);
+    pack_b(threads, Bp, b, K, N, Kp, Np);
+    multiply_blocks(threads, k, Ap, Bp, Mp, Np, Kp, M, N, o);
+}
+
+size_t fc_cpu_bf16_padded(size_t n) { return round_up(n, 32); }
+
 static fc_status reserve(void **buf, size_t *have, size_t bytes) {
     if (bytes <= *have) return FC_OK;
     void *p = NULL;
@@ -139,43 +146,24 @@ static fc_status reserve(void **buf, size_t *have, size_t bytes) {
     return FC_OK;
 }
 
-static fc_status no_kernel(void) {
-    return fc_error(FC_ERR_BACKEND, "no hand-written bf16 kernel runs on this CPU (oneDNN's do the bf16 work)");
-}
-
-fc_status fc_cpu_bf16_gemm_on(fc_backend *be, const fc_bf16_block_kernel *k, const fc_bf16_operand *a,
-                              const fc_bf16_operand *b, size_t M, size_t N, size_t K, const fc_bf16_output *o) {
+fc_status fc_cpu_bf16_gemm(fc_backend *be, const fc_bf16_block_kernel *k, const fc_bf16_operand *a,
+                           const fc_bf16_operand *b, size_t M, size_t N, size_t K, const fc_bf16_output *o) {
     fc_cpu_impl *impl = fc_cpu_impl_of(be);
     size_t Mp = round_up(M, 32), Kp = round_up(K, 32);
     FC_TRY(reserve(&impl->bf16_a, &impl->bf16_a_bytes, Mp * Kp * sizeof(uint16_t)));
     fc_cpu_use_threads(be);
-    pack_a(be, impl->bf16_a, a, M, K, Mp, Kp);
-    return fc_cpu_bf16_gemm_with(be, k, impl->bf16_a, b, M, N, K, o);
+    fc_cpu_bf16_pack_a(be->threads, impl->bf16_a, a, M, K, Mp, Kp);
+    return fc_cpu_bf16_gemm_packed(be, k, impl->bf16_a, b, M, N, K, o);
 }
 
-fc_status fc_cpu_bf16_gemm(fc_backend *be, const fc_bf16_operand *a, const fc_bf16_operand *b, size_t M, size_t N,
-                           size_t K, const fc_bf16_output *o) {
-    const fc_bf16_block_kernel *k = fc_cpu_bf16_kernel();
-    if (!k) return no_kernel();
-    return fc_cpu_bf16_gemm_on(be, k, a, b, M, N, K, o);
-}
-
-fc_status fc_cpu_bf16_gemm_with(fc_backend *be, const fc_bf16_block_kernel *k, const uint16_t *Ap,
-                                const fc_bf16_operand *b, size_t M, size_t N, size_t K, const fc_bf16_output *o) {
+fc_status fc_cpu_bf16_gemm_packed(fc_backend *be, const fc_bf16_block_kernel *k, const uint16_t *Ap,
+                                  const fc_bf16_operand *b, size_t M, size_t N, size_t K, const fc_bf16_output *o) {
     fc_cpu_impl *impl = fc_cpu_impl_of(be);
-    size_t Mp = round_up(M, 32), Np = round_up(N, 32), Kp = round_up(K, 32);
+    size_t Np = round_up(N, 32), Kp = round_up(K, 32);
     FC_TRY(reserve(&impl->bf16_b, &impl->bf16_b_bytes, Kp * Np * sizeof(uint16_t)));
     fc_cpu_use_threads(be);
-    pack_b(be, impl->bf16_b, b, K, N, Kp, Np);
-    multiply_blocks(be, k, Ap, impl->bf16_b, Mp, Np, Kp, M, N, o);
+    fc_cpu_bf16_multiply(be->threads, k, Ap, impl->bf16_b, b, M, N, K, o);
     return FC_OK;
-}
-
-fc_status fc_cpu_bf16_gemm_packed(fc_backend *be, const uint16_t *Ap, const fc_bf16_operand *b, size_t M, size_t N,
-                                  size_t K, const fc_bf16_output *o) {
-    const fc_bf16_block_kernel *k = fc_cpu_bf16_kernel();
-    if (!k) return no_kernel();
-    return fc_cpu_bf16_gemm_with(be, k, Ap, b, M, N, K, o);
 }
 
 fc_status fc_cpu_bf16_transposed_block(fc_backend *be, size_t M, size_t K, uint16_t **block, size_t *ld) {
@@ -208,33 +196,4 @@ void fc_cpu_bf16_free(fc_cpu_impl *impl) {
     free(impl->bf16_t);
     impl->bf16_a = impl->bf16_b = impl->bf16_t = NULL;
     impl->bf16_a_bytes = impl->bf16_b_bytes = impl->bf16_t_bytes = 0;
-}
-
-/* ---- the probe every kernel passes ---- */
-
-/* A 40 x 36 by 36 x 40 product of small integers (exact in bf16 and fp32)
- * on kernel k against plain loops; 0 when every element matches. It runs
- * in a forked child (cpu_probe.c): a kernel the CPU will not run dies
- * there of SIGILL, not here. */
-int fc_cpu_bf16_kernel_check(const fc_bf16_block_kernel *k) {
-    enum { M = 40, K = 36, N = 40 };
-    static uint16_t A[M * K], Ap[64 * 64], B[K * N];
-    static float C[M * N], want[M * N];
-    for (int i = 0; i < M * K; i++) A[i] = fc_bf16_from_f32((float)(i % 7 - 3));
-    for (int i = 0; i < K * N; i++) B[i] = fc_bf16_from_f32((float)(i % 5 - 2));
-    for (int m = 0; m < M; m++)
-        for (int n = 0; n < N; n++) {
-            float s = 0;
-            for (int kk = 0; kk < K; kk++) s += (float)(((m * K + kk) % 7) - 3) * (float)(((kk * N + n) % 5) - 2);
-            want[m * N + n] = s;
-        }
-    fc_backend *be = NULL;
-    if (fc_backend_cpu_create(1, &be) != FC_OK) return 1;
-    fc_bf16_operand a = {A, K, 1}, b = {B, N, 1};
-    fc_bf16_output o = {.c = C, .ldc = N};
-    pack_a(be, Ap, &a, M, K, 64, 64);
-    int bad = fc_cpu_bf16_gemm_with(be, k, Ap, &b, M, N, K, &o) != FC_OK;
-    for (int i = 0; i < M * N && !bad; i++) bad = C[i] != want[i];
-    fc_backend_destroy(&be);
-    return bad;
 }

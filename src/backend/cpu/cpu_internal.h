@@ -117,27 +117,32 @@ typedef struct {
 } fc_bf16_block_kernel;
 #define FC_BF16_KERNEL_AMX "fcast's AMX"
 #define FC_BF16_KERNEL_AVX512BF16 "fcast's AVX512-BF16"
+/* The block kernels (cpu_amx.c, cpu_avx512bf16.c): they compute, nothing
+ * more; block is NULL where the compiler cannot build one. Whether one
+ * runs on this CPU is for cpu_bf16_choice.c to find out. */
+extern const fc_bf16_block_kernel fc_cpu_amx_kernel;
+extern const fc_bf16_block_kernel fc_cpu_avx512bf16_kernel;
 /* cpu_bf16_choice.c: the kernel bf16 products run on, or NULL (oneDNN's
  * then): AMX where its forked probe computed a known product exactly, else
  * AVX512-BF16 where its probe passed and it measured clearly faster than
  * oneDNN. FCAST_BF16_KERNEL=amx|avx512bf16|onednn forces one (onednn, or
  * one that does not run here: none); FCAST_NO_AMX=1 leaves AMX out. */
 const fc_bf16_block_kernel *fc_cpu_bf16_kernel(void);
-const fc_bf16_block_kernel *fc_cpu_amx_kernel(void);          /* cpu_amx.c: NULL where AMX does not run */
-const fc_bf16_block_kernel *fc_cpu_avx512bf16_kernel(void);   /* cpu_avx512bf16.c: likewise */
-/* 0 when kernel k computes a 40x36 by 36x40 product of small integers
- * exactly (run it in a forked child: a kernel the CPU refuses kills it). */
-int fc_cpu_bf16_kernel_check(const fc_bf16_block_kernel *k);
-fc_status fc_cpu_bf16_gemm(fc_backend *be, const fc_bf16_operand *a, const fc_bf16_operand *b, size_t M, size_t N,
-                           size_t K, const fc_bf16_output *o);
-fc_status fc_cpu_bf16_gemm_on(fc_backend *be, const fc_bf16_block_kernel *k, const fc_bf16_operand *a,
-                              const fc_bf16_operand *b, size_t M, size_t N, size_t K, const fc_bf16_output *o);
+/* C = A.B on kernel k (fc_cpu_bf16_kernel's), in the backend's blocks. */
+fc_status fc_cpu_bf16_gemm(fc_backend *be, const fc_bf16_block_kernel *k, const fc_bf16_operand *a,
+                           const fc_bf16_operand *b, size_t M, size_t N, size_t K, const fc_bf16_output *o);
 /* The same with A already in its padded row-major block (Mp, Kp), Mp and Kp
- * M and K rounded up to 32, zeros outside (M, K); _with on kernel k. */
-fc_status fc_cpu_bf16_gemm_packed(fc_backend *be, const uint16_t *Ap, const fc_bf16_operand *b, size_t M, size_t N,
-                                  size_t K, const fc_bf16_output *o);
-fc_status fc_cpu_bf16_gemm_with(fc_backend *be, const fc_bf16_block_kernel *k, const uint16_t *Ap,
-                                const fc_bf16_operand *b, size_t M, size_t N, size_t K, const fc_bf16_output *o);
+ * M and K rounded up to 32 (fc_cpu_bf16_padded), zeros outside (M, K). */
+fc_status fc_cpu_bf16_gemm_packed(fc_backend *be, const fc_bf16_block_kernel *k, const uint16_t *Ap,
+                                  const fc_bf16_operand *b, size_t M, size_t N, size_t K, const fc_bf16_output *o);
+/* The products without a backend, on `threads` threads (the choice's
+ * check and timing): A packed into dst (Mp, Kp); B packed into Bp
+ * (Kp x Np bf16 values) and multiplied. */
+size_t fc_cpu_bf16_padded(size_t n);
+void fc_cpu_bf16_pack_a(int threads, uint16_t *dst, const fc_bf16_operand *a, size_t M, size_t K, size_t Mp,
+                        size_t Kp);
+void fc_cpu_bf16_multiply(int threads, const fc_bf16_block_kernel *k, const uint16_t *Ap, uint16_t *Bp,
+                          const fc_bf16_operand *b, size_t M, size_t N, size_t K, const fc_bf16_output *o);
 /* A block for a caller that writes A itself (the backward pass writes dy
  * transposed while it rounds it); *ld is the padded K. fc_cpu_bf16_pad_block
  * zeroes what lies outside (M, K) once it is written. */

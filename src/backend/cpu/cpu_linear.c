@@ -49,7 +49,7 @@ static int use_hand_bf16(const fc_linear_call *c) { return c->prec == FC_PREC_BF
 static fc_status hand_forward(fc_backend *be, const fc_linear_call *c) {
     fc_bf16_operand x = {c->x_low, c->I, 1}, wt = {c->w_low, 1, c->I};   /* w^T (I,O) */
     fc_bf16_output o = {.c = c->y, .ldc = c->O, .bias = c->b, .relu = c->act == FC_ACT_RELU};
-    return fc_cpu_bf16_gemm(be, &x, &wt, c->B, c->O, c->I, &o);
+    return fc_cpu_bf16_gemm(be, fc_cpu_bf16_kernel(), &x, &wt, c->B, c->O, c->I, &o);
 }
 
 /* dyT: dy^T (O,B) in the padded A layout, written by dy_prepare. */
@@ -58,11 +58,11 @@ static fc_status hand_backward(fc_backend *be, const fc_linear_call *c, const vo
     if (dx) {
         fc_bf16_operand g = {dy_low, c->O, 1}, w = {c->w_low, c->I, 1};
         fc_bf16_output o = {.c = dx, .ldc = c->I};
-        FC_TRY(fc_cpu_bf16_gemm(be, &g, &w, c->B, c->I, c->O, &o));
+        FC_TRY(fc_cpu_bf16_gemm(be, fc_cpu_bf16_kernel(), &g, &w, c->B, c->I, c->O, &o));
     }
     fc_bf16_operand x = {c->x_low, c->I, 1};
     fc_bf16_output o = {.c = dw, .ldc = c->I, .accumulate = 1};
-    return fc_cpu_bf16_gemm_packed(be, dyT, &x, c->O, c->I, c->B, &o);
+    return fc_cpu_bf16_gemm_packed(be, fc_cpu_bf16_kernel(), dyT, &x, c->O, c->I, c->B, &o);
 }
 
 fc_status fc_cpu_linear_forward(fc_backend *be, const fc_linear_call *c) {
