@@ -35,10 +35,13 @@
 #define FC_MAX_EXOG 64
 #define FC_EXOG_NAME_MAX 64
 
-/* Each kind is one row of the table in model_kinds.c (docs/models.md). */
+/* Each kind is one row of model_kind_list.h (docs/models.md):
+ * FC_MODEL_NHITS (0), FC_MODEL_NBEATS, ..., in the list's order. */
 typedef enum {
-    FC_MODEL_NHITS = 0, FC_MODEL_NBEATS, FC_MODEL_MLP, FC_MODEL_NBEATSX, FC_MODEL_LSTM, FC_MODEL_TIDE,
-    FC_MODEL_PATCHTST, FC_MODEL_KIND_COUNT
+#define FC_MODEL_KIND(prefix, ENUM, ...) FC_MODEL_##ENUM,
+#include "models/model_kind_list.h"
+#undef FC_MODEL_KIND
+    FC_MODEL_KIND_COUNT
 } fc_model_kind;
 #define FC_LSTM_MAX_LAYERS 4      /* encoder layers, and decoder layers */
 /* EXOGENOUS: NBEATSx's basis made of the future and static exogenous values. */

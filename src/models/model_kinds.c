@@ -1,21 +1,18 @@
-/* The table of model kinds: one row per fc_model_kind (model_kinds.h). */
+/* The table of model kinds: one row per line of model_kind_list.h (model_kinds.h). */
 #include <stdio.h>
 #include <strings.h>
 
 #include "core/error.h"
 #include "models/model_kinds.h"
 
+/* One row per line of model_kind_list.h, at its enum value. */
 static const fc_model_kind_ops KINDS[] = {
-    [FC_MODEL_NHITS] = FC_MODEL_KIND_ROW(nhits, "NHITS", 3, FC_EXOG_ALL, "identity", 1024, 1e-3, 1000),
-    [FC_MODEL_NBEATS] = FC_MODEL_KIND_ROW(nbeats, "NBEATS", 3, FC_EXOG_NONE, "identity", 1024, 1e-3, 1000),
-    [FC_MODEL_MLP] = FC_MODEL_KIND_ROW(mlp, "MLP", -1, FC_EXOG_ALL, "identity", 1024, 1e-3, 1000),
-    [FC_MODEL_NBEATSX] = FC_MODEL_KIND_ROW(nbeatsx, "NBEATSx", 3, FC_EXOG_ALL, "identity", 1024, 1e-3, 1000),
-    [FC_MODEL_LSTM] = FC_MODEL_KIND_ROW(lstm, "LSTM", -1, FC_EXOG_ALL, "robust", 128, 1e-3, 1000),
-    [FC_MODEL_TIDE] = FC_MODEL_KIND_ROW(tide, "TiDE", -1, FC_EXOG_ALL, "identity", 1024, 1e-3, 1000),
-    [FC_MODEL_PATCHTST] = FC_MODEL_KIND_ROW(patchtst, "PatchTST", -1, FC_EXOG_NONE, "identity", 1024, 1e-4, 5000),
+#define FC_MODEL_KIND(prefix, ENUM, ...) [FC_MODEL_##ENUM] = FC_MODEL_KIND_ROW(prefix, __VA_ARGS__),
+#include "models/model_kind_list.h"
+#undef FC_MODEL_KIND
 };
-/* A kind added to the enum without a row at its end fails here; one
- * without a row in the middle leaves a row of NULLs that lookup refuses. */
+/* The enum and the table are made from the same list; this guards the
+ * expansion itself (a row missed would leave NULLs lookup refuses). */
 _Static_assert(sizeof KINDS / sizeof *KINDS == FC_MODEL_KIND_COUNT, "one row of KINDS per fc_model_kind");
 
 const fc_model_kind_ops *fc_model_kind_row(fc_model_kind k) {

@@ -1,8 +1,10 @@
 /* The table of model kinds (as ggml's table of operations): everything
- * that differs between N-HiTS, N-BEATS and MLP is one entry of one row,
+ * that differs between N-HiTS, N-BEATS, MLP, ... is one entry of one row,
  * and the rest of fcast reaches a kind only through its row. A kind is one
- * file (nhits.c, nbeats.c, mlp.c) defining the functions below with its
- * prefix, and one FC_MODEL_KIND_ROW in model_kinds.c (docs/models.md).
+ * file (nhits.c, nbeats.c, mlp.c, ...) defining the functions below with
+ * its prefix, and one line of model_kind_list.h, from which its enum
+ * value, these declarations and its FC_MODEL_KIND_ROW in model_kinds.c
+ * are made (docs/models.md).
  *
  * A kind that lacks an entry cannot be built: the row macro names every
  * function from the kind's prefix, so a missing one is an undeclared or
@@ -84,13 +86,9 @@ typedef struct fc_model_kind_ops {
         .config_from_json = fc_##kind##_config_from_json,                                     \
     }
 
-FC_MODEL_KIND_DECLARE(nhits);
-FC_MODEL_KIND_DECLARE(nbeats);
-FC_MODEL_KIND_DECLARE(mlp);
-FC_MODEL_KIND_DECLARE(nbeatsx);
-FC_MODEL_KIND_DECLARE(lstm);
-FC_MODEL_KIND_DECLARE(tide);
-FC_MODEL_KIND_DECLARE(patchtst);
+#define FC_MODEL_KIND(prefix, ...) FC_MODEL_KIND_DECLARE(prefix);
+#include "models/model_kind_list.h"
+#undef FC_MODEL_KIND
 
 /* The row of kind k: FC_ERR_INVALID naming the kind when k is out of
  * range, or naming the entry its row lacks. */
