@@ -354,3 +354,12 @@ fc_status fc_lstm_config_from_json(json_t *o, fc_model_config *c, const char *wh
     c->decoder_layers = (int)dec;
     return FC_OK;
 }
+
+static const fc_arch_option ARCH[] = {
+    FC_ARCH_SIZE("encoder-n-layers", encoder_n_layers, 1, FC_LSTM_MAX_LAYERS, "N", "LSTM encoder layers (2)"),
+    FC_ARCH_SIZE("encoder-hidden-size", encoder_hidden_size, 1, FC_MAX_DIM, "N", "LSTM encoder width (128)"),
+    FC_ARCH_SIZE("decoder-hidden-size", decoder_hidden_size, 1, FC_MAX_DIM, "N", "LSTM decoder MLP width (128)"),
+    FC_ARCH_SIZE("decoder-layers", decoder_layers, 1, FC_LSTM_MAX_LAYERS, "N",
+                 "LSTM decoder MLP layers, the output one included (2)"),
+};
+const fc_arch_option_rows fc_lstm_arch_options = FC_ARCH_ROWS(ARCH);

@@ -107,3 +107,10 @@ fc_status fc_mlp_config_from_json(json_t *o, fc_model_config *c, const char *whe
     c->num_layers = (int)layers;
     return FC_OK;
 }
+
+/* Its flags; --hidden-size is TiDE's and PatchTST's too. */
+static const fc_arch_option ARCH[] = {
+    FC_ARCH_SIZE("hidden-size", hidden_size, 1, FC_MAX_DIM, "N", "MLP (1024), TiDE (512) and PatchTST (128) hidden width"),
+    FC_ARCH_SIZE("num-layers", num_layers, 1, FC_MAX_LINEARS - 1, "N", "MLP hidden layers (2)"),
+};
+const fc_arch_option_rows fc_mlp_arch_options = FC_ARCH_ROWS(ARCH);

@@ -33,6 +33,7 @@ const char *fc_model_kind_missing_entry(const fc_model_kind_ops *r) {
     if (!r->fill_buffers) return "fill_buffers";
     if (!r->config_to_json) return "config_to_json";
     if (!r->config_from_json) return "config_from_json";
+    if (!r->arch_options) return "arch_options";
     return NULL;
 }
 

@@ -14,6 +14,7 @@
 #ifndef FC_MODELS_MODEL_KINDS_H
 #define FC_MODELS_MODEL_KINDS_H
 
+#include "models/arch_options.h"
 #include "models/model.h"
 
 struct json_t;   /* jansson's object: only the JSON entries and kind_json.c see it */
@@ -60,18 +61,24 @@ typedef struct fc_model_kind_ops {
     fc_kind_fill_fn *fill_buffers;
     fc_kind_to_json_fn *config_to_json;
     fc_kind_from_json_fn *config_from_json;
+    /* Its architecture flags (arch_options.h), gathered into
+     * fc_arch_option_table in the kinds' order. */
+    const fc_arch_option_rows *arch_options;
 } fc_model_kind_ops;
 
-/* Declares the entries of a kind: fc_<kind>_defaults, ... */
-#define FC_MODEL_KIND_DECLARE(kind)                 \
-    fc_kind_defaults_fn fc_##kind##_defaults;       \
-    fc_kind_check_fn fc_##kind##_check_config;      \
-    fc_kind_build_fn fc_##kind##_build;             \
-    fc_kind_forward_fn fc_##kind##_forward;         \
-    fc_kind_backward_fn fc_##kind##_backward;       \
-    fc_kind_fill_fn fc_##kind##_fill_buffers;       \
-    fc_kind_to_json_fn fc_##kind##_config_to_json;  \
-    fc_kind_from_json_fn fc_##kind##_config_from_json
+/* Declares the entries of a kind: fc_<kind>_defaults, ..., and its
+ * option rows fc_<kind>_arch_options (FC_ARCH_ROWS of its flags, none:
+ * {NULL, 0}). */
+#define FC_MODEL_KIND_DECLARE(kind)                           \
+    fc_kind_defaults_fn fc_##kind##_defaults;                 \
+    fc_kind_check_fn fc_##kind##_check_config;                \
+    fc_kind_build_fn fc_##kind##_build;                       \
+    fc_kind_forward_fn fc_##kind##_forward;                   \
+    fc_kind_backward_fn fc_##kind##_backward;                 \
+    fc_kind_fill_fn fc_##kind##_fill_buffers;                 \
+    fc_kind_to_json_fn fc_##kind##_config_to_json;            \
+    fc_kind_from_json_fn fc_##kind##_config_from_json;        \
+    extern const fc_arch_option_rows fc_##kind##_arch_options
 
 /* One row of the table; every argument is required. */
 #define FC_MODEL_KIND_ROW(kind, NAME, LR_DECAYS, EXOG, SCALER, WBS, LR, STEPS)               \
@@ -84,6 +91,7 @@ typedef struct fc_model_kind_ops {
         .backward = fc_##kind##_backward, .fill_buffers = fc_##kind##_fill_buffers,           \
         .config_to_json = fc_##kind##_config_to_json,                                         \
         .config_from_json = fc_##kind##_config_from_json,                                     \
+        .arch_options = &fc_##kind##_arch_options,                                            \
     }
 
 #define FC_MODEL_KIND(prefix, ...) FC_MODEL_KIND_DECLARE(prefix);
@@ -119,6 +127,14 @@ fc_status fc_blocks_build(fc_model *m, fc_block_describer describe);
  * the checks of stacks, blocks and mlp_units, with check_stack(c, i) run
  * on each stack in turn (NULL: none). */
 void fc_blocks_defaults(fc_model_config *c);
+/* stack_options.c: the appliers of the block stacks' flags (their rows
+ * are N-HiTS's); a per-stack list into an int or size_t array field. */
+fc_arch_apply_fn fc_arch_apply_mlp_units, fc_arch_apply_stack_types, fc_arch_apply_stack_ints,
+    fc_arch_apply_stack_sizes;
+#define FC_ARCH_STACK_LIST(name, field, help)                                                                 \
+    {name, 0, "LIST", help,                                                                                   \
+     _Generic(FC_ARCH_FIELD(field)[0], int: fc_arch_apply_stack_ints, size_t: fc_arch_apply_stack_sizes),  \
+     offsetof(fc_model_config, field), 0, 0}
 typedef fc_status (*fc_stack_check)(const fc_model_config *c, int stack);
 fc_status fc_blocks_check_config(const fc_model_config *c, fc_stack_check check_stack);
 

@@ -166,3 +166,11 @@ void fc_nbeats_config_to_json(const fc_model_config *c, json_t *o) { fc_nbeats_f
 fc_status fc_nbeats_config_from_json(json_t *o, fc_model_config *c, const char *where) {
     return fc_nbeats_fields_from_json(o, c, "n_basis", where);
 }
+
+/* Its flags (NBEATSx's too: its n_polynomials is --n-basis). */
+static const fc_arch_option ARCH[] = {
+    FC_ARCH_SIZE("n-harmonics", n_harmonics, 1, FC_MAX_HARMONICS, "N", "N-BEATS seasonality harmonics (2)"),
+    FC_ARCH_SIZE("n-basis", n_basis, 0, FC_MAX_BASIS, "N",
+                 "N-BEATS trend polynomial degree (2; 0 = constant; NBEATSx's n_polynomials)"),
+};
+const fc_arch_option_rows fc_nbeats_arch_options = FC_ARCH_ROWS(ARCH);

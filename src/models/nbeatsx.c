@@ -47,3 +47,6 @@ void fc_nbeatsx_config_to_json(const fc_model_config *c, json_t *o) { fc_nbeats_
 fc_status fc_nbeatsx_config_from_json(json_t *o, fc_model_config *c, const char *where) {
     return fc_nbeats_fields_from_json(o, c, "n_polynomials", where);
 }
+
+/* N-BEATS's flags and the block stacks' are its own (nbeats.c, nhits.c). */
+const fc_arch_option_rows fc_nbeatsx_arch_options = {NULL, 0};

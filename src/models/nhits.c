@@ -71,3 +71,15 @@ fc_status fc_nhits_config_from_json(json_t *o, fc_model_config *c, const char *w
     FC_TRY(fc_json_get_size_list(o, "n_pool_kernel_size", c->n_pool_kernel_size, c->n_stacks, where));
     return fc_json_get_size_list(o, "n_freq_downsample", c->n_freq_downsample, c->n_stacks, where);
 }
+
+/* Its flags, and the block stacks' that N-BEATS and NBEATSx read too
+ * (their appliers: stack_options.c). */
+static const fc_arch_option ARCH[] = {
+    FC_ARCH_TEXT("mlp-units", "LIST", fc_arch_apply_mlp_units, "block MLP widths: 512,512,512 or 512:512,... (3 x [512,512])"),
+    FC_ARCH_TEXT("stack-types", "LIST", fc_arch_apply_stack_types,
+                 "N-BEATS stacks: identity,trend,seasonality (NBEATSx: also exogenous)"),
+    FC_ARCH_STACK_LIST("n-blocks", n_blocks, "blocks per stack (1,1,1)"),
+    FC_ARCH_STACK_LIST("n-pool-kernel-size", n_pool_kernel_size, "N-HiTS pooling kernels per stack (2,2,1)"),
+    FC_ARCH_STACK_LIST("n-freq-downsample", n_freq_downsample, "N-HiTS downsampling per stack (4,2,1)"),
+};
+const fc_arch_option_rows fc_nhits_arch_options = FC_ARCH_ROWS(ARCH);

@@ -29,6 +29,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <strings.h>
 
 #include "core/error.h"
@@ -536,3 +537,32 @@ fc_status fc_patchtst_config_from_json(json_t *o, fc_model_config *c, const char
     FC_TRY(fc_json_get_bool(o, "learn_pos_embed", &c->learn_pos_embed, where));
     return activation_from_json(o, c, where);
 }
+
+/* --activation gelu|relu, into the gelu field. */
+static fc_status apply_activation(const fc_arch_option *o, size_t size, const char *text, fc_model_config *c) {
+    (void)o, (void)size;
+    if (strcmp(text, "gelu") && strcmp(text, "relu"))
+        return fc_error(FC_ERR_INVALID, "--activation '%s': expected gelu or relu", text);
+    c->gelu = !strcmp(text, "gelu");
+    return FC_OK;
+}
+
+/* Its flags (--hidden-size is MLP's row, --dropout TiDE's). */
+static const fc_arch_option ARCH[] = {
+    FC_ARCH_SIZE("encoder-layers", encoder_layers, 1, FC_PATCHTST_MAX_LAYERS, "N", "PatchTST Transformer encoder layers (3)"),
+    FC_ARCH_SIZE("n-heads", n_heads, 1, FC_MAX_DIM, "N", "PatchTST attention heads, dividing --hidden-size (16)"),
+    FC_ARCH_SIZE("linear-hidden-size", linear_hidden_size, 1, FC_MAX_DIM, "N", "PatchTST feed-forward width (256)"),
+    FC_ARCH_SIZE("patch-len", patch_len, 1, FC_MAX_DIM, "N", "PatchTST patch length (16; at most input size + stride)"),
+    FC_ARCH_SIZE("stride", stride, 1, FC_MAX_DIM, "N", "PatchTST stride between patches (8)"),
+    FC_ARCH_SWITCH("revin", revin, "PatchTST: RevIN normalisation of each window (on)"),
+    FC_ARCH_SWITCH("revin-affine", revin_affine, "PatchTST: RevIN's learned weight and bias (off)"),
+    FC_ARCH_SWITCH("revin-subtract-last", revin_subtract_last, "PatchTST: RevIN subtracts the last value, else the mean (on)"),
+    FC_ARCH_TEXT("activation", "gelu|relu", apply_activation, "PatchTST feed-forward activation (gelu)"),
+    FC_ARCH_SWITCH("res-attention", res_attention, "PatchTST: each layer adds the previous layer's attention scores (on)"),
+    FC_ARCH_SWITCH("batch-normalization", batch_normalization,
+                   "PatchTST: BatchNorm before each sublayer instead of after it (off)"),
+    FC_ARCH_SWITCH("learn-pos-embed", learn_pos_embed, "PatchTST: train the positional embedding (on)"),
+    FC_ARCH_PROBABILITY("attn-dropout", attn_dropout, "PatchTST: dropout of the attention weights (0)"),
+    FC_ARCH_PROBABILITY("head-dropout", head_dropout, "PatchTST: dropout of the forecast head (0)"),
+};
+const fc_arch_option_rows fc_patchtst_arch_options = FC_ARCH_ROWS(ARCH);

@@ -322,3 +322,15 @@ fc_status fc_tide_config_from_json(json_t *o, fc_model_config *c, const char *wh
     FC_TRY(fc_json_get_bool(o, "layernorm", &c->layernorm, where));
     return fc_json_get_number(o, "dropout", &c->dropout, where);
 }
+
+/* Its flags (--hidden-size is MLP's row); --dropout is PatchTST's too. */
+static const fc_arch_option ARCH[] = {
+    FC_ARCH_SIZE("decoder-output-dim", decoder_output_dim, 1, FC_MAX_DIM, "N", "TiDE features per horizon step (32)"),
+    FC_ARCH_SIZE("temporal-decoder-dim", temporal_decoder_dim, 1, FC_MAX_DIM, "N", "TiDE temporal decoder width (128)"),
+    FC_ARCH_SIZE("temporal-width", temporal_width, 1, FC_MAX_DIM, "N", "TiDE projected width of the exogenous columns (4)"),
+    FC_ARCH_SIZE("num-encoder-layers", num_encoder_layers, 1, FC_TIDE_MAX_LAYERS, "N", "TiDE dense encoder blocks (1)"),
+    FC_ARCH_SIZE("num-decoder-layers", num_decoder_layers, 1, FC_TIDE_MAX_LAYERS, "N", "TiDE dense decoder blocks (1)"),
+    FC_ARCH_SWITCH("layernorm", layernorm, "TiDE: layer norm after each residual block (on)"),
+    FC_ARCH_PROBABILITY("dropout", dropout, "TiDE (0.3) and PatchTST (0.2): dropout probability in [0, 1) while training"),
+};
+const fc_arch_option_rows fc_tide_arch_options = FC_ARCH_ROWS(ARCH);
