@@ -15,7 +15,9 @@
  *      fcast_csv_write_real writes the shortest text that reads back;
  *   4. fcast_device_is_gpu on each form and on a wrong one;
  *   5. fcast_config_arch_key lists keys fcast_config_set knows: a count
- *      key refuses a word as not a number, not as an unknown key. */
+ *      key refuses a word as not a number, not as an unknown key;
+ *   6. fcast_config_model_kind lists the kinds fcast_config_new takes,
+ *      each under the name model files give it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,6 +256,21 @@ static void arch_keys(void) {
     fcast_config_free(c);
 }
 
+static void model_kinds(void) {
+    fcast_kind_info k;
+    size_t n = 0;
+    for (; fcast_config_model_kind(n, &k); n++) {
+        fcast_config *c = NULL;
+        CHECK_MSG(k.key && k.name && fcast_config_new(k.key, 4, 8, &c) == FC_OK, "%s: %s", k.key, fc_last_error());
+        CHECK_MSG(fcast_config_new(k.name, 4, 8, &c) == FC_OK, "%s (any case): %s", k.name, fc_last_error());
+        fcast_config_free(c);
+    }
+    CHECK_MSG(n == 7, "%zu kinds", n);
+    CHECK(fcast_config_model_kind(0, &k) && !strcmp(k.key, "nhits") && !strcmp(k.name, "NHITS"));
+    CHECK(fcast_config_model_kind(6, &k) && !strcmp(k.key, "patchtst") && !strcmp(k.name, "PatchTST"));
+    CHECK(!fcast_config_model_kind(0, NULL));
+}
+
 int main(void) {
     if (!mkdtemp(dir)) return 1;
     settings_file();
@@ -262,6 +279,7 @@ int main(void) {
     csv_writers();
     device_forms();
     arch_keys();
+    model_kinds();
     char path[256];
     path_in(path, sizeof path, "run.yaml");
     unlink(path);

@@ -83,8 +83,9 @@ const char *fcast_data_id(const fcast_data *d, size_t i);
 void fcast_data_free(fcast_data *d);
 
 /* A configuration of model `model` ("nhits", "nbeats", "mlp", "nbeatsx",
- * "lstm", "tide", "patchtst") with horizon h and input window input_size,
- * at neuralforecast's defaults for that model. */
+ * "lstm", "tide", "patchtst": the keys fcast_config_model_kind lists; any
+ * case) with horizon h and input window input_size, at neuralforecast's
+ * defaults for that model. */
 fc_status fcast_config_new(const char *model, size_t h, size_t input_size, fcast_config **out);
 /* One setting, by the name and in the text of `fcast train`'s flag
  * (docs/training.md): fcast_config_set(c, "max-steps", "500"),
@@ -106,6 +107,14 @@ typedef struct {
     int is_count;
 } fcast_key_info;
 int fcast_config_arch_key(size_t i, fcast_key_info *out);
+/* The model kinds, in fcast's order: for i below their count, fills *out
+ * and returns 1; past the end returns 0. key is fcast_config_new's
+ * model ("nhits"), name neuralforecast's class, which names the model in
+ * model files and forecast columns ("NHITS"; fcast_model_kind). */
+typedef struct {
+    const char *key, *name;   /* static strings */
+} fcast_kind_info;
+int fcast_config_model_kind(size_t i, fcast_kind_info *out);
 
 /* How messages name an option: by its key ("max-steps", the default: a
  * library caller sets it with fcast_config_set) or by its command-line

@@ -53,6 +53,11 @@ class FcastColumn(ctypes.Structure):
     _fields_ = [("name", c_char_p), ("values", POINTER(c_double))]
 
 
+class FcastKindInfo(ctypes.Structure):
+    """fcast_kind_info: a model kind's key and neuralforecast class name."""
+    _fields_ = [("key", c_char_p), ("name", c_char_p)]
+
+
 # fcast_progress_fn: (user, step, max_steps, train_loss)
 PROGRESS_FN = CFUNCTYPE(None, c_void_p, c_size_t, c_size_t, c_double)
 
@@ -76,6 +81,7 @@ _SIGNATURES = {
     "fcast_config_set": (c_int, [c_void_p, c_char_p, c_char_p]),
     "fcast_config_check": (c_int, [c_void_p]),
     "fcast_config_free": (None, [c_void_p]),
+    "fcast_config_model_kind": (c_int, [c_size_t, POINTER(FcastKindInfo)]),
     "fcast_train": (c_int, [c_void_p, c_void_p, PROGRESS_FN, c_void_p, POINTER(c_int), _OUT]),
     "fcast_predict": (c_int, [c_void_p, c_void_p, POINTER(c_float), c_size_t]),
     "fcast_predict_future": (c_int, [c_void_p, c_void_p, c_void_p, POINTER(c_float), c_size_t]),
@@ -186,6 +192,16 @@ def check(status):
     """Raises the exception for a failed call's status; returns on FC_OK."""
     if status != FC_OK:
         raise error(status)
+
+
+def model_kinds():
+    """The library's model kinds, {neuralforecast class name: fcast_config_new
+    key}, in fcast's order ({"NHITS": "nhits", ...})."""
+    kinds, info, i = {}, FcastKindInfo(), 0
+    while lib.fcast_config_model_kind(i, ctypes.byref(info)):
+        kinds[info.name.decode()] = info.key.decode()
+        i += 1
+    return kinds
 
 
 def version():

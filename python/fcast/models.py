@@ -39,6 +39,13 @@ from .losses.pytorch import MAE, _Loss
 
 __all__ = ["NHITS", "NBEATS", "NBEATSx", "MLP", "LSTM", "TiDE", "PatchTST"]
 
+# The library's model kinds, {class name: fcast_config_new's key}: a class
+# below takes its key from here by its name (neuralforecast's, which the
+# library's kind table holds), and tests/python/test_bindings.py checks
+# that every kind has its class, so a kind added to the library cannot be
+# missing here unnoticed.
+_KINDS = _lib.model_kinds()
+
 # neuralforecast argument -> fcast_config_set key, where not its kebab-case
 _KEYS = {"learning_rate": "lr", "scaler_type": "scaler", "random_seed": "seed", "futr_exog_list": "futr-exog",
          "hist_exog_list": "hist-exog", "stat_exog_list": "stat-exog",
@@ -123,10 +130,20 @@ class _Model:
     """What the model classes share: the arguments' kinds, the fcast
     configuration they make, the name of their forecast columns."""
 
-    _kind = None          # fcast_config_new's model name
+    _kind = None          # fcast_config_new's model name: _KINDS[class name], set below
     _arch = ()            # architecture arguments mapped to config keys
     _fixed = {}           # this model's fixed arguments and their defaults
     _ignored = {}         # this model's ignored arguments and why
+
+    def __init_subclass__(cls, **kwargs):
+        """A class named as a kind is that kind; a user's subclass of one
+        keeps its parent's."""
+        super().__init_subclass__(**kwargs)
+        if cls.__name__ in _KINDS:
+            cls._kind = _KINDS[cls.__name__]
+        elif cls._kind is None:
+            raise TypeError(f"fcast: model class {cls.__name__} is none of libfcast's kinds "
+                            f"({', '.join(_KINDS)}); name it as the kind (src/models/model_kind_list.h)")
 
     def __init__(self, h, input_size, loss=None, valid_loss=None, alias=None, **kwargs):
         _check_integer("h", h, positive=True)
@@ -216,14 +233,12 @@ _BEATS_FIXED = dict(_DROPOUT_THETA, shared_weights=False)
 
 class NHITS(_Model):
     """N-HiTS (neuralforecast's NHITS)."""
-    _kind = "nhits"
     _arch = ("stack_types", "n_blocks", "mlp_units", "n_pool_kernel_size", "n_freq_downsample")
     _fixed = dict(_DROPOUT_THETA, pooling_mode="MaxPool1d", interpolation_mode="linear")
 
 
 class NBEATS(_Model):
     """N-BEATS (neuralforecast's NBEATS): polynomial trend basis of degree n_basis."""
-    _kind = "nbeats"
     _arch = ("n_harmonics", "n_basis", "stack_types", "n_blocks", "mlp_units")
     _fixed = dict(_BEATS_FIXED, basis="polynomial")
     _ignored = {"n_polynomials": "deprecated: neuralforecast ignores it too; n_basis sets the degree"}
@@ -231,21 +246,18 @@ class NBEATS(_Model):
 
 class NBEATSx(_Model):
     """N-BEATSx (neuralforecast's NBEATSx), with its exogenous basis."""
-    _kind = "nbeatsx"
     _arch = ("n_harmonics", "n_polynomials", "stack_types", "n_blocks", "mlp_units")
     _fixed = _BEATS_FIXED
 
 
 class MLP(_Model):
     """A multilayer perceptron (neuralforecast's MLP)."""
-    _kind = "mlp"
     _arch = ("num_layers", "hidden_size")
 
 
 class LSTM(_Model):
     """neuralforecast's direct LSTM (recurrent=False, its default). input_size
     -1 (its default) is 3 h, as neuralforecast sets it."""
-    _kind = "lstm"
     _arch = ("encoder_n_layers", "encoder_hidden_size", "decoder_hidden_size", "decoder_layers")
     _fixed = {"encoder_bias": True, "encoder_dropout": 0.0, "decoder_activation": None, "recurrent": False,
               "inference_input_size": None}
@@ -257,14 +269,12 @@ class LSTM(_Model):
 
 class TiDE(_Model):
     """TiDE (neuralforecast's TiDE)."""
-    _kind = "tide"
     _arch = ("hidden_size", "decoder_output_dim", "temporal_decoder_dim", "dropout", "layernorm",
              "num_encoder_layers", "num_decoder_layers", "temporal_width")
 
 
 class PatchTST(_Model):
     """PatchTST (neuralforecast's PatchTST)."""
-    _kind = "patchtst"
     _arch = ("encoder_layers", "n_heads", "hidden_size", "linear_hidden_size", "dropout", "head_dropout",
              "attn_dropout", "patch_len", "stride", "revin", "revin_affine", "revin_subtract_last", "activation",
              "res_attention", "batch_normalization", "learn_pos_embed")

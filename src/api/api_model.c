@@ -70,6 +70,13 @@ void fc_api_name_outputs(fcast_model *m) {
 size_t fcast_model_h(const fcast_model *m) { return m && m->f.model ? m->f.model->cfg.h : 0; }
 size_t fcast_model_input_size(const fcast_model *m) { return m && m->f.model ? m->f.model->cfg.input_size : 0; }
 size_t fcast_model_outputs(const fcast_model *m) { return m && m->f.model ? m->f.model->cfg.n_outputs : 0; }
+int fcast_config_model_kind(size_t i, fcast_kind_info *out) {
+    const fc_model_kind_ops *row = i < FC_MODEL_KIND_COUNT ? fc_model_kind_row((fc_model_kind)i) : NULL;
+    if (!row || !out) return 0;
+    *out = (fcast_kind_info){row->flag_name, row->name};
+    return 1;
+}
+
 const char *fcast_model_kind(const fcast_model *m) {
     return m && m->f.model ? fc_model_kind_name(m->f.model->cfg.kind) : NULL;
 }

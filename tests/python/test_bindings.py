@@ -25,6 +25,18 @@ def test_library_and_version():
     assert fcast.__version__ == _lib.lib.fc_version().decode()
 
 
+def test_every_kind_of_the_library_has_its_class():
+    """The model classes are the library's kinds (fcast_config_model_kind),
+    each by its neuralforecast name: a kind added to the C side without a
+    class here fails this test."""
+    from fcast import models
+    kinds = _lib.model_kinds()
+    assert list(kinds)[:2] == ["NHITS", "NBEATS"] and kinds["PatchTST"] == "patchtst"
+    assert sorted(models.__all__) == sorted(kinds)
+    for name, key in kinds.items():
+        assert getattr(models, name)._kind == key
+
+
 def test_invalid_value_is_a_value_error_with_fcasts_message():
     with pytest.raises(ValueError) as info:
         NHITS(h=12, input_size=24, scaler_type="bogus")
