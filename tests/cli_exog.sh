@@ -63,7 +63,7 @@ check "a series missing from the static file is named" "[ $? -ne 0 ] && err_has 
 # --- train errors
 run train --data "$d/history.csv" --model nbeats "${small[@]}" --futr-exog trend_f --out "$tmp/x.safetensors" \
     2> "$tmp/err.txt"
-check "nbeats refuses exogenous inputs and points to nbeatsx" "[ $? -ne 0 ] && err_has 'NBEATS takes no future' && err_has 'NBEATSx'"
+check "nbeats refuses exogenous inputs and points to nbeatsx" "[ $? -ne 0 ] && err_has 'NBEATS takes no future' && err_has 'NBEATSx' && err_has 'LSTM' && err_has 'TiDE'"
 run train --data "$d/history.csv" --model nhits "${small[@]}" --futr-exog temperature --out "$tmp/x.safetensors" \
     2> "$tmp/err.txt"
 check "an unknown column is named with the file's columns" "[ $? -ne 0 ] && err_has \"'temperature'\" && err_has 'lag_h'"

@@ -29,6 +29,12 @@ check "one self-contained page: no external scripts, styles or images" \
     "! grep -Eq '<script[^>]* src=|<link |<img |https?://[^\"]*\\.(js|css)' $tmp/r.html"
 check "forecast section names every default series" \
     "grep -c '<text[^>]*font-weight=\"bold\">\\(AirPassengers\\|gas\\|nottem\\|wineind\\)</text>' $tmp/r.html | grep -qx 4"
+check "the page says history is drawn for context when it is" "grep -q 'before the forecast for context' $tmp/r.html"
+# Actuals of the forecast's range only (the held-out tail): no history, and
+# the page must not claim any.
+"$fcast" report "$log" --forecasts "$tmp/fci.csv" --actuals "$tmp/test.csv" --out "$tmp/t.html"
+check "actuals without history: no claim of context" \
+    "[ $? -eq 0 ] && ! grep -q 'for context' $tmp/t.html && grep -q 'hold no values before it' $tmp/t.html"
 
 timeout 60 "$chromium" --headless=new --no-sandbox --disable-gpu --enable-logging=stderr --v=0 \
     --dump-dom "file://$tmp/r.html" > "$tmp/dom.html" 2> "$tmp/dom.err"

@@ -1,6 +1,7 @@
 /* Model configurations: the fields every kind has (h, input_size,
  * n_outputs) and those N-HiTS and N-BEATS share (stacks, blocks,
  * mlp_units); each kind's own live in its file (model_kinds.h). */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -115,14 +116,31 @@ static fc_status check_exog_names(const fc_model_config *c) {
     return FC_OK;
 }
 
+/* "NHITS, MLP, NBEATSx, LSTM and TiDE": the kinds whose row takes `bit`,
+ * from the table, so the message names every kind that does. */
+static void kinds_taking(unsigned bit, char *buf, size_t cap) {
+    const char *names[FC_MODEL_KIND_COUNT];
+    size_t n = 0, at = 0;
+    for (int k = 0; k < FC_MODEL_KIND_COUNT; k++) {
+        const fc_model_kind_ops *row;
+        if (fc_model_kind_lookup((fc_model_kind)k, &row) == FC_OK && (row->exog & bit)) names[n++] = row->name;
+    }
+    buf[0] = 0;
+    for (size_t i = 0; i < n && at < cap; i++)
+        at += (size_t)snprintf(buf + at, cap - at, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", names[i]);
+}
+
 fc_status fc_model_kind_check_exog(const fc_model_kind_ops *row, const fc_model_config *c) {
     static const unsigned bit[3] = {FC_EXOG_FUTR, FC_EXOG_HIST, FC_EXOG_STAT};
     static const char *const what[3] = {"future", "past (historical)", "static"};
     for (int k = 0; k < 3; k++)
-        if (exog_list(c, k)->n > 0 && !(row->exog & bit[k]))
+        if (exog_list(c, k)->n > 0 && !(row->exog & bit[k])) {
+            char others[256];
+            kinds_taking(bit[k], others, sizeof others);
             return fc_error(FC_ERR_INVALID, "%s takes no %s exogenous inputs (%s %s), as neuralforecast's %s; "
-                            "NHITS, MLP and NBEATSx do", row->name, what[k], EXOG_FLAGS[k],
-                            exog_list(c, k)->name[0], row->name);
+                            "%s do", row->name, what[k], EXOG_FLAGS[k], exog_list(c, k)->name[0], row->name,
+                            others);
+        }
     return check_exog_names(c);
 }
 

@@ -64,16 +64,25 @@ typedef struct {
     size_t n;
 } points;
 
+/* Rows [from, to) of series `id` in the actuals to draw, of which
+ * [from, first) come before the forecast; 0 when the series is absent. */
+static int actual_range(const fc_dataset *a, const char *id, const fc_forecast_series *fs, size_t *from,
+                        size_t *first, size_t *to) {
+    ssize_t s = a ? fc_dataset_find(a, id) : -1;
+    if (s < 0) return 0;
+    size_t b = a->offsets[s], e = a->offsets[s + 1];
+    *first = b;
+    while (*first < e && (double)a->ds[*first] < fs->ds[0]) (*first)++;
+    *from = *first - b > CONTEXT_HORIZONS * fs->n ? *first - CONTEXT_HORIZONS * fs->n : b;
+    *to = *first;
+    while (*to < e && (double)a->ds[*to] <= fs->ds[fs->n - 1]) (*to)++;
+    return 1;
+}
+
 static fc_status actual_points(const fc_dataset *a, const char *id, const fc_forecast_series *fs, points *p) {
     memset(p, 0, sizeof *p);
-    ssize_t s = a ? fc_dataset_find(a, id) : -1;
-    if (s < 0) return FC_OK;
-    size_t b = a->offsets[s], e = a->offsets[s + 1], first = b;
-    while (first < e && (double)a->ds[first] < fs->ds[0]) first++;
-    size_t from = first - b > CONTEXT_HORIZONS * fs->n ? first - CONTEXT_HORIZONS * fs->n : b;
-    size_t to = first;
-    while (to < e && (double)a->ds[to] <= fs->ds[fs->n - 1]) to++;
-    if (to == from) return FC_OK;
+    size_t from, first, to;
+    if (!actual_range(a, id, fs, &from, &first, &to) || to == from) return FC_OK;
     p->x = fc_malloc((to - from) * sizeof *p->x, "report actuals");
     p->y = fc_malloc((to - from) * sizeof *p->y, "report actuals");
     if (!p->x || !p->y) { free(p->x); free(p->y); return FC_ERR_MEMORY; }
@@ -82,6 +91,17 @@ static fc_status actual_points(const fc_dataset *a, const char *id, const fc_for
         p->y[p->n] = a->mask[i] ? a->y[i] : NAN;
     }
     return FC_OK;
+}
+
+/* Whether any chosen series has actual values before its forecast: only
+ * then does the page say it draws history for context. */
+static int draws_history(const fc_report *r) {
+    for (size_t i = 0; i < r->n_series; i++) {
+        const fc_forecast_series *fs = &r->forecasts->series[r->series[i]];
+        size_t from, first, to;
+        if (actual_range(r->actuals, fs->id, fs, &from, &first, &to) && first > from) return 1;
+    }
+    return 0;
 }
 
 /* Column j of a series' values (stored row-major) into out. */
@@ -153,7 +173,9 @@ fc_status fc_report_write_forecasts(FILE *f, const fc_report *r) {
     if (r->actuals) {
         fprintf(f, " against <code>");
         fc_html_escape(f, r->actuals_path);
-        fprintf(f, "</code> (the %d horizons before the forecast for context)", CONTEXT_HORIZONS);
+        if (draws_history(r))
+            fprintf(f, "</code> (up to %d horizons before the forecast for context)", CONTEXT_HORIZONS);
+        else fprintf(f, "</code> (over the forecast's range: they hold no values before it)");
     }
     fprintf(f, "; %zu of %zu series.</p>\n", r->n_series, r->forecasts->n_series);
     for (size_t i = 0; i < r->n_series; i++) FC_TRY(series_chart(f, r, r->series[i]));
