@@ -404,9 +404,12 @@ static void test_corrupt_prefix(void) {
     expect_prefix_error(long_header, sizeof long_header,
                         "header length 1000 is larger than the 2 bytes that follow");
     const unsigned char huge[10] = {0x00, 0xc2, 0xeb, 0x0b, 0, 0, 0, 0, '{', '}'}; /* 2e8 */
-    expect_prefix_error(huge, sizeof huge, "header length 200000000 exceeds the limit");
+    expect_prefix_error(huge, sizeof huge, "header length of 200000000, over the limit");
     const unsigned char max[10] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, '{', '}'};
-    expect_prefix_error(max, sizeof max, "exceeds the limit");
+    expect_prefix_error(max, sizeof max, "over the limit");
+    /* A CSV file given as a model: said to be text, not a huge header. */
+    const char *csv = "unique_id,ds,y\nA,1,2\n";
+    expect_prefix_error((const unsigned char *)csv, strlen(csv), "is not a model file: it begins with text ('unique_i')");
 }
 
 /* Every proper prefix of a valid file is an error, never a crash. */

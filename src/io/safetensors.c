@@ -327,6 +327,15 @@ static fc_status prepare(const char *path, const char *header, size_t header_len
     return allocate_storage(f, with_data);
 }
 
+/* Printable ASCII or whitespace in all eight bytes: a text file, never a
+ * safetensors length (which would be over 2^56 bytes). */
+static int starts_with_text(const unsigned char *prefix) {
+    for (int i = 0; i < 8; i++)
+        if (!(prefix[i] >= 0x20 && prefix[i] < 0x7f) && prefix[i] != '\t' && prefix[i] != '\n' && prefix[i] != '\r')
+            return 0;
+    return 1;
+}
+
 /* Checks the 8-byte header length against the cap and the bytes present. */
 static fc_status check_prefix(const char *path, const unsigned char *prefix, size_t total,
                               size_t *header_len) {
@@ -335,9 +344,13 @@ static fc_status check_prefix(const char *path, const unsigned char *prefix, siz
                         "length that starts a safetensors file", path, total);
     uint64_t n = 0;
     for (int i = 7; i >= 0; i--) n = n << 8 | prefix[i];
+    if (n > FC_ST_MAX_HEADER && starts_with_text(prefix))
+        return fc_error(FC_ERR_FORMAT, "%s is not a model file: it begins with text ('%.8s'), where a "
+                        "safetensors file begins with the 8-byte length of its header (a CSV or other text "
+                        "file given as a model?)", path, (const char *)prefix);
     if (n > FC_ST_MAX_HEADER)
-        return fc_error(FC_ERR_FORMAT, "%s: header length %llu exceeds the limit of %u bytes "
-                        "(corrupt, or not a safetensors file)", path, (unsigned long long)n,
+        return fc_error(FC_ERR_FORMAT, "%s is not a safetensors file, or is corrupt: its first 8 bytes give a "
+                        "header length of %llu, over the limit of %u bytes", path, (unsigned long long)n,
                         FC_ST_MAX_HEADER);
     if (n > total - 8)
         return fc_error(FC_ERR_FORMAT, "%s: header length %llu is larger than the %zu bytes "
