@@ -88,6 +88,15 @@ printf 'unique_id,ds,M\nA,5,8\nA,6,5\nA,7,1\n' > "$tmp/fc.csv"
 check "forecasts + test: the scores of the same cv file" "cmp -s $tmp/hand.csv $tmp/fc_scores.csv"
 "$fcast" eval --forecasts "$tmp/fc.csv" --test "$tmp/test.csv" --train "$tmp/hist4.csv" --season 2 > "$tmp/fc.txt"
 check "forecasts + test: rows without an actual are counted" "grep -q '1 forecast rows without an observed value' $tmp/fc.txt"
+# Two series ending on different dates: two windows with a cutoff each, not
+# "2 series x 2 cutoffs" (which would be four windows).
+printf 'unique_id,ds,y\nA,1,1\nA,2,4\nA,3,2\nA,4,6\nB,1,3\nB,2,5\nB,3,4\n' > "$tmp/h2.csv"
+printf 'unique_id,ds,y\nA,5,7\nB,4,6\n' > "$tmp/t2.csv"
+printf 'unique_id,ds,M\nA,5,8\nB,4,5\n' > "$tmp/f2.csv"
+"$fcast" eval --forecasts "$tmp/f2.csv" --test "$tmp/t2.csv" --train "$tmp/h2.csv" --season 1 > "$tmp/f2.txt"
+check "forecasts of series ending apart: windows and cutoffs counted as they are" \
+      "grep -q '2 points in 2 windows (2 series, 2 distinct cutoffs)' $tmp/f2.txt"
+check "a cv file whose series share cutoffs keeps 'series x cutoffs'" "grep -q '(3 series x 2 cutoffs)' $tmp/table.txt"
 
 # --- errors: exit code, file, line and column in the message ---
 fails_with() {   # fails_with CODE PATTERN fcast-args...

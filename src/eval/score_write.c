@@ -22,8 +22,15 @@ static const char *model_name(const fc_score_report *r, size_t j) { return r->ta
 static void write_notes(FILE *f, const fc_score_report *r) {
     const fc_score_table *t = r->table;
     const fc_score_summary *s = r->summary;
-    fprintf(f, "# %s: %zu points in %zu windows (%zu series x %zu cutoffs)\n", t->source, s->groups[0].points,
-            s->windows, t->ids.n, s->n_cutoffs);
+    /* "series x cutoffs" only when every series has a window at every
+     * cutoff; series that end on different dates (a forecast file of a
+     * panel) each bring their own cutoffs. */
+    if (s->windows == t->ids.n * s->n_cutoffs)
+        fprintf(f, "# %s: %zu points in %zu windows (%zu series x %zu cutoffs)\n", t->source, s->groups[0].points,
+                s->windows, t->ids.n, s->n_cutoffs);
+    else
+        fprintf(f, "# %s: %zu points in %zu windows (%zu series, %zu distinct cutoffs)\n", t->source,
+                s->groups[0].points, s->windows, t->ids.n, s->n_cutoffs);
     fprintf(f, "# sMAPE_200: sMAPE on M4's 0-200 scale (utilsforecast's smape x 200); MAPE_pct: percent, "
                "points with y = 0 left out\n");
     if (r->train)
