@@ -4,8 +4,9 @@
 # The cells below run as they are in Jupyter (each `# %%` is a cell; VS Code
 # and jupytext open the file as a notebook) or as a script:
 # `python3 examples/notebook.py` writes the figure to forecast.png.
-# They need pandas and matplotlib, and fcast installed (`pip install .`)
-# or built (`make`, then `PYTHONPATH=python`).
+# They need pandas and matplotlib, and fcast installed with its plotting
+# extra (`pip install ".[plot]"`, which brings matplotlib) or built (`make`,
+# then `PYTHONPATH=python`, with `pip install matplotlib`).
 
 # %%
 import matplotlib
