@@ -20,12 +20,12 @@ static int cross_validate(cv_flags *a, const arg_spec *specs) {
     int rc = cv_configs("cv", a, specs, configs, &n);
     if (rc) return rc;
     fcast_cv_report r;
-    a->q.out = a->t.out;
+    a->q.out = *train_flags_text(&a->t, "out");
     fc_status st = fcast_cross_validate_file((const fcast_config *const *)configs, n, a->t.data, &a->q, NULL, NULL,
                                              NULL, &r);
     if (st == FC_OK && !a->t.quiet && fcast_job_rank() == 0)   /* under mpirun, the writer says it */
         fprintf(stderr, "%zu forecast origins x %zu steps of %zu model%s written to %s\n", r.origins, r.h, r.models,
-                r.models > 1 ? "s" : "", strcmp(a->t.out, "-") ? a->t.out : "standard output");
+                r.models > 1 ? "s" : "", strcmp(a->q.out, "-") ? a->q.out : "standard output");
     rc = st == FC_OK ? CLI_EXIT_OK : cli_fail("cv");
     cv_configs_free(configs, n);
     return rc;

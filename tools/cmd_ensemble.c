@@ -88,7 +88,7 @@ static int split_integers(const char *flag, const char *text, long min, long *x,
 
 /* The losses: point losses only (the median of quantiles is not a quantile). */
 static int parse_losses(const ensemble_flags *a, ensemble_run *r) {
-    int rc = split_list("losses", a->t.loss, r->losses, &r->n_losses);
+    int rc = split_list("losses", *train_flags_text(&a->t, "loss"), r->losses, &r->n_losses);
     for (size_t i = 0; !rc && i < r->n_losses; i++) {
         int point = fcast_loss_is_point(r->losses[i]);
         if (point < 0) return usage("--losses: '%s' is not one of mae, mse, huber, smape, mape, mase", r->losses[i]);
@@ -127,10 +127,11 @@ static int has_loss(const ensemble_run *r, const char *name) {
 /* A loss parameter flag goes to the members of its loss; given with no
  * such member it is refused, as train refuses it for another loss. */
 static int check_loss_flags(const ensemble_flags *a, const ensemble_run *r) {
-    if (a->t.huber_delta && !has_loss(r, "huber"))
-        return usage("--huber-delta is a parameter of --loss huber, and --losses %s has no huber", a->t.loss);
-    if (a->t.season != ARG_SIZE_UNSET && !has_loss(r, "mase"))
-        return usage("--season is a parameter of --loss mase, and --losses %s has no mase", a->t.loss);
+    const char *losses = *train_flags_text(&a->t, "loss");
+    if (*train_flags_text(&a->t, "huber-delta") && !has_loss(r, "huber"))
+        return usage("--huber-delta is a parameter of --loss huber, and --losses %s has no huber", losses);
+    if (*train_flags_count(&a->t, "season") != ARG_SIZE_UNSET && !has_loss(r, "mase"))
+        return usage("--season is a parameter of --loss mase, and --losses %s has no mase", losses);
     return 0;
 }
 
@@ -159,7 +160,10 @@ static void ensemble_flags_init(ensemble_flags *a, arg_spec specs[FC_TRAIN_MAX_S
     arg_spec *seed = find_spec(specs, "seed"), *size = find_spec(specs, "input-size");
     out->required = 1;
     out->help = "ensemble file to write (.safetensors): every member, for fcast predict";
-    model->help = "architectures of the members: nhits, nbeats, mlp, nbeatsx, lstm, tide, separated by commas (nhits,nbeats)";
+    static char help[512];
+    snprintf(help, sizeof help, "architectures of the members: %s, separated by commas (nhits,nbeats)",
+             train_flags_model_kinds(", "));
+    model->help = help;
     size->required = 0;
     size->help = "one input window length for every member, instead of --input-size-multiples";
     loss->name = "losses";
@@ -181,16 +185,17 @@ static char *member_run_config(const train_flags *one) {
     arg_spec specs[FC_TRAIN_MAX_SPECS];
     train_flags_init(&t, specs, 1);   /* the table points into t */
     t = *one;
-    return args_config_json(specs, FC_TRAIN_OPERATIONS_FLAGS);
+    return args_config_json(specs, train_flags_operations());
 }
 
 /* A member's architecture and scaler, refused as fcast train refuses them
  * (a usage error, before its other flags). */
 static int check_choices(const char *arch, const train_flags *one) {
     fcast_config *probe = NULL;
+    const char *scaler = NULL;
     int rc = 0;
     if (fcast_config_new(arch, 1, 1, &probe) != FC_OK) rc = CLI_EXIT_USAGE;
-    else if (one->scaler && fcast_config_set(probe, "scaler", one->scaler) != FC_OK) rc = CLI_EXIT_USAGE;
+    else if ((scaler = *train_flags_text(one, "scaler")) && fcast_config_set(probe, "scaler", scaler) != FC_OK) rc = CLI_EXIT_USAGE;
     fcast_config_free(probe);
     return rc ? cli_refuse("ensemble", rc, "%s", fc_last_error()) : 0;
 }
@@ -209,9 +214,9 @@ static int member_config(const arg_spec *given, const train_flags *one, const ch
     for (const char *const *no = (const char *const[]){"out", "input-size-multiples", "combine", NULL}; *no; no++)
         find_spec(specs, *no)->seen = 0;   /* the ensemble's, not the member's */
     find_spec(specs, "losses")->seen = 1;
-    if (one->season == ARG_SIZE_UNSET) find_spec(specs, "season")->seen = 0;
-    if (!one->huber_delta) find_spec(specs, "huber-delta")->seen = 0;
-    *find_spec(specs, "seeds") = (arg_spec){"seed", ARG_INT, &b.t.seed, "S", NULL, 0, 1};
+    if (*train_flags_count(one, "season") == ARG_SIZE_UNSET) find_spec(specs, "season")->seen = 0;
+    if (!*train_flags_text(one, "huber-delta")) find_spec(specs, "huber-delta")->seen = 0;
+    *find_spec(specs, "seeds") = (arg_spec){"seed", ARG_INT, train_flags_integer(&b.t, "seed"), "S", NULL, 0, 1};
     char command[LABEL_MAX + 16];
     snprintf(command, sizeof command, "ensemble: %s", label);
     return train_flags_config(command, &b.t, specs, renamed, out);
@@ -223,17 +228,18 @@ static int make_member(const ensemble_flags *a, const arg_spec *given, ensemble_
     train_flags one = a->t;
     one.model = r->archs[arch];
     one.input_size = r->sizes[size];
-    one.loss = r->losses[loss];
-    one.seed = r->seeds[seed];
-    if (strcasecmp(one.loss, "mase")) one.season = ARG_SIZE_UNSET;
-    if (strcasecmp(one.loss, "huber")) one.huber_delta = NULL;
+    const char *one_loss = *train_flags_text(&one, "loss") = r->losses[loss];
+    long one_seed = *train_flags_integer(&one, "seed") = r->seeds[seed];
+    if (strcasecmp(one_loss, "mase")) *train_flags_count(&one, "season") = ARG_SIZE_UNSET;
+    if (strcasecmp(one_loss, "huber")) *train_flags_text(&one, "huber-delta") = NULL;
     snprintf(r->labels[i], LABEL_MAX, "member %zu/%zu (%s, input-size %zu, loss %s, seed %ld)", i + 1, r->n,
-             one.model, one.input_size, one.loss, one.seed);
+             one.model, one.input_size, one_loss, one_seed);
     r->names[i] = r->labels[i];
     int rc = check_choices(one.model, &one);
     if (!rc) rc = member_config(given, &one, r->labels[i], &r->configs[i]);
     if (rc) return rc;
-    if (one.wbs && !strcmp(one.wbs, "auto")) return usage("--windows-batch-size auto is for fcast train; give a number");
+    const char *wbs = *train_flags_text(&one, "windows-batch-size");
+    if (wbs && !strcmp(wbs, "auto")) return usage("--windows-batch-size auto is for fcast train; give a number");
     if (!(r->descriptions[i] = member_run_config(&one)))
         return cli_refuse("ensemble", CLI_EXIT_MEMORY, "out of memory");
     return 0;
@@ -326,12 +332,13 @@ static int ensemble(const ensemble_flags *a, const arg_spec *given) {
     ensemble_run r;
     memset(&r, 0, sizeof r);
     int rc = resolve(a, given, &r);
+    const char *out = *train_flags_text(&a->t, "out");
     if (!rc) {
         fcast_ensemble_request req = {(const fcast_config *const *)r.configs, r.n, r.names,
-                                      (const char *const *)r.descriptions, r.combine, a->t.out};
+                                      (const char *const *)r.descriptions, r.combine, out};
         progress p = {&r, a->t.quiet, start};
         fc_status st = fcast_ensemble_train_file(&req, a->t.data, on_member, &p, NULL);
-        if (st == FC_OK) print_summary(&r, a->t.out, start, p.trained);
+        if (st == FC_OK) print_summary(&r, out, start, p.trained);
         rc = st == FC_OK ? CLI_EXIT_OK : cli_fail("ensemble");
     }
     run_free(&r);

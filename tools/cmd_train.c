@@ -78,7 +78,7 @@ static void print_outcome(const fcast_model *m, fc_status st, const train_flags 
     fcast_train_report r;
     if (!m || fcast_model_train_report(m, &r) != FC_OK) return;
     if (st == FC_OK) {
-        print_summary(&r, a->val_size > 0);
+        print_summary(&r, *train_flags_count(a, "val-size") > 0);
         print_phases(&r);
         print_memory(&r, rss_start);
     } else if (st == FC_ERR_INTERRUPTED) {
@@ -86,7 +86,7 @@ static void print_outcome(const fcast_model *m, fc_status st, const train_flags 
         fprintf(stderr, "stopped after step %zu of %zu (%s); %s so far %s %s\n", r.steps, r.max_steps,
                 sig ? strsignal(sig) : "a signal to another rank of the job",
                 isnan(r.best_val_loss) ? "the model" : "the best model",
-                r.model_file ? "written to" : "could not be written to", a->out);
+                r.model_file ? "written to" : "could not be written to", *train_flags_text(a, "out"));
         if (r.checkpoint) print_resume_command(argc, argv, first, r.checkpoint);
     }
 }
@@ -113,18 +113,8 @@ static int train(const train_flags *a, const arg_spec *specs, int argc, char **a
 
 /* train's table and the intervals' flags. */
 static void train_specs(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS]) {
-    static const char *kind, *method;
-    static size_t windows, step;
     train_flags_init(a, specs, 1);
-    arg_spec extra[] = {
-        {"prediction-intervals", ARG_STR, &kind, "conformal", "fit conformal intervals from a cross-validation "
-                                                              "(predict --level then writes them; off)", 0, 0},
-        {"pi-windows", ARG_SIZE, &windows, "N", "cross-validation windows of the conformal scores (2)", 0, 0},
-        {"pi-method", ARG_STR, &method, "M", "conformal_distribution | conformal_error (conformal_distribution)", 0, 0},
-        {"pi-step-size", ARG_SIZE, &step, "N", "points between those windows (1)", 0, 0},
-    };
-    method = "conformal_distribution", windows = 2, step = 1;
-    args_append(specs, FC_TRAIN_MAX_SPECS, extra, sizeof extra / sizeof *extra);
+    train_flags_append_intervals(a, specs);
 }
 
 int cmd_train(int argc, char **argv, int first) {

@@ -190,7 +190,8 @@ static int make_config(tune_parse *p, int searching, fcast_config **out, fc_stat
     if (strchr(t->model, ','))
         return cli_refuse("tune", CLI_EXIT_USAGE, "--model '%s': a search tunes one model; to search over several, "
                           "put model: choice(...) in the space", t->model);
-    if (searching && t->wbs && !strcmp(t->wbs, "auto"))   /* a trial's matter: the space is fine */
+    const char *wbs = *train_flags_text(t, "windows-batch-size");
+    if (searching && wbs && !strcmp(wbs, "auto"))   /* a trial's matter: the space is fine */
         return cli_refuse("tune", CLI_EXIT_USAGE, "--windows-batch-size auto is for fcast train; give a number");
     train_part(p, train);
     int rc = train_flags_config(NULL, t, train, renamed, out);
@@ -388,11 +389,12 @@ static int finish(tune_run *r, const fcast_tune_report *rep) {
         if (fcast_write_file(f->best_config, write_config, &body) != FC_OK) rc = cli_fail("tune");
         else if (!f->a.t.quiet) fprintf(stderr, "best configuration written to %s\n", f->best_config);
     }
-    if (!rc && f->a.t.out) {
+    const char *out = *train_flags_text(&f->a.t, "out");
+    if (!rc && out) {
         char **argv = NULL;
         int argc = 0;
         if (!f->a.t.quiet) fprintf(stderr, "training the best configuration on all the data\n");
-        rc = train_argv(specs, f->a.t.out, &argv, &argc);
+        rc = train_argv(specs, out, &argv, &argc);
         if (!rc) rc = cmd_train(argc, argv, 2);
         for (int i = 0; argv && i < argc; i++) free(argv[i]);
         free(argv);
@@ -418,12 +420,12 @@ static int check_flags(tune_run *r) {
     if (fcast_tune_open(&f->q, &r->t) != FC_OK)
         return fc_last_status() == FC_ERR_INVALID ? cli_refuse("tune", CLI_EXIT_USAGE, "%s", fc_last_error())
                                                   : cli_fail("tune");
-    if (f->a.t.seed < 0) { fprintf(stderr, "fcast tune: --seed must be >= 0\n"); return CLI_EXIT_USAGE; }
+    if (*train_flags_integer(&f->a.t, "seed") < 0) { fprintf(stderr, "fcast tune: --seed must be >= 0\n"); return CLI_EXIT_USAGE; }
     const fcast_path_use files[] = {
         {"--data", f->a.t.data, FCAST_PATH_IN, 0, NULL},
         {"--space", f->q.space, FCAST_PATH_IN, 0, NULL},
         {"--log", f->q.log, FCAST_PATH_OUT, 0, NULL},
-        {"--out", f->a.t.out, FCAST_PATH_OUT, 0, NULL},
+        {"--out", *train_flags_text(&f->a.t, "out"), FCAST_PATH_OUT, 0, NULL},
         {"--best-config", f->best_config, FCAST_PATH_OUT, 0, NULL},
     };
     return fcast_paths_check(files, sizeof files / sizeof *files) == FC_OK ? 0 : cli_fail("tune");

@@ -39,7 +39,8 @@ int cv_configs(const char *command, const cv_flags *a, const arg_spec *specs, fc
         one.model = name;
         if ((rc = train_flags_config(command, &one, train, renamed, &out[*n]))) break;
         (*n)++;
-        if (a->t.wbs && !strcmp(a->t.wbs, "auto"))   /* the library refuses it too; for the CLI, a usage error */
+        const char *wbs = *train_flags_text(&a->t, "windows-batch-size");
+        if (wbs && !strcmp(wbs, "auto"))   /* the library refuses it too; for the CLI, a usage error */
             rc = cli_refuse(command, CLI_EXIT_USAGE, "--windows-batch-size auto is for fcast train; give a number");
     }
     if (!rc && !*n)
@@ -62,7 +63,10 @@ void cv_flags_init(cv_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int required
     arg_spec *step = args_find(specs, "step-size", 9);
     out->required = required_out;
     out->help = "cross-validation CSV to write (unique_id, ds, cutoff, <models>, y); - for standard output";
-    model->help = "nhits | nbeats | mlp | nbeatsx | lstm | tide, or several separated by commas (nhits,nbeats): columns side by side";
+    static char help[512];
+    snprintf(help, sizeof help, "%s, or several separated by commas (nhits,nbeats): columns side by side",
+             train_flags_model_kinds(" | "));
+    model->help = help;
     step->name = "train-step-size";
     step->help = "distance between training windows (1)";
     arg_spec extra[] = {

@@ -4,81 +4,116 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device_choice.h"
 #include "cli.h"
 #include "train_flags.h"
 
-void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int out_required) {
-    /* max_steps and lr unset: the model's defaults (model_kinds.c) */
-    *a = (train_flags){.loss = "mae", .max_steps = ARG_SIZE_UNSET, .batch_size = 32,
-                       .val_check = 100, .step_size = 1, .num_lr_decays = -2, .patience = -1, .seed = 1,
-                       .lr = NAN, .precision = "fp32", .grad_accum = 1, .device = "auto",
-                       .cuda_graph = "on", .season = ARG_SIZE_UNSET};
-    arch_flags_init(&a->arch);
-    arg_spec table[] = {
-        {"data", ARG_IN, &a->data, "FILE", "training data: long CSV with unique_id, ds, y", 1, 0},
-        {"model", ARG_STR, &a->model, "NAME", "nhits | nbeats | mlp | nbeatsx | lstm | tide", 1, 0},
-        {"h", ARG_SIZE, &a->h, "H", "forecast horizon", 1, 0},
-        {"input-size", ARG_SIZE, &a->input_size, "L", "input window length", 1, 0},
-        {"out", ARG_OUT, &a->out, "FILE", "model file to write (.safetensors)", out_required, 0},
-        {"max-steps", ARG_SIZE, &a->max_steps, "N", "training steps (the model's: 1000, PatchTST 5000)", 0, 0},
-        {"batch-size", ARG_SIZE, &a->batch_size, "N", "series per step (32)", 0, 0},
-        {"windows-batch-size", ARG_STR, &a->wbs, "N|auto", "windows per step (the model's: 1024, LSTM 128; auto: the fastest that fits the memory limit)", 0, 0},
-        {"lr", ARG_DOUBLE, &a->lr, "X", "Adam learning rate (the model's: 1e-3, PatchTST 1e-4)", 0, 0},
-        {"num-lr-decays", ARG_INT, &a->num_lr_decays, "N", "halvings of the learning rate over max-steps (3; MLP: -1 = none)", 0, 0},
-        {"scaler", ARG_STR, &a->scaler, "NAME", "per-window scaler: identity|standard|robust|minmax (the model's: identity, LSTM robust)", 0, 0},
-        {"loss", ARG_STR, &a->loss, "NAME", "training loss: mae | mse | huber | smape | mape | mase | quantile | mq "
-                                            "(mae; docs/training.md \"Losses\")", 0, 0},
-        {"huber-delta", ARG_STR, &a->huber_delta, "X", "huber: threshold between the squared and absolute parts (1.0)", 0, 0},
-        {"quantile", ARG_STR, &a->quantile, "Q", "quantile: the quantile in (0, 1) (0.5)", 0, 0},
-        {"season", ARG_SIZE, &a->season, "M", "mase: seasonality of the naive error that scales it, below --input-size (1)", 0, 0},
-        {"level", ARG_STR, &a->level, "LIST", "mq: prediction-interval levels, integers in 1..99 (80,90)", 0, 0},
-        {"quantiles", ARG_STR, &a->quantiles, "LIST", "mq: quantiles in (0, 1) instead of --level, e.g. 0.1,0.5,0.9", 0, 0},
-        {"val-size", ARG_SIZE, &a->val_size, "N", "points held out at the end of each series for validation (0)", 0, 0},
-        {"val-check-steps", ARG_SIZE, &a->val_check, "N", "steps between validations (100)", 0, 0},
-        {"early-stop-patience", ARG_INT, &a->patience, "K", "stop after K validations without improvement (-1 = off)", 0, 0},
-        {"step-size", ARG_SIZE, &a->step_size, "N", "distance between training windows (1)", 0, 0},
-        {"seed", ARG_INT, &a->seed, "S", "random seed (1)", 0, 0},
-        {"threads", ARG_SIZE, &a->threads, "N", "CPU threads (0 = all cores)", 0, 0},
-        {"device", ARG_STR, &a->device, "DEV", DEVICE_FLAG_HELP, 0, 0},
-        {"freq", ARG_STR, &a->freq, "F", "frequency: 1, D, W, h, 30min, MS, QS, YS, ... (inferred)", 0, 0},
-        {"quiet", ARG_FLAG, &a->quiet, NULL, "no progress output", 0, 0},
-        {"precision", ARG_STR, &a->precision, "P", "matrix products in fp32 | bf16 | fp16 (fp32; fp16 uses loss scaling)", 0, 0},
-        {"tf32", ARG_FLAG, &a->tf32, NULL, "on a GPU, fp32 matrix products round their inputs to TF32 on tensor cores "
-                                             "(faster; off by default so fp32 means fp32; no effect on the CPU)", 0, 0},
-        {"cuda-graph", ARG_STR, &a->cuda_graph, "on|off", "on a GPU, replay each step's forward and backward as CUDA "
-                                                         "graphs (on; off for debugging)", 0, 0},
-        {"grad-accum", ARG_SIZE, &a->grad_accum, "K", "micro-batches per optimizer step; effective batch K x windows-batch-size (1)", 0, 0},
-        {"clip-grad-norm", ARG_DOUBLE, &a->clip, "X", "clip the global gradient norm to X (0 = off)", 0, 0},
-        {"memory-limit", ARG_STR, &a->memory_limit, "SIZE", "refuse runs whose memory plan exceeds SIZE (512MiB, 12GB, ...)", 0, 0},
-        {"data-store", ARG_STR, &a->data_store, "MODE", "auto | memory | stream: load the data whole or stream it into a mapped "
-                                                         "store file (auto: stream when loading whole would take over half of the memory limit)", 0, 0},
-        {"store-dir", ARG_STR, &a->store_dir, "DIR", "where a streamed data store goes ($TMPDIR, else /var/tmp)", 0, 0},
-    };
-    arg_spec operations[] = {
-        {"checkpoint", ARG_OUT, &a->checkpoint, "FILE", "write checkpoints here, every --checkpoint-every steps and at "
-                                                        "validation checks (default on a stop: OUT.ckpt.safetensors)", 0, 0},
-        {"checkpoint-every", ARG_SIZE, &a->checkpoint_every, "N", "steps between checkpoints (0 = only at validation "
-                                                                  "checks and on a stop)", 0, 0},
-        {"resume", ARG_IN, &a->resume, "FILE", "continue the run saved in this checkpoint (same options and data)", 0, 0},
-        {"log-file", ARG_OUT, &a->log_file, "FILE", "append the run log here (JSON Lines; see fcast report)", 0, 0},
-        {"profile", ARG_FLAG, &a->profile, NULL, "every step's phase timings in the run log", 0, 0},
-        {"deterministic-reduce", ARG_FLAG, &a->deterministic_reduce, NULL,
-         "under mpirun, sum the ranks' gradients in rank order: N ranks of W windows train the model one process "
-         "trains with --grad-accum N (N a power of 2; docs/distributed.md)", 0, 0},
-    };
-    size_t n = sizeof table / sizeof *table, n_ops = out_required ? sizeof operations / sizeof *operations : 0;
-    memset(specs, 0, FC_TRAIN_MAX_SPECS * sizeof *specs);
-    memcpy(specs, table, sizeof table);
-    memcpy(specs + n, operations, n_ops * sizeof *operations);
-    exog_flags_specs(&a->exog, specs + n + n_ops);
-    n += EXOG_FLAG_COUNT;
-    if (arch_flags_specs(&a->arch, specs + n + n_ops, FC_TRAIN_MAX_SPECS - n - n_ops)) abort();   /* a table too small: a bug */
+/* "nhits | nbeats | ...": the library's model kinds, for --model's help. */
+const char *train_flags_model_kinds(const char *separator) {
+    static char list[2][256];
+    char *buf = list[strcmp(separator, " | ") != 0];
+    size_t n = 0;
+    const char *name;
+    buf[0] = '\0';
+    for (size_t k = 0; (name = fcast_model_kind_name(k)) && n < sizeof list[0]; k++)
+        n += (size_t)snprintf(buf + n, sizeof list[0] - n, "%s%s", k ? separator : "", name);
+    return buf;
 }
 
-const char *const FC_TRAIN_OPERATIONS_FLAGS[] = {"out", "quiet", "memory-limit", "data-store", "store-dir", "device",
-                                                 "checkpoint", "checkpoint-every", "resume", "log-file", "profile",
-                                                 "deterministic-reduce", NULL};
+/* Row i's slot in a, its default (the table's text) written there. */
+static void *key_slot(train_flags *a, size_t i, const fcast_train_key_info *k) {
+    const char *d = k->default_text;
+    switch (k->kind) {
+    case FCAST_KEY_COUNT: a->counts[i] = d ? (size_t)strtoull(d, NULL, 10) : ARG_SIZE_UNSET; return &a->counts[i];
+    case FCAST_KEY_INTEGER: a->integers[i] = d ? strtol(d, NULL, 10) : 0; return &a->integers[i];
+    case FCAST_KEY_NUMBER: a->numbers[i] = d ? strtod(d, NULL) : NAN; return &a->numbers[i];
+    case FCAST_KEY_SWITCH: a->switches[i] = 0; return &a->switches[i];
+    case FCAST_KEY_TEXT: case FCAST_KEY_FILE_IN: case FCAST_KEY_FILE_OUT: a->texts[i] = d; return &a->texts[i];
+    }
+    abort();   /* a kind of fcast.h this table does not know: a bug */
+}
+
+static arg_kind flag_kind(fcast_key_kind kind) {
+    switch (kind) {
+    case FCAST_KEY_COUNT: return ARG_SIZE;
+    case FCAST_KEY_INTEGER: return ARG_INT;
+    case FCAST_KEY_NUMBER: return ARG_DOUBLE;
+    case FCAST_KEY_SWITCH: return ARG_FLAG;
+    case FCAST_KEY_TEXT: return ARG_STR;
+    case FCAST_KEY_FILE_IN: return ARG_IN;
+    case FCAST_KEY_FILE_OUT: return ARG_OUT;
+    }
+    abort();
+}
+
+/* The flag of training key i; "verbose" is the CLI's --quiet (progress is
+ * shown unless told not to). */
+static arg_spec key_spec(train_flags *a, size_t i, const fcast_train_key_info *k, int out_required) {
+    void *slot = key_slot(a, i, k);
+    if (!strcmp(k->key, "verbose")) return (arg_spec){"quiet", ARG_FLAG, &a->quiet, NULL, "no progress output", 0, 0};
+    int required = out_required && !strcmp(k->key, "out");
+    return (arg_spec){k->key, flag_kind(k->kind), slot, k->metavar, k->help, required, 0};
+}
+
+/* Appends the flags of the training keys whose role is in `roles` (a bit
+ * per fcast_key_role) at specs[*n]. */
+static void append_keys(train_flags *a, arg_spec *specs, size_t *n, unsigned roles, int out_required) {
+    fcast_train_key_info k;
+    for (size_t i = 0; fcast_config_train_key(i, &k); i++) {
+        if (i >= TRAIN_KEYS_MAX || *n + 1 >= FC_TRAIN_MAX_SPECS) abort();   /* a table too small: a bug */
+        if (roles & (1u << k.role)) specs[(*n)++] = key_spec(a, i, &k, out_required);
+    }
+    memset(&specs[*n], 0, sizeof *specs);
+}
+
+void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int out_required) {
+    *a = (train_flags){0};
+    arch_flags_init(&a->arch);
+    memset(specs, 0, FC_TRAIN_MAX_SPECS * sizeof *specs);
+    specs[0] = (arg_spec){"data", ARG_IN, &a->data, "FILE", "training data: long CSV with unique_id, ds, y", 1, 0};
+    specs[1] = (arg_spec){"model", ARG_STR, &a->model, "NAME", train_flags_model_kinds(" | "), 1, 0};
+    specs[2] = (arg_spec){"h", ARG_SIZE, &a->h, "H", "forecast horizon", 1, 0};
+    specs[3] = (arg_spec){"input-size", ARG_SIZE, &a->input_size, "L", "input window length", 1, 0};
+    size_t n = 4;
+    unsigned roles = 1u << FCAST_KEY_KEPT | 1u << FCAST_KEY_RUN | (out_required ? 1u << FCAST_KEY_TRAIN_RUN : 0);
+    append_keys(a, specs, &n, roles, out_required);
+    if (arch_flags_specs(&a->arch, specs + n, FC_TRAIN_MAX_SPECS - n)) abort();   /* a table too small: a bug */
+}
+
+void train_flags_append_intervals(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS]) {
+    size_t n = 0;
+    while (specs[n].name) n++;
+    append_keys(a, specs, &n, 1u << FCAST_KEY_INTERVALS, 1);
+}
+
+/* Row i of the table named key, of one of the kinds given; abort when none:
+ * a command asking for a key the library does not have is a bug. */
+static size_t key_row(const char *key, fcast_key_kind k1, fcast_key_kind k2, fcast_key_kind k3) {
+    fcast_train_key_info k;
+    for (size_t i = 0; fcast_config_train_key(i, &k); i++)
+        if (!strcmp(k.key, key) && (k.kind == k1 || k.kind == k2 || k.kind == k3)) return i;
+    fprintf(stderr, "fcast: internal error: no training key '%s' of that kind\n", key);
+    abort();
+}
+
+const char **train_flags_text(const train_flags *a, const char *key) {
+    return (const char **)&a->texts[key_row(key, FCAST_KEY_TEXT, FCAST_KEY_FILE_IN, FCAST_KEY_FILE_OUT)];
+}
+size_t *train_flags_count(const train_flags *a, const char *key) {
+    return (size_t *)&a->counts[key_row(key, FCAST_KEY_COUNT, FCAST_KEY_COUNT, FCAST_KEY_COUNT)];
+}
+long *train_flags_integer(const train_flags *a, const char *key) {
+    return (long *)&a->integers[key_row(key, FCAST_KEY_INTEGER, FCAST_KEY_INTEGER, FCAST_KEY_INTEGER)];
+}
+
+const char *const *train_flags_operations(void) {
+    static const char *names[TRAIN_KEYS_MAX + 1];
+    if (names[0]) return names;
+    size_t n = 0;
+    fcast_train_key_info k;
+    for (size_t i = 0; fcast_config_train_key(i, &k) && n < TRAIN_KEYS_MAX; i++)
+        if (k.role == FCAST_KEY_RUN || k.role == FCAST_KEY_TRAIN_RUN) names[n++] = strcmp(k.key, "verbose") ? k.key : "quiet";
+    return names;
+}
 
 /* A parsed flag's value as text, as fcast_config_set takes it. */
 static const char *flag_text(const arg_spec *s, char *buf, size_t cap) {
@@ -117,7 +152,7 @@ static int refused(const char *command, const char *key) {
 int train_flags_config(const char *command, const train_flags *a, const arg_spec *specs,
                        const char *const *renamed, fcast_config **out) {
     *out = NULL;
-    if (a->exog.stat && !a->exog.stat_file) {
+    if (*train_flags_text(a, "stat-exog") && !*train_flags_text(a, "stat-exog-file")) {
         if (command)
             fprintf(stderr, "fcast %s: --stat-exog names columns of the static file: give it with --stat-exog-file\n",
                     command);
@@ -135,7 +170,7 @@ int train_flags_config(const char *command, const train_flags *a, const arg_spec
         const char *key = key_of(s->name, renamed);
         if (!s->seen || not_a_key(s->name)) continue;
         if (!intervals && !strncmp(key, "pi-", 3)) continue;   /* --print-config writes them without intervals */
-        if (!strcmp(key, "num-lr-decays") && a->num_lr_decays == -2) continue;   /* -2: the model's (written too) */
+        if (!strcmp(key, "num-lr-decays") && *train_flags_integer(a, "num-lr-decays") == -2) continue;   /* -2: the model's (written too) */
         if (fcast_config_set(c, key, flag_text(s, buf, sizeof buf)) != FC_OK) rc = refused(command, key);
     }
     if (!rc && fcast_config_check(c) != FC_OK) rc = refused(command, "");

@@ -5,40 +5,50 @@
 #define FC_TOOLS_TRAIN_FLAGS_H
 
 #include "args.h"
-#include "exog_flags.h"
 #include "arch_flags.h"
 
 #define FC_TRAIN_MAX_SPECS 100
+#define TRAIN_KEYS_MAX 64
 
+/* The flags that make the configuration (fcast_config_new's) and --quiet,
+ * then a value per row of the library's training keys
+ * (fcast_config_train_key), in the slot of its kind: no key is listed here. */
 typedef struct {
-    const char *data, *model, *out, *scaler, *loss, *freq, *precision, *memory_limit, *wbs, *data_store, *store_dir, *device;
-    size_t h, input_size, max_steps, batch_size, val_size, val_check, step_size, threads, grad_accum;
-    long num_lr_decays, patience, seed;
-    double lr, clip;
-    /* the loss's parameters: NULL / ARG_SIZE_UNSET when not given, so a
-     * parameter given to a loss without it is refused, not ignored */
-    const char *huber_delta, *quantile, *level, *quantiles;
-    size_t season;
+    const char *data, *model;
+    size_t h, input_size;
     int quiet;
-    int tf32;      /* fp32 products on TF32 tensor cores (GPU only) */
-    const char *cuda_graph;   /* on | off */
-    /* operations: none changes the trained model (train only) */
-    const char *checkpoint, *resume, *log_file;
-    size_t checkpoint_every;
-    int profile;
-    int deterministic_reduce;   /* under mpirun: the ranks' gradients summed in rank order */
+    size_t counts[TRAIN_KEYS_MAX];       /* FCAST_KEY_COUNT: ARG_SIZE_UNSET when not given */
+    long integers[TRAIN_KEYS_MAX];       /* FCAST_KEY_INTEGER */
+    double numbers[TRAIN_KEYS_MAX];      /* FCAST_KEY_NUMBER: NAN when not given */
+    const char *texts[TRAIN_KEYS_MAX];   /* text and file keys: NULL when not given */
+    int switches[TRAIN_KEYS_MAX];        /* FCAST_KEY_SWITCH */
     arch_flags arch;
-    exog_flags exog;
 } train_flags;
+
+/* The slot of a training key's value, by its kind (the loss's, the seed's,
+ * ...); a key not in the table, or of another kind, is a bug: abort. As
+ * strchr does, a const table gives a slot to read. */
+const char **train_flags_text(const train_flags *a, const char *key);
+size_t *train_flags_count(const train_flags *a, const char *key);
+long *train_flags_integer(const train_flags *a, const char *key);
+
+/* "nhits | nbeats | ..." (separator " | " or ", "): the library's model
+ * kinds, for --model's help. */
+const char *train_flags_model_kinds(const char *separator);
 
 /* Defaults and the flag table. out_required: --out is required, and the
  * operations flags of train (checkpoints, resume, run log) are in the table. */
 void train_flags_init(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int out_required);
 
+/* Appends the conformal intervals' flags (FCAST_KEY_INTERVALS: train's
+ * alone) to a table train_flags_init made. */
+void train_flags_append_intervals(train_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS]);
+
 /* Flags that say where files go or how a run is watched, not how the model
- * is made: left out of the configuration echoed into the model file, so a
- * resumed run writes the same file as an uninterrupted one. */
-extern const char *const FC_TRAIN_OPERATIONS_FLAGS[];
+ * is made (--quiet and the keys of FCAST_KEY_RUN and FCAST_KEY_TRAIN_RUN),
+ * NULL-terminated: left out of the configuration echoed into the model
+ * file, so a resumed run writes the same file as an uninterrupted one. */
+const char *const *train_flags_operations(void);
 
 /* The flags given (on the command line or in --config's file) as the
  * configuration of the library (fcast.h): --model, --h and --input-size

@@ -116,6 +116,44 @@ typedef struct {
 } fcast_kind_info;
 int fcast_config_model_kind(size_t i, fcast_kind_info *out);
 
+/* The other keys of fcast_config_set, one table in `fcast train --help`'s
+ * order, from which the CLI makes its flags (their --help lines, --config
+ * files, --print-config) and against which the Python package's argument
+ * names are tested (docs/operations.md, "Configuration files"). A key is
+ * added here, with its setter in the library, and nowhere else. */
+typedef enum {
+    FCAST_KEY_COUNT,      /* a non-negative integer */
+    FCAST_KEY_INTEGER,    /* an integer, negative ones meaning "off" or "the model's" */
+    FCAST_KEY_NUMBER,     /* a finite number */
+    FCAST_KEY_TEXT,       /* a word or a list */
+    FCAST_KEY_SWITCH,     /* on | off */
+    FCAST_KEY_FILE_IN,    /* a file read */
+    FCAST_KEY_FILE_OUT    /* a file written */
+} fcast_key_kind;
+typedef enum {
+    FCAST_KEY_KEPT,         /* kept in the model file's configuration */
+    FCAST_KEY_RUN,          /* how and where a run goes (device, files): left out of the model file, so a
+                               resumed run writes the file an uninterrupted one would */
+    FCAST_KEY_TRAIN_RUN,    /* the same, read by fcast_train alone (checkpoints, run log): no key of
+                               cross-validation, plans or searches */
+    FCAST_KEY_INTERVALS     /* kept; conformal intervals, fitted by fcast_train alone (after the
+                               architecture keys in --help) */
+} fcast_key_role;
+typedef struct {
+    const char *key, *metavar, *help;   /* static strings; help in the CLI's words */
+    const char *default_text;   /* the CLI's value when not given, as --print-config writes it; NULL: none
+                                   (the model's, the data's); num-lr-decays -2: the model's */
+    const char *python;         /* the argument of neuralforecast's models that sets it (python/fcast), or NULL */
+    fcast_key_kind kind;
+    fcast_key_role role;
+} fcast_train_key_info;
+/* For i below the table's length, fills *out and returns 1; past the end
+ * returns 0. "verbose" is the one key the CLI spells otherwise (--quiet). */
+int fcast_config_train_key(size_t i, fcast_train_key_info *out);
+/* The name fcast_config_new takes for model kind i ("nhits", ...; any
+ * case), NULL past the last kind. */
+const char *fcast_model_kind_name(size_t i);
+
 /* How messages name an option: by its key ("max-steps", the default: a
  * library caller sets it with fcast_config_set) or by its command-line
  * flag ("--max-steps": the fcast CLI). Process-wide; set it once, before

@@ -79,6 +79,13 @@ int fc_api_set_run_key(fcast_config *c, const char *key, const char *value, fc_s
  * memory. */
 char *fc_api_settings_json(const fcast_config *c, int operations, const char *data);
 
+/* The row of fcast_config_train_key's table named key, NULL when none
+ * (api_train_keys.c). */
+const fcast_train_key_info *fc_api_train_key(const char *key);
+/* Its keys, ", "-separated, in table order: the run's (FCAST_KEY_RUN and
+ * FCAST_KEY_TRAIN_RUN) when run is 1, the others when 0 (for messages). */
+void fc_api_train_key_list(char *buf, size_t size, int run);
+
 /* 1 under FCAST_NAMES_FLAGS (the CLI's messages). */
 int fc_api_names_flags(void);
 

@@ -201,29 +201,43 @@ static const struct {
     {"futr-exog", set_exog}, {"hist-exog", set_exog}, {"stat-exog", set_exog},
 };
 
+/* An architecture key: its value kept, applied at training. */
+static fc_status set_arch(fcast_config *c, const char *key, const char *value, int *known) {
+    size_t n;
+    const fc_arch_option *arch = fc_arch_option_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(key, arch[i].name)) continue;
+        const char *kept = fc_api_keep(c, value);
+        *known = 1;
+        if (!kept) return fc_error(FC_ERR_MEMORY, "fcast_config_set: too many settings");
+        return fc_arch_set(&c->arch, key, kept);
+    }
+    return FC_OK;
+}
+
+/* The keys fcast_config_set knows are the table's (api_train_keys.c) and
+ * the architecture's: any other is refused here, with the lists. */
+static fc_status unknown_key(const char *key) {
+    char kept[1024], run[512];
+    fc_api_train_key_list(kept, sizeof kept, 0);
+    fc_api_train_key_list(run, sizeof run, 1);
+    return fc_error(FC_ERR_INVALID, "fcast_config_set: unknown key '%s' (the training keys are %s; the operations "
+                    "keys %s; the architecture keys are train's, docs/training.md)", key, kept, run);
+}
+
 static fc_status set_known_key(fcast_config *c, const char *key, const char *value) {
-    fc_status st = FC_OK;
+    int arch = 0;
+    fc_status st = set_arch(c, key, value, &arch);
+    if (arch) return st;
+    if (!fc_api_train_key(key)) return unknown_key(key);
     if (!fc_api_set_run_key(c, key, value, &st)) return st;
     c->run.auto_batch = c->run.auto_batch && strcmp(key, "windows-batch-size");   /* a number replaces auto */
     for (size_t i = 0; i < sizeof NUMBERS / sizeof *NUMBERS; i++)
         if (!strcmp(key, NUMBERS[i].key)) return set_number(c, i, value);
     for (size_t i = 0; i < sizeof TRAINING / sizeof *TRAINING; i++)
         if (!strcmp(key, TRAINING[i].key)) return TRAINING[i].set(c, key, value);
-    size_t n;
-    const fc_arch_option *arch = fc_arch_option_table(&n);
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(key, arch[i].name)) continue;
-        const char *kept = fc_api_keep(c, value);
-        if (!kept) return fc_error(FC_ERR_MEMORY, "fcast_config_set: too many settings");
-        return fc_arch_set(&c->arch, key, kept);
-    }
-    return fc_error(FC_ERR_INVALID, "fcast_config_set: unknown key '%s' (the training keys are max-steps, batch-size, "
-                    "windows-batch-size, lr, num-lr-decays, val-size, val-check-steps, early-stop-patience, step-size, "
-                    "seed, scaler, loss, level, quantiles, huber-delta, quantile, season, precision, grad-accum, "
-                    "clip-grad-norm, threads, futr-exog, hist-exog, stat-exog, prediction-intervals, pi-windows, "
-                    "pi-step-size, pi-method; the operations keys device, tf32, cuda-graph, deterministic-reduce, memory-limit, "
-                    "data-store, store-dir, freq, stat-exog-file, verbose, out, checkpoint, checkpoint-every, resume, "
-                    "log-file, profile; the architecture keys are train's, docs/training.md)", key);
+    return fc_error(FC_ERR_INVALID, "fcast_config_set: key '%s' is in the table of keys (api_train_keys.c) "
+                    "without a setter: a bug", key);
 }
 
 /* Records key = value among the settings (a key set again keeps its place). */

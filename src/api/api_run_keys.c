@@ -74,16 +74,13 @@ int fc_api_set_run_key(fcast_config *c, const char *key, const char *value, fc_s
     return 0;
 }
 
-/* The keys that say how a run goes, not what it makes: left out of a
- * model file's description, so a resumed run writes the file an
- * uninterrupted one would. */
+/* The keys that say how a run goes, not what it makes (the table's
+ * FCAST_KEY_RUN and FCAST_KEY_TRAIN_RUN): left out of a model file's
+ * description, so a resumed run writes the file an uninterrupted one
+ * would. */
 static int is_operations_key(const char *key) {
-    static const char *const keys[] = {"device", "memory-limit", "data-store", "store-dir", "verbose", "out",
-                                       "checkpoint", "checkpoint-every", "resume", "log-file", "profile",
-                                       "deterministic-reduce", NULL};
-    for (const char *const *k = keys; *k; k++)
-        if (!strcmp(*k, key)) return 1;
-    return 0;
+    const fcast_train_key_info *k = fc_api_train_key(key);
+    return k && (k->role == FCAST_KEY_RUN || k->role == FCAST_KEY_TRAIN_RUN);
 }
 
 /* A setting's value in JSON: a number when all of it is one, a boolean
