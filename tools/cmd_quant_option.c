@@ -3,10 +3,9 @@
  * for European options, through the library API (fcast.h: fcast_device_open,
  * fcast_mc_price_on, fcast_bs_european). What stays here is the CLI's: the
  * flags, the checks only their combination can fail, and the printing. The
- * service's POST /v1/quant/option answers the same JSON object
- * (quant/quant_request.h; tests/cli_serve_quant.sh compares them byte for
- * byte). */
-#include <jansson.h>
+ * service's POST /v1/quant/option answers the same JSON object, which the
+ * library builds for both (fcast_mc_option_json; tests/cli_serve_quant.sh
+ * compares them byte for byte). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,31 +125,11 @@ static void print_text(const fcast_mc_option *o, const fcast_mc_result *r, const
                g[3], g[4], g[5]);
 }
 
-static void set_real(json_t *j, const char *key, double v) { json_object_set_new(j, key, json_real(v)); }
-
-/* --json: one line, the object the service answers too, keys in this order
- * (jansson >= 2.8 keeps insertion order), 17 digits: every double reads
- * back as the same bits. 0, or the exit code after the message. */
+/* --json: one line, the object the service answers too (the library's:
+ * fcast_mc_option_json). 0, or the exit code after the message. */
 static int print_json(const fcast_mc_option *o, const fcast_mc_result *r, const fcast_mc_detail *d,
                       const double *g) {
-    static const char *const greeks[6] = {"bs_price", "delta", "gamma", "vega", "theta", "rho"};
-    json_t *j = json_object();
-    json_object_set_new(j, "type", json_string(o->asian ? "asian" : "european"));
-    json_object_set_new(j, "option", json_string(o->type == FCAST_CALL ? "call" : "put"));
-    set_real(j, "price", r->price);
-    set_real(j, "stderr", r->std_error);
-    set_real(j, "ci_low", r->ci_low);
-    set_real(j, "ci_high", r->ci_high);
-    json_object_set_new(j, "paths", json_integer((json_int_t)r->paths));
-    if (o->asian) {
-        set_real(j, "geometric_price", d->geo_exact);
-        set_real(j, "price_without_control_variate", d->plain_price);
-        set_real(j, "stderr_without_control_variate", d->plain_std_error);
-    } else {
-        for (int k = 0; k < 6; k++) set_real(j, greeks[k], g[k]);
-    }
-    char *s = j ? json_dumps(j, JSON_REAL_PRECISION(17)) : NULL;
-    json_decref(j);
+    char *s = fcast_mc_option_json(o, r, d, g);
     if (!s) {
         fprintf(stderr, "fcast " COMMAND ": out of memory writing the option's JSON\n");
         return CLI_EXIT_MEMORY;

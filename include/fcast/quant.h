@@ -159,6 +159,16 @@ typedef struct {
  * *detail (may be NULL) filled too. */
 fc_status fcast_mc_price_on(const fcast_mc_option *o, const fcast_device *dev, fcast_mc_result *out,
                             fcast_mc_detail *detail);
+/* A priced option as the one-line JSON object that `fcast quant option
+ * --json` prints and the service's POST /v1/quant/option answers (keys in
+ * a fixed order, 17 digits, so every double reads back as the same bits):
+ * type, option, price, stderr, ci_low, ci_high, paths, then for an Asian
+ * option geometric_price and the price and stderr without the control
+ * variate (from detail), for a European one bs_price and the Greeks
+ * (greeks[6]: price, delta, gamma, vega, theta, rho, as fcast_bs_european
+ * gives them). malloc'ed (free it); NULL when out of memory. */
+char *fcast_mc_option_json(const fcast_mc_option *o, const fcast_mc_result *r, const fcast_mc_detail *detail,
+                           const double greeks[6]);
 
 /* Risk of n simple returns per period (252 periods a year; returns finite
  * and not below -1), with empyrical's conventions: volatility and Sharpe

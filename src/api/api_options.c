@@ -15,6 +15,7 @@
 #include "core/error.h"
 #include "quant/black_scholes.h"
 #include "quant/mc_options.h"
+#include "quant/quant_request.h"
 
 /* Fewer options than this are not worth a team of threads. */
 #define PARALLEL_MIN_OPTIONS 4096
@@ -213,4 +214,18 @@ fc_status fcast_mc_price(const fcast_mc_option *o, fcast_mc_result *out) {
 fc_status fcast_mc_price_on(const fcast_mc_option *o, const fcast_device *dev, fcast_mc_result *out,
                             fcast_mc_detail *detail) {
     return mc_price("fcast_mc_price_on", o, dev, out, detail);
+}
+
+char *fcast_mc_option_json(const fcast_mc_option *o, const fcast_mc_result *r, const fcast_mc_detail *detail,
+                           const double greeks[6]) {
+    if (!o || !r || !detail || !greeks) {
+        fc_error(FC_ERR_INVALID, "fcast_mc_option_json: o, r, detail and greeks are needed");
+        return NULL;
+    }
+    fc_mc_option m = {.type = o->type == FCAST_CALL ? FC_CALL : FC_PUT, .asian = o->asian};
+    fc_mc_result res = {.price = r->price, .std_error = r->std_error, .ci_low = r->ci_low, .ci_high = r->ci_high,
+                        .paths = r->paths, .plain_price = detail->plain_price,
+                        .plain_std_error = detail->plain_std_error, .geo_exact = detail->geo_exact};
+    fc_bs_greeks g = {greeks[0], greeks[1], greeks[2], greeks[3], greeks[4], greeks[5]};
+    return fc_option_json(&m, &res, &g);   /* the service's answer too (quant/quant_request.c) */
 }
