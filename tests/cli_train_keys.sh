@@ -19,14 +19,15 @@ class Key(ctypes.Structure):
                 ("default_text", ctypes.c_char_p), ("python", ctypes.c_char_p), ("kind", ctypes.c_int),
                 ("role", ctypes.c_int)]
 lib = ctypes.CDLL(sys.argv[1])
-lib.fcast_model_kind_name.restype = ctypes.c_char_p
+class Kind(ctypes.Structure):
+    _fields_ = [("key", ctypes.c_char_p), ("name", ctypes.c_char_p)]
 k, i = Key(), 0
 while lib.fcast_config_train_key(ctypes.c_size_t(i), ctypes.byref(k)):
     print("key", k.key.decode(), k.kind, k.role, (k.python or b"-").decode())
     i += 1
-i = 0
-while lib.fcast_model_kind_name(ctypes.c_size_t(i)):
-    print("kind", lib.fcast_model_kind_name(ctypes.c_size_t(i)).decode())
+kind, i = Kind(), 0
+while lib.fcast_config_model_kind(ctypes.c_size_t(i), ctypes.byref(kind)):
+    print("kind", kind.key.decode())
     i += 1
 PY
 check "the table reads through the public API" "[ \$(grep -c '^key' $tmp/keys.txt) -ge 40 ]"

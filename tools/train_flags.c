@@ -12,10 +12,10 @@ const char *train_flags_model_kinds(const char *separator) {
     static char list[2][256];
     char *buf = list[strcmp(separator, " | ") != 0];
     size_t n = 0;
-    const char *name;
+    fcast_kind_info kind;
     buf[0] = '\0';
-    for (size_t k = 0; (name = fcast_model_kind_name(k)) && n < sizeof list[0]; k++)
-        n += (size_t)snprintf(buf + n, sizeof list[0] - n, "%s%s", k ? separator : "", name);
+    for (size_t k = 0; fcast_config_model_kind(k, &kind) && n < sizeof list[0]; k++)
+        n += (size_t)snprintf(buf + n, sizeof list[0] - n, "%s%s", k ? separator : "", kind.key);
     return buf;
 }
 

@@ -150,9 +150,6 @@ typedef struct {
 /* For i below the table's length, fills *out and returns 1; past the end
  * returns 0. "verbose" is the one key the CLI spells otherwise (--quiet). */
 int fcast_config_train_key(size_t i, fcast_train_key_info *out);
-/* The name fcast_config_new takes for model kind i ("nhits", ...; any
- * case), NULL past the last kind. */
-const char *fcast_model_kind_name(size_t i);
 
 /* How messages name an option: by its key ("max-steps", the default: a
  * library caller sets it with fcast_config_set) or by its command-line

@@ -117,8 +117,3 @@ void fc_api_train_key_list(char *buf, size_t size, int run) {
         n += (size_t)w;
     }
 }
-
-const char *fcast_model_kind_name(size_t i) {
-    const fc_model_kind_ops *row = i < FC_MODEL_KIND_COUNT ? fc_model_kind_row((fc_model_kind)i) : NULL;
-    return row ? row->flag_name : NULL;
-}
