@@ -125,14 +125,14 @@ static fc_status tails_of(const fc_forecast_job *batch, size_t series, size_t L,
 }
 
 static void run_batch(fc_batcher *b, fc_forecast_job *batch, size_t series) {
-    fc_forecaster *f = &batch->model->f;
-    size_t H = f->model->cfg.h * f->model->cfg.n_outputs;   /* values per series */
+    fc_served_model *m = batch->model;
+    size_t H = fc_served_h(m) * fc_served_outputs(m);   /* values per series */
     double start = fc_now();
     fc_dataset *tails = NULL;
     float *fc = NULL;
-    fc_status st = tails_of(batch, series, f->model->cfg.input_size, &tails);
+    fc_status st = tails_of(batch, series, fc_served_input_size(m), &tails);
     if (st == FC_OK && !(fc = fc_malloc(series * H * sizeof *fc, "a batch's forecasts"))) st = FC_ERR_MEMORY;
-    if (st == FC_OK) st = fc_predict(f, tails, fc);
+    if (st == FC_OK) st = fc_served_predict(m, tails, fc);
     char why[512] = "";
     if (st != FC_OK) snprintf(why, sizeof why, "%s", fc_last_error());
     double end = fc_now();

@@ -8,7 +8,9 @@
  * lone request never waits.
  *
  * A batch is one forward pass over the last input_size points of every
- * series of its requests (fc_predict on a dataset built from those tails),
+ * series of its requests (fc_served_predict on a dataset built from those
+ * tails; for an ensemble one pass per member, each reading the last
+ * input_size of those points that it takes),
  * so it costs what one request of that many series costs; each series'
  * forecast has the bits it has alone (its window, its scaling; the products
  * of each row sum in the same order for any number of rows: checked by

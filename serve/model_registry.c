@@ -55,36 +55,17 @@ static void bad_name_message(const char *file, char *msg, size_t cap) {
              "starting with '.'): rename the file", file, FC_MODEL_NAME_MAX - 1);
 }
 
-static void model_free(fc_served_model *m) {
-    fc_forecaster_free(&m->f);
-    free(m->path);
-    free(m);
-}
-
+/* dir/file loaded as name (a model or an ensemble file). */
 static fc_status model_load(fc_backend *be, size_t batch, const char *dir, const char *file, const char *name,
                             fc_served_model **out) {
     *out = NULL;
-    fc_served_model *m = fc_calloc(1, sizeof *m, "a served model");
-    if (!m) return FC_ERR_MEMORY;
-    snprintf(m->name, sizeof m->name, "%s", name);
     size_t len = strlen(dir) + strlen(file) + 2;
-    m->path = fc_malloc(len, "a model path");
-    if (!m->path) { free(m); return FC_ERR_MEMORY; }
-    snprintf(m->path, len, "%s/%s", dir, file);
-    struct stat st;
-    if (stat(m->path, &st) == 0) {
-        m->file_bytes = (size_t)st.st_size;
-        m->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
-    }
-    fc_status s = fc_forecaster_load(m->path, be, &m->f);
-    if (s == FC_OK && fc_model_has_exog(&m->f.model->cfg))   /* requests carry y alone so far */
-        s = fc_error(FC_ERR_INVALID, "%s reads exogenous inputs, which fcast serve's requests cannot carry yet: "
-                     "forecast it with fcast predict --futr-data / --stat-exog-file", m->path);
-    if (s == FC_OK) s = fc_model_reserve(m->f.model, fc_inference_chunk(0, batch), 0);
-    if (s != FC_OK) { model_free(m); return s; }
-    m->refs = 1;   /* the registry's */
-    *out = m;
-    return FC_OK;
+    char *path = fc_malloc(len, "a model path");
+    if (!path) return FC_ERR_MEMORY;
+    snprintf(path, len, "%s/%s", dir, file);
+    fc_status st = fc_served_model_load(be, batch, path, name, out);
+    free(path);
+    return st;
 }
 
 static int by_name(const void *a, const void *b) {
@@ -125,7 +106,7 @@ static fc_status load_dir(fc_model_registry *r, const char *dir) {
             continue;
         }
         st = add_model(r, m);
-        if (st != FC_OK) model_free(m);
+        if (st != FC_OK) fc_served_model_free(m);
     }
     closedir(d);
     return st;
@@ -152,7 +133,7 @@ fc_status fc_registry_open(const char *dir, fc_backend *be, size_t batch, fc_mod
 
 void fc_registry_close(fc_model_registry *r) {
     if (!r) return;
-    for (size_t i = 0; i < r->n; i++) model_free(r->models[i]);
+    for (size_t i = 0; i < r->n; i++) fc_served_model_free(r->models[i]);
     free(r->models);
     pthread_mutex_destroy(&r->lock);
     free(r);
@@ -184,7 +165,7 @@ fc_served_model *fc_registry_acquire(fc_model_registry *r, const char *name) {
     return m;
 }
 
-static void model_free_arg(void *m) { model_free(m); }
+static void model_free_arg(void *m) { fc_served_model_free(m); }
 
 void fc_registry_set_guard(fc_model_registry *r, fc_registry_guard guard, void *ctx) {
     r->guard = guard;
@@ -199,7 +180,7 @@ void fc_registry_release(fc_model_registry *r, fc_served_model *m) {
     pthread_mutex_unlock(&r->lock);
     if (!last) return;
     if (r->guard) r->guard(r->guard_ctx, model_free_arg, m);
-    else model_free(m);
+    else fc_served_model_free(m);
 }
 
 size_t fc_registry_count(fc_model_registry *r) {
@@ -253,7 +234,7 @@ fc_status fc_registry_load(fc_model_registry *r, const char *dir, const char *na
     fc_status added;
     fc_served_model *old = swap_in(r, m, &added);
     if (added != FC_OK) {
-        model_free(m);
+        fc_served_model_free(m);
         return added;
     }
     if (old) fc_registry_release(r, old);

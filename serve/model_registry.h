@@ -1,5 +1,6 @@
 /* The models fcast serve answers for: every *.safetensors file of the
- * models directory, served under its file name without the extension.
+ * models directory (a model or an ensemble file: served_model.h), served
+ * under its file name without the extension.
  *
  * A request holds its model by a reference (fc_registry_acquire ...
  * fc_registry_release), so that a model swapped or unloaded while requests
@@ -11,18 +12,7 @@
 
 #include <stddef.h>
 #include "api/serve_engine.h"
-
-/* Longest model name served: the file name without ".safetensors". */
-#define FC_MODEL_NAME_MAX 128
-
-typedef struct fc_served_model {
-    char name[FC_MODEL_NAME_MAX];
-    char *path;
-    fc_forecaster f;
-    size_t file_bytes;
-    long long mtime_ns;         /* the file's modification time when loaded */
-    int refs;                   /* the registry's own (while listed) and the requests' */
-} fc_served_model;
+#include "served_model.h"
 
 typedef struct fc_model_registry fc_model_registry;
 

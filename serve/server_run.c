@@ -91,6 +91,18 @@ static void choose_max_points(fc_server *v, size_t others) {
     v->s.limits.max_points = a->max_points;
 }
 
+/* A served model's parameters and its buffers for a batch of `batch`
+ * series (activations, batch staging): every member's, for an ensemble. */
+static size_t served_model_bytes(const fc_served_model *m, size_t batch) {
+    size_t bytes = 0;
+    for (size_t k = 0; k < m->set.n; k++) {
+        const fc_model *md = m->set.members[k].model;
+        bytes += (md->n_floats + fc_model_act_floats(md, batch)) * sizeof(float) +
+                 fc_batch_bytes(batch, md->cfg.input_size, md->cfg.h, md->cfg.n_outputs);
+    }
+    return bytes;
+}
+
 /* The server's memory plan against --memory-limit, before it serves:
  * every model's parameters and its buffers for a whole batch (activations,
  * batch staging), the request bodies the connections may hold at once and
@@ -106,10 +118,10 @@ static fc_status check_memory(fc_server *v) {
     for (size_t i = 0; i < n && fc_registry_name_at(r, i, name, sizeof name); i++) {
         fc_served_model *m = fc_registry_acquire(r, name);
         if (!m) continue;
-        const fc_model *md = m->f.model;
-        models += (md->n_floats + fc_model_act_floats(md, batch)) * sizeof(float) +
-                  fc_batch_bytes(batch, md->cfg.input_size, md->cfg.h, md->cfg.n_outputs);
-        size_t out = a->max_batch_windows * md->cfg.h * sizeof(float);
+        models += served_model_bytes(m, batch);
+        /* an ensemble's members' forecasts are kept together for the combination */
+        size_t out = a->max_batch_windows * fc_served_h(m) * fc_served_outputs(m) * sizeof(float);
+        if (m->ensemble) out *= m->set.n + 1;
         batch_out = out > batch_out ? out : batch_out;
         fc_registry_release(r, m);
     }

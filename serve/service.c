@@ -60,22 +60,46 @@ static void model_ready(const fc_service *s, const fc_served_model *m, fc_http_r
     fc_http_reply(rs, s->ready ? 200 : 503, JSON, text);
 }
 
+/* fcast's configuration of a model file's model. */
+static void model_config(const fc_served_model *m, char *text, size_t cap) {
+    const fc_forecaster *f = fc_served_first(m);
+    const fc_model_config *c = &f->model->cfg;
+    snprintf(text, cap,
+             "{\"model\": \"%s\", \"h\": %zu, \"input_size\": %zu, \"scaler\": \"%s\", \"loss\": \"%s\", "
+             "\"freq\": \"%s\", \"ds\": \"%s\", \"steps_trained\": %zu, \"seed\": %llu, \"parameters\": %zu, "
+             "\"file_bytes\": %zu, \"fcast_version\": \"%s\"}",
+             fc_model_kind_name(c->kind), c->h, c->input_size, fc_scaler_name(f->scaler), fc_loss_name(f->loss),
+             f->freq.name, fc_ds_kind_name(f->ds_kind), f->steps_trained, (unsigned long long)f->seed,
+             f->model->n_trainable, m->file_bytes, fc_version());
+}
+
+/* An ensemble file's: its combination, members, and what they share; the
+ * input size is the longest member's (each reads its own last points). */
+static void ensemble_config(const fc_served_model *m, char *text, size_t cap) {
+    const fc_forecaster *f = fc_served_first(m);
+    size_t parameters = 0;
+    for (size_t k = 0; k < m->set.n; k++) parameters += m->set.members[k].model->n_trainable;
+    snprintf(text, cap,
+             "{\"model\": \"Ensemble\", \"combine\": \"%s\", \"members\": %zu, \"h\": %zu, "
+             "\"input_size\": %zu, \"freq\": \"%s\", \"ds\": \"%s\", \"parameters\": %zu, "
+             "\"file_bytes\": %zu, \"fcast_version\": \"%s\"}",
+             fc_combine_name(m->set.combine), m->set.n, fc_served_h(m), fc_served_input_size(m), f->freq.name,
+             fc_ds_kind_name(f->ds_kind), parameters, m->file_bytes, fc_version());
+}
+
 /* KServe v2 model metadata, with fcast's configuration of the model. */
 static void model_metadata(const fc_served_model *m, fc_http_response *rs) {
-    const fc_forecaster *f = &m->f;
-    const fc_model_config *c = &f->model->cfg;
-    char text[2048], outputs[32] = "";
-    if (c->n_outputs > 1) snprintf(outputs, sizeof outputs, ", %zu", c->n_outputs);   /* [-1, h, Q] */
+    char text[2048], config[1024], outputs[32] = "";
+    size_t Q = fc_served_outputs(m);
+    if (Q > 1) snprintf(outputs, sizeof outputs, ", %zu", Q);   /* [-1, h, Q] */
+    if (m->ensemble) ensemble_config(m, config, sizeof config);
+    else model_config(m, config, sizeof config);
     snprintf(text, sizeof text,
              "{\"name\": \"%s\", \"versions\": [\"1\"], \"platform\": \"fcast\",\n"
              " \"inputs\": [{\"name\": \"insample_y\", \"datatype\": \"FP32\", \"shape\": [-1, %zu]}],\n"
              " \"outputs\": [{\"name\": \"forecast\", \"datatype\": \"FP32\", \"shape\": [-1, %zu%s]}],\n"
-             " \"config\": {\"model\": \"%s\", \"h\": %zu, \"input_size\": %zu, \"scaler\": \"%s\", "
-             "\"loss\": \"%s\", \"freq\": \"%s\", \"ds\": \"%s\", \"steps_trained\": %zu, \"seed\": %llu, "
-             "\"parameters\": %zu, \"file_bytes\": %zu, \"fcast_version\": \"%s\"}}\n",
-             m->name, c->input_size, c->h, outputs, fc_model_kind_name(c->kind), c->h, c->input_size,
-             fc_scaler_name(f->scaler), fc_loss_name(f->loss), f->freq.name, fc_ds_kind_name(f->ds_kind),
-             f->steps_trained, (unsigned long long)f->seed, f->model->n_trainable, m->file_bytes, fc_version());
+             " \"config\": %s}\n",
+             m->name, fc_served_input_size(m), fc_served_h(m), outputs, config);
     fc_http_reply(rs, 200, JSON, text);
 }
 
@@ -85,7 +109,8 @@ static void model_metadata(const fc_served_model *m, fc_http_response *rs) {
  * time axis, and what it asks beside them (h, levels). */
 static fc_status parse_forecast(const fc_service *s, const fc_served_model *m, const fc_http_request *rq,
                                 fc_dataset **ds, fc_forecast_params *p, int *status) {
-    fc_load_options lo = {.freq = m->f.freq.name, .drop_exog = 1};
+    const fc_forecaster *f = fc_served_first(m);
+    fc_load_options lo = {.freq = f->freq.name, .drop_exog = 1};
     fc_status st;
     memset(p, 0, sizeof *p);
     *status = 400;
@@ -101,15 +126,16 @@ static fc_status parse_forecast(const fc_service *s, const fc_served_model *m, c
         *status = fc_http_status_of(st);
         return st;
     }
-    if ((*ds)->ds_kind != m->f.ds_kind)
+    size_t H = fc_served_h(m);
+    if ((*ds)->ds_kind != f->ds_kind)
         st = fc_error(FC_ERR_INVALID, "ds: the request's are %s, model %s was trained on %s", fc_ds_kind_name((*ds)->ds_kind),
-                      m->name, fc_ds_kind_name(m->f.ds_kind));
-    else if (p->h > m->f.model->cfg.h)
-        st = fc_error(FC_ERR_INVALID, "h: %zu is beyond the model's horizon of %zu", p->h, m->f.model->cfg.h);
+                      m->name, fc_ds_kind_name(f->ds_kind));
+    else if (p->h > H)
+        st = fc_error(FC_ERR_INVALID, "h: %zu is beyond the model's horizon of %zu", p->h, H);
     else
-        st = fc_freq_check_future(*ds, &m->f.freq, m->f.model->cfg.h);
+        st = fc_freq_check_future(*ds, &f->freq, H);
     if (st != FC_OK) fc_dataset_free(ds);
-    if (!p->h) p->h = m->f.model->cfg.h;
+    if (!p->h) p->h = H;
     return st;
 }
 
@@ -120,17 +146,19 @@ static void keep_first(float *fc, size_t n_series, size_t H, size_t h, size_t W)
 }
 
 /* The model's columns (quantiles, or the point and its conformal
- * intervals), as fcast predict writes them (train/forecast_columns.h). */
+ * intervals; an ensemble's column Ensemble), as fcast predict writes them
+ * (train/forecast_columns.h). */
 static void forecast_reply(const fc_served_model *m, const fc_http_request *rq, const fc_dataset *ds,
                            const fc_forecast_params *p, float *raw, fc_http_response *rs) {
     fc_column_set cs;
-    size_t H = m->f.model->cfg.h, len = 0;
-    fc_status st = fc_columns_of(&m->f, fc_model_kind_name(m->f.model->cfg.kind), p->levels, p->n_levels, &cs);
+    const fc_forecaster *f = fc_served_first(m);
+    size_t H = fc_served_h(m), len = 0;
+    fc_status st = fc_served_columns(m, p->levels, p->n_levels, &cs);
     /* the model's outputs are its columns, unless intervals are added to them */
     float *values = st == FC_OK && cs.intervals ? fc_malloc(ds->n_series * H * cs.n_cols * sizeof *values, "forecasts")
                                                 : NULL;
     if (st == FC_OK && cs.intervals && !values) st = FC_ERR_MEMORY;
-    if (st == FC_OK && cs.intervals) st = fc_columns_fill(&m->f, &cs, ds, raw, p->levels, p->n_levels, values);
+    if (st == FC_OK && cs.intervals) st = fc_columns_fill(f, &cs, ds, raw, p->levels, p->n_levels, values);
     if (st != FC_OK) {
         free(values);
         fc_http_reply_error(rs, fc_http_status_of(st), fc_last_error());
@@ -140,8 +168,8 @@ static void forecast_reply(const fc_served_model *m, const fc_http_request *rq, 
     keep_first(cells, ds->n_series, H, p->h, cs.n_cols);
     fc_forecast_columns cols = {cs.name, cs.n_cols, cs.suffixes, cells};
     int csv = fc_http_media_is(rq->accept, "text/csv");
-    char *text = csv ? fc_forecast_response_csv_columns(ds, &m->f.freq, p->h, &cols, &len)
-                     : fc_forecast_response_json_columns(m->name, ds, &m->f.freq, p->h, &cols, &len);
+    char *text = csv ? fc_forecast_response_csv_columns(ds, &f->freq, p->h, &cols, &len)
+                     : fc_forecast_response_json_columns(m->name, ds, &f->freq, p->h, &cols, &len);
     free(values);
     if (!text) {
         fc_http_reply_error(rs, 500, fc_last_error());
@@ -153,7 +181,7 @@ static void forecast_reply(const fc_served_model *m, const fc_http_request *rq, 
 /* Runs the forecast through the batcher; the job's durations go to the metrics. */
 static int run_forecast(fc_service *s, fc_served_model *m, const fc_http_request *rq, const fc_dataset *ds,
                         const fc_forecast_params *p, fc_http_response *rs) {
-    size_t width = m->f.model->cfg.h * m->f.model->cfg.n_outputs;
+    size_t width = fc_served_h(m) * fc_served_outputs(m);
     float *fc = fc_malloc(ds->n_series * width * sizeof *fc, "forecasts");
     if (!fc) {
         fc_http_reply_error(rs, 500, fc_last_error());
@@ -199,7 +227,7 @@ static void forecast(fc_service *s, fc_served_model *m, const fc_http_request *r
 static void infer(fc_service *s, fc_served_model *m, const fc_http_request *rq, fc_http_response *rs) {
     fc_dataset *ds = NULL;
     char id[FC_KSERVE_ID_MAX];
-    size_t H = m->f.model->cfg.h;
+    size_t H = fc_served_h(m);
     if (!fc_http_json_body(rq)) {
         char msg[200];
         snprintf(msg, sizeof msg, "Content-Type %.120s: the inference protocol's body is application/json",
@@ -208,13 +236,13 @@ static void infer(fc_service *s, fc_served_model *m, const fc_http_request *rq, 
         fc_metrics_request(s->metrics, m->name, 0, fc_now() - rq->received, -1.0, -1.0);
         return;
     }
-    fc_status st = fc_kserve_request(rq->body, rq->len, m->f.model->cfg.input_size, &s->limits, &ds, id);
+    fc_status st = fc_kserve_request(rq->body, rq->len, fc_served_input_size(m), &s->limits, &ds, id);
     if (st != FC_OK) {
         fc_http_reply_error(rs, fc_http_status_of(st), fc_last_error());
         fc_metrics_request(s->metrics, m->name, 0, fc_now() - rq->received, -1.0, -1.0);
         return;
     }
-    size_t Q = m->f.model->cfg.n_outputs;
+    size_t Q = fc_served_outputs(m);
     float *fc = fc_malloc(ds->n_series * H * Q * sizeof *fc, "forecasts");
     fc_forecast_job job = {.model = m, .ds = ds, .out = fc};
     st = fc ? fc_batcher_run(s->batcher, &job) : FC_ERR_MEMORY;

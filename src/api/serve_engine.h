@@ -26,9 +26,13 @@
 #include "io/forecast_csv.h"
 
 /* Models: loading, the forecast itself, its columns and intervals, and the
- * memory a batch of windows takes (the server's memory plan). */
+ * memory a batch of windows takes (the server's memory plan). Ensemble
+ * files (fcast ensemble) are served too: recognising and loading one, and
+ * its members' forecasts combined as fcast predict combines them. */
 #include "train/batch.h"
 #include "train/conformal.h"
+#include "train/ensemble.h"
+#include "train/ensemble_file.h"
 #include "train/forecast_columns.h"
 #include "train/forecaster.h"
 #include "train/memory_plan.h"

@@ -30,4 +30,11 @@ void fc_ensemble_free(fc_ensemble *e);
  * FC_ENSEMBLE_MAX_MEMBERS. */
 void fc_ensemble_combine(fc_combine c, const float *const *values, size_t n, size_t count, float *out);
 
+/* The ensemble's forecast of the next h points of every series of ds:
+ * each member's fc_predict (from its own last input_size points), combined
+ * per point as above, into out (n_series, h). What fcast predict writes in
+ * its column Ensemble for the same file and data; fcast serve and fcast
+ * eval --model forecast ensembles with it. */
+fc_status fc_ensemble_predict(fc_ensemble *e, const fc_dataset *ds, float *out);
+
 #endif
