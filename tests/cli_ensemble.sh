@@ -6,8 +6,9 @@
 # median (numpy's: an even count takes the mean of the two middle values) or
 # the mean of them, computed here in awk. Also: names of --members columns,
 # an odd member count, determinism, and the errors (a quantile loss, an input
-# longer than every series, corrupted ensemble files, a model-file loader
-# given an ensemble). Tiny members, a few seconds. $1 is the fcast binary.
+# longer than every series, corrupted ensemble files), and fcast eval
+# --model scoring the column Ensemble. Tiny members, a few seconds. $1 is
+# the fcast binary.
 set -uo pipefail
 fcast=$1
 source tests/lib_cli.sh
@@ -149,10 +150,30 @@ predict_bad "$tmp/bad4.safetensors" 7 "member.8.config"
 "$fcast" predict --model "$tmp/ens.safetensors" --level 80 --data "$data" --out "$tmp/x.csv" > "$tmp/err.txt" 2>&1
 check "--level with an ensemble: exit 4, no intervals" "[ $? -eq 4 ] && grep -q 'has no intervals' $tmp/err.txt"
 
-# A command that reads one model (fc_forecaster_load) says what the file is and how to use it.
-"$fcast" eval --model "$tmp/ens.safetensors" --train "$data" --test "$data" > "$tmp/err.txt" 2>&1
-check "eval --model ENSEMBLE exits 7" "[ $? -eq 7 ]"
-check "... saying it is an ensemble and to use fcast predict" \
-      "grep -qF 'is an ensemble of models' $tmp/err.txt && grep -qF 'fcast predict --model' $tmp/err.txt"
+# eval --model scores an ensemble's combination: its MAE and RMSE are those
+# of fcast predict's column Ensemble against the held-out points, computed
+# here from predict's file (the last 6 points of every series held out)
+awk -F, 'NR == 1 { print; next } { rows[$1] = rows[$1] $0 "\n"; n[$1]++ }
+         END { for (k in rows) { split(rows[k], r, "\n"); for (i = 1; i <= n[k]; i++)
+               print r[i] > (i <= n[k] - 6 ? "/dev/stdout" : "/dev/stderr") } }' "$data" \
+    > "$tmp/train.csv" 2> "$tmp/test_rows.csv"
+{ head -1 "$data"; cat "$tmp/test_rows.csv"; } > "$tmp/test.csv"
+"$fcast" eval --model "$tmp/ens.safetensors" --train "$tmp/train.csv" --test "$tmp/test.csv" --season 12 \
+    > "$tmp/eval.txt" 2> "$tmp/err.txt"
+check "eval --model ENSEMBLE: scored (exit 0), its column named Ensemble" \
+      "[ $? -eq 0 ] && head -1 $tmp/eval.txt | grep -q '^metric *Ensemble '"
+"$fcast" predict --model "$tmp/ens.safetensors" --data "$tmp/train.csv" --out "$tmp/ens_train.csv" 2>/dev/null
+python3 - "$tmp/ens_train.csv" "$tmp/test.csv" "$tmp/eval.txt" > "$tmp/eval_check.txt" <<'PY'
+import csv, math, sys
+fc = {(r["unique_id"], r["ds"]): float(r["Ensemble"]) for r in csv.DictReader(open(sys.argv[1]))}
+err = [float(r["y"]) - fc[(r["unique_id"], r["ds"])] for r in csv.DictReader(open(sys.argv[2]))]
+mae = sum(abs(e) for e in err) / len(err)
+rmse = math.sqrt(sum(e * e for e in err) / len(err))
+got = {l.split()[0]: l.split()[1] for l in open(sys.argv[3]) if l.split()[0] in ("MAE", "RMSE")}
+ok = len(err) == 24 and got == {"MAE": "%.4f" % mae, "RMSE": "%.4f" % rmse}
+print("same" if ok else "differ: %s against MAE %.4f RMSE %.4f" % (got, mae, rmse))
+PY
+check "eval --model ENSEMBLE: MAE and RMSE of predict's column Ensemble ($(cat $tmp/eval_check.txt))" \
+      "grep -qx same $tmp/eval_check.txt"
 
 finish

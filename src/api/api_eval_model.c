@@ -1,6 +1,7 @@
-/* fcast_eval_file's model form: the model forecasts the h points after
- * each series of --train, scored against --test next to seasonal naive,
- * as a table of four metrics. */
+/* fcast_eval_file's model form: the model (or an ensemble file's
+ * combination of its members) forecasts the h points after each series of
+ * --train, scored against --test next to seasonal naive, as a table of
+ * four metrics. */
 #include <stdio.h>
 
 #include "api/api.h"
@@ -8,6 +9,7 @@
 #include "core/error.h"
 #include "eval/evaluate.h"
 #include "io/atomic_file.h"
+#include "train/ensemble_file.h"
 #include "train/model_file.h"
 #include "api/output_path.h"
 
@@ -40,9 +42,31 @@ static fc_status refuse_exog(const fc_forecaster *f, const char *path) {
                     "--stat-exog-file) and score the file with fcast eval --forecasts", path);
 }
 
+/* The file's forecasters: a model file's one, or an ensemble file's
+ * members (fcast ensemble), scored on their combination. */
+static fc_status load_models(const char *path, fc_backend *be, fc_ensemble *e, int *ensemble) {
+    *ensemble = fc_ensemble_file_is(path);
+    if (*ensemble) FC_TRY(fc_ensemble_load(path, be, e));
+    else {
+        if (!(e->members = fc_calloc(1, sizeof *e->members, "a model"))) return FC_ERR_MEMORY;
+        FC_TRY(fc_forecaster_load(path, be, &e->members[0]));
+        e->n = 1;
+    }
+    for (size_t k = 0; k < e->n; k++) FC_TRY(refuse_exog(&e->members[k], path));
+    return FC_OK;
+}
+
+/* The scores of the model (or the ensemble's combination, its column
+ * Ensemble in fcast predict's file) on the test rows. */
+static fc_status evaluate(fc_ensemble *e, int ensemble, const fc_dataset *tr, const fc_dataset *te, size_t season,
+                          fc_eval_result *r) {
+    return ensemble ? fc_evaluate_ensemble(e, tr, te, season, r) : fc_evaluate(&e->members[0], tr, te, season, r);
+}
+
 fc_status fc_api_eval_model(const fcast_eval_request *a) {
     fc_backend *be = NULL;
-    fc_forecaster f = {0};
+    fc_ensemble e = {0};
+    int ensemble = 0;
     fc_dataset *tr = NULL, *te = NULL;
     fc_eval_result r;
     const char *out = a->out ? a->out : "-";
@@ -54,15 +78,16 @@ fc_status fc_api_eval_model(const fcast_eval_request *a) {
     };
     fc_status st = fc_paths_check(files, sizeof files / sizeof *files);   /* before any work */
     if (st == FC_OK) st = fc_api_backend_open(a->device, a->threads, a->verbose, &be);
-    if (st == FC_OK) st = fc_forecaster_load(a->model, be, &f);
-    if (st == FC_OK) st = refuse_exog(&f, a->model);
-    if (st == FC_OK) st = fc_load_history(&f, a->train, NULL, &tr);
-    if (st == FC_OK) st = fc_load_history(&f, a->test, &(fc_load_options){.keep_gaps = 1, .drop_exog = 1}, &te);
-    if (st == FC_OK) st = fc_evaluate(&f, tr, te, a->season, &r);
-    if (st == FC_OK) st = fc_write_file_atomic(out, write_result, &(result_ctx){&r, fc_model_kind_name(f.model->cfg.kind)});
+    if (st == FC_OK) st = load_models(a->model, be, &e, &ensemble);
+    const fc_forecaster *f = e.n ? &e.members[0] : NULL;   /* the horizon and time axis, shared by members */
+    if (st == FC_OK) st = fc_load_history(f, a->train, NULL, &tr);
+    if (st == FC_OK) st = fc_load_history(f, a->test, &(fc_load_options){.keep_gaps = 1, .drop_exog = 1}, &te);
+    if (st == FC_OK) st = evaluate(&e, ensemble, tr, te, a->season, &r);
+    const char *name = ensemble ? "Ensemble" : f ? fc_model_kind_name(f->model->cfg.kind) : "";
+    if (st == FC_OK) st = fc_write_file_atomic(out, write_result, &(result_ctx){&r, name});
     fc_dataset_free(&tr);
     fc_dataset_free(&te);
-    fc_forecaster_free(&f);
+    fc_ensemble_free(&e);
     fc_backend_destroy(&be);
     return st;
 }

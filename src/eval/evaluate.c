@@ -1,4 +1,5 @@
 /* Evaluation against a test file (see evaluate.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -72,11 +73,11 @@ static void score_series(const fc_forecaster *f, const fc_dataset *train, size_t
     }
 }
 
-fc_status fc_evaluate(fc_forecaster *f, const fc_dataset *train, const fc_dataset *test, size_t season,
-                      fc_eval_result *r) {
-    size_t N = train->n_series, H = f->model->cfg.h, used = 0;
+/* What scoring needs before anything is forecast: a season the longest
+ * series has, and every test series in train. */
+static fc_status check_inputs(const fc_dataset *train, const fc_dataset *test, size_t season) {
     size_t longest = 0;
-    for (size_t s = 0; s < N; s++)
+    for (size_t s = 0; s < train->n_series; s++)
         if (fc_dataset_len(train, s) > longest) longest = fc_dataset_len(train, s);
     if (season < 1 || season > longest)
         return fc_error(FC_ERR_INVALID, "--season %zu: expected 1 to %zu (the longest series of %s)", season, longest,
@@ -85,12 +86,20 @@ fc_status fc_evaluate(fc_forecaster *f, const fc_dataset *train, const fc_datase
         if (fc_dataset_find(train, test->ids[t]) < 0)
             return fc_error(FC_ERR_INVALID, "%s: series '%s' is not in the training file %s", test->source,
                             test->ids[t], train->source);
-    float *fc = fc_malloc(N * H * sizeof(float), "forecasts"), *naive = fc_malloc(H * sizeof(float), "naive");
-    fc_status st = fc && naive ? fc_predict(f, train, fc) : FC_ERR_MEMORY;
+    return FC_OK;
+}
+
+/* The forecasts fc (n_series of train, h) against the test rows, next to
+ * seasonal naive; f gives the horizon and the time axis. */
+static fc_status score(const fc_forecaster *f, const fc_dataset *train, const fc_dataset *test, size_t season,
+                       const float *fc, fc_eval_result *r) {
+    size_t H = f->model->cfg.h, used = 0;
+    float *naive = fc_malloc(H * sizeof(float), "naive");
+    if (!naive) return FC_ERR_MEMORY;
     fc_metrics mm, mn;
     fc_metrics_reset(&mm);
     fc_metrics_reset(&mn);
-    for (size_t t = 0; st == FC_OK && t < test->n_series; t++) {
+    for (size_t t = 0; t < test->n_series; t++) {
         size_t s = (size_t)fc_dataset_find(train, test->ids[t]);
         double scale = fc_seasonal_scale(train, s, season);
         fc_seasonal_naive(train, s, season, H, naive);
@@ -98,9 +107,7 @@ fc_status fc_evaluate(fc_forecaster *f, const fc_dataset *train, const fc_datase
         fc_metrics_end_series(&mm, scale);
         fc_metrics_end_series(&mn, scale);
     }
-    free(fc);
     free(naive);
-    if (st != FC_OK) return st;
     if (mm.points == 0)
         return fc_error(FC_ERR_INVALID, "%s: no observed test point falls in the %zu steps after the training data",
                         test->source, H);
@@ -109,4 +116,25 @@ fc_status fc_evaluate(fc_forecaster *f, const fc_dataset *train, const fc_datase
     r->season = season;
     r->test_rows_outside = test->n_rows - used;
     return FC_OK;
+}
+
+fc_status fc_evaluate(fc_forecaster *f, const fc_dataset *train, const fc_dataset *test, size_t season,
+                      fc_eval_result *r) {
+    FC_TRY(check_inputs(train, test, season));
+    float *fc = fc_malloc((train->n_series ? train->n_series : 1) * f->model->cfg.h * sizeof(float), "forecasts");
+    fc_status st = fc ? fc_predict(f, train, fc) : FC_ERR_MEMORY;
+    if (st == FC_OK) st = score(f, train, test, season, fc, r);
+    free(fc);
+    return st;
+}
+
+fc_status fc_evaluate_ensemble(fc_ensemble *e, const fc_dataset *train, const fc_dataset *test, size_t season,
+                               fc_eval_result *r) {
+    FC_TRY(check_inputs(train, test, season));
+    const fc_forecaster *first = &e->members[0];
+    float *fc = fc_malloc((train->n_series ? train->n_series : 1) * first->model->cfg.h * sizeof(float), "forecasts");
+    fc_status st = fc ? fc_ensemble_predict(e, train, fc) : FC_ERR_MEMORY;
+    if (st == FC_OK) st = score(first, train, test, season, fc, r);
+    free(fc);
+    return st;
 }

@@ -5,6 +5,7 @@
 #define FC_EVAL_EVALUATE_H
 
 #include "eval/metrics.h"
+#include "train/ensemble.h"
 #include "train/forecaster.h"
 
 typedef struct {
@@ -16,6 +17,10 @@ typedef struct {
 /* Every test series must exist in train (else FC_ERR_INVALID naming it). */
 fc_status fc_evaluate(fc_forecaster *f, const fc_dataset *train, const fc_dataset *test, size_t season,
                       fc_eval_result *r);
+/* The same for an ensemble file's combined forecast (fc_ensemble_predict:
+ * the column Ensemble of fcast predict), its members sharing h and axis. */
+fc_status fc_evaluate_ensemble(fc_ensemble *e, const fc_dataset *train, const fc_dataset *test, size_t season,
+                               fc_eval_result *r);
 
 /* Loads a history CSV on the forecaster's time axis (its frequency), and
  * checks that its ds kind is the one the model was trained with. `how`
