@@ -23,7 +23,7 @@ struct fc_http_server {
     void *ctx;
     size_t max_body;
     unsigned port, max_connections;
-    const char *probe_prefix;
+    int (*is_probe)(const char *path);
     fc_conn_guard *guard;
 };
 
@@ -193,7 +193,7 @@ static fc_conn *conn_of(struct MHD_Connection *c) {
  * reserve is free for the next probe. */
 static enum MHD_Result answer_reserve(fc_http_server *s, struct MHD_Connection *c, const fc_http_request *rq) {
     fc_http_response rs = {0};
-    if (s->probe_prefix && !strncmp(rq->path, s->probe_prefix, strlen(s->probe_prefix))) {
+    if (s->is_probe && s->is_probe(rq->path)) {
         s->handler(s->ctx, rq, &rs);
     } else {
         char msg[192];
@@ -312,7 +312,7 @@ fc_status fc_http_start(const fc_http_options *o, fc_http_handler handler, fc_ht
     fc_http_server *s = fc_calloc(1, sizeof *s, "the HTTP server");
     if (!s) return FC_ERR_MEMORY;
     *s = (fc_http_server){NULL, handler, logger, ctx, o->max_body, o->port, o->max_connections,
-                          o->probe_prefix, NULL};
+                          o->is_probe, NULL};
     fc_status st = fc_conn_guard_start(o->max_connections, o->timeout_s, &s->guard);
     if (st != FC_OK) {
         free(s);

@@ -51,7 +51,7 @@ typedef struct {
     size_t max_body;            /* bytes of a request body */
     unsigned timeout_s;         /* an idle connection is closed after this, and a request's headers must be
                                    in within it of the accept or the previous answer (conn_guard.h) */
-    const char *probe_prefix;   /* paths answered on reserve connections (health probes'); NULL: none */
+    int (*is_probe)(const char *path);   /* 1: a path answered on reserve connections (health probes'); NULL: none */
 } fc_http_options;
 
 typedef struct fc_http_server fc_http_server;

@@ -182,7 +182,7 @@ static fc_status start(fc_server *v) {
     FC_TRY(fc_batcher_start(&bo, s->metrics, &s->batcher));
     fc_registry_set_guard(s->models, fc_batcher_guard, s->batcher);
     fc_http_options ho = {a->host, (unsigned)a->port, (unsigned)a->max_connections, v->max_body, (unsigned)a->timeout,
-                          FC_SERVICE_PROBE_PREFIX};
+                          fc_service_is_probe};
     return fc_http_start(&ho, fc_service_handle, fc_service_log, s, &v->http);
 }
 

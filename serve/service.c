@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/memory_stats.h"
+#include "core/utc_time.h"
 #include "api/serve_engine.h"
 #include "kserve_codec.h"
 #include "quant_routes.h"
@@ -15,6 +16,12 @@
 #define JSON "application/json"
 #define MODELS_PREFIX_V1 "/v1/models/"
 #define MODELS_PREFIX_V2 "/v2/models/"
+
+/* Kubernetes' own names (/healthz, /readyz) beside KServe's, for probes
+ * written the Kubernetes way: the same handlers, the same answers. */
+#define HEALTH_PREFIX "/v2/health/"
+#define LIVE_ALIAS "/healthz"
+#define READY_ALIAS "/readyz"
 
 /* ---- small helpers ---- */
 
@@ -413,25 +420,31 @@ static int route_model(fc_service *s, const fc_http_request *rq, fc_http_respons
 
 /* The fixed paths: GET only. */
 static int route_fixed(fc_service *s, const fc_http_request *rq, fc_http_response *rs) {
-    static const char *const paths[] = {"/v2/health/live", "/v2/health/ready", "/v2", "/metrics"};
+    enum { LIVE, READY, METADATA, METRICS };
+    static const struct { const char *path; int what; } paths[] = {
+        {HEALTH_PREFIX "live", LIVE}, {HEALTH_PREFIX "ready", READY}, {LIVE_ALIAS, LIVE}, {READY_ALIAS, READY},
+        {"/v2", METADATA}, {"/metrics", METRICS}};
     int which = -1;
-    for (int i = 0; i < 4; i++)
-        if (!strcmp(rq->path, paths[i])) which = i;
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+        if (!strcmp(rq->path, paths[i].path)) which = paths[i].what;
     if (which < 0) return 0;
     if (!is(rq, "GET") && !is(rq, "HEAD")) {
         fc_http_method_not_allowed(rs, "GET, HEAD");
         return 1;
     }
-    if (which == 0) health_live(rs);
-    else if (which == 1) health_ready(s, rs);
-    else if (which == 2) server_metadata(rs);
+    if (which == LIVE) health_live(rs);
+    else if (which == READY) health_ready(s, rs);
+    else if (which == METADATA) server_metadata(rs);
     else metrics(s, rs);
     return 1;
 }
 
-static int is_probe(const fc_http_request *rq) {
-    return !strncmp(rq->path, FC_SERVICE_PROBE_PREFIX, strlen(FC_SERVICE_PROBE_PREFIX));
+int fc_service_is_probe(const char *path) {
+    return !strncmp(path, HEALTH_PREFIX, strlen(HEALTH_PREFIX)) || !strcmp(path, LIVE_ALIAS) ||
+           !strcmp(path, READY_ALIAS);
 }
+
+static int is_probe(const fc_http_request *rq) { return fc_service_is_probe(rq->path); }
 
 /* 401 for a request without the token, except the health endpoints, which
  * probes (load balancers, Kubernetes) call without credentials. */
@@ -478,5 +491,7 @@ static void route(fc_service *s, const fc_http_request *rq, fc_http_response *rs
 void fc_service_log(void *ctx, const fc_http_request *rq, int status, size_t bytes, double seconds) {
     const fc_service *s = ctx;
     if (s->quiet) return;
-    fprintf(stderr, "%s %.200s %d %zu %.0f\n", rq->method, rq->path, status, bytes, seconds * 1e6);
+    char when[FC_UTC_TIMESTAMP_LEN];
+    fc_utc_timestamp(when);
+    fprintf(stderr, "%s %s %.200s %d %zu %.0f\n", when, rq->method, rq->path, status, bytes, seconds * 1e6);
 }

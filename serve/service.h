@@ -3,6 +3,7 @@
  *
  *   GET  /v2/health/live              200 while the process runs
  *   GET  /v2/health/ready             200 when serving, 503 while starting or draining
+ *   GET  /healthz, /readyz            the same two, under Kubernetes' names
  *   GET  /v2                          server metadata (KServe v2)
  *   GET  /v2/models/{name}            model metadata (KServe v2, with fcast's configuration)
  *   GET  /v2/models/{name}/ready      200 when the model serves, 404 when unknown
@@ -14,9 +15,9 @@
  *   POST /v2/repository/models/{name}/load     (re)load {name}.safetensors, swapped in atomically
  *   POST /v2/repository/models/{name}/unload   stop serving it (requests in flight finish)
  *
- * With a token (--auth-token-file), every endpoint but the two health ones
+ * With a token (--auth-token-file), every endpoint but the health ones
  * needs `Authorization: Bearer <token>`, else 401.
- * The health endpoints (FC_SERVICE_PROBE_PREFIX) are also answered on the
+ * The health endpoints (fc_service_is_probe) are also answered on the
  * connections kept beyond --max-connections for probes (conn_guard.h).
  *
  * Errors are {"error": "..."} with a status that fits: 400 malformed or
@@ -35,8 +36,9 @@
 #include "model_registry.h"
 #include "api/serve_engine.h"
 
-/* The paths of the health endpoints, which probes call. */
-#define FC_SERVICE_PROBE_PREFIX "/v2/health/"
+/* 1 when path is a health endpoint, which probes call: /v2/health/...
+ * and its aliases /healthz and /readyz (fc_http_options.is_probe). */
+int fc_service_is_probe(const char *path);
 
 typedef struct {
     fc_model_registry *models;
@@ -64,7 +66,9 @@ int fc_service_in_flight(const fc_service *s);
 
 /* fc_http_handler over an fc_service. */
 void fc_service_handle(void *ctx, const fc_http_request *rq, fc_http_response *rs);
-/* fc_http_logger: one access-log line on stderr per request, unless quiet. */
+/* fc_http_logger: one access-log line on stderr per request, unless quiet:
+ * the time of the answer (ISO 8601 UTC, milliseconds), method, path,
+ * status, body bytes, microseconds from the headers' arrival. */
 void fc_service_log(void *ctx, const fc_http_request *rq, int status, size_t bytes, double seconds);
 
 #endif

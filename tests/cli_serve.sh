@@ -215,5 +215,46 @@ rc=$?
 answered=$(cat "$tmp"/d*.txt | grep -c '^200$')
 check "SIGTERM under load: exit 0 (got $rc)" "[ $rc = 0 ]"
 check "SIGTERM under load: the 12 queued requests answered 200 (got $answered)" "[ $answered = 12 ]"
+check "SIGTERM: stderr says the server stops accepting, drains and exits, and nothing of checkpoints" \
+      "grep -q 'no new connections are accepted, the requests in flight finish, then the server exits' $tmp/drain.log && \
+       grep -q 'draining the requests in flight, up to --drain-timeout' $tmp/drain.log && \
+       grep -q '^fcast serve: stopped$' $tmp/drain.log && ! grep -qi checkpoint $tmp/drain.log"
+
+# the access log (no --quiet): each line starts with the time of the answer,
+# ISO 8601 UTC with milliseconds, between the times before and after the
+# requests; /healthz and /readyz answer as /v2/health/live and /ready, and,
+# as they do, without the bearer token the other endpoints need
+printf 'sesame\n' > "$tmp/token"
+before=$(python3 -c 'import time; print(time.time())')
+start logged --auth-token-file "$tmp/token"
+for p in /v2/health/live /healthz /v2/health/ready /readyz; do
+    curl -s --max-time 20 -o "$tmp/probe_body" -w '%{http_code}' "http://127.0.0.1:$port$p" > "$tmp/probe_code"
+    echo "$(cat "$tmp/probe_code") $(cat "$tmp/probe_body")" > "$tmp/probe$(echo "$p" | tr / _).txt"
+done
+check "/healthz: /v2/health/live's status and body, without the token" \
+      "cmp -s $tmp/probe_v2_health_live.txt $tmp/probe_healthz.txt && grep -q '^200 {\"live\": true}' $tmp/probe_healthz.txt"
+check "/readyz: /v2/health/ready's status and body, without the token" \
+      "cmp -s $tmp/probe_v2_health_ready.txt $tmp/probe_readyz.txt && grep -q '^200 {\"ready\": true}' $tmp/probe_readyz.txt"
+check "/readyz takes GET and HEAD only: POST is 405" "[ \"\$(code POST /readyz)\" = 405 ]"
+check "other endpoints still need the token: 401" "[ \"\$(code GET /v2)\" = 401 ]"
+code GET /v2 -H 'Authorization: Bearer sesame' > /dev/null
+stop
+after=$(python3 -c 'import time; print(time.time())')
+python3 - "$tmp/logged.log" "$before" "$after" > "$tmp/log_check.txt" <<'PY'
+import datetime, re, sys
+lines = [l for l in open(sys.argv[1]) if re.search(r" (GET|POST) /", l)]
+lo, hi = float(sys.argv[2]), float(sys.argv[3])
+ok = len(lines) == 7
+for l in lines:
+    m = re.match(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3})Z (GET|POST) (\S+) (\d{3}) \d+ \d+$", l)
+    if not m:
+        ok = False
+        continue
+    t = datetime.datetime.strptime(m.group(1), "%Y-%m-%dT%H:%M:%S.%f").replace(tzinfo=datetime.timezone.utc).timestamp()
+    ok = ok and lo - 0.001 <= t <= hi + 0.001
+print("ok" if ok else "bad: %r" % lines)
+PY
+check "access log: 7 lines, each 'TIME METHOD PATH STATUS BYTES MICROSECONDS' with TIME ISO 8601 UTC (ms) of the run" \
+      "grep -qx ok $tmp/log_check.txt"
 
 finish

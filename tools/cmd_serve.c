@@ -23,9 +23,11 @@ static void sleep_ms(long ms) {
 }
 
 static int serve(const fc_serve_options *a) {
-    /* serve has no checkpoint: it stops taking requests and drains */
+    /* serve's own lines, not training's (which speak of checkpoints): what
+     * the server does on the signal, and what a second one cuts short */
     const volatile sig_atomic_t *stop = stop_signals_install_saying(
-        "\nfcast serve: stopping (signal again to stop at once)\n",
+        "\nfcast serve: stopping: no new connections are accepted, the requests in flight finish, then the server "
+        "exits (signal again to stop at once)\n",
         "fcast serve: stopped at once, without waiting for the requests in flight\n");
     stop_signals_watch_hup(&reload_asked);
     fc_server *s = NULL;
