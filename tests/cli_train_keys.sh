@@ -27,7 +27,7 @@ while lib.fcast_config_train_key(ctypes.c_size_t(i), ctypes.byref(k)):
     i += 1
 kind, i = Kind(), 0
 while lib.fcast_config_model_kind(ctypes.c_size_t(i), ctypes.byref(kind)):
-    print("kind", kind.key.decode())
+    print("kind", kind.key.decode(), kind.name.decode())
     i += 1
 PY
 check "the table reads through the public API" "[ \$(grep -c '^key' $tmp/keys.txt) -ge 40 ]"
@@ -64,6 +64,9 @@ done
 "$fcast" train --help > $tmp/help.txt 2>&1
 kinds=$(grep '^kind' $tmp/keys.txt | cut -d' ' -f2 | paste -sd'|' | sed 's/|/ | /g')
 check "train --help's --model lists every model kind ($kinds)" "grep -q -- '--model NAME  *$kinds (required)' $tmp/help.txt"
+"$fcast" --help > $tmp/top.txt 2>&1
+names=$(grep '^kind' $tmp/keys.txt | cut -d' ' -f3 | paste -sd, | sed 's/,/, /g')
+check "fcast --help's train line names every model kind ($names)" "grep -q -- '^  train .*: $names\$' $tmp/top.txt"
 
 # Python: every key with a neuralforecast argument is mapped by models.py,
 # and every argument models.py maps is one of the table's.

@@ -47,8 +47,8 @@ int args_append(arg_spec *specs, size_t cap, const arg_spec *extra, size_t n) {
 }
 
 /* `where` is "" for the command line, "FILE:LINE: " for a configuration file.
- * no_default: the destination started as ARG_SIZE_UNSET, which a value must
- * then never equal (anywhere else it is just a large number). */
+ * no_default: the destination started as ARG_SIZE_UNSET (ARG_INT_UNSET),
+ * which a value must then never equal (anywhere else it is just a number). */
 static int store_value(const char *command, const char *where, arg_spec *s, const char *v, int no_default) {
     char *end = NULL;
     errno = 0;
@@ -56,7 +56,7 @@ static int store_value(const char *command, const char *where, arg_spec *s, cons
     case ARG_STR: case ARG_IN: case ARG_IN_LIST: case ARG_OUT: *(const char **)s->dest = v; return 0;
     case ARG_INT: {
         long x = strtol(v, &end, 10);
-        if (errno || end == v || *end) break;
+        if (errno || end == v || *end || (no_default && x == ARG_INT_UNSET)) break;
         *(long *)s->dest = x;
         return 0;
     }
@@ -382,7 +382,8 @@ int args_parse(const char *command, const char *summary, arg_spec *specs,
         return CLI_EXIT_MEMORY;
     }
     for (size_t i = 0; i < n_specs; i++)
-        sc.no_default[i] = specs[i].kind == ARG_SIZE && *(const size_t *)specs[i].dest == ARG_SIZE_UNSET;
+        sc.no_default[i] = (specs[i].kind == ARG_SIZE && *(const size_t *)specs[i].dest == ARG_SIZE_UNSET) ||
+                           (specs[i].kind == ARG_INT && *(const long *)specs[i].dest == ARG_INT_UNSET);
     int rc = check_file_kinds(command, specs);
     if (!rc) rc = scan_argv(command, specs, argc, argv, first, &sc);
     if (!rc && sc.help) {
@@ -402,9 +403,10 @@ int args_parse(const char *command, const char *summary, arg_spec *specs,
 
 /* ---- The resolved configuration, as YAML and as JSON ---- */
 
-static int has_value(const arg_spec *s) {
+int args_has_value(const arg_spec *s) {
     if (arg_is_text(s->kind)) return *(const char *const *)s->dest != NULL;
     if (s->kind == ARG_SIZE) return *(const size_t *)s->dest != ARG_SIZE_UNSET;
+    if (s->kind == ARG_INT) return *(const long *)s->dest != ARG_INT_UNSET;
     if (s->kind == ARG_DOUBLE) return !isnan(*(const double *)s->dest);   /* NaN: not given */
     return 1;
 }
@@ -467,7 +469,7 @@ int args_print_config(FILE *f, const char *command, const arg_spec *specs) {
     fprintf(f, "# fcast %s: the configuration of this run, for fcast %s --config FILE\n"
                "# (flags given with --config override the file; commented flags are not set)\n", command, command);
     for (const arg_spec *s = specs; s->name; s++) {
-        if (!has_value(s) || (s->required && !s->seen)) {   /* a required h left at 0 is no value */
+        if (!args_has_value(s) || (s->required && !s->seen)) {   /* a required h left at 0 is no value */
             fprintf(f, "# %s: (not set%s) %s\n", s->name, s->required ? ", required" : "", s->help);
             continue;
         }
@@ -479,7 +481,7 @@ int args_print_config(FILE *f, const char *command, const arg_spec *specs) {
 }
 
 static json_t *json_value(const arg_spec *s) {
-    if (!has_value(s)) return json_null();
+    if (!args_has_value(s)) return json_null();
     switch (s->kind) {
     case ARG_STR: case ARG_IN: case ARG_IN_LIST: case ARG_OUT: {
         json_t *v = json_string(*(const char *const *)s->dest);

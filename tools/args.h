@@ -30,6 +30,7 @@
 #ifndef FC_TOOLS_ARGS_H
 #define FC_TOOLS_ARGS_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -54,6 +55,8 @@ static inline int arg_is_text(arg_kind k) { return k == ARG_STR || k == ARG_IN |
  * and so is an ARG_DOUBLE holding NAN (a value read can never be NaN: the
  * parser refuses what is not a finite number). */
 #define ARG_SIZE_UNSET ((size_t)-1)
+/* The same for an ARG_INT (num-lr-decays: the model's own default). */
+#define ARG_INT_UNSET LONG_MIN
 
 /* Bits of arg_spec.seen: where the value came from (ARG_FROM_POSITION: a
  * command's leading argument without a flag, set by the command). */
@@ -105,6 +108,9 @@ void args_print_help(const char *command, const char *summary, const arg_spec *s
  * flag in table order (flags without a value as comments). Returns 0, or -1
  * when writing to f failed. */
 int args_print_config(FILE *f, const char *command, const arg_spec *specs);
+/* Whether a flag holds a value: not a text left NULL, an ARG_SIZE_UNSET,
+ * an ARG_INT_UNSET or a NaN (a default the model or the command decides). */
+int args_has_value(const arg_spec *s);
 
 /* The resolved configuration as a compact JSON object, {"flag": value, ...}
  * in table order: ARG_INT/ARG_SIZE as integers, ARG_DOUBLE as numbers,

@@ -9,7 +9,6 @@
  * A trial's flags are text appended to the command line's own (tune's
  * flags removed) and parsed with the same table, so a sampled value is
  * checked exactly as a typed one, and --config works for the fixed part. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -347,9 +346,7 @@ static int train_argv(const arg_spec *specs, const char *out, char ***argv_out, 
     for (const arg_spec *s = specs; s->name; s++) {
         char num[64] = "";   /* a number's text; a string flag's value is used as it is (any length) */
         const char *v = num;
-        if (arg_is_text(s->kind) && !*(const char *const *)s->dest) continue;
-        if (s->kind == ARG_SIZE && *(const size_t *)s->dest == ARG_SIZE_UNSET) continue;
-        if (s->kind == ARG_DOUBLE && isnan(*(const double *)s->dest)) continue;   /* not given */
+        if (!args_has_value(s)) continue;   /* not given: the model's or train's default */
         if (s->kind == ARG_FLAG && !*(const int *)s->dest) continue;
         if (arg_is_text(s->kind)) v = *(const char *const *)s->dest;
         else if (s->kind == ARG_INT) snprintf(num, sizeof num, "%ld", *(const long *)s->dest);

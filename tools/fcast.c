@@ -8,12 +8,23 @@
 #include "fcast.h"
 #include "stop_signals.h"
 
+/* "NHITS, NBEATS, ..., PatchTST": the library's model kinds, so the list
+ * cannot fall behind the kind table. */
+static const char *model_names(void) {
+    static char list[256];
+    fcast_kind_info kind;
+    size_t n = 0;
+    for (size_t k = 0; fcast_config_model_kind(k, &kind) && n < sizeof list; k++)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", k ? ", " : "", kind.name);
+    return list;
+}
+
 static void usage(FILE *f) {
     fprintf(f,
             "fcast %s: neural time-series forecasting and trading analytics\n\n"
             "usage: fcast <command> [options]   (fcast <command> --help for its options)\n\n"
             "commands:\n"
-            "  train     train N-HiTS, N-BEATS or MLP on a long-format CSV\n"
+            "  train     train a model on a long-format CSV: %s\n"
             "  predict   forecast the next h points of every series\n"
             "  cv        cross-validate models over several forecast origins (neuralforecast's cross_validation)\n"
             "  tune      hyperparameter search scored by cross-validation (random or TPE)\n"
@@ -26,7 +37,7 @@ static void usage(FILE *f) {
             "            bench fit: whole fits on a panel file, against neuralforecast\n"
             "  quant     trading analytics: indicators, option, risk, portfolio, backtest\n"
             "  serve     serve forecasts over HTTP (health, readiness, Prometheus metrics)\n",
-            fc_version());
+            fc_version(), model_names());
 }
 
 /* GNU OpenMP (used by oneDNN and by fcast) busy-waits for 300,000 spins

@@ -24,7 +24,7 @@ static void *key_slot(train_flags *a, size_t i, const fcast_train_key_info *k) {
     const char *d = k->default_text;
     switch (k->kind) {
     case FCAST_KEY_COUNT: a->counts[i] = d ? (size_t)strtoull(d, NULL, 10) : ARG_SIZE_UNSET; return &a->counts[i];
-    case FCAST_KEY_INTEGER: a->integers[i] = d ? strtol(d, NULL, 10) : 0; return &a->integers[i];
+    case FCAST_KEY_INTEGER: a->integers[i] = d ? strtol(d, NULL, 10) : ARG_INT_UNSET; return &a->integers[i];
     case FCAST_KEY_NUMBER: a->numbers[i] = d ? strtod(d, NULL) : NAN; return &a->numbers[i];
     case FCAST_KEY_SWITCH: a->switches[i] = 0; return &a->switches[i];
     case FCAST_KEY_TEXT: case FCAST_KEY_FILE_IN: case FCAST_KEY_FILE_OUT: a->texts[i] = d; return &a->texts[i];
@@ -170,7 +170,8 @@ int train_flags_config(const char *command, const train_flags *a, const arg_spec
         const char *key = key_of(s->name, renamed);
         if (!s->seen || not_a_key(s->name)) continue;
         if (!intervals && !strncmp(key, "pi-", 3)) continue;   /* --print-config writes them without intervals */
-        if (!strcmp(key, "num-lr-decays") && *train_flags_integer(a, "num-lr-decays") == -2) continue;   /* -2: the model's (written too) */
+        /* -2: the model's own, as --print-config wrote it before it left the key unset */
+        if (!strcmp(key, "num-lr-decays") && *train_flags_integer(a, "num-lr-decays") == -2) continue;
         if (fcast_config_set(c, key, flag_text(s, buf, sizeof buf)) != FC_OK) rc = refused(command, key);
     }
     if (!rc && fcast_config_check(c) != FC_OK) rc = refused(command, "");

@@ -30,7 +30,8 @@ static const fcast_train_key_info KEYS[] = {
     {"windows-batch-size", "N|auto", "windows per step (the model's: 1024, LSTM 128; auto: the fastest that fits "
      "the memory limit)", NULL, "windows_batch_size", TEXT, KEPT},
     {"lr", "X", "Adam learning rate (the model's: 1e-3, PatchTST 1e-4)", NULL, "learning_rate", NUMBER, KEPT},
-    {"num-lr-decays", "N", "halvings of the learning rate over max-steps (3; MLP: -1 = none)", "-2",
+    {"num-lr-decays", "N", "halvings of the learning rate over max-steps, -1 = none (the model's: 3; MLP, LSTM, "
+     "TiDE, PatchTST -1)", NULL,
      "num_lr_decays", INTEGER, KEPT},
     {"scaler", "NAME", "per-window scaler: identity|standard|robust|minmax (the model's: identity, LSTM robust)",
      NULL, "scaler_type", TEXT, KEPT},
