@@ -183,7 +183,8 @@ static void refusals(void) {
     ds[45] = ds[44];   /* series a, positions 44 and 45: the same ds twice */
     CHECK(fcast_data_from_arrays(2, IDS, INDPTR, Y, ds, FCAST_DS_INDEX, "1", &d) != FC_OK && d == NULL);
     CHECK_CONTAINS(fc_last_error(), "duplicate (unique_id, ds) = ('a', 4)");
-    CHECK_CONTAINS(fc_last_error(), "position:45");
+    CHECK_CONTAINS(fc_last_error(), "fcast_data_from_arrays, position 45: column 'ds'");
+    CHECK_CONTAINS(fc_last_error(), "already at position 44;");   /* a position, not a line */
     CHECK(fcast_data_from_arrays(0, IDS, INDPTR, Y, NULL, FCAST_DS_INDEX, NULL, &d) == FC_ERR_INVALID);
     CHECK(fcast_data_read_csv("/nonexistent/x.csv", &d) == FC_ERR_IO && d == NULL);
     CHECK(fcast_model_load("/nonexistent/m.safetensors", &m) != FC_OK && m == NULL);

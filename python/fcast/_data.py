@@ -10,12 +10,13 @@ sorted within a series: the C side sorts them and fills gaps on the
 frequency grid, as it does for a file.
 """
 import ctypes
+import re
 import warnings
 
 import numpy as np
 import pandas as pd
 
-from ._lib import FCAST_DS_DATE, FCAST_DS_DATETIME, FCAST_DS_INDEX, FcastColumn, check, lib
+from ._lib import FC_OK, FCAST_DS_DATE, FCAST_DS_DATETIME, FCAST_DS_INDEX, FcastColumn, check, error, lib
 
 _SECONDS_PER_DAY = 86400
 
@@ -162,6 +163,7 @@ class Panel:
         columns = {name: _float64(df[name]) for name in ([target_col] if target_col else []) + list(exog)}
         ds, kind = _ds_seconds(df[time_col])
         order, starts = _groups(codes)
+        self._order, self._index = order, df.index
         if order is not None:
             columns = {name: values[order] for name, values in columns.items()}
             ds, codes = ds[order], codes[order]
@@ -180,11 +182,24 @@ class Panel:
         id_array = (ctypes.c_char_p * len(starts))(*[ids[c] for c in run_codes])
         indptr = np.append(starts, len(ds)).astype(np.int64)
         handle = Handle(lib.fcast_data_free)
-        check(lib.fcast_data_from_columns(len(starts), id_array, _pointer(indptr, ctypes.c_int64),
-                                          None if y is None else _pointer(y, ctypes.c_double),
-                                          _pointer(ds, ctypes.c_int64), kind, _grid_alias(freq).encode(),
-                                          *_column_array(columns), handle.out()))
+        status = lib.fcast_data_from_columns(len(starts), id_array, _pointer(indptr, ctypes.c_int64),
+                                             None if y is None else _pointer(y, ctypes.c_double),
+                                             _pointer(ds, ctypes.c_int64), kind, _grid_alias(freq).encode(),
+                                             *_column_array(columns), handle.out())
+        if status != FC_OK:
+            failure = error(status)
+            raise type(failure)(failure.status, self._df_rows(str(failure))) from None
         return handle
+
+    def _df_rows(self, message):
+        """A message about positions of the arrays given to C ("the
+        DataFrame, position 5", "already at position 4") in the DataFrame's
+        own row labels: the arrays are its rows grouped by series."""
+        def label(match):
+            p = int(match.group(2))
+            row = p if self._order is None else int(self._order[p])
+            return f"{match.group(1)}row {self._index[row]!r}" if 0 <= p < len(self._index) else match.group(0)
+        return re.sub(r"(the DataFrame, |already at )position (\d+)", label, message)
 
     def _attach_static(self, static_df, id_col, stat):
         """static_df's columns `stat`, one row per series (neuralforecast's static_df)."""

@@ -182,10 +182,19 @@ _CLASSES = {FC_ERR_IO: FcastIOError, FC_ERR_PARSE: FcastValueError, FC_ERR_INVAL
             FC_ERR_FORMAT: FcastValueError, FC_ERR_MEMORY: FcastMemoryError, FC_ERR_BACKEND: FcastBackendError}
 
 
+# The C API's names for what a Python caller gave as a DataFrame: a message
+# about the data built from it (a series too short, a position) names the
+# DataFrame, not the C function the package called.
+_PYTHON_WORDS = (("fcast_data_from_arrays", "the DataFrame"), ("fcast_data_from_columns", "the DataFrame"))
+
+
 def error(status):
     """The exception for `status`, with this thread's fc_last_error(): call
     it on the thread that made the failing call (the message is per thread)."""
-    return _CLASSES.get(status, FcastError)(status, lib.fc_last_error().decode(errors="replace"))
+    message = lib.fc_last_error().decode(errors="replace")
+    for c_name, python_name in _PYTHON_WORDS:
+        message = message.replace(c_name, python_name)
+    return _CLASSES.get(status, FcastError)(status, message)
 
 
 def check(status):

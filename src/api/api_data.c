@@ -109,11 +109,11 @@ static fc_status check_value(const fc_raw_table *t, size_t r, const char *id, co
     char when[40];
     fc_ds_format(t->kind, t->ds[r], when, sizeof when);
     if (isinf(v))
-        return fc_error(FC_ERR_INVALID, "%s %zu (series '%s', ds %s): %s is %s; values must be finite (NaN: "
-                        "missing)", t->source, r, id, when, what, v > 0 ? "inf" : "-inf");
-    return fc_error(FC_ERR_INVALID, "%s %zu (series '%s', ds %s): %s is %g, beyond the float range (magnitude "
-                    "above %g): expected a finite number the model can hold (rescale the column)", t->source, r,
-                    id, when, what, v, (double)FLT_MAX);
+        return fc_error(FC_ERR_INVALID, "%s, %s %zu (series '%s', ds %s): %s is %s; values must be finite (NaN: "
+                        "missing)", t->source, t->row_noun, r, id, when, what, v > 0 ? "inf" : "-inf");
+    return fc_error(FC_ERR_INVALID, "%s, %s %zu (series '%s', ds %s): %s is %g, beyond the float range "
+                    "(magnitude above %g): expected a finite number the model can hold (rescale the column)",
+                    t->source, t->row_noun, r, id, when, what, v, (double)FLT_MAX);
 }
 
 /* Row r's extra columns into t, each checked. */
@@ -166,7 +166,7 @@ fc_status fcast_data_from_columns(size_t n_series, const char *const *ids, const
     *out = NULL;
     FC_TRY(check_arrays(n_series, ids, indptr, ds_kind));
     FC_TRY(check_columns(columns, n_columns));
-    fc_raw_table t = {.source = "fcast_data_from_arrays, position",
+    fc_raw_table t = {.source = "fcast_data_from_arrays", .row_noun = "position",
                       .opt = {.freq = ds ? freq : "1", .y_optional = !y, .keep_gaps = !y}};
     t.kind = ds ? DS_KINDS[ds_kind] : FC_DS_INDEX;
     fc_status st = set_header(&t, columns, n_columns);

@@ -103,8 +103,9 @@ fc_status fc_raw_duplicate_error(const fc_raw_table *t, const char *series, int6
     fc_quote_field(series, strlen(series), id, sizeof id);
     fc_ds_format(t->kind, ds, when, sizeof when);
     return fc_raw_error(t, FC_ERR_PARSE, line, t->col_ds,
-                        "duplicate (unique_id, ds) = (%s, %s): already on line %zu; "
-                        "each series may have one row per ds", id, when, first_line);
+                        "duplicate (unique_id, ds) = (%s, %s): already at %s %zu; "
+                        "each series may have one row per ds", id, when, t->row_noun ? t->row_noun : "line",
+                        first_line);
 }
 
 static fc_status check_duplicates(const build_state *b) {

@@ -25,14 +25,17 @@ fc_status fc_raw_error(const fc_raw_table *t, fc_status code, size_t line, size_
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    char where[512];
+    if (t->row_noun) snprintf(where, sizeof where, "%s, %s %zu", t->source, t->row_noun, line);
+    else snprintf(where, sizeof where, "%s:%zu", t->source, line);
     if (col == FC_NO_COLUMN)
-        return fc_error(code, "%s:%zu: %s", t->source, line, text);
+        return fc_error(code, "%s: %s", where, text);
     if (t->col_names && col < t->n_cols) {
         char name[64];
         fc_quote_field(t->col_names[col], strlen(t->col_names[col]), name, sizeof name);
-        return fc_error(code, "%s:%zu: column %s (%zu): %s", t->source, line, name, col + 1, text);
+        return fc_error(code, "%s: column %s (%zu): %s", where, name, col + 1, text);
     }
-    return fc_error(code, "%s:%zu: column %zu: %s", t->source, line, col + 1, text);
+    return fc_error(code, "%s: column %zu: %s", where, col + 1, text);
 }
 
 void fc_quote_field(const char *text, size_t len, char *buf, size_t cap) {

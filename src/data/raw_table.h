@@ -16,6 +16,8 @@
 
 typedef struct {
     const char *source;      /* file name for messages */
+    const char *row_noun;    /* NULL: rows are a file's lines ("FILE:LINE:"); else what a row's number
+                              * counts ("position": arrays given to the C API, from 0) */
     fc_load_options opt;
     /* Header. */
     size_t n_cols;
