@@ -175,7 +175,8 @@ class NeuralForecast:
         self._trained = [None] * len(self.models)
         for i, (model, name) in enumerate(zip(self.models, self._model_names())):
             intervals = prediction_intervals._settings() if prediction_intervals and _point(model) else []
-            training = _Training(model._config(extra + intervals), self._panel, name, verbose, words=model._words)
+            training = _Training(model._config(extra + intervals), self._panel, name, model._shows_progress(verbose),
+                                 words=model._words)
             try:
                 training.run()
             finally:
@@ -315,7 +316,8 @@ class NeuralForecast:
         cv = (n_windows, step_size, 0 if refit is False else 1 if refit is True else int(refit))
         frame = None
         for model, name in zip(self.models, self._model_names()):
-            result = _Training(model._config(extra), panel, name, verbose, cv=cv, words=model._words).run()
+            result = _Training(model._config(extra), panel, name, model._shows_progress(verbose), cv=cv,
+                               words=model._words).run()
             frame = self._cv_frame(model, name, result, panel, frame)
         frame[self.target_col] = frame.pop(self.target_col)   # y last, as neuralforecast's
         return frame

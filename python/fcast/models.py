@@ -2,7 +2,7 @@
 LSTM, TiDE, PatchTST.
 
 Each class takes its neuralforecast constructor's arguments. Every argument
-falls in one of four kinds, decided per argument:
+falls in one of these kinds, decided per argument:
 
 * mapped: sent to the C side as `fcast train`'s flag of the same meaning
   (docs/training.md): max_steps -> max-steps, learning_rate -> lr,
@@ -11,7 +11,10 @@ falls in one of four kinds, decided per argument:
   patch_len, ...) by their kebab-case names; and of the Lightning trainer's
   keyword arguments, gradient_clip_val -> clip-grad-norm (Lightning clips
   the norm by default, as fcast), accumulate_grad_batches -> grad-accum,
-  precision ("bf16-mixed" -> bf16, "16-mixed" -> fp16, 32 -> fp32).
+  and in _trainer.py: precision ("bf16-mixed" -> bf16, "16-mixed" ->
+  fp16, 32 -> fp32), accelerator and devices -> device ("gpu" -> cuda,
+  devices=[N] -> cuda:N; without a usable GPU the fit fails as `fcast
+  train --device cuda` does), enable_progress_bar -> fit's progress.
   Arguments not given are not sent: the C side has neuralforecast's
   defaults for each model. Values are checked by the C side when the
   model is made, so a bad one fails here with fcast's message.
@@ -22,11 +25,13 @@ falls in one of four kinds, decided per argument:
   inputs, custom optimizers and schedulers, start padding, ...). Their neuralforecast
   default is accepted; any other value raises NotImplementedError, since
   training without it would give another model.
-* ignored: arguments that cannot change the forecasts (inference batch
-  sizes, data loader workers, logging, progress bars, the device). They
-  are accepted with a warning naming them. The device is the one
-  approximation: fcast picks it itself (a usable GPU, else the CPU), and a
-  GPU's float sums may differ in the last bits.
+* refused: Lightning arguments that would change the answers and that
+  fcast does not implement (max_epochs, as neuralforecast 3.3.0 refuses
+  it; callbacks, max_time, more than one device, ...): NotImplementedError
+  with the reason (_trainer.REFUSED).
+* without effect: arguments that cannot change the forecasts (inference
+  batch sizes, data loader workers, logging, model summaries,
+  deterministic: fcast's runs are deterministic): accepted silently.
 * anything else raises TypeError, as neuralforecast's Trainer would.
 """
 import numbers
@@ -35,6 +40,7 @@ import warnings
 
 from . import _lib
 from ._data import Handle
+from ._trainer import REFUSED, TRAINER, trainer_settings
 from .losses.pytorch import MAE, _Loss
 
 __all__ = ["NHITS", "NBEATS", "NBEATSx", "MLP", "LSTM", "TiDE", "PatchTST"]
@@ -54,16 +60,11 @@ _KEYS = {"learning_rate": "lr", "scaler_type": "scaler", "random_seed": "seed", 
 
 _TRAINING = ("max_steps", "learning_rate", "batch_size", "windows_batch_size", "num_lr_decays",
              "early_stop_patience_steps", "val_check_steps", "step_size", "scaler_type", "random_seed",
-             "gradient_clip_val", "accumulate_grad_batches", "precision")
+             "gradient_clip_val", "accumulate_grad_batches", "precision")   # precision: in _trainer.py
 
 # neuralforecast's exogenous lists: mapped when not empty (a model kind that
 # takes none refuses them on the C side, as neuralforecast does)
 _EXOG = ("futr_exog_list", "hist_exog_list", "stat_exog_list")
-
-# Lightning's precision settings fcast runs the same way (mixed: products in
-# the low precision, master weights in fp32)
-_PRECISION = {32: "fp32", "32": "fp32", "32-true": "fp32", "bf16": "bf16", "bf16-mixed": "bf16",
-              16: "fp16", "16": "fp16", "16-mixed": "fp16"}
 
 _FIXED = {"cat_exog_list": None,
           "categorical_cardinalities": None, "cat_emb_dim": "fastai", "exclude_insample_y": False,
@@ -72,15 +73,16 @@ _FIXED = {"cat_exog_list": None,
           "optimizer_kwargs": None, "lr_scheduler": None, "lr_scheduler_kwargs": None,
           "gradient_clip_algorithm": "norm"}
 
-_DEVICE = "fcast picks the device itself (a usable GPU, else the CPU)"
-_IGNORED = {"valid_batch_size": "fcast validates in batches of its own size",
-            "inference_windows_batch_size": "fcast forecasts in batches of its own size",
-            "dataloader_kwargs": "fcast has no data loader", "accelerator": _DEVICE, "devices": _DEVICE,
-            "logger": "no Lightning logs", "enable_progress_bar": "fit(verbose=True) prints progress",
-            "enable_model_summary": "no model summary", "enable_checkpointing": "no Lightning checkpoints",
-            "default_root_dir": "no Lightning logs", "log_every_n_steps": "no Lightning logs",
-            "num_sanity_val_steps": "no sanity validation", "deterministic": "fcast's runs are deterministic",
-            "benchmark": "no cuDNN benchmarking"}
+# Lightning trainer arguments that cannot change the forecasts: accepted
+# without a word (why, for docs/python.md's table)
+_NO_EFFECT = {"valid_batch_size": "fcast validates in batches of its own size",
+              "inference_windows_batch_size": "fcast forecasts in batches of its own size",
+              "dataloader_kwargs": "fcast has no data loader", "num_workers_loader": "fcast has no data loader",
+              "pin_memory_loader": "fcast has no data loader", "logger": "no Lightning logs",
+              "enable_model_summary": "no model summary", "enable_checkpointing": "no Lightning checkpoints",
+              "default_root_dir": "no Lightning logs", "log_every_n_steps": "no Lightning logs",
+              "num_sanity_val_steps": "no sanity validation", "benchmark": "no cuDNN benchmarking",
+              "deterministic": "fcast's runs are deterministic either way"}
 
 
 def _text(value):
@@ -133,7 +135,7 @@ class _Model:
     _kind = None          # fcast_config_new's model name: _KINDS[class name], set below
     _arch = ()            # architecture arguments mapped to config keys
     _fixed = {}           # this model's fixed arguments and their defaults
-    _ignored = {}         # this model's ignored arguments and why
+    _no_effect = {}       # this model's arguments neuralforecast reads neither, and why
 
     def __init_subclass__(cls, **kwargs):
         """A class named as a kind is that kind; a user's subclass of one
@@ -164,10 +166,11 @@ class _Model:
         self._config()   # made and dropped: the C side checks every value now, as neuralforecast does
 
     def _sort(self, kwargs):
-        """The mapped arguments; fixed ones checked, ignored ones warned about."""
-        mapped, ignored = {}, []
+        """The mapped arguments; fixed and refused ones checked, those
+        without effect on the forecasts accepted."""
+        mapped = {}
         for name, value in kwargs.items():
-            if name in _TRAINING or name in self._arch:
+            if name in _TRAINING or name in self._arch or name in TRAINER:
                 mapped[name] = value
             elif name in _EXOG:
                 if value:
@@ -177,14 +180,11 @@ class _Model:
                 if not _is_default(value, default):
                     raise NotImplementedError(f"fcast: {type(self).__name__}({name}={value!r}) is not supported "
                                               f"(only its default {default!r})")
-            elif name in self._ignored or name in _IGNORED:
-                if value is not None:
-                    ignored.append(f"{name} ({self._ignored.get(name) or _IGNORED[name]})")
-            else:
+            elif name in REFUSED:
+                raise NotImplementedError(f"fcast: {type(self).__name__}({name}={value!r}): {REFUSED[name]}")
+            elif name not in self._no_effect and name not in _NO_EFFECT:
                 raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument '{name}' "
                                 "(neither neuralforecast's nor a trainer argument fcast knows)")
-        if ignored:
-            warnings.warn(f"fcast: {type(self).__name__} ignores " + "; ".join(ignored))
         return mapped
 
     def _settings(self):
@@ -192,13 +192,16 @@ class _Model:
         needs it), then the mapped arguments."""
         pairs = list(self.loss._settings())
         for name, value in self._args.items():
-            if name == "precision":
-                if value not in _PRECISION:
-                    raise NotImplementedError(f"fcast: precision={value!r}: fcast runs "
-                                              f"{sorted(map(str, _PRECISION))}")
-                value = _PRECISION[value]
-            pairs.append((_KEYS.get(name, name.replace("_", "-")), _text(value)))
-        return pairs
+            if name not in TRAINER:
+                pairs.append((_KEYS.get(name, name.replace("_", "-")), _text(value)))
+        return pairs + trainer_settings(self._args)
+
+    def _shows_progress(self, verbose):
+        """Whether fit prints its progress: Lightning's enable_progress_bar
+        when given (True: as fit(verbose=True); False: silent), else fit's
+        verbose."""
+        shown = self._args.get("enable_progress_bar")
+        return verbose if shown is None else bool(shown)
 
     def _config(self, extra=()):
         """A new fcast_config handle of this model with its settings (and
@@ -241,7 +244,7 @@ class NBEATS(_Model):
     """N-BEATS (neuralforecast's NBEATS): polynomial trend basis of degree n_basis."""
     _arch = ("n_harmonics", "n_basis", "stack_types", "n_blocks", "mlp_units")
     _fixed = dict(_BEATS_FIXED, basis="polynomial")
-    _ignored = {"n_polynomials": "deprecated: neuralforecast ignores it too; n_basis sets the degree"}
+    _no_effect = {"n_polynomials": "deprecated: neuralforecast ignores it too; n_basis sets the degree"}
 
 
 class NBEATSx(_Model):
@@ -261,7 +264,7 @@ class LSTM(_Model):
     _arch = ("encoder_n_layers", "encoder_hidden_size", "decoder_hidden_size", "decoder_layers")
     _fixed = {"encoder_bias": True, "encoder_dropout": 0.0, "decoder_activation": None, "recurrent": False,
               "inference_input_size": None}
-    _ignored = {"h_train": "used only with recurrent=True", "context_size": "deprecated and unused"}
+    _no_effect = {"h_train": "used only with recurrent=True", "context_size": "deprecated and unused"}
 
     def __init__(self, h, input_size=-1, **kwargs):
         super().__init__(h, input_size, **kwargs)
@@ -278,4 +281,4 @@ class PatchTST(_Model):
     _arch = ("encoder_layers", "n_heads", "hidden_size", "linear_hidden_size", "dropout", "head_dropout",
              "attn_dropout", "patch_len", "stride", "revin", "revin_affine", "revin_subtract_last", "activation",
              "res_attention", "batch_normalization", "learn_pos_embed")
-    _ignored = {"fc_dropout": "read only by a pretraining head, which neuralforecast's PatchTST never builds"}
+    _no_effect = {"fc_dropout": "read only by a pretraining head, which neuralforecast's PatchTST never builds"}

@@ -1,0 +1,117 @@
+"""Lightning's Trainer arguments, as a neuralforecast GPU script passes
+them to a model: each one honoured (the device, the precision, the
+progress) or refused by name with the reason, never dropped."""
+import subprocess
+import warnings
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pd = pytest.importorskip("pandas")
+
+from conftest import FAST, MONTHLY  # noqa: E402
+from fcast import NeuralForecast  # noqa: E402
+from fcast.models import NHITS  # noqa: E402
+
+SMALL = dict(FAST, max_steps=20)
+
+# The issue's script (issue 35) less what neuralforecast 3.3.0 itself
+# refuses (max_epochs), on the CPU
+SCRIPT_ARGS = dict(strategy="auto", precision="32", gradient_clip_val=1.0, accumulate_grad_batches=2,
+                   early_stop_patience_steps=15, val_check_steps=50, enable_progress_bar=False,
+                   enable_model_summary=False, num_workers_loader=4, pin_memory_loader=True, logger=False,
+                   deterministic=True, enable_checkpointing=False, accelerator="cpu", devices=1)
+
+
+def forecast(monthly, **kwargs):
+    nf = NeuralForecast(models=[NHITS(h=12, input_size=24, **dict(SMALL, **kwargs))], freq="MS")
+    nf.fit(monthly)
+    return nf.predict()["NHITS"].to_numpy()
+
+
+def test_script_arguments_accepted_without_warnings():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = NHITS(h=12, input_size=24, **SCRIPT_ARGS)
+    settings = dict(model._settings())
+    assert settings["device"] == "cpu" and settings["precision"] == "fp32"
+    assert settings["clip-grad-norm"] == "1.0" and settings["grad-accum"] == "2"
+
+
+@pytest.mark.parametrize("accelerator, devices, device", [
+    ("gpu", None, "cuda"), ("cuda", 1, "cuda"), ("gpu", [1], "cuda:1"), ("gpu", "2,", "cuda:2"),
+    ("cpu", None, "cpu"), ("cpu", 1, "cpu"), ("auto", None, "auto"), ("auto", -1, "auto"), (None, [0], "cuda:0")])
+def test_accelerator_and_devices_are_the_device(accelerator, devices, device):
+    assert dict(NHITS(h=12, input_size=24, accelerator=accelerator, devices=devices)._settings())["device"] == device
+
+
+def test_device_not_sent_when_not_asked():
+    assert "device" not in dict(NHITS(h=12, input_size=24)._settings())
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(accelerator="gpu", devices=2), "mpirun"), (dict(accelerator="gpu", devices=[0, 1]), "mpirun"),
+    (dict(strategy="ddp"), "mpirun"), (dict(accelerator="mps"), "accelerator='mps'"),
+    (dict(precision="bf16-true"), "precision='bf16-true'"), (dict(precision=64), "precision=64"),
+    (dict(max_epochs=75), "max_epochs is deprecated, use max_steps instead"),
+    (dict(callbacks=[]), "callbacks"), (dict(max_time="00:01:00"), "max_time")])
+def test_refused_by_name(kwargs, words):
+    with pytest.raises(NotImplementedError, match=words.replace("(", r"\(")):
+        NHITS(h=12, input_size=24, **kwargs)
+
+
+@pytest.mark.parametrize("value, precision", [
+    ("32", "fp32"), (32, "fp32"), ("32-true", "fp32"), ("16-mixed", "fp16"), (16, "fp16"), ("16", "fp16"),
+    ("bf16-mixed", "bf16"), ("bf16", "bf16")])
+def test_precision_names(value, precision):
+    assert dict(NHITS(h=12, input_size=24, precision=value)._settings())["precision"] == precision
+
+
+def cuda_failure(fcast_bin, tmp_path):
+    """`fcast train --device cuda`'s message on this machine, None when it trains."""
+    run = subprocess.run([fcast_bin, "train", "--model", "nhits", "--h", "12", "--input-size", "24", "--max-steps",
+                          "1", "--data", MONTHLY, "--out", str(tmp_path / "m.safetensors"), "--device", "cuda"],
+                         capture_output=True, text=True)
+    return None if run.returncode == 0 else run.stderr.strip().split(": ", 1)[1]
+
+
+def test_gpu_without_a_gpu_fails_as_the_cli(monthly, fcast_bin, tmp_path):
+    """accelerator='gpu' never trains on the CPU: without a usable GPU the
+    fit fails with the message `fcast train --device cuda` gives."""
+    message = cuda_failure(fcast_bin, tmp_path)
+    if message is None:
+        pytest.skip("this machine has a usable GPU: accelerator='gpu' trains there")
+    nf = NeuralForecast(models=[NHITS(h=12, input_size=24, accelerator="gpu", devices=[0], **SMALL)], freq="MS")
+    with pytest.raises(Exception) as failure:
+        nf.fit(monthly)
+    assert message.split(": ", 1)[1] in str(failure.value)
+
+
+def test_bf16_mixed_trains_bf16_as_the_cli(monthly, cli, fcast_bin, tmp_path):
+    """precision='bf16-mixed' gives the CLI's --precision bf16 model, and
+    not the fp32 one."""
+    nf = NeuralForecast(models=[NHITS(h=12, input_size=24, precision="bf16-mixed", **SMALL)], freq="MS")
+    nf.fit(monthly)
+    ours = nf.predict()["NHITS"].to_numpy()
+    out = tmp_path / "bf16.safetensors"
+    subprocess.run([fcast_bin, "train", "--model", "nhits", "--h", "12", "--input-size", "24", "--max-steps", "20",
+                    "--windows-batch-size", "128", "--mlp-units", "64:64,64:64,64:64", "--precision", "bf16",
+                    "--freq", "MS", "--data", MONTHLY, "--out", str(out), "--device", "cpu"],
+                   check=True, capture_output=True)
+    np.testing.assert_allclose(ours, cli(out, monthly)["NHITS"].to_numpy(), rtol=1e-6, atol=1e-6)
+    assert np.abs(ours - forecast(monthly, precision=32)).max() > 1e-3
+
+
+def test_accelerator_cpu_trains_the_default_model(monthly):
+    np.testing.assert_array_equal(forecast(monthly, accelerator="cpu"), forecast(monthly, devices=1,
+                                                                                   accelerator="cpu", logger=False))
+
+
+@pytest.mark.parametrize("shown, verbose, prints", [(True, False, True), (False, True, False), (None, True, True),
+                                                    (None, False, False)])
+def test_enable_progress_bar(monthly, capsys, shown, verbose, prints):
+    model = NHITS(h=12, input_size=24, **SMALL) if shown is None else \
+        NHITS(h=12, input_size=24, enable_progress_bar=shown, **SMALL)
+    NeuralForecast(models=[model], freq="MS").fit(monthly, verbose=verbose)
+    printed = capsys.readouterr()
+    assert bool((printed.out + printed.err).strip()) == prints
