@@ -69,9 +69,49 @@ _EXOG = ("futr_exog_list", "hist_exog_list", "stat_exog_list")
 _FIXED = {"cat_exog_list": None,
           "categorical_cardinalities": None, "cat_emb_dim": "fastai", "exclude_insample_y": False,
           "val_monitor": "ptl/val_loss", "start_padding_enabled": False,
-          "training_data_availability_threshold": 0.0, "drop_last_loader": False, "optimizer": None,
-          "optimizer_kwargs": None, "lr_scheduler": None, "lr_scheduler_kwargs": None,
-          "gradient_clip_algorithm": "norm"}
+          "training_data_availability_threshold": 0.0, "drop_last_loader": False,
+          "lr_scheduler": None, "lr_scheduler_kwargs": None, "gradient_clip_algorithm": "norm"}
+
+# Why a fixed argument's other values are refused (docs/python.md's table)
+_WHY_FIXED = {"drop_last_loader": "fcast trains each epoch's last, smaller batch of series, as neuralforecast's "
+                                  "default; dropping it changes which series train",
+              "start_padding_enabled": "fcast's training windows start at each series' start: no zero padding",
+              "lr_scheduler": "fcast's schedule is neuralforecast's default StepLR (num_lr_decays halvings)",
+              "lr_scheduler_kwargs": "fcast's schedule is neuralforecast's default StepLR (num_lr_decays halvings)",
+              "dropout_prob_theta": "fcast's N-HiTS/N-BEATS blocks have no dropout",
+              "interpolation_mode": "fcast's N-HiTS interpolates linearly only",
+              "pooling_mode": "fcast's N-HiTS pools with MaxPool1d only",
+              "activation": "fcast's blocks use ReLU only",
+              "gradient_clip_algorithm": "fcast clips the gradient norm only",
+              "cat_exog_list": "no categorical exogenous inputs", "categorical_cardinalities":
+              "no categorical exogenous inputs", "cat_emb_dim": "no categorical exogenous inputs"}
+
+# torch.optim.Adam's defaults: optimizer=torch.optim.Adam with these is
+# neuralforecast's default optimizer, which fcast runs (its lr is the
+# model's learning_rate: neuralforecast overrides optimizer_kwargs' lr)
+_ADAM_DEFAULTS = {"lr": None, "betas": (0.9, 0.999), "eps": 1e-8, "weight_decay": 0, "amsgrad": False}
+
+
+def _differs_from_adam(key, value):
+    """Whether an optimizer_kwargs entry makes another optimizer than
+    neuralforecast's default Adam (lr does not: learning_rate wins)."""
+    if key not in _ADAM_DEFAULTS:
+        return True
+    default = _ADAM_DEFAULTS[key]
+    return default is not None and (tuple(value) if isinstance(value, list) else value) != default
+
+
+def _check_optimizer(model, optimizer, optimizer_kwargs):
+    """fcast trains with Adam: neuralforecast's default (optimizer None, when
+    it ignores optimizer_kwargs) or torch.optim.Adam with its defaults."""
+    if optimizer is None:
+        return
+    name = getattr(optimizer, "__name__", repr(optimizer))
+    kwargs = dict(optimizer_kwargs or {})
+    if name != "Adam" or any(_differs_from_adam(key, value) for key, value in kwargs.items()):
+        raise NotImplementedError(f"fcast: {model}(optimizer={name}, optimizer_kwargs={kwargs!r}): fcast trains "
+                                  "with Adam at torch's defaults (betas (0.9, 0.999), eps 1e-8, no weight decay); "
+                                  "other optimizers and settings are not implemented")
 
 # Lightning trainer arguments that cannot change the forecasts: accepted
 # without a word (why, for docs/python.md's table)
@@ -163,6 +203,7 @@ class _Model:
         self.valid_loss = valid_loss
         self.futr_exog_list, self.hist_exog_list, self.stat_exog_list = (list(kwargs.get(k) or []) for k in _EXOG)
         self._args = self._sort(kwargs)
+        _check_optimizer(type(self).__name__, kwargs.get("optimizer"), kwargs.get("optimizer_kwargs"))
         self._config()   # made and dropped: the C side checks every value now, as neuralforecast does
 
     def _sort(self, kwargs):
@@ -172,14 +213,17 @@ class _Model:
         for name, value in kwargs.items():
             if name in _TRAINING or name in self._arch or name in TRAINER:
                 mapped[name] = value
+            elif name in ("optimizer", "optimizer_kwargs"):
+                continue   # checked together: _check_optimizer
             elif name in _EXOG:
                 if value:
                     mapped[name] = list(value)
             elif name in self._fixed or name in _FIXED:
                 default = self._fixed.get(name, _FIXED.get(name))
                 if not _is_default(value, default):
+                    why = f": {_WHY_FIXED[name]}" if name in _WHY_FIXED else ""
                     raise NotImplementedError(f"fcast: {type(self).__name__}({name}={value!r}) is not supported "
-                                              f"(only its default {default!r})")
+                                              f"(only its default {default!r}){why}")
             elif name in REFUSED:
                 raise NotImplementedError(f"fcast: {type(self).__name__}({name}={value!r}): {REFUSED[name]}")
             elif name not in self._no_effect and name not in _NO_EFFECT:

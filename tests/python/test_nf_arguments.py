@@ -115,3 +115,27 @@ def test_enable_progress_bar(monthly, capsys, shown, verbose, prints):
     NeuralForecast(models=[model], freq="MS").fit(monthly, verbose=verbose)
     printed = capsys.readouterr()
     assert bool((printed.out + printed.err).strip()) == prints
+
+
+class Adam:   # stands for torch.optim.Adam, which these tests do not import: fcast checks the class's name
+    pass
+
+
+class AdamW:
+    pass
+
+
+def test_default_adam_accepted_others_refused():
+    NHITS(h=12, input_size=24, optimizer=Adam, optimizer_kwargs={"lr": 0.1, "betas": [0.9, 0.999], "eps": 1e-8})
+    NHITS(h=12, input_size=24, optimizer_kwargs={"weight_decay": 0.1})   # neuralforecast ignores it without optimizer
+    for optimizer, kwargs in ((AdamW, None), (Adam, {"weight_decay": 0.01}), (Adam, {"amsgrad": True})):
+        with pytest.raises(NotImplementedError, match="fcast trains with Adam"):
+            NHITS(h=12, input_size=24, optimizer=optimizer, optimizer_kwargs=kwargs)
+
+
+@pytest.mark.parametrize("name, value, words", [
+    ("drop_last_loader", True, "which series train"), ("start_padding_enabled", True, "no zero padding"),
+    ("interpolation_mode", "nearest", "linearly only"), ("dropout_prob_theta", 0.1, "no dropout")])
+def test_fixed_arguments_say_why(name, value, words):
+    with pytest.raises(NotImplementedError, match=f"{name}.*{words}"):
+        NHITS(h=12, input_size=24, **{name: value})
