@@ -38,9 +38,7 @@ PY
 
 start main --threads 1
 check "the server starts, serving the ensemble" "[ -n '$port' ] && ! grep -q 'not served' $tmp/main.log"
-post() { curl -s --max-time 60 -X POST -H "Content-Type: $2" -H 'Accept: text/csv' --data-binary "@$3" \
-         -o "$4" -w '%{http_code}' "http://127.0.0.1:$port/v1/models/$1/forecast"; }
-code=$(post ens text/csv $data "$tmp/srv.csv")
+code=$(forecast ens text/csv $data "$tmp/srv.csv")
 check "CSV: 200 (got $code)" "[ '$code' = 200 ]"
 check "CSV: fcast predict's file, byte for byte" "cmp -s $tmp/cli.csv $tmp/srv.csv"
 curl -s --max-time 60 -X POST -H 'Content-Type: application/json' --data-binary "@$tmp/req.json" \
@@ -61,7 +59,7 @@ PY
 check "JSON: the column Ensemble, predict's values" "grep -qx 'json same' $tmp/values.txt"
 check "KServe infer, windows of the longest member's 18 points: predict's values" \
       "grep -qx 'infer same' $tmp/values.txt"
-code=$(post ens application/json "$tmp/level.json" "$tmp/level.out")
+code=$(forecast ens application/json "$tmp/level.json" "$tmp/level.out")
 check "level asked of an ensemble: 400 saying it has no intervals (got $code)" \
       "[ '$code' = 400 ] && grep -q 'is an ensemble' $tmp/level.out && grep -q 'no intervals' $tmp/level.out"
 curl -s --max-time 20 "http://127.0.0.1:$port/v2/models/ens" > "$tmp/meta.json"
@@ -78,7 +76,7 @@ check "the server stops cleanly" "[ $? -eq 0 ]"
 # share forward passes; each series' answer is its rows of predict's file
 start batch --quiet --threads 1 --max-queue-delay-us 200000
 for r in 1 2; do
-    for i in 0 1 2 3; do post ens application/json "$tmp/one$i.json" "$tmp/b$r$i.csv" > /dev/null & done
+    for i in 0 1 2 3; do forecast ens application/json "$tmp/one$i.json" "$tmp/b$r$i.csv" > /dev/null & done
 done
 wait $(jobs -p | grep -v "^$pid$") 2>/dev/null
 ok=0

@@ -29,12 +29,10 @@ PY
 
 start main --quiet --threads 1
 check "the server starts" "[ -n '$port' ]"
-post() { curl -s --max-time 60 -X POST -H "Content-Type: $2" -H 'Accept: text/csv' --data-binary "@$3" \
-         -o "$4" -w '%{http_code}' "http://127.0.0.1:$port/v1/models/$1/forecast"; }
-code=$(post mq text/csv $data "$tmp/mq_srv.csv")
+code=$(forecast mq text/csv $data "$tmp/mq_srv.csv")
 check "mq: 200 (got $code)" "[ '$code' = 200 ]"
 check "mq: its quantile columns, as fcast predict writes them" "cmp -s $tmp/mq_cli.csv $tmp/mq_srv.csv"
-code=$(post conf application/json "$tmp/req.json" "$tmp/conf_srv.csv")
+code=$(forecast conf application/json "$tmp/req.json" "$tmp/conf_srv.csv")
 check "conformal with level [80, 95]: 200 (got $code)" "[ '$code' = 200 ]"
 check "conformal: the point and its intervals, as fcast predict --level writes them" \
       "cmp -s $tmp/conf_cli.csv $tmp/conf_srv.csv"
@@ -43,18 +41,18 @@ curl -s --max-time 60 -X POST -H 'Content-Type: application/json' --data-binary 
 check "JSON answer lists NHITS-lo-95 ... NHITS-hi-95" \
       "grep -q '\"NHITS-lo-95\":\\[' $tmp/conf_srv.json && grep -q '\"NHITS-hi-80\":\\[' $tmp/conf_srv.json"
 sed 's/"level": \[80, 95\]/"level": [95, 80]/' "$tmp/req.json" > "$tmp/rev.json"
-code=$(post conf application/json "$tmp/rev.json" "$tmp/conf_rev.csv")
+code=$(forecast conf application/json "$tmp/rev.json" "$tmp/conf_rev.csv")
 check "levels in any order: the same answer (sorted, as neuralforecast)" "cmp -s $tmp/conf_cli.csv $tmp/conf_rev.csv"
 curl -s --max-time 60 "http://127.0.0.1:$port/v2/models/mq" > "$tmp/mq_meta.json"
 check "an MQ model's KServe metadata: output shape [-1, h, Q]" "grep -q '\"shape\": \[-1, 12, 5\]' $tmp/mq_meta.json"
 sed 's/"level": \[80, 95\]/"level": [120]/' "$tmp/req.json" > "$tmp/bad.json"
-code=$(post conf application/json "$tmp/bad.json" "$tmp/bad.out")
+code=$(forecast conf application/json "$tmp/bad.json" "$tmp/bad.out")
 check "a level out of range: 400 naming it (got $code)" "[ '$code' = 400 ] && grep -q 'level' $tmp/bad.out"
 "$fcast" train --data $data "${small[@]}" --out "$tmp/plain.safetensors" 2>/dev/null
 cp "$tmp/plain.safetensors" "$tmp/models/plain.safetensors"
 kill -HUP "$pid"
 for _ in $(seq 100); do grep -q "plain" "$tmp/main.log" && break; sleep 0.1; done
-code=$(post plain application/json "$tmp/req.json" "$tmp/plain.out")
+code=$(forecast plain application/json "$tmp/req.json" "$tmp/plain.out")
 check "level asked of a model without intervals: 400 saying so (got $code)" \
       "[ '$code' = 400 ] && grep -q 'without --prediction-intervals' $tmp/plain.out"
 stop

@@ -25,3 +25,8 @@ start() {
 }
 # stop: SIGTERM, then the server's exit status
 stop() { kill -TERM "$pid" 2>/dev/null; wait "$pid"; }
+# forecast MODEL CONTENT_TYPE BODY_FILE OUT: POSTs BODY_FILE to the running
+# server's /v1/models/MODEL/forecast asking for CSV, the answer into OUT;
+# prints the HTTP status.
+forecast() { curl -s --max-time 60 -X POST -H "Content-Type: $2" -H 'Accept: text/csv' --data-binary "@$3" \
+             -o "$4" -w '%{http_code}' "http://127.0.0.1:$port/v1/models/$1/forecast"; }
