@@ -9,6 +9,7 @@
 #include "args.h"
 #include "cli.h"
 #include "cv_run.h"
+#include "job_progress.h"
 
 static const char *SUMMARY =
     "Cross-validate one or several models (--model nhits,nbeats) over n-windows forecast origins per series,\n"
@@ -21,8 +22,12 @@ static int cross_validate(cv_flags *a, const arg_spec *specs) {
     if (rc) return rc;
     fcast_cv_report r;
     a->q.out = *train_flags_text(&a->t, "out");
-    fc_status st = fcast_cross_validate_file((const fcast_config *const *)configs, n, a->t.data, &a->q, NULL, NULL,
-                                             NULL, &r);
+    job_progress p;   /* under mpirun each rank trains a share: the job's progress is no one's to tell */
+    job_progress_init(&p, "cv", "training", n * cv_trainings_per_model(&a->q), a->t.quiet || fcast_job_size() > 1);
+    p.unit_is_training = 1;
+    fc_status st = fcast_cross_validate_file((const fcast_config *const *)configs, n, a->t.data, &a->q,
+                                             job_progress_on_step, &p, NULL, &r);
+    if (st == FC_OK) job_progress_finish(&p);
     if (st == FC_OK && !a->t.quiet && fcast_job_rank() == 0)   /* under mpirun, the writer says it */
         fprintf(stderr, "%zu forecast origins x %zu steps of %zu model%s written to %s\n", r.origins, r.h, r.models,
                 r.models > 1 ? "s" : "", strcmp(a->q.out, "-") ? a->q.out : "standard output");

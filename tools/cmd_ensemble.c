@@ -18,6 +18,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "job_progress.h"
 #include "train_flags.h"
 
 static const char *SUMMARY =
@@ -303,9 +304,11 @@ typedef struct {
     const ensemble_run *r;
     int quiet;
     double trained;   /* when the first member started */
+    job_progress job; /* the members done of all, elapsed and ETA */
 } progress;
 
-/* A line as each member starts (unless --quiet) and ends. */
+/* A line as each member starts (unless --quiet) and ends, and the job's
+ * progress after it. */
 static void on_member(void *user, size_t i, const fcast_train_report *done) {
     progress *p = user;
     const char *label = p->r->labels[i];
@@ -316,6 +319,7 @@ static void on_member(void *user, size_t i, const fcast_train_report *done) {
     }
     fprintf(stderr, "%s: %zu steps in %.2f s, last training loss %.5g%s\n", label, done->steps, done->seconds,
             done->last_train_loss, done->early_stopped ? ", stopped early" : "");
+    job_progress_unit_done(&p->job);
 }
 
 static void print_summary(const ensemble_run *r, const char *out, double start, double trained) {
@@ -336,9 +340,14 @@ static int ensemble(const ensemble_flags *a, const arg_spec *given) {
     if (!rc) {
         fcast_ensemble_request req = {(const fcast_config *const *)r.configs, r.n, r.names,
                                       (const char *const *)r.descriptions, r.combine, out};
-        progress p = {&r, a->t.quiet, start};
+        progress p = {&r, a->t.quiet, start, {0}};
+        job_progress_init(&p.job, "ensemble", "member", r.n, a->t.quiet);
+        if (p.job.mode) p.job.mode = 1;   /* lines between members: each member's training draws its own bar */
         fc_status st = fcast_ensemble_train_file(&req, a->t.data, on_member, &p, NULL);
-        if (st == FC_OK) print_summary(&r, out, start, p.trained);
+        if (st == FC_OK) {
+            job_progress_finish(&p.job);
+            print_summary(&r, out, start, p.trained);
+        }
         rc = st == FC_OK ? CLI_EXIT_OK : cli_fail("ensemble");
     }
     run_free(&r);

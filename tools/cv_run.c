@@ -14,6 +14,11 @@ static void train_part(const cv_flags *a, const arg_spec *specs, arg_spec out[FC
         if (!strcmp(s->name, "out")) s->seen = 0;
 }
 
+size_t cv_trainings_per_model(const fcast_cv_request *q) {
+    size_t every = q->refit ? q->refit : q->n_windows;
+    return every ? (q->n_windows + every - 1) / every : 0;
+}
+
 void cv_configs_free(fcast_config *c[CV_MAX_MODELS], size_t n) {
     for (size_t i = 0; i < n; i++) fcast_config_free(c[i]);
 }

@@ -25,6 +25,10 @@ void cv_flags_init(cv_flags *a, arg_spec specs[FC_TRAIN_MAX_SPECS], int required
 int cv_configs(const char *command, const cv_flags *a, const arg_spec *specs, fcast_config *out[CV_MAX_MODELS],
                size_t *n);
 
+/* The trainings of one model's cross-validation by request q: one per
+ * refit windows (refit 0: one for all), as the library runs them. */
+size_t cv_trainings_per_model(const fcast_cv_request *q);
+
 void cv_configs_free(fcast_config *c[CV_MAX_MODELS], size_t n);
 
 #endif
