@@ -16,6 +16,7 @@
 #include "args.h"
 #include "cli.h"
 #include "cv_run.h"
+#include "job_progress.h"
 
 static const char *SUMMARY =
     "Search hyperparameters (the flags named in --space) by cross-validation, as neuralforecast's Auto models:\n"
@@ -52,6 +53,7 @@ typedef struct {
     char **argv;              /* the command line without tune's flags */
     int argc;
     int searching;            /* the space probed: trials now */
+    job_progress job;         /* trials done of all, elapsed and ETA */
     int rc;                   /* the exit code a trial's flags stopped the search with (printed) */
     fcast_tune *t;
 } tune_run;
@@ -254,11 +256,12 @@ static void print_params(FILE *f, const tune_run *r, const fcast_tune_trial *t) 
 }
 
 static void print_trial(void *user, const fcast_tune *search, size_t i) {
-    const tune_run *r = user;
+    tune_run *r = user;
     fcast_tune_report rep;
     fcast_tune_trial t;
     if (r->base.f.a.t.quiet || fcast_tune_summary(search, &rep) != FC_OK || fcast_tune_trial_get(search, i, &t) != FC_OK)
         return;
+    job_progress_break(&r->job);
     fprintf(stderr, "tune: trial %zu", i);
     if (rep.max_trials) fprintf(stderr, " of %zu", rep.max_trials);
     if (!strcmp(t.status, "ok")) fprintf(stderr, ": %s %.6g", rep.metric, t.score);
@@ -266,6 +269,24 @@ static void print_trial(void *user, const fcast_tune *search, size_t i) {
     fprintf(stderr, " (%.2f s):", t.seconds);
     print_params(stderr, r, &t);
     fputc('\n', stderr);
+    job_progress_unit_done(&r->job);
+}
+
+/* A step of a trial's training, for the search's progress. */
+static void on_step(void *user, size_t step, size_t max_steps, double train_loss) {
+    tune_run *r = user;
+    job_progress_on_step(&r->job, step, max_steps, train_loss);
+}
+
+/* The search's progress: trials done of --trials (10 by default, none
+ * with a time budget alone: the budget paces it), each trial's share by
+ * its cross-validation's trainings. */
+static void start_progress(tune_run *r) {
+    const tune_flags *f = &r->base.f;
+    size_t trials = f->q.trials != FCAST_TUNE_TRIALS_DEFAULT ? f->q.trials : f->q.time_budget > 0 ? 0 : 10;
+    job_progress_init(&r->job, "tune", "trial", trials, f->a.t.quiet);
+    r->job.budget = f->q.time_budget;
+    r->job.trainings_per_unit = cv_trainings_per_model(&f->a.q);
 }
 
 /* ---- The end: summary, best config, final model ---- */
@@ -441,10 +462,12 @@ static int tune(tune_run *r) {
     if (rc) return rc;
     if (fcast_tune_read_space(r->t) != FC_OK) return cli_fail("tune");
     if ((rc = check_keys(r))) return rc;
-    fcast_tune_callbacks cb = {trial_config, print_trial, NULL, r};
+    fcast_tune_callbacks cb = {trial_config, print_trial, on_step, r};
     if (fcast_tune_probe(r->t, &cb) != FC_OK) return search_failed(r, 1);
     r->searching = 1;
+    start_progress(r);
     if (fcast_tune_run(r->t, &cb, NULL) != FC_OK) return search_failed(r, 0);
+    job_progress_finish(&r->job);
     fcast_tune_report rep;
     if (fcast_tune_summary(r->t, &rep) != FC_OK) return cli_fail("tune");
     if (rep.budget_spent && !r->base.f.a.t.quiet)

@@ -64,12 +64,19 @@ static void print(job_progress *p, int final) {
         int width = 30, bar = (int)(width * f);
         fprintf(stderr, "\r%s: [%.*s%*s] %3d%%  %s  elapsed %s  eta %s ", p->command, bar,
                 "==============================", width - bar, "", percent, units, e, eta);
-        if (final) fputc('\n', stderr);
+        p->bar_open = 1;
+        /* a training's last step: the library or the caller may print a line next */
+        if (final || (p->max_steps && p->step == p->max_steps)) job_progress_break(p);
         fflush(stderr);
         return;
     }
     fprintf(stderr, "%s: %d%%  %s  elapsed %s  eta %s\n", p->command, percent, units, e, eta);
     p->next_percent = percent / 5 * 5 + 5;
+}
+
+void job_progress_break(job_progress *p) {
+    if (p->bar_open) fputc('\n', stderr);
+    p->bar_open = 0;
 }
 
 void job_progress_on_step(void *user, size_t step, size_t max_steps, double train_loss) {

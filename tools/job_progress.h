@@ -22,6 +22,7 @@ typedef struct {
     size_t trainings;          /* trainings finished in the current unit */
     size_t step, max_steps;    /* the current training's */
     int next_percent;          /* lines: the next multiple of 5 to print at */
+    int bar_open;              /* a bar is drawn and its line not ended */
     double t0;
 } job_progress;
 
@@ -31,6 +32,8 @@ void job_progress_init(job_progress *p, const char *command, const char *unit, s
  * not after the previous one starts the next training: of the unit, or
  * the next unit when unit_is_training. */
 void job_progress_on_step(void *user, size_t step, size_t max_steps, double train_loss);
+/* Ends the line of a drawn bar, before the caller prints a line of its own. */
+void job_progress_break(job_progress *p);
 /* The current unit is finished (a member trained, a trial scored). */
 void job_progress_unit_done(job_progress *p);
 /* The job is finished, the last line at 100%: the training running is
