@@ -5,13 +5,16 @@ AirPassengersDF (one series, unique_id 1.0, month-end ds),
 AirPassengersPanel (two series, Airline1 and Airline2 = Airline1 + 300,
 with a `trend` column and the seasonal-naive `y_[lag12]`, as future
 exogenous columns) and AirPassengersStatic (a dummy per airline), built
-as neuralforecast builds them; and PredictionIntervals, fit's conformal
-intervals.
+as neuralforecast builds them; PredictionIntervals, fit's conformal
+intervals; and plot_series (fcast.plotting).
 """
 import numpy as np
 import pandas as pd
 
-__all__ = ["AirPassengers", "AirPassengersDF", "AirPassengersPanel", "AirPassengersStatic", "PredictionIntervals"]
+from .plotting import plot_series   # utilsforecast's, as neuralforecast's tutorials import it
+
+__all__ = ["AirPassengers", "AirPassengersDF", "AirPassengersPanel", "AirPassengersStatic", "PredictionIntervals",
+           "plot_series"]
 
 
 class PredictionIntervals:
