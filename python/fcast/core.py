@@ -10,16 +10,20 @@ import ctypes
 import json
 import os
 import threading
+import types
 
 import numpy as np
 import pandas as pd
 
 from . import losses, models
-from ._data import Handle, Panel
+from ._data import Handle, Panel, _offset
+from ._insample import windows
+from ._saved import read_frame, write_frame
 from ._lib import FC_OK, PROGRESS_FN, check, error, lib
 
 _META = "fcast.json"
 _FORMAT = "fcast-neuralforecast-1"
+_DATASET, _STATIC = "dataset.npz", "static.npz"   # save_dataset=True's training data
 
 
 class _Training:
@@ -125,6 +129,7 @@ class NeuralForecast:
         self.id_col, self.time_col, self.target_col = "unique_id", "ds", "y"
         self._trained = [None] * len(self.models)
         self._panel = None
+        self._df = None          # the fitted df (its id, ds, target and exogenous columns): for save
         self._static_df = None
 
     def _model_names(self):
@@ -171,6 +176,7 @@ class NeuralForecast:
             self.id_col, self.time_col, self.target_col = id_col, time_col, target_col
             self._static_df = static_df
             self._panel = self._history(df, static_df)
+            self._df = df[self._dataset_columns()]
         extra = [("val-size", str(int(val_size)))] if val_size else []
         self._trained = [None] * len(self.models)
         for i, (model, name) in enumerate(zip(self.models, self._model_names())):
@@ -210,7 +216,8 @@ class NeuralForecast:
         static_df = self._static_df if static_df is None else static_df
         panel = self._panel if df is None else self._history(df, static_df)
         if panel is None:
-            raise ValueError("fcast: pass df: NeuralForecast.load restores the models, not the training data")
+            raise ValueError("fcast: pass df: the models were loaded from a directory saved without its dataset "
+                             "(save_dataset=False)")
         future = self._future(futr_df)
         frame = panel.future(self.h, self.freq, self.id_col, self.time_col)
         for model, name, trained in zip(self.models, self._model_names(), self._trained):
@@ -223,6 +230,91 @@ class NeuralForecast:
             for k, suffix in enumerate(suffixes):
                 frame[name + suffix] = forecasts[:, :, k].ravel()
         return frame
+
+    def predict_insample(self, step_size=1, level=None, quantiles=None):
+        """neuralforecast's predict_insample: each model's forecasts of
+        windows of h points over the fitted history, every step_size points
+        (windows as _insample.py says), each forecast from the points
+        before it with the fitted weights. Columns unique_id, ds, cutoff,
+        one per model output, y (the cutoff is the window's first ds, as
+        neuralforecast's). level and quantiles are refused: fcast's
+        intervals are conformal, which neuralforecast refuses in-sample too;
+        MQLoss models give their quantile columns."""
+        _unsupported("predict_insample", level=level, quantiles=quantiles)
+        if self._df is None or any(t is None for t in self._trained):
+            raise Exception("The models must be fitted first with `fit` or `cross_validation`.")
+        df = self._df.sort_values([self.id_col, self.time_col], kind="stable").reset_index(drop=True)
+        codes, _ = pd.factorize(df[self.id_col], sort=True)
+        position = df.groupby(codes).cumcount().to_numpy()
+        first = np.flatnonzero(position == 0)
+        pairs = windows(np.diff(np.append(first, len(df))), self.h, step_size)
+        rows = (first[pairs[:, 0]] + pairs[:, 1])[:, None] + np.arange(self.h)   # df's row of each point
+        frame = pd.DataFrame({self.id_col: df[self.id_col].to_numpy()[rows.ravel()],
+                              self.time_col: df[self.time_col].to_numpy()[rows.ravel()],
+                              "cutoff": df[self.time_col].to_numpy()[np.repeat(rows[:, 0], self.h)]})
+        history, future = self._insample_panels(df, position, first, pairs)
+        for model, name, trained in zip(self.models, self._model_names(), self._trained):
+            forecasts = self._forecast(model, trained, history, future)
+            for k, suffix in enumerate(model.loss.output_names):
+                frame[name + suffix] = forecasts[:, :, k].ravel()
+        frame[self.target_col] = df[self.target_col].to_numpy()[rows.ravel()]
+        return frame
+
+    def _insample_panels(self, df, position, first, pairs):
+        """Every window (series, start) of pairs as a series of its own,
+        its id the window's index: the history panel holds the points
+        before the window, the future panel the window's exogenous values.
+        One predict then forecasts all windows (a predict per start would
+        repeat the model's setup hundreds of times)."""
+        starts = pairs[:, 1]
+        window = np.repeat(np.arange(len(pairs)), starts)
+        offsets = np.arange(len(window)) - np.repeat(np.cumsum(starts) - starts, starts)
+        history = df.iloc[np.repeat(first[pairs[:, 0]], starts) + offsets].assign(**{self.id_col: window})
+        at_start = np.flatnonzero(starts == 0)
+        if len(at_start):
+            nothing = self._unobserved_point(df.iloc[first[pairs[at_start, 0]]]).assign(**{self.id_col: at_start})
+            history = pd.concat([history, nothing])
+        static = None
+        if self._static_df is not None:
+            static = self._static_df.set_index(self.id_col).loc[df[self.id_col].to_numpy()[first[pairs[:, 0]]]]
+            static = static.reset_index(drop=True).rename_axis(self.id_col).reset_index()
+        future = None
+        if self._exog("futr_exog_list"):
+            points = (first[pairs[:, 0]] + starts)[:, None] + np.arange(self.h)
+            future = df.iloc[points.ravel()].assign(**{self.id_col: np.repeat(np.arange(len(pairs)), self.h)})
+        return self._history(history, static), self._future(future)
+
+    def _unobserved_point(self, first_rows):
+        """A history of one missing point (NaN) before each series' first
+        row: the window at a series' start is forecast from nothing
+        observed, as neuralforecast forecasts it from zeros with mask 0
+        (fcast pads a short history the same way)."""
+        rows = first_rows.copy()
+        step = int(self.freq) if pd.api.types.is_integer_dtype(rows[self.time_col].dtype) else _offset(self.freq)
+        rows[self.time_col] = rows[self.time_col] - step
+        rows[[c for c in rows.columns if c not in (self.id_col, self.time_col)]] = np.nan
+        return rows
+
+    def make_future_dataframe(self, df=None, h=None):
+        """neuralforecast's: unique_id and ds of the h points (the models'
+        horizon when None) after the end of every series of the fitted df,
+        or of df when given, at the fitted freq; series in sorted order."""
+        if self._panel is None:
+            raise Exception("You must fit the model first.")
+        ends = self._panel
+        if df is not None:
+            last = df.groupby(self.id_col, sort=True)[self.time_col].max()
+            # Panel.future reads only these three attributes: the series' ends of df, no C panel needed
+            ends = types.SimpleNamespace(uids=last.index, last=last.to_numpy(), ds_dtype=df[self.time_col].dtype)
+        return Panel.future(ends, self.h if h is None else h, self.freq, self.id_col, self.time_col)
+
+    def get_missing_future(self, futr_df, df=None, h=None):
+        """neuralforecast's: the rows of make_future_dataframe(df, h) that
+        futr_df lacks (by id and ds): what predict's futr_df must still give."""
+        expected = self.make_future_dataframe(df, h=h)
+        keys = [self.id_col, self.time_col]
+        merged = expected.merge(futr_df[keys].drop_duplicates(), on=keys, how="left", indicator=True)
+        return merged.loc[merged["_merge"] == "left_only", keys].reset_index(drop=True)
 
     def _forecast_levels(self, name, trained, panel, future, level):
         """A point model's forecasts with its conformal intervals at `level`,
@@ -362,12 +454,19 @@ class NeuralForecast:
             frame[name + suffix] = forecast[order, k]
         return frame
 
+    def _dataset_columns(self):
+        """The columns of df the models read, as fit keeps them."""
+        exog = self._exog("futr_exog_list") + self._exog("hist_exog_list")
+        return [self.id_col, self.time_col, self.target_col] + list(dict.fromkeys(exog))
+
     def save(self, path, model_index=None, save_dataset=True, overwrite=False):
         """Writes each model's fcast model file (<name>_<count>.safetensors,
         the file `fcast predict --model` reads) and fcast.json (freq, column
         names, each model's class and arguments) into the directory path.
-        The training data is not saved, whatever save_dataset says: after
-        load, pass df to predict."""
+        save_dataset=True also writes the fitted df's columns the models
+        read (dataset.npz, and static.npz for static_df), so that the loaded
+        object forecasts without df, as neuralforecast's dataset.pkl does
+        (numpy's format rather than a pickle: loading runs no code)."""
         path = os.fspath(path)
         if os.path.isdir(path) and os.listdir(path) and not overwrite:
             raise Exception("Directory is not empty. Set `overwrite=True` to overwrite files.")
@@ -386,12 +485,17 @@ class NeuralForecast:
                 "target_col": self.target_col, "models": entries}
         with open(os.path.join(path, _META), "w") as f:
             json.dump(meta, f, indent=1, default=lambda value: value.item())   # numpy scalars
+        if save_dataset and self._df is not None:
+            write_frame(os.path.join(path, _DATASET), self._df)
+            if self._static_df is not None:
+                write_frame(os.path.join(path, _STATIC), self._static_df)
 
     @staticmethod
     def load(path, verbose=False, **kwargs):
         """A NeuralForecast from a directory `save` wrote: its models remade
-        from fcast.json and their weights from the model files. predict then
-        needs df (the training data is not saved)."""
+        from fcast.json and their weights from the model files, and the
+        training data when save wrote it (save_dataset=True): predict then
+        forecasts without df; otherwise it needs df."""
         path = os.fspath(path)
         with open(os.path.join(path, _META)) as f:
             meta = json.load(f)
@@ -402,6 +506,11 @@ class NeuralForecast:
         for i, entry in enumerate(meta["models"]):
             nf._trained[i] = Handle(lib.fcast_model_free)
             check(lib.fcast_model_load(os.path.join(path, entry["file"]).encode(), nf._trained[i].out()))
+        if os.path.exists(os.path.join(path, _DATASET)):
+            static = os.path.join(path, _STATIC)
+            nf._static_df = read_frame(static) if os.path.exists(static) else None
+            nf._df = read_frame(os.path.join(path, _DATASET))
+            nf._panel = nf._history(nf._df, nf._static_df)
         return nf
 
 

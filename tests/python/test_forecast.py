@@ -79,8 +79,7 @@ def test_save_load(fitted, monthly, tmp_path):
     loaded = NeuralForecast.load(tmp_path / "nf")
     assert [repr(m) for m in loaded.models] == ["NHITS", "NHITS"] and loaded.freq == "MS"
     pd.testing.assert_frame_equal(loaded.predict(df=monthly), fitted.predict())
-    with pytest.raises(ValueError, match="pass df"):
-        loaded.predict()
+    pd.testing.assert_frame_equal(loaded.predict(), fitted.predict())   # save_dataset=True's default
 
 
 def test_integer_ds(monthly):
