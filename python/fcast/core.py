@@ -235,9 +235,8 @@ class NeuralForecast:
         """neuralforecast's predict_insample: each model's forecasts of
         windows of h points over the fitted history, every step_size points
         (windows as _insample.py says), each forecast from the points
-        before it with the fitted weights. Columns unique_id, ds, cutoff,
-        one per model output, y (the cutoff is the window's first ds, as
-        neuralforecast's). level and quantiles are refused: fcast's
+        before it with the fitted weights. Columns unique_id, ds, cutoff
+        (the point before the window), one per model output, y. level and quantiles are refused: fcast's
         intervals are conformal, which neuralforecast refuses in-sample too;
         MQLoss models give their quantile columns."""
         _unsupported("predict_insample", level=level, quantiles=quantiles)
@@ -251,7 +250,7 @@ class NeuralForecast:
         rows = (first[pairs[:, 0]] + pairs[:, 1])[:, None] + np.arange(self.h)   # df's row of each point
         frame = pd.DataFrame({self.id_col: df[self.id_col].to_numpy()[rows.ravel()],
                               self.time_col: df[self.time_col].to_numpy()[rows.ravel()],
-                              "cutoff": df[self.time_col].to_numpy()[np.repeat(rows[:, 0], self.h)]})
+                              "cutoff": self._step_back(df[self.time_col].iloc[np.repeat(rows[:, 0], self.h)])})
         history, future = self._insample_panels(df, position, first, pairs)
         for model, name, trained in zip(self.models, self._model_names(), self._trained):
             forecasts = self._forecast(model, trained, history, future)
@@ -284,14 +283,18 @@ class NeuralForecast:
             future = df.iloc[points.ravel()].assign(**{self.id_col: np.repeat(np.arange(len(pairs)), self.h)})
         return self._history(history, static), self._future(future)
 
+    def _step_back(self, ds):
+        """ds one freq step earlier (a window's cutoff: the point before its first)."""
+        step = int(self.freq) if pd.api.types.is_integer_dtype(ds.dtype) else _offset(self.freq)
+        return (ds - step).to_numpy()
+
     def _unobserved_point(self, first_rows):
         """A history of one missing point (NaN) before each series' first
         row: the window at a series' start is forecast from nothing
         observed, as neuralforecast forecasts it from zeros with mask 0
         (fcast pads a short history the same way)."""
         rows = first_rows.copy()
-        step = int(self.freq) if pd.api.types.is_integer_dtype(rows[self.time_col].dtype) else _offset(self.freq)
-        rows[self.time_col] = rows[self.time_col] - step
+        rows[self.time_col] = self._step_back(rows[self.time_col])
         rows[[c for c in rows.columns if c not in (self.id_col, self.time_col)]] = np.nan
         return rows
 

@@ -4,7 +4,7 @@ get_missing_future and save(save_dataset=True)/load/predict() (issue 35).
 The truths are independent of the code under test: future frames are
 pandas' own date arithmetic; in-sample windows follow neuralforecast
 3.3.0's layout (last window ending at each series' end, the first at
-(L - h) mod step_size, cutoff = the window's first ds) and each window's
+(L - h) mod step_size, cutoff = the point before the window, as its frames have it) and each window's
 forecast equals predict() on the history cut before it.
 """
 import numpy as np
@@ -77,7 +77,7 @@ def test_predict_insample_windows_are_neuralforecasts(point, monthly, step_size)
     for uid, rows in frame.groupby("unique_id"):
         series = monthly[monthly.unique_id == uid].sort_values("ds").reset_index(drop=True)
         starts = np.arange((len(series) - H) % step_size, len(series) - H + 1, step_size)
-        assert list(rows.cutoff.unique()) == list(series.ds[starts])
+        assert list(rows.cutoff.unique()) == list(series.ds[starts] - pd.DateOffset(months=1))
         assert list(rows.ds) == list(series.ds[(starts[:, None] + np.arange(H)).ravel()])
         assert list(rows.y) == list(series.y[(starts[:, None] + np.arange(H)).ravel()])
 
@@ -89,7 +89,7 @@ def test_predict_insample_forecasts_are_predicts_of_the_cut_history(point, month
         cut = cut[cut.groupby("unique_id").ds.transform("size") == points]   # series long enough for a window
         expected = point.predict(df=cut)
         got = frame.merge(cut.groupby("unique_id").ds.max().rename("end").reset_index())
-        got = got[got.cutoff == got.end + pd.DateOffset(months=1)]
+        got = got[got.cutoff == got.end]
         np.testing.assert_allclose(got.NHITS.to_numpy(), expected.NHITS.to_numpy(), rtol=1e-5, atol=1e-5)
 
 
