@@ -180,6 +180,8 @@ class NeuralForecast:
         extra = [("val-size", str(int(val_size)))] if val_size else []
         self._trained = [None] * len(self.models)
         for i, (model, name) in enumerate(zip(self.models, self._model_names())):
+            if hasattr(model, "_search"):   # an Auto model picks its configuration first (fcast/auto.py)
+                model._search(self._panel, val_size, name, model._shows_progress(verbose))
             intervals = prediction_intervals._settings() if prediction_intervals and _point(model) else []
             training = _Training(model._config(extra + intervals), self._panel, name, model._shows_progress(verbose),
                                  words=model._words)

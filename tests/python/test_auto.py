@@ -1,0 +1,145 @@
+"""fcast.auto: neuralforecast's Auto models, searched without ray or optuna."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from fcast import NeuralForecast
+from fcast._space import Trial, resolve
+from fcast.auto import (AutoLSTM, AutoMLP, AutoNBEATS, AutoNBEATSx, AutoNHITS, AutoPatchTST, AutoTiDE,
+                        _model_arguments, tune)
+from fcast.models import NHITS
+
+H = 4
+# tiny trials: one validation check at the last step, so best = last loss
+_FIXED = {"max_steps": 5, "val_check_steps": 5, "mlp_units": [[8, 8]] * 3, "windows_batch_size": 64}
+
+
+@pytest.fixture(scope="module")
+def panel():
+    rng = np.random.default_rng(0)
+    n = 48
+    return pd.concat([pd.DataFrame({"unique_id": uid, "ds": pd.date_range("2000-01-01", periods=n, freq="MS"),
+                                    "y": 10 + np.sin(np.arange(n) / 2 + k) + rng.normal(0, 0.1, n)})
+                      for k, uid in enumerate(["a", "b", "c"])], ignore_index=True)
+
+
+def _validation_loss(df, values):
+    """A configuration's validation loss computed here: with val_size = h
+    the one validation window per series is its last h points, forecast
+    from the points before by the model trained with them held out."""
+    nf = NeuralForecast(models=[NHITS(h=H, **values)], freq="MS")
+    nf.fit(df, val_size=H)
+    history = df.groupby("unique_id").head(len(df) // 3 - H)
+    forecast = nf.predict(df=history)
+    actual = df.groupby("unique_id").tail(H)
+    return float(np.mean(np.abs(forecast["NHITS"].to_numpy() - actual["y"].to_numpy())))
+
+
+def test_auto_nhits_picks_the_lowest_validation_loss(panel):
+    config = dict(_FIXED, input_size=tune.choice([4, 8, 12]), learning_rate=tune.loguniform(1e-3, 3e-2),
+                  random_seed=tune.randint(1, 20))
+    auto = AutoNHITS(h=H, config=config, num_samples=3)
+    nf = NeuralForecast(models=[auto], freq="MS")
+    nf.fit(panel)
+    forecast = nf.predict()
+    assert list(forecast.columns) == ["unique_id", "ds", "AutoNHITS"] and len(forecast) == 3 * H
+    results = auto.results
+    assert len(results) == 3 and results["loss"].notna().all()
+    rescored = []
+    for _, row in results.iterrows():
+        values = {k[len("config/"):]: v for k, v in row.items() if k.startswith("config/")}
+        values = {k: int(v) if isinstance(v, np.integer) else v for k, v in values.items()}
+        rescored.append(_validation_loss(panel, values))
+    np.testing.assert_allclose(rescored, results["loss"], rtol=1e-4)
+    best = int(np.argmin(rescored))
+    assert auto.best_config["input_size"] == results["config/input_size"][best]
+    assert auto.best_config["learning_rate"] == results["config/learning_rate"][best]
+
+
+# neuralforecast 3.3.0's default_config spaces, copied from neuralforecast/auto.py
+# (AutoNHITS, AutoMLP, AutoLSTM, AutoPatchTST): choices as lists, ranges as (low, high) inclusive
+_NF_SPACES = {
+    AutoNHITS: {"input_size": [H * m for m in [1, 2, 3, 4, 5]], "step_size": [1, H],
+                "n_pool_kernel_size": [[2, 2, 1], [1, 1, 1], [2, 2, 2], [4, 4, 4], [8, 4, 1], [16, 8, 1]],
+                "n_freq_downsample": [[168, 24, 1], [24, 12, 1], [180, 60, 1], [60, 8, 1], [40, 20, 1], [1, 1, 1]],
+                "learning_rate": (1e-4, 1e-1), "scaler_type": [None, "robust", "standard"],
+                "max_steps": list(range(500, 1501, 100)), "batch_size": [32, 64, 128, 256],
+                "windows_batch_size": [128, 256, 512, 1024], "random_seed": list(range(1, 20))},
+    AutoMLP: {"input_size": [H * m for m in [1, 2, 3, 4, 5]], "step_size": [1, H], "hidden_size": [256, 512, 1024],
+              "num_layers": [2, 3, 4, 5], "learning_rate": (1e-4, 1e-1), "scaler_type": [None, "robust", "standard"],
+              "max_steps": [500, 1000], "batch_size": [32, 64, 128, 256], "windows_batch_size": [128, 256, 512, 1024],
+              "random_seed": list(range(1, 20))},
+    AutoLSTM: {"input_size": [H * m for m in [-1, 4, 16, 64]], "inference_input_size": [-H],
+               "encoder_hidden_size": [16, 32, 64, 128], "encoder_n_layers": [1, 2, 3], "context_size": [5, 10, 50],
+               "decoder_hidden_size": [16, 32, 64, 128], "learning_rate": (1e-4, 1e-1), "max_steps": [500, 1000],
+               "batch_size": [16, 32], "random_seed": list(range(1, 20))},
+    AutoPatchTST: {"input_size": [H * m for m in [1, 2, 3]], "step_size": [1, H], "hidden_size": [16, 128, 256],
+                   "n_heads": [4, 16], "patch_len": [16, 24], "learning_rate": (1e-4, 1e-1),
+                   "scaler_type": [None, "robust", "standard"], "revin": [False, True], "max_steps": [500, 1000, 5000],
+                   "batch_size": [32, 64, 128, 256], "windows_batch_size": [128, 256, 512, 1024],
+                   "random_seed": list(range(1, 20))},
+}
+
+
+def _inside(value, space):
+    if isinstance(space, tuple):
+        return space[0] <= value <= space[1]
+    return value in space
+
+
+@pytest.mark.parametrize("cls", list(_NF_SPACES), ids=lambda c: c.__name__)
+def test_default_config_draws_lie_in_neuralforecast_spaces(cls):
+    space = _NF_SPACES[cls]
+    rng = np.random.default_rng(5)
+    for number in range(40):
+        values = resolve(cls.get_default_config(H, "ray"), Trial(number, rng))
+        assert set(values) == set(space)
+        for name, value in values.items():
+            assert _inside(value, space[name]), (name, value)
+        cls._cls(h=H, **_model_arguments(values))   # and fcast's model takes every draw
+
+
+def test_optuna_default_config_draws_randint_inclusive():
+    """neuralforecast's _ray_config_to_optuna calls suggest_int(lower, upper):
+    under optuna randint(1, 20) draws 20 too, under ray it never does."""
+    rng = np.random.default_rng(1)
+    seeds = {AutoNHITS.get_default_config(H, "optuna")(Trial(n, rng))["random_seed"] for n in range(400)}
+    assert seeds == set(range(1, 21))
+    ray = {resolve(AutoNHITS.get_default_config(H, "ray"), Trial(n, rng))["random_seed"] for n in range(400)}
+    assert ray == set(range(1, 20))
+
+
+@pytest.mark.parametrize("cls", [AutoNBEATS, AutoNBEATSx, AutoTiDE], ids=lambda c: c.__name__)
+def test_other_default_configs_make_fcast_models(cls):
+    rng = np.random.default_rng(2)
+    for number in range(20):
+        cls._cls(h=H, **_model_arguments(resolve(cls.get_default_config(H, "ray"), Trial(number, rng))))
+
+
+def test_callable_config_runs_without_optuna(panel):
+    def config(trial):
+        return dict(_FIXED, input_size=trial.suggest_categorical("input_size", [4, 8]),
+                    learning_rate=trial.suggest_float("learning_rate", 1e-3, 1e-2, log=True),
+                    random_seed=trial.suggest_int("random_seed", 1, 3))
+    auto = AutoNHITS(h=H, config=config, num_samples=2, backend="optuna", alias="tuned")
+    nf = NeuralForecast(models=[auto], freq="MS")
+    nf.fit(panel, val_size=8)
+    assert list(nf.predict().columns) == ["unique_id", "ds", "tuned"]
+    assert len(auto.results) == 2
+    assert auto.results["config/input_size"].isin([4, 8]).all()
+    assert auto.results["config/learning_rate"].between(1e-3, 1e-2).all()
+
+
+def test_refusals_name_the_argument():
+    class TPESampler:   # stands for optuna.samplers.TPESampler: refused by its name
+        pass
+    with pytest.raises(NotImplementedError, match="TPESampler"):
+        AutoNHITS(h=H, search_alg=TPESampler())
+    with pytest.raises(NotImplementedError, match="callbacks"):
+        AutoNHITS(h=H, callbacks=[print])
+    with pytest.raises(ValueError, match="Unknown backend"):
+        AutoNHITS(h=H, backend="hyperopt")
+    with pytest.raises(ValueError, match="dict"):
+        AutoNHITS(h=H, config=lambda trial: {}, backend="ray")
+    with pytest.raises(Exception, match="`h` init argument"):
+        AutoNHITS(h=H, config={"h": 8, "input_size": 8})
