@@ -409,6 +409,8 @@ class NeuralForecast:
         else:
             self.id_col, self.time_col, self.target_col = id_col, time_col, target_col
             panel = self._history(df, static_df)
+        self._search_before_windows(df if df is not None else self._df, static_df, n_windows, step_size, refit,
+                                    val_size, verbose)
         extra = [("val-size", str(int(val_size)))] if val_size else []
         cv = (n_windows, step_size, 0 if refit is False else 1 if refit is True else int(refit))
         frame = None
@@ -418,6 +420,23 @@ class NeuralForecast:
             frame = self._cv_frame(model, name, result, panel, frame)
         frame[self.target_col] = frame.pop(self.target_col)   # y last, as neuralforecast's
         return frame
+
+    def _search_before_windows(self, df, static_df, n_windows, step_size, refit, val_size, verbose):
+        """Auto models search on each series without its cross-validation
+        points, as neuralforecast's BaseAuto.fit with test_size holds them
+        out; the best configuration is then cross-validated. With refit,
+        neuralforecast searches again per window: refused."""
+        autos = [(m, n) for m, n in zip(self.models, self._model_names()) if hasattr(m, "_search")]
+        if not autos:
+            return
+        if refit is not False:
+            raise NotImplementedError(f"fcast: cross_validation(refit={refit!r}) with {autos[0][1]}: fcast searches "
+                                      "an Auto model once, before the first window (refit=False)")
+        test = self.h + (n_windows - 1) * step_size
+        before = df[df.groupby(self.id_col).cumcount(ascending=False).to_numpy() >= test]
+        panel = self._history(before, static_df)
+        for model, name in autos:
+            model._search(panel, val_size, name, model._shows_progress(verbose))
 
     def _cv_windows(self, n_windows, step_size, test_size):
         """n_windows, from test_size when that is given instead (neuralforecast's rule)."""

@@ -87,6 +87,7 @@ def _inside(value, space):
     return value in space
 
 
+@pytest.mark.filterwarnings("ignore:Input size too small")   # AutoLSTM's -h, as neuralforecast warns too
 @pytest.mark.parametrize("cls", list(_NF_SPACES), ids=lambda c: c.__name__)
 def test_default_config_draws_lie_in_neuralforecast_spaces(cls):
     space = _NF_SPACES[cls]
@@ -143,3 +144,17 @@ def test_refusals_name_the_argument():
         AutoNHITS(h=H, config=lambda trial: {}, backend="ray")
     with pytest.raises(Exception, match="`h` init argument"):
         AutoNHITS(h=H, config={"h": 8, "input_size": 8})
+
+
+def test_cross_validation_searches_before_the_windows(panel):
+    """The search sees no cross-validation point: the same search on the
+    panel without its last 2 h points picks the same trials' losses."""
+    config = dict(_FIXED, input_size=tune.choice([4, 8]), random_seed=tune.randint(1, 20))
+    auto = AutoNHITS(h=H, config=config, num_samples=2)
+    cv = NeuralForecast(models=[auto], freq="MS").cross_validation(panel, n_windows=2, step_size=H)
+    assert list(cv.columns) == ["unique_id", "ds", "cutoff", "AutoNHITS", "y"] and len(cv) == 3 * 2 * H
+    alone = AutoNHITS(h=H, config=config, num_samples=2)
+    NeuralForecast(models=[alone], freq="MS").fit(panel.groupby("unique_id").head(48 - 2 * H))
+    np.testing.assert_allclose(auto.results["loss"], alone.results["loss"], rtol=1e-6)
+    with pytest.raises(NotImplementedError, match="refit"):
+        NeuralForecast(models=[auto], freq="MS").cross_validation(panel, n_windows=2, step_size=H, refit=True)
