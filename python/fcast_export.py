@@ -103,7 +103,8 @@ def _loss(loss):
         return "mase", {"seasonality": int(loss.seasonality)}
     if name == "QuantileLoss":
         return "quantile", {"q": float(loss.q)}
-    if name == "MQLoss":
+    if name in ("MQLoss", "HuberMQLoss"):
+        fc_name, params = ("mq", {}) if name == "MQLoss" else ("huber-mq", {"delta": float(loss.delta)})
         names = list(loss.output_names)
         levels = []
         for n in names:   # level_to_outputs' names ("-lo-80") give the levels back
@@ -114,9 +115,10 @@ def _loss(loss):
             if n != "-median" and int(parts[2]) not in levels:
                 levels.append(int(parts[2]))
         if levels is not None and names[0] == "-median":
-            return "mq", {"level": sorted(levels)}
-        return "mq", {"quantiles": [float(q) for q in loss.quantiles.detach().cpu().tolist()]}
-    raise ValueError(f"fcast knows MAE, MSE, HuberLoss, SMAPE, MAPE, MASE, QuantileLoss and MQLoss, not {name}")
+            return fc_name, {**params, "level": sorted(levels)}
+        return fc_name, {**params, "quantiles": [float(q) for q in loss.quantiles.detach().cpu().tolist()]}
+    raise ValueError(f"fcast knows MAE, MSE, HuberLoss, SMAPE, MAPE, MASE, QuantileLoss, MQLoss and HuberMQLoss, "
+                     f"not {name}")
 
 
 def save_for_fcast(model, path, freq, ds_kind):

@@ -27,7 +27,7 @@ window with a constant input (MASE's scale 0) and unobserved points.
 
 The classes are called with the shapes neuralforecast's training_step gives
 them for a univariate model: y, mask (B, h, 1), y_hat (B, h, 1) or, for
-MQLoss, (B, h, Q) through its domain_map. MASE gets y_insample as
+MQLoss and HuberMQLoss, (B, h, Q) through their domain_map. MASE gets y_insample as
 (B, L), the shape its docstring gives: per window scales. (training_step
 passes (B, L, 1); MASE's scale[:, None, None] then broadcasts every window's
 error against every window's scale: see check_mase_broadcast and
@@ -49,7 +49,7 @@ import torch
 from safetensors.numpy import load_file, save_file
 
 import neuralforecast
-from neuralforecast.losses.pytorch import (MAE, MAPE, MASE, MSE, SMAPE, HuberLoss, MQLoss,
+from neuralforecast.losses.pytorch import (MAE, MAPE, MASE, MSE, SMAPE, HuberLoss, HuberMQLoss, MQLoss,
                                            QuantileLoss)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -69,6 +69,11 @@ CASES = [
     ("quantile_q0.9", "quantile", {"q": 0.9}, lambda: QuantileLoss(q=0.9)),
     ("mq_level", "mq", {"level": [80, 90]}, lambda: MQLoss(level=[80, 90])),
     ("mq_quantiles", "mq", {"quantiles": [0.1, 0.5, 0.9]}, lambda: MQLoss(quantiles=[0.1, 0.5, 0.9])),
+    # appended after the cases above, so their inputs (one rng) stay the same
+    ("huber_mq_level", "huber-mq", {"delta": 0.5, "level": [80, 90]},
+     lambda: HuberMQLoss(level=[80, 90], delta=0.5)),
+    ("huber_mq_quantiles", "huber-mq", {"delta": 2.0, "quantiles": [0.1, 0.5, 0.9]},
+     lambda: HuberMQLoss(quantiles=[0.1, 0.5, 0.9], delta=2.0)),
 ]
 
 
@@ -104,7 +109,7 @@ def inputs(rng, q_count, delta):
 def evaluate(loss, yhat, y, mask, insample):
     """The class's loss and torch's gradient wrt yhat, as training_step calls it."""
     yh = torch.tensor(yhat, requires_grad=True)
-    out = loss.domain_map(yh if isinstance(loss, MQLoss) else yh)
+    out = loss.domain_map(yh)
     value = loss(y=torch.tensor(y)[:, :, None], y_hat=out, y_insample=torch.tensor(insample),
                  mask=torch.tensor(mask)[:, :, None])
     (grad,) = torch.autograd.grad(value, yh)
