@@ -33,6 +33,15 @@ passes (B, L, 1); MASE's scale[:, None, None] then broadcasts every window's
 error against every window's scale: see check_mase_broadcast and
 docs/training.md.)
 
+DistributionLoss('Normal') (its per-point parts, kernels/dist_normal.h),
+under "normal.": raw (B, h, 2) network outputs, loc and scale (B) the
+window scaler's, y (B, h) on the original scale, and from neuralforecast's
+own domain_map, scale_decouple and get_distribution: nll (B, h), the
+negated log_prob; grad (B, h, 2), autograd's d sum(nll) / d raw; icdf
+(B, h, 5) Normal.icdf at NORMAL_QUANTILES; sampled (B, h, 5) the quantiles
+DistributionLoss.sample draws from num_samples=1000 (what neuralforecast's
+predict returns).
+
 Metadata: "cases" (JSON list of {name, loss, params}) and the versions.
 """
 
@@ -49,8 +58,8 @@ import torch
 from safetensors.numpy import load_file, save_file
 
 import neuralforecast
-from neuralforecast.losses.pytorch import (MAE, MAPE, MASE, MSE, SMAPE, HuberLoss, HuberMQLoss, MQLoss,
-                                           QuantileLoss)
+from neuralforecast.losses.pytorch import (MAE, MAPE, MASE, MSE, SMAPE, DistributionLoss, HuberLoss, HuberMQLoss,
+                                           MQLoss, QuantileLoss)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 B, H, L = 5, 7, 12
@@ -75,6 +84,36 @@ CASES = [
     ("huber_mq_quantiles", "huber-mq", {"delta": 2.0, "quantiles": [0.1, 0.5, 0.9]},
      lambda: HuberMQLoss(quantiles=[0.1, 0.5, 0.9], delta=2.0)),
 ]
+
+
+NORMAL_QUANTILES = [0.05, 0.1, 0.5, 0.9, 0.95]
+
+
+def normal_distribution():
+    """DistributionLoss('Normal')'s per-point parts (module docstring)."""
+    rng = np.random.default_rng(20250101)
+    raw = rng.normal(0.0, 1.5, size=(B, H, 2)).astype(np.float32)
+    raw[0, 0, 1] = 25.0                # softplus above its threshold 20: b itself
+    raw[0, 1, 1] = -8.0                # std near its floor 0.2 scale
+    loc = rng.normal(0.0, 3.0, size=B).astype(np.float32)
+    scale = rng.uniform(0.5, 4.0, size=B).astype(np.float32)
+    scale[1] = 1.0; loc[1] = 0.0       # the identity scaler's
+    y = (loc[:, None] + scale[:, None] * rng.normal(0.0, 1.5, size=(B, H))).astype(np.float32)
+    loss = DistributionLoss(distribution="Normal", quantiles=NORMAL_QUANTILES, num_samples=1000)
+    t_raw = torch.tensor(raw, requires_grad=True)
+    t_loc, t_scale = torch.tensor(loc)[:, None, None], torch.tensor(scale)[:, None, None]
+    args = loss.scale_decouple(output=loss.domain_map(t_raw), loc=t_loc, scale=t_scale)
+    distr = loss.get_distribution(distr_args=args)
+    nll = -distr.log_prob(torch.tensor(y)[:, :, None])
+    (grad,) = torch.autograd.grad(nll.sum(), t_raw)
+    qs = torch.tensor(NORMAL_QUANTILES)
+    icdf = torch.stack([distr.icdf(q) for q in qs], dim=-1)[:, :, 0, :]
+    torch.manual_seed(1)
+    _, _, sampled = loss.sample(distr_args=[a.detach() for a in args])
+    f32 = lambda a: np.ascontiguousarray(a.detach().numpy() if torch.is_tensor(a) else a, dtype=np.float32)
+    return {"normal.raw": f32(raw), "normal.loc": f32(loc), "normal.scale": f32(scale), "normal.y": f32(y),
+            "normal.nll": f32(nll[:, :, 0]), "normal.grad": f32(grad), "normal.icdf": f32(icdf),
+            "normal.sampled": f32(sampled[:, :, 0, :])}
 
 
 @contextlib.contextmanager
@@ -164,10 +203,12 @@ def generate(out):
             tensors[f"{name}.{key}"] = np.ascontiguousarray(arr, dtype=np.float32)
         cases.append({"name": name, "loss": fc_name, "params": params,
                       "output_names": [str(s) for s in loss.output_names]})
+    tensors.update(normal_distribution())
     check_mq_weight()
     mase = check_mase_broadcast(rng)
     meta = {
         "cases": json.dumps(cases),
+        "normal_quantiles": json.dumps(NORMAL_QUANTILES),
         "shape": json.dumps({"B": B, "h": H, "L": L}),
         "mase_training_step_broadcast": json.dumps(mase),
         "neuralforecast_version": neuralforecast.__version__,
