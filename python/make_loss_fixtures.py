@@ -42,6 +42,11 @@ negated log_prob; grad (B, h, 2), autograd's d sum(nll) / d raw; icdf
 DistributionLoss.sample draws from num_samples=1000 (what neuralforecast's
 predict returns).
 
+DistributionLoss('StudentT') and ('Poisson') likewise under "studentt." and
+"poisson." (kernels/dist_studentt.h, dist_poisson.h): raw (B, h, 3) or
+(B, h, 1), loc, scale, y (Poisson's y non-negative, integers and not),
+nll and grad.
+
 Metadata: "cases" (JSON list of {name, loss, params}) and the versions.
 """
 
@@ -114,6 +119,37 @@ def normal_distribution():
     return {"normal.raw": f32(raw), "normal.loc": f32(loc), "normal.scale": f32(scale), "normal.y": f32(y),
             "normal.nll": f32(nll[:, :, 0]), "normal.grad": f32(grad), "normal.icdf": f32(icdf),
             "normal.sampled": f32(sampled[:, :, 0, :])}
+
+
+def other_distribution(name, k, y_of):
+    """DistributionLoss(name)'s NLL and autograd gradient per point."""
+    rng = np.random.default_rng({"StudentT": 11, "Poisson": 12}[name])
+    raw = rng.normal(0.0, 1.5, size=(B, H, k)).astype(np.float32)
+    raw[0, 0, :] = 25.0                # softplus above its threshold 20
+    loc = rng.normal(0.0, 3.0, size=B).astype(np.float32)
+    scale = rng.uniform(0.5, 4.0, size=B).astype(np.float32)
+    scale[1] = 1.0; loc[1] = 0.0       # the identity scaler's
+    y = y_of(rng, loc, scale).astype(np.float32)
+    loss = DistributionLoss(distribution=name, level=[80])
+    t_raw = torch.tensor(raw, requires_grad=True)
+    t_loc, t_scale = torch.tensor(loc)[:, None, None], torch.tensor(scale)[:, None, None]
+    args = loss.scale_decouple(output=loss.domain_map(t_raw), loc=t_loc, scale=t_scale)
+    nll = -loss.get_distribution(distr_args=args).log_prob(torch.tensor(y)[:, :, None])
+    (grad,) = torch.autograd.grad(nll.sum(), t_raw)
+    f32 = lambda a: np.ascontiguousarray(a.detach().numpy() if torch.is_tensor(a) else a, dtype=np.float32)
+    p = name.lower() + "."
+    return {p + "raw": f32(raw), p + "loc": f32(loc), p + "scale": f32(scale), p + "y": f32(y),
+            p + "nll": f32(nll[:, :, 0]), p + "grad": f32(grad)}
+
+
+def studentt_y(rng, loc, scale):
+    return loc[:, None] + scale[:, None] * rng.standard_t(4.0, size=(B, H))
+
+
+def poisson_y(rng, loc, scale):
+    y = rng.poisson(3.0, size=(B, H)).astype(np.float64)
+    y[2, :3] = [0.0, 0.5, 2.25]        # zero (xlogy's 0) and non-integers
+    return y
 
 
 @contextlib.contextmanager
@@ -204,6 +240,8 @@ def generate(out):
         cases.append({"name": name, "loss": fc_name, "params": params,
                       "output_names": [str(s) for s in loss.output_names]})
     tensors.update(normal_distribution())
+    tensors.update(other_distribution("StudentT", 3, studentt_y))
+    tensors.update(other_distribution("Poisson", 1, poisson_y))
     check_mq_weight()
     mase = check_mase_broadcast(rng)
     meta = {
