@@ -42,10 +42,14 @@ negated log_prob; grad (B, h, 2), autograd's d sum(nll) / d raw; icdf
 DistributionLoss.sample draws from num_samples=1000 (what neuralforecast's
 predict returns).
 
-DistributionLoss('StudentT') and ('Poisson') likewise under "studentt." and
-"poisson." (kernels/dist_studentt.h, dist_poisson.h): raw (B, h, 3) or
-(B, h, 1), loc, scale, y (Poisson's y non-negative, integers and not),
-nll and grad.
+DistributionLoss('StudentT'), ('Poisson') and ('NegativeBinomial')
+likewise under "studentt.", "poisson." and "negativebinomial."
+(kernels/dist_studentt.h, dist_poisson.h, dist_nbinomial.h): raw (B, h, 3),
+(B, h, 1) or (B, h, 2), loc, scale, y (the counts' y non-negative,
+integers and not), nll and grad. NegativeBinomial's nll and grad are
+torch's in float64 on the same inputs: in float32 its lgamma(n + y) -
+lgamma(n) cancels most digits at large total_count n (its own noise is
+~1e-4 there), so the float64 values are the truth the kernel is held to.
 
 Metadata: "cases" (JSON list of {name, loss, params}) and the versions.
 """
@@ -121,20 +125,22 @@ def normal_distribution():
             "normal.sampled": f32(sampled[:, :, 0, :])}
 
 
-def other_distribution(name, k, y_of):
+def other_distribution(name, k, y_of, dtype=torch.float32):
     """DistributionLoss(name)'s NLL and autograd gradient per point."""
-    rng = np.random.default_rng({"StudentT": 11, "Poisson": 12}[name])
+    rng = np.random.default_rng({"StudentT": 11, "Poisson": 12, "NegativeBinomial": 13}[name])
     raw = rng.normal(0.0, 1.5, size=(B, H, k)).astype(np.float32)
     raw[0, 0, :] = 25.0                # softplus above its threshold 20
     loc = rng.normal(0.0, 3.0, size=B).astype(np.float32)
     scale = rng.uniform(0.5, 4.0, size=B).astype(np.float32)
     scale[1] = 1.0; loc[1] = 0.0       # the identity scaler's
+    if name == "NegativeBinomial":
+        loc = np.abs(loc)              # counts: mu >= 0 (a clamped probs is tests/test_dist_nll.c's own check)
     y = y_of(rng, loc, scale).astype(np.float32)
     loss = DistributionLoss(distribution=name, level=[80])
-    t_raw = torch.tensor(raw, requires_grad=True)
-    t_loc, t_scale = torch.tensor(loc)[:, None, None], torch.tensor(scale)[:, None, None]
+    t_raw = torch.tensor(raw, dtype=dtype, requires_grad=True)
+    t_loc, t_scale = (torch.tensor(a, dtype=dtype)[:, None, None] for a in (loc, scale))
     args = loss.scale_decouple(output=loss.domain_map(t_raw), loc=t_loc, scale=t_scale)
-    nll = -loss.get_distribution(distr_args=args).log_prob(torch.tensor(y)[:, :, None])
+    nll = -loss.get_distribution(distr_args=args).log_prob(torch.tensor(y, dtype=dtype)[:, :, None])
     (grad,) = torch.autograd.grad(nll.sum(), t_raw)
     f32 = lambda a: np.ascontiguousarray(a.detach().numpy() if torch.is_tensor(a) else a, dtype=np.float32)
     p = name.lower() + "."
@@ -242,6 +248,7 @@ def generate(out):
     tensors.update(normal_distribution())
     tensors.update(other_distribution("StudentT", 3, studentt_y))
     tensors.update(other_distribution("Poisson", 1, poisson_y))
+    tensors.update(other_distribution("NegativeBinomial", 2, poisson_y, torch.float64))
     check_mq_weight()
     mase = check_mase_broadcast(rng)
     meta = {

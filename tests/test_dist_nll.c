@@ -1,5 +1,6 @@
-/* DistributionLoss('StudentT') and ('Poisson')'s per-point kernels
- * (kernels/dist_studentt.h, dist_poisson.h): the negative log-likelihood
+/* DistributionLoss('StudentT'), ('Poisson') and ('NegativeBinomial')'s
+ * per-point kernels (kernels/dist_studentt.h, dist_poisson.h,
+ * dist_nbinomial.h): the negative log-likelihood
  * and its gradient w.r.t. the raw outputs against neuralforecast's
  * domain_map / scale_decouple and torch.distributions' log_prob and
  * autograd (tests/fixtures/losses.safetensors, python/make_loss_fixtures.py),
@@ -10,6 +11,7 @@
 #include "check.h"
 #include "core/error.h"
 #include "io/safetensors.h"
+#include "kernels/dist_nbinomial.h"
 #include "kernels/dist_poisson.h"
 #include "kernels/dist_studentt.h"
 
@@ -31,6 +33,10 @@ static float studentt(const float *raw, float shift, float scale, float y, float
 
 static float poisson(const float *raw, float shift, float scale, float y, float *grad) {
     return fc_poisson_nll(raw[0], shift, scale, y, grad);
+}
+
+static float nbinomial(const float *raw, float shift, float scale, float y, float *grad) {
+    return fc_nbinomial_nll(raw, shift, scale, y, grad);
 }
 
 typedef struct {
@@ -110,9 +116,20 @@ static void test_digamma(void) {
     CHECK_CLOSE(fc_digamma(7.25) - fc_digamma(6.25), 1.0 / 6.25, 0, 1e-12);
 }
 
+/* A NegativeBinomial mean of ~1e-8 (r0 = -30, identity scaler) gives
+ * probs below float's eps: clamp_probs holds it there and its backward
+ * passes nothing to r0; the NLL stays finite. */
+static void test_nbinomial_clamp(void) {
+    float raw[2] = {-30.0f, 0.3f}, g[2];
+    float l = fc_nbinomial_nll(raw, 0.0f, 1.0f, 2.0f, g);
+    CHECK(isfinite(l) && l > 0.0f && g[0] == 0.0f && isfinite(g[1]));
+}
+
 int main(void) {
-    static const distribution dists[] = {{"studentt", 3, studentt}, {"poisson", 1, poisson}};
+    static const distribution dists[] = {{"studentt", 3, studentt}, {"poisson", 1, poisson},
+                                            {"negativebinomial", 2, nbinomial}};
     test_digamma();
+    test_nbinomial_clamp();
     fc_safetensors *f = NULL;
     CHECK_MSG(fc_st_read(FIXTURE, &f) == FC_OK, "%s", fc_last_error());
     for (size_t i = 0; f && i < sizeof dists / sizeof *dists; i++) test_distribution(f, &dists[i]);
