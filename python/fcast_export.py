@@ -174,7 +174,7 @@ def _compare(fcast, df, tmp, quiet):
     import numpy as np
     import pandas as pd
     from neuralforecast import NeuralForecast
-    from neuralforecast.losses.pytorch import MQLoss, MASE
+    from neuralforecast.losses.pytorch import HuberMQLoss, MQLoss, MASE
     from neuralforecast.models import LSTM, NBEATS, NHITS, PatchTST, TiDE
     worst = 0.0
     for model in (NHITS(h=12, input_size=24, mlp_units=3 * [[64, 64]], scaler_type="standard", max_steps=30,
@@ -185,6 +185,8 @@ def _compare(fcast, df, tmp, quiet):
                         scaler_type="standard", max_steps=30, **quiet),
                   NBEATS(h=12, input_size=24, mlp_units=3 * [[64, 64]], loss=MASE(seasonality=12), max_steps=30,
                          **quiet),
+                  NHITS(h=12, input_size=24, mlp_units=3 * [[64, 64]], loss=HuberMQLoss(level=[80, 90], delta=0.5),
+                        scaler_type="standard", max_steps=30, **quiet),
                   LSTM(h=12, input_size=24, encoder_hidden_size=32, decoder_hidden_size=32, scaler_type="robust",
                        max_steps=30, **quiet),
                   TiDE(h=12, input_size=24, hidden_size=64, layernorm=False, loss=MQLoss(level=[80]),
