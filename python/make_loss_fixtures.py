@@ -33,7 +33,7 @@ passes (B, L, 1); MASE's scale[:, None, None] then broadcasts every window's
 error against every window's scale: see check_mase_broadcast and
 docs/training.md.)
 
-DistributionLoss('Normal') (its per-point parts, kernels/dist_normal.h),
+DistributionLoss('Normal') (its per-point parts, kernels/distribution_normal.h),
 under "normal.": raw (B, h, 2) network outputs, loc and scale (B) the
 window scaler's, y (B, h) on the original scale, and from neuralforecast's
 own domain_map, scale_decouple and get_distribution: nll (B, h), the
@@ -44,7 +44,7 @@ predict returns).
 
 DistributionLoss('StudentT'), ('Poisson') and ('NegativeBinomial')
 likewise under "studentt.", "poisson." and "negativebinomial."
-(kernels/dist_studentt.h, dist_poisson.h, dist_nbinomial.h): raw (B, h, 3),
+(kernels/distribution_studentt.h, distribution_poisson.h, distribution_nbinomial.h): raw (B, h, 3),
 (B, h, 1) or (B, h, 2), loc, scale, y (the counts' y non-negative,
 integers and not), nll and grad. NegativeBinomial's nll and grad are
 torch's in float64 on the same inputs: in float32 its lgamma(n + y) -
@@ -134,7 +134,7 @@ def other_distribution(name, k, y_of, dtype=torch.float32):
     scale = rng.uniform(0.5, 4.0, size=B).astype(np.float32)
     scale[1] = 1.0; loc[1] = 0.0       # the identity scaler's
     if name == "NegativeBinomial":
-        loc = np.abs(loc)              # counts: mu >= 0 (a clamped probs is tests/test_dist_nll.c's own check)
+        loc = np.abs(loc)              # counts: mu >= 0 (a clamped probs is tests/test_distribution_nll.c's own check)
     y = y_of(rng, loc, scale).astype(np.float32)
     loss = DistributionLoss(distribution=name, level=[80])
     t_raw = torch.tensor(raw, dtype=dtype, requires_grad=True)

@@ -12,14 +12,14 @@
  * lgamma(n) cancels most digits at a large total_count n (torch's float
  * value is off by ~1e-4 there). Gradients w.r.t. r0, r1 (0 through a
  * clamped probability, as clamp's backward). */
-#ifndef FC_KERNELS_DIST_NBINOMIAL_H
-#define FC_KERNELS_DIST_NBINOMIAL_H
+#ifndef FC_KERNELS_DISTRIBUTION_NBINOMIAL_H
+#define FC_KERNELS_DISTRIBUTION_NBINOMIAL_H
 
 #include <float.h>
 #include <math.h>
 #include "core/hd.h"
-#include "kernels/dist_normal.h"
-#include "kernels/dist_studentt.h"
+#include "kernels/distribution_normal.h"
+#include "kernels/distribution_studentt.h"
 
 #define FC_NBINOMIAL_EPS 1e-8f   /* nbinomial_scale_decouple's floors and probs offset */
 

@@ -8,12 +8,12 @@
  * torch.distributions.StudentT(df, loc, tscale).log_prob(y) negated, y on
  * the original scale. Float, as torch; gradients w.r.t. r0, r1, r2 are the
  * derivatives of torch's expression (digamma for df). */
-#ifndef FC_KERNELS_DIST_STUDENTT_H
-#define FC_KERNELS_DIST_STUDENTT_H
+#ifndef FC_KERNELS_DISTRIBUTION_STUDENTT_H
+#define FC_KERNELS_DISTRIBUTION_STUDENTT_H
 
 #include <math.h>
 #include "core/hd.h"
-#include "kernels/dist_normal.h"
+#include "kernels/distribution_normal.h"
 
 #define FC_STUDENTT_SCALE_EPS 0.1f   /* student_scale_decouple's eps */
 #define FC_STUDENTT_MIN_DF 3.0f      /* df = 3 + softplus: finite variance */

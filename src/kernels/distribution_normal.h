@@ -13,8 +13,8 @@
  * torch.quantile of them; fcast gives the exact quantile
  * mean + std * Phi^-1(q), which the sampled quantiles converge to (their
  * spread at 1000 draws is about sqrt(q (1 - q) / 1000) / phi(z_q) std). */
-#ifndef FC_KERNELS_DIST_NORMAL_H
-#define FC_KERNELS_DIST_NORMAL_H
+#ifndef FC_KERNELS_DISTRIBUTION_NORMAL_H
+#define FC_KERNELS_DISTRIBUTION_NORMAL_H
 
 #include <math.h>
 #include "core/hd.h"

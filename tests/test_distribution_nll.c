@@ -1,6 +1,6 @@
 /* DistributionLoss('StudentT'), ('Poisson') and ('NegativeBinomial')'s
- * per-point kernels (kernels/dist_studentt.h, dist_poisson.h,
- * dist_nbinomial.h): the negative log-likelihood
+ * per-point kernels (kernels/distribution_studentt.h, distribution_poisson.h,
+ * distribution_nbinomial.h): the negative log-likelihood
  * and its gradient w.r.t. the raw outputs against neuralforecast's
  * domain_map / scale_decouple and torch.distributions' log_prob and
  * autograd (tests/fixtures/losses.safetensors, python/make_loss_fixtures.py),
@@ -11,9 +11,9 @@
 #include "check.h"
 #include "core/error.h"
 #include "io/safetensors.h"
-#include "kernels/dist_nbinomial.h"
-#include "kernels/dist_poisson.h"
-#include "kernels/dist_studentt.h"
+#include "kernels/distribution_nbinomial.h"
+#include "kernels/distribution_poisson.h"
+#include "kernels/distribution_studentt.h"
 
 #define FIXTURE "tests/fixtures/losses.safetensors"
 #define B 5

@@ -1,4 +1,4 @@
-/* DistributionLoss('Normal')'s per-point kernels (kernels/dist_normal.h):
+/* DistributionLoss('Normal')'s per-point kernels (kernels/distribution_normal.h):
  * the negative log-likelihood and its gradient against neuralforecast's
  * domain_map / scale_decouple / torch.distributions.Normal (autograd) in
  * tests/fixtures/losses.safetensors (python/make_loss_fixtures.py), the
@@ -12,7 +12,7 @@
 #include "check.h"
 #include "core/error.h"
 #include "io/safetensors.h"
-#include "kernels/dist_normal.h"
+#include "kernels/distribution_normal.h"
 
 #define FIXTURE "tests/fixtures/losses.safetensors"
 #define B 5

@@ -6,12 +6,12 @@
  * negated, y >= 0 on the original scale (neuralforecast lets y be any
  * non-negative number: get_distribution sets the support to nonnegative).
  * Float, as torch; the gradient is w.r.t. r. */
-#ifndef FC_KERNELS_DIST_POISSON_H
-#define FC_KERNELS_DIST_POISSON_H
+#ifndef FC_KERNELS_DISTRIBUTION_POISSON_H
+#define FC_KERNELS_DISTRIBUTION_POISSON_H
 
 #include <math.h>
 #include "core/hd.h"
-#include "kernels/dist_normal.h"
+#include "kernels/distribution_normal.h"
 
 #define FC_POISSON_RATE_EPS 1e-10f   /* poisson_scale_decouple's eps */
 
