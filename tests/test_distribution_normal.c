@@ -67,7 +67,8 @@ static void test_finite_differences(const normal_inputs *in) {
             double fd = (up - dn) / (double)((p + h) - (p - h));
             double err = fabs(fd - g[k]) / (5e-2 + fabs(fd));   /* absolute below 0.05: the std floor's tiny slope */
             worst = fmax(worst, err);
-            CHECK_MSG(err < 2e-3, "point %d, output %d: gradient %.9g, central difference %.9g", i, k, (double)g[k], fd);
+            CHECK_MSG(err < 2e-3, "point %d, output %d: gradient %.9g, central difference %.9g", i, k, (double)g[k],
+                      fd);
         }
     }
     printf("normal nll finite differences: worst relative error %.1e\n", worst);
@@ -86,7 +87,8 @@ static void test_quantiles(const fc_safetensors *f, const normal_inputs *in) {
         fc_normal_params(in->raw[2 * i], in->raw[2 * i + 1], in->loc[i / H], in->scale[i / H], &mean, &std, &d);
         for (int j = 0; j < NQ; j++) {
             double q = QUANTILES[j], z = fc_norm_inv(q);
-            float x = fc_normal_quantile(in->raw[2 * i], in->raw[2 * i + 1], in->loc[i / H], in->scale[i / H], QUANTILES[j]);
+            float x = fc_normal_quantile(in->raw[2 * i], in->raw[2 * i + 1], in->loc[i / H], in->scale[i / H],
+                                         QUANTILES[j]);
             double e = fabs(x - icdf[i * NQ + j]) / (fabs(mean) + std);
             double se = sqrt(q * (1 - q) / 1000.0) / fc_norm_pdf(z) * std;
             double zs = fabs(x - sampled[i * NQ + j]) / se;
@@ -105,8 +107,8 @@ int main(void) {
     CHECK_MSG(fc_st_read(FIXTURE, &f) == FC_OK, "%s", fc_last_error());
     if (!f) return CHECK_DONE();
     int64_t bh2[3] = {B, H, 2}, b1[1] = {B}, bh[2] = {B, H};
-    normal_inputs in = {tensor(f, "normal.raw", 3, bh2), tensor(f, "normal.loc", 1, b1), tensor(f, "normal.scale", 1, b1),
-                        tensor(f, "normal.y", 2, bh)};
+    normal_inputs in = {tensor(f, "normal.raw", 3, bh2), tensor(f, "normal.loc", 1, b1),
+                        tensor(f, "normal.scale", 1, b1), tensor(f, "normal.y", 2, bh)};
     const char *qs = fc_st_meta(f, "normal_quantiles");
     CHECK_MSG(qs && !strcmp(qs, "[0.05, 0.1, 0.5, 0.9, 0.95]"), "normal_quantiles %s", qs ? qs : "(none)");
     if (in.raw && in.loc && in.scale && in.y) {
