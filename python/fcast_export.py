@@ -103,7 +103,8 @@ def _loss(loss):
         return "mase", {"seasonality": int(loss.seasonality)}
     if name == "QuantileLoss":
         return "quantile", {"q": float(loss.q)}
-    if name == "MQLoss":
+    if name in ("MQLoss", "HuberMQLoss"):
+        fc_name, params = ("mq", {}) if name == "MQLoss" else ("huber-mq", {"delta": float(loss.delta)})
         names = list(loss.output_names)
         levels = []
         for n in names:   # level_to_outputs' names ("-lo-80") give the levels back
@@ -114,9 +115,10 @@ def _loss(loss):
             if n != "-median" and int(parts[2]) not in levels:
                 levels.append(int(parts[2]))
         if levels is not None and names[0] == "-median":
-            return "mq", {"level": sorted(levels)}
-        return "mq", {"quantiles": [float(q) for q in loss.quantiles.detach().cpu().tolist()]}
-    raise ValueError(f"fcast knows MAE, MSE, HuberLoss, SMAPE, MAPE, MASE, QuantileLoss and MQLoss, not {name}")
+            return fc_name, {**params, "level": sorted(levels)}
+        return fc_name, {**params, "quantiles": [float(q) for q in loss.quantiles.detach().cpu().tolist()]}
+    raise ValueError(f"fcast knows MAE, MSE, HuberLoss, SMAPE, MAPE, MASE, QuantileLoss, MQLoss and HuberMQLoss, "
+                     f"not {name}")
 
 
 def save_for_fcast(model, path, freq, ds_kind):
@@ -172,7 +174,7 @@ def _compare(fcast, df, tmp, quiet):
     import numpy as np
     import pandas as pd
     from neuralforecast import NeuralForecast
-    from neuralforecast.losses.pytorch import MQLoss, MASE
+    from neuralforecast.losses.pytorch import HuberMQLoss, MQLoss, MASE
     from neuralforecast.models import LSTM, NBEATS, NHITS, PatchTST, TiDE
     worst = 0.0
     for model in (NHITS(h=12, input_size=24, mlp_units=3 * [[64, 64]], scaler_type="standard", max_steps=30,
@@ -183,6 +185,8 @@ def _compare(fcast, df, tmp, quiet):
                         scaler_type="standard", max_steps=30, **quiet),
                   NBEATS(h=12, input_size=24, mlp_units=3 * [[64, 64]], loss=MASE(seasonality=12), max_steps=30,
                          **quiet),
+                  NHITS(h=12, input_size=24, mlp_units=3 * [[64, 64]], loss=HuberMQLoss(level=[80, 90], delta=0.5),
+                        scaler_type="standard", max_steps=30, **quiet),
                   LSTM(h=12, input_size=24, encoder_hidden_size=32, decoder_hidden_size=32, scaler_type="robust",
                        max_steps=30, **quiet),
                   TiDE(h=12, input_size=24, hidden_size=64, layernorm=False, loss=MQLoss(level=[80]),

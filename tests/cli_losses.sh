@@ -31,6 +31,8 @@ train_ok mase --loss mase --season 4
 train_ok quantile --loss quantile --quantile 0.9
 train_ok mq --loss mq
 train_ok mqq --loss mq --quantiles 0.1,0.5,0.9
+train_ok hmq --loss huber-mq --level 80 --huber-delta 0.5
+train_ok hmqq --loss huber-mq --quantiles 0.1,0.5,0.9
 
 # recorded FILE TEXT: TEXT is in the header with JSON's backslashes dropped.
 # (the header is read into a variable first: under pipefail, grep -q closing
@@ -42,6 +44,10 @@ check "mase: seasonality recorded" "recorded $tmp/mase.safetensors '\"loss_param
 check "quantile: q recorded" "recorded $tmp/quantile.safetensors '\"loss_params\":\"{\"q\":0.9}\"'"
 check "mq: default level 80, 90 recorded" "recorded $tmp/mq.safetensors '\"loss_params\":\"{\"level\":[80,90]}\"'"
 check "mq: quantiles recorded" "recorded $tmp/mqq.safetensors '\"loss_params\":\"{\"quantiles\":[0.1,0.5,0.9]}\"'"
+check "huber-mq: delta and level recorded" "recorded $tmp/hmq.safetensors '\"loss\":\"huber-mq\",\"loss_params\":\"{\"delta\":0.5,\"level\":[80]}\"'"
+check "huber-mq: default delta 1 with the quantiles" "recorded $tmp/hmqq.safetensors '\"loss_params\":\"{\"delta\":1,\"quantiles\":[0.1,0.5,0.9]}\"'"
+"$fcast" predict --model "$tmp/hmq.safetensors" --data "$data" --out "$tmp/hmq.csv" 2> "$tmp/err.txt"
+check "huber-mq: predict gives MQLoss's columns" "head -1 $tmp/hmq.csv | grep -q 'MLP-median,MLP-lo-80,MLP-hi-80'"
 check "huber: the flag is in the run configuration" "m=\$(meta $tmp/huber.safetensors) && grep -qF 'huber-delta' <<<\"\$m\""
 
 "$fcast" train --data "$data" "${small[@]}" --loss huber --huber-delta 0.5 --out "$tmp/huber2.safetensors" 2>/dev/null
@@ -62,12 +68,13 @@ bad() {
     check "[$*] writes no model" "[ ! -e $tmp/x.safetensors ]"
 }
 bad 2 "--loss 'pinball' is not one of" --loss pinball
-bad 4 "--huber-delta is a parameter of --loss huber, not of --loss mae" --huber-delta 2
+bad 4 "--huber-delta is a parameter of --loss huber or huber-mq, not of --loss mae" --huber-delta 2
+bad 4 "--huber-delta '-1' is not a positive number" --loss huber-mq --huber-delta -1
 bad 4 "--huber-delta '0' is not a positive number" --loss huber --huber-delta 0
 bad 4 "--quantile '1.5' is not a number strictly between 0 and 1" --loss quantile --quantile 1.5
 bad 4 "--season 12 must be at least 1 and below --input-size 12" --loss mase --season 12
 bad 4 "--season is a parameter of --loss mase" --loss mse --season 2
-bad 4 "--level is a parameter of --loss mq, not of --loss quantile" --loss quantile --level 80
+bad 4 "--level is a parameter of --loss mq or huber-mq, not of --loss quantile" --loss quantile --level 80
 bad 4 "--quantiles is a parameter of --loss mq" --quantiles 0.1,0.9
 bad 4 "level 80 given twice" --loss mq --level 80,80
 bad 4 "level 100 is not an integer from 1 to 99" --loss mq --level 100
@@ -75,6 +82,7 @@ bad 4 "'80.5' is not an integer" --loss mq --level 80.5
 bad 4 "quantile 0.1 given twice" --loss mq --quantiles 0.1,0.1
 bad 4 "quantile 0 is not strictly between 0 and 1" --loss mq --quantiles 0,0.5
 bad 4 "--level and --quantiles both given" --loss mq --level 80 --quantiles 0.5
+bad 4 "--level and --quantiles both given: huber-mq" --loss huber-mq --level 80 --quantiles 0.5
 bad 4 "more than 15 values" --loss mq --quantiles 0.1,0.15,0.2,0.25,0.3,0.35,0.4,0.45,0.5,0.55,0.6,0.65,0.7,0.75,0.8,0.85
 "$fcast" train --help > "$tmp/help.txt"
 check "train --help documents the loss flags" "grep -q -- '--huber-delta' $tmp/help.txt && grep -q -- '--quantiles' $tmp/help.txt && grep -q 'smape' $tmp/help.txt"

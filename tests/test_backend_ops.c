@@ -1448,6 +1448,12 @@ static float ref_loss_term(const fc_loss_spec *s, int j, float yhat, float y, fl
         *g = e > 0 ? 1.0f - q : e < 0 ? -q : q * -0.5f + (1.0f - q) * 0.5f;
         return q * (e < 0 ? -e : 0.0f) + (1.0f - q) * (e > 0 ? e : 0.0f);
     }
+    if (s->kind == FC_LOSS_HUBER_MQ) {   /* huber(q max(-e, 0), 0) + huber((1 - q) max(e, 0), 0) */
+        float q = s->q[j], e = yhat - y, dl = s->delta;
+        float x = e < 0 ? q * -e : (1.0f - q) * (e > 0 ? e : 0.0f), w = e < 0 ? -q : 1.0f - q;
+        *g = e == 0 ? 0.0f : w * (x >= dl ? dl : x);   /* x >= 0: only the upper clamp */
+        return x < dl ? 0.5f * x * x : dl * (x - 0.5f * dl);
+    }
     *g = sg;
     return a;
 }
@@ -1463,7 +1469,7 @@ static void run_loss_kind(ctx *c, const op_case *k, uint64_t seed) {
     s.delta = k->pad ? 2.0f : 0.5f;
     if (s.kind == FC_LOSS_QUANTILE) s.q[0] = k->pad ? 0.9f : 0.1f;
     if (s.kind == FC_LOSS_MASE) s.season = k->pad ? 4 : 1;
-    if (s.kind == FC_LOSS_MQ && k->pad) fc_loss_set_quantiles(&s, quantiles, 3, "row");
+    if (fc_loss_kind_is_multi_quantile(s.kind) && k->pad) fc_loss_set_quantiles(&s, quantiles, 3, "row");
     size_t Q = fc_loss_n_outputs(&s);
     shape(c, "B%zu h%zu %s/%zu Q%zu gs=%g", B, h, fc_loss_name(s), k->pad, Q, (double)k->alpha);
     float *yhat = rnd_f(c, n * Q, seed, -2, 2), *y = rnd_f(c, n, seed + 1, -2, 2), *mask = rnd_f(c, n, seed + 2, 0, 1);
@@ -1926,6 +1932,8 @@ static const op_case cases[] = {
     LOSS_ROWS(FC_LOSS_QUANTILE, 1, TOL_SUM),
     LOSS_ROWS(FC_LOSS_MQ, 0, TOL_SUM),
     LOSS_ROWS(FC_LOSS_MQ, 1, TOL_SUM),
+    LOSS_ROWS(FC_LOSS_HUBER_MQ, 0, TOL_SUM),
+    LOSS_ROWS(FC_LOSS_HUBER_MQ, 1, TOL_SUM),
     ROW(masked_loss_sum, 7, 0, 0, 0, F32, MSE, 2.0f, 0, TOL_SUM),
     ROW(masked_loss_sum, 33, 0, 0, 0, F32, NO_MASK, 1.0f, 0, TOL_SUM),
     ROW(masked_loss_sum, N_4_BLOCKS, 0, 0, 0, F32, 0, 65536.0f, 0, TOL_SUM),

@@ -33,7 +33,8 @@ static fc_loss_spec spec_of(fc_loss_kind kind, int variant) {
     if (kind == FC_LOSS_HUBER) s.delta = variant ? 2.0f : 0.5f;
     if (kind == FC_LOSS_QUANTILE) s.q[0] = variant ? 0.9f : 0.1f;
     if (kind == FC_LOSS_MASE) s.season = variant ? 4 : 1;
-    if (kind == FC_LOSS_MQ && variant) CHECK(fc_loss_set_quantiles(&s, q3, 3, "test") == FC_OK);
+    if (kind == FC_LOSS_HUBER_MQ) s.delta = variant ? 2.0f : 0.5f;
+    if (fc_loss_kind_is_multi_quantile(kind) && variant) CHECK(fc_loss_set_quantiles(&s, q3, 3, "test") == FC_OK);
     return s;
 }
 
@@ -41,6 +42,15 @@ static double loss_of(fc_backend *be, const fc_loss_call *c, float *grad) {
     double loss = NAN;
     CHECK_MSG(fc_backend_loss(be, &loss, grad, 1.0f, c) == FC_OK, "%s", fc_last_error());
     return loss;
+}
+
+/* HuberMQ's error d moved so that its huber argument, q |d| below the
+ * forecast or (1 - q) d above it, is 0.05 or more from delta: a central
+ * difference across the switch of the second derivative is off by ~step. */
+static float away_from_huber_switch(float q, float delta, float d) {
+    float w = d < 0 ? q : 1.0f - q;
+    while (fabsf(w * fabsf(d) - delta) < 0.05f) d *= 1.2f;
+    return d;
 }
 
 /* (a) Central differences of the backend's loss against its gradient, at
@@ -60,6 +70,7 @@ static void test_finite_differences(fc_backend *be, fc_loss_kind kind, int varia
             if (fabsf(fabsf(d) - s.delta) < 0.2f) d += d > 0 ? 0.4f : -0.4f;
             yhat[i * Q + j] = y[i] + d;
             if (fabsf(yhat[i * Q + j]) < 0.2f) yhat[i * Q + j] = y[i] - d;   /* SMAPE's |yhat| kink */
+            if (kind == FC_LOSS_HUBER_MQ) yhat[i * Q + j] = y[i] + away_from_huber_switch(s.q[j], s.delta, d);
         }
     }
     for (size_t i = 0; i < NB * NL; i++) ins[i] = uniform(-2.0f, 2.0f);
@@ -119,6 +130,11 @@ static void test_edges(fc_backend *be) {
     c.yhat = yq;
     loss_of(be, &c, grad);
     for (int j = 0; j < 5; j++) CHECK_CLOSE(grad[5 + j], (0.5 - c.spec.q[j]) / 3.0, 0, 1e-6);
+
+    c.spec = spec_of(FC_LOSS_HUBER_MQ, 0);   /* yhat == y: maximum's tie meets huber's zero slope at 0 */
+    c.yhat = yq;
+    CHECK(loss_of(be, &c, grad) > 0.0);
+    for (int j = 0; j < 5; j++) CHECK(grad[5 + j] == 0.0f);
 
     c.spec = spec_of(FC_LOSS_HUBER, 1);  /* delta 2: |d| = 2 is on the linear side, slope delta */
     c.yhat = yhat;
@@ -187,6 +203,21 @@ static void test_names(void) {
     }
     CHECK(s.q[1] == 0.025f && s.q[2] == 0.25f);
 
+    /* HuberMQ: the multi-quantile names and its delta through loss_params */
+    s = spec_of(FC_LOSS_HUBER_MQ, 1);
+    char json[256];
+    CHECK(fc_loss_params_json(&s, json, sizeof json) == FC_OK);
+    CHECK_MSG(!strcmp(json, "{\"delta\":2,\"quantiles\":[0.1,0.5,0.9]}"), "%s", json);
+    fc_loss_spec back = {.kind = FC_LOSS_HUBER_MQ};
+    CHECK(fc_loss_params_parse(json, &back, "test") == FC_OK);
+    CHECK(back.kind == FC_LOSS_HUBER_MQ && back.delta == 2.0f && back.n_q == 3 && back.q[2] == 0.9f);
+    CHECK(fc_loss_params_parse("{\"level\":[80]}", &back, "test") == FC_ERR_FORMAT);   /* delta required */
+    CHECK(fc_loss_params_parse("{\"delta\":-1,\"level\":[80]}", &back, "test") == FC_ERR_FORMAT);
+    CHECK_CONTAINS(fc_last_error(), "delta");
+    back = (fc_loss_spec){.kind = FC_LOSS_MQ};
+    CHECK(fc_loss_params_parse("{\"delta\":1,\"level\":[80]}", &back, "test") == FC_ERR_FORMAT);
+    CHECK_CONTAINS(fc_last_error(), "does not belong");
+
     /* bad parameters: clear errors */
     long dup[] = {80, 80}, big[] = {100}, many[] = {1, 2, 3, 4, 5, 6, 7, 8};
     CHECK(fc_loss_set_levels(&s, dup, 2, "--level") == FC_ERR_INVALID);
@@ -221,6 +252,10 @@ static const fixture_case cases[] = {
     {"quantile_q0.9", "quantile", "{\"q\": 0.9}", "[\"_ql0.9\"]"},
     {"mq_level", "mq", "{\"level\": [80, 90]}", "[\"-median\", \"-lo-90\", \"-lo-80\", \"-hi-80\", \"-hi-90\"]"},
     {"mq_quantiles", "mq", "{\"quantiles\": [0.1, 0.5, 0.9]}", "[\"-lo-80.0\", \"-median\", \"-hi-80.0\"]"},
+    {"huber_mq_level", "huber-mq", "{\"delta\": 0.5, \"level\": [80, 90]}",
+     "[\"-median\", \"-lo-90\", \"-lo-80\", \"-hi-80\", \"-hi-90\"]"},
+    {"huber_mq_quantiles", "huber-mq", "{\"delta\": 2.0, \"quantiles\": [0.1, 0.5, 0.9]}",
+     "[\"-lo-80.0\", \"-median\", \"-hi-80.0\"]"},
 };
 
 static const float *tensor(const fc_safetensors *f, const char *cname, const char *part, int ndim,
@@ -283,7 +318,8 @@ int main(void) {
     CHECK(fc_backend_cpu_create(2, &be) == FC_OK && fc_backend_cpu_create(1, &one) == FC_OK);
     for (int kind = 0; kind < FC_LOSS_KINDS; kind++) {
         test_finite_differences(be, kind, 0);
-        if (kind == FC_LOSS_HUBER || kind == FC_LOSS_QUANTILE || kind == FC_LOSS_MASE || kind == FC_LOSS_MQ)
+        if (kind == FC_LOSS_HUBER || kind == FC_LOSS_QUANTILE || kind == FC_LOSS_MASE ||
+            fc_loss_kind_is_multi_quantile(kind))
             test_finite_differences(be, kind, 1);
     }
     test_edges(be);

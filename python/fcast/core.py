@@ -398,7 +398,7 @@ class NeuralForecast:
                      quantiles=quantiles, **data_kwargs)
         if h is not None and h != self.h:
             raise NotImplementedError(f"fcast: cross_validation(h={h}): fcast forecasts the models' horizon {self.h}")
-        if level is not None and any(not isinstance(m.loss, losses.MQLoss) for m in self.models):
+        if level is not None and any(not isinstance(m.loss, losses.pytorch._MultiQuantileLoss) for m in self.models):
             raise NotImplementedError("fcast: cross_validation(level=...) for models without MQLoss needs conformal "
                                       "intervals, not in the C API yet")
         n_windows = self._cv_windows(n_windows, step_size, test_size)

@@ -35,14 +35,14 @@ static const fcast_train_key_info KEYS[] = {
      "num_lr_decays", INTEGER, KEPT},
     {"scaler", "NAME", "per-window scaler: identity|standard|robust|minmax (the model's: identity, LSTM robust)",
      NULL, "scaler_type", TEXT, KEPT},
-    {"loss", "NAME", "training loss: mae | mse | huber | smape | mape | mase | quantile | mq "
+    {"loss", "NAME", "training loss: mae | mse | huber | smape | mape | mase | quantile | mq | huber-mq "
      "(mae; docs/training.md \"Losses\")", "mae", NULL, TEXT, KEPT},
-    {"huber-delta", "X", "huber: threshold between the squared and absolute parts (1.0)", NULL, NULL, TEXT, KEPT},
+    {"huber-delta", "X", "huber, huber-mq: threshold between the squared and absolute parts (1.0)", NULL, NULL, TEXT, KEPT},
     {"quantile", "Q", "quantile: the quantile in (0, 1) (0.5)", NULL, NULL, TEXT, KEPT},
     {"season", "M", "mase: seasonality of the naive error that scales it, below --input-size (1)", NULL, NULL,
      COUNT, KEPT},
-    {"level", "LIST", "mq: prediction-interval levels, integers in 1..99 (80,90)", NULL, NULL, TEXT, KEPT},
-    {"quantiles", "LIST", "mq: quantiles in (0, 1) instead of --level, e.g. 0.1,0.5,0.9", NULL, NULL, TEXT, KEPT},
+    {"level", "LIST", "mq, huber-mq: prediction-interval levels, integers in 1..99 (80,90)", NULL, NULL, TEXT, KEPT},
+    {"quantiles", "LIST", "mq, huber-mq: quantiles in (0, 1) instead of --level, e.g. 0.1,0.5,0.9", NULL, NULL, TEXT, KEPT},
     {"val-size", "N", "points held out at the end of each series for validation (0)", "0", NULL, COUNT, KEPT},
     {"val-check-steps", "N", "steps between validations (100)", "100", "val_check_steps", COUNT, KEPT},
     {"early-stop-patience", "K", "stop after K validations without improvement (-1 = off)", "-1",

@@ -1,5 +1,5 @@
 /* The training losses of neuralforecast's losses.pytorch (MAE, MSE,
- * HuberLoss, SMAPE, MAPE, MASE, QuantileLoss, MQLoss), masked means over
+ * HuberLoss, SMAPE, MAPE, MASE, QuantileLoss, MQLoss, HuberMQLoss), masked means over
  * the points of a batch: the backend accumulates mask * loss over points in
  * double and divides by sum(mask) (_weighted_mean / _divide_no_nan).
  *
@@ -28,6 +28,7 @@ enum {
     FC_LOSS_MASE,
     FC_LOSS_QUANTILE,
     FC_LOSS_MQ,
+    FC_LOSS_HUBER_MQ,
     FC_LOSS_KINDS
 };
 
@@ -39,11 +40,11 @@ enum {
  * value, so a captured graph holds its own copy. */
 typedef struct {
     int kind;                    /* FC_LOSS_* */
-    int n_q;                     /* outputs per point: MQ's quantile count, else 1 */
-    float delta;                 /* HUBER's threshold */
+    int n_q;                     /* outputs per point: MQ's / HUBER_MQ's quantile count, else 1 */
+    float delta;                 /* HUBER's and HUBER_MQ's threshold */
     int season;                  /* MASE's seasonality */
-    float q[FC_MAX_QUANTILES];   /* QUANTILE: q[0]; MQ: the quantiles in output order */
-    int from_level;              /* MQ: 1 when the quantiles came from levels (output
+    float q[FC_MAX_QUANTILES];   /* QUANTILE: q[0]; MQ, HUBER_MQ: the quantiles in output order */
+    int from_level;              /* MQ, HUBER_MQ: 1 when the quantiles came from levels (output
                                     names "-lo-80", not "-lo-80.0"); no effect on the math */
 } fc_loss_spec;
 
@@ -64,9 +65,13 @@ typedef struct {
  * point's quantiles (it does not average them); we do the same. */
 #define FC_MQ_WEIGHT 1.0f
 
+/* The losses with a list of quantiles (levels), one output per quantile:
+ * MQLoss and HuberMQLoss. */
+FC_HD int fc_loss_kind_is_multi_quantile(int kind) { return kind == FC_LOSS_MQ || kind == FC_LOSS_HUBER_MQ; }
+
 /* Outputs per point: MQ's quantiles, else 1 (a zeroed spec is MAE, 1). */
 FC_HD size_t fc_loss_outputs(const fc_loss_spec *s) {
-    return s->kind == FC_LOSS_MQ && s->n_q > 0 ? (size_t)s->n_q : 1;
+    return fc_loss_kind_is_multi_quantile(s->kind) && s->n_q > 0 ? (size_t)s->n_q : 1;
 }
 
 FC_HD float fc_loss_sgn(float x) { return (float)((x > 0.0f) - (x < 0.0f)); }
@@ -118,6 +123,27 @@ FC_HD float fc_loss_mq_term(float q, float e, float *de) {
     return FC_MQ_WEIGHT * (q * sq + q1 * s1);
 }
 
+/* F.huber_loss(x, 0, delta) of x: 0.5 x^2 below delta, delta (|x| -
+ * delta / 2) from it; *dx its backward, +-delta from |x| >= delta on. */
+FC_HD float fc_loss_huber(float x, float delta, float *dx) {
+    float a = fabsf(x);
+    *dx = x >= delta ? delta : x <= -delta ? -delta : x;
+    return a < delta ? 0.5f * a * a : delta * (a - delta * 0.5f);
+}
+
+/* HuberMQLoss's term of quantile q at e = yhat - y:
+ * huber(q * max(-e, 0)) + huber((1 - q) * max(e, 0)), both against 0,
+ * 1 - q in float. *de: d term / d e; at e == 0 both huber slopes are 0,
+ * so maximum's half-slope tie gives 0. */
+FC_HD float fc_loss_huber_mq_term(float q, float delta, float e, float *de) {
+    float q1 = 1.0f - q, hq, h1;
+    float lq = fc_loss_huber(q * fmaxf(-e, 0.0f), delta, &hq);
+    float l1 = fc_loss_huber(q1 * fmaxf(e, 0.0f), delta, &h1);
+    *de = FC_MQ_WEIGHT * (e < 0.0f ? -q * hq : e > 0.0f ? q1 * h1 : 0.0f);
+    if (e != e) return e;
+    return FC_MQ_WEIGHT * (lq + l1);
+}
+
 /* Loss of output j of one point and, into *g, its d / d yhat; `scale` is
  * the point's fc_loss_scale_at. */
 FC_HD float fc_loss_output(const fc_loss_spec *s, int j, float yhat, float y, float scale, float *g) {
@@ -126,11 +152,8 @@ FC_HD float fc_loss_output(const fc_loss_spec *s, int j, float yhat, float y, fl
     case FC_LOSS_MSE:
         *g = 2.0f * d;
         return d * d;
-    case FC_LOSS_HUBER: {   /* F.huber_loss(y, yhat): 0.5 z^2 below delta, delta (z - delta / 2) from it */
-        float delta = s->delta;
-        *g = d >= delta ? delta : d <= -delta ? -delta : d;
-        return a < delta ? 0.5f * a * a : delta * (a - delta * 0.5f);
-    }
+    case FC_LOSS_HUBER:     /* F.huber_loss(y, yhat) */
+        return fc_loss_huber(d, s->delta, g);
     case FC_LOSS_SMAPE: {   /* 2 * |y - yhat| / (|y| + |yhat|), both parts of the ratio move with yhat */
         float b = fabsf(y) + fabsf(yhat);
         if (b == 0.0f) { *g = 0.0f; return 0.0f; }
@@ -154,6 +177,8 @@ FC_HD float fc_loss_output(const fc_loss_spec *s, int j, float yhat, float y, fl
     }
     case FC_LOSS_MQ:
         return fc_loss_mq_term(s->q[j], d, g);
+    case FC_LOSS_HUBER_MQ:
+        return fc_loss_huber_mq_term(s->q[j], s->delta, d, g);
     default:                /* MAE */
         *g = fc_loss_sgn(d);
         return a;

@@ -12,7 +12,8 @@
 #include "train/forecaster.h"
 
 static const char *const scaler_names[] = {"identity", "standard", "robust", "minmax"};
-static const char *const loss_names[FC_LOSS_KINDS] = {"mae", "mse", "huber", "smape", "mape", "mase", "quantile", "mq"};
+static const char *const loss_names[FC_LOSS_KINDS] = {"mae", "mse", "huber", "smape", "mape", "mase", "quantile", "mq",
+                                                            "huber-mq"};
 
 const char *fc_scaler_name(fc_scaler_kind k) { return (unsigned)k < 4 ? scaler_names[k] : "?"; }
 const char *fc_loss_kind_name(fc_loss_kind k) { return (unsigned)k < FC_LOSS_KINDS ? loss_names[k] : "?"; }
@@ -40,11 +41,17 @@ fc_loss_spec fc_loss_default(fc_loss_kind kind) {
     s.delta = 1.0f;
     s.season = 1;
     s.q[0] = 0.5f;
-    if (kind == FC_LOSS_MQ) {
+    if (fc_loss_kind_is_multi_quantile(kind)) {
         static const long level[] = {80, 90};
         fc_loss_set_levels(&s, level, 2, "level");   /* cannot fail */
     }
     return s;
+}
+
+/* A spec given quantiles keeps its multi-quantile kind (MQ or HUBER_MQ);
+ * any other becomes MQ. */
+static void set_multi_quantile(fc_loss_spec *s) {
+    if (!fc_loss_kind_is_multi_quantile(s->kind)) s->kind = FC_LOSS_MQ;
 }
 
 /* level_to_outputs: 50 -+ l/2 in double (Python), then torch.Tensor (float)
@@ -64,7 +71,7 @@ fc_status fc_loss_set_levels(fc_loss_spec *s, const long *levels, size_t n, cons
     }
     for (size_t i = 1; i < k; i++)   /* insertion sort: distinct levels give distinct bounds */
         for (size_t j = i; j > 0 && q[j - 1] > q[j]; j--) { float t = q[j]; q[j] = q[j - 1]; q[j - 1] = t; }
-    s->kind = FC_LOSS_MQ;
+    set_multi_quantile(s);
     s->n_q = (int)(k + 1);
     s->q[0] = 50.0f / 100.0f;
     memcpy(s->q + 1, q, k * sizeof *q);
@@ -87,34 +94,44 @@ fc_status fc_loss_set_quantiles(fc_loss_spec *s, const double *q, size_t n, cons
         for (size_t j = 0; j < i; j++)
             if ((float)q[j] == (float)q[i]) return fc_error(FC_ERR_INVALID, "%s: quantile %g given twice", what, q[i]);
     }
-    s->kind = FC_LOSS_MQ;
+    set_multi_quantile(s);
     s->n_q = (int)n;
     for (size_t i = 0; i < n; i++) s->q[i] = (float)q[i];
     s->from_level = 0;
     return FC_OK;
 }
 
+static fc_status check_delta(const fc_loss_spec *s, const char *what) {
+    if (!(s->delta > 0.0f) || isinf(s->delta))
+        return fc_error(FC_ERR_INVALID, "%s: huber delta %g must be a positive number", what, (double)s->delta);
+    return FC_OK;
+}
+
+/* MQ's and HUBER_MQ's quantiles: 1 to FC_MAX_QUANTILES, distinct, in (0, 1). */
+static fc_status check_quantile_list(const fc_loss_spec *s, const char *what) {
+    if (s->n_q < 1 || s->n_q > FC_MAX_QUANTILES)
+        return fc_error(FC_ERR_INVALID, "%s: %s with %d quantiles", what, fc_loss_kind_name(s->kind), s->n_q);
+    for (int i = 0; i < s->n_q; i++) {
+        FC_TRY(check_quantile(s->q[i], what));
+        for (int j = 0; j < i; j++)
+            if (s->q[j] == s->q[i]) return fc_error(FC_ERR_INVALID, "%s: quantile %g given twice", what, (double)s->q[i]);
+    }
+    return FC_OK;
+}
+
 fc_status fc_loss_check(const fc_loss_spec *s, size_t L, const char *what) {
     switch (s->kind) {
-    case FC_LOSS_HUBER:
-        if (!(s->delta > 0.0f) || isinf(s->delta))
-            return fc_error(FC_ERR_INVALID, "%s: huber delta %g must be a positive number", what, (double)s->delta);
-        return FC_OK;
+    case FC_LOSS_HUBER: return check_delta(s, what);
     case FC_LOSS_QUANTILE: return check_quantile(s->q[0], what);
     case FC_LOSS_MASE:
         if (s->season < 1 || (size_t)s->season >= L)
             return fc_error(FC_ERR_INVALID, "%s: mase season %d must be at least 1 and below the input size %zu "
                             "(the seasonal naive error of the input window)", what, s->season, L);
         return FC_OK;
-    case FC_LOSS_MQ:
-        if (s->n_q < 1 || s->n_q > FC_MAX_QUANTILES)
-            return fc_error(FC_ERR_INVALID, "%s: mq with %d quantiles", what, s->n_q);
-        for (int i = 0; i < s->n_q; i++) {
-            FC_TRY(check_quantile(s->q[i], what));
-            for (int j = 0; j < i; j++)
-                if (s->q[j] == s->q[i]) return fc_error(FC_ERR_INVALID, "%s: quantile %g given twice", what, (double)s->q[i]);
-        }
-        return FC_OK;
+    case FC_LOSS_HUBER_MQ:
+        FC_TRY(check_delta(s, what));
+        return check_quantile_list(s, what);
+    case FC_LOSS_MQ: return check_quantile_list(s, what);
     default:
         if (s->kind < 0 || s->kind >= FC_LOSS_KINDS) return fc_error(FC_ERR_INVALID, "%s: unknown loss %d", what, s->kind);
         return FC_OK;
@@ -157,7 +174,7 @@ void fc_loss_output_name(const fc_loss_spec *s, size_t j, char buf[FC_LOSS_NAME_
         snprintf(buf, FC_LOSS_NAME_MAX, "_ql%s", num);
         return;
     }
-    if (s->kind != FC_LOSS_MQ || j >= (size_t)s->n_q) return;
+    if (!fc_loss_kind_is_multi_quantile(s->kind) || j >= (size_t)s->n_q) return;
     float q = s->q[j];
     if (q == 0.5f) { snprintf(buf, FC_LOSS_NAME_MAX, "-median"); return; }
     const char *side = q < 0.5f ? "lo" : "hi";
@@ -182,10 +199,17 @@ static fc_status append(char *buf, size_t cap, size_t *len, const char *text) {
     return FC_OK;
 }
 
-/* MQ's list: levels (the upper bounds, ascending) or the quantiles. */
+/* MQ's list: levels (the upper bounds, ascending) or the quantiles;
+ * HUBER_MQ's delta before it. */
 static fc_status mq_json(const fc_loss_spec *s, char *buf, size_t cap, size_t *len) {
-    char num[32];
-    FC_TRY(append(buf, cap, len, s->from_level ? "{\"level\":[" : "{\"quantiles\":["));
+    char num[32], delta[64];
+    FC_TRY(append(buf, cap, len, "{"));
+    if (s->kind == FC_LOSS_HUBER_MQ) {
+        float_text(s->delta, num, sizeof num);
+        snprintf(delta, sizeof delta, "\"delta\":%s,", num);
+        FC_TRY(append(buf, cap, len, delta));
+    }
+    FC_TRY(append(buf, cap, len, s->from_level ? "\"level\":[" : "\"quantiles\":["));
     int first = 1;
     for (int i = 0; i < s->n_q; i++) {
         if (s->from_level && !(s->q[i] > 0.5f)) continue;
@@ -206,7 +230,8 @@ fc_status fc_loss_params_json(const fc_loss_spec *s, char *buf, size_t cap) {
     case FC_LOSS_HUBER: float_text(s->delta, num, sizeof num); snprintf(one, sizeof one, "{\"delta\":%s}", num); break;
     case FC_LOSS_QUANTILE: float_text(s->q[0], num, sizeof num); snprintf(one, sizeof one, "{\"q\":%s}", num); break;
     case FC_LOSS_MASE: snprintf(one, sizeof one, "{\"seasonality\":%d}", s->season); break;
-    case FC_LOSS_MQ: return mq_json(s, buf, cap, &len);
+    case FC_LOSS_MQ:
+    case FC_LOSS_HUBER_MQ: return mq_json(s, buf, cap, &len);
     default: snprintf(one, sizeof one, "{}"); break;
     }
     return append(buf, cap, &len, one);
@@ -244,16 +269,21 @@ static fc_status mq_fields(json_t *o, fc_loss_spec *s, const char *where) {
     return st == FC_OK ? FC_OK : FC_ERR_FORMAT;
 }
 
+/* Whether loss_params field `key` is a parameter of `kind`. */
+static int field_belongs(const char *key, int kind) {
+    if (!strcmp(key, "delta")) return kind == FC_LOSS_HUBER || kind == FC_LOSS_HUBER_MQ;
+    if (!strcmp(key, "q")) return kind == FC_LOSS_QUANTILE;
+    if (!strcmp(key, "seasonality")) return kind == FC_LOSS_MASE;
+    if (!strcmp(key, "level") || !strcmp(key, "quantiles")) return fc_loss_kind_is_multi_quantile(kind);
+    return 0;
+}
+
 /* The fields of kind s->kind, each checked as a flag would be. */
 static fc_status params_fields(json_t *o, fc_loss_spec *s, const char *where) {
-    static const char *const known[] = {"delta", "q", "seasonality", "level", "quantiles"};
-    static const int owner[] = {FC_LOSS_HUBER, FC_LOSS_QUANTILE, FC_LOSS_MASE, FC_LOSS_MQ, FC_LOSS_MQ};
     const char *key;
     json_t *v;
     json_object_foreach(o, key, v) {
-        size_t k = 0;
-        while (k < 5 && strcmp(key, known[k])) k++;
-        if (k == 5 || owner[k] != s->kind)
+        if (!field_belongs(key, s->kind))
             return fc_error(FC_ERR_FORMAT, "%s: loss_params field '%s' does not belong to loss '%s'", where, key,
                             fc_loss_kind_name(s->kind));
     }
@@ -270,6 +300,11 @@ static fc_status params_fields(json_t *o, fc_loss_spec *s, const char *where) {
         s->season = (int)season;
         break;
     }
+    case FC_LOSS_HUBER_MQ:
+        FC_TRY(number_field(o, "delta", where, &x));
+        s->delta = (float)x;
+        FC_TRY(mq_fields(o, s, where));
+        break;   /* the delta checked below */
     case FC_LOSS_MQ: return mq_fields(o, s, where);
     default: break;
     }

@@ -40,17 +40,17 @@ typedef struct {
 const char *fc_scaler_name(fc_scaler_kind k);
 int fc_scaler_parse(const char *s, fc_scaler_kind *out);     /* 0 on success */
 /* Loss names: "mae", "mse", "huber", "smape", "mape", "mase", "quantile",
- * "mq". fc_loss_name takes the spec by value (it is small and plain) so
+ * "mq", "huber-mq". fc_loss_name takes the spec by value (it is small and plain) so
  * that `fc_loss_name(f->loss)` reads as it always did. */
 const char *fc_loss_kind_name(fc_loss_kind k);
 const char *fc_loss_name(fc_loss_spec s);
 int fc_loss_parse(const char *s, fc_loss_kind *out);         /* 0 on success */
 
 /* A loss of `kind` with neuralforecast's defaults: HuberLoss delta 1,
- * QuantileLoss q 0.5, MQLoss level [80, 90]; MASE's seasonality, which
+ * QuantileLoss q 0.5, MQLoss and HuberMQLoss level [80, 90]; MASE's seasonality, which
  * neuralforecast requires, defaults to 1 here (the naive forecast). */
 fc_loss_spec fc_loss_default(fc_loss_kind kind);
-/* MQ's quantiles from prediction-interval levels (integers in 1..99,
+/* MQ's (or HUBER_MQ's: s keeps that kind) quantiles from prediction-interval levels (integers in 1..99,
  * distinct; neuralforecast's level_to_outputs): the median first, then the
  * 2 n interval bounds in increasing order. FC_ERR_INVALID, with a message
  * naming `what` (a flag or a file's field), on a bad list. */
@@ -62,8 +62,8 @@ fc_status fc_loss_set_quantiles(fc_loss_spec *s, const double *q, size_t n, cons
  * delta > 0, q in (0, 1), 1 <= season < L, MQ's quantiles as above. */
 fc_status fc_loss_check(const fc_loss_spec *s, size_t L, const char *what);
 
-/* Model outputs per horizon point (fc_model_config.n_outputs): MQ's
- * quantile count, else 1 (neuralforecast's outputsize_multiplier). */
+/* Model outputs per horizon point (fc_model_config.n_outputs): MQ's and
+ * HUBER_MQ's quantile count, else 1 (neuralforecast's outputsize_multiplier). */
 size_t fc_loss_n_outputs(const fc_loss_spec *s);
 /* The suffix of output j's column in neuralforecast's convention: "" for a
  * point loss, "_ql0.9" for QuantileLoss(0.9) (q as Python prints it), and

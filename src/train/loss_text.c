@@ -34,13 +34,14 @@ static fc_status parse_list(const char *flag, const char *text, int integers, do
     }
 }
 
-/* MQ's quantiles from --quantiles or --level (neuralforecast's MQLoss takes
+/* MQ's or HUBER_MQ's quantiles from --quantiles or --level (neuralforecast's MQLoss takes
  * the quantiles when both are given; here both is a mistake). */
 static fc_status mq_from_texts(const fc_loss_texts *a, fc_loss_spec *s) {
     double x[FC_MAX_QUANTILES];
     size_t n;
     if (a->level && a->quantiles)
-        return fc_error(FC_ERR_INVALID, "--level and --quantiles both given: mq takes one of them");
+        return fc_error(FC_ERR_INVALID, "--level and --quantiles both given: %s takes one of them",
+                        fc_loss_kind_name(s->kind));
     if (a->quantiles) {
         FC_TRY(parse_list("quantiles", a->quantiles, 0, x, &n));
         return fc_loss_set_quantiles(s, x, n, "--quantiles");
@@ -61,11 +62,13 @@ fc_status fc_loss_from_texts(fc_loss_kind kind, const fc_loss_texts *a, size_t L
     *s = fc_loss_default(kind);
     const char *name = fc_loss_kind_name(s->kind);
     double v;
-    if (a->huber_delta && s->kind != FC_LOSS_HUBER) return refuse_flag("huber-delta", "huber", name);
+    int multi = fc_loss_kind_is_multi_quantile(s->kind);
+    if (a->huber_delta && s->kind != FC_LOSS_HUBER && s->kind != FC_LOSS_HUBER_MQ)
+        return refuse_flag("huber-delta", "huber or huber-mq", name);
     if (a->quantile && s->kind != FC_LOSS_QUANTILE) return refuse_flag("quantile", "quantile", name);
     if (a->season && s->kind != FC_LOSS_MASE) return refuse_flag("season", "mase", name);
-    if (a->level && s->kind != FC_LOSS_MQ) return refuse_flag("level", "mq", name);
-    if (a->quantiles && s->kind != FC_LOSS_MQ) return refuse_flag("quantiles", "mq", name);
+    if (a->level && !multi) return refuse_flag("level", "mq or huber-mq", name);
+    if (a->quantiles && !multi) return refuse_flag("quantiles", "mq or huber-mq", name);
     if (a->huber_delta) {
         if (parse_number(a->huber_delta, &v) || !(v > 0))
             return fc_error(FC_ERR_INVALID, "--huber-delta '%s' is not a positive number", a->huber_delta);
@@ -82,7 +85,7 @@ fc_status fc_loss_from_texts(fc_loss_kind kind, const fc_loss_texts *a, size_t L
                             a->season, L);
         s->season = (int)v;
     }
-    if (s->kind == FC_LOSS_MQ) FC_TRY(mq_from_texts(a, s));
+    if (multi) FC_TRY(mq_from_texts(a, s));
     char what[32];
     snprintf(what, sizeof what, "--loss %s", name);
     return fc_loss_check(s, L, what);

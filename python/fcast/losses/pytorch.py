@@ -7,16 +7,18 @@ at fcast/losses/pytorch.py so that `from neuralforecast.losses.pytorch
 import MQLoss` becomes `from fcast.losses.pytorch import MQLoss`; the
 classes are also importable from `fcast.losses`.
 
-The C API (version 1) sets no loss parameter but MQLoss's levels: a
-HuberLoss, QuantileLoss or MASE whose parameter differs from fcast's
+The multi-quantile losses pass their levels (and HuberMQLoss its delta);
+a HuberLoss, QuantileLoss or MASE whose parameter differs from fcast's
 default (delta 1, q 0.5, seasonality 1) is refused rather than trained
 with the default. horizon_weight is not supported by fcast.
+DistributionLoss and IQLoss raise NotImplementedError.
 """
 import warnings
 
 import numpy as np
 
-__all__ = ["MAE", "MSE", "MAPE", "SMAPE", "HuberLoss", "QuantileLoss", "MASE", "MQLoss"]
+__all__ = ["MAE", "MSE", "MAPE", "SMAPE", "HuberLoss", "QuantileLoss", "MASE", "MQLoss", "HuberMQLoss",
+           "DistributionLoss", "IQLoss"]
 
 
 class _Loss:
@@ -117,24 +119,69 @@ def level_to_outputs(level):
     return ["-median"] + [names[i] for i in order]
 
 
-class MQLoss(_Loss):
-    """Multi-quantile loss over the quantiles of `level` (neuralforecast's
-    MQLoss); fcast returns the median and every level's bounds, named and
-    ordered as neuralforecast's columns. `quantiles=` is not in the C API yet."""
-    _c_name = "mq"
+class _MultiQuantileLoss(_Loss):
+    """A loss with one output per quantile of `level` (MQLoss, HuberMQLoss):
+    fcast returns the median and every level's bounds, named and ordered as
+    neuralforecast's columns. `quantiles=` is not in the C API yet."""
 
-    def __init__(self, level=[80, 90], quantiles=None, horizon_weight=None):  # noqa: B006 (neuralforecast's default)
+    def __init__(self, level, quantiles, horizon_weight, **params):
         if quantiles is not None:
-            raise NotImplementedError("fcast: MQLoss(quantiles=...) is not in the C API yet; use level=[...]")
+            raise NotImplementedError(f"fcast: {type(self).__name__}(quantiles=...) is not in the C API yet; "
+                                      "use level=[...]")
         unique = list(dict.fromkeys(level))
         if len(unique) < len(level):
             warnings.warn(f"Duplicate levels detected. Using unique levels: {unique}")
-        super().__init__(horizon_weight, level=unique)
+        super().__init__(horizon_weight, level=unique, **params)
         self.level = unique
         self.output_names = level_to_outputs(unique)
 
     def _settings(self):
         return super()._settings() + [("level", ",".join(_level_text(lv) for lv in self.level))]
+
+
+class MQLoss(_MultiQuantileLoss):
+    """Multi-quantile loss over the quantiles of `level` (neuralforecast's
+    MQLoss): the sum over the quantiles of their pinball losses."""
+    _c_name = "mq"
+
+    def __init__(self, level=[80, 90], quantiles=None, horizon_weight=None):  # noqa: B006 (neuralforecast's default)
+        super().__init__(level, quantiles, horizon_weight)
+
+
+class HuberMQLoss(_MultiQuantileLoss):
+    """Huberized multi-quantile loss (neuralforecast's HuberMQLoss): the sum
+    over the quantiles of huber(q max(y - yhat, 0)) + huber((1 - q)
+    max(yhat - y, 0)), each against 0 with threshold delta."""
+    _c_name = "huber-mq"
+
+    def __init__(self, level=[80, 90], quantiles=None, delta=1.0, horizon_weight=None):  # noqa: B006
+        if not delta > 0:
+            raise ValueError(f"fcast: HuberMQLoss(delta={delta!r}): delta must be a positive number")
+        super().__init__(level, quantiles, horizon_weight, delta=delta)
+        self.delta = delta
+
+    def _settings(self):
+        return super()._settings() + [("huber-delta", repr(float(self.delta)))]
+
+
+class DistributionLoss(_Loss):
+    """neuralforecast's DistributionLoss (a network that outputs a
+    distribution's parameters, trained by negative log-likelihood) is not in
+    fcast yet: refused rather than trained as another loss."""
+
+    def __init__(self, distribution, level=[80, 90], quantiles=None, num_samples=1000,  # noqa: B006
+                 return_params=False, horizon_weight=None, **distribution_kwargs):
+        raise NotImplementedError(f"fcast: DistributionLoss(distribution={distribution!r}) is not implemented yet "
+                                  "(no distribution head in the C library); use MQLoss or HuberMQLoss for intervals")
+
+
+class IQLoss(_Loss):
+    """neuralforecast's IQLoss (implicit quantile loss: the quantile is an
+    input of the network) is not in fcast: refused."""
+
+    def __init__(self, cos_embedding_dim=64, concentration0=1.0, concentration1=1.0, horizon_weight=None):
+        raise NotImplementedError("fcast: IQLoss (implicit quantiles, a quantile input to the network) is not "
+                                  "implemented; use MQLoss or HuberMQLoss with the quantiles you need")
 
 
 def _level_text(level):
