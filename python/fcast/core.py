@@ -131,6 +131,8 @@ class NeuralForecast:
         self._panel = None
         self._df = None          # the fitted df (its id, ds, target and exogenous columns): for save
         self._static_df = None
+        self._test_size = 0      # points of each series the models did not see (cross_validation's windows)
+        self._pending = None     # cross_validation's models, remade when first used (_after_cross_validation)
 
     def _model_names(self):
         """Each model's column name: alias or class name, with 1, 2, ...
@@ -179,6 +181,7 @@ class NeuralForecast:
             self._df = df[self._dataset_columns()]
         extra = [("val-size", str(int(val_size)))] if val_size else []
         self._trained = [None] * len(self.models)
+        self._test_size, self._pending = 0, None
         for i, (model, name) in enumerate(zip(self.models, self._model_names())):
             if hasattr(model, "_search"):   # an Auto model picks its configuration first (fcast/auto.py)
                 model._search(self._panel, val_size, name, model._shows_progress(verbose))
@@ -212,6 +215,7 @@ class NeuralForecast:
             raise ValueError("You can't set both level and quantiles.")
         if h is not None and h != self.h:
             raise NotImplementedError(f"fcast: predict(h={h}): fcast forecasts the models' horizon {self.h}")
+        self._train_pending(verbose)
         untrained = [n for n, t in zip(self._model_names(), self._trained) if t is None]
         if untrained:
             raise Exception(f"You must fit the model before predicting (not trained: {', '.join(untrained)}).")
@@ -242,9 +246,13 @@ class NeuralForecast:
         intervals are conformal, which neuralforecast refuses in-sample too;
         MQLoss models give their quantile columns."""
         _unsupported("predict_insample", level=level, quantiles=quantiles)
+        self._train_pending(False)
         if self._df is None or any(t is None for t in self._trained):
             raise Exception("The models must be fitted first with `fit` or `cross_validation`.")
         df = self._df.sort_values([self.id_col, self.time_col], kind="stable").reset_index(drop=True)
+        if self._test_size:   # the windows cross_validation held out, as neuralforecast trims them
+            df = df[df.groupby(self.id_col).cumcount(ascending=False).to_numpy() >= self._test_size]
+            df = df.reset_index(drop=True)
         codes, _ = pd.factorize(df[self.id_col], sort=True)
         position = df.groupby(codes).cumcount().to_numpy()
         first = np.flatnonzero(position == 0)
@@ -419,7 +427,44 @@ class NeuralForecast:
                                words=model._words).run()
             frame = self._cv_frame(model, name, result, panel, frame)
         frame[self.target_col] = frame.pop(self.target_col)   # y last, as neuralforecast's
+        self._after_cross_validation(df if df is not None else self._df, static_df, n_windows, step_size, refit,
+                                     val_size)
         return frame
+
+    def _after_cross_validation(self, df, static_df, n_windows, step_size, refit, val_size):
+        """The state neuralforecast leaves after cross_validation: fitted.
+        Without refit, the models trained once on df less its windows'
+        points, with df as the data (predict forecasts after df's end,
+        predict_insample leaves the windows out, save saves df); with
+        refit, as fit on the data of the last training. fcast's
+        cross-validation keeps no model, so those trainings are remade
+        (same data, same seeds: the same weights) when first needed, by
+        predict, predict_insample or save, not at every cross_validation."""
+        held = self.h + (n_windows - 1) * step_size
+        if refit is not False:
+            every = 1 if refit is True else int(refit)
+            held -= (n_windows - 1) // every * every * step_size
+            df = df[df.groupby(self.id_col).cumcount(ascending=False).to_numpy() >= held]
+        self._static_df = static_df
+        self._df = df[self._dataset_columns()]
+        self._panel = self._history(df, static_df)
+        self._test_size = held if refit is False else 0
+        seen = df if refit is not False else df[df.groupby(self.id_col).cumcount(ascending=False).to_numpy() >= held]
+        self._trained = [None] * len(self.models)
+        self._pending = (self._history(seen, static_df), val_size)
+
+    def _train_pending(self, verbose):
+        """Trains the models cross_validation left to be remade (above)."""
+        if self._pending is None:
+            return
+        panel, val_size = self._pending
+        extra = [("val-size", str(int(val_size)))] if val_size else []
+        for i, (model, name) in enumerate(zip(self.models, self._model_names())):
+            training = _Training(model._config(extra), panel, name, model._shows_progress(verbose),
+                                 words=model._words)
+            training.run()
+            self._trained[i] = training.model
+        self._pending = None
 
     def _search_before_windows(self, df, static_df, n_windows, step_size, refit, val_size, verbose):
         """Auto models search on each series without its cross-validation
@@ -494,6 +539,7 @@ class NeuralForecast:
         path = os.fspath(path)
         if os.path.isdir(path) and os.listdir(path) and not overwrite:
             raise Exception("Directory is not empty. Set `overwrite=True` to overwrite files.")
+        self._train_pending(False)
         if any(t is None for t in self._trained):
             raise Exception("You must fit the models before saving them.")
         os.makedirs(path, exist_ok=True)
@@ -525,9 +571,10 @@ class NeuralForecast:
             meta = json.load(f)
         if meta.get("format") != _FORMAT:
             raise ValueError(f"fcast: {path}/{_META} is not a directory NeuralForecast.save wrote")
-        nf = NeuralForecast([_remake(entry) for entry in meta["models"]], meta["freq"])
+        entries = sorted(meta["models"], key=lambda entry: entry["file"])   # neuralforecast's order: by file name
+        nf = NeuralForecast([_remake(entry) for entry in entries], meta["freq"])
         nf.id_col, nf.time_col, nf.target_col = meta["id_col"], meta["time_col"], meta["target_col"]
-        for i, entry in enumerate(meta["models"]):
+        for i, entry in enumerate(entries):
             nf._trained[i] = Handle(lib.fcast_model_free)
             check(lib.fcast_model_load(os.path.join(path, entry["file"]).encode(), nf._trained[i].out()))
         if os.path.exists(os.path.join(path, _DATASET)):
