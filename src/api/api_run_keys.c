@@ -45,7 +45,8 @@ static fc_status set_graphs(fcast_config *c, const char *key, const char *v) {
 static int *switch_slot(fcast_config *c, const char *key) {
     return !strcmp(key, "tf32") ? &c->run.tf32 : !strcmp(key, "verbose") ? &c->run.verbose
          : !strcmp(key, "profile") ? &c->run.profile
-         : !strcmp(key, "deterministic-reduce") ? &c->train.deterministic_reduce : NULL;
+         : !strcmp(key, "deterministic-reduce") ? &c->train.deterministic_reduce
+         : !strcmp(key, "drop-last") ? &c->train.drop_last : NULL;
 }
 
 static const char **text_slot(fcast_config *c, const char *key) {

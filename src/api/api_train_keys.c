@@ -48,6 +48,8 @@ static const fcast_train_key_info KEYS[] = {
     {"early-stop-patience", "K", "stop after K validations without improvement (-1 = off)", "-1",
      "early_stop_patience_steps", INTEGER, KEPT},
     {"step-size", "N", "distance between training windows (1)", "1", "step_size", COUNT, KEPT},
+    {"drop-last", NULL, "skip each epoch's last batch of series when it has fewer than --batch-size (off)", NULL,
+     "drop_last_loader", SWITCH, KEPT},
     {"seed", "S", "random seed (1)", "1", "random_seed", INTEGER, KEPT},
     {"threads", "N", "CPU threads (0 = all cores)", "0", NULL, COUNT, KEPT},
     {"device", "DEV", FCAST_DEVICE_FORMS ": where the work runs (auto: GPU 0 when one is usable, else the CPU)",

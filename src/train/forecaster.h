@@ -92,6 +92,7 @@ typedef struct {
     size_t val_check_steps;      /* 100 */
     long early_stop_patience;    /* -1: off; else validation checks without improvement */
     size_t step_size;            /* 1 */
+    int drop_last;               /* 0; 1: skip each epoch's short last batch of series (drop_last_loader) */
     double min_in_frac, min_out_frac;   /* 0, 0 */
     uint64_t seed;               /* 1 */
     int verbose;                 /* 0 silent, 1 log lines, 2 progress bar */

@@ -78,6 +78,7 @@ static fc_status trainer_init(trainer *t) {
     size_t ranks = (size_t)t->ranks;
     if (ranks > 1) FC_TRY(fc_dist_grads_init(&t->grads, be, m->n_trainable, o->deterministic_reduce));
     FC_TRY(fc_window_sampler_init(&t->sampler, t->ds, &t->spec, o->batch_size, per_step * ranks, o->seed));
+    if (o->drop_last) FC_TRY(fc_window_sampler_drop_last(&t->sampler, o->batch_size));
     if (t->sharded) FC_TRY(trainer_join_shards(t));
     fc_window_sampler_position(&t->sampler, &t->drawn_epoch, &t->drawn_cursor);
     /* on the device path (batch.h) the data is uploaded here, once */

@@ -161,6 +161,16 @@ fc_status fc_window_sampler_init(fc_window_sampler *s, const fc_dataset *ds, con
     return st;
 }
 
+fc_status fc_window_sampler_drop_last(fc_window_sampler *s, size_t batch_size) {
+    size_t N = fc_dataset_job_series(s->ds);
+    if (N < batch_size)
+        return fc_error(FC_ERR_INVALID, "--drop-last with --batch-size %zu and %zu series: every epoch's one batch "
+                        "is short and would be dropped, leaving nothing to train on (neuralforecast's loader yields "
+                        "no batch); lower --batch-size to at most %zu or leave --drop-last off", batch_size, N, N);
+    s->drop_last = 1;
+    return FC_OK;
+}
+
 fc_status fc_window_sampler_join(fc_window_sampler *s) {
     s->total_valid = 0;
     for (size_t g = 0; g < fc_dataset_job_series(s->ds); g++) s->total_valid += s->counts[g];
@@ -226,7 +236,8 @@ static size_t candidates_of(fc_window_sampler *s, size_t p, uint32_t g, size_t *
 static size_t next_candidates(fc_window_sampler *s) {
     size_t N = fc_dataset_job_series(s->ds);
     for (;;) {
-        if (s->cursor >= N) shuffle_series(s);
+        /* with drop_last, a short last batch ends the epoch instead */
+        if (s->cursor >= N || (s->drop_last && s->cursor + s->batch_size > N)) shuffle_series(s);
         size_t end = s->cursor + s->batch_size;
         if (end > N) end = N;   /* the last batch of an epoch is smaller */
         size_t n = 0, held = 0;

@@ -50,6 +50,7 @@ typedef struct fc_window_sampler {
     fc_window_spec spec;
     uint64_t seed;
     size_t batch_size, windows_batch_size;
+    int drop_last;            /* 1: an epoch ends before a last batch of fewer than batch_size series */
     size_t T_max;             /* longest training part (of the whole file) */
     size_t grid;              /* window starts per series on the padded grid */
     const uint32_t *observed; /* (n_rows + n_series) prefix counts of the mask, per series */
@@ -71,6 +72,12 @@ typedef struct fc_window_sampler {
  * is called; it draws nothing before. */
 fc_status fc_window_sampler_init(fc_window_sampler *s, const fc_dataset *ds, const fc_window_spec *spec,
                                  size_t batch_size, size_t windows_batch_size, uint64_t seed);
+/* neuralforecast's drop_last_loader: every epoch's last batch of series,
+ * when it has fewer than batch_size (the series' count is not a multiple
+ * of it), is skipped, as torch's DataLoader(drop_last=True) drops it.
+ * FC_ERR_INVALID when there are fewer series than batch_size: that
+ * loader would yield no batch at all, and Lightning would train nothing. */
+fc_status fc_window_sampler_drop_last(fc_window_sampler *s, size_t batch_size);
 /* A shard's sampler with every rank's counts in s->counts: their total, and
  * FC_ERR_INVALID when no series has a training window. */
 fc_status fc_window_sampler_join(fc_window_sampler *s);

@@ -20,7 +20,8 @@ SMALL = dict(FAST, max_steps=20)
 SCRIPT_ARGS = dict(strategy="auto", precision="32", gradient_clip_val=1.0, accumulate_grad_batches=2,
                    early_stop_patience_steps=15, val_check_steps=50, enable_progress_bar=False,
                    enable_model_summary=False, num_workers_loader=4, pin_memory_loader=True, logger=False,
-                   deterministic=True, enable_checkpointing=False, accelerator="cpu", devices=1)
+                   deterministic=True, enable_checkpointing=False, accelerator="cpu", devices=1,
+                   drop_last_loader=True)
 
 
 def forecast(monthly, **kwargs):
@@ -133,8 +134,21 @@ def test_default_adam_accepted_others_refused():
             NHITS(h=12, input_size=24, optimizer=optimizer, optimizer_kwargs=kwargs)
 
 
+def test_drop_last_loader_is_drop_last(monthly):
+    """drop_last_loader=True skips each epoch's short last batch of series
+    (4 series in batches of 3: the 4th of every epoch's order): another
+    model than without it; fewer series than batch_size is refused, as
+    neuralforecast's loader would yield no batch to train on."""
+    assert dict(NHITS(h=12, input_size=24, drop_last_loader=True)._settings())["drop-last"] == "on"
+    assert "drop-last" not in dict(NHITS(h=12, input_size=24)._settings())
+    kept, dropped = forecast(monthly, batch_size=3), forecast(monthly, batch_size=3, drop_last_loader=True)
+    assert not np.allclose(kept, dropped)
+    with pytest.raises(Exception, match="drop_last_loader with batch_size 5 and 4 series"):
+        forecast(monthly, batch_size=5, drop_last_loader=True)
+
+
 @pytest.mark.parametrize("name, value, words", [
-    ("drop_last_loader", True, "which series train"), ("start_padding_enabled", True, "no zero padding"),
+    ("start_padding_enabled", True, "no zero padding"),
     ("interpolation_mode", "nearest", "linearly only"), ("dropout_prob_theta", 0.1, "no dropout")])
 def test_fixed_arguments_say_why(name, value, words):
     with pytest.raises(NotImplementedError, match=f"{name}.*{words}"):
