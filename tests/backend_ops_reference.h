@@ -800,17 +800,24 @@ static inline void ref_revin_denorm_backward(double *dz, double *dz_scale, doubl
 
 /* ---- Adam ---- */
 
-/* One step t (from 1) of Adam as torch.optim.Adam defines it (no weight
- * decay, no amsgrad), in double with the user's hyper-parameters:
+/* One step t (from 1) of Adam as torch.optim.Adam and AdamW define it (no
+ * amsgrad), in double with the user's hyper-parameters and weight decay
+ * wd: decoupled (AdamW) p *= 1 - lr wd first, else (Adam) g += wd p; then
  *   m = b1 m + (1 - b1) g,  v = b2 v + (1 - b2) g^2,
  *   p -= lr / (1 - b1^t) * m / (sqrt(v) / sqrt(1 - b2^t) + eps).
  * moved (n) accumulates |each update|, the error scale of p. */
 static inline void ref_adam_step(double *p, double *m, double *v, double *moved, const float *g, size_t n,
-                                 double lr, double b1, double b2, double eps, int64_t t) {
+                                 double lr, double b1, double b2, double eps, double wd, int decoupled,
+                                 int64_t t) {
     double bc1 = 1.0 - pow(b1, (double)t), bc2 = 1.0 - pow(b2, (double)t);
     for (size_t i = 0; i < n; i++) {
-        m[i] = b1 * m[i] + (1.0 - b1) * g[i];
-        v[i] = b2 * v[i] + (1.0 - b2) * (double)g[i] * g[i];
+        double gi = decoupled ? g[i] : g[i] + wd * p[i];
+        if (decoupled) {
+            moved[i] += fabs(lr * wd * p[i]);
+            p[i] *= 1.0 - lr * wd;
+        }
+        m[i] = b1 * m[i] + (1.0 - b1) * gi;
+        v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
         double step = lr / bc1 * m[i] / (sqrt(v[i]) / sqrt(bc2) + eps);
         p[i] -= step;
         moved[i] += fabs(step);

@@ -10,6 +10,7 @@
 #include "backend/backend.h"
 #include "backend/cpu/cpu_backend.h"
 #include "check.h"
+#include "kernels/adam.h"
 #include "test_arrays.h"
 #include "core/rng.h"
 
@@ -236,13 +237,59 @@ static const adam_case adam_cases[] = {
 static void check_adam(fc_backend *be, const adam_case *c) {
     float p[4] = {0.5f, -1.0f, 2.0f, 0.00099f}, m[4] = {0}, v[4] = {0};
     float g1[4] = {0.1f, -0.2f, 0.0f, 1.3f}, g2[4] = {0.3f, 0.05f, -1.5f, -0.25f};
-    be->adam_step(be, p, g1, m, v, 4, c->lr, c->b1, c->b2, c->eps, 1);
+    be->adam_step(be, p, g1, m, v, 4, c->lr, c->b1, c->b2, c->eps, 0.0f, 0, 1);
     for (int i = 0; i < 4; i++) CHECK_MSG(p[i] == c->p1[i], "step 1 p[%d] %.9g vs torch %.9g", i, p[i], c->p1[i]);
-    be->adam_step(be, p, g2, m, v, 4, c->lr, c->b1, c->b2, c->eps, 2);
+    be->adam_step(be, p, g2, m, v, 4, c->lr, c->b1, c->b2, c->eps, 0.0f, 0, 2);
     for (int i = 0; i < 4; i++) {
         CHECK_MSG(p[i] == c->p2[i], "step 2 p[%d] %.9g vs torch %.9g", i, p[i], c->p2[i]);
         CHECK_MSG(m[i] == c->m2[i], "step 2 m[%d] %.9g vs torch %.9g", i, m[i], c->m2[i]);
         CHECK_MSG(v[i] == c->v2[i], "step 2 v[%d] %.9g vs torch %.9g", i, v[i], c->v2[i]);
+    }
+}
+
+/* With weight decay: python/make_adam_fixtures.py's rows (torch 2.15,
+ * torch.optim.AdamW and Adam with weight_decay, CPU): three steps from
+ * adam_case's p0 with its g1, g2 and g3 below; p after each step, m and v
+ * after the last. Equality is exact, as without decay. */
+typedef struct {
+    float lr, b1, b2, eps, wd;
+    int kind;   /* fc_optimizer_kind */
+    float p[3][4], m3[4], v3[4];
+} adam_decay_case;
+
+static const adam_decay_case adam_decay_cases[] = {
+    {0.001f, 0.9f, 0.999f, 1e-08f, 0.01f, FC_OPTIMIZER_ADAMW,
+     {{0.498995006f, -0.998989999f, 1.99997997f, -1.00097386e-05f},
+      {0.498072207f, -0.99851054f, 2.00070405f, -0.000527403317f},
+      {0.498357505f, -0.998137653f, 2.00107503f, -0.000936958473f}},
+     {-0.034899991f, -0.0117000006f, -0.0950000063f, 0.0847999901f},
+     {0.000589890056f, 4.2417545e-05f, 0.00240774988f, 0.00174945919f}},
+    {0.05f, 0.9f, 0.999f, 1e-08f, 0.1f, FC_OPTIMIZER_ADAMW,
+     {{0.44749999f, -0.944999993f, 1.99000001f, -0.0490149483f},
+      {0.399373442f, -0.916801631f, 2.01725674f, -0.0746395588f},
+      {0.411890447f, -0.894072592f, 2.02672553f, -0.0947443843f}},
+     {-0.034899991f, -0.0117000006f, -0.0950000063f, 0.0847999901f},
+     {0.000589890056f, 4.2417545e-05f, 0.00240774988f, 0.00174945919f}},
+    {0.05f, 0.5f, 0.9f, 1e-06f, 0.1f, FC_OPTIMIZER_ADAM,
+     {{0.450000346f, -0.950000167f, 1.95000029f, -0.0490099601f},
+      {0.39829129f, -0.918905675f, 1.99198484f, -0.0634256601f},
+      {0.426555991f, -0.888017058f, 1.99209678f, -0.0717403442f}},
+     {-0.225085407f, -0.094695285f, -0.00165075064f, 0.105615832f},
+     {0.0561173074f, 0.00831663795f, 0.192416131f, 0.14277719f}},
+};
+
+static void check_adam_decay(fc_backend *be, const adam_decay_case *c) {
+    float p[4] = {0.5f, -1.0f, 2.0f, 0.00099f}, m[4] = {0}, v[4] = {0};
+    const float g[3][4] = {{0.1f, -0.2f, 0.0f, 1.3f}, {0.3f, 0.05f, -1.5f, -0.25f}, {-0.7f, 0.0f, 0.4f, 0.02f}};
+    for (int t = 0; t < 3; t++) {
+        be->adam_step(be, p, g[t], m, v, 4, c->lr, c->b1, c->b2, c->eps, c->wd, c->kind, t + 1);
+        for (int i = 0; i < 4; i++)
+            CHECK_MSG(p[i] == c->p[t][i], "%s wd %g step %d p[%d] %.9g vs torch %.9g",
+                      c->kind == FC_OPTIMIZER_ADAMW ? "AdamW" : "Adam", (double)c->wd, t + 1, i, p[i], c->p[t][i]);
+    }
+    for (int i = 0; i < 4; i++) {
+        CHECK_MSG(m[i] == c->m3[i], "step 3 m[%d] %.9g vs torch %.9g", i, m[i], c->m3[i]);
+        CHECK_MSG(v[i] == c->v3[i], "step 3 v[%d] %.9g vs torch %.9g", i, v[i], c->v3[i]);
     }
 }
 
@@ -309,6 +356,8 @@ int main(void) {
     test_masked_loss(be);
     test_reductions_large(be, be1);
     for (size_t i = 0; i < sizeof adam_cases / sizeof *adam_cases; i++) check_adam(be, &adam_cases[i]);
+    for (size_t i = 0; i < sizeof adam_decay_cases / sizeof *adam_decay_cases; i++)
+        check_adam_decay(be, &adam_decay_cases[i]);
     test_elementwise(be);
     fc_backend_destroy(&be);
     fc_backend_destroy(&be1);

@@ -399,8 +399,10 @@ enum {
                              layer_norm_forward's y the x, layer_norm_backward's dx the dy, dropout's y the x,
                              gelu's y the x and dx the dy, attention_forward's prev the scores */
     PREV = 1u << 15,      /* attention_forward: with prev (neuralforecast's residual scores) */
-    PACKED = 1u << 16     /* attention: q, k, v, out and their gradients in separate (B P, H E) matrices
+    PACKED = 1u << 16,    /* attention: q, k, v, out and their gradients in separate (B P, H E) matrices
                              (else column blocks of wider ones) */
+    DECAY = 1u << 17      /* adam: with weight decay (AdamW's with the first hyper-parameters, Adam's L2 with
+                             CONFIG_B's) */
 };
 
 /* More bits (the enum above continued). */
@@ -1516,20 +1518,24 @@ static void run_loss_kind(ctx *c, const op_case *k, uint64_t seed) {
 }
 
 typedef struct {
-    double lr, beta1, beta2, eps;
+    double lr, beta1, beta2, eps, weight_decay;
+    int kind;                   /* fc_optimizer_kind */
 } adam_config;
 
 static const adam_config adam_configs[] = {
-    {1e-2, 0.9, 0.999, 1e-8},   /* the usual betas */
-    {5e-2, 0.5, 0.9, 1e-6},     /* 1 - beta1 >= 0.5: torch's other lerp form */
+    {1e-2, 0.9, 0.999, 1e-8, 0, FC_OPTIMIZER_ADAM},     /* the usual betas */
+    {5e-2, 0.5, 0.9, 1e-6, 0, FC_OPTIMIZER_ADAM},       /* 1 - beta1 >= 0.5: torch's other lerp form */
+    {1e-2, 0.9, 0.999, 1e-8, 0.01, FC_OPTIMIZER_ADAMW}, /* DECAY: AdamW at torch's default weight decay */
+    {5e-2, 0.5, 0.9, 1e-6, 0.1, FC_OPTIMIZER_ADAM},     /* DECAY | CONFIG_B: Adam's L2 weight decay */
 };
 
 /* m = n; ADAM_STEPS steps from m = v = 0. Gradients: random, some 0 (the
  * state stays 0), some tiny (eps matters), one step with large ones. */
 static void run_adam_step(ctx *c, const op_case *k, uint64_t seed) {
     size_t n = k->m;
-    const adam_config *a = &adam_configs[k->opt & CONFIG_B ? 1 : 0];
-    shape(c, "n%zu lr=%g b1=%g b2=%g x%d", n, a->lr, a->beta1, a->beta2, ADAM_STEPS);
+    const adam_config *a = &adam_configs[(k->opt & CONFIG_B ? 1 : 0) + (k->opt & DECAY ? 2 : 0)];
+    shape(c, "n%zu lr=%g b1=%g b2=%g wd=%g%s x%d", n, a->lr, a->beta1, a->beta2, a->weight_decay,
+          a->kind == FC_OPTIMIZER_ADAMW ? " (adamw)" : "", ADAM_STEPS);
     float *p0 = rnd_f(c, n, seed, -1, 1);
     double *p = dbl(c, n), *m = dbl(c, n), *v = dbl(c, n), *moved = dbl(c, n), *gmax = dbl(c, n);
     for (size_t i = 0; i < n; i++) p[i] = p0[i];
@@ -1541,11 +1547,14 @@ static void run_adam_step(ctx *c, const op_case *k, uint64_t seed) {
             if (i % 11 == 3) g[i] = 0.0f;
             if (i % 13 == 6) g[i] *= 1e-6f;
             if (t == 2 && i % 7 == 2) g[i] = 1000.0f;
-            gmax[i] = fabs(g[i]) > gmax[i] ? fabs(g[i]) : gmax[i];
+            /* Adam's L2 term is part of the gradient the moments see */
+            double eff = fabs(g[i]) + (a->kind == FC_OPTIMIZER_ADAM ? a->weight_decay * fabs(p[i]) : 0.0);
+            gmax[i] = eff > gmax[i] ? eff : gmax[i];
         }
         c->be->adam_step(c->be, dp, dev_in(c, "g", g, n), dm, dv, n, (float)a->lr, (float)a->beta1, (float)a->beta2,
-                         (float)a->eps, t);
-        ref_adam_step(p, m, v, moved, g, n, a->lr, a->beta1, a->beta2, a->eps, t);
+                         (float)a->eps, (float)a->weight_decay, a->kind, t);
+        ref_adam_step(p, m, v, moved, g, n, a->lr, a->beta1, a->beta2, a->eps, a->weight_decay,
+                      a->kind == FC_OPTIMIZER_ADAMW, t);
     }
     double *scale = dbl(c, n);
     for (size_t i = 0; i < n; i++) scale[i] = fabs(p[i]) + a->lr + moved[i];
@@ -1945,6 +1954,10 @@ static const op_case cases[] = {
     ROW(adam_step, 33, 0, 0, 0, F32, SAME_BITS, 0, 0, TOL_ADAM),
     ROW(adam_step, 257, 0, 0, 0, F32, CONFIG_B | SAME_BITS, 0, 0, TOL_ADAM),
     ROW(adam_step, PAR_N, 0, 0, 0, F32, SAME_BITS, 0, 0, TOL_ADAM),
+    /* with weight decay: AdamW's decoupled and Adam's L2 */
+    ROW(adam_step, 7, 0, 0, 0, F32, DECAY | SAME_BITS, 0, 0, TOL_ADAM),
+    ROW(adam_step, 257, 0, 0, 0, F32, DECAY | CONFIG_B | SAME_BITS, 0, 0, TOL_ADAM),
+    ROW(adam_step, PAR_N, 0, 0, 0, F32, DECAY | SAME_BITS, 0, 0, TOL_ADAM),
 
     /* Sum of squares (n): TOL_SUM. */
     ROW(sum_squares, 0, 0, 0, 0, F32, 0, 0, 0, TOL_SUM),

@@ -117,7 +117,7 @@ static void compare_curve(fc_model *m, const fc_safetensors *f, const float *x, 
         losses[s] = (float)loss;
         be->fill(be, m->grads, 0.0f, n);
         CHECK(fc_model_backward(m, g, B) == FC_OK);
-        be->adam_step(be, m->params, m->grads, am, av, n, (float)lr, 0.9f, 0.999f, 1e-8f, s + 1);
+        be->adam_step(be, m->params, m->grads, am, av, n, (float)lr, 0.9f, 0.999f, 1e-8f, 0.0f, 0, s + 1);
     }
     const float *ref = tensor(f, "curve.loss", CURVE_STEPS);
     if (ref) CHECK(max_error("curve.loss", losses, ref, CURVE_STEPS, 1e-5, 1e-4) == 0);

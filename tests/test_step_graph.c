@@ -719,18 +719,20 @@ typedef struct {
     const float *g;
     float *m, *v;
     size_t n;
-    float lr, beta1, beta2, eps;
+    float lr, beta1, beta2, eps, weight_decay;
+    int kind;
     int64_t step;
 } adam_args;
 static fc_status adam_run(fc_backend *cpu, const void *p) {
     const adam_args *a = p;
-    cpu->adam_step(cpu, a->p, a->g, a->m, a->v, a->n, a->lr, a->beta1, a->beta2, a->eps, a->step);
+    cpu->adam_step(cpu, a->p, a->g, a->m, a->v, a->n, a->lr, a->beta1, a->beta2, a->eps, a->weight_decay, a->kind,
+                   a->step);
     return FC_OK;
 }
 static void rec_adam_step(fc_backend *be, float *p, const float *g, float *m, float *v, size_t n, float lr,
-                          float beta1, float beta2, float eps, int64_t step) {
+                          float beta1, float beta2, float eps, float weight_decay, int kind, int64_t step) {
     (void)be;
-    call(adam_run, &(adam_args){p, g, m, v, n, lr, beta1, beta2, eps, step}, sizeof(adam_args));
+    call(adam_run, &(adam_args){p, g, m, v, n, lr, beta1, beta2, eps, weight_decay, kind, step}, sizeof(adam_args));
 }
 
 /* in and out are backend memory: pointers, read and written at replay.

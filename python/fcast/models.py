@@ -21,8 +21,10 @@ falls in one of these kinds, decided per argument:
   The exogenous lists (futr_exog_list, hist_exog_list, stat_exog_list)
   go as futr-exog, hist-exog and stat-exog; the models whose
   neuralforecast class takes none (NBEATS, PatchTST) refuse them.
+  optimizer=torch.optim.Adam or AdamW with optimizer_kwargs at torch's
+  defaults but weight_decay -> optimizer and weight-decay.
 * fixed: arguments fcast does not implement (categorical exogenous
-  inputs, custom optimizers and schedulers, start padding, ...). Their neuralforecast
+  inputs, other optimizers, schedulers, start padding, ...). Their neuralforecast
   default is accepted; any other value raises NotImplementedError, since
   training without it would give another model.
 * refused: Lightning arguments that would change the answers and that
@@ -85,32 +87,45 @@ _WHY_FIXED = {"start_padding_enabled": "fcast's training windows start at each s
               "cat_exog_list": "no categorical exogenous inputs", "categorical_cardinalities":
               "no categorical exogenous inputs", "cat_emb_dim": "no categorical exogenous inputs"}
 
-# torch.optim.Adam's defaults: optimizer=torch.optim.Adam with these is
-# neuralforecast's default optimizer, which fcast runs (its lr is the
-# model's learning_rate: neuralforecast overrides optimizer_kwargs' lr)
-_ADAM_DEFAULTS = {"lr": None, "betas": (0.9, 0.999), "eps": 1e-8, "weight_decay": 0, "amsgrad": False}
+# torch.optim.Adam's and AdamW's defaults but weight_decay, which fcast
+# takes (Adam's L2 on the gradient, AdamW's decoupled decay); lr is the
+# model's learning_rate (neuralforecast overrides optimizer_kwargs' lr)
+_ADAM_DEFAULTS = {"lr": None, "betas": (0.9, 0.999), "eps": 1e-8, "weight_decay": None, "amsgrad": False,
+                  "maximize": False, "foreach": None, "capturable": False, "differentiable": False, "fused": None}
+
+# torch's optimizer classes by name (and fcast's names, which save writes)
+_OPTIMIZERS = {"Adam": "adam", "AdamW": "adamw", "adam": "adam", "adamw": "adamw"}
 
 
 def _differs_from_adam(key, value):
-    """Whether an optimizer_kwargs entry makes another optimizer than
-    neuralforecast's default Adam (lr does not: learning_rate wins)."""
+    """Whether an optimizer_kwargs entry makes another optimizer than torch's
+    Adam or AdamW at their defaults (lr and weight_decay do not)."""
     if key not in _ADAM_DEFAULTS:
         return True
     default = _ADAM_DEFAULTS[key]
     return default is not None and (tuple(value) if isinstance(value, list) else value) != default
 
 
-def _check_optimizer(model, optimizer, optimizer_kwargs):
-    """fcast trains with Adam: neuralforecast's default (optimizer None, when
-    it ignores optimizer_kwargs) or torch.optim.Adam with its defaults."""
+def _optimizer_settings(model, optimizer, optimizer_kwargs):
+    """(fcast's optimizer name or None, its fcast_config_set pairs): None for
+    neuralforecast's default (optimizer None, when it ignores
+    optimizer_kwargs); torch.optim.Adam or AdamW at torch's defaults but
+    weight_decay -> optimizer and weight-decay. Anything else is refused."""
     if optimizer is None:
-        return
-    name = getattr(optimizer, "__name__", repr(optimizer))
+        return None, []
+    name = optimizer if isinstance(optimizer, str) else getattr(optimizer, "__name__", repr(optimizer))
     kwargs = dict(optimizer_kwargs or {})
-    if name != "Adam" or any(_differs_from_adam(key, value) for key, value in kwargs.items()):
+    if name not in _OPTIMIZERS or any(_differs_from_adam(key, value) for key, value in kwargs.items()):
         raise NotImplementedError(f"fcast: {model}(optimizer={name}, optimizer_kwargs={kwargs!r}): fcast trains "
-                                  "with Adam at torch's defaults (betas (0.9, 0.999), eps 1e-8, no weight decay); "
-                                  "other optimizers and settings are not implemented")
+                                  "with torch.optim.Adam or AdamW at torch's defaults (betas (0.9, 0.999), eps "
+                                  "1e-8, no amsgrad) and any weight_decay; other optimizers and settings are not "
+                                  "implemented")
+    kind, pairs = _OPTIMIZERS[name], []
+    if kind == "adamw":   # Adam, the default, is not sent: its model files stay as they were
+        pairs.append(("optimizer", kind))
+    if kwargs.get("weight_decay") is not None and (kind == "adamw" or kwargs["weight_decay"] != 0):
+        pairs.append(("weight-decay", _text(float(kwargs["weight_decay"]))))
+    return kind, pairs
 
 # Lightning trainer arguments that cannot change the forecasts: accepted
 # without a word (why, for docs/python.md's table)
@@ -202,7 +217,10 @@ class _Model:
         self.valid_loss = valid_loss
         self.futr_exog_list, self.hist_exog_list, self.stat_exog_list = (list(kwargs.get(k) or []) for k in _EXOG)
         self._args = self._sort(kwargs)
-        _check_optimizer(type(self).__name__, kwargs.get("optimizer"), kwargs.get("optimizer_kwargs"))
+        kind, self._optimizer = _optimizer_settings(type(self).__name__, kwargs.get("optimizer"),
+                                                    kwargs.get("optimizer_kwargs"))
+        if kind is not None:
+            self._args["optimizer"] = kind   # save writes the name: a class is no JSON
         self._config()   # made and dropped: the C side checks every value now, as neuralforecast does
 
     def _sort(self, kwargs):
@@ -213,7 +231,7 @@ class _Model:
             if name in _TRAINING or name in self._arch or name in TRAINER:
                 mapped[name] = value
             elif name in ("optimizer", "optimizer_kwargs"):
-                continue   # checked together: _check_optimizer
+                mapped[name] = value   # checked and sent together: _optimizer_settings
             elif name in _EXOG:
                 if value:
                     mapped[name] = list(value)
@@ -235,9 +253,9 @@ class _Model:
         needs it), then the mapped arguments."""
         pairs = list(self.loss._settings())
         for name, value in self._args.items():
-            if name not in TRAINER:
+            if name not in TRAINER and name not in ("optimizer", "optimizer_kwargs"):
                 pairs.append((_KEYS.get(name, name.replace("_", "-")), _text(value)))
-        return pairs + trainer_settings(self._args)
+        return pairs + self._optimizer + trainer_settings(self._args)
 
     def _shows_progress(self, verbose):
         """Whether fit prints its progress: Lightning's enable_progress_bar

@@ -100,6 +100,7 @@ static const struct {
     {"grad-accum", COUNT, offsetof(fc_train_options, grad_accum), 1},
     {"lr", NUMBER, offsetof(fc_train_options, learning_rate), 0},
     {"clip-grad-norm", NUMBER, offsetof(fc_train_options, clip_grad_norm), 0},
+    {"weight-decay", NUMBER, offsetof(fc_train_options, weight_decay), 0},
     {"num-lr-decays", SIGNED, offsetof(fc_train_options, num_lr_decays), 0},
     {"early-stop-patience", SIGNED, offsetof(fc_train_options, early_stop_patience), 0},
 };
@@ -137,6 +138,12 @@ static fc_status set_scaler(fcast_config *c, const char *k, const char *v) {
 static fc_status set_precision(fcast_config *c, const char *k, const char *v) {
     if (fc_precision_parse(v, &c->train.precision))
         return fc_error(FC_ERR_INVALID, "%s '%s': expected fp32, bf16 or fp16", k, v);
+    return FC_OK;
+}
+static fc_status set_optimizer(fcast_config *c, const char *k, const char *v) {
+    if (!strcmp(v, "adam")) c->train.optimizer = FC_OPTIMIZER_ADAM;
+    else if (!strcmp(v, "adamw")) c->train.optimizer = FC_OPTIMIZER_ADAMW;
+    else return fc_error(FC_ERR_INVALID, "%s '%s': expected adam or adamw", k, v);
     return FC_OK;
 }
 static fc_status set_loss(fcast_config *c, const char *k, const char *v) {
@@ -198,6 +205,7 @@ static const struct {
     {"seed", set_seed}, {"threads", set_threads}, {"scaler", set_scaler}, {"loss", set_loss},
     {"level", set_loss_param}, {"quantiles", set_loss_param}, {"huber-delta", set_loss_param},
     {"quantile", set_loss_param}, {"season", set_loss_param}, {"precision", set_precision},
+    {"optimizer", set_optimizer},
     {"futr-exog", set_exog}, {"hist-exog", set_exog}, {"stat-exog", set_exog},
 };
 

@@ -30,6 +30,10 @@ static const fcast_train_key_info KEYS[] = {
     {"windows-batch-size", "N|auto", "windows per step (the model's: 1024, LSTM 128; auto: the fastest that fits "
      "the memory limit)", NULL, "windows_batch_size", TEXT, KEPT},
     {"lr", "X", "Adam learning rate (the model's: 1e-3, PatchTST 1e-4)", NULL, "learning_rate", NUMBER, KEPT},
+    {"optimizer", "NAME", "adam | adamw: torch.optim.Adam, or AdamW with decoupled weight decay (adam)", "adam",
+     NULL, TEXT, KEPT},
+    {"weight-decay", "X", "the optimizer's weight_decay: adam adds X p to the gradient, adamw decays p by "
+     "lr X per step (adam 0, adamw 0.01, torch's defaults)", NULL, NULL, NUMBER, KEPT},
     {"num-lr-decays", "N", "halvings of the learning rate over max-steps, -1 = none (the model's: 3; MLP, LSTM, "
      "TiDE, PatchTST -1)", NULL,
      "num_lr_decays", INTEGER, KEPT},

@@ -41,6 +41,10 @@ static json_t *options_json(const fc_forecaster *f, const fc_train_options *o) {
     char params[512];
     if (j && fc_loss_params_json(&f->loss, params, sizeof params) == FC_OK)
         json_object_set_new(j, "loss-params", json_string(params));
+    /* the optimizer and its weight decay when not plain Adam (absent: as before these keys) */
+    if (j && o->optimizer == FC_OPTIMIZER_ADAMW) json_object_set_new(j, "optimizer", json_string("adamw"));
+    if (j && fc_train_weight_decay(o) != 0)
+        json_object_set_new(j, "weight-decay", json_real(fc_train_weight_decay(o)));
     if (j && o->drop_last) json_object_set_new(j, "drop-last", json_true());   /* absent: off, as before the key */
     if (j && o->test_size) json_object_set_new(j, "test-size", json_integer((json_int_t)o->test_size));
     /* the processes of an MPI job: each step draws windows for all of them (absent: one) */

@@ -337,6 +337,12 @@ void fc_train_options_default(fc_train_options *o) {
     o->verbose = 1;
     o->precision = FC_PREC_FP32;
     o->grad_accum = 1;
+    o->weight_decay = -1;   /* the optimizer's default */
+}
+
+double fc_train_weight_decay(const fc_train_options *o) {
+    if (o->weight_decay >= 0) return o->weight_decay;
+    return o->optimizer == FC_OPTIMIZER_ADAMW ? 0.01 : 0.0;   /* torch.optim.AdamW's and Adam's defaults */
 }
 
 void fc_forecaster_free(fc_forecaster *f) {

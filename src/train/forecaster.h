@@ -5,6 +5,7 @@
 #define FC_TRAIN_FORECASTER_H
 
 #include "data/dataset.h"
+#include "kernels/adam.h"
 #include "kernels/loss.h"
 #include "kernels/scaler.h"
 #include "models/model.h"
@@ -103,6 +104,8 @@ typedef struct {
     int alone;                   /* in an MPI job, train in this process alone, not with the other ranks
                                     (cross-validation deals its trainings to the ranks) */
     double clip_grad_norm;       /* 0: off; else clip the global gradient norm to this */
+    fc_optimizer_kind optimizer; /* adam (torch.optim.Adam, neuralforecast's default) or adamw */
+    double weight_decay;         /* -1: the optimizer's torch default (adam 0, adamw 0.01) */
     /* Operations (docs/operations.md): none of these changes the trained model. */
     const char *checkpoint_path; /* where checkpoints go (also the one written on a stop); NULL: none */
     size_t checkpoint_every;     /* steps between checkpoints (0: none periodic) */
@@ -139,6 +142,8 @@ typedef struct {
 } fc_train_summary;
 
 void fc_train_options_default(fc_train_options *o);
+/* The weight decay o trains with: its own, else its optimizer's default. */
+double fc_train_weight_decay(const fc_train_options *o);
 
 /* Checks options and data lengths for a model of configuration c, without
  * allocating: what fc_train would refuse, before the model is built. */

@@ -1,6 +1,6 @@
 /* The optimizer step (see optimizer.h). The backend's optimizer_step makes
  * one pass over the gradients for their norm when a scaler or clipping
- * needs it and one pass that unscales, clips and applies Adam. */
+ * needs it and one pass that unscales, clips and applies Adam or AdamW. */
 #include <math.h>
 
 #include "core/error.h"
@@ -26,6 +26,14 @@ fc_status fc_optimizer_init(fc_optimizer *o, fc_model *m, int loss_scaling, doub
     return FC_OK;
 }
 
+fc_status fc_optimizer_use(fc_optimizer *o, fc_optimizer_kind kind, double weight_decay) {
+    if (!(weight_decay >= 0) || !isfinite(weight_decay))
+        return fc_error(FC_ERR_INVALID, "--weight-decay must be a finite number >= 0 (0: none)");
+    o->kind = kind;
+    o->weight_decay = (float)weight_decay;
+    return FC_OK;
+}
+
 void fc_optimizer_free(fc_optimizer *o, fc_model *m) {
     fc_backend *be = m->be;
     be->sync(be);   /* staging copies may still read o->in */
@@ -41,7 +49,7 @@ void fc_optimizer_free(fc_optimizer *o, fc_model *m) {
 
 void fc_optimizer_prepare(fc_optimizer *o, fc_model *m, float lr) {
     fc_step_in *in = o->in;
-    in->adam = fc_adam_scalars_make(lr, 0.9f, 0.999f, 1e-8f, o->adam_steps + 1);
+    in->adam = fc_adam_scalars_make(lr, 0.9f, 0.999f, 1e-8f, o->weight_decay, o->kind, o->adam_steps + 1);
     in->inv_scale = 1.0 / o->scaler.scale;   /* a power of two: exact */
     in->clip_norm = o->clip_norm;
     in->need_norm = o->scaler.enabled || o->clip_norm > 0;

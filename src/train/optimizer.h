@@ -21,6 +21,8 @@ typedef struct {
     float *m, *v;              /* Adam moments (n_trainable), device */
     fc_loss_scaler scaler;
     double clip_norm;          /* 0: no clipping */
+    fc_optimizer_kind kind;    /* Adam (the default) or AdamW */
+    float weight_decay;        /* torch's weight_decay for kind; 0: none */
     int64_t adam_steps;        /* steps taken (skipped ones excluded, as torch) */
     fc_step_in *in, *d_in;     /* this step's scalars: host staging and its backend copy */
     fc_step_out *out, *d_out;  /* the step's report (and loss): backend, and its host copy */
@@ -38,6 +40,10 @@ typedef struct {
  * the dynamic loss scaler (fp16). clip_norm 0 disables clipping. */
 fc_status fc_optimizer_init(fc_optimizer *o, fc_model *m, int loss_scaling, double clip_norm);
 void fc_optimizer_free(fc_optimizer *o, fc_model *m);
+/* torch.optim.Adam (weight decay as L2 on the gradient) or AdamW
+ * (decoupled weight decay) with this weight_decay, instead of Adam without
+ * it; FC_ERR_INVALID unless weight_decay is finite and >= 0. */
+fc_status fc_optimizer_use(fc_optimizer *o, fc_optimizer_kind kind, double weight_decay);
 
 /* The scale the loss gradient must be multiplied by before backward. */
 static inline float fc_optimizer_loss_scale(const fc_optimizer *o) { return o->scaler.scale; }

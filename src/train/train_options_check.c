@@ -37,6 +37,10 @@ fc_status trainer_check_options(const fc_train_options *o, const fc_model_config
                         "per step", o->grad_accum, o->windows_batch_size, FC_MAX_WINDOWS_BATCH);
     if (!(o->clip_grad_norm >= 0) || !isfinite(o->clip_grad_norm))
         return fc_error(FC_ERR_INVALID, "--clip-grad-norm must be a finite number >= 0 (0: off)");
+    if (o->weight_decay != -1 && (!(o->weight_decay >= 0) || !isfinite(o->weight_decay)))
+        return fc_error(FC_ERR_INVALID, "--weight-decay must be a finite number >= 0 (0: none)");
+    if (o->optimizer != FC_OPTIMIZER_ADAM && o->optimizer != FC_OPTIMIZER_ADAMW)
+        return fc_error(FC_ERR_INVALID, "unknown optimizer %d", (int)o->optimizer);
     if ((unsigned)o->precision >= FC_PREC_COUNT)
         return fc_error(FC_ERR_INVALID, "unknown precision %d", (int)o->precision);
     return FC_OK;

@@ -97,6 +97,7 @@ static fc_status trainer_init(trainer *t) {
     FC_TRY(fc_model_set_precision(m, o->precision));
     FC_TRY(fc_model_reserve(m, W, 1));
     FC_TRY(fc_optimizer_init(&t->opt, m, o->precision == FC_PREC_FP16, o->clip_grad_norm));
+    FC_TRY(fc_optimizer_use(&t->opt, o->optimizer, fc_train_weight_decay(o)));
     t->windows[0] = fc_malloc(per_step * ranks * sizeof(fc_window), "window indices");
     t->windows[1] = fc_malloc(per_step * ranks * sizeof(fc_window), "window indices");
     /* the weights and the state training changes (BatchNorm's running statistics) */

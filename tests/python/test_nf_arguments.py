@@ -126,12 +126,34 @@ class AdamW:
     pass
 
 
-def test_default_adam_accepted_others_refused():
+class SGD:
+    pass
+
+
+def test_adam_and_adamw_mapped_others_refused():
     NHITS(h=12, input_size=24, optimizer=Adam, optimizer_kwargs={"lr": 0.1, "betas": [0.9, 0.999], "eps": 1e-8})
     NHITS(h=12, input_size=24, optimizer_kwargs={"weight_decay": 0.1})   # neuralforecast ignores it without optimizer
-    for optimizer, kwargs in ((AdamW, None), (Adam, {"weight_decay": 0.01}), (Adam, {"amsgrad": True})):
-        with pytest.raises(NotImplementedError, match="fcast trains with Adam"):
+    settings = lambda **kw: dict(NHITS(h=12, input_size=24, **kw)._settings())   # noqa: E731
+    assert "optimizer" not in settings(optimizer=Adam) and "weight-decay" not in settings(optimizer=Adam)
+    assert settings(optimizer=AdamW)["optimizer"] == "adamw" and "weight-decay" not in settings(optimizer=AdamW)
+    assert settings(optimizer=AdamW, optimizer_kwargs={"weight_decay": 0.05})["weight-decay"] == "0.05"
+    assert settings(optimizer=Adam, optimizer_kwargs={"weight_decay": 0.01})["weight-decay"] == "0.01"
+    for optimizer, kwargs in ((SGD, None), (Adam, {"amsgrad": True}), (AdamW, {"betas": (0.8, 0.9)})):
+        with pytest.raises(NotImplementedError, match="fcast trains with torch.optim.Adam or AdamW"):
             NHITS(h=12, input_size=24, optimizer=optimizer, optimizer_kwargs=kwargs)
+
+
+def test_adamw_trains_another_model_and_saves(monthly, tmp_path):
+    """AdamW's decoupled decay changes the model; Adam with weight_decay 0
+    is the default Adam; save and load keep the optimizer."""
+    default = forecast(monthly)
+    assert np.array_equal(default, forecast(monthly, optimizer=Adam, optimizer_kwargs={"weight_decay": 0}))
+    assert not np.allclose(default, forecast(monthly, optimizer=AdamW, optimizer_kwargs={"weight_decay": 0.5}))
+    nf = NeuralForecast(models=[NHITS(h=12, input_size=24, optimizer=AdamW, **SMALL)], freq="MS")
+    nf.fit(monthly)
+    nf.save(str(tmp_path / "m"))
+    loaded = NeuralForecast.load(str(tmp_path / "m")).models[0]
+    assert dict(loaded._settings())["optimizer"] == "adamw"
 
 
 def test_drop_last_loader_is_drop_last(monthly):

@@ -16,10 +16,10 @@ static __global__ void adam_kernel(float *p, const float *g, float *m, float *v,
 }
 
 void fc_cuda_adam_step(fc_backend *be, float *p, const float *g, float *m, float *v, size_t n, float lr,
-                       float beta1, float beta2, float eps, int64_t step) {
+                       float beta1, float beta2, float eps, float weight_decay, int kind, int64_t step) {
     fc_launch l = fc_cuda_grid(n);
     if (!l.grid) return;
-    fc_adam_scalars s = fc_adam_scalars_make(lr, beta1, beta2, eps, step);
+    fc_adam_scalars s = fc_adam_scalars_make(lr, beta1, beta2, eps, weight_decay, (fc_optimizer_kind)kind, step);
     adam_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(p, g, m, v, n, s);
     fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("adam_kernel"));
 }
