@@ -18,10 +18,14 @@
 #         2. fcast bench train --device cuda --vs-torch (fp32, bf16);
 #         3. the serving tail: 2,000 requests from 16 clients against a
 #            CUDA server and a CPU server (bench/serve_latency.py);
+#         4. neuralforecast's GPU-style script on cuda (issue 35:
+#            tests/python/test_nf_gpu_script.py, accelerator='gpu'), when
+#            the machine's Python has numpy, pandas and pytest;
 #       and prints one summary. Meant to finish in under 6 minutes on an
 #       H100, so that a 15-minute lease can run it twice.
 #   scripts/gpu-check.sh --cpu BUILD  anywhere: the same steps 2 and 3 on
-#       the CPU with an existing build and small sizes, and step 1's ctest
+#       the CPU with an existing build and small sizes, step 4 collected
+#       only (the Python suite runs it on the CPU), and step 1's ctest
 #       (its GPU tests skip): tests/cli_gpu_check.sh runs it in make test,
 #       so the script cannot rot between GPU runs (its commands, flags and
 #       summary are checked on every CI run).
@@ -56,8 +60,8 @@ results=()
 step() {
     local name=$1 limit=$2; shift 2
     local t0=$SECONDS
-    export -f configure_and_build serve_tail serve_both
-    export build arch prefix libdir out devices serve_requests train_steps
+    export -f configure_and_build serve_tail serve_both nf_script
+    export build arch prefix libdir out devices serve_requests train_steps mode accelerator
     timeout --kill-after=10 "$limit" bash -c '"$@"' _ "$@" > "$out/$name.log" 2>&1
     local rc=$? verdict=passed
     { [ $rc -eq 124 ] || [ $rc -eq 137 ]; } && verdict="TIMED OUT after ${limit} s"
@@ -123,6 +127,21 @@ serve_both() {
     return $rc
 }
 
+# neuralforecast's GPU-style script (tests/python/test_nf_gpu_script.py)
+# with accelerator='gpu', when this Python has numpy, pandas and pytest;
+# with --cpu only collected (cli_python runs it whole on every CI run).
+nf_script() {
+    local py="" candidate
+    for candidate in python3 /usr/bin/python3; do   # as tests/cli_python.sh chooses
+        if "$candidate" -c 'import numpy, pandas, pytest' 2> /dev/null; then py=$candidate; break; fi
+    done
+    [ -n "$py" ] || { echo "skipped: no python3 with numpy, pandas and pytest"; return 0; }
+    local how=()
+    [ $mode = cpu ] && how=(--collect-only)
+    FCAST_LIBRARY="$build/libfcast.so" FCAST_BIN="$build/fcast" FCAST_SCRIPT_ACCELERATOR="$accelerator" \
+        "$py" -m pytest -q -p no:cacheprovider "${how[@]}" tests/python/test_nf_gpu_script.py
+}
+
 summary() {
     {
         echo "fcast gpu-check: $(date -u '+%Y-%m-%d %H:%M UTC'), $mode"
@@ -132,6 +151,7 @@ summary() {
         [ -s "$out/ctest_gpu.log" ] && grep -E 'tests passed|tests failed|Failed|Skipped' "$out/ctest_gpu.log" | head -20
         [ -s "$out/bench_train.log" ] && sed -n '/^fcast bench train:/,/^ms per step/p' "$out/bench_train.log" | head -20
         [ -s "$out/serve_tail.log" ] && grep '^device' "$out/serve_tail.log"
+        [ -s "$out/nf_script.log" ] && echo "nf_script: $(tail -1 "$out/nf_script.log")"
     } | tee "$out/summary.txt"
 }
 
@@ -154,13 +174,16 @@ if [ $mode = gpu ]; then
     unpack_deps || exit 1
     step build 300 configure_and_build || { summary; exit 1; }
     devices="cuda cpu" serve_requests=2000 train_steps=50 bench=(--device cuda --precisions fp32,bf16 --vs-torch --steps 50)
+    accelerator=gpu
     step ctest_gpu 240 env FCAST_REQUIRE_GPU=1 ctest --test-dir "$build" -L gpu --output-on-failure --timeout 200 || ok=0
 else
     gpu="none (--cpu: the GPU tests skip; steps 2 and 3 run on the CPU)"
     devices="cpu" serve_requests=200 train_steps=5 bench=(--device cpu --precisions fp32 --steps 3 --warmup 1)
+    accelerator=cpu
     step ctest_gpu 120 ctest --test-dir "$build" -L gpu --timeout 60 || ok=0
 fi
 step bench_train 120 "$build/fcast" bench train "${bench[@]}" || ok=0
 step serve_tail 150 serve_both || ok=0
+step nf_script 200 nf_script || ok=0
 summary
 [ $ok = 1 ]
