@@ -475,13 +475,13 @@ static const bad_case bad_cases[] = {
      "series[2].unique_id: 'a' is already series[0]'s"},
     /* the loader's checks, named by field */
     {REQ(S("a", "[1,2,2]", "[1,2,3]")), FC_ERR_INVALID,
-     "series[0].ds[2]: duplicate (unique_id, ds) = ('a', 2): already on series[0].ds[1]"},
+     "series[0].ds[2]: duplicate (unique_id, ds) = ('a', 2): already at series[0].ds[1]"},
     {REQ(S("x\\ny", "[1,2,3]", "[1,2,3]") "," S("b", "[3,1,3]", "[1,2,3]")), FC_ERR_INVALID,
-     "series[1].ds[2]: duplicate (unique_id, ds) = ('b', 3): already on series[1].ds[0]"},
+     "series[1].ds[2]: duplicate (unique_id, ds) = ('b', 3): already at series[1].ds[0]"},
     {REQ(S("a,\\\"q\\r\\n", "[5,1,3]", "[1,2,3]") "," S("b", "[0,2,4,5]", "[1,2,3,4]")), FC_ERR_INVALID,
      "series[1].ds[3]: 5 is off the 2 grid of series 'b': the previous point is 4 on series[1].ds[2]"},
     {REQ(S("a", "[\"2000-01-01\",\"2000-01-02\",\"2000-01-02\"]", "[1,2,3]")), FC_ERR_INVALID,
-     "series[0].ds[2]: duplicate (unique_id, ds) = ('a', 2000-01-02): already on series[0].ds[1]"},
+     "series[0].ds[2]: duplicate (unique_id, ds) = ('a', 2000-01-02): already at series[0].ds[1]"},
     {REQ(S("a", "[1,2,300000000000000]", "[1,2,3]")), FC_ERR_MEMORY,
      "series[0].ds[2]: series 'a' runs from 1 (series[0].ds[0]) to 300000000000000 on the 1 grid: its 3 rows are "
      "300000000000000 points after gap filling; the data's 300000000000000 points after gap filling pass the limit "
