@@ -83,6 +83,7 @@ static void test_freq_parse(void) {
         {"M", FC_FREQ_MONTHS, 1, 1, "ME"},          {"QE", FC_FREQ_MONTHS, 3, 1, "QE"},
         {"Q", FC_FREQ_MONTHS, 3, 1, "QE"},          {"YE", FC_FREQ_MONTHS, 12, 1, "YE"},
         {"Y", FC_FREQ_MONTHS, 12, 1, "YE"},         {"A", FC_FREQ_MONTHS, 12, 1, "YE"},
+        {"B", FC_FREQ_BDAYS, 1, 0, "B"},            {"2B", FC_FREQ_BDAYS, 2, 0, "2B"},
     };
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         fc_freq f;
@@ -98,7 +99,7 @@ static void test_freq_parse(void) {
     fc_freq f;
     CHECK(fc_freq_parse("1", FC_DS_INDEX, &f) == FC_OK && f.step == 1 && strcmp(f.name, "1") == 0);
     CHECK(fc_freq_parse("2", FC_DS_INDEX, &f) == FC_OK && f.step == 2 && strcmp(f.name, "2") == 0);
-    static const char *unknown[] = {"fortnight", "0", "0D", "ms", "-1", "1.5h", "", "B", "W-SUN"};
+    static const char *unknown[] = {"fortnight", "0", "0D", "ms", "-1", "1.5h", "", "b", "W-SUN"};
     for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
         CHECK_MSG(fc_freq_parse(unknown[i], FC_DS_DATE, &f) == FC_ERR_INVALID, "accepted '%s'", unknown[i]);
         CHECK_CONTAINS(fc_last_error(), "unknown frequency");
@@ -237,7 +238,52 @@ static void test_freq_infer(void) {
     check_inferred("unique_id,ds,y\na,0,1\na,2,1\nb,0,1\nb,4,1\n", "2");
 }
 
+/* Business days (pandas' B): expected dates from pandas, Timestamp(d) + k
+ * * offsets.BDay(), written down by hand. */
+static void test_freq_bdays(void) {
+    check_advance("B", "2024-01-05", 1, "2024-01-08");    /* Friday -> Monday */
+    check_advance("B", "2024-01-08", -1, "2024-01-05");
+    check_advance("B", "2024-01-03", -7, "2023-12-25");
+    check_advance("B", "1970-01-01", 2, "1970-01-05");    /* the epoch is a Thursday */
+    check_advance("B", "1969-12-26", 1, "1969-12-29");
+    check_advance("B", "1900-03-02", 1, "1900-03-05");
+    check_advance("B", "2000-02-28", 5, "2000-03-06");
+    check_advance("2B", "2024-01-04", 1, "2024-01-08");
+    check_advance("B", "2024-01-05 09:30", 1, "2024-01-08 09:30:00");
+    fc_freq f;
+    int64_t steps = 0;
+    CHECK(fc_freq_parse("B", FC_DS_DATE, &f) == FC_OK);
+    CHECK(fc_freq_is_anchor(&f, date_seconds("2024-01-05")) && !fc_freq_is_anchor(&f, date_seconds("2024-01-06")) &&
+          !fc_freq_is_anchor(&f, date_seconds("2024-01-07")));
+    CHECK(fc_freq_steps_between(&f, date_seconds("2024-01-05"), date_seconds("2024-01-08"), &steps) && steps == 1);
+    CHECK(fc_freq_steps_between(&f, date_seconds("2023-12-29"), date_seconds("2024-01-08"), &steps) && steps == 6);
+    CHECK(!fc_freq_steps_between(&f, date_seconds("2024-01-05"), date_seconds("2024-01-06"), &steps));
+    CHECK(!fc_freq_steps_between(&f, date_seconds("2024-01-05"), date_seconds("2024-01-08 01:00"), &steps));
+
+    /* Weekdays only: a weekend is no gap; a missing Tuesday is one filled point. */
+    const char *csv = "unique_id,ds,y\na,2024-01-04,1\na,2024-01-05,2\na,2024-01-08,3\na,2024-01-10,4\n";
+    fc_load_options opt = {.freq = "B"};
+    fc_dataset *d = NULL;
+    CHECK_MSG(fc_dataset_load_buffer("b.csv", csv, strlen(csv), &opt, &d) == FC_OK, "%s", fc_last_error());
+    if (d) {
+        CHECK_MSG(d->n_rows == 5 && d->mask[3] == 0 && d->ds[3] == date_seconds("2024-01-09"), "%zu rows", d->n_rows);
+        CHECK(d->freq.unit == FC_FREQ_BDAYS && strcmp(d->freq.name, "B") == 0);
+        fc_dataset_free(&d);
+        d = NULL;
+    }
+    const char *weekend = "unique_id,ds,y\na,2024-01-05,1\na,2024-01-06,2\n";
+    CHECK(fc_dataset_load_buffer("w.csv", weekend, strlen(weekend), &opt, &d) != FC_OK);
+    CHECK_CONTAINS(fc_last_error(), "2024-01-06");
+    CHECK_CONTAINS(fc_last_error(), "w.csv:3:");
+    CHECK_CONTAINS(fc_last_error(), "a weekday (Monday to Friday)");
+    const char *first = "unique_id,ds,y\na,2024-01-07,1\na,2024-01-08,2\n";
+    CHECK(fc_dataset_load_buffer("w.csv", first, strlen(first), &opt, &d) != FC_OK);
+    CHECK_CONTAINS(fc_last_error(), "first point of series");
+    CHECK_CONTAINS(fc_last_error(), "a weekday (Monday to Friday)");
+}
+
 int main(void) {
+    test_freq_bdays();
     test_days_from_civil();
     test_ds_parse_and_format();
     test_freq_long_steps();

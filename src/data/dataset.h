@@ -19,8 +19,10 @@ typedef enum { FC_DS_INDEX = 0, FC_DS_DATE, FC_DS_DATETIME } fc_ds_kind;
 
 /* FIXED: a constant step in ds units (index steps, or seconds).
  * MONTHS: `step` calendar months, anchored at the month start (pandas MS,
- * QS, YS) or, with month_end, at the month's last day (ME, QE, YE). */
-typedef enum { FC_FREQ_FIXED = 0, FC_FREQ_MONTHS } fc_freq_unit;
+ * QS, YS) or, with month_end, at the month's last day (ME, QE, YE).
+ * BDAYS: `step` business days, Monday to Friday (pandas B): a weekend is
+ * not a gap, and Friday + 1 is Monday. */
+typedef enum { FC_FREQ_FIXED = 0, FC_FREQ_MONTHS, FC_FREQ_BDAYS } fc_freq_unit;
 
 typedef struct {
     fc_freq_unit unit;

@@ -154,8 +154,11 @@ fc_status fc_raw_off_grid_error(const fc_raw_table *t, const fc_freq *f, const c
     if (!prev)
         return fc_raw_error(t, FC_ERR_PARSE, at->line, t->col_ds,
                             "%s (first point of series %s) is not %s, as frequency %s requires",
-                            when, id, f->month_end ? "the last day of a month" :
-                            "the first day of a month", name);
+                            when, id, fc_freq_anchor_text(f), name);
+    if (f->unit == FC_FREQ_BDAYS && !fc_freq_is_anchor(f, at->ds))   /* a weekend: say so, not "off the grid" */
+        return fc_raw_error(t, FC_ERR_PARSE, at->line, t->col_ds,
+                            "%s (a point of series %s) is not %s, as frequency %s requires",
+                            when, id, fc_freq_anchor_text(f), name);
     fc_ds_format(t->kind, prev->ds, before, sizeof before);
     return fc_raw_error(t, FC_ERR_PARSE, at->line, t->col_ds,
                         "%s is %s the %s grid of series %s: the previous point is %s on line "

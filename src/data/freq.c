@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "core/error.h"
+#include "data/bdays.h"
 #include "data/calendar.h"
 
 typedef struct {
@@ -26,7 +27,7 @@ static const alias_entry aliases[] = {
     {"ME", FC_FREQ_MONTHS, 1, 1},     {"M", FC_FREQ_MONTHS, 1, 1},
     {"QE", FC_FREQ_MONTHS, 3, 1},     {"Q", FC_FREQ_MONTHS, 3, 1},
     {"YE", FC_FREQ_MONTHS, 12, 1},    {"Y", FC_FREQ_MONTHS, 12, 1},
-    {"A", FC_FREQ_MONTHS, 12, 1},
+    {"A", FC_FREQ_MONTHS, 12, 1},     {"B", FC_FREQ_BDAYS, 1, 0},
 };
 
 /* Largest unit that divides the step, so 3600 s is "h" and 5400 s "90min". */
@@ -47,8 +48,12 @@ void fc_freq_format(const fc_freq *f, fc_ds_kind kind, char *buf, size_t cap) {
     static const char *const start_units[] = {"YS", "QS", "MS"};
     static const char *const end_units[] = {"YE", "QE", "ME"};
     static const int64_t month_sizes[] = {12, 3, 1};
+    static const char *const bday_units[] = {"B"};
+    static const int64_t bday_sizes[] = {1};
     if (cap) *buf = '\0';
-    if (f->unit == FC_FREQ_MONTHS)
+    if (f->unit == FC_FREQ_BDAYS)
+        name_with_unit(f, bday_units, bday_sizes, 1, buf, cap);
+    else if (f->unit == FC_FREQ_MONTHS)
         name_with_unit(f, f->month_end ? end_units : start_units, month_sizes, 3, buf, cap);
     else if (kind == FC_DS_INDEX)
         snprintf(buf, cap, "%lld", (long long)f->step);
@@ -143,8 +148,18 @@ static int advance_months(const fc_freq *f, int64_t ds, int64_t k, int64_t *out)
     return 1;
 }
 
+/* ds advanced by k business-day steps of f; 0 from a weekend, which no
+ * B grid holds (loading refuses it first). */
+static int advance_bdays(const fc_freq *f, int64_t ds, int64_t k, int64_t *out) {
+    if (fc_bday_is_weekend(ds)) return 0;
+    int64_t second, delta, number = fc_bday_number(ds, &second);
+    return !__builtin_mul_overflow(k, f->step, &delta) && !__builtin_add_overflow(number, delta, &number) &&
+           fc_bday_seconds(number, second, out);
+}
+
 static int advance(const fc_freq *f, int64_t ds, int64_t k, int64_t *out) {
     if (f->unit == FC_FREQ_MONTHS) return advance_months(f, ds, k, out);
+    if (f->unit == FC_FREQ_BDAYS) return advance_bdays(f, ds, k, out);
     int64_t delta;
     return !__builtin_mul_overflow(k, f->step, &delta) && !__builtin_add_overflow(ds, delta, out);
 }
@@ -172,12 +187,29 @@ int fc_freq_advance_checked(const fc_freq *f, fc_ds_kind kind, int64_t ds, int64
 
 int fc_freq_is_anchor(const fc_freq *f, int64_t ds) {
     if (f->unit == FC_FREQ_FIXED) return 1;
+    if (f->unit == FC_FREQ_BDAYS) return !fc_bday_is_weekend(ds);
     fc_civil c = fc_civil_from_seconds(ds);
     return f->month_end ? c.day == fc_days_in_month(c.year, c.month) : c.day == 1;
 }
 
+const char *fc_freq_anchor_text(const fc_freq *f) {
+    if (f->unit == FC_FREQ_BDAYS) return "a weekday (Monday to Friday)";
+    if (f->unit == FC_FREQ_MONTHS) return f->month_end ? "the last day of a month" : "the first day of a month";
+    return "on the grid";
+}
+
+/* Both weekdays at the same time of day, a whole number of steps apart. */
+static int bday_steps_between(const fc_freq *f, int64_t a, int64_t b, int64_t *steps) {
+    if (fc_bday_is_weekend(a) || fc_bday_is_weekend(b)) return 0;
+    int64_t second_a, second_b, days = fc_bday_number(b, &second_b) - fc_bday_number(a, &second_a);
+    if (second_a != second_b || days % f->step != 0) return 0;
+    *steps = days / f->step;
+    return 1;
+}
+
 int fc_freq_steps_between(const fc_freq *f, int64_t a, int64_t b, int64_t *steps) {
     if (b <= a) return 0;
+    if (f->unit == FC_FREQ_BDAYS) return bday_steps_between(f, a, b, steps);
     if (f->unit == FC_FREQ_FIXED) {
         /* b - a in unsigned arithmetic: it may pass INT64_MAX (a < 0 < b).
          * A count of steps beyond INT64_MAX is kept at INT64_MAX, which

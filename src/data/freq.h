@@ -11,7 +11,10 @@
 /* The accepted aliases, for messages. */
 #define FC_FREQ_ALIASES                                                        \
     "an integer step such as 1 or 2 (integer ds), or [n]D, [n]W, [n]h, [n]min, " \
-    "[n]s, [n]MS, [n]QS, [n]YS, [n]ME, [n]QE, [n]YE (also H, T, S, AS, M, Q, Y, A)"
+    "[n]s, [n]B, [n]MS, [n]QS, [n]YS, [n]ME, [n]QE, [n]YE (also H, T, S, AS, M, Q, Y, A)"
+
+/* What an anchor of f is, for messages: "a weekday (Monday to Friday)". */
+const char *fc_freq_anchor_text(const fc_freq *f);
 
 /* Room for any canonical alias: a 19-digit count and a unit ("min"). */
 #define FC_FREQ_NAME_MAX 32
@@ -38,7 +41,7 @@ int fc_freq_advance_checked(const fc_freq *f, fc_ds_kind kind, int64_t ds, int64
 fc_status fc_freq_check_future(const fc_dataset *d, const fc_freq *f, size_t h);
 
 /* 1 if ds can start a grid of f: always for FIXED; the first (or, with
- * month_end, the last) day of a month for MONTHS. */
+ * month_end, the last) day of a month for MONTHS; a weekday for BDAYS. */
 int fc_freq_is_anchor(const fc_freq *f, int64_t ds);
 
 /* 1 if b lies `*steps` >= 1 steps of f after a (b > a); 0 if b is off the

@@ -57,7 +57,9 @@ def test_missing_model_file_is_an_os_error(fitted, tmp_path):
 def test_data_errors_name_the_problem(monthly):
     with pytest.raises(ValueError, match="duplicate"):
         Panel(pd.concat([monthly, monthly.iloc[:1]]), "MS")
-    with pytest.raises(ValueError, match="unknown frequency 'B'"):
+    with pytest.raises(ValueError, match="unknown frequency 'C'"):   # custom business days: holidays
+        Panel(monthly, "C")
+    with pytest.raises(ValueError, match="1949-01-01 .* is not a weekday"):   # a Saturday
         Panel(monthly, "B")
     with pytest.raises(ValueError, match="1949-02-01 is off the W grid"):   # W-SUN: weeks; the data is monthly
         Panel(monthly, "W-SUN")

@@ -212,6 +212,29 @@ def test_anchored_weeks():
         assert (fc["ds"].to_numpy() == want.to_numpy()).all(), freq
 
 
+def test_business_days():
+    """freq='B' is pandas' business days: a series of weekdays trains with
+    no filled gap over its weekends, predict's dates skip weekends as
+    pandas.bdate_range does (Friday -> Monday), and a weekend date in B
+    data is an error naming its row."""
+    from fcast import NeuralForecast
+    from fcast._data import Panel
+    from fcast.models import MLP
+
+    ds = pd.bdate_range("2024-01-01", periods=80)   # ends on a Friday
+    assert ds[-1].day_name() == "Friday"
+    df = pd.DataFrame({"unique_id": "a", "ds": ds, "y": np.sin(np.arange(80) / 3) + 5})
+    nf = NeuralForecast(models=[MLP(h=7, input_size=10, max_steps=3)], freq="B")
+    nf.fit(df)
+    fc = nf.predict()
+    want = pd.bdate_range(ds[-1], periods=8)[1:]
+    assert (fc["ds"].to_numpy() == want.to_numpy()).all()
+    weekend = pd.concat([df, pd.DataFrame({"unique_id": ["a"], "ds": [pd.Timestamp("2024-04-27")], "y": [1.0]})],
+                        ignore_index=True)
+    with pytest.raises(ValueError, match=r"row 80.*2024-04-27.*not a weekday \(Monday to Friday\), as frequency B"):
+        Panel(weekend, "B")
+
+
 def test_conformal_quantiles_are_the_levels_bounds(monthly):
     """predict(quantiles=...) names the conformal bounds as neuralforecast
     does (NHITS-ql0.1, ...): q < 0.5 the lower bound of level 100 - 200 q,
