@@ -241,6 +241,27 @@ static inline void ref_interp_row_backward(float *dx, const float *dy, size_t n_
     }
 }
 
+/* torch's nearest_idx (aten/src/ATen/native/UpSample.h), its shortcuts
+ * included: n_out == n_in copies, n_out == 2 n_in halves the index, else
+ * floor(j * (float)(n_in / n_out)) capped at n_in - 1. 3 knots to 7
+ * points read knots 0 0 0 1 1 2 2 (torch.nn.functional.interpolate). */
+static inline size_t ref_nearest_src(size_t n_in, size_t n_out, size_t j) {
+    if (n_out == n_in) return j;
+    if (n_out == 2 * n_in) return j >> 1;
+    size_t i = (size_t)floorf((float)j * ((float)n_in / (float)n_out));
+    return i < n_in - 1 ? i : n_in - 1;
+}
+
+static inline void ref_nearest_row(float *y, const float *x, size_t n_in, size_t n_out) {
+    for (size_t j = 0; j < n_out; j++) y[j] = x[ref_nearest_src(n_in, n_out, j)];
+}
+
+/* dx = 0, then dy[j] added to its knot in output order. */
+static inline void ref_nearest_row_backward(float *dx, const float *dy, size_t n_in, size_t n_out) {
+    for (size_t i = 0; i < n_in; i++) dx[i] = 0.0f;
+    for (size_t j = 0; j < n_out; j++) dx[ref_nearest_src(n_in, n_out, j)] += dy[j];
+}
+
 /* ---- losses and reductions ---- */
 
 /* The reductions' references sum in long double (x86's 64-bit significand):

@@ -128,6 +128,14 @@ int main(void) {
     c.n_blocks[1] = 2;
     check_model("NHITS uneven", &c);
 
+    fc_model_config_default(&c, FC_MODEL_NHITS, 7, 12);       /* interpolation_mode="nearest" */
+    small_units(&c, 6);
+    c.interp_nearest = 1;
+    c.n_pool_kernel_size[0] = 3; c.n_freq_downsample[0] = 3;   /* 2 knots to 7: knot 0 read 4 times */
+    check_model("NHITS nearest", &c);
+    c.n_outputs = 3;
+    check_model("NHITS nearest Q=3", &c);
+
     fc_model_config_default(&c, FC_MODEL_NBEATS, 6, 10);      /* identity, trend, seasonality */
     small_units(&c, 8);
     check_model("NBEATS", &c);

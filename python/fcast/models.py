@@ -80,7 +80,6 @@ _WHY_FIXED = {"start_padding_enabled": "fcast's training windows start at each s
               "lr_scheduler": "fcast's schedule is neuralforecast's default StepLR (num_lr_decays halvings)",
               "lr_scheduler_kwargs": "fcast's schedule is neuralforecast's default StepLR (num_lr_decays halvings)",
               "dropout_prob_theta": "fcast's N-HiTS/N-BEATS blocks have no dropout",
-              "interpolation_mode": "fcast's N-HiTS interpolates linearly only",
               "pooling_mode": "fcast's N-HiTS pools with MaxPool1d only",
               "activation": "fcast's blocks use ReLU only",
               "gradient_clip_algorithm": "fcast clips the gradient norm only",
@@ -297,8 +296,9 @@ _BEATS_FIXED = dict(_DROPOUT_THETA, shared_weights=False)
 
 class NHITS(_Model):
     """N-HiTS (neuralforecast's NHITS)."""
-    _arch = ("stack_types", "n_blocks", "mlp_units", "n_pool_kernel_size", "n_freq_downsample")
-    _fixed = dict(_DROPOUT_THETA, pooling_mode="MaxPool1d", interpolation_mode="linear")
+    _arch = ("stack_types", "n_blocks", "mlp_units", "n_pool_kernel_size", "n_freq_downsample",
+             "interpolation_mode")   # linear or nearest; cubic refused by the C side, naming why
+    _fixed = dict(_DROPOUT_THETA, pooling_mode="MaxPool1d")
 
 
 class NBEATS(_Model):

@@ -147,6 +147,22 @@ static fc_status block_mlp_forward(fc_model *m, fc_block *b, size_t B, const flo
     return FC_OK;
 }
 
+/* An INTERP block's knots to the horizon, in the model's interpolation
+ * mode (N-HiTS's interpolation_mode; N-BEATS has no INTERP block). */
+static void interp_forward(fc_model *m, float *y, size_t ldy, const float *x, size_t ldx, size_t B, size_t K,
+                           size_t H) {
+    fc_backend *be = m->be;
+    if (m->cfg.interp_nearest) be->interp_nearest_forward(be, y, ldy, x, ldx, B, K, H);
+    else be->interp_linear_forward(be, y, ldy, x, ldx, B, K, H);
+}
+
+static void interp_backward(fc_model *m, float *dx, size_t ldx, const float *dy, size_t ldy, size_t B, size_t K,
+                            size_t H) {
+    fc_backend *be = m->be;
+    if (m->cfg.interp_nearest) be->interp_nearest_backward(be, dx, ldx, dy, ldy, B, K, H);
+    else be->interp_linear_backward(be, dx, ldx, dy, ldy, B, K, H);
+}
+
 /* The (B, H, Q) forecast of an INTERP or MATRIX block with Q > 1, built
  * quantile-major in a_fore (B, Q, H) and transposed into a_qperm. */
 static fc_status block_fore_multi(fc_model *m, fc_block *b, const float *theta, size_t B, const float **fore,
@@ -156,7 +172,7 @@ static fc_status block_fore_multi(fc_model *m, fc_block *b, const float *theta, 
     float *qh = ACT(m, b->a_fore), *perm = ACT(m, m->a_qperm);
     if (b->basis == FC_BASIS_INTERP) {         /* knots (B, Q, K): row q of window r at theta + L + q K */
         for (size_t q = 0; q < Q; q++)
-            be->interp_linear_forward(be, qh + q * H, Q * H, theta + L + q * K, T, B, K, H);
+            interp_forward(m, qh + q * H, Q * H, theta + L + q * K, T, B, K, H);
     } else {                                   /* (B, P, Q) -> (B, Q, P), then (B Q, P) . (P, H) */
         be->transpose_rows(be, perm, Q * b->P, theta + b->P, T, B, b->P, Q);
         FC_TRY(be->gemm(be, 0, 0, B * Q, H, b->P, 1.0f, perm, b->P, P(m, b->basis_fore), H, 0.0f, qh, H));
@@ -197,7 +213,7 @@ static fc_status block_basis_forward(fc_model *m, fc_block *b, const float *thet
         return block_fore_multi(m, b, theta, B, fore, ldf);
     }
     if (b->basis == FC_BASIS_INTERP) {
-        be->interp_linear_forward(be, ACT(m, b->a_fore), H, theta + L, T, B, b->n_knots, H);
+        interp_forward(m, ACT(m, b->a_fore), H, theta + L, T, B, b->n_knots, H);
         *fore = ACT(m, b->a_fore); *ldf = H;
     } else if (b->basis == FC_BASIS_MATRIX) {
         FC_TRY(be->gemm(be, 0, 0, B, L, b->P, 1.0f, theta, T, P(m, b->basis_back), L, 0.0f, ACT(m, b->a_back), L));
@@ -241,7 +257,7 @@ static fc_status block_fore_multi_backward(fc_model *m, fc_block *b, float *dthe
     size_t L = m->cfg.input_size, H = m->cfg.h, Q = m->cfg.n_outputs, T = b->n_theta, K = b->n_knots;
     if (b->basis == FC_BASIS_INTERP) {
         for (size_t q = 0; q < Q; q++)
-            be->interp_linear_backward(be, dtheta + L + q * K, T, dfq + q * H, Q * H, B, K, H);
+            interp_backward(m, dtheta + L + q * K, T, dfq + q * H, Q * H, B, K, H);
         return FC_OK;
     }
     float *dtq = SCR(m, m->s_dtq);              /* (B Q, P) = (B Q, H) . basis^T */
@@ -274,7 +290,7 @@ static fc_status block_basis_backward(fc_model *m, fc_block *b, float *dtheta, c
     }
     be->axpby_rows(be, dtheta, T, 1.0f, dback, L, 0.0f, B, L);
     if (b->basis == FC_BASIS_INTERP)
-        be->interp_linear_backward(be, dtheta + L, T, dforecast, H, B, b->n_knots, H);
+        interp_backward(m, dtheta + L, T, dforecast, H, B, b->n_knots, H);
     else
         be->axpby_rows(be, dtheta + L, T, 1.0f, dforecast, H, 0.0f, B, H);
     return FC_OK;

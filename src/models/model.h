@@ -82,6 +82,7 @@ typedef struct {
     size_t mlp_units[FC_MAX_UNITS][2];
     size_t n_pool_kernel_size[FC_MAX_STACKS];  /* N-HiTS */
     size_t n_freq_downsample[FC_MAX_STACKS];   /* N-HiTS */
+    int interp_nearest;        /* N-HiTS interpolation_mode: 1 "nearest", 0 "linear" (neuralforecast's default) */
     int n_harmonics, n_basis;                  /* N-BEATS */
     /* MLP */
     size_t hidden_size;

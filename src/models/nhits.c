@@ -4,9 +4,12 @@
  * max(h // n_freq_downsample, 1) forecast knots to the horizon
  * (F.interpolate, align_corners=False). With Q outputs per point the
  * block emits Q rows of knots (quantile-major), each interpolated to h.
+ * interpolation_mode "nearest" (--interpolation-mode) picks the nearest
+ * knot instead, as F.interpolate(mode="nearest").
  * Forward and backward are shared with N-BEATS in block_stack.c.
  * This file is N-HiTS's row of the kind table (model_kinds.h). */
 #include <jansson.h>
+#include <string.h>
 
 #include "core/error.h"
 #include "models/model_kinds.h"
@@ -60,16 +63,45 @@ fc_status fc_nhits_fill_buffers(fc_model *m) {
     return FC_OK;
 }
 
+/* interpolation_mode is written only when it is not neuralforecast's
+ * default "linear", so files of linear models stay as they were (and
+ * older fcast, which would read them as linear, never meets the key). */
 void fc_nhits_config_to_json(const fc_model_config *c, json_t *o) {
     fc_stacks_to_json(c, o);
     json_object_set_new(o, "n_pool_kernel_size", fc_json_size_array(c->n_pool_kernel_size, c->n_stacks));
     json_object_set_new(o, "n_freq_downsample", fc_json_size_array(c->n_freq_downsample, c->n_stacks));
+    if (c->interp_nearest) json_object_set_new(o, "interpolation_mode", json_string("nearest"));
+}
+
+static fc_status interpolation_from_json(json_t *o, fc_model_config *c, const char *where) {
+    json_t *v = json_object_get(o, "interpolation_mode");
+    if (!v) return FC_OK;
+    const char *s = json_string_value(v);
+    if (!s || (strcmp(s, "linear") && strcmp(s, "nearest")))
+        return fc_error(FC_ERR_FORMAT, "%s: config field 'interpolation_mode' must be \"linear\" or \"nearest\"",
+                        where);
+    c->interp_nearest = !strcmp(s, "nearest");
+    return FC_OK;
 }
 
 fc_status fc_nhits_config_from_json(json_t *o, fc_model_config *c, const char *where) {
     FC_TRY(fc_stacks_from_json(o, c, where));
     FC_TRY(fc_json_get_size_list(o, "n_pool_kernel_size", c->n_pool_kernel_size, c->n_stacks, where));
-    return fc_json_get_size_list(o, "n_freq_downsample", c->n_freq_downsample, c->n_stacks, where);
+    FC_TRY(fc_json_get_size_list(o, "n_freq_downsample", c->n_freq_downsample, c->n_stacks, where));
+    return interpolation_from_json(o, c, where);
+}
+
+/* --interpolation-mode linear|nearest. neuralforecast's "cubic" (bicubic
+ * on a (1, K) image) is refused by name: fcast has no kernel for it. */
+static fc_status apply_interpolation(const fc_arch_option *o, size_t size, const char *text, fc_model_config *c) {
+    (void)o, (void)size;
+    if (!strcmp(text, "cubic"))
+        return fc_error(FC_ERR_INVALID, "--interpolation-mode cubic: fcast's N-HiTS has no cubic interpolation "
+                        "(neuralforecast's bicubic); use linear or nearest");
+    if (strcmp(text, "linear") && strcmp(text, "nearest"))
+        return fc_error(FC_ERR_INVALID, "--interpolation-mode '%s': expected linear or nearest", text);
+    c->interp_nearest = !strcmp(text, "nearest");
+    return FC_OK;
 }
 
 /* Its flags, and the block stacks' that N-BEATS and NBEATSx read too
@@ -81,5 +113,7 @@ static const fc_arch_option ARCH[] = {
     FC_ARCH_STACK_LIST("n-blocks", n_blocks, "blocks per stack (1,1,1)"),
     FC_ARCH_STACK_LIST("n-pool-kernel-size", n_pool_kernel_size, "N-HiTS pooling kernels per stack (2,2,1)"),
     FC_ARCH_STACK_LIST("n-freq-downsample", n_freq_downsample, "N-HiTS downsampling per stack (4,2,1)"),
+    FC_ARCH_TEXT("interpolation-mode", "linear|nearest", apply_interpolation,
+                 "N-HiTS: knots to horizon by linear or nearest interpolation (linear)"),
 };
 const fc_arch_option_rows fc_nhits_arch_options = FC_ARCH_ROWS(ARCH);

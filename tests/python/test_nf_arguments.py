@@ -170,8 +170,22 @@ def test_drop_last_loader_is_drop_last(monthly):
 
 
 @pytest.mark.parametrize("name, value, words", [
-    ("start_padding_enabled", True, "no zero padding"),
-    ("interpolation_mode", "nearest", "linearly only"), ("dropout_prob_theta", 0.1, "no dropout")])
+    ("start_padding_enabled", True, "no zero padding"), ("dropout_prob_theta", 0.1, "no dropout")])
 def test_fixed_arguments_say_why(name, value, words):
     with pytest.raises(NotImplementedError, match=f"{name}.*{words}"):
         NHITS(h=12, input_size=24, **{name: value})
+
+
+def test_interpolation_mode(monthly, tmp_path):
+    """interpolation_mode='nearest' trains N-HiTS with nearest knots (other
+    forecasts than linear's from the same seed), and a saved model loads
+    back nearest (the key in its file); 'cubic' is refused with why."""
+    nf = NeuralForecast(models=[NHITS(h=12, input_size=24, interpolation_mode="nearest", **SMALL)], freq="MS")
+    nf.fit(monthly)
+    nearest = nf.predict()["NHITS"].to_numpy()
+    assert not np.allclose(nearest, forecast(monthly, interpolation_mode="linear"))
+    nf.save(tmp_path / "nf")
+    again = NeuralForecast.load(tmp_path / "nf").predict(df=monthly)["NHITS"].to_numpy()
+    np.testing.assert_array_equal(again, nearest)
+    with pytest.raises(Exception, match="interpolation.mode.*cubic.*no cubic interpolation"):
+        NHITS(h=12, input_size=24, interpolation_mode="cubic")
