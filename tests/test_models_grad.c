@@ -7,7 +7,7 @@
  * N-BEATS's (P, Q) basis coefficients and the transposes between them; and
  * with exogenous inputs (pooled channels, NBEATSx's exogenous basis); and
  * LSTM (the recurrence through time, upsampling, its decoder); and TiDE
- * (residual blocks, layer norm, dropout); and PatchTST (RevIN, patches,
+ * (residual blocks, layer norm, dropout), N-HiTS's dropout_prob_theta; and PatchTST (RevIN, patches,
  * attention with residual scores, BatchNorm over the batch, GELU). */
 #include <math.h>
 #include <stdlib.h>
@@ -135,6 +135,11 @@ int main(void) {
     check_model("NHITS nearest", &c);
     c.n_outputs = 3;
     check_model("NHITS nearest Q=3", &c);
+
+    fc_model_config_default(&c, FC_MODEL_NHITS, 6, 13);       /* dropout_prob_theta: fixed masks */
+    small_units(&c, 8);
+    c.dropout_prob_theta = 0.3;
+    check_model("NHITS dropout", &c);
 
     fc_model_config_default(&c, FC_MODEL_NBEATS, 6, 10);      /* identity, trend, seasonality */
     small_units(&c, 8);

@@ -79,7 +79,8 @@ _FIXED = {"cat_exog_list": None,
 _WHY_FIXED = {"start_padding_enabled": "fcast's training windows start at each series' start: no zero padding",
               "lr_scheduler": "fcast's schedule is neuralforecast's default StepLR (num_lr_decays halvings)",
               "lr_scheduler_kwargs": "fcast's schedule is neuralforecast's default StepLR (num_lr_decays halvings)",
-              "dropout_prob_theta": "fcast's N-HiTS/N-BEATS blocks have no dropout",
+              "dropout_prob_theta": "neuralforecast's NBEATS has no dropout either (its blocks raise "
+                                    "NotImplementedError('dropout')); NHITS and NBEATSx have it",
               "pooling_mode": "fcast's N-HiTS pools with MaxPool1d only",
               "activation": "fcast's blocks use ReLU only",
               "gradient_clip_algorithm": "fcast clips the gradient norm only",
@@ -290,27 +291,27 @@ class _Model:
         return type(self).__name__ if self.alias is None else self.alias
 
 
-_DROPOUT_THETA = {"dropout_prob_theta": 0.0, "activation": "ReLU"}
-_BEATS_FIXED = dict(_DROPOUT_THETA, shared_weights=False)
+_RELU = {"activation": "ReLU"}
+_BEATS_FIXED = dict(_RELU, shared_weights=False)
 
 
 class NHITS(_Model):
     """N-HiTS (neuralforecast's NHITS)."""
     _arch = ("stack_types", "n_blocks", "mlp_units", "n_pool_kernel_size", "n_freq_downsample",
-             "interpolation_mode")   # linear or nearest; cubic refused by the C side, naming why
-    _fixed = dict(_DROPOUT_THETA, pooling_mode="MaxPool1d")
+             "interpolation_mode", "dropout_prob_theta")   # cubic refused by the C side, naming why
+    _fixed = dict(_RELU, pooling_mode="MaxPool1d")
 
 
 class NBEATS(_Model):
     """N-BEATS (neuralforecast's NBEATS): polynomial trend basis of degree n_basis."""
     _arch = ("n_harmonics", "n_basis", "stack_types", "n_blocks", "mlp_units")
-    _fixed = dict(_BEATS_FIXED, basis="polynomial")
+    _fixed = dict(_BEATS_FIXED, basis="polynomial", dropout_prob_theta=0.0)
     _no_effect = {"n_polynomials": "deprecated: neuralforecast ignores it too; n_basis sets the degree"}
 
 
 class NBEATSx(_Model):
     """N-BEATSx (neuralforecast's NBEATSx), with its exogenous basis."""
-    _arch = ("n_harmonics", "n_polynomials", "stack_types", "n_blocks", "mlp_units")
+    _arch = ("n_harmonics", "n_polynomials", "stack_types", "n_blocks", "mlp_units", "dropout_prob_theta")
     _fixed = _BEATS_FIXED
 
 

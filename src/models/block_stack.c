@@ -34,14 +34,17 @@ void fc_block_add_mlp(fc_model *m, fc_block *blk, int block_index, size_t in, si
     blk->y_in = in;
     blk->in = in = fc_exog_input_width(c, blk->pool_k, in);   /* y's columns, then the exogenous ones */
     blk->n_theta = n_theta;
-    /* nn.Sequential(Linear(in, u0), [Linear(u_k0, u_k1), ReLU] * n_units, Linear(u_last, n_theta)) */
+    /* nn.Sequential(Linear(in, u0), [Linear(u_k0, u_k1), ReLU(, Dropout)] * n_units, Linear(u_last, n_theta)):
+     * with dropout each hidden layer takes 3 slots of the Sequential, so
+     * the state_dict names (layers.1, layers.4, ...) stay neuralforecast's */
+    int per = c->dropout_prob_theta > 0.0 ? 3 : 2;
     snprintf(prefix, sizeof prefix, "blocks.%d.layers.0", block_index);
     fc_model_add_linear(m, &blk->lin[j++], prefix, in, c->mlp_units[0][0], FC_ACT_NONE);
     for (int u = 0; u < c->n_units; u++) {
-        snprintf(prefix, sizeof prefix, "blocks.%d.layers.%d", block_index, 2 * u + 1);
+        snprintf(prefix, sizeof prefix, "blocks.%d.layers.%d", block_index, per * u + 1);
         fc_model_add_linear(m, &blk->lin[j++], prefix, c->mlp_units[u][0], c->mlp_units[u][1], FC_ACT_RELU);
     }
-    snprintf(prefix, sizeof prefix, "blocks.%d.layers.%d", block_index, 2 * c->n_units + 1);
+    snprintf(prefix, sizeof prefix, "blocks.%d.layers.%d", block_index, per * c->n_units + 1);
     fc_model_add_linear(m, &blk->lin[j++], prefix, c->mlp_units[c->n_units - 1][1], n_theta, FC_ACT_NONE);
     blk->n_linear = j;
 }
@@ -122,6 +125,20 @@ void fc_blocks_plan(fc_model *m) {
 
 static const float *P(const fc_model *m, size_t tensor) { return m->params + m->tensors[tensor].offset; }
 
+/* dropout_prob_theta: in training, after each hidden ReLU (the linears
+ * with FC_ACT_RELU). Each (block, layer) draws from its own range of the
+ * step's stream; the backward's same call on the gradient zeroes the same
+ * points. Dropping in place leaves the ReLU's backward right: a dropped
+ * point is 0 (no gradient either way), a kept one relu(z) / (1 - p) > 0
+ * exactly when z > 0. */
+static void block_dropout(fc_model *m, const fc_block *b, int j, float *x, size_t B) {
+    const fc_linear *l = &b->lin[j];
+    if (!m->training || m->cfg.dropout_prob_theta <= 0.0 || l->act != FC_ACT_RELU) return;
+    uint64_t site = (uint64_t)(b - m->blocks) * FC_MAX_LINEARS + (uint64_t)j + 1;
+    m->be->dropout(m->be, x, l->out, x, l->out, B, l->out, (float)m->cfg.dropout_prob_theta, m->dropout_seed,
+                   site << 40);   /* disjoint ranges: B * out < 2^40 */
+}
+
 /* Runs the block's MLP on its (pooled) input; returns theta (B, n_theta). */
 static fc_status block_mlp_forward(fc_model *m, fc_block *b, size_t B, const float **theta) {
     fc_backend *be = m->be;
@@ -141,6 +158,7 @@ static fc_status block_mlp_forward(fc_model *m, fc_block *b, size_t B, const flo
         const fc_linear *l = &b->lin[j];
         fc_linear_call call = fc_model_linear_call(m, l, x, ACT(m, b->a_out[j]), B);
         FC_TRY(be->linear_forward(be, &call));
+        block_dropout(m, b, j, ACT(m, b->a_out[j]), B);
         x = ACT(m, b->a_out[j]);
     }
     *theta = x;
@@ -309,6 +327,7 @@ static fc_status block_mlp_backward(fc_model *m, fc_block *b, float *dtheta, siz
         int need_dx = j > 0 || dinput != NULL;
         float *dx = need_dx ? (j == 0 && b->pool_k == 1 && !exog ? dinput : spare) : NULL;
         fc_linear_call call = fc_model_linear_call(m, l, x, ACT(m, b->a_out[j]), B);
+        block_dropout(m, b, j, dy, B);
         FC_TRY(fc_model_linear_backward(m, &call, l, dy, dx));
         if (dx == spare) { spare = dy; dy = dx; }
     }

@@ -64,6 +64,8 @@ void fc_stacks_to_json(const fc_model_config *c, json_t *o) {
     json_object_set_new(o, "stack_types", types);
     json_object_set_new(o, "n_blocks", blocks);
     json_object_set_new(o, "mlp_units", units);
+    /* only when set, so files without dropout stay as they were */
+    if (c->dropout_prob_theta > 0.0) json_object_set_new(o, "dropout_prob_theta", json_real(c->dropout_prob_theta));
 }
 
 static fc_status units_from_json(json_t *units, fc_model_config *c, const char *where) {
@@ -94,6 +96,7 @@ fc_status fc_stacks_from_json(json_t *o, fc_model_config *c, const char *where) 
     size_t nb[FC_MAX_STACKS];
     FC_TRY(fc_json_get_size_list(o, "n_blocks", nb, c->n_stacks, where));
     for (int i = 0; i < c->n_stacks; i++) c->n_blocks[i] = (int)nb[i];
+    FC_TRY(fc_json_get_number(o, "dropout_prob_theta", &c->dropout_prob_theta, where));
     return units_from_json(json_object_get(o, "mlp_units"), c, where);
 }
 

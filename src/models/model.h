@@ -82,6 +82,10 @@ typedef struct {
     size_t mlp_units[FC_MAX_UNITS][2];
     size_t n_pool_kernel_size[FC_MAX_STACKS];  /* N-HiTS */
     size_t n_freq_downsample[FC_MAX_STACKS];   /* N-HiTS */
+    /* N-HiTS and NBEATSx: dropout after each hidden ReLU of the block MLPs
+     * while training (neuralforecast's NHITSBlock/NBEATSxBlock nn.Dropout);
+     * neuralforecast's NBEATS refuses it, and so does fcast's. */
+    double dropout_prob_theta;
     int interp_nearest;        /* N-HiTS interpolation_mode: 1 "nearest", 0 "linear" (neuralforecast's default) */
     int n_harmonics, n_basis;                  /* N-BEATS */
     /* MLP */

@@ -86,6 +86,8 @@ fc_status fc_blocks_check_config(const fc_model_config *c, fc_stack_check check_
         if (check_stack) FC_TRY(check_stack(c, i));
     }
     if (total > FC_MAX_BLOCKS) return fc_error(FC_ERR_INVALID, "model: %d blocks (at most %d)", total, FC_MAX_BLOCKS);
+    if (!(c->dropout_prob_theta >= 0.0 && c->dropout_prob_theta < 1.0))
+        return fc_error(FC_ERR_INVALID, "model: dropout_prob_theta must be in [0, 1) (got %g)", c->dropout_prob_theta);
     return check_units(c);
 }
 

@@ -34,6 +34,10 @@ static fc_status check_stack(const fc_model_config *c, int i) {
 
 fc_status fc_nbeats_check_config(const fc_model_config *c) {
     FC_TRY(fc_blocks_check_config(c, check_stack));
+    if (c->dropout_prob_theta > 0.0)   /* its NBEATSBlock raises NotImplementedError("dropout") */
+        return fc_error(FC_ERR_INVALID, "NBEATS: dropout_prob_theta %g: neuralforecast's NBEATS has no dropout "
+                        "(it raises NotImplementedError) and neither has fcast's; NHITS and NBEATSx have it",
+                        c->dropout_prob_theta);
     if (c->n_harmonics < 1 || c->n_harmonics > FC_MAX_HARMONICS || c->n_basis < 0 || c->n_basis > FC_MAX_BASIS)
         return fc_error(FC_ERR_INVALID, "NBEATS: n_harmonics must be 1 to %d and n_basis 0 to %d",
                         FC_MAX_HARMONICS, FC_MAX_BASIS);

@@ -113,6 +113,8 @@ static const fc_arch_option ARCH[] = {
     FC_ARCH_STACK_LIST("n-blocks", n_blocks, "blocks per stack (1,1,1)"),
     FC_ARCH_STACK_LIST("n-pool-kernel-size", n_pool_kernel_size, "N-HiTS pooling kernels per stack (2,2,1)"),
     FC_ARCH_STACK_LIST("n-freq-downsample", n_freq_downsample, "N-HiTS downsampling per stack (4,2,1)"),
+    FC_ARCH_PROBABILITY("dropout-prob-theta", dropout_prob_theta,
+                        "N-HiTS, NBEATSx: dropout after each hidden ReLU of the block MLPs while training (0)"),
     FC_ARCH_TEXT("interpolation-mode", "linear|nearest", apply_interpolation,
                  "N-HiTS: knots to horizon by linear or nearest interpolation (linear)"),
 };

@@ -170,10 +170,13 @@ def test_drop_last_loader_is_drop_last(monthly):
 
 
 @pytest.mark.parametrize("name, value, words", [
-    ("start_padding_enabled", True, "no zero padding"), ("dropout_prob_theta", 0.1, "no dropout")])
+    ("start_padding_enabled", True, "no zero padding"), ("pooling_mode", "AvgPool1d", "MaxPool1d only")])
 def test_fixed_arguments_say_why(name, value, words):
     with pytest.raises(NotImplementedError, match=f"{name}.*{words}"):
         NHITS(h=12, input_size=24, **{name: value})
+    from fcast.models import NBEATS
+    with pytest.raises(NotImplementedError, match="dropout_prob_theta.*NBEATS has no dropout either"):
+        NBEATS(h=12, input_size=24, dropout_prob_theta=0.1)
 
 
 def test_interpolation_mode(monthly, tmp_path):
@@ -189,3 +192,35 @@ def test_interpolation_mode(monthly, tmp_path):
     np.testing.assert_array_equal(again, nearest)
     with pytest.raises(Exception, match="interpolation.mode.*cubic.*no cubic interpolation"):
         NHITS(h=12, input_size=24, interpolation_mode="cubic")
+
+
+def without_run_record(data):
+    """A safetensors file's bytes less its metadata's run_config (the
+    arguments the run was given, as given)."""
+    import json
+    import struct
+    n = struct.unpack("<Q", data[:8])[0]
+    header = json.loads(data[8:8 + n])
+    header["__metadata__"].pop("run_config")
+    return header, data[8 + n:]
+
+
+def test_dropout_prob_theta(monthly, tmp_path):
+    """dropout_prob_theta=0 saves the model of a model without it (the same
+    tensors and config; only the run's record of given arguments names it),
+    and no file without it mentions dropout; p > 0
+    changes training (other forecasts from the same seed) and the saved
+    model predicts again the same forecasts (no dropout out of training)."""
+    files = []
+    for kwargs in ({}, {"dropout_prob_theta": 0.0}, {"dropout_prob_theta": 0.3}):
+        nf = NeuralForecast(models=[NHITS(h=12, input_size=24, **SMALL, **kwargs)], freq="MS")
+        nf.fit(monthly)
+        path = tmp_path / str(len(files))
+        nf.save(path)
+        files.append(((path / "NHITS_0.safetensors").read_bytes(), nf.predict()["NHITS"].to_numpy(), path))
+    assert without_run_record(files[0][0]) == without_run_record(files[1][0])
+    assert b"dropout" not in files[0][0]
+    assert not np.allclose(files[2][1], files[0][1])
+    again = NeuralForecast.load(files[2][2]).predict(df=monthly)["NHITS"].to_numpy()
+    np.testing.assert_array_equal(again, files[2][1])
+    np.testing.assert_array_equal(NeuralForecast.load(files[2][2]).predict(df=monthly)["NHITS"].to_numpy(), again)
