@@ -262,6 +262,61 @@ static inline void ref_nearest_row_backward(float *dx, const float *dy, size_t n
     for (size_t j = 0; j < n_out; j++) dx[ref_nearest_src(n_in, n_out, j)] += dy[j];
 }
 
+/* torch's bicubic (upsample_bicubic2d, align_corners=False, A = -0.75)
+ * of a (1, n_in) image to (n_out, n_out), row 0: along the row the
+ * source is scale (j + 0.5) - 0.5, its floor (at most n_in - 1) and
+ * fraction t in [0, 1]; the four knots from floor - 1, clamped to the
+ * row, weighted by Keys' kernel at distances t + 1, t, 1 - t, 2 - t; the
+ * one input row read four times with the weights of output row 0 of an
+ * n_out-tall image. In float, terms added in order, as torch's CPU. */
+static inline float ref_keys(float d) {   /* Keys' cubic convolution, A = -0.75, 0 <= d < 2 */
+    const float A = -0.75f;
+    return d <= 1.0f ? ((A + 2.0f) * d - (A + 3.0f)) * d * d + 1.0f : ((A * d - 5.0f * A) * d + 8.0f * A) * d - 4.0f * A;
+}
+
+static inline void ref_cubic_tap(size_t n_in, size_t n_out, size_t j, size_t knot[4], float w[4]) {
+    float src = (float)n_in / (float)n_out * ((float)j + 0.5f) - 0.5f;
+    long long f = (long long)floorf(src);
+    f = f < (long long)n_in - 1 ? f : (long long)n_in - 1;
+    float t = src - (float)f;
+    t = t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t;
+    float d[4] = {t + 1.0f, t, 1.0f - t, 1.0f - t + 1.0f};
+    for (int k = 0; k < 4; k++) {
+        long long i = f - 1 + k;
+        knot[k] = i < 0 ? 0 : i >= (long long)n_in ? n_in - 1 : (size_t)i;
+        w[k] = ref_keys(d[k]);
+    }
+}
+
+static inline float ref_cubic_rows(float v, size_t n_out) {   /* the pass down the single input row */
+    size_t knot[4];
+    float w[4];
+    ref_cubic_tap(1, n_out, 0, knot, w);
+    return ((v * w[0] + v * w[1]) + v * w[2]) + v * w[3];
+}
+
+static inline void ref_cubic_row(float *y, const float *x, size_t n_in, size_t n_out) {
+    for (size_t j = 0; j < n_out; j++) {
+        size_t knot[4];
+        float w[4];
+        ref_cubic_tap(n_in, n_out, j, knot, w);
+        y[j] = ref_cubic_rows(((x[knot[0]] * w[0] + x[knot[1]] * w[1]) + x[knot[2]] * w[2]) + x[knot[3]] * w[3], n_out);
+    }
+}
+
+/* dx = 0, then each dy[j] through the row pass, scattered to its four
+ * knots in output order. */
+static inline void ref_cubic_row_backward(float *dx, const float *dy, size_t n_in, size_t n_out) {
+    for (size_t i = 0; i < n_in; i++) dx[i] = 0.0f;
+    for (size_t j = 0; j < n_out; j++) {
+        size_t knot[4];
+        float w[4];
+        ref_cubic_tap(n_in, n_out, j, knot, w);
+        float d = ref_cubic_rows(dy[j], n_out);
+        for (int k = 0; k < 4; k++) dx[knot[k]] += w[k] * d;
+    }
+}
+
 /* ---- losses and reductions ---- */
 
 /* The reductions' references sum in long double (x86's 64-bit significand):

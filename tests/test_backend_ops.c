@@ -675,6 +675,32 @@ static void run_interp_nearest_backward(ctx *c, const op_case *k, uint64_t seed)
     judge_f(c, "dx", read_out(c, ddx), want, B * ldx);
 }
 
+/* m = B, n = n_in, k = n_out; ldx = n_in + pad, ldy = n_out + 2 pad. */
+static void run_interp_cubic_forward(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, n_in = k->n, n_out = k->k, ldx = n_in + k->pad, ldy = n_out + 2 * k->pad;
+    shape(c, "B%zu %zu->%zu ldx%zu ldy%zu", B, n_in, n_out, ldx, ldy);
+    float *x = rnd_f(c, B * ldx, seed, -1, 1), *y0 = val_f(c, B * ldy, NAN);
+    const float *dx = dev_in(c, "x", x, B * ldx);
+    float *dy = dev_out(c, "y", y0, B * ldy);
+    c->be->interp_cubic_forward(c->be, dy, ldy, dx, ldx, B, n_in, n_out);
+    float *want = val_f(c, B * ldy, NAN);
+    for (size_t r = 0; r < B; r++) ref_cubic_row(want + r * ldy, x + r * ldx, n_in, n_out);
+    judge_f(c, "y", read_out(c, dy), want, B * ldy);
+}
+
+/* m = B, n = n_in, k = n_out; ldx = n_in + pad, ldy = n_out + 2 pad. */
+static void run_interp_cubic_backward(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, n_in = k->n, n_out = k->k, ldx = n_in + k->pad, ldy = n_out + 2 * k->pad;
+    shape(c, "B%zu %zu->%zu ldx%zu ldy%zu", B, n_in, n_out, ldx, ldy);
+    float *dy = rnd_f(c, B * ldy, seed, -1, 1), *dx0 = val_f(c, B * ldx, NAN);
+    const float *ddy = dev_in(c, "dy", dy, B * ldy);
+    float *ddx = dev_out(c, "dx", dx0, B * ldx);
+    c->be->interp_cubic_backward(c->be, ddx, ldx, ddy, ldy, B, n_in, n_out);
+    float *want = val_f(c, B * ldx, NAN);
+    for (size_t r = 0; r < B; r++) ref_cubic_row_backward(want + r * ldx, dy + r * ldy, n_in, n_out);
+    judge_f(c, "dx", read_out(c, ddx), want, B * ldx);
+}
+
 /* ---- strided rows ---- */
 
 /* m = B, n = L; ldx = L + pad, ldy = L + 2 pad. */
@@ -1760,6 +1786,26 @@ static const op_case cases[] = {
     ROW(interp_nearest_backward, 4, 257, 33, 0, F32, 0, 0, 0, TOL_EXACT),
     ROW(interp_nearest_backward, 2, 12, 257, 5, F32, 0, 0, 0, TOL_EXACT),
     ROW(interp_nearest_backward, PAR_B, 7, PAR_C, 3, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_cubic_forward, 1, 1, 1, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_cubic_forward, 2, 1, 7, 1, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_cubic_forward, 2, 2, 7, 1, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_cubic_forward, 3, 7, 31, 3, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_cubic_forward, 3, 31, 7, 2, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_cubic_forward, 2, 33, 33, 1, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_cubic_forward, 2, 12, 24, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_cubic_forward, 4, 257, 33, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_cubic_forward, 2, 12, 257, 5, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_cubic_forward, PAR_B, 7, PAR_C, 3, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_cubic_backward, 1, 1, 1, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_cubic_backward, 2, 1, 7, 1, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_cubic_backward, 2, 2, 7, 1, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_cubic_backward, 3, 7, 31, 3, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_cubic_backward, 3, 31, 7, 2, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_cubic_backward, 2, 33, 33, 1, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_cubic_backward, 2, 12, 24, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_cubic_backward, 4, 257, 33, 0, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_cubic_backward, 2, 12, 257, 5, F32, 0, 0, 0, TOL_EXACT),
+    ROW(interp_cubic_backward, PAR_B, 7, PAR_C, 3, F32, 0, 0, 0, TOL_EXACT),
 
     /* Strided-row ops (B, C[, col]): TOL_EXACT (one float operation per
      * element, or a double row sum rounded once: see run_sum_rows_into_col). */

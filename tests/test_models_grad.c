@@ -130,11 +130,16 @@ int main(void) {
 
     fc_model_config_default(&c, FC_MODEL_NHITS, 7, 12);       /* interpolation_mode="nearest" */
     small_units(&c, 6);
-    c.interp_nearest = 1;
+    c.interp_mode = FC_INTERP_NEAREST;
     c.n_pool_kernel_size[0] = 3; c.n_freq_downsample[0] = 3;   /* 2 knots to 7: knot 0 read 4 times */
     check_model("NHITS nearest", &c);
     c.n_outputs = 3;
     check_model("NHITS nearest Q=3", &c);
+    c.n_outputs = 1;
+    c.interp_mode = FC_INTERP_CUBIC;   /* 2 knots to 7: every tap clamps at a border */
+    check_model("NHITS cubic", &c);
+    c.n_freq_downsample[0] = 1;        /* 7 knots to 7, and 3 to 7 in stack 1 */
+    check_model("NHITS cubic 7 knots", &c);
 
     fc_model_config_default(&c, FC_MODEL_NHITS, 6, 13);       /* dropout_prob_theta: fixed masks */
     small_units(&c, 8);

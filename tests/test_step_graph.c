@@ -346,6 +346,26 @@ static void rec_nearest_backward(fc_backend *be, float *dx, size_t ldx, const fl
     (void)be;
     call(nearest_bwd_run, &(interp_args){dx, ldx, dy, ldy, B, n_in, n_out}, sizeof(interp_args));
 }
+static fc_status cubic_fwd_run(fc_backend *cpu, const void *p) {
+    const interp_args *a = p;
+    cpu->interp_cubic_forward(cpu, a->out, a->ldo, a->in, a->ldi, a->B, a->n_in, a->n_out);
+    return FC_OK;
+}
+static void rec_cubic_forward(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B,
+                                size_t n_in, size_t n_out) {
+    (void)be;
+    call(cubic_fwd_run, &(interp_args){y, ldy, x, ldx, B, n_in, n_out}, sizeof(interp_args));
+}
+static fc_status cubic_bwd_run(fc_backend *cpu, const void *p) {
+    const interp_args *a = p;
+    cpu->interp_cubic_backward(cpu, a->out, a->ldo, a->in, a->ldi, a->B, a->n_in, a->n_out);
+    return FC_OK;
+}
+static void rec_cubic_backward(fc_backend *be, float *dx, size_t ldx, const float *dy, size_t ldy, size_t B,
+                                 size_t n_in, size_t n_out) {
+    (void)be;
+    call(cubic_bwd_run, &(interp_args){dx, ldx, dy, ldy, B, n_in, n_out}, sizeof(interp_args));
+}
 
 typedef struct { float *y; size_t ldy; const float *x; size_t ldx, B, L; } flip_args;
 static fc_status flip_run(fc_backend *cpu, const void *p) {
@@ -944,6 +964,8 @@ static void fill_recording_table(fc_backend *be) {
     be->interp_linear_backward = rec_interp_backward;
     be->interp_nearest_forward = rec_nearest_forward;
     be->interp_nearest_backward = rec_nearest_backward;
+    be->interp_cubic_forward = rec_cubic_forward;
+    be->interp_cubic_backward = rec_cubic_backward;
     be->flip_rows = rec_flip_rows;
     be->axpby_rows = rec_axpby_rows;
     be->mul_rows = rec_mul_rows;

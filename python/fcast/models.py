@@ -298,7 +298,7 @@ _BEATS_FIXED = dict(_RELU, shared_weights=False)
 class NHITS(_Model):
     """N-HiTS (neuralforecast's NHITS)."""
     _arch = ("stack_types", "n_blocks", "mlp_units", "n_pool_kernel_size", "n_freq_downsample",
-             "interpolation_mode", "dropout_prob_theta")   # cubic refused by the C side, naming why
+             "interpolation_mode", "dropout_prob_theta")
     _fixed = dict(_RELU, pooling_mode="MaxPool1d")
 
 

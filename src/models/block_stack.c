@@ -170,14 +170,16 @@ static fc_status block_mlp_forward(fc_model *m, fc_block *b, size_t B, const flo
 static void interp_forward(fc_model *m, float *y, size_t ldy, const float *x, size_t ldx, size_t B, size_t K,
                            size_t H) {
     fc_backend *be = m->be;
-    if (m->cfg.interp_nearest) be->interp_nearest_forward(be, y, ldy, x, ldx, B, K, H);
+    if (m->cfg.interp_mode == FC_INTERP_NEAREST) be->interp_nearest_forward(be, y, ldy, x, ldx, B, K, H);
+    else if (m->cfg.interp_mode == FC_INTERP_CUBIC) be->interp_cubic_forward(be, y, ldy, x, ldx, B, K, H);
     else be->interp_linear_forward(be, y, ldy, x, ldx, B, K, H);
 }
 
 static void interp_backward(fc_model *m, float *dx, size_t ldx, const float *dy, size_t ldy, size_t B, size_t K,
                             size_t H) {
     fc_backend *be = m->be;
-    if (m->cfg.interp_nearest) be->interp_nearest_backward(be, dx, ldx, dy, ldy, B, K, H);
+    if (m->cfg.interp_mode == FC_INTERP_NEAREST) be->interp_nearest_backward(be, dx, ldx, dy, ldy, B, K, H);
+    else if (m->cfg.interp_mode == FC_INTERP_CUBIC) be->interp_cubic_backward(be, dx, ldx, dy, ldy, B, K, H);
     else be->interp_linear_backward(be, dx, ldx, dy, ldy, B, K, H);
 }
 

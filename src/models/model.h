@@ -67,6 +67,9 @@ typedef struct {
     const float *futr, *hist, *stat;
 } fc_exog_inputs;
 
+/* N-HiTS's interpolation_mode: how a block's knots reach the horizon. */
+typedef enum { FC_INTERP_LINEAR = 0, FC_INTERP_NEAREST, FC_INTERP_CUBIC } fc_interp_mode;
+
 typedef struct {
     fc_model_kind kind;
     size_t h, input_size;
@@ -86,7 +89,7 @@ typedef struct {
      * while training (neuralforecast's NHITSBlock/NBEATSxBlock nn.Dropout);
      * neuralforecast's NBEATS refuses it, and so does fcast's. */
     double dropout_prob_theta;
-    int interp_nearest;        /* N-HiTS interpolation_mode: 1 "nearest", 0 "linear" (neuralforecast's default) */
+    fc_interp_mode interp_mode;   /* N-HiTS interpolation_mode (FC_INTERP_LINEAR, neuralforecast's default) */
     int n_harmonics, n_basis;                  /* N-BEATS */
     /* MLP */
     size_t hidden_size;

@@ -5,7 +5,9 @@
  * (F.interpolate, align_corners=False). With Q outputs per point the
  * block emits Q rows of knots (quantile-major), each interpolated to h.
  * interpolation_mode "nearest" (--interpolation-mode) picks the nearest
- * knot instead, as F.interpolate(mode="nearest").
+ * knot instead, as F.interpolate(mode="nearest"), and "cubic" runs
+ * torch's bicubic over the knots as a (1, K) image (one output only, as
+ * neuralforecast).
  * Forward and backward are shared with N-BEATS in block_stack.c.
  * This file is N-HiTS's row of the kind table (model_kinds.h). */
 #include <jansson.h>
@@ -36,7 +38,13 @@ static fc_status check_stack(const fc_model_config *c, int i) {
     return FC_OK;
 }
 
-fc_status fc_nhits_check_config(const fc_model_config *c) { return fc_blocks_check_config(c, check_stack); }
+fc_status fc_nhits_check_config(const fc_model_config *c) {
+    FC_TRY(fc_blocks_check_config(c, check_stack));
+    if (c->interp_mode == FC_INTERP_CUBIC && c->n_outputs > 1)   /* neuralforecast raises the same */
+        return fc_error(FC_ERR_INVALID, "NHITS: cubic interpolation is not available with multiple outputs (%zu "
+                        "quantiles), as in neuralforecast; use linear or nearest", c->n_outputs);
+    return FC_OK;
+}
 
 static void describe_block(fc_model *m, fc_block *b, int s, int bi) {
     const fc_model_config *c = &m->cfg;
@@ -63,6 +71,15 @@ fc_status fc_nhits_fill_buffers(fc_model *m) {
     return FC_OK;
 }
 
+static const char *const INTERP_NAMES[] = {"linear", "nearest", "cubic"};   /* by fc_interp_mode */
+
+/* -1 when name is none of them. */
+static int interp_mode_parse(const char *name) {
+    for (int i = 0; i < 3; i++)
+        if (name && !strcmp(name, INTERP_NAMES[i])) return i;
+    return -1;
+}
+
 /* interpolation_mode is written only when it is not neuralforecast's
  * default "linear", so files of linear models stay as they were (and
  * older fcast, which would read them as linear, never meets the key). */
@@ -70,17 +87,18 @@ void fc_nhits_config_to_json(const fc_model_config *c, json_t *o) {
     fc_stacks_to_json(c, o);
     json_object_set_new(o, "n_pool_kernel_size", fc_json_size_array(c->n_pool_kernel_size, c->n_stacks));
     json_object_set_new(o, "n_freq_downsample", fc_json_size_array(c->n_freq_downsample, c->n_stacks));
-    if (c->interp_nearest) json_object_set_new(o, "interpolation_mode", json_string("nearest"));
+    if (c->interp_mode != FC_INTERP_LINEAR)
+        json_object_set_new(o, "interpolation_mode", json_string(INTERP_NAMES[c->interp_mode]));
 }
 
 static fc_status interpolation_from_json(json_t *o, fc_model_config *c, const char *where) {
     json_t *v = json_object_get(o, "interpolation_mode");
     if (!v) return FC_OK;
-    const char *s = json_string_value(v);
-    if (!s || (strcmp(s, "linear") && strcmp(s, "nearest")))
-        return fc_error(FC_ERR_FORMAT, "%s: config field 'interpolation_mode' must be \"linear\" or \"nearest\"",
-                        where);
-    c->interp_nearest = !strcmp(s, "nearest");
+    int mode = interp_mode_parse(json_string_value(v));
+    if (mode < 0)
+        return fc_error(FC_ERR_FORMAT, "%s: config field 'interpolation_mode' must be \"linear\", \"nearest\" or "
+                        "\"cubic\"", where);
+    c->interp_mode = (fc_interp_mode)mode;
     return FC_OK;
 }
 
@@ -91,16 +109,12 @@ fc_status fc_nhits_config_from_json(json_t *o, fc_model_config *c, const char *w
     return interpolation_from_json(o, c, where);
 }
 
-/* --interpolation-mode linear|nearest. neuralforecast's "cubic" (bicubic
- * on a (1, K) image) is refused by name: fcast has no kernel for it. */
+/* --interpolation-mode linear|nearest|cubic. */
 static fc_status apply_interpolation(const fc_arch_option *o, size_t size, const char *text, fc_model_config *c) {
     (void)o, (void)size;
-    if (!strcmp(text, "cubic"))
-        return fc_error(FC_ERR_INVALID, "--interpolation-mode cubic: fcast's N-HiTS has no cubic interpolation "
-                        "(neuralforecast's bicubic); use linear or nearest");
-    if (strcmp(text, "linear") && strcmp(text, "nearest"))
-        return fc_error(FC_ERR_INVALID, "--interpolation-mode '%s': expected linear or nearest", text);
-    c->interp_nearest = !strcmp(text, "nearest");
+    int mode = interp_mode_parse(text);
+    if (mode < 0) return fc_error(FC_ERR_INVALID, "--interpolation-mode '%s': expected linear, nearest or cubic", text);
+    c->interp_mode = (fc_interp_mode)mode;
     return FC_OK;
 }
 
@@ -115,7 +129,7 @@ static const fc_arch_option ARCH[] = {
     FC_ARCH_STACK_LIST("n-freq-downsample", n_freq_downsample, "N-HiTS downsampling per stack (4,2,1)"),
     FC_ARCH_PROBABILITY("dropout-prob-theta", dropout_prob_theta,
                         "N-HiTS, NBEATSx: dropout after each hidden ReLU of the block MLPs while training (0)"),
-    FC_ARCH_TEXT("interpolation-mode", "linear|nearest", apply_interpolation,
-                 "N-HiTS: knots to horizon by linear or nearest interpolation (linear)"),
+    FC_ARCH_TEXT("interpolation-mode", "linear|nearest|cubic", apply_interpolation,
+                 "N-HiTS: knots to horizon by linear, nearest or cubic interpolation (linear)"),
 };
 const fc_arch_option_rows fc_nhits_arch_options = FC_ARCH_ROWS(ARCH);

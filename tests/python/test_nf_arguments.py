@@ -182,7 +182,8 @@ def test_fixed_arguments_say_why(name, value, words):
 def test_interpolation_mode(monthly, tmp_path):
     """interpolation_mode='nearest' trains N-HiTS with nearest knots (other
     forecasts than linear's from the same seed), and a saved model loads
-    back nearest (the key in its file); 'cubic' is refused with why."""
+    back nearest (the key in its file); 'cubic' trains too, and is refused
+    with several outputs, as neuralforecast refuses it."""
     nf = NeuralForecast(models=[NHITS(h=12, input_size=24, interpolation_mode="nearest", **SMALL)], freq="MS")
     nf.fit(monthly)
     nearest = nf.predict()["NHITS"].to_numpy()
@@ -190,8 +191,13 @@ def test_interpolation_mode(monthly, tmp_path):
     nf.save(tmp_path / "nf")
     again = NeuralForecast.load(tmp_path / "nf").predict(df=monthly)["NHITS"].to_numpy()
     np.testing.assert_array_equal(again, nearest)
-    with pytest.raises(Exception, match="interpolation.mode.*cubic.*no cubic interpolation"):
-        NHITS(h=12, input_size=24, interpolation_mode="cubic")
+    cubic = forecast(monthly, interpolation_mode="cubic")
+    assert np.isfinite(cubic).all() and not np.allclose(cubic, nearest)
+    from fcast.losses.pytorch import MQLoss
+    with pytest.raises(ValueError, match="cubic interpolation is not available with multiple outputs"):
+        NHITS(h=12, input_size=24, interpolation_mode="cubic", loss=MQLoss(level=[80]))
+    with pytest.raises(ValueError, match="expected linear, nearest or cubic"):
+        NHITS(h=12, input_size=24, interpolation_mode="spline")
 
 
 def without_run_record(data):

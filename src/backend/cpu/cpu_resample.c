@@ -5,6 +5,7 @@
 #include "backend/cpu/cpu_internal.h"
 #include "core/error.h"
 #include "kernels/interp_linear.h"
+#include "kernels/interp_cubic.h"
 #include "kernels/interp_nearest.h"
 #include "kernels/maxpool1d.h"
 
@@ -56,4 +57,20 @@ void fc_cpu_interp_nearest_backward(fc_backend *be, float *dx, size_t ldx, const
 #pragma omp parallel for if (B * n_out >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
     for (size_t r = 0; r < B; r++)
         fc_interp_nearest_row_backward(dx + r * ldx, dy + r * ldy, n_in, n_out);
+}
+
+void fc_cpu_interp_cubic_forward(fc_backend *be, float *y, size_t ldy, const float *x,
+                                 size_t ldx, size_t B, size_t n_in, size_t n_out) {
+    FC_ASSERT(n_in > 0); /* there is nothing to interpolate from */
+#pragma omp parallel for if (B * n_out >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
+    for (size_t r = 0; r < B; r++)
+        fc_interp_cubic_row_forward(y + r * ldy, x + r * ldx, n_in, n_out);
+}
+
+void fc_cpu_interp_cubic_backward(fc_backend *be, float *dx, size_t ldx, const float *dy,
+                                  size_t ldy, size_t B, size_t n_in, size_t n_out) {
+    FC_ASSERT(n_in > 0);
+#pragma omp parallel for if (B * n_out >= FC_CPU_PAR_MIN) num_threads(be->threads) schedule(static)
+    for (size_t r = 0; r < B; r++)
+        fc_interp_cubic_row_backward(dx + r * ldx, dy + r * ldy, n_in, n_out);
 }

@@ -28,6 +28,7 @@
 #include "backend/cuda/cuda_warp.cuh"
 #include "kernels/dropout.h"
 #include "kernels/interp_linear.h"
+#include "kernels/interp_cubic.h"
 #include "kernels/interp_nearest.h"
 #include "kernels/layer_norm.h"
 #include "kernels/lstm_cell.h"
@@ -449,4 +450,41 @@ void fc_cuda_interp_nearest_backward(fc_backend *be, float *dx, size_t ldx, cons
     interp_nearest_backward_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(dx, ldx, dy, ldy, n_in, n_out,
                                                                                B * n_in);
     fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("interp_nearest_backward_kernel"));
+}
+
+/* ---- cubic interpolation: shapes and strides as the linear one's ---- */
+
+static __global__ void interp_cubic_forward_kernel(float *y, size_t ldy, const float *x, size_t ldx, size_t n_in,
+                                                   size_t n_out, size_t n) {
+    for (size_t t = fc_first_index(); t < n; t += fc_grid_stride()) {
+        size_t r = t / n_out, j = t % n_out;
+        y[r * ldy + j] = fc_interp_cubic_point(x + r * ldx, n_in, n_out, j);
+    }
+}
+
+static __global__ void interp_cubic_backward_kernel(float *dx, size_t ldx, const float *dy, size_t ldy,
+                                                    size_t n_in, size_t n_out, size_t n) {
+    for (size_t t = fc_first_index(); t < n; t += fc_grid_stride()) {
+        size_t r = t / n_in, i = t % n_in;
+        dx[r * ldx + i] = fc_interp_cubic_backward_point(dy + r * ldy, n_in, n_out, i);
+    }
+}
+
+void fc_cuda_interp_cubic_forward(fc_backend *be, float *y, size_t ldy, const float *x, size_t ldx, size_t B,
+                                  size_t n_in, size_t n_out) {
+    FC_ASSERT(n_in > 0);   /* there is nothing to interpolate from */
+    fc_launch l = fc_cuda_grid(B * n_out);
+    if (!l.grid) return;
+    interp_cubic_forward_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(y, ldy, x, ldx, n_in, n_out, B * n_out);
+    fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("interp_cubic_forward_kernel"));
+}
+
+/* One thread per knot, gathering in the CPU's order of adds. */
+void fc_cuda_interp_cubic_backward(fc_backend *be, float *dx, size_t ldx, const float *dy, size_t ldy,
+                                   size_t B, size_t n_in, size_t n_out) {
+    FC_ASSERT(n_in > 0);
+    fc_launch l = fc_cuda_grid(B * n_in);
+    if (!l.grid) return;
+    interp_cubic_backward_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(dx, ldx, dy, ldy, n_in, n_out, B * n_in);
+    fc_cuda_note_failure(be, FC_CUDA_LAUNCHED("interp_cubic_backward_kernel"));
 }
