@@ -6,8 +6,9 @@
 # tree, with no FCAST_LIBRARY: the library found is the wheel's. numpy and
 # pandas come from the system (--system-site-packages: Debian's, from
 # scripts/install-deps.sh --test); pip fetches the build backend from PyPI.
-# neuralforecast's tutorial scripts (test_nf_scripts.py, half a minute of
-# training) run once, against the build (tests/cli_python.sh).
+# neuralforecast's tutorial scripts and the GPU-style script
+# (test_nf_scripts.py, test_nf_gpu_script.py, a minute of training) run
+# once, against the build (tests/cli_python.sh).
 # Skipped under AddressSanitizer (the wheel is a plain build; the sanitized
 # build's own library is not involved). $1 is the fcast binary.
 set -uo pipefail
@@ -32,7 +33,7 @@ check "pip leaves nothing in the source tree" "[ \"\$before\" = \"\$after\" ]"
 cp -r tests/python "$tmp/tests_python"
 (cd "$tmp" && env -u FCAST_LIBRARY FCAST_BIN="$fcast" FCAST_DATA="$src/data" FCAST_FIXTURES="$src/tests/fixtures" timeout 600 \
     "$tmp/venv/bin/python" -m pytest -q -p no:cacheprovider \
-    --ignore=tests_python/test_nf_scripts.py tests_python) > "$tmp/pytest.txt" 2>&1
+    --ignore=tests_python/test_nf_scripts.py --ignore=tests_python/test_nf_gpu_script.py tests_python) > "$tmp/pytest.txt" 2>&1
 rc=$?
 check "the package's tests pass against the installed package" "[ $rc -eq 0 ]"
 [ $rc -eq 0 ] || tail -30 "$tmp/pytest.txt"

@@ -17,7 +17,8 @@ import pytest
 np = pytest.importorskip("numpy")
 pd = pytest.importorskip("pandas")
 
-FIXTURES = os.path.join(os.path.dirname(__file__), "..", "fixtures", "nf_script")
+FIXTURES = os.path.join(os.environ.get("FCAST_FIXTURES", os.path.join(os.path.dirname(__file__), "..", "fixtures")),
+                        "nf_script")
 SPREADS = 5
 
 
