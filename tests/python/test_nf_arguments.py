@@ -106,6 +106,36 @@ def test_bf16_mixed_trains_bf16_as_the_cli(monthly, cli, fcast_bin, tmp_path):
     assert np.abs(ours - forecast(monthly, precision=32)).max() > 1e-3
 
 
+@pytest.mark.parametrize("loss, flags, column", [
+    ("HuberLoss(delta=2.0)", ["--loss", "huber", "--huber-delta", "2"], "NHITS"),
+    ("QuantileLoss(q=0.9)", ["--loss", "quantile", "--quantile", "0.9"], "NHITS_ql0.9"),
+    ("MASE(seasonality=12)", ["--loss", "mase", "--season", "12"], "NHITS"),
+])
+def test_loss_parameters_train_as_the_cli(monthly, cli, fcast_bin, tmp_path, loss, flags, column):
+    """A loss's own parameter (Huber's delta, the quantile, MASE's season)
+    gives the CLI's model with the matching flag, under the column
+    neuralforecast names."""
+    from fcast.losses import pytorch as losses
+
+    def fit(text):   # scaled windows: errors near 1, where delta matters (Adam would hide a mere gradient scale)
+        nf = NeuralForecast(models=[NHITS(h=12, input_size=24, loss=eval(text, vars(losses)), scaler_type="standard",
+                                          **SMALL)], freq="MS")
+        nf.fit(monthly)
+        return nf.predict()
+    ours = fit(loss)
+    assert column in ours.columns, list(ours.columns)
+    default = fit(loss.split("(")[0] + {"HuberLoss": "()", "QuantileLoss": "(q=0.5)", "MASE": "(seasonality=1)"}[
+        loss.split("(")[0]])
+    assert np.abs(ours[column].to_numpy() - default.iloc[:, -1].to_numpy()).max() > 1e-3   # the parameter matters
+    out = tmp_path / "loss.safetensors"
+    subprocess.run([fcast_bin, "train", "--model", "nhits", "--h", "12", "--input-size", "24", "--max-steps", "20",
+                    "--windows-batch-size", "128", "--mlp-units", "64:64,64:64,64:64", "--freq", "MS",
+                    "--scaler", "standard", "--data", MONTHLY, "--out", str(out), "--device", "cpu"] + flags,
+                   check=True, capture_output=True)
+    theirs = cli(out, monthly)
+    np.testing.assert_allclose(ours[column].to_numpy(), theirs[theirs.columns[-1]].to_numpy(), rtol=1e-6, atol=1e-6)
+
+
 def test_accelerator_cpu_trains_the_default_model(monthly):
     np.testing.assert_array_equal(forecast(monthly, accelerator="cpu"), forecast(monthly, devices=1,
                                                                                    accelerator="cpu", logger=False))

@@ -54,13 +54,6 @@ class _Loss:
         return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self._params.items())})"
 
 
-def _only_default(loss, name, value, default):
-    """Refuses a parameter the C API cannot set yet, unless it is fcast's default."""
-    if value != default:
-        raise NotImplementedError(f"fcast: {type(loss).__name__}({name}={value!r}): the C API does not set "
-                                  f"this parameter yet, only its default {default!r}")
-
-
 class MAE(_Loss):
     """Mean absolute error (neuralforecast's MAE)."""
     _c_name = "mae"
@@ -82,31 +75,39 @@ class SMAPE(_Loss):
 
 
 class HuberLoss(_Loss):
-    """Huber loss; only delta=1.0 until the C API sets huber-delta."""
+    """Huber loss with threshold delta (the C API's huber-delta)."""
     _c_name = "huber"
 
     def __init__(self, delta=1.0, horizon_weight=None):
         super().__init__(horizon_weight, delta=delta)
-        _only_default(self, "delta", delta, 1.0)
+
+    def _settings(self):
+        return super()._settings() + [("huber-delta", repr(float(self._params["delta"])))]
 
 
 class QuantileLoss(_Loss):
-    """Pinball loss of quantile q; only q=0.5 until the C API sets quantile."""
+    """Pinball loss of quantile q (the C API's quantile); its column is
+    <model>_ql<q>, as neuralforecast names it."""
     _c_name = "quantile"
 
     def __init__(self, q, horizon_weight=None):
         super().__init__(horizon_weight, q=q)
-        _only_default(self, "q", q, 0.5)
         self.output_names = [f"_ql{q}"]
+
+    def _settings(self):
+        return super()._settings() + [("quantile", repr(float(self._params["q"])))]
 
 
 class MASE(_Loss):
-    """Mean absolute scaled error; only seasonality=1 until the C API sets season."""
+    """Mean absolute scaled error with the naive error of season
+    `seasonality` (the C API's season)."""
     _c_name = "mase"
 
     def __init__(self, seasonality, horizon_weight=None):
         super().__init__(horizon_weight, seasonality=seasonality)
-        _only_default(self, "seasonality", seasonality, 1)
+
+    def _settings(self):
+        return super()._settings() + [("season", str(int(self._params["seasonality"])))]
 
 
 def level_to_outputs(level):
