@@ -8,9 +8,8 @@ import MQLoss` becomes `from fcast.losses.pytorch import MQLoss`; the
 classes are also importable from `fcast.losses`.
 
 The multi-quantile losses pass their levels (and HuberMQLoss its delta);
-a HuberLoss, QuantileLoss or MASE whose parameter differs from fcast's
-default (delta 1, q 0.5, seasonality 1) is refused rather than trained
-with the default. horizon_weight is not supported by fcast.
+HuberLoss, QuantileLoss and MASE pass theirs (huber-delta, quantile,
+season). horizon_weight is not supported by fcast.
 DistributionLoss and IQLoss raise NotImplementedError.
 """
 import warnings
