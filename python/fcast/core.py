@@ -251,8 +251,7 @@ class NeuralForecast:
             raise Exception("The models must be fitted first with `fit` or `cross_validation`.")
         df = self._df.sort_values([self.id_col, self.time_col], kind="stable").reset_index(drop=True)
         if self._test_size:   # the windows cross_validation held out, as neuralforecast trims them
-            df = df[df.groupby(self.id_col).cumcount(ascending=False).to_numpy() >= self._test_size]
-            df = df.reset_index(drop=True)
+            df = self._without_last(df, self._test_size).reset_index(drop=True)
         codes, _ = pd.factorize(df[self.id_col], sort=True)
         position = df.groupby(codes).cumcount().to_numpy()
         first = np.flatnonzero(position == 0)
@@ -444,14 +443,20 @@ class NeuralForecast:
         if refit is not False:
             every = 1 if refit is True else int(refit)
             held -= (n_windows - 1) // every * every * step_size
-            df = df[df.groupby(self.id_col).cumcount(ascending=False).to_numpy() >= held]
+            df = self._without_last(df, held)
         self._static_df = static_df
         self._df = df[self._dataset_columns()]
         self._panel = self._history(df, static_df)
         self._test_size = held if refit is False else 0
-        seen = df if refit is not False else df[df.groupby(self.id_col).cumcount(ascending=False).to_numpy() >= held]
+        seen = df if refit is not False else self._without_last(df, held)
         self._trained = [None] * len(self.models)
         self._pending = (self._history(seen, static_df), val_size)
+
+    def _without_last(self, df, n):
+        """df less the last n points of each series, by time (df's rows may
+        come in any order, as fit takes them)."""
+        df = df.sort_values([self.id_col, self.time_col], kind="stable")
+        return df[df.groupby(self.id_col).cumcount(ascending=False).to_numpy() >= n]
 
     def _train_pending(self, verbose):
         """Trains the models cross_validation left to be remade (above)."""
@@ -478,7 +483,7 @@ class NeuralForecast:
             raise NotImplementedError(f"fcast: cross_validation(refit={refit!r}) with {autos[0][1]}: fcast searches "
                                       "an Auto model once, before the first window (refit=False)")
         test = self.h + (n_windows - 1) * step_size
-        before = df[df.groupby(self.id_col).cumcount(ascending=False).to_numpy() >= test]
+        before = self._without_last(df, test)
         panel = self._history(before, static_df)
         for model, name in autos:
             model._search(panel, val_size, name, model._shows_progress(verbose))

@@ -96,3 +96,21 @@ def test_predict_insample_forecasts_are_predicts_of_the_cut_history(point, month
 def test_predict_insample_refuses_levels(point):
     with pytest.raises(NotImplementedError, match="level"):
         point.predict_insample(level=[90])
+
+
+def test_state_after_cross_validation_does_not_depend_on_row_order():
+    """After cross_validation, the models remade for predict and
+    predict_insample train on each series less its windows by time: a
+    shuffled df gives the same frames (it held out the last rows instead)."""
+    from fcast import NeuralForecast
+    from fcast.models import MLP
+    from fcast.utils import AirPassengersPanel
+    df = AirPassengersPanel[["unique_id", "ds", "y"]]
+
+    def after_cv(frame):
+        nf = NeuralForecast(models=[MLP(h=12, input_size=24, max_steps=5, num_layers=1, hidden_size=16)], freq="ME")
+        nf.cross_validation(frame, n_windows=2, step_size=12)
+        return nf.predict_insample(step_size=12), nf.predict()
+
+    for ordered, shuffled in zip(after_cv(df), after_cv(df.sample(frac=1, random_state=1))):
+        pd.testing.assert_frame_equal(ordered.reset_index(drop=True), shuffled.reset_index(drop=True))
