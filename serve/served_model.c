@@ -71,7 +71,7 @@ size_t fc_served_input_size(const fc_served_model *m) {
 }
 
 size_t fc_served_outputs(const fc_served_model *m) {
-    return m->ensemble ? 1 : fc_served_first(m)->model->cfg.n_outputs;
+    return m->ensemble ? 1 : fc_forecast_width(fc_served_first(m));
 }
 
 fc_status fc_served_predict(fc_served_model *m, const fc_dataset *ds, float *out) {

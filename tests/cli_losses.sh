@@ -74,7 +74,7 @@ bad 4 "--huber-delta '0' is not a positive number" --loss huber --huber-delta 0
 bad 4 "--quantile '1.5' is not a number strictly between 0 and 1" --loss quantile --quantile 1.5
 bad 4 "--season 12 must be at least 1 and below --input-size 12" --loss mase --season 12
 bad 4 "--season is a parameter of --loss mase" --loss mse --season 2
-bad 4 "--level is a parameter of --loss mq or huber-mq, not of --loss quantile" --loss quantile --level 80
+bad 4 "--level is a parameter of --loss mq, huber-mq or a distribution, not of --loss quantile" --loss quantile --level 80
 bad 4 "--quantiles is a parameter of --loss mq" --quantiles 0.1,0.9
 bad 4 "level 80 given twice" --loss mq --level 80,80
 bad 4 "level 100 is not an integer from 1 to 99" --loss mq --level 100

@@ -41,7 +41,7 @@ static void loss_keys_any_order(void) {
     fcast_config *c = config();
     CHECK(fcast_config_set(c, "level", "80,95") == FC_OK);   /* before the loss */
     CHECK(fcast_config_check(c) == FC_ERR_INVALID);
-    CHECK_CONTAINS(fc_last_error(), "level is a parameter of loss mq or huber-mq, not of loss mae");
+    CHECK_CONTAINS(fc_last_error(), "level is a parameter of loss mq, huber-mq or a distribution, not of loss mae");
     CHECK(fcast_config_set(c, "loss", "mq") == FC_OK);
     CHECK_MSG(fcast_config_check(c) == FC_OK, "%s", fc_last_error());
     CHECK(fcast_config_set(c, "quantiles", "0.1,0.9") == FC_OK && fcast_config_check(c) == FC_ERR_INVALID);

@@ -1,5 +1,7 @@
 /* The training losses (kernels/loss.h through the CPU backend's
- * masked_loss): finite-difference gradients of every kind, the values at
+ * masked_loss): finite-difference gradients of every kind (the
+ * DistributionLoss likelihoods over each window's shift and scale too),
+ * the values at
  * ties, zero denominators and unobserved points, determinism over thread
  * counts, the output names, and parity with neuralforecast's loss classes
  * (tests/fixtures/losses.safetensors, python/make_loss_fixtures.py). */
@@ -38,6 +40,17 @@ static fc_loss_spec spec_of(fc_loss_kind kind, int variant) {
     return s;
 }
 
+/* A distribution's inputs: raw outputs in [-1.5, 1.5], a target as in the
+ * data (non-negative for the counts: y >= 0 is Poisson's and
+ * NegativeBinomial's support) and each window's shift and scale. */
+static void distribution_inputs(fc_loss_kind kind, size_t n, size_t Q, size_t windows, float *yhat, float *y_raw,
+                                float *loc, float *scale) {
+    int counts = kind == FC_LOSS_POISSON || kind == FC_LOSS_NBINOMIAL;
+    for (size_t i = 0; i < n * Q; i++) yhat[i] = uniform(-1.5f, 1.5f);
+    for (size_t i = 0; i < n; i++) y_raw[i] = counts ? floorf(uniform(0.0f, 6.0f)) : uniform(-2.0f, 4.0f);
+    for (size_t w = 0; w < windows; w++) loc[w] = uniform(0.0f, 2.0f), scale[w] = uniform(0.5f, 2.0f);
+}
+
 static double loss_of(fc_backend *be, const fc_loss_call *c, float *grad) {
     double loss = NAN;
     CHECK_MSG(fc_backend_loss(be, &loss, grad, 1.0f, c) == FC_OK, "%s", fc_last_error());
@@ -74,7 +87,10 @@ static void test_finite_differences(fc_backend *be, fc_loss_kind kind, int varia
         }
     }
     for (size_t i = 0; i < NB * NL; i++) ins[i] = uniform(-2.0f, 2.0f);
-    fc_loss_call c = {.spec = s, .yhat = yhat, .y = y, .mask = mask, .insample = ins, .n = n, .h = NH, .L = NL};
+    float y_raw[NB * NH], loc[NB], scale[NB];
+    if (fc_loss_kind_is_distribution(kind)) distribution_inputs(kind, n, Q, NB, yhat, y_raw, loc, scale);
+    fc_loss_call c = {.spec = s, .yhat = yhat, .y = y, .mask = mask, .insample = ins, .y_raw = y_raw, .loc = loc,
+                      .scale = scale, .n = n, .h = NH, .L = NL};
     loss_of(be, &c, grad);
     double worst = 0;
     for (size_t k = 0; k < n * Q; k++) {
@@ -155,15 +171,48 @@ static void test_threads(fc_backend *one, fc_backend *two) {
     for (size_t i = 0; i < n * 5; i++) yhat[i] = uniform(-3, 3);
     for (size_t i = 0; i < n; i++) y[i] = uniform(-3, 3), mask[i] = i % 6 ? 1.0f : 0.0f;
     for (size_t i = 0; i < Bn * NL; i++) ins[i] = uniform(-3, 3);
+    float *y_raw = malloc(n * sizeof(float)), *loc = malloc(Bn * sizeof(float)), *scale = malloc(Bn * sizeof(float));
     for (int kind = 0; kind < FC_LOSS_KINDS; kind++) {
+        if (fc_loss_kind_is_distribution(kind)) distribution_inputs(kind, n, 3, Bn, yhat, y_raw, loc, scale);
         fc_loss_call c = {.spec = spec_of(kind, 1), .yhat = yhat, .y = y, .mask = mask, .insample = ins,
-                          .n = n, .h = h, .L = NL};
+                          .y_raw = y_raw, .loc = loc, .scale = scale, .n = n, .h = h, .L = NL};
         size_t Q = fc_loss_n_outputs(&c.spec);
         double a = loss_of(one, &c, g1), b = loss_of(two, &c, g2);
         CHECK_MSG(!memcmp(&a, &b, sizeof a) && !memcmp(g1, g2, n * Q * sizeof(float)),
                   "%s: 1 and 2 threads differ (%.17g vs %.17g)", fc_loss_name(c.spec), a, b);
     }
-    free(yhat), free(y), free(mask), free(ins), free(g1), free(g2);
+    free(yhat), free(y), free(mask), free(ins), free(g1), free(g2), free(y_raw), free(loc), free(scale);
+}
+
+/* DistributionLoss's columns, as neuralforecast 3.3's
+ * DistributionLoss('Normal', level=[80, 90]).output_names: "" (the sample
+ * mean), "-median", "-lo-90", "-lo-80", "-hi-80", "-hi-90"; raw outputs per
+ * point its outputsize_multiplier; parameters that survive a model file. */
+static void test_distribution_names(void) {
+    static const char *const want[] = {"", "-median", "-lo-90", "-lo-80", "-hi-80", "-hi-90"};
+    static const size_t params[] = {2, 3, 1, 2};
+    char name[FC_LOSS_NAME_MAX], json[256];
+    for (int k = FC_LOSS_NORMAL; k <= FC_LOSS_NBINOMIAL; k++) {
+        fc_loss_spec s = fc_loss_default(k);
+        CHECK_MSG(fc_loss_n_outputs(&s) == params[k - FC_LOSS_NORMAL], "%s: %zu outputs", fc_loss_name(s),
+                  fc_loss_n_outputs(&s));
+        CHECK(s.n_q == 5 && s.n_samples == 1000 && s.kind == k);
+        for (size_t j = 0; j < 6; j++) {
+            fc_loss_output_name(&s, j, name);
+            CHECK_MSG(!strcmp(name, want[j]), "%s %zu: '%s', want '%s'", fc_loss_name(s), j, name, want[j]);
+        }
+        s.n_samples = 250;
+        CHECK(fc_loss_params_json(&s, json, sizeof json) == FC_OK);
+        CHECK_MSG(!strcmp(json, "{\"level\":[80,90],\"num_samples\":250}"), "%s", json);
+        fc_loss_spec back = {.kind = k};
+        CHECK_MSG(fc_loss_params_parse(json, &back, "test") == FC_OK, "%s", fc_last_error());
+        CHECK(back.kind == k && back.n_samples == 250 && back.n_q == 5 && !memcmp(back.q, s.q, sizeof s.q));
+    }
+    fc_loss_spec bad = {.kind = FC_LOSS_NORMAL};
+    CHECK(fc_loss_params_parse("{\"level\":[80]}", &bad, "m.safetensors") == FC_ERR_FORMAT);
+    CHECK_CONTAINS(fc_last_error(), "m.safetensors: loss_params field 'num_samples'");
+    CHECK(fc_loss_params_parse("{\"level\":[80],\"num_samples\":10,\"delta\":1}", &bad, "m") == FC_ERR_FORMAT);
+    CHECK_CONTAINS(fc_last_error(), "field 'delta' does not belong to loss 'normal'");
 }
 
 /* Output names as neuralforecast writes them (checked in Python 3.11 with
@@ -325,6 +374,7 @@ int main(void) {
     test_edges(be);
     test_threads(one, be);
     test_names();
+    test_distribution_names();
     test_fixture(be);
     fc_backend_destroy(&be);
     fc_backend_destroy(&one);

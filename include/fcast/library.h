@@ -268,8 +268,10 @@ size_t fcast_model_outputs(const fcast_model *m);
 /* neuralforecast's class name of the model ("NHITS", "PatchTST"). */
 const char *fcast_model_kind(const fcast_model *m);
 /* The column suffix of output k, as neuralforecast names its columns: ""
- * for a point forecast, "-median", "-lo-80", "-hi-80" for an mq loss's;
- * NULL past the last output. */
+ * for a point forecast, "-median", "-lo-80", "-hi-80" for an mq loss's,
+ * "" (the sample mean) then those for a distribution loss's; NULL past the
+ * last output. fcast_model_outputs counts the forecast's values per point
+ * (a distribution's are not its raw parameters). */
 const char *fcast_model_output_name(const fcast_model *m, size_t k);
 /* The exogenous columns a model reads (neuralforecast's futr_exog_list,
  * hist_exog_list, stat_exog_list): column i of a kind, in the model's

@@ -96,7 +96,7 @@ struct fcast_model {
     fcast_train_report report;
     char *checkpoint, *model_file;   /* the report's strings */
     char *run_config;                /* its settings as JSON (f.run_config_json) */
-    char output_names[FC_MAX_QUANTILES][FC_LOSS_NAME_MAX];   /* fcast_model_output_name's */
+    char output_names[FC_MAX_QUANTILES + 1][FC_LOSS_NAME_MAX];   /* fcast_model_output_name's */
 };
 
 /* How the library's messages name the exogenous inputs (config keys and

@@ -148,17 +148,20 @@ static fc_status set_optimizer(fcast_config *c, const char *k, const char *v) {
 }
 static fc_status set_loss(fcast_config *c, const char *k, const char *v) {
     if (fc_loss_parse(v, &c->loss_kind))
-        return fc_error(FC_ERR_INVALID, "%s '%s' is not one of mae, mse, huber, smape, mape, mase, quantile, mq", k, v);
+        return fc_error(FC_ERR_INVALID, "%s '%s' is not one of mae, mse, huber, smape, mape, mase, quantile, mq, "
+                        "huber-mq, normal, studentt, poisson, negative-binomial", k, v);
+    c->train.loss_targets = fc_loss_kind_is_distribution(c->loss_kind);
     return FC_OK;
 }
 
-/* A loss parameter (huber-delta, quantile, season, level, quantiles): its
+/* A loss parameter (huber-delta, quantile, season, level, quantiles, num-samples): its
  * text, read with the loss when the configuration is resolved, so keys
  * may come in any order (train/loss_text.h). */
 static fc_status set_loss_param(fcast_config *c, const char *k, const char *v) {
     fc_loss_texts *t = &c->loss_texts;
     const char **slot = !strcmp(k, "huber-delta") ? &t->huber_delta : !strcmp(k, "quantile") ? &t->quantile
-                      : !strcmp(k, "season") ? &t->season : !strcmp(k, "level") ? &t->level : &t->quantiles;
+                      : !strcmp(k, "season") ? &t->season : !strcmp(k, "level") ? &t->level
+                      : !strcmp(k, "num-samples") ? &t->num_samples : &t->quantiles;
     if (!(*slot = fc_api_keep(c, v))) return fc_error(FC_ERR_MEMORY, "fcast_config_set: too many settings");
     return FC_OK;   /* checked with the loss, by fcast_config_check and fcast_train */
 }
@@ -204,7 +207,8 @@ static const struct {
     {"pi-method", set_intervals},
     {"seed", set_seed}, {"threads", set_threads}, {"scaler", set_scaler}, {"loss", set_loss},
     {"level", set_loss_param}, {"quantiles", set_loss_param}, {"huber-delta", set_loss_param},
-    {"quantile", set_loss_param}, {"season", set_loss_param}, {"precision", set_precision},
+    {"quantile", set_loss_param}, {"season", set_loss_param}, {"num-samples", set_loss_param},
+    {"precision", set_precision},
     {"optimizer", set_optimizer},
     {"futr-exog", set_exog}, {"hist-exog", set_exog}, {"stat-exog", set_exog},
 };

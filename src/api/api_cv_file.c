@@ -18,7 +18,8 @@ static fc_status write_csv(const char *out, const fc_api_cv_run *r, const fc_dat
     fc_cv_columns *cols = fc_malloc(r->n_models * sizeof *cols, "cross-validation columns");
     if (!cols) return FC_ERR_MEMORY;
     for (size_t i = 0; i < r->n_models; i++)
-        cols[i] = (fc_cv_columns){r->m[i].name, r->m[i].t.cfg.n_outputs, r->m[i].suffixes, r->m[i].values};
+        cols[i] = (fc_cv_columns){r->m[i].name, fc_loss_forecast_width(&r->m[i].t.loss, r->m[i].t.cfg.n_outputs),
+                                  r->m[i].suffixes, r->m[i].values};
     fc_status st = fc_cv_write_csv(out, ds, r->origins, r->n_origins, r->spec.h, cols, r->n_models);
     free(cols);
     return st;

@@ -34,7 +34,8 @@ static fc_status run_model(fc_api_cv_run *r, fc_api_cv_model *m, size_t first, c
     fc_cv_spec cv = r->spec;
     fit_ctx c = {m, r};
     fc_cv_deal deal = {first, fc_dist_rank(), fc_dist_size()};
-    size_t expected = cv.h * m->t.cfg.n_outputs, width = expected, n = r->n_origins;
+    size_t expected = cv.h * fc_loss_forecast_width(&m->t.loss, m->t.cfg.n_outputs), width = expected,
+           n = r->n_origins;
     FC_TRY(fc_cross_validate_dealt(ds, &cv, r->origins, n, fit_one, &c, &deal, &m->values, &width));
     if (width != expected && m->values) return fc_error(FC_ERR_INVALID, "cv: unexpected forecast width");
     if (!m->values && !(m->values = fc_calloc(n ? n : 1, expected * sizeof(float), "cross-validation forecasts")))

@@ -20,8 +20,8 @@ void fc_api_cv_name_models(fc_api_cv_run *r) {
         for (size_t j = 0; j < i; j++) before += m[j].t.cfg.kind == m[i].t.cfg.kind;
         if (before) snprintf(m[i].name, sizeof m[i].name, "%s%zu", base, before);
         else snprintf(m[i].name, sizeof m[i].name, "%s", base);
-        size_t Q = m[i].t.cfg.n_outputs;
-        for (size_t q = 0; q < FC_MAX_QUANTILES; q++) {
+        size_t Q = fc_loss_forecast_width(&m[i].t.loss, m[i].t.cfg.n_outputs);
+        for (size_t q = 0; q < FC_MAX_QUANTILES + 1; q++) {
             m[i].suffix_text[q][0] = 0;
             if (Q > 1 && q < Q) fc_loss_output_name(&m[i].t.loss, q, m[i].suffix_text[q]);
             m[i].suffixes[q] = m[i].suffix_text[q];

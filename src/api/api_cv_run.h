@@ -15,8 +15,8 @@
 typedef struct {
     fc_cv_training t;
     char name[32];
-    char suffix_text[FC_MAX_QUANTILES][FC_LOSS_NAME_MAX];
-    const char *suffixes[FC_MAX_QUANTILES];
+    char suffix_text[FC_MAX_QUANTILES + 1][FC_LOSS_NAME_MAX];   /* a distribution's mean and quantiles */
+    const char *suffixes[FC_MAX_QUANTILES + 1];
     float *values;
 } fc_api_cv_model;
 

@@ -63,13 +63,13 @@ void fc_api_watch(fc_train_options *o, fc_api_progress *hook, const volatile int
 }
 
 void fc_api_name_outputs(fcast_model *m) {
-    for (size_t k = 0; k < m->f.model->cfg.n_outputs && k < FC_MAX_QUANTILES; k++)
+    for (size_t k = 0; k < fc_forecast_width(&m->f) && k < FC_MAX_QUANTILES + 1; k++)
         fc_loss_output_name(&m->f.loss, k, m->output_names[k]);
 }
 
 size_t fcast_model_h(const fcast_model *m) { return m && m->f.model ? m->f.model->cfg.h : 0; }
 size_t fcast_model_input_size(const fcast_model *m) { return m && m->f.model ? m->f.model->cfg.input_size : 0; }
-size_t fcast_model_outputs(const fcast_model *m) { return m && m->f.model ? m->f.model->cfg.n_outputs : 0; }
+size_t fcast_model_outputs(const fcast_model *m) { return m && m->f.model ? fc_forecast_width(&m->f) : 0; }
 int fcast_config_model_kind(size_t i, fcast_kind_info *out) {
     const fc_model_kind_ops *row = i < FC_MODEL_KIND_COUNT ? fc_model_kind_row((fc_model_kind)i) : NULL;
     if (!row || !out) return 0;
@@ -118,10 +118,10 @@ static fc_status fcast_predict_future_body(const fcast_model *m, const fcast_dat
     if (!m || !m->f.model || !history || !history->ds || !out || (future && !future->ds))
         return fc_error(FC_ERR_INVALID, "fcast_predict: model, data and out are needed");
     const fc_model_config *cfg = &m->f.model->cfg;
-    size_t need = history->ds->n_series * cfg->h * cfg->n_outputs;
+    size_t width = fc_forecast_width(&m->f), need = history->ds->n_series * cfg->h * width;
     if (capacity < need)
         return fc_error(FC_ERR_INVALID, "fcast_predict: out holds %zu floats; %zu series x h %zu x %zu outputs "
-                        "need %zu", capacity, history->ds->n_series, cfg->h, cfg->n_outputs, need);
+                        "need %zu", capacity, history->ds->n_series, cfg->h, width, need);
     return forecast(m, history->ds, future ? future->ds : NULL, out);
 }
 

@@ -28,7 +28,7 @@ static fc_status forecast_raw(fc_predict_model *pm, const fc_dataset *ds, const 
     if (N) FC_TRY(fc_model_reserve(pm->f.model, chunk, 0));
     fc_dist_part(N, chunk, fc_dist_rank(), fc_dist_size(), &lo, &hi);
     FC_TRY(fc_predict_part(&pm->f, ext ? ext : ds, ext ? c->h : 0, lo, hi, raw));
-    return fc_dist_merge(raw, N * c->h * c->n_outputs * sizeof *raw, 1);
+    return fc_dist_merge(raw, N * c->h * fc_forecast_width(&pm->f) * sizeof *raw, 1);
 }
 
 /* One forecaster's columns: its outputs, or its point forecasts followed
@@ -36,7 +36,7 @@ static fc_status forecast_raw(fc_predict_model *pm, const fc_dataset *ds, const 
 static fc_status forecast_one(const fc_predict_run *r, fc_predict_model *pm, const fc_dataset *ds,
                               const fc_dataset *ext) {
     const fc_model_config *c = &pm->f.model->cfg;
-    size_t N = ds->n_series ? ds->n_series : 1, width = c->h * c->n_outputs;
+    size_t N = ds->n_series ? ds->n_series : 1, width = c->h * fc_forecast_width(&pm->f);
     pm->values = fc_calloc(N * c->h, pm->cols.n_cols * sizeof(float), "forecasts");
     if (!pm->values) return FC_ERR_MEMORY;
     int intervals = pm->cols.intervals;

@@ -1,5 +1,7 @@
 /* The training losses of neuralforecast's losses.pytorch (MAE, MSE,
- * HuberLoss, SMAPE, MAPE, MASE, QuantileLoss, MQLoss, HuberMQLoss), masked means over
+ * HuberLoss, SMAPE, MAPE, MASE, QuantileLoss, MQLoss, HuberMQLoss, and
+ * DistributionLoss's Normal, StudentT, Poisson and NegativeBinomial
+ * through kernels/distribution.h), masked means over
  * the points of a batch: the backend accumulates mask * loss over points in
  * double and divides by sum(mask) (_weighted_mean / _divide_no_nan).
  *
@@ -17,6 +19,7 @@
 #include <math.h>
 #include <stddef.h>
 #include "core/hd.h"
+#include "kernels/distribution.h"
 
 /* Stored in model files by name (fc_loss_name), never by number. */
 enum {
@@ -29,12 +32,21 @@ enum {
     FC_LOSS_QUANTILE,
     FC_LOSS_MQ,
     FC_LOSS_HUBER_MQ,
+    FC_LOSS_NORMAL,              /* DistributionLoss('Normal'), then StudentT, Poisson, */
+    FC_LOSS_STUDENTT,            /* NegativeBinomial: in kernels/distribution.h's order */
+    FC_LOSS_POISSON,
+    FC_LOSS_NBINOMIAL,
     FC_LOSS_KINDS
 };
 
 /* Quantiles an MQ loss can have: level 50 plus up to 7 levels as pairs,
  * or any 15 quantiles. */
 #define FC_MAX_QUANTILES 15
+
+/* DistributionLoss's num_samples: neuralforecast's default, and fcast's
+ * most (a forecast sorts this many draws per point). */
+#define FC_DISTRIBUTION_SAMPLES 1000
+#define FC_DISTRIBUTION_MAX_SAMPLES 100000
 
 /* A loss and its parameters. Small and plain: a CUDA kernel takes it by
  * value, so a captured graph holds its own copy. */
@@ -44,8 +56,9 @@ typedef struct {
     float delta;                 /* HUBER's and HUBER_MQ's threshold */
     int season;                  /* MASE's seasonality */
     float q[FC_MAX_QUANTILES];   /* QUANTILE: q[0]; MQ, HUBER_MQ: the quantiles in output order */
-    int from_level;              /* MQ, HUBER_MQ: 1 when the quantiles came from levels (output
-                                    names "-lo-80", not "-lo-80.0"); no effect on the math */
+    int from_level;              /* MQ, HUBER_MQ, distributions: 1 when the quantiles came from levels
+                                    (output names "-lo-80", not "-lo-80.0"); no effect on the math */
+    int n_samples;               /* distributions: draws per point of a forecast (num_samples) */
 } fc_loss_spec;
 
 /* One evaluation of a loss over a batch of B windows of h points:
@@ -56,6 +69,10 @@ typedef struct {
     const float *yhat;           /* (n, n_q) */
     const float *y, *mask;       /* (n) */
     const float *insample;       /* (B, L): MASE's scale (the window's seasonal naive MAE); else NULL */
+    /* Distributions: the target as in the data (n) and each window's
+     * scaler shift and scale (B), which the likelihood decouples the raw
+     * outputs with (neuralforecast's scale_decouple); else NULL. */
+    const float *y_raw, *loc, *scale;
     size_t n, h, L;
 } fc_loss_call;
 
@@ -69,8 +86,19 @@ typedef struct {
  * MQLoss and HuberMQLoss. */
 FC_HD int fc_loss_kind_is_multi_quantile(int kind) { return kind == FC_LOSS_MQ || kind == FC_LOSS_HUBER_MQ; }
 
-/* Outputs per point: MQ's quantiles, else 1 (a zeroed spec is MAE, 1). */
+/* DistributionLoss's kinds: a likelihood over a point's raw outputs; the
+ * forecast is the mean and quantiles of draws (its quantile list). */
+FC_HD int fc_loss_kind_is_distribution(int kind) { return kind >= FC_LOSS_NORMAL && kind <= FC_LOSS_NBINOMIAL; }
+
+/* The losses that carry a list of quantiles (s->q, s->n_q). */
+FC_HD int fc_loss_kind_has_quantile_list(int kind) {
+    return fc_loss_kind_is_multi_quantile(kind) || fc_loss_kind_is_distribution(kind);
+}
+
+/* Model outputs per point: MQ's quantiles, a distribution's parameters,
+ * else 1 (a zeroed spec is MAE, 1). */
 FC_HD size_t fc_loss_outputs(const fc_loss_spec *s) {
+    if (fc_loss_kind_is_distribution(s->kind)) return (size_t)fc_distribution_params(s->kind - FC_LOSS_NORMAL);
     return fc_loss_kind_is_multi_quantile(s->kind) && s->n_q > 0 ? (size_t)s->n_q : 1;
 }
 
@@ -192,6 +220,12 @@ FC_HD double fc_loss_point_weighted(const fc_loss_call *c, size_t i, float scale
     float m = c->mask[i];
     if (m == 0.0f) return 0.0;
     size_t Q = fc_loss_outputs(&c->spec);
+    if (fc_loss_kind_is_distribution(c->spec.kind)) {   /* one likelihood over the point's Q outputs */
+        float g[FC_DISTRIBUTION_MAX_PARAMS];
+        size_t w = c->h ? i / c->h : 0;
+        return (double)(m * fc_distribution_nll(c->spec.kind - FC_LOSS_NORMAL, c->yhat + i * Q, c->loc[w],
+                                                c->scale[w], c->y_raw[i], g));
+    }
     double sum = 0.0;
     for (size_t j = 0; j < Q; j++) {
         float g;
@@ -206,10 +240,15 @@ FC_HD double fc_loss_point_weighted(const fc_loss_call *c, size_t i, float scale
  * derivative is not finite (the where() of _weighted_mean). */
 FC_HD void fc_loss_point_grad(float *grad, const fc_loss_call *c, size_t i, float scale, float coef) {
     size_t Q = fc_loss_outputs(&c->spec);
-    float m = c->mask[i];
+    float m = c->mask[i], gd[FC_DISTRIBUTION_MAX_PARAMS];
+    if (fc_loss_kind_is_distribution(c->spec.kind)) {
+        size_t w = c->h ? i / c->h : 0;
+        fc_distribution_nll(c->spec.kind - FC_LOSS_NORMAL, c->yhat + i * Q, c->loc[w], c->scale[w], c->y_raw[i], gd);
+    }
     for (size_t j = 0; j < Q; j++) {
         float g;
-        fc_loss_output(&c->spec, (int)j, c->yhat[i * Q + j], c->y[i], scale, &g);
+        if (fc_loss_kind_is_distribution(c->spec.kind)) g = gd[j];
+        else fc_loss_output(&c->spec, (int)j, c->yhat[i * Q + j], c->y[i], scale, &g);
         if (m == 0.0f && !isfinite(g)) g = 0.0f;
         grad[i * Q + j] = coef == 0.0f ? 0.0f : coef * m * g;
     }

@@ -212,7 +212,8 @@ void fc_batch_free(fc_batch *b) {
     float *plain[] = {b->win_y, b->win_mask, b->work, b->out_raw, b->shift, b->scale};
     for (int i = 0; i < 6; i++) free(plain[i]);
     if (b->be) {
-        float *dev[] = {b->d_in_y, b->d_in_mask, b->d_out_y, b->d_out_mask, b->d_forecast, b->d_grad};
+        float *dev[] = {b->d_in_y, b->d_in_mask, b->d_out_y, b->d_out_mask, b->d_forecast, b->d_grad,
+                        b->d_out_raw, b->d_shift, b->d_scale};
         for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
             if (dev[i]) b->be->release(b->be, dev[i]);
         if (b->data) b->be->data_release(b->be, b->data);
@@ -268,12 +269,22 @@ static void scale_one(fc_batch *b, const fc_dataset *ds, const fc_window_spec *s
 static fc_status gather_on_device(fc_batch *b, const fc_window_spec *spec, size_t first, size_t B, int full,
                                   fc_scaler_kind scaler) {
     fc_window_batch out = {b->L, b->H, full ? 0 : spec->val_size + spec->test_size, scaler, b->d_in_y, b->d_in_mask, b->d_out_y,
-                           b->d_out_mask, NULL, NULL, NULL};
+                           b->d_out_mask, b->d_out_raw, b->d_shift, b->d_scale};
     FC_TRY(b->be->data_gather(b->be, b->data, first, B, &out));
     double t0 = fc_now();
     fc_status st = b->be->data_scale(b->be, b->data, B, &out);
     b->scale_seconds = fc_now() - t0;
     return st;
+}
+
+size_t fc_batch_target_bytes(size_t cap, size_t H) { return cap * (H + 2) * sizeof(float); }
+
+fc_status fc_batch_keep_targets(fc_batch *b) {
+    if (b->d_out_raw) return FC_OK;
+    b->d_out_raw = b->be->alloc(b->be, b->cap * b->H * sizeof(float));
+    b->d_shift = b->be->alloc(b->be, b->cap * sizeof(float));
+    b->d_scale = b->be->alloc(b->be, b->cap * sizeof(float));
+    return b->d_out_raw && b->d_shift && b->d_scale ? FC_OK : FC_ERR_MEMORY;
 }
 
 fc_status fc_batch_stage(fc_batch *b, const fc_window *w, size_t n) {
@@ -334,6 +345,11 @@ fc_status fc_batch_load(fc_batch *b, const fc_dataset *ds, const fc_window_spec 
     be->to_device(be, b->d_in_mask, b->in_mask, B * b->L * sizeof(float));
     be->to_device(be, b->d_out_y, b->out_y, B * b->H * sizeof(float));
     be->to_device(be, b->d_out_mask, b->out_mask, B * b->H * sizeof(float));
+    if (b->d_out_raw) {   /* from the plain buffers: a pageable copy completes before it returns (backend.h) */
+        be->to_device(be, b->d_out_raw, b->out_raw, B * b->H * sizeof(float));
+        be->to_device(be, b->d_shift, b->shift, B * sizeof(float));
+        be->to_device(be, b->d_scale, b->scale, B * sizeof(float));
+    }
     if (use) copy_exog(b, B);
     if (b->n_sets == 2) FC_TRY(be->mark_record(be, &b->copied[b->set]));
     b->set = (b->set + 1) % b->n_sets;

@@ -45,6 +45,10 @@ typedef struct {
     /* device copies */
     float *d_in_y, *d_in_mask, *d_out_y, *d_out_mask;
     float *d_forecast, *d_grad;         /* (cap, H, Q) */
+    /* a distribution loss's: the target as in the data (cap, H) and each
+     * window's shift and scale (cap) on the backend (fc_batch_keep_targets),
+     * else NULL */
+    float *d_out_raw, *d_shift, *d_scale;
     /* the device path: the backend's handle on the training data, NULL on the host path */
     void *data;
     /* the host path's staged windows (fc_batch_stage): the caller's array */
@@ -121,6 +125,12 @@ fc_status fc_batch_stage(fc_batch *b, const fc_window *w, size_t n);
  * windows, B <= cap). */
 fc_status fc_batch_load_staged(fc_batch *b, const fc_dataset *ds, const fc_window_spec *spec, size_t first,
                                size_t B, fc_scaler_kind scaler);
+
+/* Keeps each load's unscaled target, shift and scale on the backend too
+ * (d_out_raw, d_shift, d_scale), for a loss that reads them (a
+ * distribution's likelihood); fc_batch_target_bytes is their size. */
+fc_status fc_batch_keep_targets(fc_batch *b);
+size_t fc_batch_target_bytes(size_t cap, size_t H);
 
 /* Gathers, scales and uploads B windows (on the device path: has the
  * backend gather and scale them; only the device buffers are written).

@@ -65,7 +65,7 @@ static fc_status fit_and_predict(const fc_dataset *ds, const fc_cv_spec *cv, con
     fc_forecaster f = {0};
     fc_status st = fit(ctx, ds, fc_cv_test_size(cv) - first * cv->step_size, &f);
     if (st == FC_OK && !*out) {
-        *width = f.model->cfg.h * f.model->cfg.n_outputs;
+        *width = f.model->cfg.h * fc_forecast_width(&f);
         if (f.model->cfg.h != cv->h)
             st = fc_error(FC_ERR_INVALID, "the model's horizon %zu is not the cross-validation's %zu",
                           f.model->cfg.h, cv->h);

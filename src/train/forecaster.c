@@ -9,11 +9,13 @@
 
 #include "core/error.h"
 #include "train/conformal.h"
+#include "train/distribution_forecast.h"
 #include "train/forecaster.h"
 
 static const char *const scaler_names[] = {"identity", "standard", "robust", "minmax"};
 static const char *const loss_names[FC_LOSS_KINDS] = {"mae", "mse", "huber", "smape", "mape", "mase", "quantile", "mq",
-                                                            "huber-mq"};
+                                                            "huber-mq", "normal", "studentt", "poisson",
+                                                            "negative-binomial"};
 
 const char *fc_scaler_name(fc_scaler_kind k) { return (unsigned)k < 4 ? scaler_names[k] : "?"; }
 const char *fc_loss_kind_name(fc_loss_kind k) { return (unsigned)k < FC_LOSS_KINDS ? loss_names[k] : "?"; }
@@ -41,17 +43,18 @@ fc_loss_spec fc_loss_default(fc_loss_kind kind) {
     s.delta = 1.0f;
     s.season = 1;
     s.q[0] = 0.5f;
-    if (fc_loss_kind_is_multi_quantile(kind)) {
+    s.n_samples = FC_DISTRIBUTION_SAMPLES;
+    if (fc_loss_kind_has_quantile_list(kind)) {
         static const long level[] = {80, 90};
         fc_loss_set_levels(&s, level, 2, "level");   /* cannot fail */
     }
     return s;
 }
 
-/* A spec given quantiles keeps its multi-quantile kind (MQ or HUBER_MQ);
- * any other becomes MQ. */
+/* A spec given quantiles keeps its kind when it has a quantile list (MQ,
+ * HUBER_MQ, a distribution); any other becomes MQ. */
 static void set_multi_quantile(fc_loss_spec *s) {
-    if (!fc_loss_kind_is_multi_quantile(s->kind)) s->kind = FC_LOSS_MQ;
+    if (!fc_loss_kind_has_quantile_list(s->kind)) s->kind = FC_LOSS_MQ;
 }
 
 /* level_to_outputs: 50 -+ l/2 in double (Python), then torch.Tensor (float)
@@ -132,6 +135,14 @@ fc_status fc_loss_check(const fc_loss_spec *s, size_t L, const char *what) {
         FC_TRY(check_delta(s, what));
         return check_quantile_list(s, what);
     case FC_LOSS_MQ: return check_quantile_list(s, what);
+    case FC_LOSS_NORMAL:
+    case FC_LOSS_STUDENTT:
+    case FC_LOSS_POISSON:
+    case FC_LOSS_NBINOMIAL:
+        if (s->n_samples < 1 || s->n_samples > FC_DISTRIBUTION_MAX_SAMPLES)
+            return fc_error(FC_ERR_INVALID, "%s: num_samples %d must be from 1 to %d", what, s->n_samples,
+                            FC_DISTRIBUTION_MAX_SAMPLES);
+        return check_quantile_list(s, what);
     default:
         if (s->kind < 0 || s->kind >= FC_LOSS_KINDS) return fc_error(FC_ERR_INVALID, "%s: unknown loss %d", what, s->kind);
         return FC_OK;
@@ -139,6 +150,12 @@ fc_status fc_loss_check(const fc_loss_spec *s, size_t L, const char *what) {
 }
 
 size_t fc_loss_n_outputs(const fc_loss_spec *s) { return fc_loss_outputs(s); }
+
+size_t fc_loss_forecast_width(const fc_loss_spec *s, size_t n_outputs) {
+    return fc_loss_kind_is_distribution(s->kind) ? fc_distribution_columns(s) : n_outputs;
+}
+
+size_t fc_forecast_width(const fc_forecaster *f) { return fc_loss_forecast_width(&f->loss, f->model->cfg.n_outputs); }
 
 /* ---- names --------------------------------------------------------------- */
 
@@ -174,7 +191,11 @@ void fc_loss_output_name(const fc_loss_spec *s, size_t j, char buf[FC_LOSS_NAME_
         snprintf(buf, FC_LOSS_NAME_MAX, "_ql%s", num);
         return;
     }
-    if (!fc_loss_kind_is_multi_quantile(s->kind) || j >= (size_t)s->n_q) return;
+    if (fc_loss_kind_is_distribution(s->kind)) {   /* the sample mean "", then the quantiles */
+        if (j == 0) return;
+        j--;
+    }
+    if (!fc_loss_kind_has_quantile_list(s->kind) || j >= (size_t)s->n_q) return;
     float q = s->q[j];
     if (q == 0.5f) { snprintf(buf, FC_LOSS_NAME_MAX, "-median"); return; }
     const char *side = q < 0.5f ? "lo" : "hi";
@@ -200,7 +221,7 @@ static fc_status append(char *buf, size_t cap, size_t *len, const char *text) {
 }
 
 /* MQ's list: levels (the upper bounds, ascending) or the quantiles;
- * HUBER_MQ's delta before it. */
+ * HUBER_MQ's delta before it, a distribution's num_samples after it. */
 static fc_status mq_json(const fc_loss_spec *s, char *buf, size_t cap, size_t *len) {
     char num[32], delta[64];
     FC_TRY(append(buf, cap, len, "{"));
@@ -219,7 +240,9 @@ static fc_status mq_json(const fc_loss_spec *s, char *buf, size_t cap, size_t *l
         FC_TRY(append(buf, cap, len, num));
         first = 0;
     }
-    return append(buf, cap, len, "]}");
+    if (!fc_loss_kind_is_distribution(s->kind)) return append(buf, cap, len, "]}");
+    snprintf(num, sizeof num, "],\"num_samples\":%d}", s->n_samples);
+    return append(buf, cap, len, num);
 }
 
 fc_status fc_loss_params_json(const fc_loss_spec *s, char *buf, size_t cap) {
@@ -231,7 +254,11 @@ fc_status fc_loss_params_json(const fc_loss_spec *s, char *buf, size_t cap) {
     case FC_LOSS_QUANTILE: float_text(s->q[0], num, sizeof num); snprintf(one, sizeof one, "{\"q\":%s}", num); break;
     case FC_LOSS_MASE: snprintf(one, sizeof one, "{\"seasonality\":%d}", s->season); break;
     case FC_LOSS_MQ:
-    case FC_LOSS_HUBER_MQ: return mq_json(s, buf, cap, &len);
+    case FC_LOSS_HUBER_MQ:
+    case FC_LOSS_NORMAL:
+    case FC_LOSS_STUDENTT:
+    case FC_LOSS_POISSON:
+    case FC_LOSS_NBINOMIAL: return mq_json(s, buf, cap, &len);
     default: snprintf(one, sizeof one, "{}"); break;
     }
     return append(buf, cap, &len, one);
@@ -274,7 +301,8 @@ static int field_belongs(const char *key, int kind) {
     if (!strcmp(key, "delta")) return kind == FC_LOSS_HUBER || kind == FC_LOSS_HUBER_MQ;
     if (!strcmp(key, "q")) return kind == FC_LOSS_QUANTILE;
     if (!strcmp(key, "seasonality")) return kind == FC_LOSS_MASE;
-    if (!strcmp(key, "level") || !strcmp(key, "quantiles")) return fc_loss_kind_is_multi_quantile(kind);
+    if (!strcmp(key, "level") || !strcmp(key, "quantiles")) return fc_loss_kind_has_quantile_list(kind);
+    if (!strcmp(key, "num_samples")) return fc_loss_kind_is_distribution(kind);
     return 0;
 }
 
@@ -306,6 +334,18 @@ static fc_status params_fields(json_t *o, fc_loss_spec *s, const char *where) {
         FC_TRY(mq_fields(o, s, where));
         break;   /* the delta checked below */
     case FC_LOSS_MQ: return mq_fields(o, s, where);
+    case FC_LOSS_NORMAL:
+    case FC_LOSS_STUDENTT:
+    case FC_LOSS_POISSON:
+    case FC_LOSS_NBINOMIAL: {
+        json_t *m = json_object_get(o, "num_samples");
+        if (!json_is_integer(m) || json_integer_value(m) < 1 || json_integer_value(m) > FC_DISTRIBUTION_MAX_SAMPLES)
+            return fc_error(FC_ERR_FORMAT, "%s: loss_params field 'num_samples' is missing or not an integer from 1 "
+                            "to %d", where, FC_DISTRIBUTION_MAX_SAMPLES);
+        s->n_samples = (int)json_integer_value(m);
+        FC_TRY(mq_fields(o, s, where));
+        break;
+    }
     default: break;
     }
     char what[512];

@@ -64,8 +64,15 @@ fc_status fc_loss_set_quantiles(fc_loss_spec *s, const double *q, size_t n, cons
 fc_status fc_loss_check(const fc_loss_spec *s, size_t L, const char *what);
 
 /* Model outputs per horizon point (fc_model_config.n_outputs): MQ's and
- * HUBER_MQ's quantile count, else 1 (neuralforecast's outputsize_multiplier). */
+ * HUBER_MQ's quantile count, a distribution's parameter count, else 1
+ * (neuralforecast's outputsize_multiplier). */
 size_t fc_loss_n_outputs(const fc_loss_spec *s);
+/* Forecast values per horizon point, what fc_predict writes: the model's
+ * outputs, except for a distribution (its sample mean and quantiles,
+ * train/distribution_forecast.h). */
+size_t fc_forecast_width(const fc_forecaster *f);
+/* The same for a model of n_outputs outputs per point trained with s. */
+size_t fc_loss_forecast_width(const fc_loss_spec *s, size_t n_outputs);
 /* The suffix of output j's column in neuralforecast's convention: "" for a
  * point loss, "_ql0.9" for QuantileLoss(0.9) (q as Python prints it), and
  * for MQ "-median", "-lo-90", "-hi-80" from levels or "-lo-80.0" from
@@ -94,6 +101,8 @@ typedef struct {
     long early_stop_patience;    /* -1: off; else validation checks without improvement */
     size_t step_size;            /* 1 */
     int drop_last;               /* 0; 1: skip each epoch's short last batch of series (drop_last_loader) */
+    int loss_targets;            /* 1: the loss reads each window's unscaled target, shift and scale on the
+                                    backend (a distribution's likelihood): the memory plan holds them */
     double min_in_frac, min_out_frac;   /* 0, 0 */
     uint64_t seed;               /* 1 */
     int verbose;                 /* 0 silent, 1 log lines, 2 progress bar */
@@ -169,7 +178,9 @@ void fc_train_good_checkpoint(const fc_train_options *o, const fc_train_summary 
  * during training allocates nothing after the first check). */
 typedef struct {
     fc_batch batch;
-    float *forecast;          /* (cap, h) host */
+    float *forecast;          /* (cap, h, n_outputs) host */
+    float *draws;             /* a distribution's forecast: n_samples per thread; else NULL */
+    int draw_threads;
     fc_window *windows;
     size_t n_windows, cap;
     fc_graph_slot forward_graph;   /* the forward of a full chunk (graph_pass.h) */
@@ -197,14 +208,14 @@ void fc_validator_free(fc_runner *r);
 fc_status fc_validate(fc_forecaster *f, const fc_dataset *ds, const fc_window_spec *spec, double *loss);
 
 /* Forecasts of the next h points of every series from its last input_size
- * points: out (n_series, h, n_outputs) on the original scale. */
+ * points: out (n_series, h, fc_forecast_width) on the original scale. */
 fc_status fc_predict(fc_forecaster *f, const fc_dataset *ds, float *out);
 /* The same from the input_size points before the last `tail` of every
  * series: the series of ds go on for `tail` future points that carry the
  * future exogenous values (predict --futr-data), not observations. */
 fc_status fc_predict_before(fc_forecaster *f, const fc_dataset *ds, size_t tail, float *out);
 /* The same for series [lo, hi) alone, into their rows of out (n_series,
- * h, n_outputs). Its chunks start at lo: when lo is a multiple of
+ * h, fc_forecast_width). Its chunks start at lo: when lo is a multiple of
  * fc_predict_chunk(f, n_series) and hi is one or n_series, they are the
  * chunks of the whole forecast, so the bits are too (a row's forecast
  * depends on how many rows its matrix products run with). */
@@ -213,7 +224,7 @@ fc_status fc_predict_part(fc_forecaster *f, const fc_dataset *ds, size_t tail, s
 size_t fc_predict_chunk(const fc_forecaster *f, size_t n);
 /* The same for n windows anywhere in ds (a window's insample starts at its
  * start; its forecast covers the h points after the insample, which may
- * run past the series' end): out (n, h, n_outputs). */
+ * run past the series' end): out (n, h, fc_forecast_width). */
 fc_status fc_predict_windows(fc_forecaster *f, const fc_dataset *ds, const fc_window *w, size_t n, float *out);
 
 void fc_forecaster_free(fc_forecaster *f);

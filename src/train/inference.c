@@ -8,7 +8,12 @@
 #include "core/error.h"
 #include "dist/dist.h"
 #include "train/batch.h"
+#include "train/distribution_forecast.h"
 #include "train/forecaster.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #define FC_INFER_CHUNK 1024
 
@@ -22,6 +27,7 @@ static void runner_free(fc_runner *r) {
     if (r->batch.be) fc_graph_slot_free(&r->forward_graph, r->batch.be);
     fc_batch_free(&r->batch);
     free(r->forecast);
+    free(r->draws);
     free(r->windows);
     free(r->partials);
     memset(r, 0, sizeof *r);
@@ -39,6 +45,15 @@ static fc_status runner_init(fc_runner *r, fc_forecaster *f, size_t n) {
     if (st == FC_OK) st = fc_batch_add_exog(&r->batch, &m->cfg);
     size_t width = m->cfg.h * m->cfg.n_outputs;
     if (st == FC_OK && !(r->forecast = fc_malloc(r->cap * width * sizeof(float), "forecasts"))) st = FC_ERR_MEMORY;
+    if (st == FC_OK && fc_loss_kind_is_distribution(f->loss.kind)) {   /* each thread's draws of a point */
+#ifdef _OPENMP
+        r->draw_threads = omp_get_max_threads();
+#else
+        r->draw_threads = 1;
+#endif
+        size_t n_draws = (size_t)r->draw_threads * (size_t)f->loss.n_samples;
+        if (!(r->draws = fc_malloc(n_draws * sizeof(float), "forecast draws"))) st = FC_ERR_MEMORY;
+    }
     if (st == FC_OK) st = fc_model_reserve(m, r->cap, 0);
     if (st == FC_OK) fc_graph_slot_init(&r->forward_graph, m->be, 0);
     if (st != FC_OK) runner_free(r);
@@ -73,7 +88,9 @@ static fc_status forward_chunk(fc_runner *r, fc_model *m, size_t B) {
  * emit(ctx, first window, count, batch, forecasts) with the forecasts
  * (count, H, Q) on the original scale (compare them with b->out_raw).
  * Every output of a point is inverted with its window's shift and scale,
- * as neuralforecast's _inv_normalization does for each quantile.
+ * as neuralforecast's _inv_normalization does for each quantile; a
+ * distribution's raw outputs are left as they are (its likelihood and
+ * draws decouple them with the shift and scale themselves).
  * Allocates nothing. */
 typedef void (*chunk_fn)(void *ctx, size_t first, size_t n, const fc_batch *b, const float *forecast);
 
@@ -88,7 +105,8 @@ static fc_status run_windows(fc_runner *r, fc_forecaster *f, const fc_dataset *d
         FC_TRY(forward_chunk(r, m, B));
         m->be->to_host(m->be, r->forecast, b->d_forecast, B * HQ * sizeof(float));
         FC_TRY(m->be->status(m->be));   /* a device fault: the copy holds no forecasts */
-        for (size_t i = 0; i < B; i++) fc_scaler_invert(r->forecast + i * HQ, HQ, b->shift[i], b->scale[i]);
+        if (!fc_loss_kind_is_distribution(f->loss.kind))
+            for (size_t i = 0; i < B; i++) fc_scaler_invert(r->forecast + i * HQ, HQ, b->shift[i], b->scale[i]);
         emit(ctx, k, B, b, r->forecast);
     }
     return FC_OK;
@@ -116,9 +134,12 @@ static void accumulate_loss(void *ctx, size_t first, size_t n, const fc_batch *b
         float scale = s->kind != FC_LOSS_MASE ? 1.0f
                     : fc_loss_mase_scale(b->in_y + w * b->L, b->L, s->season, b->shift[w], b->scale[w]);
         for (size_t t = w * b->H; t < (w + 1) * b->H; t++) {
-            float m = b->out_mask[t], g;
+            float m = b->out_mask[t], g, gd[FC_DISTRIBUTION_MAX_PARAMS];
             if (m == 0.0f) continue;
-            for (size_t j = 0; j < outputs; j++)
+            if (fc_loss_kind_is_distribution(s->kind))   /* the likelihood of the point's Q raw outputs */
+                *sum += (double)(m * fc_distribution_nll(s->kind - FC_LOSS_NORMAL, fc + t * Q, b->shift[w],
+                                                         b->scale[w], b->out_raw[t], gd));
+            else for (size_t j = 0; j < outputs; j++)
                 *sum += (double)(m * fc_loss_output(s, (int)j, fc[t * Q + j], b->out_raw[t], scale, &g));
             *weight += (double)m;
         }
@@ -178,10 +199,36 @@ fc_status fc_validate(fc_forecaster *f, const fc_dataset *ds, const fc_window_sp
     return st;
 }
 
+typedef struct {
+    float *out;
+    const fc_forecaster *f;
+    const fc_runner *r;
+    const fc_window *w;
+} forecast_copy;
+
+/* A distribution's forecast columns of the chunk's windows, from their
+ * raw outputs, each thread drawing into its own scratch. */
+static void distribution_columns(const forecast_copy *c, size_t first, size_t n, const fc_batch *b, const float *fc) {
+    const fc_loss_spec *s = &c->f->loss;
+    size_t HP = b->H * b->Q, HC = b->H * fc_distribution_columns(s);
+    #pragma omp parallel for schedule(dynamic, 4) num_threads(c->r->draw_threads) if (n > 1)
+    for (size_t i = 0; i < n; i++) {
+#ifdef _OPENMP
+        float *draws = c->r->draws + (size_t)omp_get_thread_num() * (size_t)s->n_samples;
+#else
+        float *draws = c->r->draws;
+#endif
+        const fc_window *w = &c->w[first + i];
+        fc_distribution_forecast_window(s, c->f->seed, w->series, w->start, fc + i * HP, b->H, b->shift[i],
+                                        b->scale[i], draws, c->out + (first + i) * HC);
+    }
+}
+
 static void copy_forecasts(void *ctx, size_t first, size_t n, const fc_batch *b, const float *fc) {
-    float *out = ctx;
+    const forecast_copy *c = ctx;
+    if (fc_loss_kind_is_distribution(c->f->loss.kind)) { distribution_columns(c, first, n, b, fc); return; }
     size_t HQ = b->H * b->Q;
-    memcpy(out + first * HQ, fc, n * HQ * sizeof(float));
+    memcpy(c->out + first * HQ, fc, n * HQ * sizeof(float));
 }
 
 fc_status fc_predict_windows(fc_forecaster *f, const fc_dataset *ds, const fc_window *w, size_t n, float *out) {
@@ -189,7 +236,8 @@ fc_status fc_predict_windows(fc_forecaster *f, const fc_dataset *ds, const fc_wi
     fc_runner r;
     FC_TRY(runner_init(&r, f, n));
     fc_window_spec spec = {L, H, 1, 0, 0.0, 0.0, 0};
-    fc_status st = run_windows(&r, f, ds, &spec, w, n, copy_forecasts, out);
+    forecast_copy c = {out, f, &r, w};
+    fc_status st = run_windows(&r, f, ds, &spec, w, n, copy_forecasts, &c);
     runner_free(&r);
     return st;
 }
@@ -203,7 +251,7 @@ fc_status fc_predict_before(fc_forecaster *f, const fc_dataset *ds, size_t tail,
 size_t fc_predict_chunk(const fc_forecaster *f, size_t n) { return fc_inference_chunk(f->model->capacity, n); }
 
 fc_status fc_predict_part(fc_forecaster *f, const fc_dataset *ds, size_t tail, size_t lo, size_t hi, float *out) {
-    size_t n = hi - lo, L = f->model->cfg.input_size, HQ = f->model->cfg.h * f->model->cfg.n_outputs;
+    size_t n = hi - lo, L = f->model->cfg.input_size, HQ = f->model->cfg.h * fc_forecast_width(f);
     if (!n) return FC_OK;
     fc_window *w = fc_malloc(n * sizeof *w, "forecast windows");
     if (!w) return FC_ERR_MEMORY;

@@ -34,7 +34,7 @@ static fc_status parse_list(const char *flag, const char *text, int integers, do
     }
 }
 
-/* MQ's or HUBER_MQ's quantiles from --quantiles or --level (neuralforecast's MQLoss takes
+/* MQ's, HUBER_MQ's or a distribution's quantiles from --quantiles or --level (neuralforecast's MQLoss takes
  * the quantiles when both are given; here both is a mistake). */
 static fc_status mq_from_texts(const fc_loss_texts *a, fc_loss_spec *s) {
     double x[FC_MAX_QUANTILES];
@@ -62,13 +62,20 @@ fc_status fc_loss_from_texts(fc_loss_kind kind, const fc_loss_texts *a, size_t L
     *s = fc_loss_default(kind);
     const char *name = fc_loss_kind_name(s->kind);
     double v;
-    int multi = fc_loss_kind_is_multi_quantile(s->kind);
+    int multi = fc_loss_kind_has_quantile_list(s->kind), dist = fc_loss_kind_is_distribution(s->kind);
     if (a->huber_delta && s->kind != FC_LOSS_HUBER && s->kind != FC_LOSS_HUBER_MQ)
         return refuse_flag("huber-delta", "huber or huber-mq", name);
     if (a->quantile && s->kind != FC_LOSS_QUANTILE) return refuse_flag("quantile", "quantile", name);
     if (a->season && s->kind != FC_LOSS_MASE) return refuse_flag("season", "mase", name);
-    if (a->level && !multi) return refuse_flag("level", "mq or huber-mq", name);
-    if (a->quantiles && !multi) return refuse_flag("quantiles", "mq or huber-mq", name);
+    if (a->level && !multi) return refuse_flag("level", "mq, huber-mq or a distribution", name);
+    if (a->quantiles && !multi) return refuse_flag("quantiles", "mq, huber-mq or a distribution", name);
+    if (a->num_samples && !dist) return refuse_flag("num-samples", "normal, studentt, poisson or negative-binomial", name);
+    if (a->num_samples) {
+        if (parse_number(a->num_samples, &v) || v != (double)(long)v || v < 1 || v > FC_DISTRIBUTION_MAX_SAMPLES)
+            return fc_error(FC_ERR_INVALID, "--num-samples '%s' is not an integer from 1 to %d", a->num_samples,
+                            FC_DISTRIBUTION_MAX_SAMPLES);
+        s->n_samples = (int)v;
+    }
     if (a->huber_delta) {
         if (parse_number(a->huber_delta, &v) || !(v > 0))
             return fc_error(FC_ERR_INVALID, "--huber-delta '%s' is not a positive number", a->huber_delta);

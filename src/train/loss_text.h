@@ -1,6 +1,6 @@
 /* A loss and its parameters from their texts, as `fcast train`'s flags
  * and the library's configuration keys give them (--loss, --huber-delta,
- * --quantile, --season, --level, --quantiles): each parameter refused for
+ * --quantile, --season, --level, --quantiles, --num-samples): each parameter refused for
  * a loss without it, and checked against the input size. One place for
  * both, so a parameter means and is refused the same way through either;
  * messages name the flags (the API rewrites them as keys). */
@@ -11,7 +11,7 @@
 
 /* NULL: not given. */
 typedef struct {
-    const char *huber_delta, *quantile, *season, *level, *quantiles;
+    const char *huber_delta, *quantile, *season, *level, *quantiles, *num_samples;
 } fc_loss_texts;
 
 /* *s: the loss of `kind` with neuralforecast's defaults and the parameters

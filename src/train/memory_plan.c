@@ -89,6 +89,7 @@ static void plan_windows(fc_memory_plan *p, const fc_model *m, const fc_dataset 
     size_t scr = fc_model_scratch_floats(m, 1) * sizeof(float);
     size_t low = fc_model_low_act_bytes(m, 1, o->precision, be);
     size_t dev = fc_batch_device_bytes(1, L, H, m->cfg.n_outputs), host = fc_batch_host_bytes(be, 1, L, H);
+    if (o->loss_targets) dev += fc_batch_target_bytes(1, H);
     /* this step's windows and the next step's, drawn ahead (trainer.c), for every rank of a job */
     size_t ranks = o->alone ? 1 : (size_t)fc_dist_size();
     size_t idx = 2 * o->grad_accum * ranks * sizeof(fc_window), data_per_window;

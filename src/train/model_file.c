@@ -62,10 +62,10 @@ static fc_status add_metadata(fc_st_writer *w, const fc_forecaster *f, const cha
     return st;
 }
 
-/* MQ's quantiles, first as in neuralforecast's state_dict (the loss is
+/* MQ's (and DistributionLoss's) quantiles, first as in neuralforecast's state_dict (the loss is
  * assigned before the blocks), so the file interchanges with it. */
 static fc_status add_loss_tensors(fc_st_writer *w, const fc_forecaster *f, const char *prefix, fc_model_part_keep *keep) {
-    if (!fc_loss_kind_is_multi_quantile(f->loss.kind)) return FC_OK;
+    if (!fc_loss_kind_has_quantile_list(f->loss.kind)) return FC_OK;
     int64_t shape[1] = {f->loss.n_q};
     memcpy(keep->q, f->loss.q, sizeof keep->q);
     char name[PART_NAME_MAX];
@@ -224,7 +224,7 @@ static fc_status check_loss_tensors(const fc_safetensors *st, const char *path, 
                                     const fc_loss_spec *loss, size_t *found) {
     char name[PART_NAME_MAX];
     *found = 0;
-    if (!fc_loss_kind_is_multi_quantile(loss->kind)) return FC_OK;   /* another loss: counted as a stray tensor */
+    if (!fc_loss_kind_has_quantile_list(loss->kind)) return FC_OK;   /* another loss: counted as a stray tensor */
     int64_t shape[1] = {loss->n_q};
     for (int i = 0; i < N_LOSS_TENSORS; i++) {
         if (!fc_st_find(st, prefixed(name, prefix, LOSS_TENSORS[i]))) continue;

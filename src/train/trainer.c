@@ -89,6 +89,8 @@ static fc_status trainer_init(trainer *t) {
         FC_TRY(fc_batch_init_training(&t->batch, be, W, o->grad_accum, m->cfg.input_size, m->cfg.h,
                                       m->cfg.n_outputs, t->ds));
     }
+    /* a distribution's likelihood reads the unscaled target, shift and scale */
+    if (fc_loss_kind_is_distribution(t->f->loss.kind)) FC_TRY(fc_batch_keep_targets(&t->batch));
     /* graphs need a step without host work in it: the device path's */
     /* a graph replays its kernels' arguments: a dropout seed would repeat every step */
     /* nor host code between its kernels: a GPU job's rank-order gradient sum */
@@ -143,13 +145,13 @@ static fc_status micro_batch(trainer *t, size_t k, size_t first, size_t B) {
     phase_end(t, FC_PHASE_FORWARD);
     /* The loss reads (W, h, Q) forecasts: Q must be the model's outputs per point. */
     fc_loss_spec spec = t->f->loss;
-    spec.n_q = (int)fc_loss_n_outputs(&spec);
-    if ((size_t)spec.n_q != m->cfg.n_outputs)
-        return fc_error(FC_ERR_INVALID, "loss '%s' has %d outputs per point, the model %zu", fc_loss_name(spec),
-                        spec.n_q, m->cfg.n_outputs);
+    if (!fc_loss_kind_is_distribution(spec.kind)) spec.n_q = (int)fc_loss_n_outputs(&spec);
+    if (fc_loss_n_outputs(&spec) != m->cfg.n_outputs)
+        return fc_error(FC_ERR_INVALID, "loss '%s' has %zu outputs per point, the model %zu", fc_loss_name(spec),
+                        fc_loss_n_outputs(&spec), m->cfg.n_outputs);
     fc_loss_call loss = {.spec = spec, .yhat = b->d_forecast, .y = b->d_out_y,
-                         .mask = b->d_out_mask, .insample = b->d_in_y, .n = B * m->cfg.h, .h = m->cfg.h,
-                         .L = m->cfg.input_size};
+                         .mask = b->d_out_mask, .insample = b->d_in_y, .y_raw = b->d_out_raw, .loc = b->d_shift,
+                         .scale = b->d_scale, .n = B * m->cfg.h, .h = m->cfg.h, .L = m->cfg.input_size};
     /* equal micro-batches keep K itself as the divisor: the bits of runs before shards */
     double share = trainer_micro_batch_share(t, k);
     double divisor = !t->sharded ? (double)t->o->grad_accum : share > 0 ? 1.0 / share : 1.0;   /* 0 points: loss 0 */
