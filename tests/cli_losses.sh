@@ -33,6 +33,10 @@ train_ok mq --loss mq
 train_ok mqq --loss mq --quantiles 0.1,0.5,0.9
 train_ok hmq --loss huber-mq --level 80 --huber-delta 0.5
 train_ok hmqq --loss huber-mq --quantiles 0.1,0.5,0.9
+train_ok normal --loss normal
+train_ok studentt --loss studentt --level 95
+train_ok poisson --loss poisson --num-samples 300
+train_ok nbinom --loss negative-binomial --quantiles 0.1,0.5,0.9
 
 # recorded FILE TEXT: TEXT is in the header with JSON's backslashes dropped.
 # (the header is read into a variable first: under pipefail, grep -q closing
@@ -49,6 +53,28 @@ check "huber-mq: default delta 1 with the quantiles" "recorded $tmp/hmqq.safeten
 "$fcast" predict --model "$tmp/hmq.safetensors" --data "$data" --out "$tmp/hmq.csv" 2> "$tmp/err.txt"
 check "huber-mq: predict gives MQLoss's columns" "head -1 $tmp/hmq.csv | grep -q 'MLP-median,MLP-lo-80,MLP-hi-80'"
 check "huber: the flag is in the run configuration" "m=\$(meta $tmp/huber.safetensors) && grep -qF 'huber-delta' <<<\"\$m\""
+
+# DistributionLoss: the parameters recorded; predict's columns are the
+# sample mean, then the quantiles as neuralforecast names them; the
+# quantile columns ordered on every row; a count distribution's columns are
+# >= 0 (torch.quantile interpolates between its whole-number draws, so they
+# need not be whole); the same model and data give the same draws.
+check "normal: default level and draws recorded" "recorded $tmp/normal.safetensors '\"loss\":\"normal\",\"loss_params\":\"{\"level\":[80,90],\"num_samples\":1000}\"'"
+check "poisson: num_samples recorded" "recorded $tmp/poisson.safetensors '\"num_samples\":300}'"
+check "negative-binomial: quantiles recorded" "recorded $tmp/nbinom.safetensors '\"quantiles\":[0.1,0.5,0.9],\"num_samples\":1000'"
+for d in normal studentt poisson nbinom; do
+  "$fcast" predict --model "$tmp/$d.safetensors" --data "$data" --out "$tmp/$d.csv" 2> "$tmp/err.txt"
+  check "$d: predicts" "[ $? -eq 0 ] && [ \$(wc -l < $tmp/$d.csv) -eq 25 ]"
+done
+check "normal: columns MLP, MLP-median, MLP-lo-90 ... MLP-hi-90" "head -1 $tmp/normal.csv | grep -qx 'unique_id,ds,MLP,MLP-median,MLP-lo-90,MLP-lo-80,MLP-hi-80,MLP-hi-90'"
+check "studentt: level 95's columns" "head -1 $tmp/studentt.csv | grep -qx 'unique_id,ds,MLP,MLP-median,MLP-lo-95,MLP-hi-95'"
+check "negative-binomial: quantiles' columns" "head -1 $tmp/nbinom.csv | grep -qx 'unique_id,ds,MLP,MLP-lo-80.0,MLP-median,MLP-hi-80.0'"
+check "normal: lo-90 <= lo-80 <= median <= hi-80 <= hi-90 on every row" "awk -F, 'NR > 1 && !(\$5 <= \$6 && \$6 <= \$4 && \$4 <= \$7 && \$7 <= \$8) { bad = 1 } END { exit bad }' $tmp/normal.csv"
+check "poisson: every column >= 0" "awk -F, 'NR > 1 { for (i = 3; i <= NF; i++) if (\$i < 0) bad = 1 } END { exit bad }' $tmp/poisson.csv"
+"$fcast" predict --model "$tmp/normal.safetensors" --data "$data" --out "$tmp/normal2.csv" 2> /dev/null
+check "normal: the same forecast twice" "cmp -s $tmp/normal.csv $tmp/normal2.csv"
+"$fcast" predict --model "$tmp/normal.safetensors" --data "$data" --level 80 --out "$tmp/x.csv" > "$tmp/err.txt" 2>&1
+check "normal: levels at predict time leave its own quantiles (as mq)" "head -1 $tmp/x.csv | grep -q 'MLP-hi-90'"
 
 "$fcast" train --data "$data" "${small[@]}" --loss huber --huber-delta 0.5 --out "$tmp/huber2.safetensors" 2>/dev/null
 check "same flags give the same model file" "cmp -s $tmp/huber.safetensors $tmp/huber2.safetensors"
@@ -68,6 +94,9 @@ bad() {
     check "[$*] writes no model" "[ ! -e $tmp/x.safetensors ]"
 }
 bad 2 "--loss 'pinball' is not one of" --loss pinball
+bad 4 "--num-samples is a parameter of --loss normal, studentt, poisson or negative-binomial, not of --loss mq" --loss mq --num-samples 10
+bad 4 "--num-samples '0' is not an integer from 1 to 100000" --loss normal --num-samples 0
+bad 4 "--prediction-intervals conformal is for point losses" --loss normal --prediction-intervals conformal
 bad 4 "--huber-delta is a parameter of --loss huber or huber-mq, not of --loss mae" --huber-delta 2
 bad 4 "--huber-delta '-1' is not a positive number" --loss huber-mq --huber-delta -1
 bad 4 "--huber-delta '0' is not a positive number" --loss huber --huber-delta 0
