@@ -58,6 +58,10 @@
  * 2^-53 per block of the split (the CPU shows <= 1.4e-14 up to n = 10^6);
  * an fp32 accumulator would be off by ~1e-7. */
 #define TOL_SUM 1e-12
+/* DistributionLoss: float likelihoods (lgammaf, log1pf) against a double
+ * reference, and their gradients against its central differences. */
+#define TOL_DIST 2e-6
+#define TOL_DIST_GRAD 2e-4
 
 /* Adam over ADAM_STEPS steps of float arithmetic against double, as
  * |got - want| / scale with the natural scale of each state (m: max |g|,
@@ -1569,6 +1573,83 @@ static void run_loss_kind(ctx *c, const op_case *k, uint64_t seed) {
     judge(c, "grad", read_out(c, dgrad), want, scale, n * Q, TOL_GRAD);
 }
 
+/* DistributionLoss's negative log-likelihoods written from torch's
+ * log_prob formulas and neuralforecast's scale_decouple functions, in
+ * double, apart from kernels/distribution_*.h: raw outputs r of a point,
+ * its window's shift and scale, the target y as in the data. */
+static double ref_softplus(double x) { return x > 20 ? x : log1p(exp(x)); }
+
+static double ref_distribution_nll(int kind, const double *r, double shift, double scale, double y) {
+    switch (kind) {
+    case FC_LOSS_NORMAL: {
+        double mean = r[0] * scale + shift, sd = (ref_softplus(r[1]) + 0.2) * scale, z = (y - mean) / sd;
+        return 0.5 * z * z + log(sd) + 0.5 * log(2 * M_PI);
+    }
+    case FC_LOSS_STUDENTT: {
+        double df = 3 + ref_softplus(r[0]), loc = r[1] * scale + shift, ts = (ref_softplus(r[2]) + 0.1) * scale;
+        double z = (y - loc) / ts;
+        return -(lgamma((df + 1) / 2) - lgamma(df / 2) - 0.5 * log(df * M_PI) - log(ts) -
+                 (df + 1) / 2 * log1p(z * z / df));
+    }
+    case FC_LOSS_POISSON: {
+        double rate = ref_softplus(r[0] * scale + shift) + 1e-10;
+        return rate - (y == 0 ? 0 : y * log(rate)) + lgamma(y + 1);
+    }
+    default: {   /* NegativeBinomial(total_count 1 / alpha, probs mu alpha / (1 + mu alpha) + 1e-8) */
+        double mu = (ref_softplus(r[0]) + 1e-8) * scale + shift, alpha = (ref_softplus(r[1]) + 1e-8) / (scale + 1);
+        double n = 1 / alpha, p = mu * alpha / (1 + mu * alpha) + 1e-8;
+        return -(lgamma(n + y) - lgamma(n) - lgamma(y + 1) + n * log1p(-p) + y * log(p));
+    }
+    }
+}
+
+/* m = B windows, n = h, k = the distribution's loss kind; alpha = grad
+ * scale. Raw outputs in [-1.5, 1.5], a quarter of the points unobserved,
+ * count targets for Poisson and NegativeBinomial. The loss against the
+ * reference's mean (TOL_DIST: float against double), the gradient
+ * against central differences of the reference (TOL_DIST_GRAD of the
+ * gradients' mean magnitude). */
+static void run_distribution_loss(ctx *c, const op_case *k, uint64_t seed) {
+    size_t B = k->m, h = k->n, n = B * h;
+    fc_loss_spec s = fc_loss_default((fc_loss_kind)k->k);
+    size_t Q = fc_loss_n_outputs(&s);
+    int counts = s.kind == FC_LOSS_POISSON || s.kind == FC_LOSS_NBINOMIAL;
+    shape(c, "B%zu h%zu %s Q%zu gs=%g", B, h, fc_loss_name(s), Q, (double)k->alpha);
+    float *yhat = rnd_f(c, n * Q, seed, -1.5f, 1.5f), *y = rnd_f(c, n, seed + 1, counts ? 0 : -2, counts ? 6 : 4);
+    float *mask = rnd_f(c, n, seed + 2, 0, 1), *loc = rnd_f(c, B, seed + 3, 0, 2), *sc = rnd_f(c, B, seed + 4, 0.5f, 2);
+    for (size_t i = 0; i < n; i++) {
+        if (i % 4 == 1) mask[i] = 0.0f;
+        if (counts) y[i] = floorf(y[i]);
+    }
+    fc_loss_call call = {.spec = s, .yhat = dev_in(c, "yhat", yhat, n * Q), .y = dev_in(c, "y", y, n),
+                         .mask = dev_in(c, "mask", mask, n), .y_raw = dev_in(c, "y_raw", y, n),
+                         .loc = dev_in(c, "loc", loc, B), .scale = dev_in(c, "scale", sc, B), .n = n, .h = h};
+    float *dgrad = dev_out(c, "grad", val_f(c, n * Q, NAN), n * Q);
+    double loss = NAN;
+    status(c, "fc_backend_loss", fc_backend_loss(c->be, &loss, dgrad, k->alpha, &call));
+    double lsum = 0, msum = 0, mean_g = 0, r[FC_DISTRIBUTION_MAX_PARAMS];
+    double *want = dbl(c, n * Q), *scale = dbl(c, n * Q);
+    for (size_t i = 0; i < n; i++) msum += mask[i];
+    for (size_t i = 0; i < n; i++) {
+        size_t w = i / h;
+        for (size_t j = 0; j < Q; j++) r[j] = yhat[i * Q + j];
+        if (mask[i] != 0) lsum += mask[i] * ref_distribution_nll(s.kind, r, loc[w], sc[w], y[i]);
+        for (size_t j = 0; j < Q; j++) {
+            double keep = r[j], step = 1e-5;
+            r[j] = keep + step;
+            double up = ref_distribution_nll(s.kind, r, loc[w], sc[w], y[i]);
+            r[j] = keep - step;
+            double down = ref_distribution_nll(s.kind, r, loc[w], sc[w], y[i]);
+            r[j] = keep;
+            want[i * Q + j] = (double)k->alpha * mask[i] * (up - down) / (2 * step) / msum;
+            mean_g += fabs(want[i * Q + j]) / (double)(n * Q);
+        }
+    }
+    for (size_t i = 0; i < n * Q; i++) scale[i] = fabs(want[i]) > mean_g ? fabs(want[i]) : mean_g;
+    judge_scalar(c, "loss", loss, lsum / msum, fabs(lsum / msum), k->tol);
+    judge(c, "grad", read_out(c, dgrad), want, scale, n * Q, TOL_DIST_GRAD);
+}
+
 typedef struct {
     double lr, beta1, beta2, eps, weight_decay;
     int kind;                   /* fc_optimizer_kind */
@@ -2033,6 +2114,14 @@ static const op_case cases[] = {
     LOSS_ROWS(FC_LOSS_MQ, 1, TOL_SUM),
     LOSS_ROWS(FC_LOSS_HUBER_MQ, 0, TOL_SUM),
     LOSS_ROWS(FC_LOSS_HUBER_MQ, 1, TOL_SUM),
+    /* DistributionLoss's likelihoods (B windows, h, kind): see run_distribution_loss. */
+#define DISTRIBUTION_ROWS(kind) \
+    ROW(distribution_loss, 1, 7, kind, 0, F32, 0, 1.0f, 0, TOL_DIST), \
+    ROW(distribution_loss, 683, 12, kind, 0, F32, 0, 65536.0f, 0, TOL_DIST)
+    DISTRIBUTION_ROWS(FC_LOSS_NORMAL),
+    DISTRIBUTION_ROWS(FC_LOSS_STUDENTT),
+    DISTRIBUTION_ROWS(FC_LOSS_POISSON),
+    DISTRIBUTION_ROWS(FC_LOSS_NBINOMIAL),
     ROW(masked_loss_sum, 7, 0, 0, 0, F32, MSE, 2.0f, 0, TOL_SUM),
     ROW(masked_loss_sum, 33, 0, 0, 0, F32, NO_MASK, 1.0f, 0, TOL_SUM),
     ROW(masked_loss_sum, N_4_BLOCKS, 0, 0, 0, F32, 0, 65536.0f, 0, TOL_SUM),
