@@ -657,6 +657,10 @@ WINDOW_CASES = {
     "a": dict(L=6, h=3, step_size=1, val_size=0, threshold=0.0),
     "b": dict(L=6, h=3, step_size=2, val_size=4, threshold=0.0),
     "c": dict(L=6, h=3, step_size=1, val_size=0, threshold=0.5),
+    # start_padding_enabled: L - 1 zeros before the training part; series B
+    # (17 points) is shorter than d's input size and trains all the same
+    "d": dict(L=20, h=3, step_size=1, val_size=0, threshold=0.0, start_padding=True),
+    "e": dict(L=6, h=3, step_size=2, val_size=4, threshold=0.0, start_padding=True),
 }
 
 
@@ -688,6 +692,7 @@ def nf_windows(df, case):
                       stack_types=["identity"], n_blocks=[1],
                       n_pool_kernel_size=[1], n_freq_downsample=[1],
                       step_size=case["step_size"],
+                      start_padding_enabled=case.get("start_padding", False),
                       training_data_availability_threshold=case["threshold"])
     model.val_size, model.test_size = case["val_size"], 0  # as BaseModel._fit
     out = {}
@@ -702,8 +707,8 @@ def decode_windows(windows, cond, cols, sizes, max_size, L, h, step, case):
     n_series = len(sizes)
     per_series = windows.shape[0] // n_series
     yi, mi = cols.get_loc("y"), cols.get_loc("available_mask")
-    if step == "train":
-        first = 0
+    if step == "train":   # start padding: L - 1 more zeros on the left of the padded axis
+        first = -(L - 1) if case.get("start_padding") else 0
         stride = case["step_size"]
     else:  # 'val' keeps the last L + val_size points of the padded axis
         first = max_size - (L + case["val_size"])
@@ -726,7 +731,7 @@ def reproduce_train_windows(y_list, m_list, case):
     min_out = max(1, int(h * case["threshold"]))
     series, start, ys, ms = [], [], [], []
     for s, (y, m) in enumerate(zip(y_list, m_list)):
-        pad = max_size - len(y)
+        pad = max_size - len(y) + (L - 1 if case.get("start_padding") else 0)
         n_cut = len(y) - case["val_size"]
         total = pad + n_cut + h  # left pad, cut series, right pad of h zeros
         for p in range(0, total - (L + h) + 1, step):

@@ -78,6 +78,19 @@ for cmd in train plan; do   # was SIGFPE: the memory plan divided by the step be
 done
 "$fcast" train --data "$tmp/train.csv" "${small[@]}" --out "$tmp" 2>"$tmp/err.txt"
 check "train --out a directory is refused before training" "[ $? -eq 5 ] && grep -q 'is a directory' $tmp/err.txt && ! grep -q trained $tmp/err.txt"
+# --start-padding (start_padding_enabled): input-size - 1 zeros before every
+# series, so an input longer than every series trains (and is refused without)
+head -1 data/monthly_classics.csv > "$tmp/short.csv"
+grep '^AirPassengers,1949' data/monthly_classics.csv >> "$tmp/short.csv"   # 12 points
+"$fcast" train --data "$tmp/short.csv" --model mlp --h 2 --input-size 16 --hidden-size 8 --num-layers 1 --max-steps 5 \
+  --quiet --out "$tmp/sp.safetensors" 2>"$tmp/err.txt"
+check "an input longer than the series is refused, naming --start-padding" "[ $? -eq 4 ] && grep -q -- '--start-padding' $tmp/err.txt"
+"$fcast" train --data "$tmp/short.csv" --model mlp --h 2 --input-size 16 --hidden-size 8 --num-layers 1 --max-steps 5 \
+  --quiet --start-padding --out "$tmp/sp.safetensors" 2>"$tmp/err.txt"
+check "--start-padding trains it" "[ $? -eq 0 ] && [ -s $tmp/sp.safetensors ]"
+"$fcast" predict --model "$tmp/sp.safetensors" --data "$tmp/short.csv" --out "$tmp/sp.csv" 2>"$tmp/err.txt"
+check "and predicts from its 12 points" "[ $? -eq 0 ] && [ \$(wc -l < $tmp/sp.csv) -eq 3 ]"
+
 cp "$tmp/train.csv" "$tmp/in.csv"
 "$fcast" train --data "$tmp/in.csv" "${small[@]}" --out "$tmp/in.csv" 2>"$tmp/err.txt"
 check "train --out equal to --data is refused and the data kept" "[ $? -eq 4 ] && cmp -s $tmp/train.csv $tmp/in.csv"

@@ -92,7 +92,7 @@ static void compare_draws(fc_window_sampler *whole, fc_window_sampler *part, siz
 }
 
 static void check_sampler(fc_dataset *whole, fc_dataset **parts, size_t N, size_t val, size_t W, const char *what) {
-    fc_window_spec spec = {6, 3, 1, val, 0.2, 0.2, 0};
+    fc_window_spec spec = {6, 3, 1, val, 0.2, 0.2, 0, 0};
     fc_window_sampler ref, s[MAX_SHARDS];
     CHECK_MSG(fc_window_sampler_init(&ref, whole, &spec, 5, W, 42) == FC_OK, "%s", fc_last_error());
     uint32_t counts[SERIES] = {0};
@@ -164,7 +164,7 @@ static void alone_on_the_files_grid(const char *path) {
     fc_dataset *part = load(path, 1, 3);
     if (!part) return;
     fc_dataset own = fc_dataset_own_view(part);
-    fc_window_spec spec = {6, 3, 1, 0, 0, 0, 0};
+    fc_window_spec spec = {6, 3, 1, 0, 0, 0, 0, 0};
     fc_window_sampler job, alone;
     CHECK(fc_window_sampler_init(&job, part, &spec, 5, 16, 1) == FC_OK);
     CHECK(fc_window_sampler_init(&alone, &own, &spec, 5, 16, 1) == FC_OK);

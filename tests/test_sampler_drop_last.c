@@ -55,7 +55,7 @@ static void draw(fc_window_sampler *s, size_t steps, size_t per_epoch[3]) {
 
 int main(void) {
     fc_dataset *ds = five_series();
-    fc_window_spec spec = {L, H, 1, 0, 0, 0, 0};
+    fc_window_spec spec = {L, H, 1, 0, 0, 0, 0, 0};
     fc_window_sampler s;
     size_t per_epoch[3];
 

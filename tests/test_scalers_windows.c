@@ -4,7 +4,7 @@
  *    cases (even counts, constant windows, MAD 0, masked points);
  *  - windows.safetensors: the training windows neuralforecast's
  *    _create_windows keeps (with step_size, val_size, availability
- *    threshold) and its validation windows. */
+ *    threshold, start_padding_enabled) and its validation windows. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -98,7 +98,7 @@ static void compare_windows(const char *c, const fc_dataset *ds, const fc_window
     const float *ry = data(f, key);
     snprintf(key, sizeof key, "%s.mask", c);
     const float *rm = data(f, key);
-    fc_window_spec spec = {L, H, 1, val, 0, 0, 0};
+    fc_window_spec spec = {L, H, 1, val, 0, 0, 0, 0};
     float y[64], m[64];
     for (size_t k = 0; k < n; k++) {
         CHECK_MSG(w[k].series == (uint32_t)series[k] && w[k].start == start[k], "%s window %zu: (%u, %ld) vs (%d, %d)",
@@ -112,21 +112,21 @@ static void compare_windows(const char *c, const fc_dataset *ds, const fc_window
     }
 }
 
-static void check_case(const fc_safetensors *f, const fc_dataset *ds, const char *c, size_t step, size_t val,
-                       double threshold) {
-    fc_window_spec spec = {6, 3, step, val, threshold, threshold, 0};
+static void check_case(const fc_safetensors *f, const fc_dataset *ds, const char *c, size_t L, size_t step,
+                       size_t val, double threshold, int start_padding) {
+    fc_window_spec spec = {L, 3, step, val, threshold, threshold, 0, start_padding ? L - 1 : 0};
     fc_window_sampler s;
     CHECK_MSG(fc_window_sampler_init(&s, ds, &spec, 32, 16, 1) == FC_OK, "%s", fc_last_error());
     fc_window w[128];
     size_t n = 0;
     for (size_t i = 0; i < ds->n_series; i++) n += fc_window_sampler_list(&s, i, w + n);
-    compare_windows(c, ds, w, n, 6, 3, val, f, 0);
+    compare_windows(c, ds, w, n, L, 3, val, f, 0);
     fc_window_sampler_free(&s);
     if (val) {
         char key[16];
         snprintf(key, sizeof key, "%s.val", c);
         n = fc_validation_windows(ds, &spec, w);
-        compare_windows(key, ds, w, n, 6, 3, val, f, 1);
+        compare_windows(key, ds, w, n, L, 3, val, f, 1);
     }
 }
 
@@ -166,9 +166,11 @@ int main(void) {
     fc_safetensors *f = open_fixture("windows.safetensors");
     if (f) {
         fc_dataset *ds = fixture_dataset(f);
-        check_case(f, ds, "a", 1, 0, 0.0);
-        check_case(f, ds, "b", 2, 4, 0.0);
-        check_case(f, ds, "c", 1, 0, 0.5);
+        check_case(f, ds, "a", 6, 1, 0, 0.0, 0);
+        check_case(f, ds, "b", 6, 2, 4, 0.0, 0);
+        check_case(f, ds, "c", 6, 1, 0, 0.5, 0);
+        check_case(f, ds, "d", 20, 1, 0, 0.0, 1);   /* series B (17 points) shorter than the input */
+        check_case(f, ds, "e", 6, 2, 4, 0.0, 1);
         fc_dataset_free(&ds);
         fc_st_free(&f);
     }

@@ -56,7 +56,7 @@ static fc_forecaster small_nhits(fc_backend *be) {
 static void validation_of_naive_level(fc_backend *be, const fc_dataset *d) {
     fc_forecaster f = small_nhits(be);
     memset(f.model->params, 0, f.model->n_floats * sizeof(float));
-    fc_window_spec spec = {L, H, 2, VAL, 0, 0, 0};
+    fc_window_spec spec = {L, H, 2, VAL, 0, 0, 0, 0};
     double loss = -1, want = 0;
     size_t n = 0;
     CHECK(fc_validate(&f, d, &spec, &loss) == FC_OK);
@@ -191,7 +191,7 @@ static void precision_costs_under_one_percent(fc_backend *be) {
     o.windows_batch_size = 256;
     o.verbose = 0;
     CHECK_MSG(fc_train(&f, taylor, &o, &s) == FC_OK, "%s", fc_last_error());
-    fc_window_spec spec = {336, 48, 1, 48 * 7, 0, 0, 0};   /* the last week: 289 windows */
+    fc_window_spec spec = {336, 48, 1, 48 * 7, 0, 0, 0, 0};   /* the last week: 289 windows */
     double mae[FC_PREC_COUNT];
     for (int p = 0; p < FC_PREC_COUNT; p++) {
         CHECK(fc_model_set_precision(f.model, (fc_precision)p) == FC_OK);

@@ -153,7 +153,7 @@ static void one_case(fc_backend **be, const char **label, int nbe, const fc_data
     size_t n = make_windows(ds, L, H, NULL);
     fc_window *w = malloc(n * sizeof *w);
     make_windows(ds, L, H, w);
-    fc_window_spec spec = {L, H, 1, val, 0.0, 0.0, 0};
+    fc_window_spec spec = {L, H, 1, val, 0.0, 0.0, 0, 0};
     fc_batch host;
     CHECK(fc_batch_init(&host, be[0], n, L, H, 1) == FC_OK);
     CHECK(fc_batch_load(&host, ds, &spec, w, n, full, kind) == FC_OK);
@@ -256,7 +256,7 @@ static void double_buffered_host_path(fc_backend *cpu, const fc_dataset *ds) {
     size_t L = 3, H = 2, n = make_windows(ds, L, H, NULL);
     fc_window *w = malloc(n * sizeof *w);
     make_windows(ds, L, H, w);
-    fc_window_spec spec = {L, H, 1, 0, 0.0, 0.0, 0};
+    fc_window_spec spec = {L, H, 1, 0, 0.0, 0.0, 0, 0};
     fc_batch one, two;
     CHECK(fc_batch_init(&one, cpu, n, L, H, 1) == FC_OK && one.n_sets == 1);
     CHECK(fc_batch_init(&two, &marked, n, L, H, 1) == FC_OK && two.n_sets == 2);

@@ -46,7 +46,8 @@ static int *switch_slot(fcast_config *c, const char *key) {
     return !strcmp(key, "tf32") ? &c->run.tf32 : !strcmp(key, "verbose") ? &c->run.verbose
          : !strcmp(key, "profile") ? &c->run.profile
          : !strcmp(key, "deterministic-reduce") ? &c->train.deterministic_reduce
-         : !strcmp(key, "drop-last") ? &c->train.drop_last : NULL;
+         : !strcmp(key, "drop-last") ? &c->train.drop_last
+         : !strcmp(key, "start-padding") ? &c->train.start_padding : NULL;
 }
 
 static const char **text_slot(fcast_config *c, const char *key) {

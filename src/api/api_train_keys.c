@@ -59,6 +59,8 @@ static const fcast_train_key_info KEYS[] = {
     {"step-size", "N", "distance between training windows (1)", "1", "step_size", COUNT, KEPT},
     {"drop-last", NULL, "skip each epoch's last batch of series when it has fewer than --batch-size (off)", NULL,
      "drop_last_loader", SWITCH, KEPT},
+    {"start-padding", NULL, "pad input-size - 1 zeros before every series, so windows start before it and series "
+     "shorter than the input train (off)", NULL, "start_padding_enabled", SWITCH, KEPT},
     {"seed", "S", "random seed (1)", "1", "random_seed", INTEGER, KEPT},
     {"threads", "N", "CPU threads (0 = all cores)", "0", NULL, COUNT, KEPT},
     {"device", "DEV", FCAST_DEVICE_FORMS ": where the work runs (auto: GPU 0 when one is usable, else the CPU)",

@@ -101,6 +101,8 @@ typedef struct {
     long early_stop_patience;    /* -1: off; else validation checks without improvement */
     size_t step_size;            /* 1 */
     int drop_last;               /* 0; 1: skip each epoch's short last batch of series (drop_last_loader) */
+    int start_padding;           /* 0; 1: input_size - 1 zeros before every series' training part
+                                    (start_padding_enabled) */
     int loss_targets;            /* 1: the loss reads each window's unscaled target, shift and scale on the
                                     backend (a distribution's likelihood): the memory plan holds them */
     double min_in_frac, min_out_frac;   /* 0, 0 */

@@ -235,7 +235,7 @@ fc_status fc_predict_windows(fc_forecaster *f, const fc_dataset *ds, const fc_wi
     size_t L = f->model->cfg.input_size, H = f->model->cfg.h;
     fc_runner r;
     FC_TRY(runner_init(&r, f, n));
-    fc_window_spec spec = {L, H, 1, 0, 0.0, 0.0, 0};
+    fc_window_spec spec = {L, H, 1, 0, 0.0, 0.0, 0, 0};
     forecast_copy c = {out, f, &r, w};
     fc_status st = run_windows(&r, f, ds, &spec, w, n, copy_forecasts, &c);
     runner_free(&r);

@@ -122,11 +122,12 @@ static size_t longest_series(const fc_dataset *ds) {
 /* The sampler and the validation runner, sized by the data. */
 static fc_status plan_data(fc_memory_plan *p, const fc_model *m, const fc_dataset *ds, const fc_train_options *o,
                            const fc_backend *be) {
-    fc_window_spec spec = {m->cfg.input_size, m->cfg.h, o->step_size, o->val_size, o->min_in_frac, o->min_out_frac,
-                           o->test_size};
+    size_t L = m->cfg.input_size;
+    fc_window_spec spec = {L, m->cfg.h, o->step_size, o->val_size, o->min_in_frac, o->min_out_frac, o->test_size,
+                           o->start_padding && L ? L - 1 : 0};   /* the trainer's (trainer_window_spec) */
     size_t T_max;
     FC_TRY(fc_windows_check(ds, &spec, &T_max));
-    size_t grid = (T_max - spec.L) / spec.step_size + 1;
+    size_t grid = fc_window_grid(&spec, T_max);
     add(p, "window sampler", fc_window_sampler_bytes(ds, o->batch_size, grid), 0);
     size_t listed = o->batch_size < ds->n_series ? o->batch_size : ds->n_series, val_cap = 0;
     if (o->val_size) {

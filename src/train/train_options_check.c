@@ -11,7 +11,7 @@
 
 fc_window_spec trainer_window_spec(const fc_model_config *c, const fc_train_options *o) {
     return (fc_window_spec){c->input_size, c->h, o->step_size, o->val_size, o->min_in_frac, o->min_out_frac,
-                            o->test_size};
+                            o->test_size, o->start_padding && c->input_size ? c->input_size - 1 : 0};
 }
 
 fc_status trainer_check_options(const fc_train_options *o, const fc_model_config *c) {

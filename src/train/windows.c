@@ -40,8 +40,12 @@ size_t fc_window_target_points(const fc_window_sampler *s, const fc_window *w) {
 
 /* Start of grid position g for series i (in the series' time axis). */
 static int64_t grid_start(const fc_window_sampler *s, size_t i, size_t g) {
-    int64_t pad = (int64_t)s->T_max - (int64_t)fc_train_length(s->ds, &s->spec, i);
+    int64_t pad = (int64_t)s->T_max - (int64_t)fc_train_length(s->ds, &s->spec, i) + (int64_t)s->spec.start_pad;
     return (int64_t)(g * s->spec.step_size) - pad;
+}
+
+size_t fc_window_grid(const fc_window_spec *spec, size_t T_max) {
+    return (T_max + spec->start_pad - spec->L) / spec->step_size + 1;
 }
 
 size_t fc_window_sampler_list(const fc_window_sampler *s, size_t i, fc_window *out) {
@@ -72,9 +76,9 @@ fc_status fc_windows_check(const fc_dataset *ds, const fc_window_spec *spec, siz
         size_t held_out = spec->val_size + spec->test_size;
         *T_max = ds->job_longest > held_out ? ds->job_longest - held_out : 0;
     }
-    if (*T_max < spec->L)
+    if (*T_max + spec->start_pad < spec->L)
         return fc_error(FC_ERR_INVALID, "%s: the longest series has %zu training points, fewer than "
-                        "--input-size %zu: use a smaller input size", ds->source, *T_max, spec->L);
+                        "--input-size %zu: use a smaller input size or --start-padding", ds->source, *T_max, spec->L);
     return FC_OK;
 }
 
@@ -137,7 +141,7 @@ fc_status fc_window_sampler_init(fc_window_sampler *s, const fc_dataset *ds, con
     s->windows_batch_size = windows_batch_size;
     if (spec->step_size < 1) return fc_error(FC_ERR_INVALID, "--step-size must be >= 1");
     FC_TRY(fc_windows_check(ds, spec, &s->T_max));
-    s->grid = (s->T_max - spec->L) / spec->step_size + 1;
+    s->grid = fc_window_grid(spec, s->T_max);
     s->own_observed = ds->observed ? NULL : fc_malloc(prefix_count_bytes(ds), "window availability counts");
     s->observed = ds->observed ? ds->observed : s->own_observed;
     s->perm = fc_malloc(N * sizeof(uint32_t), "series order");

@@ -8,7 +8,10 @@
  * batch). Windows of L + h start every step_size points of that padded
  * grid; a window is valid when its insample has at least
  * max(1, int(L * min_in)) observed points and its outsample at least
- * max(1, int(h * min_out)). Starts are in the series' own time axis, so
+ * max(1, int(h * min_out)). With start padding (neuralforecast's
+ * start_padding_enabled) the padded grid also has L - 1 zeros on the left,
+ * so windows start up to L - 1 points before the longest series' start
+ * and a series shorter than L trains. Starts are in the series' own time axis, so
  * they may be negative (left padding) and the outsample may run past the
  * end (right padding); padded points are 0 with mask 0.
  *
@@ -30,6 +33,8 @@ typedef struct {
     double min_in_frac, min_out_frac;  /* training_data_availability_threshold */
     size_t test_size;         /* cross-validation: points after the validation part, seen by
                                * neither training nor validation (neuralforecast's test_size) */
+    size_t start_pad;         /* zeros padded before every training part: L - 1 with
+                               * neuralforecast's start_padding_enabled, else 0 */
 } fc_window_spec;
 
 typedef struct {
@@ -112,6 +117,9 @@ fc_status fc_windows_check(const fc_dataset *ds, const fc_window_spec *spec, siz
  * their numbers, a shard's counts), with grid = (T_max - L) / step_size + 1
  * window starts per series. */
 size_t fc_window_sampler_bytes(const fc_dataset *ds, size_t batch_size, size_t grid);
+/* Window starts per series on the padded grid of spec, for a longest
+ * training part of T_max points. */
+size_t fc_window_grid(const fc_window_spec *spec, size_t T_max);
 
 /* Bytes of a streamed dataset's store that can be resident at once (0
  * for a dataset on the heap). The store's pages are handed back after
