@@ -13,6 +13,10 @@ source tests/lib_serve.sh
 
 serve_model
 check "a model to serve" "[ -s $tmp/models/nhits.safetensors ]"
+# a DistributionLoss model: served forecasts draw as predict's do (keyed by the model's input)
+"$fcast" train --data data/monthly_classics.csv --model mlp --h 6 --input-size 12 --hidden-size 16 --num-layers 1 \
+  --max-steps 5 --loss studentt --quiet --out "$tmp/models/studentt.safetensors" 2> /dev/null
+check "a DistributionLoss model to serve" "[ -s $tmp/models/studentt.safetensors ]"
 
 # code METHOD PATH [CURL ARGS...]: the HTTP status only
 code() { local m=$1 p=$2; shift 2; curl -s -o /dev/null -w '%{http_code}' --max-time 20 -X "$m" "$@" "http://127.0.0.1:$port$p"; }
@@ -45,6 +49,12 @@ check "model metadata: KServe shapes and fcast's configuration" \
 body POST /v1/models/nhits/forecast -H 'Content-Type: text/csv' -H 'Accept: text/csv' \
      --data-binary @data/monthly_classics.csv > "$tmp/served.csv"
 check "CSV forecast equals fcast predict's file byte for byte" "cmp -s $tmp/predict.csv $tmp/served.csv"
+"$fcast" predict --model "$tmp/models/studentt.safetensors" --data data/monthly_classics.csv --out "$tmp/predict_t.csv" \
+  2> /dev/null
+body POST /v1/models/studentt/forecast -H 'Content-Type: text/csv' -H 'Accept: text/csv' \
+     --data-binary @data/monthly_classics.csv > "$tmp/served_t.csv"
+check "a DistributionLoss model's sampled forecast equals fcast predict's byte for byte" \
+      "head -1 $tmp/served_t.csv | grep -q 'MLP-lo-90' && cmp -s $tmp/predict_t.csv $tmp/served_t.csv"
 # JSON in, JSON out: the same numbers as predict's CSV
 python3 - "$tmp" <<'EOF'
 import csv, json, sys

@@ -152,17 +152,18 @@ static void test_quantile_interpolation(void) {
 }
 
 /* A window's columns: the mean then the quantiles in the loss's order,
- * ordered as the quantiles are; the same bits for the same (seed, series,
- * start), other bits for another series; NaN raw outputs give NaN. */
+ * ordered as the quantiles are; the same bits for the same (seed, window
+ * key), other bits for another key; NaN raw outputs give NaN. The key is
+ * the input's bits: another value or mask changes it. */
 static void test_forecast_window(void) {
     fc_loss_spec s = fc_loss_default(FC_LOSS_NORMAL);
     size_t H = 3, C = fc_distribution_columns(&s);
     CHECK(C == 6);
     float raw[6] = {0.1f, 0.0f, -0.2f, 0.5f, 1.0f, -1.0f}, a[18], b[18], c[18];
     float *draws = malloc((size_t)s.n_samples * sizeof *draws);
-    fc_distribution_forecast_window(&s, 1, 5, 100, raw, H, 2.0f, 1.5f, draws, a);
-    fc_distribution_forecast_window(&s, 1, 5, 100, raw, H, 2.0f, 1.5f, draws, b);
-    fc_distribution_forecast_window(&s, 1, 6, 100, raw, H, 2.0f, 1.5f, draws, c);
+    fc_distribution_forecast_window(&s, 1, 5, raw, H, 2.0f, 1.5f, draws, a);
+    fc_distribution_forecast_window(&s, 1, 5, raw, H, 2.0f, 1.5f, draws, b);
+    fc_distribution_forecast_window(&s, 1, 6, raw, H, 2.0f, 1.5f, draws, c);
     CHECK(!memcmp(a, b, sizeof a) && memcmp(a, c, sizeof a));
     for (size_t t = 0; t < H; t++) {
         const float *row = a + t * C;   /* "", median, lo-90, lo-80, hi-80, hi-90 */
@@ -174,9 +175,16 @@ static void test_forecast_window(void) {
                   (double)row[0], (double)mean);
     }
     raw[0] = NAN;
-    fc_distribution_forecast_window(&s, 1, 5, 100, raw, 1, 2.0f, 1.5f, draws, a);
+    fc_distribution_forecast_window(&s, 1, 5, raw, 1, 2.0f, 1.5f, draws, a);
     for (size_t j = 0; j < C; j++) CHECK(isnan(a[j]));
     free(draws);
+    float x[4] = {1, 2, 3, 4}, m[4] = {1, 1, 1, 1};
+    uint64_t k0 = fc_distribution_window_key(x, m, 4);
+    CHECK(k0 == fc_distribution_window_key(x, m, 4));
+    x[2] = 3.0000002f;
+    CHECK(k0 != fc_distribution_window_key(x, m, 4));
+    x[2] = 3.0f, m[0] = 0.0f;
+    CHECK(k0 != fc_distribution_window_key(x, m, 4));
 }
 
 int main(void) {

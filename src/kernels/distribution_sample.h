@@ -29,8 +29,9 @@
 /* A draw's own random stream: Philox blocks at counter (a, b, c,
  * draw << 15 | block) under the seed's key (mixed with "SAMP", apart from
  * the other streams of core/rng.h), two uniforms per block. A forecast's
- * draw k of point t of the window at (series, start) is (series, start,
- * t, k): the same numbers however the windows are chunked or split. */
+ * draw k of point t of a window is (window key, t, k), the window key a
+ * hash of the model's input (train/distribution_forecast.h): the same
+ * numbers however the windows are chunked, split, batched or served. */
 #define FC_DRAW_BLOCK_BITS 15
 
 typedef struct {
@@ -39,10 +40,10 @@ typedef struct {
     int have_spare;
 } fc_draw_rng;
 
-/* Where a point's draws come from: the seed and the point's place. */
+/* Where a point's draws come from: the seed, its window's key and its step. */
 typedef struct {
-    uint64_t seed;
-    uint32_t series, start, point;
+    uint64_t seed, window;
+    uint32_t point;
 } fc_draw_rng_key;
 
 FC_HD fc_draw_rng fc_draw_rng_at(uint64_t seed, uint32_t a, uint32_t b, uint32_t c, uint32_t draw) {

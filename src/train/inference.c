@@ -203,11 +203,11 @@ typedef struct {
     float *out;
     const fc_forecaster *f;
     const fc_runner *r;
-    const fc_window *w;
 } forecast_copy;
 
 /* A distribution's forecast columns of the chunk's windows, from their
- * raw outputs, each thread drawing into its own scratch. */
+ * raw outputs, each thread drawing into its own scratch; each window's
+ * draws keyed by its input (distribution_forecast.h). */
 static void distribution_columns(const forecast_copy *c, size_t first, size_t n, const fc_batch *b, const float *fc) {
     const fc_loss_spec *s = &c->f->loss;
     size_t HP = b->H * b->Q, HC = b->H * fc_distribution_columns(s);
@@ -218,9 +218,9 @@ static void distribution_columns(const forecast_copy *c, size_t first, size_t n,
 #else
         float *draws = c->r->draws;
 #endif
-        const fc_window *w = &c->w[first + i];
-        fc_distribution_forecast_window(s, c->f->seed, w->series, w->start, fc + i * HP, b->H, b->shift[i],
-                                        b->scale[i], draws, c->out + (first + i) * HC);
+        uint64_t key = fc_distribution_window_key(b->in_y + i * b->L, b->in_mask + i * b->L, b->L);
+        fc_distribution_forecast_window(s, c->f->seed, key, fc + i * HP, b->H, b->shift[i], b->scale[i], draws,
+                                        c->out + (first + i) * HC);
     }
 }
 
@@ -236,7 +236,7 @@ fc_status fc_predict_windows(fc_forecaster *f, const fc_dataset *ds, const fc_wi
     fc_runner r;
     FC_TRY(runner_init(&r, f, n));
     fc_window_spec spec = {L, H, 1, 0, 0.0, 0.0, 0, 0};
-    forecast_copy c = {out, f, &r, w};
+    forecast_copy c = {out, f, &r};
     fc_status st = run_windows(&r, f, ds, &spec, w, n, copy_forecasts, &c);
     runner_free(&r);
     return st;
