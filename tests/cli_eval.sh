@@ -140,4 +140,19 @@ CSV
 "$fcast" eval --cv "$tmp/cross.csv" --format csv > "$tmp/cross.out"
 check "quantile_crossing counts the points out of order" \
       "grep -q '^quantile_crossing,M,,,0.25\$' $tmp/cross.out"
+# --- eval --model with a quantile or distribution model: its point column
+# (the median, the sample mean) is scored, as eval --forecasts scores it
+# from predict's file (was: the forecasts overran their buffer) ---
+scripts/split-tail.sh data/monthly_classics.csv 12 "$tmp/tr.csv" "$tmp/te.csv"
+for loss in mq normal; do
+  "$fcast" train --data "$tmp/tr.csv" --model mlp --h 12 --input-size 24 --hidden-size 16 --num-layers 1 \
+    --max-steps 5 --loss $loss --quiet --out "$tmp/$loss.safetensors" 2> /dev/null
+  "$fcast" eval --model "$tmp/$loss.safetensors" --train "$tmp/tr.csv" --test "$tmp/te.csv" > "$tmp/$loss.model.txt" 2>&1
+  check "eval --model scores a $loss model (exit 0)" "[ $? -eq 0 ]"
+  "$fcast" predict --model "$tmp/$loss.safetensors" --data "$tmp/tr.csv" --out "$tmp/$loss.fc.csv" 2> /dev/null
+  "$fcast" eval --forecasts "$tmp/$loss.fc.csv" --train "$tmp/tr.csv" --test "$tmp/te.csv" > "$tmp/$loss.files.txt" 2>&1
+  a=$(awk '$1 == "MAE" { print $2; exit }' "$tmp/$loss.model.txt")
+  b=$(awk '$1 == "MAE" { print $2; exit }' "$tmp/$loss.files.txt")
+  check "$loss: eval --model's MAE ($a) is its point column's in eval --forecasts ($b)" "[ -n '$a' ] && [ '$a' = '$b' ]"
+done
 finish

@@ -58,17 +58,18 @@ static ssize_t find_row(const fc_dataset *test, size_t t, int64_t when) {
     return k < 0 ? -1 : (ssize_t)test->offsets[t] + k;
 }
 
+/* fc: the series' forecasts (h, width); the point column is scored. */
 static void score_series(const fc_forecaster *f, const fc_dataset *train, size_t s, const fc_dataset *test,
                          size_t t, const float *fc, const float *naive, fc_metrics *mm, fc_metrics *mn,
                          size_t *used) {
-    size_t H = f->model->cfg.h;
+    size_t H = f->model->cfg.h, width = fc_forecast_width(f), point = fc_loss_point_output(&f->loss);
     int64_t last = train->ds[train->offsets[s + 1] - 1];
     for (size_t k = 0; k < H; k++) {
         ssize_t r = find_row(test, t, fc_freq_advance(&f->freq, last, (int64_t)k + 1));
         if (r < 0) continue;
         (*used)++;
         if (!test->mask[r]) continue;
-        fc_metrics_add(mm, test->y[r], fc[k]);
+        fc_metrics_add(mm, test->y[r], fc[k * width + point]);
         fc_metrics_add(mn, test->y[r], naive[k]);
     }
 }
@@ -89,8 +90,9 @@ static fc_status check_inputs(const fc_dataset *train, const fc_dataset *test, s
     return FC_OK;
 }
 
-/* The forecasts fc (n_series of train, h) against the test rows, next to
- * seasonal naive; f gives the horizon and the time axis. */
+/* The forecasts fc (n_series of train, h, fc_forecast_width) against the
+ * test rows, next to seasonal naive; f gives the horizon, the time axis
+ * and the point column (a quantile loss's median, a distribution's mean). */
 static fc_status score(const fc_forecaster *f, const fc_dataset *train, const fc_dataset *test, size_t season,
                        const float *fc, fc_eval_result *r) {
     size_t H = f->model->cfg.h, used = 0;
@@ -103,7 +105,7 @@ static fc_status score(const fc_forecaster *f, const fc_dataset *train, const fc
         size_t s = (size_t)fc_dataset_find(train, test->ids[t]);
         double scale = fc_seasonal_scale(train, s, season);
         fc_seasonal_naive(train, s, season, H, naive);
-        score_series(f, train, s, test, t, fc + s * H, naive, &mm, &mn, &used);
+        score_series(f, train, s, test, t, fc + s * H * fc_forecast_width(f), naive, &mm, &mn, &used);
         fc_metrics_end_series(&mm, scale);
         fc_metrics_end_series(&mn, scale);
     }
@@ -121,7 +123,8 @@ static fc_status score(const fc_forecaster *f, const fc_dataset *train, const fc
 fc_status fc_evaluate(fc_forecaster *f, const fc_dataset *train, const fc_dataset *test, size_t season,
                       fc_eval_result *r) {
     FC_TRY(check_inputs(train, test, season));
-    float *fc = fc_malloc((train->n_series ? train->n_series : 1) * f->model->cfg.h * sizeof(float), "forecasts");
+    size_t N = train->n_series ? train->n_series : 1;
+    float *fc = fc_malloc(N * f->model->cfg.h * fc_forecast_width(f) * sizeof(float), "forecasts");
     fc_status st = fc ? fc_predict(f, train, fc) : FC_ERR_MEMORY;
     if (st == FC_OK) st = score(f, train, test, season, fc, r);
     free(fc);

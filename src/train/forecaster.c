@@ -155,6 +155,14 @@ size_t fc_loss_forecast_width(const fc_loss_spec *s, size_t n_outputs) {
     return fc_loss_kind_is_distribution(s->kind) ? fc_distribution_columns(s) : n_outputs;
 }
 
+size_t fc_loss_point_output(const fc_loss_spec *s) {
+    if (fc_loss_kind_is_distribution(s->kind)) return 0;
+    size_t n = fc_loss_outputs(s), best = 0;
+    for (size_t q = 1; q < n; q++)
+        if (fabsf(s->q[q] - 0.5f) < fabsf(s->q[best] - 0.5f)) best = q;
+    return best;
+}
+
 size_t fc_forecast_width(const fc_forecaster *f) { return fc_loss_forecast_width(&f->loss, f->model->cfg.n_outputs); }
 
 /* ---- names --------------------------------------------------------------- */

@@ -73,6 +73,9 @@ size_t fc_loss_n_outputs(const fc_loss_spec *s);
 size_t fc_forecast_width(const fc_forecaster *f);
 /* The same for a model of n_outputs outputs per point trained with s. */
 size_t fc_loss_forecast_width(const fc_loss_spec *s, size_t n_outputs);
+/* The forecast column that is the point forecast: a distribution's sample
+ * mean (0), a multi-quantile loss's quantile nearest the median, else 0. */
+size_t fc_loss_point_output(const fc_loss_spec *s);
 /* The suffix of output j's column in neuralforecast's convention: "" for a
  * point loss, "_ql0.9" for QuantileLoss(0.9) (q as Python prints it), and
  * for MQ "-median", "-lo-90", "-hi-80" from levels or "-lo-80.0" from

@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "eval/metrics.h"
+#include "train/forecaster.h"
 
 static const char *const NAMES[] = {"mae", "mse", "rmse", "smape", "mase"};
 
@@ -17,13 +18,7 @@ int fc_tune_metric_parse(const char *name, fc_tune_metric *m) {
 
 const char *fc_tune_metric_name(fc_tune_metric m) { return NAMES[m]; }
 
-size_t fc_tune_point_output(const fc_loss_spec *loss) {
-    if (fc_loss_kind_is_distribution(loss->kind)) return 0;   /* the sample mean, neuralforecast's point column */
-    size_t n = fc_loss_outputs(loss), best = 0;
-    for (size_t q = 1; q < n; q++)
-        if (fabsf(loss->q[q] - 0.5f) < fabsf(loss->q[best] - 0.5f)) best = q;
-    return best;
-}
+size_t fc_tune_point_output(const fc_loss_spec *loss) { return fc_loss_point_output(loss); }
 
 /* One point's term of the sum. */
 static double term(fc_tune_metric m, double y, double yhat, double scale) {
