@@ -209,7 +209,15 @@ class NeuralForecast:
         columns NHITS-ql0.1, ..., NHITS-ql0.9 (quantile q < 0.5 is the lower
         bound of level 100 - 200 q, q > 0.5 the upper bound of 200 q - 100,
         0.5 the forecast), as neuralforecast's conformal intervals name
-        them."""
+        them. A DistributionLoss model gives, as neuralforecast's, its
+        sample mean and the quantiles of level (NHITS, NHITS-lo-80,
+        NHITS-hi-80: no median unless asked) or of quantiles (NHITS,
+        NHITS_ql0.1, ...): fcast picks them from the quantiles the model was
+        trained to draw, and refuses any other (the C API draws those
+        alone), where neuralforecast draws new samples at the asked ones.
+        Unlike neuralforecast's, a later predict() without level gives all
+        the trained columns again (neuralforecast's then gives the mean and
+        median alone)."""
         _unsupported("predict", engine=engine, **data_kwargs)
         if level is not None and quantiles is not None:
             raise ValueError("You can't set both level and quantiles.")
@@ -232,7 +240,9 @@ class NeuralForecast:
             elif quantiles and _point(model):
                 forecasts, suffixes = self._forecast_quantiles(name, trained, panel, future, quantiles)
             else:   # a quantile loss's own outputs, whatever the levels (as neuralforecast)
-                forecasts, suffixes = self._forecast(model, trained, panel, future), model.loss.output_names
+                forecasts = self._forecast(model, trained, panel, future)
+                picks, suffixes = _asked_outputs(model, name, level, quantiles)
+                forecasts = forecasts[:, :, picks]
             for k, suffix in enumerate(suffixes):
                 frame[name + suffix] = forecasts[:, :, k].ravel()
         return frame
@@ -405,9 +415,12 @@ class NeuralForecast:
                      quantiles=quantiles, **data_kwargs)
         if h is not None and h != self.h:
             raise NotImplementedError(f"fcast: cross_validation(h={h}): fcast forecasts the models' horizon {self.h}")
-        if level is not None and any(not isinstance(m.loss, losses.pytorch._MultiQuantileLoss) for m in self.models):
-            raise NotImplementedError("fcast: cross_validation(level=...) for models without MQLoss needs conformal "
-                                      "intervals, not in the C API yet")
+        if level is not None and any(_point(m) for m in self.models):
+            raise NotImplementedError("fcast: cross_validation(level=...) for models without MQLoss or "
+                                      "DistributionLoss needs conformal intervals, not in the C API yet")
+        if level is not None and refit is not False:
+            for model, name in zip(self.models, self._model_names()):
+                _asked_outputs(model, name, level, None)   # a level the model cannot give: refused before training
         n_windows = self._cv_windows(n_windows, step_size, test_size)
         if df is None:
             if self._panel is None:
@@ -424,7 +437,8 @@ class NeuralForecast:
         for model, name in zip(self.models, self._model_names()):
             result = _Training(model._config(extra), panel, name, model._shows_progress(verbose), cv=cv,
                                words=model._words).run()
-            frame = self._cv_frame(model, name, result, panel, frame)
+            # level reaches the models only with refit, as neuralforecast's predict of each window
+            frame = self._cv_frame(model, name, result, panel, frame, None if refit is False else level)
         frame[self.target_col] = frame.pop(self.target_col)   # y last, as neuralforecast's
         self._after_cross_validation(df if df is not None else self._df, static_df, n_windows, step_size, refit,
                                      val_size)
@@ -500,10 +514,11 @@ class NeuralForecast:
             raise Exception("`test_size - h` must be divisible by `step_size`")
         return (test_size - self.h) // step_size + 1
 
-    def _cv_frame(self, model, name, result, panel, frame):
+    def _cv_frame(self, model, name, result, panel, frame, level=None):
         """The rows of one model's cross-validation, in neuralforecast's
         order (series by id, then cutoff, then ds); the first model's make
-        the frame, the others add their columns."""
+        the frame, the others add their columns (a DistributionLoss model's
+        of `level` when given: _asked_outputs)."""
         rows, outputs = lib.fcast_cv_rows(result), lib.fcast_cv_outputs(result)
         series, ds, cutoff = (np.empty(rows, dtype=np.int64) for _ in range(3))
         y = np.empty(rows, dtype=np.float64)
@@ -524,7 +539,8 @@ class NeuralForecast:
         if outputs != len(model.loss.output_names):
             raise ValueError(f"fcast: {model!r} forecasts {outputs} values per point but its loss names "
                              f"{len(model.loss.output_names)}")
-        for k, suffix in enumerate(model.loss.output_names):
+        picks, suffixes = _asked_outputs(model, name, level, None)
+        for k, suffix in zip(picks, suffixes):
             frame[name + suffix] = forecast[order, k]
         return frame
 
@@ -594,6 +610,49 @@ def _point(model):
     """Whether the model forecasts one value per point (conformal intervals
     apply), not its own quantiles."""
     return len(model.loss.output_names) == 1 and not isinstance(model.loss, losses.QuantileLoss)
+
+
+def _asked_outputs(model, name, level, quantiles):
+    """The outputs of a model with its own quantiles to put in predict's
+    frame, and their column suffixes: all of them, named as the loss names
+    them, but for a DistributionLoss model asked for level or quantiles.
+    neuralforecast's predict then draws the asked quantiles (level's as
+    utils.level_to_quantiles sorts them, or the sorted quantiles) and names
+    the columns as its _get_column_name: the mean "", then -lo-80, -median,
+    -hi-80 (level) or _ql0.1 (quantiles). fcast's model draws the quantiles
+    it was trained for, so the asked ones are picked from those, and any
+    other is refused."""
+    loss = model.loss
+    if not (level or quantiles) or not loss.is_distribution_output:
+        return list(range(len(loss.output_names))), list(loss.output_names)
+    if level:
+        asked = sorted({q for lv in set(level) for q in ((50 - lv / 2) / 100, (50 + lv / 2) / 100)})
+    else:
+        asked = sorted(set(quantiles))
+    trained = list(loss.quantiles)   # outputs 1, 2, ... (output 0 is the mean)
+    picks, suffixes, missing = [0], [""], []
+    for q in asked:
+        k = next((k for k, t in enumerate(trained) if abs(t - q) < 1e-9), None)
+        if k is None:
+            missing.append(q)
+            continue
+        picks.append(1 + k)
+        if not level:
+            suffixes.append(f"_ql{q}")
+        elif q < 0.5:
+            suffixes.append(f"-lo-{int(round(100 - 200 * q))}")
+        elif q > 0.5:
+            suffixes.append(f"-hi-{int(round(100 - 200 * (1 - q)))}")
+        else:
+            suffixes.append("-median")
+    if missing:
+        asking = f"level={list(level)}" if level else f"quantiles={list(quantiles)}"
+        raise NotImplementedError(f"fcast: {name} with {loss!r}, asked for {asking}: fcast forecasts the quantiles "
+                                  f"the model was trained to draw ({', '.join(f'{t:g}' for t in trained)}), and "
+                                  f"{', '.join(f'{q:g}' for q in missing)} are not among them (the C API draws no "
+                                  "other quantiles from a trained model): train with DistributionLoss(level=...) or "
+                                  "quantiles=... that include them")
+    return picks, suffixes
 
 
 def _remake(entry):

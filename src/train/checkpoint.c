@@ -372,7 +372,7 @@ static const char *state_violation(const fc_checkpoint_ref *c, long long adam, d
     const fc_loop_state *l = c->loop;
     const fc_loss_scaler *s = &c->opt->scaler;
     const fc_train_options *o = c->o;
-    size_t checks = o->val_size && o->val_check_steps ? l->step / o->val_check_steps : 0;
+    size_t every = fc_train_val_check_steps(o), checks = o->val_size && every ? l->step / every : 0;
     if (l->step > o->max_steps) return "step beyond --max-steps";
     if (s->skipped > l->step || adam != (long long)(l->step - s->skipped))
         return "adam_steps + skipped_steps differ from step";

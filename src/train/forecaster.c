@@ -101,6 +101,13 @@ fc_status fc_loss_set_quantiles(fc_loss_spec *s, const double *q, size_t n, cons
     s->n_q = (int)n;
     for (size_t i = 0; i < n; i++) s->q[i] = (float)q[i];
     s->from_level = 0;
+    if (!fc_loss_kind_is_distribution(s->kind)) return FC_OK;
+    for (size_t i = 1; i < n; i++)   /* DistributionLoss sorts them (MQLoss keeps their order) */
+        for (size_t j = i; j > 0 && s->q[j - 1] > s->q[j]; j--) {
+            float t = s->q[j];
+            s->q[j] = s->q[j - 1];
+            s->q[j - 1] = t;
+        }
     return FC_OK;
 }
 
@@ -369,6 +376,10 @@ fc_status fc_loss_params_parse(const char *json, fc_loss_spec *s, const char *wh
                                      : fc_error(FC_ERR_FORMAT, "%s: loss_params is not a JSON object (%s)", where, err.text);
     json_decref(o);
     return st;
+}
+
+size_t fc_train_val_check_steps(const fc_train_options *o) {
+    return o->max_steps && o->val_check_steps > o->max_steps ? o->max_steps : o->val_check_steps;
 }
 
 void fc_train_options_default(fc_train_options *o) {

@@ -158,6 +158,10 @@ typedef struct {
 void fc_train_options_default(fc_train_options *o);
 /* The weight decay o trains with: its own, else its optimizer's default. */
 double fc_train_weight_decay(const fc_train_options *o);
+/* Steps between validations: val_check_steps, at most max_steps (as
+ * neuralforecast's BaseModel sets it, "val_check_steps is greater than
+ * max_steps, setting val_check_steps to max_steps"). */
+size_t fc_train_val_check_steps(const fc_train_options *o);
 
 /* Checks options and data lengths for a model of configuration c, without
  * allocating: what fc_train would refuse, before the model is built. */

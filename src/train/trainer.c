@@ -295,7 +295,7 @@ static fc_status run_steps(trainer *t, fc_train_summary *s) {
         l->skips_in_a_row = r.skipped ? l->skips_in_a_row + 1 : 0;
         FC_TRY(trainer_check_step(t, s->steps, r.skipped));
         report_step(t, &r, s, &p, fc_now() - t0 - in_validation);
-        int validated = o->val_size && l->step % o->val_check_steps == 0;
+        int validated = o->val_size && l->step % fc_train_val_check_steps(o) == 0;
         if (validated) {
             double v0 = fc_now();
             FC_TRY(trainer_validation_check(t, &p, &stop));

@@ -1,17 +1,28 @@
 """Training losses, as neuralforecast.losses.pytorch names them.
 
 Each class is the neuralforecast loss of the same name and arguments; it
-tells the C side which `loss` (and `level`) to train with, and names the
-forecast columns as neuralforecast's `output_names` do. The module sits
-at fcast/losses/pytorch.py so that `from neuralforecast.losses.pytorch
-import MQLoss` becomes `from fcast.losses.pytorch import MQLoss`; the
-classes are also importable from `fcast.losses`.
+tells the C side which `loss` (and its parameters) to train with, and
+names the forecast columns as neuralforecast's `output_names` do. The
+module sits at fcast/losses/pytorch.py so that `from
+neuralforecast.losses.pytorch import MQLoss` becomes `from
+fcast.losses.pytorch import MQLoss`; the classes are also importable from
+`fcast.losses`.
 
-The multi-quantile losses pass their levels (and HuberMQLoss its delta);
-HuberLoss, QuantileLoss and MASE pass theirs (huber-delta, quantile,
-season). horizon_weight is not supported by fcast.
-DistributionLoss and IQLoss raise NotImplementedError.
+The multi-quantile losses pass their levels or quantiles (and HuberMQLoss
+its delta); HuberLoss, QuantileLoss and MASE pass theirs (huber-delta,
+quantile, season). DistributionLoss passes its distribution as the loss
+(Normal -> normal, StudentT -> studentt, Poisson -> poisson,
+NegativeBinomial -> negative-binomial), its level or quantiles and
+num_samples (num-samples): the network outputs the distribution's
+parameters, trained by negative log-likelihood, and the forecast columns
+are the mean of num_samples draws and their quantiles, named as
+neuralforecast's. The draws are fcast's own (a Philox stream per point and
+draw), so the sampled quantiles differ from torch's by sampling noise.
+horizon_weight is not supported by fcast; neither are DistributionLoss's
+other distributions (Bernoulli, Tweedie, ISQF), return_params and
+distribution_kwargs, nor IQLoss: they raise NotImplementedError.
 """
+import numbers
 import warnings
 
 import numpy as np
@@ -26,6 +37,7 @@ class _Loss:
 
     _c_name = None
     output_names = [""]
+    is_distribution_output = False   # neuralforecast's attribute: True for DistributionLoss
 
     def __init__(self, horizon_weight=None, **params):
         if horizon_weight is not None:
@@ -109,6 +121,15 @@ class MASE(_Loss):
         return super()._settings() + [("season", str(int(self._params["seasonality"])))]
 
 
+def _unique(values, what):
+    """values without repeats, first occurrences kept, warning as
+    neuralforecast's level_to_outputs and quantiles_to_outputs do."""
+    unique = list(dict.fromkeys(values))
+    if len(unique) < len(values):
+        warnings.warn(f"Duplicate {what} detected. Using unique {what}: {unique}")
+    return unique
+
+
 def level_to_outputs(level):
     """neuralforecast's quantile order and column suffixes for `level`: the
     median, then the bounds from the lowest quantile up (its own function,
@@ -119,29 +140,77 @@ def level_to_outputs(level):
     return ["-median"] + [names[i] for i in order]
 
 
-class _MultiQuantileLoss(_Loss):
-    """A loss with one output per quantile of `level` (MQLoss, HuberMQLoss):
-    fcast returns the median and every level's bounds, named and ordered as
-    neuralforecast's columns. `quantiles=` is not in the C API yet."""
+def level_to_quantiles(level):
+    """The quantiles of level_to_outputs' columns, in their order: 0.5, then
+    the bounds from the lowest up."""
+    return [0.5] + sorted(q for lv in level for q in ((50 - lv / 2) / 100, (50 + lv / 2) / 100))
+
+
+def quantiles_to_outputs(quantiles):
+    """neuralforecast's column suffixes for `quantiles`, in the order given
+    (its quantiles_to_outputs, without torch): q < 0.5 is -lo-<100 - 200 q>,
+    q > 0.5 -hi-<200 q - 100>, both rounded to 2 decimals as numpy prints
+    them (-lo-80.0, -lo-33.4), 0.5 -median."""
+    names = []
+    for q in quantiles:
+        if q < 0.5:
+            names.append(f"-lo-{np.round(100 - 200 * q, 2)}")
+        elif q > 0.5:
+            names.append(f"-hi-{np.round(100 - 200 * (1 - q), 2)}")
+        else:
+            names.append("-median")
+    return names
+
+
+def _quantile_text(quantiles):
+    """quantiles as the C API's `quantiles` key reads them."""
+    return ",".join(repr(float(q)) if isinstance(q, numbers.Real) else str(q) for q in quantiles)
+
+
+class _QuantileOutputs(_Loss):
+    """A loss whose columns are quantiles of `level` (the median and every
+    level's bounds, ordered as neuralforecast's level_to_outputs) or, when
+    given, of `quantiles` (neuralforecast's quantiles_to_outputs names;
+    level is then ignored, as neuralforecast ignores it). Sets level,
+    quantiles (the outputs' quantiles, in the columns' order) and
+    output_names."""
+
+    _sort_quantiles = False   # DistributionLoss sorts them, MQLoss and HuberMQLoss keep them as given
 
     def __init__(self, level, quantiles, horizon_weight, **params):
-        if quantiles is not None:
-            raise NotImplementedError(f"fcast: {type(self).__name__}(quantiles=...) is not in the C API yet; "
-                                      "use level=[...]")
-        unique = list(dict.fromkeys(level))
-        if len(unique) < len(level):
-            warnings.warn(f"Duplicate levels detected. Using unique levels: {unique}")
-        super().__init__(horizon_weight, level=unique, **params)
-        self.level = unique
-        self.output_names = level_to_outputs(unique)
+        level = _unique(list(level), "levels")
+        if quantiles is None:
+            super().__init__(horizon_weight, level=level, **params)
+            self.quantiles = level_to_quantiles(level)
+            self.output_names = level_to_outputs(level)
+        else:
+            quantiles = sorted(quantiles) if self._sort_quantiles else list(quantiles)
+            quantiles = _unique(quantiles, "quantiles")
+            super().__init__(horizon_weight, level=level, quantiles=quantiles, **params)
+            self.quantiles = quantiles
+            self.output_names = quantiles_to_outputs(quantiles)
+        self.level = level
+
+    def _quantile_settings(self):
+        """The level or quantiles pair of the C API."""
+        if "quantiles" in self._params:
+            return [("quantiles", _quantile_text(self._params["quantiles"]))]
+        return [("level", ",".join(_level_text(lv) for lv in self.level))]
+
+
+class _MultiQuantileLoss(_QuantileOutputs):
+    """A loss with one output per quantile (MQLoss, HuberMQLoss): fcast
+    returns the median and every level's bounds, or the quantiles given, in
+    the order given, named and ordered as neuralforecast's columns."""
 
     def _settings(self):
-        return super()._settings() + [("level", ",".join(_level_text(lv) for lv in self.level))]
+        return super()._settings() + self._quantile_settings()
 
 
 class MQLoss(_MultiQuantileLoss):
-    """Multi-quantile loss over the quantiles of `level` (neuralforecast's
-    MQLoss): the sum over the quantiles of their pinball losses."""
+    """Multi-quantile loss over the quantiles of `level`, or `quantiles`
+    (neuralforecast's MQLoss): the sum over the quantiles of their pinball
+    losses. The C API's level or quantiles."""
     _c_name = "mq"
 
     def __init__(self, level=[80, 90], quantiles=None, horizon_weight=None):  # noqa: B006 (neuralforecast's default)
@@ -151,7 +220,8 @@ class MQLoss(_MultiQuantileLoss):
 class HuberMQLoss(_MultiQuantileLoss):
     """Huberized multi-quantile loss (neuralforecast's HuberMQLoss): the sum
     over the quantiles of huber(q max(y - yhat, 0)) + huber((1 - q)
-    max(yhat - y, 0)), each against 0 with threshold delta."""
+    max(yhat - y, 0)), each against 0 with threshold delta. The C API's
+    level or quantiles, and huber-delta."""
     _c_name = "huber-mq"
 
     def __init__(self, level=[80, 90], quantiles=None, delta=1.0, horizon_weight=None):  # noqa: B006
@@ -164,15 +234,74 @@ class HuberMQLoss(_MultiQuantileLoss):
         return super()._settings() + [("huber-delta", repr(float(self.delta)))]
 
 
-class DistributionLoss(_Loss):
-    """neuralforecast's DistributionLoss (a network that outputs a
-    distribution's parameters, trained by negative log-likelihood) is not in
-    fcast yet: refused rather than trained as another loss."""
+# neuralforecast's distributions fcast trains: {name: (the C API's loss, neuralforecast's param_names)}
+_DISTRIBUTIONS = {"Normal": ("normal", ["-loc", "-scale"]),
+                  "StudentT": ("studentt", ["-df", "-loc", "-scale"]),
+                  "Poisson": ("poisson", ["-loc"]),
+                  "NegativeBinomial": ("negative-binomial", ["-total_count", "-logits"])}
+# neuralforecast 3.3.0's others, refused
+_NF_ONLY_DISTRIBUTIONS = ("Bernoulli", "Tweedie", "ISQF")
+
+
+class DistributionLoss(_QuantileOutputs):
+    """neuralforecast's DistributionLoss: the network outputs the
+    parameters of `distribution` (outputsize_multiplier of them: Normal's
+    loc and scale, StudentT's df, loc and scale, Poisson's rate,
+    NegativeBinomial's total_count and logits, each as neuralforecast maps
+    and scales them), trained by their negative log-likelihood.
+
+    The forecast columns are the mean of num_samples draws from the
+    forecast distribution (suffix ""), then the draws' quantiles of `level`
+    (-median, -lo-90, ..., -hi-90, as neuralforecast's) or of `quantiles`
+    (sorted, as neuralforecast sorts them: -lo-80.0, -median, -hi-80.0).
+    The C API's loss (normal, studentt, poisson, negative-binomial), level
+    or quantiles and num-samples. fcast draws with its own Philox stream,
+    so the sampled quantiles differ from torch's by sampling noise (about
+    sqrt(q (1 - q) / num_samples) / density).
+
+    Refused (NotImplementedError): Bernoulli, Tweedie and ISQF;
+    return_params=True (fcast forecasts the mean and quantiles, not the
+    parameters); distribution_kwargs; horizon_weight."""
+
+    _sort_quantiles = True
+    is_distribution_output = True
 
     def __init__(self, distribution, level=[80, 90], quantiles=None, num_samples=1000,  # noqa: B006
                  return_params=False, horizon_weight=None, **distribution_kwargs):
-        raise NotImplementedError(f"fcast: DistributionLoss(distribution={distribution!r}) is not implemented yet "
-                                  "(no distribution head in the C library); use MQLoss or HuberMQLoss for intervals")
+        have = ", ".join(_DISTRIBUTIONS)
+        if distribution in _NF_ONLY_DISTRIBUTIONS:
+            raise NotImplementedError(f"fcast: DistributionLoss(distribution={distribution!r}) is not implemented: "
+                                      f"fcast trains {have}")
+        if distribution not in _DISTRIBUTIONS:
+            raise ValueError(f"fcast: DistributionLoss(distribution={distribution!r}): {distribution} not available "
+                             f"(neuralforecast's are {have}, {', '.join(_NF_ONLY_DISTRIBUTIONS)}; fcast trains {have})")
+        if return_params:
+            raise NotImplementedError(f"fcast: DistributionLoss({distribution!r}, return_params=True) is not "
+                                      "supported: fcast forecasts the sample mean and quantiles, not the "
+                                      "distribution's parameters (the C API returns no parameter columns)")
+        if distribution_kwargs:
+            raise NotImplementedError(f"fcast: DistributionLoss({distribution!r}, "
+                                      f"{', '.join(f'{k}={v!r}' for k, v in distribution_kwargs.items())}): "
+                                      "distribution_kwargs are not supported: fcast makes the distribution from "
+                                      "the network's outputs alone")
+        if horizon_weight is not None:
+            raise NotImplementedError("fcast: DistributionLoss(horizon_weight=...) is not supported")
+        super().__init__(level, quantiles, None, distribution=distribution, num_samples=num_samples)
+        self._params = {"distribution": distribution, **self._params}   # distribution first, as in the call
+        self._c_name, self.param_names = _DISTRIBUTIONS[distribution]
+        self.distribution, self.num_samples, self.return_params = distribution, num_samples, False
+        self.distribution_kwargs = {}
+        self.output_names = [""] + self.output_names
+
+    @property
+    def outputsize_multiplier(self):
+        """The network's outputs per point: the distribution's parameters."""
+        return len(self.param_names)
+
+    def _settings(self):
+        samples = self.num_samples
+        samples = str(int(samples)) if isinstance(samples, numbers.Integral) else str(samples)
+        return super()._settings() + self._quantile_settings() + [("num-samples", samples)]
 
 
 class IQLoss(_Loss):
