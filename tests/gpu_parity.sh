@@ -128,6 +128,26 @@ for s in standard robust; do
           "[ -s $tmp/data_dev.safetensors ] && cmp -s $tmp/data_dev.safetensors $tmp/data_host.safetensors"
     rm -f "$tmp/data_dev.safetensors" "$tmp/data_host.safetensors"
 done
+# DistributionLoss: its likelihood reads each window's unscaled target, shift
+# and scale on the device (the data path's out_raw, shift, scale): the
+# host path's bits, through graphs the plain launches' bits, and the CPU's
+# accuracy (eval scores the sample mean)
+dist=("${run[@]}" --loss normal --val-size 12 --val-check-steps 10)
+"$fcast" train "${dist[@]}" --device cuda --out "$tmp/dist_dev.safetensors" 2> "$tmp/dist.err"
+check "DistributionLoss (normal) training on the GPU completes" "[ -s $tmp/dist_dev.safetensors ]"
+FCAST_TEST_HOST_BATCHES=1 "$fcast" train "${dist[@]}" --device cuda --out "$tmp/dist_host.safetensors" 2>/dev/null
+check "DistributionLoss on the GPU data path: the host path's model file" \
+      "cmp -s $tmp/dist_dev.safetensors $tmp/dist_host.safetensors"
+"$fcast" train "${dist[@]}" --device cuda --cuda-graph off --out "$tmp/dist_nograph.safetensors" 2>/dev/null
+check "DistributionLoss through graphs equals plain launches" "same_weights $tmp/dist_dev.safetensors $tmp/dist_nograph.safetensors"
+"$fcast" train "${dist[@]}" --device cpu --out "$tmp/dist_cpu.safetensors" 2>/dev/null
+for dev in cpu dev; do
+    "$fcast" eval --model "$tmp/dist_$dev.safetensors" --train "$tmp/train.csv" --test "$tmp/test.csv" --season 12 \
+        --device "$( [ $dev = cpu ] && echo cpu || echo cuda )" --out "$tmp/dist_eval_$dev.txt" 2>/dev/null
+done
+check "DistributionLoss accuracy alike: the sample mean's MAE on the test months within 5%" \
+      "awk -v a=$(mae "$tmp/dist_eval_cpu.txt") -v b=$(mae "$tmp/dist_eval_dev.txt") 'BEGIN{d=a-b; if(d<0)d=-d; exit !(a > 0 && d <= 0.05*a)}'"
+
 for p in bf16 fp16; do
     "$fcast" train "${run[@]}" --device cuda --precision $p --out "$tmp/$p.safetensors"
     check "$p training on the GPU completes" "[ \$? -eq 0 ] && [ -s $tmp/$p.safetensors ]"
