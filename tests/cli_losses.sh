@@ -73,8 +73,15 @@ check "normal: lo-90 <= lo-80 <= median <= hi-80 <= hi-90 on every row" "awk -F,
 check "poisson: every column >= 0" "awk -F, 'NR > 1 { for (i = 3; i <= NF; i++) if (\$i < 0) bad = 1 } END { exit bad }' $tmp/poisson.csv"
 "$fcast" predict --model "$tmp/normal.safetensors" --data "$data" --out "$tmp/normal2.csv" 2> /dev/null
 check "normal: the same forecast twice" "cmp -s $tmp/normal.csv $tmp/normal2.csv"
-"$fcast" predict --model "$tmp/normal.safetensors" --data "$data" --level 80 --out "$tmp/x.csv" > "$tmp/err.txt" 2>&1
-check "normal: levels at predict time leave its own quantiles (as mq)" "head -1 $tmp/x.csv | grep -q 'MLP-hi-90'"
+# predict --level draws at the levels' quantiles, as neuralforecast's predict(level=...): the mean, then the
+# bounds (no median); the draws are the same, so the 80 % bounds equal the trained forecast's
+"$fcast" predict --model "$tmp/normal.safetensors" --data "$data" --level 95,80 --out "$tmp/x.csv" > "$tmp/err.txt" 2>&1
+check "normal: predict --level 95,80 gives MLP, MLP-lo-95, MLP-lo-80, MLP-hi-80, MLP-hi-95" \
+      "head -1 $tmp/x.csv | grep -qx 'unique_id,ds,MLP,MLP-lo-95,MLP-lo-80,MLP-hi-80,MLP-hi-95'"
+check "normal: its 80 % bounds and mean are the trained forecast's" \
+      "cmp -s <(cut -d, -f1-3,5,6 $tmp/x.csv | tail -n +2) <(cut -d, -f1-3,6,7 $tmp/normal.csv | tail -n +2)"
+check "normal: the 95 % bounds outside the 80 % ones on every row" \
+      "awk -F, 'NR > 1 && !(\$4 <= \$5 && \$6 <= \$7) { bad = 1 } END { exit bad }' $tmp/x.csv"
 
 "$fcast" train --data "$data" "${small[@]}" --loss huber --huber-delta 0.5 --out "$tmp/huber2.safetensors" 2>/dev/null
 check "same flags give the same model file" "cmp -s $tmp/huber.safetensors $tmp/huber2.safetensors"

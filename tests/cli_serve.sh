@@ -66,7 +66,10 @@ for r in csv.DictReader(open("data/monthly_classics.csv")):
 json.dump({"series": list(series.values())}, open(f"{tmp}/request.json", "w"))
 one = series["gas"]
 json.dump({"series": [one], "h": 3}, open(f"{tmp}/request_h3.json", "w"))
+json.dump({"series": [one], "level": [80]}, open(f"{tmp}/request_level.json", "w"))
 EOF
+check "a DistributionLoss model asked for levels: refused (400), naming fcast predict --level" \
+      "[ \"\$(code POST /v1/models/studentt/forecast -H 'Content-Type: application/json' --data-binary @$tmp/request_level.json)\" = 400 ] && body POST /v1/models/studentt/forecast -H 'Content-Type: application/json' --data-binary @$tmp/request_level.json | grep -q 'predict --level'"
 body POST /v1/models/nhits/forecast -H 'Content-Type: application/json' --data-binary @"$tmp/request.json" \
      > "$tmp/served.json"
 python3 - "$tmp" <<'EOF' > "$tmp/json_check.txt"

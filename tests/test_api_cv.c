@@ -222,9 +222,49 @@ static void conformal_intervals(void) {
     fcast_data_free(all);
 }
 
+/* 6. A distribution model's draws at other quantiles: fcast_predict_levels
+ * and fcast_predict_quantiles give the sample mean and the asked quantiles,
+ * drawn from the same samples as fcast_predict's trained quantiles (the
+ * draws are keyed by the window), so shared quantiles have equal bits;
+ * other losses are refused. */
+static void distribution_quantiles(void) {
+    fcast_data *all = panel(INDPTR);
+    fcast_config *c = config();
+    CHECK(fcast_config_set(c, "loss", "normal") == FC_OK && fcast_config_set(c, "level", "80") == FC_OK);
+    fcast_model *m = NULL;
+    CHECK_MSG(fcast_train(c, all, NULL, NULL, NULL, &m) == FC_OK, "%s", fc_last_error());
+    CHECK(fcast_model_outputs(m) == 4);   /* mean, median, lo-80, hi-80 */
+    float own[2 * H * 4], lv[2 * H * 5], q[2 * H * 3];
+    const double levels[2] = {95, 80}, qs[2] = {0.9, 0.1};
+    CHECK(fcast_predict(m, all, own, 2 * H * 4) == FC_OK);
+    CHECK_MSG(fcast_predict_levels(m, all, NULL, levels, 2, lv, 2 * H * 5) == FC_OK, "%s", fc_last_error());
+    CHECK_MSG(fcast_predict_quantiles(m, all, NULL, qs, 2, q, 2 * H * 3) == FC_OK, "%s", fc_last_error());
+    for (size_t i = 0; i < 2 * H; i++) {
+        const float *o = own + 4 * i, *l = lv + 5 * i, *r = q + 3 * i;   /* l: mean, lo-95, lo-80, hi-80, hi-95 */
+        CHECK(l[0] == o[0] && r[0] == o[0]);
+        CHECK(l[2] == o[2] && l[3] == o[3] && r[1] == o[2] && r[2] == o[3]);   /* 0.1 and 0.9: lo-80, hi-80 */
+        CHECK(l[1] <= l[2] && l[3] <= l[4]);
+    }
+    CHECK(fcast_predict_quantiles(m, all, NULL, qs, 2, q, 2 * H * 3 - 1) == FC_ERR_INVALID);
+    const double bad[1] = {1.0};
+    CHECK(fcast_predict_quantiles(m, all, NULL, bad, 1, q, 2 * H * 3) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "not strictly between 0 and 1");
+    fcast_config *p = config();
+    fcast_model *plain = NULL;
+    CHECK(fcast_train(p, all, NULL, NULL, NULL, &plain) == FC_OK);
+    CHECK(fcast_predict_quantiles(plain, all, NULL, qs, 2, q, 2 * H * 3) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "draws no samples");
+    fcast_model_free(plain);
+    fcast_config_free(p);
+    fcast_model_free(m);
+    fcast_config_free(c);
+    fcast_data_free(all);
+}
+
 int main(void) {
     fill_y();
     conformal_intervals();
+    distribution_quantiles();
     window_zero_is_a_cut_training();
     refit_cancel_and_refusals();
     return CHECK_DONE();

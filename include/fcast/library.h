@@ -219,9 +219,19 @@ fc_status fcast_predict_future(const fcast_model *m, const fcast_data *history, 
  * 1 + 2 n_levels) row-major: per point the forecast, then the lower bounds
  * from the widest level in, then the upper bounds from the narrowest out,
  * as neuralforecast's columns (NHITS, NHITS-lo-90, NHITS-lo-80,
- * NHITS-hi-80, NHITS-hi-90). n_levels 0: fcast_predict_future. */
+ * NHITS-hi-80, NHITS-hi-90). n_levels 0: fcast_predict_future. A model
+ * trained with a distribution loss (normal, studentt, ...) gives the same
+ * layout drawn at the levels' quantiles (at most 7 levels): its sample
+ * mean, then the bounds, as neuralforecast's predict(level=...). */
 fc_status fcast_predict_levels(const fcast_model *m, const fcast_data *history, const fcast_data *future,
                                const double *levels, size_t n_levels, float *out, size_t capacity);
+/* A distribution model's forecast drawn at quantiles q (in (0, 1),
+ * distinct, at most 15), as neuralforecast's predict(quantiles=...): out
+ * (n_series, h, 1 + n) row-major, per point the sample mean, then the
+ * quantiles sorted ascending (columns NHITS, NHITS_ql0.1, ...). Another
+ * loss is refused. */
+fc_status fcast_predict_quantiles(const fcast_model *m, const fcast_data *history, const fcast_data *future,
+                                  const double *q, size_t n, float *out, size_t capacity);
 /* 1 when the model was trained with conformal intervals. */
 int fcast_model_has_intervals(const fcast_model *m);
 /* A data-parallel job started by mpirun (docs/distributed.md): this

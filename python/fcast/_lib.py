@@ -87,6 +87,8 @@ _SIGNATURES = {
     "fcast_predict_future": (c_int, [c_void_p, c_void_p, c_void_p, POINTER(c_float), c_size_t]),
     "fcast_predict_levels": (c_int, [c_void_p, c_void_p, c_void_p, POINTER(c_double), c_size_t, POINTER(c_float),
                                      c_size_t]),
+    "fcast_predict_quantiles": (c_int, [c_void_p, c_void_p, c_void_p, POINTER(c_double), c_size_t, POINTER(c_float),
+                                        c_size_t]),
     "fcast_model_has_intervals": (c_int, [c_void_p]),
     "fcast_model_h": (c_size_t, [c_void_p]),
     "fcast_model_input_size": (c_size_t, [c_void_p]),

@@ -143,12 +143,23 @@ static fc_status sorted_levels(const double *levels, size_t n, double *sorted) {
     return FC_OK;
 }
 
+/* A distribution model's forecast at the levels' quantiles: the mean, then
+ * the bounds (fc_loss_draw_levels), in the conformal intervals' layout. */
+static fc_status predict_drawn_levels(const fcast_model *m, const fcast_data *history, const fcast_data *future,
+                                      const double *sorted, size_t n_levels, float *out, size_t capacity) {
+    fcast_model drawn = *m;   /* the forecaster by value: its loss's quantiles are this call's */
+    FC_TRY(fc_loss_draw_levels(&drawn.f.loss, sorted, n_levels));
+    return fcast_predict_future(&drawn, history, future, out, capacity);
+}
+
 static fc_status fcast_predict_levels_body(const fcast_model *m, const fcast_data *history,
                                            const fcast_data *future, const double *levels, size_t n_levels,
                                            float *out, size_t capacity) {
     if (!n_levels) return fcast_predict_future(m, history, future, out, capacity);
     double sorted[FC_MAX_LEVELS];
     FC_TRY(sorted_levels(levels, n_levels, sorted));
+    if (fc_loss_kind_is_distribution(m->f.loss.kind)) return predict_drawn_levels(m, history, future, sorted, n_levels,
+                                                                                  out, capacity);
     if (!fcast_model_has_intervals(m))
         return fc_error(FC_ERR_INVALID, "fcast_predict_levels: the model has no conformal intervals (train it with "
                         "prediction-intervals = conformal)");
@@ -195,6 +206,26 @@ fc_status fcast_model_load(const char *path, fcast_model **out) {
 fc_status fcast_predict_future(const fcast_model *m, const fcast_data *history, const fcast_data *future, float *out,
                                size_t capacity) {
     return fc_api_words(fcast_predict_future_body(m, history, future, out, capacity));
+}
+
+/* Quantiles in (0, 1), distinct, at most FC_MAX_QUANTILES, drawn sorted. */
+static fc_status fcast_predict_quantiles_body(const fcast_model *m, const fcast_data *history,
+                                              const fcast_data *future, const double *q, size_t n, float *out,
+                                              size_t capacity) {
+    if (!m || !m->f.model || !q)
+        return fc_error(FC_ERR_INVALID, "fcast_predict_quantiles: model and quantiles are needed");
+    if (!fc_loss_kind_is_distribution(m->f.loss.kind))
+        return fc_error(FC_ERR_INVALID, "fcast_predict_quantiles: the model's loss %s draws no samples: quantiles "
+                        "come from a distribution loss (normal, studentt, poisson, negative-binomial)",
+                        fc_loss_name(m->f.loss));
+    fcast_model drawn = *m;   /* the forecaster by value: its loss's quantiles are this call's */
+    FC_TRY(fc_loss_set_quantiles(&drawn.f.loss, q, n, "fcast_predict_quantiles"));
+    return fcast_predict_future(&drawn, history, future, out, capacity);
+}
+
+fc_status fcast_predict_quantiles(const fcast_model *m, const fcast_data *history, const fcast_data *future,
+                                  const double *q, size_t n, float *out, size_t capacity) {
+    return fc_api_words(fcast_predict_quantiles_body(m, history, future, q, n, out, capacity));
 }
 
 fc_status fcast_predict_levels(const fcast_model *m, const fcast_data *history, const fcast_data *future,

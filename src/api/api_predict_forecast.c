@@ -42,7 +42,10 @@ static fc_status forecast_one(const fc_predict_run *r, fc_predict_model *pm, con
     int intervals = pm->cols.intervals;
     float *raw = intervals ? fc_calloc(N, width * sizeof(float), "forecasts") : pm->values;
     if (!raw) return FC_ERR_MEMORY;
-    fc_status st = forecast_raw(pm, ds, ext, raw);
+    fc_loss_spec trained = pm->f.loss;   /* a distribution drawn at the levels' quantiles for this forecast */
+    fc_status st = pm->cols.draws_levels ? fc_loss_draw_levels(&pm->f.loss, r->levels, r->n_levels) : FC_OK;
+    if (st == FC_OK) st = forecast_raw(pm, ds, ext, raw);
+    pm->f.loss = trained;
     if (st == FC_OK && intervals) st = fc_columns_fill(&pm->f, &pm->cols, ds, raw, r->levels, r->n_levels, pm->values);
     if (intervals) free(raw);
     return st;

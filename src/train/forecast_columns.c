@@ -11,10 +11,18 @@ fc_status fc_columns_of(const fc_forecaster *f, const char *name, const double *
     memset(out, 0, sizeof *out);
     snprintf(out->name, sizeof out->name, "%s", name);
     const fc_model_config *c = &f->model->cfg;
-    int quantiles = c->n_outputs > 1 || f->loss.kind == FC_LOSS_QUANTILE || fc_loss_kind_is_distribution(f->loss.kind);
+    int dist = fc_loss_kind_is_distribution(f->loss.kind);
+    int quantiles = c->n_outputs > 1 || f->loss.kind == FC_LOSS_QUANTILE || dist;
     out->n_cols = quantiles ? fc_forecast_width(f) : 1;
     for (size_t q = 0; quantiles && q < out->n_cols; q++) fc_loss_output_name(&f->loss, q, out->suffix_text[q]);
-    out->levels_ignored = quantiles && n_levels;
+    out->levels_ignored = quantiles && n_levels && !dist;
+    if (dist && n_levels) {   /* the mean, then the levels' bounds as conformal intervals name them */
+        char names[2 * FC_MAX_LEVELS][FC_LEVEL_NAME_MAX];
+        fc_conformal_suffixes(levels, n_levels, names);
+        for (size_t j = 0; j < 2 * n_levels; j++) memcpy(out->suffix_text[1 + j], names[j], sizeof names[j]);
+        out->n_cols = 1 + 2 * n_levels;
+        out->draws_levels = 1;
+    }
     if (n_levels && !quantiles) {
         if (!f->conformal)
             return fc_error(FC_ERR_INVALID, "level: %s was trained without --prediction-intervals conformal "

@@ -7,6 +7,10 @@
  *                               time do not change them, as neuralforecast)
  *   conformal, levels asked:    NHITS, NHITS-lo-95, NHITS-lo-80, NHITS-hi-80,
  *                               NHITS-hi-95 (train/conformal.h)
+ *   distribution:               NHITS, NHITS-median, NHITS-lo-90, ... (its own
+ *                               quantiles); levels asked: NHITS, NHITS-lo-95,
+ *                               ..., NHITS-hi-95, drawn at the levels'
+ *                               quantiles (neuralforecast's predict(level))
  *   point loss, levels asked:   an error (neuralforecast's too). */
 #ifndef FC_TRAIN_FORECAST_COLUMNS_H
 #define FC_TRAIN_FORECAST_COLUMNS_H
@@ -23,6 +27,8 @@ typedef struct {
     const char *suffixes[FC_MAX_COLUMNS];           /* point at suffix_text */
     int intervals;                                  /* conformal columns after the point */
     int levels_ignored;                             /* levels asked of a quantile-loss model */
+    int draws_levels;                               /* a distribution drawn at the levels' quantiles
+                                                       (fc_loss_draw_levels): its own columns replaced */
 } fc_column_set;
 
 /* The columns of f under `name` for the levels asked (n_levels 0: none). */

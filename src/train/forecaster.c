@@ -82,6 +82,20 @@ fc_status fc_loss_set_levels(fc_loss_spec *s, const long *levels, size_t n, cons
     return FC_OK;
 }
 
+fc_status fc_loss_draw_levels(fc_loss_spec *s, const double *levels, size_t n) {
+    if (!fc_loss_kind_is_distribution(s->kind) || n == 0 || 2 * n > FC_MAX_QUANTILES)
+        return fc_error(FC_ERR_INVALID, "level: a %s model draws at 1 to %d levels, not %zu", fc_loss_kind_name(s->kind),
+                        FC_MAX_QUANTILES / 2, n);
+    double q[FC_MAX_QUANTILES];
+    for (size_t i = 0; i < n; i++) {
+        q[n - 1 - i] = (50.0 - levels[i] / 2.0) / 100.0;   /* levels ascending: the lower bounds descend */
+        q[n + i] = (50.0 + levels[i] / 2.0) / 100.0;
+    }
+    FC_TRY(fc_loss_set_quantiles(s, q, 2 * n, "level"));
+    s->from_level = 1;
+    return FC_OK;
+}
+
 static fc_status check_quantile(double q, const char *what) {
     if (!(q > 0.0 && q < 1.0)) return fc_error(FC_ERR_INVALID, "%s: quantile %g is not strictly between 0 and 1", what, q);
     if ((float)q <= 0.0f || (float)q >= 1.0f)

@@ -56,6 +56,12 @@ fc_loss_spec fc_loss_default(fc_loss_kind kind);
  * 2 n interval bounds in increasing order. FC_ERR_INVALID, with a message
  * naming `what` (a flag or a file's field), on a bad list. */
 fc_status fc_loss_set_levels(fc_loss_spec *s, const long *levels, size_t n, const char *what);
+/* A distribution's quantiles for a forecast at prediction-interval levels
+ * (sorted ascending, in (0, 100), at most FC_MAX_LEVELS; predict's): the
+ * bounds (50 -+ l / 2) / 100 of every level, sorted, without the median,
+ * as neuralforecast's level_to_quantiles; the forecast's columns are then
+ * the mean and those bounds. FC_ERR_INVALID for another loss. */
+fc_status fc_loss_draw_levels(fc_loss_spec *s, const double *levels, size_t n);
 /* MQ's quantiles as given (quantiles_to_outputs keeps their order): each
  * in (0, 1), distinct, at most FC_MAX_QUANTILES. */
 fc_status fc_loss_set_quantiles(fc_loss_spec *s, const double *q, size_t n, const char *what);

@@ -202,8 +202,33 @@ def test_drop_last_loader_is_drop_last(monthly):
         forecast(monthly, batch_size=5, drop_last_loader=True)
 
 
+def test_start_padding_enabled_is_start_padding(monthly, cli, fcast_bin, tmp_path):
+    """start_padding_enabled=True pads input_size - 1 zeros before every
+    series (the C key start-padding): series shorter than input_size train,
+    as in neuralforecast, which refuses them without it; the forecast is
+    the CLI's `fcast train --start-padding` model's."""
+    assert dict(NHITS(h=6, input_size=24, start_padding_enabled=True)._settings())["start-padding"] == "on"
+    assert "start-padding" not in dict(NHITS(h=6, input_size=24)._settings())
+    short = monthly.groupby("unique_id").head(20).reset_index(drop=True)   # 20 points, input_size 24
+    with pytest.raises(ValueError, match="fewer than input_size 24: .*start_padding_enabled"):
+        NeuralForecast(models=[NHITS(h=6, input_size=24, **SMALL)], freq="MS").fit(short)
+    nf = NeuralForecast(models=[NHITS(h=6, input_size=24, start_padding_enabled=True, **SMALL)], freq="MS")
+    nf.fit(short)
+    ours = nf.predict()
+    assert len(ours) == 4 * 6 and np.isfinite(ours["NHITS"]).all()
+    data, out = tmp_path / "short.csv", tmp_path / "padded.safetensors"
+    short.to_csv(data, index=False)
+    subprocess.run([fcast_bin, "train", "--model", "nhits", "--h", "6", "--input-size", "24", "--max-steps", "20",
+                    "--windows-batch-size", "128", "--mlp-units", "64:64,64:64,64:64", "--start-padding",
+                    "--freq", "MS", "--data", str(data), "--out", str(out), "--device", "cpu"],
+                   check=True, capture_output=True)
+    theirs = cli(out, short)
+    assert list(theirs["unique_id"]) == list(ours["unique_id"])
+    np.testing.assert_allclose(ours["NHITS"].to_numpy(), theirs["NHITS"].to_numpy(), rtol=1e-6, atol=1e-6)
+
+
 @pytest.mark.parametrize("name, value, words", [
-    ("start_padding_enabled", True, "no zero padding"), ("pooling_mode", "AvgPool1d", "MaxPool1d only")])
+    ("gradient_clip_algorithm", "value", "gradient norm only"), ("pooling_mode", "AvgPool1d", "MaxPool1d only")])
 def test_fixed_arguments_say_why(name, value, words):
     with pytest.raises(NotImplementedError, match=f"{name}.*{words}"):
         NHITS(h=12, input_size=24, **{name: value})
