@@ -6,7 +6,9 @@ a dict of distributions or an optuna-style function of a trial, run on
 fcast with neither library installed.
 
 Draws come from numpy's generator, not ray's or optuna's streams: the
-same seed gives the same trials on fcast, other values than ray's.
+same seed gives the same trials on fcast, other values than ray's. (With
+optuna installed, backend='optuna' calls a config with optuna's own
+Trial instead: fcast/auto.py.)
 """
 import math
 import types
@@ -53,7 +55,10 @@ class Uniform(_Domain):
         self.lower, self.upper, self.log, self.q = float(lower), float(upper), log, q
 
     def suggest(self, trial, name):
-        return trial.suggest_float(name, self.lower, self.upper, log=self.log, step=self.q)
+        """A quantized log-uniform draws log-uniform, its step dropped, as
+        neuralforecast's _ray_config_to_optuna (optuna's suggest_float takes
+        no step with log)."""
+        return trial.suggest_float(name, self.lower, self.upper, log=self.log, step=None if self.log else self.q)
 
     def __repr__(self):
         kind = "loguniform" if self.log else "quniform" if self.q else "uniform"

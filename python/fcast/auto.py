@@ -9,24 +9,43 @@ then trained on all the data (refit_with_val=True, or an
 early_stop_patience_steps in config: with val_size still held out) and
 forecasts. The column is the class name (AutoNHITS) or alias.
 
+The search, by backend:
+
+* backend='optuna' with optuna installed: optuna's study, as
+  neuralforecast's _optuna_tune_model makes it (create_study(sampler,
+  direction="minimize")), driven by ask and tell: study.ask() gives the
+  optuna Trial that `config(trial)` is called with, fcast trains and scores
+  the trial, study.tell(trial, score) (a trial without a score: tell with
+  state FAIL, as optuna fails an objective's NaN). search_alg is any optuna
+  sampler, used as given (a copy per fit, as neuralforecast deep-copies
+  it); None or ray's BasicVariantGenerator (neuralforecast's default)
+  stand for optuna's default TPESampler, as in neuralforecast, but seeded
+  1 (TPESampler(seed=1)) where neuralforecast's is unseeded, so that a
+  script gives the same trials each run; "random" is RandomSampler(seed=1).
+  The study is kept as `study`.
+* otherwise (backend='ray'; or backend='optuna' without optuna
+  installed, which a one-time warning says): random search, drawn with
+  fcast's generator (_space.py), seed 1 as neuralforecast's default
+  BasicVariantGenerator(random_state=1); ray is not needed. search_alg None, "random", ray's BasicVariantGenerator or
+  optuna's RandomSampler search that way (their own seeds cannot be read:
+  fcast's stream is not theirs anyway); TPE and the other searchers are
+  refused by name (with optuna installed, backend='optuna' runs them).
+
 Differences, on purpose:
 
-* random search only, drawn with fcast's generator (_space.py), seed 1
-  as neuralforecast's default BasicVariantGenerator(random_state=1):
-  ray and optuna are not needed. search_alg None, "random", ray's
-  BasicVariantGenerator or optuna's RandomSampler search that way (their
-  own seeds cannot be read: fcast's stream is not theirs anyway); TPE and
-  the other searchers are refused by name (`fcast tune --sampler tpe` has
-  TPE).
 * a trial's score is its best validation loss, the loss of the weights
   fcast keeps (docs/training.md: fcast keeps the best validated weights);
   neuralforecast reports its last check.
 * results is a pandas DataFrame, a row per trial: trial, loss,
   train_loss, seconds and its values as config/<name> (the columns of
   ray's ResultGrid.get_dataframe()), not ray's ResultGrid or optuna's
-  Study; best_config holds the chosen values.
+  Study (under optuna, `study` is the Study, its trials with
+  neuralforecast's user_attrs ALL_PARAMS and METRICS); best_config holds
+  the chosen values.
 """
+import copy
 import time
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -46,13 +65,52 @@ _RANDOM = ("BasicVariantGenerator", "RandomSampler")   # ray's and optuna's rand
 _INTEGERS = ("batch_size", "windows_batch_size", "max_steps")
 
 
+_warned = set()   # the one-time warnings given ("no optuna")
+
+
+def _optuna():
+    """The optuna module when it can be imported, else None. Looked up at
+    each use, not once at import, so that installing it (or a test's
+    stand-in in sys.modules) takes effect."""
+    try:
+        import optuna
+    except ImportError:
+        return None
+    return optuna
+
+
 def _check_search_alg(search_alg):
+    """Random search's searchers (fcast's own search, without optuna)."""
     name = type(search_alg).__name__
-    if search_alg is None or search_alg == "random" or name in _RANDOM:
+    if search_alg is None or (isinstance(search_alg, str) and search_alg == "random") or name in _RANDOM:
         return
-    raise NotImplementedError(f"fcast: search_alg={name}: fcast's Auto models search at random only "
-                              "(None, 'random', BasicVariantGenerator, RandomSampler); for TPE use "
-                              "`fcast tune --sampler tpe` (docs/evaluation.md)")
+    raise NotImplementedError(f"fcast: search_alg={name}: fcast's random search (backend='ray', or 'optuna' "
+                              "without optuna installed) takes None, 'random', BasicVariantGenerator or "
+                              "RandomSampler; backend='optuna' with optuna installed runs any optuna sampler "
+                              "(TPESampler, ...); or use `fcast tune --sampler tpe` (docs/evaluation.md)")
+
+
+def _sampler(optuna, search_alg, make=True):
+    """The optuna sampler of search_alg, as neuralforecast's
+    _optuna_tune_model picks it: an optuna sampler as given; anything else
+    (its default BasicVariantGenerator, or None) optuna's default
+    TPESampler, seeded here; fcast's "random", a seeded RandomSampler.
+    Other searchers (ray's) are refused: neuralforecast would drop them
+    for TPE unsaid. make=False: the check alone."""
+    if isinstance(search_alg, optuna.samplers.BaseSampler):
+        return search_alg
+    if isinstance(search_alg, str) and search_alg == "random":
+        return optuna.samplers.RandomSampler(seed=_SEED) if make else None
+    if search_alg is None or type(search_alg).__name__ == "BasicVariantGenerator":
+        return optuna.samplers.TPESampler(seed=_SEED) if make else None
+    raise NotImplementedError(f"fcast: search_alg={type(search_alg).__name__} with backend='optuna': an optuna "
+                              "sampler (optuna.samplers.TPESampler(), RandomSampler(), ...) or None (TPESampler)")
+
+
+def _warn_once(key, message):
+    if key not in _warned:
+        _warned.add(key)
+        warnings.warn(message, UserWarning, stacklevel=5)   # the user's fit or cross_validation
 
 
 def _optuna_function(config):
@@ -114,7 +172,11 @@ class BaseAuto:
         if callbacks is not None:
             raise NotImplementedError("fcast: callbacks: fcast's search runs no ray or optuna callbacks "
                                       "(verbose=True prints each trial; results holds them all)")
-        _check_search_alg(search_alg)
+        optuna = _optuna() if backend == "optuna" else None
+        if optuna is not None:
+            _sampler(optuna, search_alg, make=False)   # refused now, not at fit
+        else:
+            _check_search_alg(search_alg)
         self._check_options(ray_options, optuna_options)
         config = self.get_default_config(h, backend) if config is None else config
         if backend == "ray" and not isinstance(config, dict):
@@ -130,7 +192,7 @@ class BaseAuto:
         self.refit_with_val = refit_with_val or "early_stop_patience_steps" in probe
         self.futr_exog_list, self.hist_exog_list, self.stat_exog_list = (
             list(probe.get(k) or []) for k in ("futr_exog_list", "hist_exog_list", "stat_exog_list"))
-        self.model, self.results = None, None
+        self.model, self.results, self.study = None, None, None
 
     def _check_options(self, ray_options, optuna_options):
         """ray_options' cpus and gpus are the old arguments'; what changes a
@@ -140,7 +202,9 @@ class BaseAuto:
                 if getattr(ray_options, name, None) is not None:
                     raise NotImplementedError(f"fcast: ray_options.{name}: fcast's search runs without ray")
         if optuna_options is not None and any(vars(optuna_options).values()):
-            raise NotImplementedError("fcast: optuna_options: fcast's search runs without optuna")
+            raise NotImplementedError("fcast: optuna_options: fcast makes the study itself (create_study with the "
+                                      "sampler and direction='minimize', then ask and tell); study and create_study "
+                                      "arguments are not supported")
         self._ray_gpus = getattr(ray_options, "gpus", None)
 
     @classmethod
@@ -176,10 +240,10 @@ class BaseAuto:
         extra = [("val-size", str(val_size))] if val_size else []
         return _Training(model._config(extra), self._panel, name, verbose, words=model._words).run()
 
-    def _trial(self, number, rng, val_size):
+    def _trial(self, trial, number, val_size):
         """A row of results: the trial's values, its best validation loss
-        (NaN when no check ran), last train loss and seconds."""
-        trial = Trial(number, rng)
+        (NaN when no check ran), last train loss and seconds. trial is
+        fcast's Trial or optuna's."""
         values = self._values(trial)
         start = time.monotonic()
         report = train_report(self._train(self._make(values), val_size, f"{self!r} trial {number}", False))
@@ -189,14 +253,53 @@ class BaseAuto:
             print(f"{self!r}: trial {number}: loss {row['loss']:.6g} {values}", flush=True)
         return row
 
+    def _study(self):
+        """optuna's study for this search (backend='optuna' with optuna
+        installed), or None: fcast's random search."""
+        if self.backend != "optuna":
+            return None
+        optuna = _optuna()
+        if optuna is None:
+            _warn_once("no optuna", "fcast: backend='optuna' but optuna is not installed: the Auto models search "
+                                    "at random (numpy's generator, seed 1) instead of with an optuna sampler "
+                                    "(neuralforecast's default: TPESampler); `pip install optuna` to search with "
+                                    "optuna")
+            return None
+        sampler = _sampler(optuna, copy.deepcopy(self.search_alg))   # a copy: each fit draws the same trials
+        return optuna.create_study(sampler=sampler, direction="minimize")
+
+    @staticmethod
+    def _tell(study, trial, row, values):
+        """A trial's score told to optuna, with neuralforecast's user_attrs
+        (ALL_PARAMS, METRICS); a trial without one told failed."""
+        trial.set_user_attr("ALL_PARAMS", values)
+        trial.set_user_attr("METRICS", {"loss": float(row["loss"]), "train_loss": float(row["train_loss"])})
+        if np.isfinite(row["loss"]):
+            study.tell(trial, float(row["loss"]))
+        else:
+            study.tell(trial, state=_optuna().trial.TrialState.FAIL)
+
     def _search(self, panel, val_size, name, verbose):
-        """neuralforecast's BaseAuto.fit up to the refit: the trials, results, the best model."""
+        """neuralforecast's BaseAuto.fit up to the refit: the trials (optuna's
+        ask and tell, or random search), results, the best model."""
         self._panel, val_size = panel, val_size if val_size > 0 else self.h
+        study = self._study()
         rng, rows, start = np.random.default_rng(_SEED), [], time.monotonic()
         for number in range(self.num_samples):
             if self.time_budget is not None and time.monotonic() - start >= self.time_budget:
                 break
-            rows.append(self._trial(number, rng, val_size))
+            if study is None:
+                rows.append(self._trial(Trial(number, rng), number, val_size))
+                continue
+            trial = study.ask()
+            try:
+                row = self._trial(trial, number, val_size)
+            except BaseException:   # a trial that cannot train (or Ctrl-C): failed, as optuna's optimize marks it
+                study.tell(trial, state=_optuna().trial.TrialState.FAIL)
+                raise
+            self._tell(study, trial, row, {k[len("config/"):]: v for k, v in row.items() if k.startswith("config/")})
+            rows.append(row)
+        self.study = study
         configs = [{k[len("config/"):]: v for k, v in row.items() if k.startswith("config/")} for row in rows]
         self.results = pd.DataFrame(rows)
         scored = self.results[np.isfinite(self.results["loss"])]

@@ -20,6 +20,7 @@ from ._data import Handle, Panel, _offset
 from ._insample import windows
 from ._saved import read_frame, write_frame
 from ._lib import FC_OK, PROGRESS_FN, check, error, lib
+from ._progress import Progress, cv_trainings
 
 _META = "fcast.json"
 _FORMAT = "fcast-neuralforecast-1"
@@ -33,11 +34,14 @@ class _Training:
     would see it when the whole run ends. The worker holds no GIL while in
     C (ctypes releases it), so the waiting costs nothing."""
 
-    def __init__(self, config, panel, name, verbose, cv=None, words=str):
+    def __init__(self, config, panel, name, verbose, cv=None, words=str, progress=None):
         self.cancel = ctypes.c_int(0)   # fcast_train's cancel flag: training stops after the current step
         self.model = Handle(lib.fcast_model_free if cv is None else lib.fcast_cv_free)
         self.failure = None
         self._name, self._verbose, self._cv, self._words = name, verbose, cv, words
+        if progress is None:   # fit's lines, or a whole cross-validation's (_progress.py)
+            progress = Progress(name) if cv is None else Progress(name, cv_trainings(cv[0], cv[2]), cv[0])
+        self._progress = progress
         self._callback = PROGRESS_FN(self._on_step)   # referenced here for as long as C may call it
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._train, args=(config, panel), name=f"fcast fit {name}")
@@ -61,8 +65,7 @@ class _Training:
             self._done.set()
 
     def _on_step(self, user, step, max_steps, loss):
-        if self._verbose and (step % max(max_steps // 10, 1) == 0 or step == max_steps):
-            print(f"{self._name}: step {step}/{max_steps}, train loss {loss:.6g}", flush=True)
+        self._progress(step, max_steps, loss, self._verbose)
 
     def _wait_for_the_step(self):
         """Waits for the worker after a cancel: at most one step. Another
@@ -404,8 +407,13 @@ class NeuralForecast:
         series' end (or test_size points forecast: n_windows from it).
         Without refit, each model is trained once with those points held
         out; refit=True trains a fresh model per window, refit=k every k
-        windows. The frame has neuralforecast's columns: unique_id, ds,
-        cutoff, one per model output, y.
+        windows. An Auto model searches before training, as neuralforecast's
+        BaseAuto.fit: once on the series less the windows' points without
+        refit, at every refit's cutoff with it. The frame has
+        neuralforecast's columns: unique_id, ds, cutoff, one per model
+        output, y. verbose=True (or a model's enable_progress_bar=True)
+        prints each training's progress on stderr: which training, its
+        windows, the rate and ETA.
 
         fcast trains every model from its initial weights (as
         use_init_models=True); use_fitted, prediction intervals and another
@@ -415,6 +423,8 @@ class NeuralForecast:
                      quantiles=quantiles, **data_kwargs)
         if h is not None and h != self.h:
             raise NotImplementedError(f"fcast: cross_validation(h={h}): fcast forecasts the models' horizon {self.h}")
+        if refit is not True and not refit:
+            refit = False   # 0 (and None) as neuralforecast's `if not refit`: trained once
         if level is not None and any(_point(m) for m in self.models):
             raise NotImplementedError("fcast: cross_validation(level=...) for models without MQLoss or "
                                       "DistributionLoss needs conformal intervals, not in the C API yet")
@@ -429,12 +439,17 @@ class NeuralForecast:
         else:
             self.id_col, self.time_col, self.target_col = id_col, time_col, target_col
             panel = self._history(df, static_df)
-        self._search_before_windows(df if df is not None else self._df, static_df, n_windows, step_size, refit,
-                                    val_size, verbose)
+        data = df if df is not None else self._df
+        if refit is False:
+            self._search_before_windows(data, static_df, n_windows, step_size, val_size, verbose)
         extra = [("val-size", str(int(val_size)))] if val_size else []
         cv = (n_windows, step_size, 0 if refit is False else 1 if refit is True else int(refit))
         frame = None
         for model, name in zip(self.models, self._model_names()):
+            if refit is not False and hasattr(model, "_search"):
+                own = self._cv_auto_refit(model, name, data, static_df, panel, cv, val_size, extra, verbose, level)
+                frame = self._cv_join(frame, own, name)
+                continue
             result = _Training(model._config(extra), panel, name, model._shows_progress(verbose), cv=cv,
                                words=model._words).run()
             # level reaches the models only with refit, as neuralforecast's predict of each window
@@ -485,22 +500,60 @@ class NeuralForecast:
             self._trained[i] = training.model
         self._pending = None
 
-    def _search_before_windows(self, df, static_df, n_windows, step_size, refit, val_size, verbose):
-        """Auto models search on each series without its cross-validation
-        points, as neuralforecast's BaseAuto.fit with test_size holds them
-        out; the best configuration is then cross-validated. With refit,
-        neuralforecast searches again per window: refused."""
+    def _search_before_windows(self, df, static_df, n_windows, step_size, val_size, verbose):
+        """Without refit, Auto models search on each series without its
+        cross-validation points, as neuralforecast's BaseAuto.fit with
+        test_size holds them out; the best configuration is then
+        cross-validated. (With refit, _cv_auto_refit searches per training.)"""
         autos = [(m, n) for m, n in zip(self.models, self._model_names()) if hasattr(m, "_search")]
         if not autos:
             return
-        if refit is not False:
-            raise NotImplementedError(f"fcast: cross_validation(refit={refit!r}) with {autos[0][1]}: fcast searches "
-                                      "an Auto model once, before the first window (refit=False)")
         test = self.h + (n_windows - 1) * step_size
         before = self._without_last(df, test)
         panel = self._history(before, static_df)
         for model, name in autos:
             model._search(panel, val_size, name, model._shows_progress(verbose))
+
+    def _cv_auto_refit(self, model, name, df, static_df, panel, cv, val_size, extra, verbose, level):
+        """An Auto model's cross-validation with refit, as neuralforecast's
+        (its cross_validation calls fit, so BaseAuto.fit, on the points up
+        to each refit's cutoff): for each training (every refit windows),
+        the search on each series up to the cutoff of the training's first
+        window, then the best configuration trained there forecasts the
+        training's windows. That is fcast_cross_validate of those windows
+        alone, trained once, on the series less the points after the last
+        of them: the model the C refit trains at that cutoff, forecasting
+        the same windows from the same histories. The rows come in the
+        other models' order (series, cutoff, ds)."""
+        n_windows, step_size, every = cv
+        trainings = cv_trainings(n_windows, every)
+        frames = []
+        for number, (first, last) in enumerate(trainings):
+            seen = self._without_last(df, self.h + (n_windows - 1 - first) * step_size)
+            model._search(self._history(seen, static_df), val_size, name, model._shows_progress(verbose))
+            part = self._history(self._without_last(df, (n_windows - 1 - last) * step_size), static_df)
+            progress = Progress(name, [(first, last)], n_windows, number, len(trainings))
+            result = _Training(model._config(extra), part, name, model._shows_progress(verbose),
+                               cv=(last - first + 1, step_size, 0), words=model._words, progress=progress).run()
+            frames.append(self._cv_frame(model, name, result, part, None, level))
+        frame = pd.concat(frames, ignore_index=True)
+        series = pd.Index(panel.uids).get_indexer(frame[self.id_col])
+        return frame.iloc[np.argsort(series, kind="stable")].reset_index(drop=True)   # each series' trainings in order
+
+    def _cv_join(self, frame, own, name):
+        """own (one model's rows, _cv_auto_refit's) into frame: the first
+        model's make it; the others' rows must be the same (series, ds,
+        cutoff) and add their columns."""
+        if frame is None:
+            return own
+        keys = [self.id_col, self.time_col, "cutoff"]
+        if len(frame) != len(own) or not frame[keys].reset_index(drop=True).equals(own[keys]):
+            raise ValueError(f"fcast: {name} cross-validated other rows than the first model "
+                             f"({len(own)} and {len(frame)})")
+        for column in own.columns:
+            if column not in keys and column != self.target_col:
+                frame[column] = own[column].to_numpy()
+        return frame
 
     def _cv_windows(self, n_windows, step_size, test_size):
         """n_windows, from test_size when that is given instead (neuralforecast's rule)."""

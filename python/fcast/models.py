@@ -11,7 +11,8 @@ falls in one of these kinds, decided per argument:
   patch_len, ...) by their kebab-case names; and of the Lightning trainer's
   keyword arguments, gradient_clip_val -> clip-grad-norm (Lightning clips
   the norm by default, as fcast), accumulate_grad_batches -> grad-accum,
-  drop_last_loader -> drop-last, and in _trainer.py: precision ("bf16-mixed" -> bf16, "16-mixed" ->
+  drop_last_loader -> drop-last, start_padding_enabled -> start-padding,
+  and in _trainer.py: precision ("bf16-mixed" -> bf16, "16-mixed" ->
   fp16, 32 -> fp32), accelerator and devices -> device ("gpu" -> cuda,
   devices=[N] -> cuda:N; without a usable GPU the fit fails as `fcast
   train --device cuda` does), enable_progress_bar -> fit's progress.
@@ -24,7 +25,7 @@ falls in one of these kinds, decided per argument:
   optimizer=torch.optim.Adam or AdamW with optimizer_kwargs at torch's
   defaults but weight_decay -> optimizer and weight-decay.
 * fixed: arguments fcast does not implement (categorical exogenous
-  inputs, other optimizers, schedulers, start padding, ...). Their neuralforecast
+  inputs, other optimizers, schedulers, ...). Their neuralforecast
   default is accepted; any other value raises NotImplementedError, since
   training without it would give another model.
 * refused: Lightning arguments that would change the answers and that
@@ -59,11 +60,12 @@ _KEYS = {"learning_rate": "lr", "scaler_type": "scaler", "random_seed": "seed", 
          "hist_exog_list": "hist-exog", "stat_exog_list": "stat-exog",
          "early_stop_patience_steps": "early-stop-patience", "n_polynomials": "n-basis",
          "gradient_clip_val": "clip-grad-norm", "accumulate_grad_batches": "grad-accum",
-         "drop_last_loader": "drop-last"}
+         "drop_last_loader": "drop-last", "start_padding_enabled": "start-padding"}
 
 _TRAINING = ("max_steps", "learning_rate", "batch_size", "windows_batch_size", "num_lr_decays",
              "early_stop_patience_steps", "val_check_steps", "step_size", "scaler_type", "random_seed",
-             "gradient_clip_val", "accumulate_grad_batches", "drop_last_loader", "precision")   # precision: in _trainer.py
+             "gradient_clip_val", "accumulate_grad_batches", "drop_last_loader", "start_padding_enabled",
+             "precision")   # precision: in _trainer.py
 
 # neuralforecast's exogenous lists: mapped when not empty (a model kind that
 # takes none refuses them on the C side, as neuralforecast does)
@@ -71,13 +73,12 @@ _EXOG = ("futr_exog_list", "hist_exog_list", "stat_exog_list")
 
 _FIXED = {"cat_exog_list": None,
           "categorical_cardinalities": None, "cat_emb_dim": "fastai", "exclude_insample_y": False,
-          "val_monitor": "ptl/val_loss", "start_padding_enabled": False,
+          "val_monitor": "ptl/val_loss",
           "training_data_availability_threshold": 0.0,
           "lr_scheduler": None, "lr_scheduler_kwargs": None, "gradient_clip_algorithm": "norm"}
 
 # Why a fixed argument's other values are refused (docs/python.md's table)
-_WHY_FIXED = {"start_padding_enabled": "fcast's training windows start at each series' start: no zero padding",
-              "lr_scheduler": "fcast's schedule is neuralforecast's default StepLR (num_lr_decays halvings)",
+_WHY_FIXED = {"lr_scheduler": "fcast's schedule is neuralforecast's default StepLR (num_lr_decays halvings)",
               "lr_scheduler_kwargs": "fcast's schedule is neuralforecast's default StepLR (num_lr_decays halvings)",
               "dropout_prob_theta": "neuralforecast's NBEATS has no dropout either (its blocks raise "
                                     "NotImplementedError('dropout')); NHITS and NBEATSx have it",
@@ -280,7 +281,8 @@ class _Model:
 
     def _words(self, message):
         """A message of fcast's in this constructor's words (see _argument_words)."""
-        return _argument_words(message, [key for key, _ in self._settings()] + ["input-size", "val-size"])
+        return _argument_words(message, [key for key, _ in self._settings()] +
+                               ["input-size", "val-size", "start-padding"])
 
     def _to_json(self):
         """What NeuralForecast.save writes to remake this model object."""

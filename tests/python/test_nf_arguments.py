@@ -151,6 +151,40 @@ def test_enable_progress_bar(monthly, capsys, shown, verbose, prints):
     assert bool((printed.out + printed.err).strip()) == prints
 
 
+def test_cross_validation_shows_its_trainings(monthly, capsys):
+    """cross_validation(verbose=True), or a model's enable_progress_bar=True,
+    prints each training's progress on stderr (which training, its windows,
+    the rate, the ETA), as neuralforecast's Lightning bars do; the frame is
+    the same as without it."""
+    def cv(verbose, **kwargs):
+        nf = NeuralForecast(models=[NHITS(h=12, input_size=24, **dict(SMALL, **kwargs))], freq="MS")
+        return nf.cross_validation(monthly, n_windows=3, step_size=12, refit=2, verbose=verbose)
+    quiet = cv(False)
+    printed = capsys.readouterr()
+    assert not (printed.out + printed.err).strip()
+    shown = cv(True)
+    printed = capsys.readouterr()
+    pd.testing.assert_frame_equal(quiet, shown)
+    assert not printed.out.strip()
+    lines = printed.err.strip().splitlines()
+    assert all(" steps/s, ETA " in line for line in lines), lines
+    assert any(line.startswith("NHITS: cross-validation training 1/2 (windows 1-2 of 3): step 20/20,")
+               for line in lines), lines
+    assert any(line.startswith("NHITS: cross-validation training 2/2 (window 3 of 3): step 20/20,") for line in lines)
+    assert any("training 1/2" in line and "(all " in line for line in lines)   # the ETA of the trainings left
+    pd.testing.assert_frame_equal(quiet, cv(False, enable_progress_bar=True))
+    assert "cross-validation training 2/2" in capsys.readouterr().err
+
+
+def test_fit_progress_on_stderr(monthly, capsys):
+    nf = NeuralForecast(models=[NHITS(h=12, input_size=24, **SMALL)], freq="MS")
+    nf.fit(monthly, verbose=True)
+    printed = capsys.readouterr()
+    assert not printed.out.strip()
+    assert printed.err.strip().splitlines()[-1].startswith("NHITS: step 20/20, train loss ")
+    assert " steps/s, ETA 0.0s" in printed.err.strip().splitlines()[-1]
+
+
 class Adam:   # stands for torch.optim.Adam, which these tests do not import: fcast checks the class's name
     pass
 
