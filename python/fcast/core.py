@@ -215,9 +215,8 @@ class NeuralForecast:
         them. A DistributionLoss model gives, as neuralforecast's, its
         sample mean and the quantiles of level (NHITS, NHITS-lo-80,
         NHITS-hi-80: no median unless asked) or of quantiles (NHITS,
-        NHITS_ql0.1, ...): fcast picks them from the quantiles the model was
-        trained to draw, and refuses any other (the C API draws those
-        alone), where neuralforecast draws new samples at the asked ones.
+        NHITS_ql0.1, ...), drawn at the asked quantiles as neuralforecast
+        draws them (fcast_predict_levels, fcast_predict_quantiles).
         Unlike neuralforecast's, a later predict() without level gives all
         the trained columns again (neuralforecast's then gives the mean and
         median alone)."""
@@ -242,6 +241,8 @@ class NeuralForecast:
                 forecasts, suffixes = self._forecast_levels(name, trained, panel, future, level)
             elif quantiles and _point(model):
                 forecasts, suffixes = self._forecast_quantiles(name, trained, panel, future, quantiles)
+            elif (level or quantiles) and model.loss.is_distribution_output:
+                forecasts, suffixes = self._forecast_drawn(trained, panel, future, level, quantiles)
             else:   # a quantile loss's own outputs, whatever the levels (as neuralforecast)
                 forecasts = self._forecast(model, trained, panel, future)
                 picks, suffixes = _asked_outputs(model, name, level, quantiles)
@@ -354,6 +355,29 @@ class NeuralForecast:
                                        array.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), len(levels),
                                        out.ctypes.data_as(ctypes.POINTER(ctypes.c_float)), out.size))
         suffixes = [""] + [f"-lo-{lv}" for lv in reversed(levels)] + [f"-hi-{lv}" for lv in levels]
+        return out[panel.fcast_order], suffixes
+
+    def _forecast_drawn(self, trained, panel, future, level, quantiles):
+        """A DistributionLoss model's forecast drawn at the asked levels or
+        quantiles, as neuralforecast's predict(level=/quantiles=) draws it:
+        the sample mean, then the quantiles sorted (utils.level_to_quantiles
+        for level), named as its _get_column_name: "-lo-80", "-hi-80" for a
+        level, "_ql0.1" for a quantile. The C library draws them from the
+        samples of its trained quantiles (fcast_predict_levels,
+        fcast_predict_quantiles)."""
+        handle = None if future is None else future.handle
+        if level:
+            asked = sorted(set(level))
+            suffixes = [""] + [f"-lo-{int(round(lv))}" for lv in reversed(asked)] + \
+                       [f"-hi-{int(round(lv))}" for lv in asked]
+            call, width = lib.fcast_predict_levels, 1 + 2 * len(asked)
+        else:
+            asked = sorted(set(quantiles))
+            suffixes, call, width = [""] + [f"_ql{q}" for q in asked], lib.fcast_predict_quantiles, 1 + len(asked)
+        array = np.ascontiguousarray(asked, dtype=np.float64)
+        out = np.empty((len(panel.fcast_order), self.h, width), dtype=np.float32)
+        check(call(trained, panel.handle, handle, array.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), len(asked),
+                   out.ctypes.data_as(ctypes.POINTER(ctypes.c_float)), out.size))
         return out[panel.fcast_order], suffixes
 
     def _forecast_quantiles(self, name, trained, panel, future, quantiles):

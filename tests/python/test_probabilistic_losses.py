@@ -195,10 +195,13 @@ def normal(monthly):
     return fit(DistributionLoss("Normal", level=[80, 90]), monthly)
 
 
-def test_predict_level_picks_the_trained_quantiles(normal):
-    """predict(level=...) gives neuralforecast's columns for a distribution
-    model (the mean, then level's bounds, no median); fcast picks them from
-    the quantiles it was trained to draw and refuses others."""
+def test_predict_level_draws_the_asked_quantiles(normal):
+    """predict(level=...) and predict(quantiles=...) give neuralforecast's
+    columns for a distribution model (the mean, then the asked quantiles
+    sorted, no median unless asked), drawn at them as neuralforecast's
+    predict draws them: from the same samples as the trained quantiles
+    (fcast keys the draws by the window), so shared quantiles are equal and
+    new ones (95 %) nest outside."""
     full = normal.predict()
     fc = normal.predict(level=[80])
     assert list(fc.columns) == ["unique_id", "ds", "NHITS", "NHITS-lo-80", "NHITS-hi-80"]
@@ -206,8 +209,11 @@ def test_predict_level_picks_the_trained_quantiles(normal):
     fc = normal.predict(quantiles=[0.9, 0.05])
     assert list(fc.columns) == ["unique_id", "ds", "NHITS", "NHITS_ql0.05", "NHITS_ql0.9"]
     np.testing.assert_array_equal(fc["NHITS_ql0.05"], full["NHITS-lo-90"])
-    with pytest.raises(NotImplementedError, match="0.025, 0.975 are not among them"):
-        normal.predict(level=[95])
+    wide = normal.predict(level=[95, 80])
+    assert list(wide.columns) == ["unique_id", "ds", "NHITS", "NHITS-lo-95", "NHITS-lo-80", "NHITS-hi-80",
+                                  "NHITS-hi-95"]
+    np.testing.assert_array_equal(wide["NHITS-lo-80"], full["NHITS-lo-80"])
+    assert (wide["NHITS-lo-95"] <= wide["NHITS-lo-80"]).all() and (wide["NHITS-hi-95"] >= wide["NHITS-hi-80"]).all()
     pd.testing.assert_frame_equal(normal.predict(), full)   # every trained column again
 
 
