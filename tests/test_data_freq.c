@@ -99,7 +99,7 @@ static void test_freq_parse(void) {
     fc_freq f;
     CHECK(fc_freq_parse("1", FC_DS_INDEX, &f) == FC_OK && f.step == 1 && strcmp(f.name, "1") == 0);
     CHECK(fc_freq_parse("2", FC_DS_INDEX, &f) == FC_OK && f.step == 2 && strcmp(f.name, "2") == 0);
-    static const char *unknown[] = {"fortnight", "0", "0D", "ms", "-1", "1.5h", "", "b", "W-SUN"};
+    static const char *unknown[] = {"fortnight", "0", "0D", "ms", "-1", "1.5h", "", "b", "W-SUNDAY"};
     for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
         CHECK_MSG(fc_freq_parse(unknown[i], FC_DS_DATE, &f) == FC_ERR_INVALID, "accepted '%s'", unknown[i]);
         CHECK_CONTAINS(fc_last_error(), "unknown frequency");
@@ -282,8 +282,47 @@ static void test_freq_bdays(void) {
     CHECK_CONTAINS(fc_last_error(), "a weekday (Monday to Friday)");
 }
 
+/* pandas' anchored weeks: W-SUN .. W-SAT are weeks on that day (pd.date_range(
+ * "2024-01-07", periods=3, freq="W-SUN") is the 7th, 14th and 21st); the
+ * first point off that day is named; W stays any weekday's 7 days. */
+static void test_freq_anchored_weeks(void) {
+    check_advance("W-SUN", "2024-01-07", 1, "2024-01-14");
+    check_advance("2W-MON", "2024-01-08", 1, "2024-01-22");
+    check_advance("W-THU", "1970-01-01", -1, "1969-12-25");   /* the epoch is a Thursday */
+    static const char *const days[7] = {"2024-01-08", "2024-01-09", "2024-01-10", "2024-01-11", "2024-01-12",
+                                        "2024-01-13", "2024-01-14"};   /* Monday .. Sunday */
+    static const char *const names[7] = {"W-MON", "W-TUE", "W-WED", "W-THU", "W-FRI", "W-SAT", "W-SUN"};
+    for (int d = 0; d < 7; d++) {
+        fc_freq f;
+        CHECK(fc_freq_parse(names[d], FC_DS_DATE, &f) == FC_OK && f.weekday == d + 1 && !strcmp(f.name, names[d]));
+        for (int e = 0; e < 7; e++)
+            CHECK_MSG(fc_freq_is_anchor(&f, date_seconds(days[e])) == (d == e), "%s on %s", names[d], days[e]);
+        CHECK(fc_freq_is_anchor(&f, date_seconds(days[d]) - 7 * 86400 * 3000));   /* before 1970 too */
+    }
+    fc_freq f;
+    CHECK(fc_freq_parse("3W-FRI", FC_DS_DATE, &f) == FC_OK && f.step == 3 * 604800 && !strcmp(f.name, "3W-FRI"));
+    CHECK(fc_freq_parse("W", FC_DS_DATE, &f) == FC_OK && f.weekday == 0 && fc_freq_is_anchor(&f, date_seconds(days[2])));
+    CHECK(fc_freq_parse("W-XYZ", FC_DS_DATE, &f) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "W-MON .. [n]W-SUN");
+    CHECK(fc_freq_parse("W-SUN", FC_DS_INDEX, &f) == FC_ERR_INVALID);
+    fc_load_options opt = {.freq = "W-SUN"};
+    fc_dataset *d = NULL;
+    const char *csv = "unique_id,ds,y\na,2024-01-07,1\na,2024-01-21,3\n";   /* a missing Sunday: one filled point */
+    CHECK_MSG(fc_dataset_load_buffer("w.csv", csv, strlen(csv), &opt, &d) == FC_OK, "%s", fc_last_error());
+    if (d) {
+        CHECK(d->n_rows == 3 && d->mask[1] == 0 && !strcmp(d->freq.name, "W-SUN"));
+        fc_dataset_free(&d);
+        d = NULL;
+    }
+    const char *monday = "unique_id,ds,y\na,2024-01-08,1\na,2024-01-15,2\n";
+    CHECK(fc_dataset_load_buffer("w.csv", monday, strlen(monday), &opt, &d) != FC_OK);
+    CHECK_CONTAINS(fc_last_error(), "w.csv:2:");
+    CHECK_CONTAINS(fc_last_error(), "is not a Sunday, as frequency W-SUN requires");
+}
+
 int main(void) {
     test_freq_bdays();
+    test_freq_anchored_weeks();
     test_days_from_civil();
     test_ds_parse_and_format();
     test_freq_long_steps();

@@ -17,7 +17,9 @@
  * since 1970-01-01T00:00:00 (no time zone); INDEX as the integer itself. */
 typedef enum { FC_DS_INDEX = 0, FC_DS_DATE, FC_DS_DATETIME } fc_ds_kind;
 
-/* FIXED: a constant step in ds units (index steps, or seconds).
+/* FIXED: a constant step in ds units (index steps, or seconds); with a
+ * weekday (1 Monday .. 7 Sunday, pandas W-MON .. W-SUN), weeks anchored on
+ * that day: every ds falls on it.
  * MONTHS: `step` calendar months, anchored at the month start (pandas MS,
  * QS, YS) or, with month_end, at the month's last day (ME, QE, YE).
  * BDAYS: `step` business days, Monday to Friday (pandas B): a weekend is
@@ -29,6 +31,7 @@ typedef struct {
     int64_t step;
     int month_end;
     char name[32];       /* FC_FREQ_NAME_MAX (data/freq.h): a pandas-style alias, or an integer step of up to 19 digits */
+    int weekday;         /* FIXED weeks: 1..7 the anchor day (W-MON .. W-SUN), 0 none (W, D, h, ...) */
 } fc_freq;
 
 typedef struct fc_dataset {

@@ -30,6 +30,26 @@ static const alias_entry aliases[] = {
     {"A", FC_FREQ_MONTHS, 12, 1},     {"B", FC_FREQ_BDAYS, 1, 0},
 };
 
+/* pandas' anchored weeks, W-MON .. W-SUN: weekday 1 .. 7. */
+static const char *const WEEKDAYS[7] = {"MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"};
+static const char *const WEEKDAY_NAMES[7] = {"a Monday", "a Tuesday", "a Wednesday", "a Thursday", "a Friday",
+                                             "a Saturday", "a Sunday"};
+
+/* "W-SUN" (any count before it is split off already): its weekday, else 0. */
+static int anchored_week(const char *suffix) {
+    if (strncmp(suffix, "W-", 2) != 0) return 0;
+    for (int d = 0; d < 7; d++)
+        if (!strcmp(suffix + 2, WEEKDAYS[d])) return d + 1;
+    return 0;
+}
+
+/* The weekday of ds (seconds since 1970-01-01, a Thursday): 1 Monday .. 7 Sunday. */
+static int weekday_of(int64_t ds) {
+    int64_t days = ds / 86400 - (ds % 86400 < 0);
+    int64_t r = (days + 3) % 7;
+    return (int)(r < 0 ? r + 7 : r) + 1;
+}
+
 /* Largest unit that divides the step, so 3600 s is "h" and 5400 s "90min". */
 static void name_with_unit(const fc_freq *f, const char *const *units, const int64_t *sizes, int n,
                            char *buf, size_t cap) {
@@ -57,7 +77,11 @@ void fc_freq_format(const fc_freq *f, fc_ds_kind kind, char *buf, size_t cap) {
         name_with_unit(f, f->month_end ? end_units : start_units, month_sizes, 3, buf, cap);
     else if (kind == FC_DS_INDEX)
         snprintf(buf, cap, "%lld", (long long)f->step);
-    else
+    else if (f->weekday >= 1 && f->weekday <= 7 && f->step % 604800 == 0) {
+        long long weeks = (long long)(f->step / 604800);
+        if (weeks == 1) snprintf(buf, cap, "W-%s", WEEKDAYS[f->weekday - 1]);
+        else snprintf(buf, cap, "%lldW-%s", weeks, WEEKDAYS[f->weekday - 1]);
+    } else
         name_with_unit(f, second_units, second_sizes, 5, buf, cap);
 }
 
@@ -95,8 +119,14 @@ fc_status fc_freq_parse(const char *text, fc_ds_kind kind, fc_freq *out) {
     int64_t count;
     const char *suffix;
     if (!text || !*text || !split_count(text, &count, &suffix)) return unknown_alias(text ? text : "", kind);
-    fc_freq f = {FC_FREQ_FIXED, count, 0, ""};
-    if (*suffix == '\0') {
+    fc_freq f = {FC_FREQ_FIXED, count, 0, "", anchored_week(suffix)};
+    if (f.weekday) {   /* W-MON .. W-SUN: weeks on that day */
+        if (kind == FC_DS_INDEX)
+            return fc_error(FC_ERR_INVALID, "frequency '%s' needs dates, but ds is an integer index: use an "
+                            "integer step such as 1", text);
+        if (__builtin_mul_overflow(count, (int64_t)604800, &f.step))
+            return fc_error(FC_ERR_INVALID, "frequency '%.40s' is too long a step", text);
+    } else if (*suffix == '\0') {
         if (kind != FC_DS_INDEX)
             return fc_error(FC_ERR_INVALID,
                             "frequency '%s' is an integer step, but ds holds dates: use an alias "
@@ -186,7 +216,7 @@ int fc_freq_advance_checked(const fc_freq *f, fc_ds_kind kind, int64_t ds, int64
 }
 
 int fc_freq_is_anchor(const fc_freq *f, int64_t ds) {
-    if (f->unit == FC_FREQ_FIXED) return 1;
+    if (f->unit == FC_FREQ_FIXED) return !f->weekday || weekday_of(ds) == f->weekday;
     if (f->unit == FC_FREQ_BDAYS) return !fc_bday_is_weekend(ds);
     fc_civil c = fc_civil_from_seconds(ds);
     return f->month_end ? c.day == fc_days_in_month(c.year, c.month) : c.day == 1;
@@ -195,6 +225,7 @@ int fc_freq_is_anchor(const fc_freq *f, int64_t ds) {
 const char *fc_freq_anchor_text(const fc_freq *f) {
     if (f->unit == FC_FREQ_BDAYS) return "a weekday (Monday to Friday)";
     if (f->unit == FC_FREQ_MONTHS) return f->month_end ? "the last day of a month" : "the first day of a month";
+    if (f->weekday >= 1 && f->weekday <= 7) return WEEKDAY_NAMES[f->weekday - 1];
     return "on the grid";
 }
 

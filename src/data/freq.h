@@ -11,7 +11,7 @@
 /* The accepted aliases, for messages. */
 #define FC_FREQ_ALIASES                                                        \
     "an integer step such as 1 or 2 (integer ds), or [n]D, [n]W, [n]h, [n]min, " \
-    "[n]s, [n]B, [n]MS, [n]QS, [n]YS, [n]ME, [n]QE, [n]YE (also H, T, S, AS, M, Q, Y, A)"
+    "[n]s, [n]B, [n]W-MON .. [n]W-SUN, [n]MS, [n]QS, [n]YS, [n]ME, [n]QE, [n]YE (also H, T, S, AS, M, Q, Y, A)"
 
 /* What an anchor of f is, for messages: "a weekday (Monday to Friday)". */
 const char *fc_freq_anchor_text(const fc_freq *f);

@@ -98,7 +98,7 @@ fc_status fc_freq_counter_step(fc_freq_counter *c, int64_t prev, int64_t ds) {
 }
 
 int fc_freq_counter_result(const fc_freq_counter *c, fc_freq *out) {
-    fc_freq f = {FC_FREQ_FIXED, 0, 0, ""};
+    fc_freq f = {FC_FREQ_FIXED, 0, 0, "", 0};
     int months = c->points > 0 && (c->month_start || c->month_end);
     if (months) f.unit = FC_FREQ_MONTHS, f.month_end = !c->month_start;
     f.step = counter_mode(months ? &c->months : &c->fixed);
