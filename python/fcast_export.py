@@ -144,6 +144,12 @@ def save_for_fcast(model, path, freq, ds_kind):
     # clone: loss.quantiles and valid_loss.quantiles share storage, which save_file refuses;
     # float(): BatchNorm's num_batches_tracked (int64) becomes the float fcast keeps
     tensors = {k: v.detach().cpu().float().contiguous().clone() for k, v in model.state_dict().items()}
+    # scaler_type='revin': fcast inverts with RevIN's initial bias 0 and weight 1, which point and quantile
+    # losses leave as they are (their loss is on the scaled data); trained ones (a distribution loss) are not in fcast
+    revin = {k: tensors.pop(k) for k in ("scaler.revin_bias", "scaler.revin_weight") if k in tensors}
+    if revin and (revin["scaler.revin_bias"].abs().max() != 0 or (revin["scaler.revin_weight"] - 1).abs().max() != 0):
+        raise ValueError("fcast's revin scaler keeps RevIN's bias 0 and weight 1; this model trained them "
+                         f"({ {k: v.flatten().tolist() for k, v in revin.items()} })")
     meta = {
         "format": "pt",
         "fcast_file_version": "1",
@@ -199,6 +205,7 @@ def _compare(fcast, df, tmp, quiet):
                          **quiet),
                   NHITS(h=12, input_size=24, mlp_units=3 * [[64, 64]], loss=HuberMQLoss(level=[80, 90], delta=0.5),
                         scaler_type="standard", max_steps=30, **quiet),
+                  NHITS(h=12, input_size=24, mlp_units=3 * [[64, 64]], scaler_type="revin", max_steps=30, **quiet),
                   LSTM(h=12, input_size=24, encoder_hidden_size=32, decoder_hidden_size=32, scaler_type="robust",
                        max_steps=30, **quiet),
                   TiDE(h=12, input_size=24, hidden_size=64, layernorm=False, loss=MQLoss(level=[80]),

@@ -132,7 +132,7 @@ static fc_status set_threads(fcast_config *c, const char *k, const char *v) {
 }
 static fc_status set_scaler(fcast_config *c, const char *k, const char *v) {
     if (fc_scaler_parse(v, &c->scaler))
-        return fc_error(FC_ERR_INVALID, "%s '%s': expected identity, standard, robust or minmax", k, v);
+        return fc_error(FC_ERR_INVALID, "%s '%s': expected identity, standard, robust, minmax or revin", k, v);
     return FC_OK;
 }
 static fc_status set_precision(fcast_config *c, const char *k, const char *v) {

@@ -45,6 +45,11 @@ fc_status fc_api_resolve(const fcast_config *c, fc_model_config *cfg, fc_loss_sp
         FC_TRY(fc_exog_static_columns(c->run.stat_file, "--stat-exog", &cfg->stat_exog));   /* fc_api_words' */
     FC_TRY(fc_arch_apply(&c->arch, cfg));
     FC_TRY(fc_loss_from_texts(c->loss_kind, &c->loss_texts, cfg->input_size, loss));
+    if (c->scaler == FC_SCALER_REVIN && fc_loss_kind_is_distribution(loss->kind))
+        return fc_error(FC_ERR_INVALID, "--scaler revin with --loss %s: RevIN's learned bias and weight train through "
+                        "the likelihood's scale decoupling there, which fcast does not have; use --scaler standard "
+                        "(revin equals it for the point and quantile losses, whose loss is on the scaled data)",
+                        fc_loss_name(*loss));
     cfg->n_outputs = fc_loss_n_outputs(loss);
     return fc_model_config_check(cfg);
 }

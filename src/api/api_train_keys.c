@@ -37,7 +37,7 @@ static const fcast_train_key_info KEYS[] = {
     {"num-lr-decays", "N", "halvings of the learning rate over max-steps, -1 = none (the model's: 3; MLP, LSTM, "
      "TiDE, PatchTST -1)", NULL,
      "num_lr_decays", INTEGER, KEPT},
-    {"scaler", "NAME", "per-window scaler: identity|standard|robust|minmax (the model's: identity, LSTM robust)",
+    {"scaler", "NAME", "per-window scaler: identity|standard|robust|minmax|revin (the model's: identity, LSTM robust)",
      NULL, "scaler_type", TEXT, KEPT},
     {"loss", "NAME", "training loss: mae | mse | huber | smape | mape | mase | quantile | mq | huber-mq, or a "
      "DistributionLoss: normal | studentt | poisson | negative-binomial (mae; docs/training.md \"Losses\")", "mae",

@@ -19,7 +19,16 @@
 #include <stddef.h>
 #include "core/hd.h"
 
-typedef enum { FC_SCALER_IDENTITY = 0, FC_SCALER_STANDARD, FC_SCALER_ROBUST, FC_SCALER_MINMAX } fc_scaler_kind;
+/* REVIN: neuralforecast's TemporalNorm('revin'): the standard scaler's
+ * statistics and transform, and an inverse through its learned RevIN
+ * parameters, shift + revin_bias and scale (relu(revin_weight) + eps). Its
+ * transform uses the plain statistics (TemporalNorm.transform scales with
+ * the local x_shift, x_scale), so with a loss measured on the scaled data
+ * (point and quantile losses) no gradient reaches the parameters and they
+ * keep their initial bias 0 and weight 1: the inverse scale is
+ * scale (1 + eps) (fc_scaler_inverse_scale). */
+typedef enum { FC_SCALER_IDENTITY = 0, FC_SCALER_STANDARD, FC_SCALER_ROBUST, FC_SCALER_MINMAX, FC_SCALER_REVIN,
+               FC_SCALER_KINDS } fc_scaler_kind;
 
 #define FC_SCALER_EPS 1e-6f
 
@@ -100,7 +109,7 @@ FC_HD void fc_scaler_minmax(const float *x, const float *mask, size_t L, float *
 /* Statistics of one window from its insample x (L) and mask (L). */
 FC_HD void fc_scaler_stats(fc_scaler_kind kind, const float *x, const float *mask, size_t L,
                            float *work, float *shift, float *scale) {
-    if (kind == FC_SCALER_STANDARD) {
+    if (kind == FC_SCALER_STANDARD || kind == FC_SCALER_REVIN) {
         double mean, std;
         fc_masked_mean_std(x, mask, L, &mean, &std);
         float s = (float)std;
@@ -119,6 +128,13 @@ FC_HD void fc_scaler_stats(fc_scaler_kind kind, const float *x, const float *mas
 /* z = (x - shift) / scale over n points, in place. */
 FC_HD void fc_scaler_apply(float *x, size_t n, float shift, float scale) {
     for (size_t t = 0; t < n; t++) x[t] = (x[t] - shift) / scale;
+}
+
+/* The scale a forecast is inverted with: the window's, or RevIN's
+ * scale (relu(1) + eps) in float, as torch computes it at the initial
+ * weight. */
+FC_HD float fc_scaler_inverse_scale(fc_scaler_kind kind, float scale) {
+    return kind == FC_SCALER_REVIN ? scale * (1.0f + FC_SCALER_EPS) : scale;
 }
 
 /* x = z * scale + shift over n points, in place. */

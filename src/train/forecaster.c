@@ -12,17 +12,17 @@
 #include "train/distribution_forecast.h"
 #include "train/forecaster.h"
 
-static const char *const scaler_names[] = {"identity", "standard", "robust", "minmax"};
+static const char *const scaler_names[FC_SCALER_KINDS] = {"identity", "standard", "robust", "minmax", "revin"};
 static const char *const loss_names[FC_LOSS_KINDS] = {"mae", "mse", "huber", "smape", "mape", "mase", "quantile", "mq",
                                                             "huber-mq", "normal", "studentt", "poisson",
                                                             "negative-binomial"};
 
-const char *fc_scaler_name(fc_scaler_kind k) { return (unsigned)k < 4 ? scaler_names[k] : "?"; }
+const char *fc_scaler_name(fc_scaler_kind k) { return (unsigned)k < FC_SCALER_KINDS ? scaler_names[k] : "?"; }
 const char *fc_loss_kind_name(fc_loss_kind k) { return (unsigned)k < FC_LOSS_KINDS ? loss_names[k] : "?"; }
 const char *fc_loss_name(fc_loss_spec s) { return fc_loss_kind_name(s.kind); }
 
 int fc_scaler_parse(const char *s, fc_scaler_kind *out) {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < FC_SCALER_KINDS; i++)
         if (!strcasecmp(s, scaler_names[i])) { *out = (fc_scaler_kind)i; return 0; }
     return -1;
 }

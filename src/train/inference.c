@@ -106,7 +106,8 @@ static fc_status run_windows(fc_runner *r, fc_forecaster *f, const fc_dataset *d
         m->be->to_host(m->be, r->forecast, b->d_forecast, B * HQ * sizeof(float));
         FC_TRY(m->be->status(m->be));   /* a device fault: the copy holds no forecasts */
         if (!fc_loss_kind_is_distribution(f->loss.kind))
-            for (size_t i = 0; i < B; i++) fc_scaler_invert(r->forecast + i * HQ, HQ, b->shift[i], b->scale[i]);
+            for (size_t i = 0; i < B; i++)
+                fc_scaler_invert(r->forecast + i * HQ, HQ, b->shift[i], fc_scaler_inverse_scale(f->scaler, b->scale[i]));
         emit(ctx, k, B, b, r->forecast);
     }
     return FC_OK;
@@ -117,6 +118,7 @@ typedef struct {
     double *partials;
     size_t chunk0, cap;
     fc_loss_spec loss;
+    fc_scaler_kind scaler;
 } loss_acc;
 
 /* The validation loss on the original scale (neuralforecast's
@@ -132,7 +134,8 @@ static void accumulate_loss(void *ctx, size_t first, size_t n, const fc_batch *b
     double *sum = a->partials + 2 * (a->chunk0 + first / a->cap), *weight = sum + 1;
     for (size_t w = 0; w < n; w++) {
         float scale = s->kind != FC_LOSS_MASE ? 1.0f
-                    : fc_loss_mase_scale(b->in_y + w * b->L, b->L, s->season, b->shift[w], b->scale[w]);
+                    : fc_loss_mase_scale(b->in_y + w * b->L, b->L, s->season, b->shift[w],
+                                         fc_scaler_inverse_scale(a->scaler, b->scale[w]));
         for (size_t t = w * b->H; t < (w + 1) * b->H; t++) {
             float m = b->out_mask[t], g, gd[FC_DISTRIBUTION_MAX_PARAMS];
             if (m == 0.0f) continue;
@@ -174,7 +177,7 @@ static fc_status validation_sums(fc_runner *r, fc_forecaster *f, const fc_datase
     int split = ds->shards < 2 && r->ranks > 1;
     memset(r->partials, 0, 2 * chunks * sizeof *r->partials);
     if (split) fc_dist_part(r->n_windows, r->cap, r->rank, r->ranks, &lo, &hi);
-    loss_acc a = {r->partials, lo / r->cap, r->cap, f->loss};
+    loss_acc a = {r->partials, lo / r->cap, r->cap, f->loss, f->scaler};
     FC_TRY(run_windows(r, f, ds, spec, r->windows + lo, hi - lo, accumulate_loss, &a));
     if (split) FC_TRY(fc_dist_merge(r->partials, 2 * chunks * sizeof *r->partials, 1));
     add_pairs(r->partials, chunks, &sums[0], &sums[1]);
