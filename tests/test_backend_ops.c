@@ -61,6 +61,10 @@
 /* DistributionLoss: float likelihoods (lgammaf, log1pf) against a double
  * reference, and their gradients against its central differences. */
 #define TOL_DIST 2e-6
+/* IQLoss's head: its float sums against a double reference, and its
+ * gradients against central differences of that reference. */
+#define TOL_IQ 1e-5
+#define TOL_IQ_GRAD 1e-4
 #define TOL_DIST_GRAD 2e-4
 
 /* Adam over ADAM_STEPS steps of float arithmetic against double, as
@@ -1650,6 +1654,111 @@ static void run_distribution_loss(ctx *c, const op_case *k, uint64_t seed) {
     judge(c, "grad", read_out(c, dgrad), want, scale, n * Q, TOL_DIST_GRAD);
 }
 
+/* IQLoss's head written from neuralforecast's IQLoss.domain_map and its
+ * QuantileLayer (cos embedding, Linear, PReLU, Linear; yhat (1 + e);
+ * Linear(1, 1), PReLU), in double, apart from kernels/iq_head.h; p in the
+ * block's order (W1, b1, alpha1, w2, b2, w3, b3, alpha2). */
+static double ref_prelu(double v, double a) { return v > 0 ? v : a * v; }
+
+static double ref_iq_out(const double *p, size_t D, double tau, double yhat) {
+    const double *w1 = p, *b1 = p + D * D, a1 = p[D * D + D], *w2 = p + D * D + D + 1;
+    double e = w2[D], w3 = w2[D + 1], b3 = w2[D + 2], a2 = w2[D + 3];
+    for (size_t j = 0; j < D; j++) {
+        double z = b1[j];
+        for (size_t k = 0; k < D; k++) z += w1[j * D + k] * cos((double)(float)((float)tau * (float)k) * M_PI);
+        e += w2[j] * ref_prelu(z, a1);
+    }
+    return ref_prelu(w3 * (yhat * (1 + e)) + b3, a2);
+}
+
+/* m = points, n = D. Parameters in [-1, 1], W1 and w2 in +-1 / sqrt(D)
+ * as torch's Linear initialises them (PReLU slopes 0.25 and -0.3), taus in
+ * (0, 1), yhat in [-2, 2]. Against ref_iq_out: TOL_IQ of each output's
+ * magnitude, at least the outputs' mean magnitude (an output that cancels
+ * to near 0 keeps the float sum's absolute rounding). */
+static float *iq_params(ctx *c, size_t D, uint64_t seed) {
+    fc_iq_layout l = fc_iq_param_offsets(D);
+    float *p = rnd_f(c, l.total, seed, -1, 1);
+    for (size_t q = 0; q < l.a1; q++) p[q] /= sqrtf((float)D);
+    for (size_t q = l.w2; q < l.b2; q++) p[q] /= sqrtf((float)D);
+    p[l.a1] = 0.25f, p[l.a2] = -0.3f;
+    return p;
+}
+
+static void run_iq_head_forward(ctx *c, const op_case *k, uint64_t seed) {
+    size_t n = k->m, D = k->n, P = fc_iq_param_offsets(D).total;
+    shape(c, "n%zu D%zu", n, D);
+    float *p = iq_params(c, D, seed), *tau = rnd_f(c, n, seed + 1, 0, 1), *yhat = rnd_f(c, n, seed + 2, -2, 2);
+    fc_iq_call call = {.params = dev_in(c, "params", p, P), .tau = dev_in(c, "tau", tau, n),
+                       .yhat = dev_in(c, "yhat", yhat, n), .out = dev_out(c, "out", val_f(c, n, NAN), n),
+                       .z = dev_out(c, "z", val_f(c, n * D, NAN), n * D), .s = dev_out(c, "s", val_f(c, 3 * n, NAN), 3 * n),
+                       .n = n, .D = D};
+    c->be->iq_head_forward(c->be, &call);
+    double *pd = dbl(c, P), *want = dbl(c, n), *scale = dbl(c, n), mean = 0;
+    for (size_t q = 0; q < P; q++) pd[q] = p[q];
+    for (size_t i = 0; i < n; i++) want[i] = ref_iq_out(pd, D, tau[i], yhat[i]), mean += fabs(want[i]) / (double)n;
+    for (size_t i = 0; i < n; i++) scale[i] = fabs(want[i]) > mean ? fabs(want[i]) : mean;
+    judge(c, "out", read_out(c, call.out), want, scale, n, k->tol);
+}
+
+/* Then the backward: d yhat and every parameter's gradient (added to
+ * dparams, which starts at 0.5) against central differences (step 1e-6)
+ * of sum(dout * ref_iq_out), to TOL_IQ_GRAD of the gradients' mean
+ * magnitude. */
+static void run_iq_head_backward(ctx *c, const op_case *k, uint64_t seed) {
+    size_t n = k->m, D = k->n, P = fc_iq_param_offsets(D).total;
+    shape(c, "n%zu D%zu", n, D);
+    float *p = iq_params(c, D, seed), *tau = rnd_f(c, n, seed + 1, 0, 1), *yhat = rnd_f(c, n, seed + 2, -2, 2);
+    float *dout = rnd_f(c, n, seed + 3, -1, 1);
+    fc_iq_call call = {.params = dev_in(c, "params", p, P), .tau = dev_in(c, "tau", tau, n),
+                       .yhat = dev_in(c, "yhat", yhat, n), .out = dev_out(c, "out", val_f(c, n, NAN), n),
+                       .z = dev_out(c, "z", val_f(c, n * D, NAN), n * D), .s = dev_out(c, "s", val_f(c, 3 * n, NAN), 3 * n),
+                       .dout = dev_in(c, "dout", dout, n), .dyhat = dev_out(c, "dyhat", val_f(c, n, NAN), n),
+                       .gz = dev_out(c, "gz", val_f(c, n * D, NAN), n * D),
+                       .gs = dev_out(c, "gs", val_f(c, 2 * n, NAN), 2 * n),
+                       .dparams = dev_out(c, "dparams", val_f(c, P, 0.5f), P), .n = n, .D = D};
+    c->be->iq_head_forward(c->be, &call);
+    c->be->iq_head_backward(c->be, &call);
+    double *pd = dbl(c, P), *wy = dbl(c, n), *wp = dbl(c, P), *sy = dbl(c, n), *sp = dbl(c, P), h = 1e-6;
+    for (size_t q = 0; q < P; q++) pd[q] = p[q];
+    double my = 0, mp = 0;
+    for (size_t i = 0; i < n; i++) {
+        wy[i] = dout[i] * (ref_iq_out(pd, D, tau[i], yhat[i] + h) - ref_iq_out(pd, D, tau[i], yhat[i] - h)) / (2 * h);
+        my += fabs(wy[i]) / (double)n;
+    }
+    for (size_t q = 0; q < P; q++) {
+        double keep = pd[q], up = 0, down = 0;
+        pd[q] = keep + h;
+        for (size_t i = 0; i < n; i++) up += dout[i] * ref_iq_out(pd, D, tau[i], yhat[i]);
+        pd[q] = keep - h;
+        for (size_t i = 0; i < n; i++) down += dout[i] * ref_iq_out(pd, D, tau[i], yhat[i]);
+        pd[q] = keep;
+        wp[q] = 0.5 + (up - down) / (2 * h);
+        mp += fabs(wp[q] - 0.5) / (double)P;
+    }
+    for (size_t i = 0; i < n; i++) sy[i] = fabs(wy[i]) > my ? fabs(wy[i]) : my;
+    for (size_t q = 0; q < P; q++) sp[q] = fabs(wp[q] - 0.5) > mp ? fabs(wp[q] - 0.5) : mp;
+    judge(c, "dyhat", read_out(c, call.dyhat), wy, sy, n, TOL_IQ_GRAD);
+    judge(c, "dparams", read_out(c, call.dparams), wp, sp, P, TOL_IQ_GRAD);
+}
+
+/* m = points; alpha = concentration0, beta = concentration1: each tau is
+ * fc_iq_draw_tau's (the host's body: on a GPU, the same bits), in (0, 1),
+ * with the Beta's mean within 5 standard errors. */
+static void run_iq_taus(ctx *c, const op_case *k, uint64_t seed) {
+    size_t n = k->m;
+    float c0 = k->alpha, c1 = k->beta;
+    shape(c, "n%zu Beta(%g, %g)", n, (double)c1, (double)c0);
+    float *d = dev_out(c, "tau", val_f(c, n, NAN), n);
+    c->be->iq_taus(c->be, d, n, seed, c0, c1);
+    const float *got = read_out(c, d);
+    double *want = dbl(c, n), mean = 0;
+    for (size_t i = 0; i < n; i++) want[i] = fc_iq_draw_tau(seed, i, c0, c1), mean += got[i] / (double)n;
+    judge(c, "tau", got, want, NULL, n, 0);
+    double m = c1 / (double)(c0 + c1), var = c0 * c1 / ((double)(c0 + c1) * (c0 + c1) * (c0 + c1 + 1));
+    if (fabs(mean - m) > 5 * sqrt(var / (double)n)) fail(c, "tau: mean %.4f, the Beta's %.4f", mean, m);
+}
+
 typedef struct {
     double lr, beta1, beta2, eps, weight_decay;
     int kind;                   /* fc_optimizer_kind */
@@ -2114,6 +2223,16 @@ static const op_case cases[] = {
     LOSS_ROWS(FC_LOSS_MQ, 1, TOL_SUM),
     LOSS_ROWS(FC_LOSS_HUBER_MQ, 0, TOL_SUM),
     LOSS_ROWS(FC_LOSS_HUBER_MQ, 1, TOL_SUM),
+    /* IQLoss's head (points, D): see run_iq_head_forward / backward; its
+     * training quantiles (points; alpha, beta the Beta's concentrations 0, 1). */
+    ROW(iq_head_forward, 1, 4, 0, 0, F32, 0, 0.0f, 0, TOL_IQ),
+    ROW(iq_head_forward, 300, 8, 0, 0, F32, 0, 0.0f, 0, TOL_IQ),
+    ROW(iq_head_forward, 70, 64, 0, 0, F32, 0, 0.0f, 0, TOL_IQ),
+    ROW(iq_head_backward, 1, 4, 0, 0, F32, 0, 0.0f, 0, TOL_IQ_GRAD),
+    ROW(iq_head_backward, 300, 8, 0, 0, F32, 0, 0.0f, 0, TOL_IQ_GRAD),
+    ROW(iq_head_backward, 20, 64, 0, 0, F32, 0, 0.0f, 0, TOL_IQ_GRAD),
+    ROW(iq_taus, 5000, 0, 0, 0, F32, 0, 1.0f, 1.0f, 0),
+    ROW(iq_taus, 5000, 0, 0, 0, F32, 0, 0.5f, 2.0f, 0),
     /* DistributionLoss's likelihoods (B windows, h, kind): see run_distribution_loss. */
 #define DISTRIBUTION_ROWS(kind) \
     ROW(distribution_loss, 1, 7, kind, 0, F32, 0, 1.0f, 0, TOL_DIST), \

@@ -543,6 +543,36 @@ static void rec_dropout(fc_backend *be, float *y, size_t ldy, const float *x, si
  * too (a graph of a training step trains, one of a validation forward
  * does not), while its running statistics and counter are backend memory,
  * read and updated at every replay. */
+/* IQLoss's head: its call frozen by value, as a graph freezes a kernel's
+ * arguments (the buffers it points at are read at every replay). */
+typedef struct { fc_iq_call call; } iq_args;
+static fc_status iq_fwd_run(fc_backend *cpu, const void *p) {
+    cpu->iq_head_forward(cpu, &((const iq_args *)p)->call);
+    return FC_OK;
+}
+static fc_status iq_bwd_run(fc_backend *cpu, const void *p) {
+    cpu->iq_head_backward(cpu, &((const iq_args *)p)->call);
+    return FC_OK;
+}
+static void rec_iq_head_forward(fc_backend *be, const fc_iq_call *c) {
+    (void)be;
+    call(iq_fwd_run, &(iq_args){*c}, sizeof(iq_args));
+}
+static void rec_iq_head_backward(fc_backend *be, const fc_iq_call *c) {
+    (void)be;
+    call(iq_bwd_run, &(iq_args){*c}, sizeof(iq_args));
+}
+typedef struct { float *tau; size_t n; uint64_t seed; float c0, c1; } iq_taus_args;
+static fc_status iq_taus_run(fc_backend *cpu, const void *p) {
+    const iq_taus_args *a = p;
+    cpu->iq_taus(cpu, a->tau, a->n, a->seed, a->c0, a->c1);
+    return FC_OK;
+}
+static void rec_iq_taus(fc_backend *be, float *tau, size_t n, uint64_t seed, float c0, float c1) {
+    (void)be;
+    call(iq_taus_run, &(iq_taus_args){tau, n, seed, c0, c1}, sizeof(iq_taus_args));
+}
+
 typedef struct { float *y; const float *x; size_t n; } gelu_fwd_args;
 static fc_status gelu_fwd_run(fc_backend *cpu, const void *p) {
     const gelu_fwd_args *a = p;
@@ -978,6 +1008,9 @@ static void fill_recording_table(fc_backend *be) {
     be->layer_norm_backward = rec_layer_norm_backward;
     be->dropout = rec_dropout;
     be->gelu_forward = rec_gelu_forward;
+    be->iq_head_forward = rec_iq_head_forward;
+    be->iq_head_backward = rec_iq_head_backward;
+    be->iq_taus = rec_iq_taus;
     be->gelu_backward = rec_gelu_backward;
     be->attention_forward = rec_attention_forward;
     be->attention_backward = rec_attention_backward;

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "fcast/status.h"
+#include "kernels/iq_head.h"
 #include "kernels/loss.h"
 
 typedef enum { FC_ACT_NONE = 0, FC_ACT_RELU = 1 } fc_activation;
