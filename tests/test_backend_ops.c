@@ -1692,6 +1692,7 @@ static void run_iq_head_forward(ctx *c, const op_case *k, uint64_t seed) {
     fc_iq_call call = {.params = dev_in(c, "params", p, P), .tau = dev_in(c, "tau", tau, n),
                        .yhat = dev_in(c, "yhat", yhat, n), .out = dev_out(c, "out", val_f(c, n, NAN), n),
                        .z = dev_out(c, "z", val_f(c, n * D, NAN), n * D), .s = dev_out(c, "s", val_f(c, 3 * n, NAN), 3 * n),
+                       .cs = dev_out(c, "cs", val_f(c, n * D, NAN), n * D),
                        .n = n, .D = D};
     c->be->iq_head_forward(c->be, &call);
     double *pd = dbl(c, P), *want = dbl(c, n), *scale = dbl(c, n), mean = 0;
@@ -1713,6 +1714,7 @@ static void run_iq_head_backward(ctx *c, const op_case *k, uint64_t seed) {
     fc_iq_call call = {.params = dev_in(c, "params", p, P), .tau = dev_in(c, "tau", tau, n),
                        .yhat = dev_in(c, "yhat", yhat, n), .out = dev_out(c, "out", val_f(c, n, NAN), n),
                        .z = dev_out(c, "z", val_f(c, n * D, NAN), n * D), .s = dev_out(c, "s", val_f(c, 3 * n, NAN), 3 * n),
+                       .cs = dev_out(c, "cs", val_f(c, n * D, NAN), n * D),
                        .dout = dev_in(c, "dout", dout, n), .dyhat = dev_out(c, "dyhat", val_f(c, n, NAN), n),
                        .gz = dev_out(c, "gz", val_f(c, n * D, NAN), n * D),
                        .gs = dev_out(c, "gs", val_f(c, 2 * n, NAN), 2 * n),

@@ -149,7 +149,7 @@ static fc_status set_optimizer(fcast_config *c, const char *k, const char *v) {
 static fc_status set_loss(fcast_config *c, const char *k, const char *v) {
     if (fc_loss_parse(v, &c->loss_kind))
         return fc_error(FC_ERR_INVALID, "%s '%s' is not one of mae, mse, huber, smape, mape, mase, quantile, mq, "
-                        "huber-mq, normal, studentt, poisson, negative-binomial", k, v);
+                        "huber-mq, normal, studentt, poisson, negative-binomial, iq", k, v);
     c->train.loss_targets = fc_loss_kind_is_distribution(c->loss_kind);
     return FC_OK;
 }
@@ -161,7 +161,10 @@ static fc_status set_loss_param(fcast_config *c, const char *k, const char *v) {
     fc_loss_texts *t = &c->loss_texts;
     const char **slot = !strcmp(k, "huber-delta") ? &t->huber_delta : !strcmp(k, "quantile") ? &t->quantile
                       : !strcmp(k, "season") ? &t->season : !strcmp(k, "level") ? &t->level
-                      : !strcmp(k, "num-samples") ? &t->num_samples : &t->quantiles;
+                      : !strcmp(k, "num-samples") ? &t->num_samples
+                      : !strcmp(k, "cos-embedding-dim") ? &t->cos_embedding_dim
+                      : !strcmp(k, "concentration0") ? &t->concentration0
+                      : !strcmp(k, "concentration1") ? &t->concentration1 : &t->quantiles;
     if (!(*slot = fc_api_keep(c, v))) return fc_error(FC_ERR_MEMORY, "fcast_config_set: too many settings");
     return FC_OK;   /* checked with the loss, by fcast_config_check and fcast_train */
 }
@@ -208,6 +211,7 @@ static const struct {
     {"seed", set_seed}, {"threads", set_threads}, {"scaler", set_scaler}, {"loss", set_loss},
     {"level", set_loss_param}, {"quantiles", set_loss_param}, {"huber-delta", set_loss_param},
     {"quantile", set_loss_param}, {"season", set_loss_param}, {"num-samples", set_loss_param},
+    {"cos-embedding-dim", set_loss_param}, {"concentration0", set_loss_param}, {"concentration1", set_loss_param},
     {"precision", set_precision},
     {"optimizer", set_optimizer},
     {"futr-exog", set_exog}, {"hist-exog", set_exog}, {"stat-exog", set_exog},

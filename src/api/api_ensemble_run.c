@@ -41,7 +41,7 @@ const char *fcast_combine_name(fcast_combine c) {
 int fcast_loss_is_point(const char *loss) {
     fc_loss_kind k;
     if (!loss || fc_loss_parse(loss, &k)) return -1;
-    return k != FC_LOSS_QUANTILE && !fc_loss_kind_has_quantile_list(k);
+    return !fc_loss_kind_is_one_quantile(k) && !fc_loss_kind_has_quantile_list(k);
 }
 
 static fc_status check_request(const fcast_ensemble_request *r, const char *path) {

@@ -51,6 +51,7 @@ fc_status fc_api_resolve(const fcast_config *c, fc_model_config *cfg, fc_loss_sp
                         "(revin equals it for the point and quantile losses, whose loss is on the scaled data)",
                         fc_loss_name(*loss));
     cfg->n_outputs = fc_loss_n_outputs(loss);
+    fc_loss_head(loss, cfg);
     return fc_model_config_check(cfg);
 }
 

@@ -40,7 +40,8 @@ static const fcast_train_key_info KEYS[] = {
     {"scaler", "NAME", "per-window scaler: identity|standard|robust|minmax|revin (the model's: identity, LSTM robust)",
      NULL, "scaler_type", TEXT, KEPT},
     {"loss", "NAME", "training loss: mae | mse | huber | smape | mape | mase | quantile | mq | huber-mq, or a "
-     "DistributionLoss: normal | studentt | poisson | negative-binomial (mae; docs/training.md \"Losses\")", "mae",
+     "DistributionLoss: normal | studentt | poisson | negative-binomial, or IQLoss: iq (mae; docs/training.md "
+     "\"Losses\")", "mae",
      NULL, TEXT, KEPT},
     {"huber-delta", "X", "huber, huber-mq: threshold between the squared and absolute parts (1.0)", NULL, NULL, TEXT, KEPT},
     {"quantile", "Q", "quantile: the quantile in (0, 1) (0.5)", NULL, NULL, TEXT, KEPT},
@@ -52,6 +53,10 @@ static const fcast_train_key_info KEYS[] = {
      NULL, NULL, TEXT, KEPT},
     {"num-samples", "N", "distributions: draws per point whose mean and quantiles are the forecast (1000)", NULL,
      NULL, TEXT, KEPT},
+    {"cos-embedding-dim", "D", "iq: width of the quantile's cosine embedding in its head (64)", NULL, NULL, TEXT, KEPT},
+    {"concentration0", "X", "iq: concentration0 of the Beta its training quantiles are drawn from (1.0)", NULL, NULL,
+     TEXT, KEPT},
+    {"concentration1", "X", "iq: concentration1 of that Beta (1.0; 1 and 1: uniform)", NULL, NULL, TEXT, KEPT},
     {"val-size", "N", "points held out at the end of each series for validation (0)", "0", NULL, COUNT, KEPT},
     {"val-check-steps", "N", "steps between validations (100)", "100", "val_check_steps", COUNT, KEPT},
     {"early-stop-patience", "K", "stop after K validations without improvement (-1 = off)", "-1",

@@ -7,7 +7,8 @@
  *     e = w2 . a + b2                              (quantile_layer.output_layer.2)
  *     x = yhat (1 + e),  u = w3 x + b3,  out = PReLU(u; alpha2)   (output_layer.0, .1)
  * with torch's PReLU: v > 0 ? v : alpha v. The parameters lie in one block
- * in that order (fc_iq_param_offsets). The backward runs twice: per point
+ * in that order (fc_iq_param_offsets). The forward keeps each point's
+ * embedding c (n, D) for the backward, which runs twice: per point
  * (the gradients of yhat, and what the parameters' sums need), then per
  * parameter (its sum over the points in point order, in double): no
  * atomics, so both backends give the same bits for any thread count. */
@@ -43,12 +44,12 @@ FC_HD fc_iq_layout fc_iq_param_offsets(size_t D) {
 }
 
 /* One call over n points: the parameters (the layout's block), each
- * point's tau and yhat, and the buffers the backward reads: z (n, D) and
- * s (n, 3) = (e, x, u). Backward: dout (n) in; dyhat (n) out; gz (n, D)
+ * point's tau and yhat, and the buffers the backward reads: cosines
+ * cs (n, D), z (n, D) and s (n, 3) = (e, x, u). Backward: dout (n) in; dyhat (n) out; gz (n, D)
  * and gs (n, 2) = (d e, d u) per point; dparams (the block) += the sums. */
 typedef struct {
     const float *params, *tau, *yhat;
-    float *out, *z, *s;
+    float *out, *cs, *z, *s;
     const float *dout;
     float *dyhat, *gz, *gs, *dparams;
     size_t n, D;
@@ -64,10 +65,11 @@ FC_HD void fc_iq_forward_point(const fc_iq_call *c, size_t i) {
     size_t D = c->D;
     fc_iq_layout l = fc_iq_param_offsets(D);
     const float *p = c->params;
-    float tau = c->tau[i], e = p[l.b2], *z = c->z + i * D;
+    float tau = c->tau[i], e = p[l.b2], *z = c->z + i * D, *cs = c->cs + i * D;
+    for (size_t k = 0; k < D; k++) cs[k] = fc_iq_cos(tau, k);
     for (size_t j = 0; j < D; j++) {
         float acc = 0.0f;
-        for (size_t k = 0; k < D; k++) acc += p[l.w1 + j * D + k] * fc_iq_cos(tau, k);
+        for (size_t k = 0; k < D; k++) acc += p[l.w1 + j * D + k] * cs[k];
         z[j] = acc + p[l.b1 + j];
         e += p[l.w2 + j] * fc_iq_prelu(z[j], p[l.a1]);
     }
@@ -95,17 +97,28 @@ FC_HD void fc_iq_backward_point(const fc_iq_call *c, size_t i) {
     }
 }
 
-/* Parameter q's gradient: its sum over the points, in point order, added
- * to dparams[q]. */
+/* Row j of W1's gradient, gz_j c_k summed over the points in point order
+ * for every k at once (the points' rows read in turn), added to dparams.
+ * acc: D doubles of scratch. */
+FC_HD void fc_iq_backward_w1_row(const fc_iq_call *c, size_t j, double *acc) {
+    size_t D = c->D;
+    for (size_t k = 0; k < D; k++) acc[k] = 0.0;
+    for (size_t i = 0; i < c->n; i++) {
+        float g = c->gz[i * D + j];
+        const float *cs = c->cs + i * D;
+        for (size_t k = 0; k < D; k++) acc[k] += (double)(g * cs[k]);
+    }
+    for (size_t k = 0; k < D; k++) c->dparams[j * D + k] += (float)acc[k];
+}
+
+/* Parameter q's gradient (q past W1: fc_iq_backward_w1_row has those): its
+ * sum over the points, in point order, added to dparams[q]. */
 FC_HD void fc_iq_backward_param(const fc_iq_call *c, size_t q) {
     size_t D = c->D, n = c->n;
     fc_iq_layout l = fc_iq_param_offsets(D);
     const float *p = c->params;
     double sum = 0.0;
-    if (q < l.b1) {                 /* W1[j][k]: gz_j c_k */
-        size_t j = q / D, k = q % D;
-        for (size_t i = 0; i < n; i++) sum += (double)(c->gz[i * D + j] * fc_iq_cos(c->tau[i], k));
-    } else if (q < l.a1) {          /* b1[j] */
+    if (q < l.a1) {                 /* b1[j] */
         for (size_t i = 0; i < n; i++) sum += (double)c->gz[i * D + (q - l.b1)];
     } else if (q == l.a1) {         /* alpha1: ga_j z_j where z_j <= 0 */
         for (size_t i = 0; i < n; i++)

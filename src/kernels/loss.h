@@ -36,6 +36,7 @@ enum {
     FC_LOSS_STUDENTT,            /* NegativeBinomial: in kernels/distribution.h's order */
     FC_LOSS_POISSON,
     FC_LOSS_NBINOMIAL,
+    FC_LOSS_IQ,                  /* IQLoss: QuantileLoss at each point's own quantile (q_point) */
     FC_LOSS_KINDS
 };
 
@@ -59,6 +60,8 @@ typedef struct {
     int from_level;              /* MQ, HUBER_MQ, distributions: 1 when the quantiles came from levels
                                     (output names "-lo-80", not "-lo-80.0"); no effect on the math */
     int n_samples;               /* distributions: draws per point of a forecast (num_samples) */
+    int iq_dim;                  /* IQ: cos_embedding_dim of its head (64); q[0]: the quantile forecast (0.5) */
+    float concentration0, concentration1;   /* IQ: the Beta its training quantiles are drawn from (1, 1) */
 } fc_loss_spec;
 
 /* One evaluation of a loss over a batch of B windows of h points:
@@ -73,6 +76,7 @@ typedef struct {
      * scaler shift and scale (B), which the likelihood decouples the raw
      * outputs with (neuralforecast's scale_decouple); else NULL. */
     const float *y_raw, *loc, *scale;
+    const float *q_point;        /* IQ: each point's quantile (n), the head's draws; else NULL */
     size_t n, h, L;
 } fc_loss_call;
 
@@ -89,6 +93,10 @@ FC_HD int fc_loss_kind_is_multi_quantile(int kind) { return kind == FC_LOSS_MQ |
 /* DistributionLoss's kinds: a likelihood over a point's raw outputs; the
  * forecast is the mean and quantiles of draws (its quantile list). */
 FC_HD int fc_loss_kind_is_distribution(int kind) { return kind >= FC_LOSS_NORMAL && kind <= FC_LOSS_NBINOMIAL; }
+
+/* The losses whose one output is a quantile, not a point forecast:
+ * QuantileLoss and IQLoss (named "_ql<q>"). */
+FC_HD int fc_loss_kind_is_one_quantile(int kind) { return kind == FC_LOSS_QUANTILE || kind == FC_LOSS_IQ; }
 
 /* The losses that carry a list of quantiles (s->q, s->n_q). */
 FC_HD int fc_loss_kind_has_quantile_list(int kind) {
@@ -216,10 +224,23 @@ FC_HD float fc_loss_output(const fc_loss_spec *s, int j, float yhat, float y, fl
 /* Sum over the outputs of point i of mask * loss, each product in float as
  * torch's `losses * weights`, added in double; 0 at an unobserved point
  * (_weighted_mean's where(weights != 0, ...), so a NaN there is dropped). */
+/* IQLoss at point i: QuantileLoss with the point's quantile. */
+FC_HD fc_loss_spec fc_loss_iq_point(const fc_loss_call *c, size_t i) {
+    fc_loss_spec s = c->spec;
+    s.kind = FC_LOSS_QUANTILE;
+    s.q[0] = c->q_point[i];
+    return s;
+}
+
 FC_HD double fc_loss_point_weighted(const fc_loss_call *c, size_t i, float scale) {
     float m = c->mask[i];
     if (m == 0.0f) return 0.0;
     size_t Q = fc_loss_outputs(&c->spec);
+    if (c->spec.kind == FC_LOSS_IQ) {
+        fc_loss_spec s = fc_loss_iq_point(c, i);
+        float g;
+        return (double)(m * fc_loss_output(&s, 0, c->yhat[i], c->y[i], scale, &g));
+    }
     if (fc_loss_kind_is_distribution(c->spec.kind)) {   /* one likelihood over the point's Q outputs */
         float g[FC_DISTRIBUTION_MAX_PARAMS];
         size_t w = c->h ? i / c->h : 0;
@@ -247,8 +268,14 @@ FC_HD void fc_loss_point_grad(float *grad, const fc_loss_call *c, size_t i, floa
     }
     for (size_t j = 0; j < Q; j++) {
         float g;
-        if (fc_loss_kind_is_distribution(c->spec.kind)) g = gd[j];
-        else fc_loss_output(&c->spec, (int)j, c->yhat[i * Q + j], c->y[i], scale, &g);
+        if (fc_loss_kind_is_distribution(c->spec.kind)) {
+            g = gd[j];
+        } else if (c->spec.kind == FC_LOSS_IQ) {
+            fc_loss_spec s = fc_loss_iq_point(c, i);
+            fc_loss_output(&s, 0, c->yhat[i], c->y[i], scale, &g);
+        } else {
+            fc_loss_output(&c->spec, (int)j, c->yhat[i * Q + j], c->y[i], scale, &g);
+        }
         if (m == 0.0f && !isfinite(g)) g = 0.0f;
         grad[i * Q + j] = coef == 0.0f ? 0.0f : coef * m * g;
     }

@@ -92,6 +92,7 @@ fc_status fc_model_plan(const fc_model_config *cfg, fc_model **out) {
     m->ops = ops;
     m->tensors = fc_calloc(FC_TENSOR_CAP, sizeof *m->tensors, "tensor table");
     fc_status st = m->tensors ? ops->build(m) : FC_ERR_MEMORY;
+    if (st == FC_OK && cfg->iq_dim) st = fc_iq_head_build(m);
     if (st != FC_OK) { fc_model_free(&m); return st; }
     assign_offsets(m);
     fc_model_plan_dy_low(m);
@@ -106,7 +107,9 @@ fc_status fc_model_allocate(fc_model *m, fc_backend *be) {
         return fc_error_wrap(FC_ERR_MEMORY, "%s with %zu parameters (%.1f MB): ", m->ops->name,
                              m->n_floats, (double)m->n_floats * sizeof(float) / 1e6);
     be->fill(be, m->params, 0.0f, m->n_floats);
-    return m->ops->fill_buffers(m);
+    FC_TRY(m->ops->fill_buffers(m));
+    if (m->cfg.iq_dim) fc_iq_head_fill_buffers(m);
+    return FC_OK;
 }
 
 fc_status fc_model_create(const fc_model_config *cfg, fc_backend *be, fc_model **out) {
@@ -223,12 +226,15 @@ fc_status fc_model_forward(fc_model *m, float *forecast, const float *insample,
                            const float *insample_mask, size_t B) {
     FC_TRY(check_batch(m, B, 0));
     FC_TRY(check_exog(m));
-    return m->ops->forward(m, forecast, insample, insample_mask, B);
+    if (!m->cfg.iq_dim) return m->ops->forward(m, forecast, insample, insample_mask, B);
+    FC_TRY(m->ops->forward(m, fc_iq_head_yhat(m), insample, insample_mask, B));   /* then IQLoss's head */
+    fc_iq_head_forward(m, forecast, B);
+    return FC_OK;
 }
 
 fc_status fc_model_backward(fc_model *m, float *dforecast, size_t B) {
     FC_TRY(check_batch(m, B, 1));
-    return m->ops->backward(m, dforecast, B);
+    return m->ops->backward(m, m->cfg.iq_dim ? fc_iq_head_backward(m, dforecast, B) : dforecast, B);
 }
 
 size_t fc_model_plan_act(fc_model *m, size_t width) {

@@ -110,6 +110,12 @@ typedef struct {
     double attn_dropout, head_dropout;
     /* Exogenous inputs (any kind whose row takes them; model_kinds.h) */
     fc_exog_list futr_exog, hist_exog, stat_exog;
+    /* IQLoss's head (models/iq_head.c) after any kind: its cos_embedding_dim
+     * (0: none) and the Beta(concentration1, concentration0) its training
+     * quantiles are drawn from. Set from the loss, not saved with the
+     * configuration (the loss's parameters hold them). */
+    size_t iq_dim;
+    double iq_concentration0, iq_concentration1;
 } fc_model_config;
 
 /* neuralforecast's defaults for the model kind, for horizon h and input L. */
@@ -120,7 +126,8 @@ int fc_model_kind_num_lr_decays(fc_model_kind k);      /* neuralforecast's defau
 const char *fc_stack_type_name(fc_stack_type t);        /* "identity", "trend", "seasonality" */
 int fc_stack_type_parse(const char *s, fc_stack_type *out); /* the names above; 0 on success */
 fc_status fc_model_config_check(const fc_model_config *c);
-/* 1 when training draws dropout masks (any of the kind's probabilities > 0). */
+/* 1 when training draws random numbers from the step's seed: dropout masks
+ * (any of the kind's probabilities > 0) or IQLoss's quantiles. */
 int fc_model_has_dropout(const fc_model_config *c);
 
 /* Elements every trainable tensor's rounded copy starts at a multiple of:
@@ -284,6 +291,13 @@ typedef struct fc_model {
      * mask a pure function of (seed, step, micro-batch, layer, element). */
     int training;
     uint64_t dropout_seed;
+    /* IQLoss's head (cfg.iq_dim > 0; iq_head.c): the first tensor of its
+     * parameter block, its activations and scratch per window, and the
+     * quantile a forward outside training forecasts (0.5 by default). */
+    struct {
+        size_t first_tensor, a_yhat, a_tau, a_cs, a_z, a_s, s_dyhat, s_gz, s_gs;
+        float quantile;
+    } iq;
     /* Exogenous inputs of the next forward (set by the caller with the
      * batch: fc_batch_exog_inputs); fc_model_forward refuses a forward
      * without a kind the configuration names. */
@@ -314,6 +328,16 @@ typedef struct fc_model {
     float *acts;              /* (act_floats) device */
     float *scratch;           /* (grad_scratch_floats) device; backward only */
 } fc_model;
+
+/* IQLoss's head (iq_head.c): its tensors and plan after the kind's;
+ * the forward from the kind's output in the head's yhat activation; the
+ * backward into d yhat; the points' quantiles of the last forward. */
+fc_status fc_iq_head_build(fc_model *m);
+void fc_iq_head_fill_buffers(fc_model *m);
+float *fc_iq_head_yhat(fc_model *m);
+void fc_iq_head_forward(fc_model *m, float *forecast, size_t B);
+float *fc_iq_head_backward(fc_model *m, float *dforecast, size_t B);
+const float *fc_iq_head_taus(const fc_model *m);
 
 /* Builds the tensor table and the block layout from the configuration,
  * allocating no parameters (model files are checked against the table

@@ -38,6 +38,7 @@ void fc_model_config_default(fc_model_config *c, fc_model_kind kind, size_t h, s
 }
 
 int fc_model_has_dropout(const fc_model_config *c) {
+    if (c->iq_dim) return 1;   /* IQLoss's training quantiles are drawn from the step's seed too */
     return c->dropout > 0.0 || (c->kind == FC_MODEL_PATCHTST && (c->attn_dropout > 0.0 || c->head_dropout > 0.0));
 }
 

@@ -23,7 +23,9 @@ struct fc_ensemble_writer {
 
 static void member_prefix(char buf[PREFIX_MAX], size_t i) { snprintf(buf, PREFIX_MAX, "member.%zu.", i); }
 
-static int point_loss(const fc_loss_spec *s) { return s->kind != FC_LOSS_QUANTILE && !fc_loss_kind_has_quantile_list(s->kind); }
+static int point_loss(const fc_loss_spec *s) {
+    return !fc_loss_kind_is_one_quantile(s->kind) && !fc_loss_kind_has_quantile_list(s->kind);
+}
 
 fc_status fc_ensemble_writer_new(fc_combine combine, size_t n_members, size_t h, fc_ensemble_writer **out) {
     *out = NULL;

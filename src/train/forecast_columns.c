@@ -12,7 +12,7 @@ fc_status fc_columns_of(const fc_forecaster *f, const char *name, const double *
     snprintf(out->name, sizeof out->name, "%s", name);
     const fc_model_config *c = &f->model->cfg;
     int dist = fc_loss_kind_is_distribution(f->loss.kind);
-    int quantiles = c->n_outputs > 1 || f->loss.kind == FC_LOSS_QUANTILE || dist;
+    int quantiles = c->n_outputs > 1 || fc_loss_kind_is_one_quantile(f->loss.kind) || dist;
     out->n_cols = quantiles ? fc_forecast_width(f) : 1;
     for (size_t q = 0; quantiles && q < out->n_cols; q++) fc_loss_output_name(&f->loss, q, out->suffix_text[q]);
     out->levels_ignored = quantiles && n_levels && !dist;

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "core/error.h"
+#include "kernels/iq_head.h"
 #include "train/conformal.h"
 #include "train/distribution_forecast.h"
 #include "train/forecaster.h"
@@ -15,7 +16,7 @@
 static const char *const scaler_names[FC_SCALER_KINDS] = {"identity", "standard", "robust", "minmax", "revin"};
 static const char *const loss_names[FC_LOSS_KINDS] = {"mae", "mse", "huber", "smape", "mape", "mase", "quantile", "mq",
                                                             "huber-mq", "normal", "studentt", "poisson",
-                                                            "negative-binomial"};
+                                                            "negative-binomial", "iq"};
 
 const char *fc_scaler_name(fc_scaler_kind k) { return (unsigned)k < FC_SCALER_KINDS ? scaler_names[k] : "?"; }
 const char *fc_loss_kind_name(fc_loss_kind k) { return (unsigned)k < FC_LOSS_KINDS ? loss_names[k] : "?"; }
@@ -44,6 +45,8 @@ fc_loss_spec fc_loss_default(fc_loss_kind kind) {
     s.season = 1;
     s.q[0] = 0.5f;
     s.n_samples = FC_DISTRIBUTION_SAMPLES;
+    s.iq_dim = FC_IQ_EMBEDDING_DIM;
+    s.concentration0 = s.concentration1 = 1.0f;
     if (fc_loss_kind_has_quantile_list(kind)) {
         static const long level[] = {80, 90};
         fc_loss_set_levels(&s, level, 2, "level");   /* cannot fail */
@@ -147,6 +150,15 @@ fc_status fc_loss_check(const fc_loss_spec *s, size_t L, const char *what) {
     switch (s->kind) {
     case FC_LOSS_HUBER: return check_delta(s, what);
     case FC_LOSS_QUANTILE: return check_quantile(s->q[0], what);
+    case FC_LOSS_IQ:
+        if (s->iq_dim < 1 || s->iq_dim > FC_IQ_MAX_DIM)
+            return fc_error(FC_ERR_INVALID, "%s: iq cos_embedding_dim %d must be from 1 to %d", what, s->iq_dim,
+                            FC_IQ_MAX_DIM);
+        if (!(s->concentration0 > 0.0f) || !(s->concentration1 > 0.0f) || isinf(s->concentration0) ||
+            isinf(s->concentration1))
+            return fc_error(FC_ERR_INVALID, "%s: iq concentrations %g, %g must be positive numbers", what,
+                            (double)s->concentration0, (double)s->concentration1);
+        return check_quantile(s->q[0], what);
     case FC_LOSS_MASE:
         if (s->season < 1 || (size_t)s->season >= L)
             return fc_error(FC_ERR_INVALID, "%s: mase season %d must be at least 1 and below the input size %zu "
@@ -174,6 +186,13 @@ size_t fc_loss_n_outputs(const fc_loss_spec *s) { return fc_loss_outputs(s); }
 
 size_t fc_loss_forecast_width(const fc_loss_spec *s, size_t n_outputs) {
     return fc_loss_kind_is_distribution(s->kind) ? fc_distribution_columns(s) : n_outputs;
+}
+
+void fc_loss_head(const fc_loss_spec *s, fc_model_config *cfg) {
+    int iq = s->kind == FC_LOSS_IQ;
+    cfg->iq_dim = iq ? (size_t)s->iq_dim : 0;
+    cfg->iq_concentration0 = iq ? s->concentration0 : 0.0;
+    cfg->iq_concentration1 = iq ? s->concentration1 : 0.0;
 }
 
 size_t fc_loss_point_output(const fc_loss_spec *s) {
@@ -215,7 +234,7 @@ static void quantile_level_text(double q, char *buf, size_t cap) {
 void fc_loss_output_name(const fc_loss_spec *s, size_t j, char buf[FC_LOSS_NAME_MAX]) {
     char num[32];
     buf[0] = 0;
-    if (s->kind == FC_LOSS_QUANTILE) {
+    if (s->kind == FC_LOSS_QUANTILE || s->kind == FC_LOSS_IQ) {   /* IQ: its forecast quantile, 0.5 unless asked */
         float_text(s->q[0], num, sizeof num);
         snprintf(buf, FC_LOSS_NAME_MAX, "_ql%s", num);
         return;
@@ -275,13 +294,21 @@ static fc_status mq_json(const fc_loss_spec *s, char *buf, size_t cap, size_t *l
 }
 
 fc_status fc_loss_params_json(const fc_loss_spec *s, char *buf, size_t cap) {
-    char one[64], num[32];
+    char one[160], num[32];
     size_t len = 0;
     if (cap) buf[0] = 0;
     switch (s->kind) {
     case FC_LOSS_HUBER: float_text(s->delta, num, sizeof num); snprintf(one, sizeof one, "{\"delta\":%s}", num); break;
     case FC_LOSS_QUANTILE: float_text(s->q[0], num, sizeof num); snprintf(one, sizeof one, "{\"q\":%s}", num); break;
     case FC_LOSS_MASE: snprintf(one, sizeof one, "{\"seasonality\":%d}", s->season); break;
+    case FC_LOSS_IQ: {
+        char c0[32], c1[32];
+        float_text(s->concentration0, c0, sizeof c0);
+        float_text(s->concentration1, c1, sizeof c1);
+        snprintf(one, sizeof one, "{\"cos_embedding_dim\":%d,\"concentration0\":%s,\"concentration1\":%s}",
+                 s->iq_dim, c0, c1);
+        break;
+    }
     case FC_LOSS_MQ:
     case FC_LOSS_HUBER_MQ:
     case FC_LOSS_NORMAL:
@@ -332,6 +359,8 @@ static int field_belongs(const char *key, int kind) {
     if (!strcmp(key, "seasonality")) return kind == FC_LOSS_MASE;
     if (!strcmp(key, "level") || !strcmp(key, "quantiles")) return fc_loss_kind_has_quantile_list(kind);
     if (!strcmp(key, "num_samples")) return fc_loss_kind_is_distribution(kind);
+    if (!strcmp(key, "cos_embedding_dim") || !strcmp(key, "concentration0") || !strcmp(key, "concentration1"))
+        return kind == FC_LOSS_IQ;
     return 0;
 }
 
@@ -363,6 +392,18 @@ static fc_status params_fields(json_t *o, fc_loss_spec *s, const char *where) {
         FC_TRY(mq_fields(o, s, where));
         break;   /* the delta checked below */
     case FC_LOSS_MQ: return mq_fields(o, s, where);
+    case FC_LOSS_IQ: {
+        json_t *d = json_object_get(o, "cos_embedding_dim");
+        if (!json_is_integer(d) || json_integer_value(d) < 1 || json_integer_value(d) > FC_IQ_MAX_DIM)
+            return fc_error(FC_ERR_FORMAT, "%s: loss_params field 'cos_embedding_dim' is missing or not an integer "
+                            "from 1 to %d", where, FC_IQ_MAX_DIM);
+        s->iq_dim = (int)json_integer_value(d);
+        FC_TRY(number_field(o, "concentration0", where, &x));
+        s->concentration0 = (float)x;
+        FC_TRY(number_field(o, "concentration1", where, &x));
+        s->concentration1 = (float)x;
+        break;
+    }
     case FC_LOSS_NORMAL:
     case FC_LOSS_STUDENTT:
     case FC_LOSS_POISSON:

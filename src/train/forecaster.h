@@ -77,6 +77,9 @@ size_t fc_loss_n_outputs(const fc_loss_spec *s);
  * outputs, except for a distribution (its sample mean and quantiles,
  * train/distribution_forecast.h). */
 size_t fc_forecast_width(const fc_forecaster *f);
+/* The model part a loss brings (IQLoss's head: cfg's iq_dim and
+ * concentrations), into cfg; other losses clear it. */
+void fc_loss_head(const fc_loss_spec *s, fc_model_config *cfg);
 /* The same for a model of n_outputs outputs per point trained with s. */
 size_t fc_loss_forecast_width(const fc_loss_spec *s, size_t n_outputs);
 /* The forecast column that is the point forecast: a distribution's sample

@@ -178,6 +178,10 @@ static fc_status validation_sums(fc_runner *r, fc_forecaster *f, const fc_datase
     memset(r->partials, 0, 2 * chunks * sizeof *r->partials);
     if (split) fc_dist_part(r->n_windows, r->cap, r->rank, r->ranks, &lo, &hi);
     loss_acc a = {r->partials, lo / r->cap, r->cap, f->loss, f->scaler};
+    if (a.loss.kind == FC_LOSS_IQ) {   /* validated at the quantile it forecasts (neuralforecast's draws new ones) */
+        a.loss.kind = FC_LOSS_QUANTILE;
+        a.loss.q[0] = f->model->iq.quantile;
+    }
     FC_TRY(run_windows(r, f, ds, spec, r->windows + lo, hi - lo, accumulate_loss, &a));
     if (split) FC_TRY(fc_dist_merge(r->partials, 2 * chunks * sizeof *r->partials, 1));
     add_pairs(r->partials, chunks, &sums[0], &sums[1]);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "kernels/iq_head.h"
 #include "train/loss_text.h"
 
 /* A number in text, all of it: 0 on success. */
@@ -70,6 +71,24 @@ fc_status fc_loss_from_texts(fc_loss_kind kind, const fc_loss_texts *a, size_t L
     if (a->level && !multi) return refuse_flag("level", "mq, huber-mq or a distribution", name);
     if (a->quantiles && !multi) return refuse_flag("quantiles", "mq, huber-mq or a distribution", name);
     if (a->num_samples && !dist) return refuse_flag("num-samples", "normal, studentt, poisson or negative-binomial", name);
+    if ((a->cos_embedding_dim || a->concentration0 || a->concentration1) && s->kind != FC_LOSS_IQ)
+        return refuse_flag(a->cos_embedding_dim ? "cos-embedding-dim" : a->concentration0 ? "concentration0"
+                                                                                          : "concentration1",
+                           "iq", name);
+    if (a->cos_embedding_dim) {
+        if (parse_number(a->cos_embedding_dim, &v) || v != (double)(long)v || v < 1 || v > FC_IQ_MAX_DIM)
+            return fc_error(FC_ERR_INVALID, "--cos-embedding-dim '%s' is not an integer from 1 to %d",
+                            a->cos_embedding_dim, FC_IQ_MAX_DIM);
+        s->iq_dim = (int)v;
+    }
+    const char *conc[2] = {a->concentration0, a->concentration1};
+    float *slot[2] = {&s->concentration0, &s->concentration1};
+    for (int k = 0; k < 2; k++) {
+        if (!conc[k]) continue;
+        if (parse_number(conc[k], &v) || !(v > 0))
+            return fc_error(FC_ERR_INVALID, "--concentration%d '%s' is not a positive number", k, conc[k]);
+        *slot[k] = (float)v;
+    }
     if (a->num_samples) {
         if (parse_number(a->num_samples, &v) || v != (double)(long)v || v < 1 || v > FC_DISTRIBUTION_MAX_SAMPLES)
             return fc_error(FC_ERR_INVALID, "--num-samples '%s' is not an integer from 1 to %d", a->num_samples,

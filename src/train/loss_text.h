@@ -12,6 +12,7 @@
 /* NULL: not given. */
 typedef struct {
     const char *huber_delta, *quantile, *season, *level, *quantiles, *num_samples;
+    const char *cos_embedding_dim, *concentration0, *concentration1;   /* iq */
 } fc_loss_texts;
 
 /* *s: the loss of `kind` with neuralforecast's defaults and the parameters

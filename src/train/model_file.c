@@ -187,6 +187,7 @@ static fc_status read_loss(const fc_safetensors *st, const char *path, const cha
         return fc_error(FC_ERR_FORMAT, "%s: the %sconfiguration has %zu outputs per point, loss '%s' has %zu",
                         path, prefix, cfg->n_outputs, loss, Q);
     cfg->n_outputs = Q;
+    fc_loss_head(&f->loss, cfg);
     return FC_OK;
 }
 

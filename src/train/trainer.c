@@ -151,7 +151,8 @@ static fc_status micro_batch(trainer *t, size_t k, size_t first, size_t B) {
                         fc_loss_n_outputs(&spec), m->cfg.n_outputs);
     fc_loss_call loss = {.spec = spec, .yhat = b->d_forecast, .y = b->d_out_y,
                          .mask = b->d_out_mask, .insample = b->d_in_y, .y_raw = b->d_out_raw, .loc = b->d_shift,
-                         .scale = b->d_scale, .n = B * m->cfg.h, .h = m->cfg.h, .L = m->cfg.input_size};
+                         .scale = b->d_scale, .q_point = spec.kind == FC_LOSS_IQ ? fc_iq_head_taus(m) : NULL,
+                         .n = B * m->cfg.h, .h = m->cfg.h, .L = m->cfg.input_size};
     /* equal micro-batches keep K itself as the divisor: the bits of runs before shards */
     double share = trainer_micro_batch_share(t, k);
     double divisor = !t->sharded ? (double)t->o->grad_accum : share > 0 ? 1.0 / share : 1.0;   /* 0 points: loss 0 */

@@ -13,11 +13,16 @@ void fc_cpu_iq_head_forward(fc_backend *be, const fc_iq_call *c) {
 }
 
 void fc_cpu_iq_head_backward(fc_backend *be, const fc_iq_call *c) {
-    size_t params = fc_iq_param_offsets(c->D).total;
+    fc_iq_layout l = fc_iq_param_offsets(c->D);
+    size_t D = c->D, rest = l.total - l.b1;
 #pragma omp parallel for if (c->n >= FC_CPU_IQ_PAR_MIN) num_threads(be->threads) schedule(static)
     for (size_t i = 0; i < c->n; i++) fc_iq_backward_point(c, i);
-#pragma omp parallel for if (c->n >= FC_CPU_IQ_PAR_MIN) num_threads(be->threads) schedule(dynamic, 16)
-    for (size_t q = 0; q < params; q++) fc_iq_backward_param(c, q);
+#pragma omp parallel for if (c->n >= FC_CPU_IQ_PAR_MIN) num_threads(be->threads) schedule(dynamic, 1)
+    for (size_t q = 0; q < D + rest; q++) {
+        double acc[FC_IQ_MAX_DIM];
+        if (q < D) fc_iq_backward_w1_row(c, q, acc);
+        else fc_iq_backward_param(c, l.b1 + (q - D));
+    }
 }
 
 void fc_cpu_iq_taus(fc_backend *be, float *tau, size_t n, uint64_t seed, float concentration0, float concentration1) {

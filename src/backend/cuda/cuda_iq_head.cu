@@ -12,8 +12,14 @@ static __global__ void iq_backward_point_kernel(fc_iq_call c) {
     for (size_t i = fc_first_index(); i < c.n; i += fc_grid_stride()) fc_iq_backward_point(&c, i);
 }
 
-static __global__ void iq_backward_param_kernel(fc_iq_call c, size_t params) {
-    for (size_t q = fc_first_index(); q < params; q += fc_grid_stride()) fc_iq_backward_param(&c, q);
+/* Threads 0 .. D-1 take W1's rows (their D sums in local memory), the
+ * rest one parameter each. */
+static __global__ void iq_backward_param_kernel(fc_iq_call c, size_t first, size_t count) {
+    for (size_t q = fc_first_index(); q < c.D + count; q += fc_grid_stride()) {
+        double acc[FC_IQ_MAX_DIM];
+        if (q < c.D) fc_iq_backward_w1_row(&c, q, acc);
+        else fc_iq_backward_param(&c, first + (q - c.D));
+    }
 }
 
 static __global__ void iq_taus_kernel(float *tau, size_t n, uint64_t seed, float c0, float c1) {
@@ -28,13 +34,14 @@ void fc_cuda_iq_head_forward(fc_backend *be, const fc_iq_call *c) {
 }
 
 void fc_cuda_iq_head_backward(fc_backend *be, const fc_iq_call *c) {
-    size_t params = fc_iq_param_offsets(c->D).total;
-    fc_launch l = fc_cuda_grid(c->n), p = fc_cuda_grid(params);
+    fc_iq_layout lay = fc_iq_param_offsets(c->D);
+    size_t rest = lay.total - lay.b1;
+    fc_launch l = fc_cuda_grid(c->n), p = fc_cuda_grid(c->D + rest);
     if (!l.grid) return;
     iq_backward_point_kernel<<<l.grid, l.block, 0, fc_cuda_stream(be)>>>(*c);
     fc_status st = FC_CUDA_LAUNCHED("iq_backward_point_kernel");
     if (st == FC_OK) {
-        iq_backward_param_kernel<<<p.grid, p.block, 0, fc_cuda_stream(be)>>>(*c, params);
+        iq_backward_param_kernel<<<p.grid, p.block, 0, fc_cuda_stream(be)>>>(*c, lay.b1, rest);
         st = FC_CUDA_LAUNCHED("iq_backward_param_kernel");
     }
     fc_cuda_note_failure(be, st);
