@@ -117,6 +117,9 @@ def _loss(loss):
         if levels is not None and names[0] == "-median":
             return fc_name, {**params, "level": sorted(levels)}
         return fc_name, {**params, "quantiles": [float(q) for q in loss.quantiles.detach().cpu().tolist()]}
+    if name == "IQLoss":
+        return "iq", {"cos_embedding_dim": int(loss.cos_embedding_dim), "concentration0": float(loss.concentration0),
+                      "concentration1": float(loss.concentration1)}
     if name == "DistributionLoss":
         dists = {"Normal": "normal", "StudentT": "studentt", "Poisson": "poisson",
                  "NegativeBinomial": "negative-binomial"}
@@ -147,6 +150,10 @@ def save_for_fcast(model, path, freq, ds_kind):
     # scaler_type='revin': fcast inverts with RevIN's initial bias 0 and weight 1, which point and quantile
     # losses leave as they are (their loss is on the scaled data); trained ones (a distribution loss) are not in fcast
     revin = {k: tensors.pop(k) for k in ("scaler.revin_bias", "scaler.revin_weight") if k in tensors}
+    # IQLoss: neuralforecast registers the loss's head again as valid_loss (the same module when valid_loss is
+    # None); fcast validates at the forecast quantile through the training head, so the copy is not kept
+    for k in [k for k in tensors if k.startswith("valid_loss.") and type(model.loss).__name__ == "IQLoss"]:
+        del tensors[k]
     if revin and (revin["scaler.revin_bias"].abs().max() != 0 or (revin["scaler.revin_weight"] - 1).abs().max() != 0):
         raise ValueError("fcast's revin scaler keeps RevIN's bias 0 and weight 1; this model trained them "
                          f"({ {k: v.flatten().tolist() for k, v in revin.items()} })")
@@ -192,7 +199,7 @@ def _compare(fcast, df, tmp, quiet):
     import numpy as np
     import pandas as pd
     from neuralforecast import NeuralForecast
-    from neuralforecast.losses.pytorch import HuberMQLoss, MQLoss, MASE
+    from neuralforecast.losses.pytorch import HuberMQLoss, IQLoss, MQLoss, MASE
     from neuralforecast.models import LSTM, NBEATS, NHITS, PatchTST, TiDE
     worst = 0.0
     for model in (NHITS(h=12, input_size=24, mlp_units=3 * [[64, 64]], scaler_type="standard", max_steps=30,
@@ -206,6 +213,8 @@ def _compare(fcast, df, tmp, quiet):
                   NHITS(h=12, input_size=24, mlp_units=3 * [[64, 64]], loss=HuberMQLoss(level=[80, 90], delta=0.5),
                         scaler_type="standard", max_steps=30, **quiet),
                   NHITS(h=12, input_size=24, mlp_units=3 * [[64, 64]], scaler_type="revin", max_steps=30, **quiet),
+                  NHITS(h=12, input_size=24, mlp_units=3 * [[64, 64]], loss=IQLoss(cos_embedding_dim=16),
+                        scaler_type="robust", max_steps=30, **quiet),
                   LSTM(h=12, input_size=24, encoder_hidden_size=32, decoder_hidden_size=32, scaler_type="robust",
                        max_steps=30, **quiet),
                   TiDE(h=12, input_size=24, hidden_size=64, layernorm=False, loss=MQLoss(level=[80]),
