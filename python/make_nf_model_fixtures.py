@@ -7,7 +7,8 @@ has fcast predict from the same weights:
     export checks that); measured within 2.3e-9 relative;
   - iq_mlp: an MLP trained with IQLoss(cos_embedding_dim=16,
     concentration0=2), forecast at its default quantile 0.5 (the head's
-    forward, no sampling); measured within 1.9e-9 relative.
+    forward, no sampling; measured within 1.9e-9 relative), and with
+    level=[80] (iq_mlp_level80.csv: np.quantile over 11 quantiles' forecasts).
 
 Run by developers, in a scratch directory (neuralforecast writes
 lightning_logs/), with python/requirements-fixtures.txt installed:
@@ -44,6 +45,9 @@ def main():
         save_for_fcast(nf.models[0], os.path.join(out, f"{name}.safetensors"), freq="MS", ds_kind="date")
         nf.predict().sort_values(["unique_id", "ds"]).to_csv(os.path.join(out, f"{name}.csv"), index=False,
                                                              date_format="%Y-%m-%d", float_format="%.9g")
+        if name == "iq_mlp":
+            nf.predict(level=[80]).sort_values(["unique_id", "ds"]).to_csv(
+                os.path.join(out, f"{name}_level80.csv"), index=False, date_format="%Y-%m-%d", float_format="%.9g")
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ train_ok normal --loss normal
 train_ok studentt --loss studentt --level 95
 train_ok poisson --loss poisson --num-samples 300
 train_ok nbinom --loss negative-binomial --quantiles 0.9,0.1,0.5
+train_ok iq --loss iq --cos-embedding-dim 8 --concentration0 2
 
 # recorded FILE TEXT: TEXT is in the header with JSON's backslashes dropped.
 # (the header is read into a variable first: under pipefail, grep -q closing
@@ -83,6 +84,17 @@ check "normal: its 80 % bounds and mean are the trained forecast's" \
 check "normal: the 95 % bounds outside the 80 % ones on every row" \
       "awk -F, 'NR > 1 && !(\$4 <= \$5 && \$6 <= \$7) { bad = 1 } END { exit bad }' $tmp/x.csv"
 
+# IQLoss: its head's parameters recorded; the median forecast NHITS_ql0.5,
+# and with --level the bounds alone (np.quantile over 11 quantiles), ordered
+check "iq: its parameters recorded" "recorded $tmp/iq.safetensors '\"loss\":\"iq\",\"loss_params\":\"{\"cos_embedding_dim\":8,\"concentration0\":2,\"concentration1\":1}\"'"
+"$fcast" predict --model "$tmp/iq.safetensors" --data "$data" --out "$tmp/iq.csv" 2> /dev/null
+check "iq: predict gives MLP_ql0.5" "head -1 $tmp/iq.csv | grep -qx 'unique_id,ds,MLP_ql0.5'"
+"$fcast" predict --model "$tmp/iq.safetensors" --data "$data" --level 90,50 --out "$tmp/iql.csv" 2> /dev/null
+check "iq: predict --level 90,50 gives the bounds alone" \
+      "head -1 $tmp/iql.csv | grep -qx 'unique_id,ds,MLP-lo-90,MLP-lo-50,MLP-hi-50,MLP-hi-90'"
+check "iq: the bounds ordered on every row" \
+      "awk -F, 'NR > 1 && !(\$3 <= \$4 && \$4 <= \$5 && \$5 <= \$6) { bad = 1 } END { exit bad }' $tmp/iql.csv"
+
 "$fcast" train --data "$data" "${small[@]}" --loss huber --huber-delta 0.5 --out "$tmp/huber2.safetensors" 2>/dev/null
 check "same flags give the same model file" "cmp -s $tmp/huber.safetensors $tmp/huber2.safetensors"
 check "another loss gives another model" "! cmp -s $tmp/huber.safetensors $tmp/mae.safetensors"
@@ -104,6 +116,8 @@ bad 2 "--loss 'pinball' is not one of" --loss pinball
 bad 4 "--num-samples is a parameter of --loss normal, studentt, poisson or negative-binomial, not of --loss mq" --loss mq --num-samples 10
 bad 4 "--num-samples '0' is not an integer from 1 to 100000" --loss normal --num-samples 0
 bad 4 "--prediction-intervals conformal is for point losses" --loss normal --prediction-intervals conformal
+bad 4 "--cos-embedding-dim is a parameter of --loss iq, not of --loss mae" --cos-embedding-dim 8
+bad 4 "--concentration1 '0' is not a positive number" --loss iq --concentration1 0
 bad 4 "--huber-delta is a parameter of --loss huber or huber-mq, not of --loss mae" --huber-delta 2
 bad 4 "--huber-delta '-1' is not a positive number" --loss huber-mq --huber-delta -1
 bad 4 "--huber-delta '0' is not a positive number" --loss huber --huber-delta 0

@@ -253,7 +253,7 @@ static void distribution_quantiles(void) {
     fcast_model *plain = NULL;
     CHECK(fcast_train(p, all, NULL, NULL, NULL, &plain) == FC_OK);
     CHECK(fcast_predict_quantiles(plain, all, NULL, qs, 2, q, 2 * H * 3) == FC_ERR_INVALID);
-    CHECK_CONTAINS(fc_last_error(), "draws no samples");
+    CHECK_CONTAINS(fc_last_error(), "forecasts no quantiles on request");
     fcast_model_free(plain);
     fcast_config_free(p);
     fcast_model_free(m);

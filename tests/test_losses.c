@@ -87,10 +87,11 @@ static void test_finite_differences(fc_backend *be, fc_loss_kind kind, int varia
         }
     }
     for (size_t i = 0; i < NB * NL; i++) ins[i] = uniform(-2.0f, 2.0f);
-    float y_raw[NB * NH], loc[NB], scale[NB];
+    float y_raw[NB * NH], loc[NB], scale[NB], qp[NB * NH];
     if (fc_loss_kind_is_distribution(kind)) distribution_inputs(kind, n, Q, NB, yhat, y_raw, loc, scale);
+    for (size_t i = 0; i < n; i++) qp[i] = uniform(0.05f, 0.95f);   /* IQ: each point's own quantile */
     fc_loss_call c = {.spec = s, .yhat = yhat, .y = y, .mask = mask, .insample = ins, .y_raw = y_raw, .loc = loc,
-                      .scale = scale, .n = n, .h = NH, .L = NL};
+                      .scale = scale, .q_point = qp, .n = n, .h = NH, .L = NL};
     loss_of(be, &c, grad);
     double worst = 0;
     for (size_t k = 0; k < n * Q; k++) {
@@ -172,16 +173,18 @@ static void test_threads(fc_backend *one, fc_backend *two) {
     for (size_t i = 0; i < n; i++) y[i] = uniform(-3, 3), mask[i] = i % 6 ? 1.0f : 0.0f;
     for (size_t i = 0; i < Bn * NL; i++) ins[i] = uniform(-3, 3);
     float *y_raw = malloc(n * sizeof(float)), *loc = malloc(Bn * sizeof(float)), *scale = malloc(Bn * sizeof(float));
+    float *qp = malloc(n * sizeof(float));
+    for (size_t i = 0; i < n; i++) qp[i] = uniform(0.05f, 0.95f);
     for (int kind = 0; kind < FC_LOSS_KINDS; kind++) {
         if (fc_loss_kind_is_distribution(kind)) distribution_inputs(kind, n, 3, Bn, yhat, y_raw, loc, scale);
         fc_loss_call c = {.spec = spec_of(kind, 1), .yhat = yhat, .y = y, .mask = mask, .insample = ins,
-                          .y_raw = y_raw, .loc = loc, .scale = scale, .n = n, .h = h, .L = NL};
+                          .y_raw = y_raw, .loc = loc, .scale = scale, .q_point = qp, .n = n, .h = h, .L = NL};
         size_t Q = fc_loss_n_outputs(&c.spec);
         double a = loss_of(one, &c, g1), b = loss_of(two, &c, g2);
         CHECK_MSG(!memcmp(&a, &b, sizeof a) && !memcmp(g1, g2, n * Q * sizeof(float)),
                   "%s: 1 and 2 threads differ (%.17g vs %.17g)", fc_loss_name(c.spec), a, b);
     }
-    free(yhat), free(y), free(mask), free(ins), free(g1), free(g2), free(y_raw), free(loc), free(scale);
+    free(yhat), free(y), free(mask), free(ins), free(g1), free(g2), free(y_raw), free(loc), free(scale), free(qp);
 }
 
 /* DistributionLoss's columns, as neuralforecast 3.3's

@@ -228,8 +228,11 @@ fc_status fcast_predict_levels(const fcast_model *m, const fcast_data *history, 
 /* A distribution model's forecast drawn at quantiles q (in (0, 1),
  * distinct, at most 15), as neuralforecast's predict(quantiles=...): out
  * (n_series, h, 1 + n) row-major, per point the sample mean, then the
- * quantiles sorted ascending (columns NHITS, NHITS_ql0.1, ...). Another
- * loss is refused. */
+ * quantiles sorted ascending (columns NHITS, NHITS_ql0.1, ...). An IQLoss
+ * model's: out (n_series, h, n), the quantiles alone, np.quantile of its
+ * forecasts at neuralforecast's 11 fixed quantiles (and so, for it,
+ * fcast_predict_levels: out (n_series, h, 2 n_levels), the bounds alone).
+ * Another loss is refused. */
 fc_status fcast_predict_quantiles(const fcast_model *m, const fcast_data *history, const fcast_data *future,
                                   const double *q, size_t n, float *out, size_t capacity);
 /* 1 when the model was trained with conformal intervals. */

@@ -243,6 +243,8 @@ class NeuralForecast:
                 forecasts, suffixes = self._forecast_quantiles(name, trained, panel, future, quantiles)
             elif (level or quantiles) and model.loss.is_distribution_output:
                 forecasts, suffixes = self._forecast_drawn(trained, panel, future, level, quantiles)
+            elif (level or quantiles) and isinstance(model.loss, losses.pytorch.IQLoss):
+                forecasts, suffixes = self._forecast_drawn(trained, panel, future, level, quantiles, mean=False)
             else:   # a quantile loss's own outputs, whatever the levels (as neuralforecast)
                 forecasts = self._forecast(model, trained, panel, future)
                 picks, suffixes = _asked_outputs(model, name, level, quantiles)
@@ -357,14 +359,15 @@ class NeuralForecast:
         suffixes = [""] + [f"-lo-{lv}" for lv in reversed(levels)] + [f"-hi-{lv}" for lv in levels]
         return out[panel.fcast_order], suffixes
 
-    def _forecast_drawn(self, trained, panel, future, level, quantiles):
+    def _forecast_drawn(self, trained, panel, future, level, quantiles, mean=True):
         """A DistributionLoss model's forecast drawn at the asked levels or
         quantiles, as neuralforecast's predict(level=/quantiles=) draws it:
         the sample mean, then the quantiles sorted (utils.level_to_quantiles
         for level), named as its _get_column_name: "-lo-80", "-hi-80" for a
         level, "_ql0.1" for a quantile. The C library draws them from the
         samples of its trained quantiles (fcast_predict_levels,
-        fcast_predict_quantiles)."""
+        fcast_predict_quantiles). An IQLoss model (mean False) gives the
+        quantiles alone, as neuralforecast's predict of one."""
         handle = None if future is None else future.handle
         if level:
             asked = sorted(set(level))
@@ -374,6 +377,8 @@ class NeuralForecast:
         else:
             asked = sorted(set(quantiles))
             suffixes, call, width = [""] + [f"_ql{q}" for q in asked], lib.fcast_predict_quantiles, 1 + len(asked)
+        if not mean:
+            suffixes, width = suffixes[1:], width - 1
         array = np.ascontiguousarray(asked, dtype=np.float64)
         out = np.empty((len(panel.fcast_order), self.h, width), dtype=np.float32)
         check(call(trained, panel.handle, handle, array.ctypes.data_as(ctypes.POINTER(ctypes.c_double)), len(asked),
@@ -686,7 +691,7 @@ class NeuralForecast:
 def _point(model):
     """Whether the model forecasts one value per point (conformal intervals
     apply), not its own quantiles."""
-    return len(model.loss.output_names) == 1 and not isinstance(model.loss, losses.QuantileLoss)
+    return len(model.loss.output_names) == 1 and not isinstance(model.loss, (losses.QuantileLoss, losses.IQLoss))
 
 
 def _asked_outputs(model, name, level, quantiles):

@@ -8,6 +8,7 @@
 
 #include "api/api.h"
 #include "core/error.h"
+#include "train/iq_forecast.h"
 #include "train/model_file.h"
 #include "models/model_kinds.h"
 #include "train/exog_bind.h"
@@ -149,6 +150,9 @@ static fc_status sorted_levels(const double *levels, size_t n, double *sorted) {
     return FC_OK;
 }
 
+static fc_status predict_iq_quantiles(const fcast_model *m, const fcast_data *history, const fcast_data *future,
+                                      const double *q, size_t n, float *out, size_t capacity);
+
 /* A distribution model's forecast at the levels' quantiles: the mean, then
  * the bounds (fc_loss_draw_levels), in the conformal intervals' layout. */
 static fc_status predict_drawn_levels(const fcast_model *m, const fcast_data *history, const fcast_data *future,
@@ -166,6 +170,15 @@ static fc_status fcast_predict_levels_body(const fcast_model *m, const fcast_dat
     FC_TRY(sorted_levels(levels, n_levels, sorted));
     if (fc_loss_kind_is_distribution(m->f.loss.kind)) return predict_drawn_levels(m, history, future, sorted, n_levels,
                                                                                   out, capacity);
+    if (m->f.loss.kind == FC_LOSS_IQ) {   /* the levels' bounds, sorted (utils.level_to_quantiles) */
+        double q[2 * FC_MAX_LEVELS];
+        for (size_t i = 0; i < n_levels; i++) {
+            q[n_levels - 1 - i] = (50.0 - sorted[i] / 2.0) / 100.0;
+            q[n_levels + i] = (50.0 + sorted[i] / 2.0) / 100.0;
+        }
+        if (!history || !history->ds || !out) return fc_error(FC_ERR_INVALID, "fcast_predict: data and out are needed");
+        return predict_iq_quantiles(m, history, future, q, 2 * n_levels, out, capacity);
+    }
     if (!fcast_model_has_intervals(m))
         return fc_error(FC_ERR_INVALID, "fcast_predict_levels: the model has no conformal intervals (train it with "
                         "prediction-intervals = conformal)");
@@ -214,16 +227,53 @@ fc_status fcast_predict_future(const fcast_model *m, const fcast_data *history, 
     return fc_api_words(fcast_predict_future_body(m, history, future, out, capacity));
 }
 
+/* An IQLoss model at quantiles q (sorted, distinct): its forecasts at the
+ * 11 quantiles of neuralforecast's grid, then np.quantile of them per
+ * point (train/iq_forecast.h); out (n_series, h, n). */
+static fc_status predict_iq_quantiles(const fcast_model *m, const fcast_data *history, const fcast_data *future,
+                                      const double *q, size_t n, float *out, size_t capacity) {
+    size_t points = history->ds->n_series * m->f.model->cfg.h;
+    if (capacity < points * n)
+        return fc_error(FC_ERR_INVALID, "fcast_predict_quantiles: out holds %zu floats; %zu points x %zu quantiles "
+                        "need %zu", capacity, points, n, points * n);
+    float *grid = malloc((points ? points : 1) * FC_IQ_GRID_N * sizeof *grid);
+    if (!grid) return fc_error(FC_ERR_MEMORY, "fcast_predict_quantiles: out of memory");
+    fc_model *model = m->f.model;
+    fc_status st = FC_OK;
+    for (size_t k = 0; st == FC_OK && k < FC_IQ_GRID_N; k++) {
+        model->iq.quantile = FC_IQ_GRID[k];
+        st = fcast_predict_future(m, history, future, grid + k * points, points);
+    }
+    model->iq.quantile = 0.5f;
+    if (st == FC_OK) fc_iq_quantiles_of(grid, points, q, n, out);
+    free(grid);
+    return st;
+}
+
+static int by_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 /* Quantiles in (0, 1), distinct, at most FC_MAX_QUANTILES, drawn sorted. */
 static fc_status fcast_predict_quantiles_body(const fcast_model *m, const fcast_data *history,
                                               const fcast_data *future, const double *q, size_t n, float *out,
                                               size_t capacity) {
     if (!m || !m->f.model || !q)
         return fc_error(FC_ERR_INVALID, "fcast_predict_quantiles: model and quantiles are needed");
+    if (m->f.loss.kind == FC_LOSS_IQ) {
+        fc_loss_spec check = m->f.loss;
+        FC_TRY(fc_loss_set_quantiles(&check, q, n, "fcast_predict_quantiles"));   /* each in (0, 1), distinct */
+        double sorted[FC_MAX_QUANTILES];
+        memcpy(sorted, q, n * sizeof *q);
+        qsort(sorted, n, sizeof *sorted, by_double);
+        if (!history || !history->ds || !out) return fc_error(FC_ERR_INVALID, "fcast_predict: data and out are needed");
+        return predict_iq_quantiles(m, history, future, sorted, n, out, capacity);
+    }
     if (!fc_loss_kind_is_distribution(m->f.loss.kind))
-        return fc_error(FC_ERR_INVALID, "fcast_predict_quantiles: the model's loss %s draws no samples: quantiles "
-                        "come from a distribution loss (normal, studentt, poisson, negative-binomial)",
-                        fc_loss_name(m->f.loss));
+        return fc_error(FC_ERR_INVALID, "fcast_predict_quantiles: the model's loss %s forecasts no quantiles on "
+                        "request: they come from a distribution loss (normal, studentt, poisson, "
+                        "negative-binomial) or iq", fc_loss_name(m->f.loss));
     fcast_model drawn = *m;   /* the forecaster by value: its loss's quantiles are this call's */
     FC_TRY(fc_loss_set_quantiles(&drawn.f.loss, q, n, "fcast_predict_quantiles"));
     return fcast_predict_future(&drawn, history, future, out, capacity);

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "dist/dist.h"
 #include "io/forecast_csv.h"
+#include "train/iq_forecast.h"
 
 /* An ensemble's column: its members' point forecasts combined per point. */
 static fc_status combine_file(const fc_predict_run *r, fc_predict_file *pf, size_t points) {
@@ -31,6 +32,30 @@ static fc_status forecast_raw(fc_predict_model *pm, const fc_dataset *ds, const 
     return fc_dist_merge(raw, N * c->h * fc_forecast_width(&pm->f) * sizeof *raw, 1);
 }
 
+/* An IQLoss model's columns at the levels' bounds: its forecasts at the 11
+ * quantiles of neuralforecast's grid, then np.quantile of them per point
+ * (train/iq_forecast.h). */
+static fc_status forecast_iq_levels(const fc_predict_run *r, fc_predict_model *pm, const fc_dataset *ds,
+                                    const fc_dataset *ext) {
+    size_t N = ds->n_series ? ds->n_series : 1, points = N * pm->f.model->cfg.h, n = r->n_levels;
+    double q[2 * FC_MAX_LEVELS];
+    for (size_t i = 0; i < n; i++) {   /* r->levels ascending: lower bounds from the widest in, then the upper */
+        q[n - 1 - i] = (50.0 - r->levels[i] / 2.0) / 100.0;
+        q[n + i] = (50.0 + r->levels[i] / 2.0) / 100.0;
+    }
+    float *grid = fc_calloc(points * FC_IQ_GRID_N, sizeof(float), "forecasts");
+    if (!grid) return FC_ERR_MEMORY;
+    fc_status st = FC_OK;
+    for (size_t k = 0; st == FC_OK && k < FC_IQ_GRID_N; k++) {
+        pm->f.model->iq.quantile = FC_IQ_GRID[k];
+        st = forecast_raw(pm, ds, ext, grid + k * points);
+    }
+    pm->f.model->iq.quantile = 0.5f;
+    if (st == FC_OK) fc_iq_quantiles_of(grid, points, q, 2 * n, pm->values);
+    free(grid);
+    return st;
+}
+
 /* One forecaster's columns: its outputs, or its point forecasts followed
  * by their conformal intervals. */
 static fc_status forecast_one(const fc_predict_run *r, fc_predict_model *pm, const fc_dataset *ds,
@@ -39,6 +64,7 @@ static fc_status forecast_one(const fc_predict_run *r, fc_predict_model *pm, con
     size_t N = ds->n_series ? ds->n_series : 1, width = c->h * fc_forecast_width(&pm->f);
     pm->values = fc_calloc(N * c->h, pm->cols.n_cols * sizeof(float), "forecasts");
     if (!pm->values) return FC_ERR_MEMORY;
+    if (pm->cols.iq_levels) return forecast_iq_levels(r, pm, ds, ext);
     int intervals = pm->cols.intervals;
     float *raw = intervals ? fc_calloc(N, width * sizeof(float), "forecasts") : pm->values;
     if (!raw) return FC_ERR_MEMORY;

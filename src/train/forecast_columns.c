@@ -15,7 +15,14 @@ fc_status fc_columns_of(const fc_forecaster *f, const char *name, const double *
     int quantiles = c->n_outputs > 1 || fc_loss_kind_is_one_quantile(f->loss.kind) || dist;
     out->n_cols = quantiles ? fc_forecast_width(f) : 1;
     for (size_t q = 0; quantiles && q < out->n_cols; q++) fc_loss_output_name(&f->loss, q, out->suffix_text[q]);
-    out->levels_ignored = quantiles && n_levels && !dist;
+    out->levels_ignored = quantiles && n_levels && !dist && f->loss.kind != FC_LOSS_IQ;
+    if (f->loss.kind == FC_LOSS_IQ && n_levels) {   /* the levels' bounds alone */
+        char names[2 * FC_MAX_LEVELS][FC_LEVEL_NAME_MAX];
+        fc_conformal_suffixes(levels, n_levels, names);
+        for (size_t j = 0; j < 2 * n_levels; j++) memcpy(out->suffix_text[j], names[j], sizeof names[j]);
+        out->n_cols = 2 * n_levels;
+        out->iq_levels = 1;
+    }
     if (dist && n_levels) {   /* the mean, then the levels' bounds as conformal intervals name them */
         char names[2 * FC_MAX_LEVELS][FC_LEVEL_NAME_MAX];
         fc_conformal_suffixes(levels, n_levels, names);

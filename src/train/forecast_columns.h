@@ -11,6 +11,9 @@
  *                               quantiles); levels asked: NHITS, NHITS-lo-95,
  *                               ..., NHITS-hi-95, drawn at the levels'
  *                               quantiles (neuralforecast's predict(level))
+ *   IQLoss:                     NHITS_ql0.5; levels asked: NHITS-lo-95, ...,
+ *                               NHITS-hi-95 alone (neuralforecast's 11-quantile
+ *                               np.quantile, train/iq_forecast.h)
  *   point loss, levels asked:   an error (neuralforecast's too). */
 #ifndef FC_TRAIN_FORECAST_COLUMNS_H
 #define FC_TRAIN_FORECAST_COLUMNS_H
@@ -29,6 +32,8 @@ typedef struct {
     int levels_ignored;                             /* levels asked of a quantile-loss model */
     int draws_levels;                               /* a distribution drawn at the levels' quantiles
                                                        (fc_loss_draw_levels): its own columns replaced */
+    int iq_levels;                                  /* IQLoss at the levels' bounds (train/iq_forecast.h):
+                                                       their columns alone, as neuralforecast's */
 } fc_column_set;
 
 /* The columns of f under `name` for the levels asked (n_levels 0: none). */

@@ -55,3 +55,19 @@ def test_revin_trains_as_standard_and_refuses_a_distribution(monthly):
     assert 0 < rel.max() < 1e-5
     with pytest.raises(Exception, match="revin with --loss normal|revin.*likelihood"):
         forecast("revin", loss=DistributionLoss("Normal"))
+
+
+def test_iq_level_from_neuralforecast_weights(fcast_bin, tmp_path):
+    """predict(level=[80]) of the IQLoss model: np.quantile over its
+    forecasts at neuralforecast's 11 fixed quantiles, as neuralforecast's
+    predict computes it; the columns the bounds alone."""
+    folder = os.path.join(FIXTURES, "nf_models")
+    out = tmp_path / "fc.csv"
+    subprocess.run([fcast_bin, "predict", "--model", os.path.join(folder, "iq_mlp.safetensors"), "--data", MONTHLY,
+                    "--level", "80", "--out", str(out)], check=True, capture_output=True)
+    want = pd.read_csv(os.path.join(folder, "iq_mlp_level80.csv")).sort_values(["unique_id", "ds"])
+    got = pd.read_csv(out).sort_values(["unique_id", "ds"])
+    assert list(got.columns) == list(want.columns) == ["unique_id", "ds", "MLP-lo-80", "MLP-hi-80"]
+    for column in ("MLP-lo-80", "MLP-hi-80"):
+        rel = np.abs(got[column].to_numpy() - want[column].to_numpy()) / np.abs(want[column].to_numpy())
+        assert rel.max() < 1e-8, (column, rel.max())

@@ -128,8 +128,8 @@ def test_refused_arguments_say_why():
         DistributionLoss("StudentT", df=3)
     with pytest.raises(NotImplementedError, match="horizon_weight"):
         DistributionLoss("Normal", horizon_weight=np.ones(6))
-    with pytest.raises(NotImplementedError, match="IQLoss"):
-        IQLoss()
+    with pytest.raises(NotImplementedError, match="horizon_weight"):
+        IQLoss(horizon_weight=np.ones(6))
 
 
 def test_bad_num_samples_and_quantiles_fail_when_the_model_is_made():
@@ -273,3 +273,25 @@ def test_cross_validation_refuses_a_level_it_cannot_give_before_training(monthly
                         freq="MS")
     with pytest.raises(NotImplementedError, match="0.05, 0.95 are not among them"):
         nf.cross_validation(monthly, n_windows=2, step_size=6, refit=True, level=[90])
+
+
+def test_iq_loss_trains_forecasts_and_reloads(monthly, tmp_path):
+    """IQLoss: neuralforecast's columns (NHITS_ql0.5; with level the bounds
+    alone, with quantiles NHITS_ql<q>), the CLI's model with the matching
+    flags, quantile columns ordered, a save/load round trip."""
+    from fcast.losses.pytorch import IQLoss
+    loss = IQLoss(cos_embedding_dim=8, concentration0=2.0)
+    assert loss.output_names == ["_ql0.5"] and loss.outputsize_multiplier == 1
+    nf = fit(loss, monthly)
+    fc = nf.predict()
+    assert list(fc.columns) == ["unique_id", "ds", "NHITS_ql0.5"]
+    lv = nf.predict(level=[80, 50])
+    assert list(lv.columns) == ["unique_id", "ds", "NHITS-lo-80", "NHITS-lo-50", "NHITS-hi-50", "NHITS-hi-80"]
+    assert (lv["NHITS-lo-80"] <= lv["NHITS-lo-50"]).all() and (lv["NHITS-hi-50"] <= lv["NHITS-hi-80"]).all()
+    q = nf.predict(quantiles=[0.9, 0.1])
+    assert list(q.columns) == ["unique_id", "ds", "NHITS_ql0.1", "NHITS_ql0.9"]
+    np.testing.assert_array_equal(q["NHITS_ql0.1"], lv["NHITS-lo-80"])
+    nf.save(str(tmp_path / "m"))
+    back = NeuralForecast.load(str(tmp_path / "m"))
+    assert back.models[0].loss == loss
+    pd.testing.assert_frame_equal(back.predict(), fc)

@@ -20,7 +20,8 @@ neuralforecast's. The draws are fcast's own (a Philox stream per point and
 draw), so the sampled quantiles differ from torch's by sampling noise.
 horizon_weight is not supported by fcast; neither are DistributionLoss's
 other distributions (Bernoulli, Tweedie, ISQF), return_params and
-distribution_kwargs, nor IQLoss: they raise NotImplementedError.
+distribution_kwargs: they raise NotImplementedError. IQLoss trains the C
+side's iq loss (the loss's head after the model).
 """
 import numbers
 import warnings
@@ -305,12 +306,29 @@ class DistributionLoss(_QuantileOutputs):
 
 
 class IQLoss(_Loss):
-    """neuralforecast's IQLoss (implicit quantile loss: the quantile is an
-    input of the network) is not in fcast: refused."""
+    """neuralforecast's IQLoss (implicit quantiles): the model's output goes
+    through the loss's head with a quantile as input (a cosine embedding of
+    it, two layers, PReLUs), trained by QuantileLoss at quantiles drawn per
+    point from Beta(concentration1, concentration0); the C API's loss "iq"
+    with cos-embedding-dim and the concentrations. Its forecast is the
+    median, column "_ql0.5" as neuralforecast names it; predict(level=,
+    quantiles=) as neuralforecast's (np.quantile of the forecasts at 11
+    fixed quantiles). fcast draws the training quantiles from its own
+    Philox stream, not torch's."""
+    _c_name = "iq"
+    output_names = ["_ql0.5"]
 
     def __init__(self, cos_embedding_dim=64, concentration0=1.0, concentration1=1.0, horizon_weight=None):
-        raise NotImplementedError("fcast: IQLoss (implicit quantiles, a quantile input to the network) is not "
-                                  "implemented; use MQLoss or HuberMQLoss with the quantiles you need")
+        super().__init__(horizon_weight, cos_embedding_dim=cos_embedding_dim, concentration0=concentration0,
+                         concentration1=concentration1)
+        self.cos_embedding_dim, self.concentration0, self.concentration1 = \
+            cos_embedding_dim, concentration0, concentration1
+        self.q = 0.5
+
+    def _settings(self):
+        return super()._settings() + [("cos-embedding-dim", str(int(self.cos_embedding_dim))),
+                                      ("concentration0", repr(float(self.concentration0))),
+                                      ("concentration1", repr(float(self.concentration1)))]
 
 
 def _level_text(level):
