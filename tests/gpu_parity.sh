@@ -148,6 +148,22 @@ done
 check "DistributionLoss accuracy alike: the sample mean's MAE on the test months within 5%" \
       "awk -v a=$(mae "$tmp/dist_eval_cpu.txt") -v b=$(mae "$tmp/dist_eval_dev.txt") 'BEGIN{d=a-b; if(d<0)d=-d; exit !(a > 0 && d <= 0.05*a)}'"
 
+# IQLoss: its head's per-point and per-parameter kernels and the training
+# quantiles drawn on the device: the same model file twice (no atomics),
+# and the CPU's accuracy (eval scores the median)
+iq=("${run[@]}" --loss iq --cos-embedding-dim 16)
+"$fcast" train "${iq[@]}" --device cuda --out "$tmp/iq_dev.safetensors" 2>/dev/null
+"$fcast" train "${iq[@]}" --device cuda --out "$tmp/iq_dev2.safetensors" 2>/dev/null
+check "IQLoss training on the GPU: the same model file twice" \
+      "[ -s $tmp/iq_dev.safetensors ] && cmp -s $tmp/iq_dev.safetensors $tmp/iq_dev2.safetensors"
+"$fcast" train "${iq[@]}" --device cpu --out "$tmp/iq_cpu.safetensors" 2>/dev/null
+for dev in cpu dev; do
+    "$fcast" eval --model "$tmp/iq_$dev.safetensors" --train "$tmp/train.csv" --test "$tmp/test.csv" --season 12 \
+        --device "$( [ $dev = cpu ] && echo cpu || echo cuda )" --out "$tmp/iq_eval_$dev.txt" 2>/dev/null
+done
+check "IQLoss accuracy alike: the median's MAE on the test months within 5%" \
+      "awk -v a=$(mae "$tmp/iq_eval_cpu.txt") -v b=$(mae "$tmp/iq_eval_dev.txt") 'BEGIN{d=a-b; if(d<0)d=-d; exit !(a > 0 && d <= 0.05*a)}'"
+
 for p in bf16 fp16; do
     "$fcast" train "${run[@]}" --device cuda --precision $p --out "$tmp/$p.safetensors"
     check "$p training on the GPU completes" "[ \$? -eq 0 ] && [ -s $tmp/$p.safetensors ]"
