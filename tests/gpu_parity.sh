@@ -141,12 +141,16 @@ check "DistributionLoss on the GPU data path: the host path's model file" \
 "$fcast" train "${dist[@]}" --device cuda --cuda-graph off --out "$tmp/dist_nograph.safetensors" 2>/dev/null
 check "DistributionLoss through graphs equals plain launches" "same_weights $tmp/dist_dev.safetensors $tmp/dist_nograph.safetensors"
 "$fcast" train "${dist[@]}" --device cpu --out "$tmp/dist_cpu.safetensors" 2>/dev/null
-for dev in cpu dev; do
-    "$fcast" eval --model "$tmp/dist_$dev.safetensors" --train "$tmp/train.csv" --test "$tmp/test.csv" --season 12 \
-        --device "$( [ $dev = cpu ] && echo cpu || echo cuda )" --out "$tmp/dist_eval_$dev.txt" 2>/dev/null
-done
-check "DistributionLoss accuracy alike: the sample mean's MAE on the test months within 5%" \
-      "awk -v a=$(mae "$tmp/dist_eval_cpu.txt") -v b=$(mae "$tmp/dist_eval_dev.txt") 'BEGIN{d=a-b; if(d<0)d=-d; exit !(a > 0 && d <= 0.05*a)}'"
+# alike NAME WHAT: NAME's CPU and GPU model files ($tmp/NAME_cpu, _dev) score MAEs within 5% on the test months
+alike() {
+    for dev in cpu dev; do
+        "$fcast" eval --model "$tmp/$1_$dev.safetensors" --train "$tmp/train.csv" --test "$tmp/test.csv" --season 12 \
+            --device "$( [ $dev = cpu ] && echo cpu || echo cuda )" --out "$tmp/$1_eval_$dev.txt" 2>/dev/null
+    done
+    check "$2 accuracy alike: MAE on the test months within 5%" \
+          "awk -v a=$(mae "$tmp/$1_eval_cpu.txt") -v b=$(mae "$tmp/$1_eval_dev.txt") 'BEGIN{d=a-b; if(d<0)d=-d; exit !(a > 0 && d <= 0.05*a)}'"
+}
+alike dist "DistributionLoss (the sample mean's)"
 
 # IQLoss: its head's per-point and per-parameter kernels and the training
 # quantiles drawn on the device: the same model file twice (no atomics),
@@ -157,12 +161,7 @@ iq=("${run[@]}" --loss iq --cos-embedding-dim 16)
 check "IQLoss training on the GPU: the same model file twice" \
       "[ -s $tmp/iq_dev.safetensors ] && cmp -s $tmp/iq_dev.safetensors $tmp/iq_dev2.safetensors"
 "$fcast" train "${iq[@]}" --device cpu --out "$tmp/iq_cpu.safetensors" 2>/dev/null
-for dev in cpu dev; do
-    "$fcast" eval --model "$tmp/iq_$dev.safetensors" --train "$tmp/train.csv" --test "$tmp/test.csv" --season 12 \
-        --device "$( [ $dev = cpu ] && echo cpu || echo cuda )" --out "$tmp/iq_eval_$dev.txt" 2>/dev/null
-done
-check "IQLoss accuracy alike: the median's MAE on the test months within 5%" \
-      "awk -v a=$(mae "$tmp/iq_eval_cpu.txt") -v b=$(mae "$tmp/iq_eval_dev.txt") 'BEGIN{d=a-b; if(d<0)d=-d; exit !(a > 0 && d <= 0.05*a)}'"
+alike iq "IQLoss (the median's)"
 
 for p in bf16 fp16; do
     "$fcast" train "${run[@]}" --device cuda --precision $p --out "$tmp/$p.safetensors"

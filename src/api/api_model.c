@@ -172,10 +172,7 @@ static fc_status fcast_predict_levels_body(const fcast_model *m, const fcast_dat
                                                                                   out, capacity);
     if (m->f.loss.kind == FC_LOSS_IQ) {   /* the levels' bounds, sorted (utils.level_to_quantiles) */
         double q[2 * FC_MAX_LEVELS];
-        for (size_t i = 0; i < n_levels; i++) {
-            q[n_levels - 1 - i] = (50.0 - sorted[i] / 2.0) / 100.0;
-            q[n_levels + i] = (50.0 + sorted[i] / 2.0) / 100.0;
-        }
+        fc_levels_to_bounds(sorted, n_levels, q);
         if (!history || !history->ds || !out) return fc_error(FC_ERR_INVALID, "fcast_predict: data and out are needed");
         return predict_iq_quantiles(m, history, future, q, 2 * n_levels, out, capacity);
     }

@@ -39,10 +39,7 @@ static fc_status forecast_iq_levels(const fc_predict_run *r, fc_predict_model *p
                                     const fc_dataset *ext) {
     size_t N = ds->n_series ? ds->n_series : 1, points = N * pm->f.model->cfg.h, n = r->n_levels;
     double q[2 * FC_MAX_LEVELS];
-    for (size_t i = 0; i < n; i++) {   /* r->levels ascending: lower bounds from the widest in, then the upper */
-        q[n - 1 - i] = (50.0 - r->levels[i] / 2.0) / 100.0;
-        q[n + i] = (50.0 + r->levels[i] / 2.0) / 100.0;
-    }
+    fc_levels_to_bounds(r->levels, n, q);   /* r->levels ascending: lower bounds from the widest in, then the upper */
     float *grid = fc_calloc(points * FC_IQ_GRID_N, sizeof(float), "forecasts");
     if (!grid) return FC_ERR_MEMORY;
     fc_status st = FC_OK;

@@ -85,15 +85,19 @@ fc_status fc_loss_set_levels(fc_loss_spec *s, const long *levels, size_t n, cons
     return FC_OK;
 }
 
+void fc_levels_to_bounds(const double *levels, size_t n, double *q) {
+    for (size_t i = 0; i < n; i++) {
+        q[n - 1 - i] = (50.0 - levels[i] / 2.0) / 100.0;   /* levels ascending: the lower bounds descend */
+        q[n + i] = (50.0 + levels[i] / 2.0) / 100.0;
+    }
+}
+
 fc_status fc_loss_draw_levels(fc_loss_spec *s, const double *levels, size_t n) {
     if (!fc_loss_kind_is_distribution(s->kind) || n == 0 || 2 * n > FC_MAX_QUANTILES)
         return fc_error(FC_ERR_INVALID, "level: a %s model draws at 1 to %d levels, not %zu", fc_loss_kind_name(s->kind),
                         FC_MAX_QUANTILES / 2, n);
     double q[FC_MAX_QUANTILES];
-    for (size_t i = 0; i < n; i++) {
-        q[n - 1 - i] = (50.0 - levels[i] / 2.0) / 100.0;   /* levels ascending: the lower bounds descend */
-        q[n + i] = (50.0 + levels[i] / 2.0) / 100.0;
-    }
+    fc_levels_to_bounds(levels, n, q);
     FC_TRY(fc_loss_set_quantiles(s, q, 2 * n, "level"));
     s->from_level = 1;
     return FC_OK;

@@ -62,6 +62,9 @@ fc_status fc_loss_set_levels(fc_loss_spec *s, const long *levels, size_t n, cons
  * as neuralforecast's level_to_quantiles; the forecast's columns are then
  * the mean and those bounds. FC_ERR_INVALID for another loss. */
 fc_status fc_loss_draw_levels(fc_loss_spec *s, const double *levels, size_t n);
+/* The bounds of levels (ascending, n of them) as quantiles, ascending,
+ * (50 -+ l / 2) / 100 in double as Python computes them: q (2 n). */
+void fc_levels_to_bounds(const double *levels, size_t n, double *q);
 /* MQ's quantiles as given (quantiles_to_outputs keeps their order): each
  * in (0, 1), distinct, at most FC_MAX_QUANTILES. */
 fc_status fc_loss_set_quantiles(fc_loss_spec *s, const double *q, size_t n, const char *what);

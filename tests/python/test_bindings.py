@@ -42,7 +42,7 @@ def test_invalid_value_is_a_value_error_with_fcasts_message():
         NHITS(h=12, input_size=24, scaler_type="bogus")
     assert isinstance(info.value, fcast.FcastValueError)
     assert info.value.status_name == "FC_ERR_INVALID"
-    assert "scaler_type 'bogus': expected identity, standard, robust or minmax" in str(info.value)
+    assert "scaler_type 'bogus': expected identity, standard, robust, minmax or revin" in str(info.value)
 
 
 def test_missing_model_file_is_an_os_error(fitted, tmp_path):
