@@ -95,6 +95,23 @@ check "iq: predict --level 90,50 gives the bounds alone" \
 check "iq: the bounds ordered on every row" \
       "awk -F, 'NR > 1 && !(\$3 <= \$4 && \$4 <= \$5 && \$5 <= \$6) { bad = 1 } END { exit bad }' $tmp/iql.csv"
 
+# --valid-loss (neuralforecast's valid_loss): validation scores that point
+# loss: one check at the last step on a model trained with MAE reports the
+# MSE that eval --forecasts computes from the same forecasts (the
+# validation windows are the last --val-size points after the rest)
+scripts/split-tail.sh "$data" 6 "$tmp/vtr.csv" "$tmp/vte.csv"
+vflags=(--data "$data" --model mlp --h 6 --input-size 12 --hidden-size 16 --num-layers 1 --max-steps 8 --val-size 6
+        --val-check-steps 8 --scaler standard --threads 1)
+"$fcast" train "${vflags[@]}" --valid-loss mse --out "$tmp/vmse.safetensors" > "$tmp/vmse.out" 2>&1
+"$fcast" predict --model "$tmp/vmse.safetensors" --data "$tmp/vtr.csv" --out "$tmp/vmse.csv" 2> /dev/null
+"$fcast" eval --forecasts "$tmp/vmse.csv" --train "$tmp/vtr.csv" --test "$tmp/vte.csv" > "$tmp/vmse.eval" 2>&1
+v=$(grep -o 'best validation loss [0-9.e+-]*' "$tmp/vmse.out" | awk '{print $4}')
+e=$(awk '$1 == "MSE" { print $2; exit }' "$tmp/vmse.eval")
+check "--valid-loss mse: the validation loss ($v) is the forecasts' MSE ($e)" \
+      "awk -v a='$v' -v b='$e' 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= 1e-6 * a) }'"
+"$fcast" train "${vflags[@]}" --loss normal --valid-loss mae --out "$tmp/vn.safetensors" > "$tmp/vn.out" 2>&1
+check "--loss normal --valid-loss mae: validated on the distribution's mean" "grep -q 'best validation loss [0-9]' $tmp/vn.out"
+
 "$fcast" train --data "$data" "${small[@]}" --loss huber --huber-delta 0.5 --out "$tmp/huber2.safetensors" 2>/dev/null
 check "same flags give the same model file" "cmp -s $tmp/huber.safetensors $tmp/huber2.safetensors"
 check "another loss gives another model" "! cmp -s $tmp/huber.safetensors $tmp/mae.safetensors"
@@ -113,6 +130,9 @@ bad() {
     check "[$*] writes no model" "[ ! -e $tmp/x.safetensors ]"
 }
 bad 2 "--loss 'pinball' is not one of" --loss pinball
+bad 4 "a model of several quantiles is validated with its own loss" --loss mq --valid-loss mae
+bad 4 "neuralforecast requires IQLoss as its valid_loss" --loss iq --valid-loss mae
+bad 4 "--valid-loss 'quantile': expected a point loss without parameters" --valid-loss quantile
 bad 4 "--num-samples is a parameter of --loss normal, studentt, poisson or negative-binomial, not of --loss mq" --loss mq --num-samples 10
 bad 4 "--num-samples '0' is not an integer from 1 to 100000" --loss normal --num-samples 0
 bad 4 "--prediction-intervals conformal is for point losses" --loss normal --prediction-intervals conformal

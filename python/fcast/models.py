@@ -183,6 +183,26 @@ def _is_default(value, default):
     return value == default or (default is None and isinstance(value, (list, tuple)) and not value)
 
 
+def _valid_loss_key(model, valid_loss):
+    """neuralforecast's valid_loss as the C API's valid-loss key: none when
+    it is None or the training loss; a point loss without parameters (MAE,
+    MSE, SMAPE, MAPE, HuberLoss at delta 1) by name, scored on a
+    DistributionLoss model's mean as neuralforecast scores it; any other
+    refused saying why (the C side refuses it with a multi-quantile or
+    IQLoss training loss, as neuralforecast does)."""
+    if valid_loss is None or valid_loss == model.loss:
+        return []
+    names = {"MAE": "mae", "MSE": "mse", "SMAPE": "smape", "MAPE": "mape"}
+    kind = type(valid_loss).__name__
+    if kind in names:
+        return [("valid-loss", names[kind])]
+    if kind == "HuberLoss" and float(valid_loss._params.get("delta", 1.0)) == 1.0:
+        return [("valid-loss", "huber")]
+    raise NotImplementedError(f"fcast: {type(model).__name__}(valid_loss={valid_loss!r}): fcast validates with "
+                              "the training loss or a point loss without parameters (MAE, MSE, SMAPE, MAPE, "
+                              "HuberLoss(delta=1.0))")
+
+
 class _Model:
     """What the model classes share: the arguments' kinds, the fcast
     configuration they make, the name of their forecast columns."""
@@ -212,10 +232,8 @@ class _Model:
         self.loss = MAE() if loss is None else loss
         if not isinstance(self.loss, _Loss):
             raise TypeError(f"fcast: loss {self.loss!r} is not one of fcast.losses' classes")
-        if valid_loss is not None and valid_loss != self.loss:
-            raise NotImplementedError(f"fcast: {self}(valid_loss={valid_loss!r}): fcast validates with the "
-                                      "training loss; leave valid_loss None")
         self.valid_loss = valid_loss
+        self._valid = _valid_loss_key(self, valid_loss)
         self.futr_exog_list, self.hist_exog_list, self.stat_exog_list = (list(kwargs.get(k) or []) for k in _EXOG)
         self._args = self._sort(kwargs)
         kind, self._optimizer = _optimizer_settings(type(self).__name__, kwargs.get("optimizer"),
@@ -252,7 +270,7 @@ class _Model:
     def _settings(self):
         """(key, text) pairs for fcast_config_set: the loss first (level
         needs it), then the mapped arguments."""
-        pairs = list(self.loss._settings())
+        pairs = list(self.loss._settings()) + self._valid
         for name, value in self._args.items():
             if name not in TRAINER and name not in ("optimizer", "optimizer_kwargs"):
                 pairs.append((_KEYS.get(name, name.replace("_", "-")), _text(value)))

@@ -135,6 +135,17 @@ static fc_status set_scaler(fcast_config *c, const char *k, const char *v) {
         return fc_error(FC_ERR_INVALID, "%s '%s': expected identity, standard, robust, minmax or revin", k, v);
     return FC_OK;
 }
+/* neuralforecast's valid_loss: a point loss without parameters (HuberLoss at its default delta). */
+static fc_status set_valid_loss(fcast_config *c, const char *k, const char *v) {
+    fc_loss_kind kind;
+    if (fc_loss_parse(v, &kind) ||
+        !(kind == FC_LOSS_MAE || kind == FC_LOSS_MSE || kind == FC_LOSS_SMAPE || kind == FC_LOSS_MAPE ||
+          kind == FC_LOSS_HUBER))
+        return fc_error(FC_ERR_INVALID, "%s '%s': expected a point loss without parameters: mae, mse, smape, mape or "
+                        "huber (delta 1)", k, v);
+    c->train.valid_loss = (int)kind;
+    return FC_OK;
+}
 static fc_status set_precision(fcast_config *c, const char *k, const char *v) {
     if (fc_precision_parse(v, &c->train.precision))
         return fc_error(FC_ERR_INVALID, "%s '%s': expected fp32, bf16 or fp16", k, v);
@@ -212,7 +223,7 @@ static const struct {
     {"level", set_loss_param}, {"quantiles", set_loss_param}, {"huber-delta", set_loss_param},
     {"quantile", set_loss_param}, {"season", set_loss_param}, {"num-samples", set_loss_param},
     {"cos-embedding-dim", set_loss_param}, {"concentration0", set_loss_param}, {"concentration1", set_loss_param},
-    {"precision", set_precision},
+    {"precision", set_precision}, {"valid-loss", set_valid_loss},
     {"optimizer", set_optimizer},
     {"futr-exog", set_exog}, {"hist-exog", set_exog}, {"stat-exog", set_exog},
 };

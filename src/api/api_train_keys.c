@@ -58,6 +58,8 @@ static const fcast_train_key_info KEYS[] = {
      TEXT, KEPT},
     {"concentration1", "X", "iq: concentration1 of that Beta (1.0; 1 and 1: uniform)", NULL, NULL, TEXT, KEPT},
     {"val-size", "N", "points held out at the end of each series for validation (0)", "0", NULL, COUNT, KEPT},
+    {"valid-loss", "NAME", "validate with this point loss instead of the training loss: mae | mse | smape | mape | "
+     "huber (delta 1); a distribution's is scored on its mean (the training loss)", NULL, NULL, TEXT, KEPT},
     {"val-check-steps", "N", "steps between validations (100)", "100", "val_check_steps", COUNT, KEPT},
     {"early-stop-patience", "K", "stop after K validations without improvement (-1 = off)", "-1",
      "early_stop_patience_steps", INTEGER, KEPT},

@@ -41,4 +41,23 @@ FC_HD float fc_distribution_nll(int dist, const float *raw, float shift, float s
     }
 }
 
+/* The mean of the point's distribution (torch's .mean): Normal's and
+ * StudentT's loc (df >= 3), Poisson's rate, NegativeBinomial's
+ * total_count exp(logits), each decoupled as the likelihood decouples it. */
+FC_HD float fc_distribution_mean(int dist, const float *raw, float shift, float scale) {
+    float d;
+    switch (dist) {
+    case FC_DIST_NORMAL:
+    case FC_DIST_STUDENTT: return (dist == FC_DIST_NORMAL ? raw[0] : raw[1]) * scale + shift;
+    case FC_DIST_POISSON: return fc_softplus(raw[0] * scale + shift, &d) + FC_POISSON_RATE_EPS;
+    default: {
+        float mu = (fc_softplus(raw[0], &d) + FC_NBINOMIAL_EPS) * scale + shift;
+        float alpha = (fc_softplus(raw[1], &d) + FC_NBINOMIAL_EPS) / (scale + 1.0f);
+        float ma = mu * alpha, p = ma / (1.0f + ma) + FC_NBINOMIAL_EPS;
+        float pc = fminf(fmaxf(p, FLT_EPSILON), 1.0f - FLT_EPSILON);
+        return (1.0f / alpha) * expf(logf(pc) - log1pf(-pc));
+    }
+    }
+}
+
 #endif

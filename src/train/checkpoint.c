@@ -47,6 +47,7 @@ static json_t *options_json(const fc_forecaster *f, const fc_train_options *o) {
         json_object_set_new(j, "weight-decay", json_real(fc_train_weight_decay(o)));
     if (j && o->drop_last) json_object_set_new(j, "drop-last", json_true());   /* absent: off, as before the key */
     if (j && o->start_padding) json_object_set_new(j, "start-padding", json_true());
+    if (j && o->valid_loss >= 0) json_object_set_new(j, "valid-loss", json_string(fc_loss_kind_name(o->valid_loss)));
     if (j && o->test_size) json_object_set_new(j, "test-size", json_integer((json_int_t)o->test_size));
     /* the processes of an MPI job: each step draws windows for all of them (absent: one) */
     if (j && fc_dist_size() > 1) json_object_set_new(j, "ranks", json_integer(fc_dist_size()));

@@ -449,6 +449,7 @@ void fc_train_options_default(fc_train_options *o) {
     o->learning_rate = 1e-3;
     o->num_lr_decays = 3;
     o->val_check_steps = 100;
+    o->valid_loss = -1;
     o->early_stop_patience = -1;
     o->step_size = 1;
     o->seed = 1;

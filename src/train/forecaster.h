@@ -118,6 +118,8 @@ typedef struct {
     int drop_last;               /* 0; 1: skip each epoch's short last batch of series (drop_last_loader) */
     int start_padding;           /* 0; 1: input_size - 1 zeros before every series' training part
                                     (start_padding_enabled) */
+    int valid_loss;              /* -1: validate with the training loss; else a point loss kind (FC_LOSS_MAE,
+                                    MSE, SMAPE, MAPE, HUBER at delta 1), neuralforecast's valid_loss */
     int loss_targets;            /* 1: the loss reads each window's unscaled target, shift and scale on the
                                     backend (a distribution's likelihood): the memory plan holds them */
     double min_in_frac, min_out_frac;   /* 0, 0 */
@@ -208,6 +210,7 @@ typedef struct {
     size_t full_chunks;            /* run so far: the first warms the kernels, the next is captured */
     double *partials;              /* validation: each chunk's loss sum and weight, added in chunk order */
     int rank, ranks;               /* validation shared by the ranks of a job (dist/dist.h); 0 of 1 alone */
+    int valid_loss;                /* -1: the forecaster's loss; else the point loss validation scores */
 } fc_runner;
 
 /* Windows per inference chunk for n windows on a model with room for

@@ -117,7 +117,8 @@ static fc_status run_windows(fc_runner *r, fc_forecaster *f, const fc_dataset *d
 typedef struct {
     double *partials;
     size_t chunk0, cap;
-    fc_loss_spec loss;
+    fc_loss_spec loss;           /* what validation scores */
+    int trained;                 /* the training loss's kind: how the forecasts read (a distribution's raw outputs) */
     fc_scaler_kind scaler;
 } loss_acc;
 
@@ -139,7 +140,12 @@ static void accumulate_loss(void *ctx, size_t first, size_t n, const fc_batch *b
         for (size_t t = w * b->H; t < (w + 1) * b->H; t++) {
             float m = b->out_mask[t], g, gd[FC_DISTRIBUTION_MAX_PARAMS];
             if (m == 0.0f) continue;
-            if (fc_loss_kind_is_distribution(s->kind))   /* the likelihood of the point's Q raw outputs */
+            if (fc_loss_kind_is_distribution(a->trained) && !fc_loss_kind_is_distribution(s->kind))
+                /* a point valid_loss of a distribution: on its mean (neuralforecast's distr.mean) */
+                *sum += (double)(m * fc_loss_output(s, 0, fc_distribution_mean(a->trained - FC_LOSS_NORMAL, fc + t * Q,
+                                                                               b->shift[w], b->scale[w]),
+                                                    b->out_raw[t], scale, &g));
+            else if (fc_loss_kind_is_distribution(s->kind))   /* the likelihood of the point's Q raw outputs */
                 *sum += (double)(m * fc_distribution_nll(s->kind - FC_LOSS_NORMAL, fc + t * Q, b->shift[w],
                                                          b->scale[w], b->out_raw[t], gd));
             else for (size_t j = 0; j < outputs; j++)
@@ -153,6 +159,7 @@ fc_status fc_validator_init(fc_runner *r, fc_forecaster *f, const fc_dataset *ds
     size_t n = fc_validation_windows(ds, spec, NULL);
     FC_TRY(runner_init(r, f, n));
     r->ranks = 1;
+    r->valid_loss = -1;
     r->windows = fc_malloc((n ? n : 1) * sizeof *r->windows, "validation windows");
     size_t chunks = (n + r->cap - 1) / r->cap, slots = chunks > ds->shards ? chunks : ds->shards;
     r->partials = fc_malloc(2 * (slots ? slots : 1) * sizeof *r->partials, "validation sums");
@@ -177,7 +184,8 @@ static fc_status validation_sums(fc_runner *r, fc_forecaster *f, const fc_datase
     int split = ds->shards < 2 && r->ranks > 1;
     memset(r->partials, 0, 2 * chunks * sizeof *r->partials);
     if (split) fc_dist_part(r->n_windows, r->cap, r->rank, r->ranks, &lo, &hi);
-    loss_acc a = {r->partials, lo / r->cap, r->cap, f->loss, f->scaler};
+    loss_acc a = {r->partials, lo / r->cap, r->cap, f->loss, f->loss.kind, f->scaler};
+    if (r->valid_loss >= 0) a.loss = fc_loss_default(r->valid_loss);   /* neuralforecast's valid_loss */
     if (a.loss.kind == FC_LOSS_IQ) {   /* validated at the quantile it forecasts (neuralforecast's draws new ones) */
         a.loss.kind = FC_LOSS_QUANTILE;
         a.loss.q[0] = f->model->iq.quantile;

@@ -110,6 +110,7 @@ static fc_status trainer_init(trainer *t) {
     FC_TRY(fc_validator_init(&t->validator, t->f, t->ds, &t->spec));
     t->validator.forward_graph.off |= o->no_graphs;   /* --cuda-graph off covers validation too */
     t->validator.rank = t->rank, t->validator.ranks = t->ranks;   /* each rank validates its chunks */
+    t->validator.valid_loss = o->valid_loss;
     return FC_OK;
 }
 

@@ -322,3 +322,24 @@ def test_dropout_prob_theta(monthly, tmp_path):
     again = NeuralForecast.load(files[2][2]).predict(df=monthly)["NHITS"].to_numpy()
     np.testing.assert_array_equal(again, files[2][1])
     np.testing.assert_array_equal(NeuralForecast.load(files[2][2]).predict(df=monthly)["NHITS"].to_numpy(), again)
+
+
+def test_valid_loss_is_the_c_valid_loss_key(monthly):
+    """valid_loss: a point loss without parameters is the C API's valid-loss
+    (a DistributionLoss model scored on its mean, as neuralforecast's); the
+    training loss itself adds nothing; others are refused saying why, and a
+    point valid_loss of a multi-quantile model is refused as neuralforecast
+    refuses it."""
+    from fcast import NeuralForecast
+    from fcast.losses.pytorch import MAE, MSE, DistributionLoss, MQLoss, QuantileLoss
+    from fcast.models import MLP
+    assert ("valid-loss", "mse") in MLP(h=6, input_size=12, valid_loss=MSE())._settings()
+    assert not any(k == "valid-loss" for k, _ in MLP(h=6, input_size=12, valid_loss=MAE())._settings())
+    with pytest.raises(NotImplementedError, match="point loss without parameters"):
+        MLP(h=6, input_size=12, valid_loss=QuantileLoss(0.9))
+    nf = NeuralForecast(models=[MLP(h=6, input_size=12, hidden_size=16, num_layers=1, max_steps=4, val_check_steps=4,
+                                    loss=DistributionLoss("Normal"), valid_loss=MAE())], freq="MS")
+    nf.fit(monthly, val_size=6)
+    assert nf.predict().shape[0] == 4 * 6
+    with pytest.raises(ValueError, match="validated with its own loss"):   # when the model is made
+        MLP(h=6, input_size=12, max_steps=2, loss=MQLoss(), valid_loss=MAE())
