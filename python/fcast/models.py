@@ -75,12 +75,10 @@ _FIXED = {"cat_exog_list": None,
           "categorical_cardinalities": None, "cat_emb_dim": "fastai", "exclude_insample_y": False,
           "val_monitor": "ptl/val_loss",
           "training_data_availability_threshold": 0.0,
-          "lr_scheduler": None, "lr_scheduler_kwargs": None, "gradient_clip_algorithm": "norm"}
+          "gradient_clip_algorithm": "norm"}
 
 # Why a fixed argument's other values are refused (docs/python.md's table)
-_WHY_FIXED = {"lr_scheduler": "fcast's schedule is neuralforecast's default StepLR (num_lr_decays halvings)",
-              "lr_scheduler_kwargs": "fcast's schedule is neuralforecast's default StepLR (num_lr_decays halvings)",
-              "dropout_prob_theta": "neuralforecast's NBEATS has no dropout either (its blocks raise "
+_WHY_FIXED = {"dropout_prob_theta": "neuralforecast's NBEATS has no dropout either (its blocks raise "
                                     "NotImplementedError('dropout')); NHITS and NBEATSx have it",
               "pooling_mode": "fcast's N-HiTS pools with MaxPool1d only",
               "activation": "fcast's blocks use ReLU only",
@@ -127,6 +125,42 @@ def _optimizer_settings(model, optimizer, optimizer_kwargs):
     if kwargs.get("weight_decay") is not None and (kind == "adamw" or kwargs["weight_decay"] != 0):
         pairs.append(("weight-decay", _text(float(kwargs["weight_decay"]))))
     return kind, pairs
+
+# torch's schedulers fcast steps as neuralforecast does (once per step):
+# their C API keys, their arguments' keys and the arguments they require
+_SCHEDULERS = {"StepLR": ("step", {"step_size": "lr-step-size", "gamma": "lr-gamma"}, ("step_size",)),
+               "CosineAnnealingLR": ("cosine", {"T_max": "lr-t-max", "eta_min": "lr-eta-min"}, ("T_max",)),
+               "ExponentialLR": ("exponential", {"gamma": "lr-gamma"}, ("gamma",))}
+
+
+def _scheduler_settings(model, scheduler, scheduler_kwargs):
+    """(the scheduler's name or None, its fcast_config_set pairs):
+    neuralforecast's lr_scheduler, a torch scheduler class (or its name),
+    built with lr_scheduler_kwargs and stepped every step. None: the
+    default StepLR of num_lr_decays halvings. StepLR (gamma 0.1 unless
+    given, torch's default), CosineAnnealingLR and ExponentialLR map to
+    lr-scheduler and its keys; others are refused."""
+    if scheduler is None:
+        if scheduler_kwargs:
+            raise NotImplementedError(f"fcast: {model}(lr_scheduler_kwargs={scheduler_kwargs!r}) without an "
+                                      "lr_scheduler: neuralforecast ignores them, and so would fcast")
+        return None, []
+    name = scheduler if isinstance(scheduler, str) else getattr(scheduler, "__name__", repr(scheduler))
+    kwargs = dict(scheduler_kwargs or {})
+    if name not in _SCHEDULERS:
+        raise NotImplementedError(f"fcast: {model}(lr_scheduler={name}): fcast has torch's StepLR, "
+                                  "CosineAnnealingLR and ExponentialLR")
+    kind, keys, required = _SCHEDULERS[name]
+    unknown = [k for k in kwargs if k not in keys and not (k == "last_epoch" and kwargs[k] == -1)]
+    missing = [k for k in required if k not in kwargs]
+    if unknown or missing:
+        raise NotImplementedError(f"fcast: {model}(lr_scheduler={name}, lr_scheduler_kwargs={kwargs!r}): "
+                                  f"{name} takes {', '.join(keys)}" + (f" and needs {', '.join(missing)}"
+                                                                         if missing else ""))
+    if name == "StepLR":
+        kwargs.setdefault("gamma", 0.1)
+    return name, [("lr-scheduler", kind)] + [(keys[k], _text(v)) for k, v in kwargs.items() if k in keys]
+
 
 # Lightning trainer arguments that cannot change the forecasts: accepted
 # without a word (why, for docs/python.md's table)
@@ -240,6 +274,10 @@ class _Model:
                                                     kwargs.get("optimizer_kwargs"))
         if kind is not None:
             self._args["optimizer"] = kind   # save writes the name: a class is no JSON
+        scheduler, self._scheduler = _scheduler_settings(type(self).__name__, kwargs.get("lr_scheduler"),
+                                                         kwargs.get("lr_scheduler_kwargs"))
+        if scheduler is not None:
+            self._args["lr_scheduler"] = scheduler
         self._config()   # made and dropped: the C side checks every value now, as neuralforecast does
 
     def _sort(self, kwargs):
@@ -249,8 +287,8 @@ class _Model:
         for name, value in kwargs.items():
             if name in _TRAINING or name in self._arch or name in TRAINER:
                 mapped[name] = value
-            elif name in ("optimizer", "optimizer_kwargs"):
-                mapped[name] = value   # checked and sent together: _optimizer_settings
+            elif name in ("optimizer", "optimizer_kwargs", "lr_scheduler", "lr_scheduler_kwargs"):
+                mapped[name] = value   # checked and sent together: _optimizer_settings, _scheduler_settings
             elif name in _EXOG:
                 if value:
                     mapped[name] = list(value)
@@ -272,9 +310,10 @@ class _Model:
         needs it), then the mapped arguments."""
         pairs = list(self.loss._settings()) + self._valid
         for name, value in self._args.items():
-            if name not in TRAINER and name not in ("optimizer", "optimizer_kwargs"):
+            if name not in TRAINER and name not in ("optimizer", "optimizer_kwargs", "lr_scheduler",
+                                                    "lr_scheduler_kwargs"):
                 pairs.append((_KEYS.get(name, name.replace("_", "-")), _text(value)))
-        return pairs + self._optimizer + trainer_settings(self._args)
+        return pairs + self._optimizer + self._scheduler + trainer_settings(self._args)
 
     def _shows_progress(self, verbose):
         """Whether fit prints its progress: Lightning's enable_progress_bar

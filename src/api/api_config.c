@@ -103,6 +103,10 @@ static const struct {
     {"weight-decay", NUMBER, offsetof(fc_train_options, weight_decay), 0},
     {"num-lr-decays", SIGNED, offsetof(fc_train_options, num_lr_decays), 0},
     {"early-stop-patience", SIGNED, offsetof(fc_train_options, early_stop_patience), 0},
+    {"lr-step-size", COUNT, offsetof(fc_train_options, lr_step_size), 1},
+    {"lr-t-max", COUNT, offsetof(fc_train_options, lr_t_max), 1},
+    {"lr-gamma", NUMBER, offsetof(fc_train_options, lr_gamma), 0},
+    {"lr-eta-min", NUMBER, offsetof(fc_train_options, lr_eta_min), 0},
 };
 
 /* Option i of NUMBERS from its text; numbers must be >= 0 (lr, clipping). */
@@ -150,6 +154,13 @@ static fc_status set_precision(fcast_config *c, const char *k, const char *v) {
     if (fc_precision_parse(v, &c->train.precision))
         return fc_error(FC_ERR_INVALID, "%s '%s': expected fp32, bf16 or fp16", k, v);
     return FC_OK;
+}
+static fc_status set_lr_scheduler(fcast_config *c, const char *k, const char *v) {
+    static const char *const names[] = {"step", "cosine", "exponential"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(v, names[i])) { c->train.lr_scheduler = i; return FC_OK; }
+    return fc_error(FC_ERR_INVALID, "%s '%s': expected step, cosine or exponential (torch's StepLR, "
+                    "CosineAnnealingLR, ExponentialLR)", k, v);
 }
 static fc_status set_optimizer(fcast_config *c, const char *k, const char *v) {
     if (!strcmp(v, "adam")) c->train.optimizer = FC_OPTIMIZER_ADAM;
@@ -224,7 +235,7 @@ static const struct {
     {"quantile", set_loss_param}, {"season", set_loss_param}, {"num-samples", set_loss_param},
     {"cos-embedding-dim", set_loss_param}, {"concentration0", set_loss_param}, {"concentration1", set_loss_param},
     {"precision", set_precision}, {"valid-loss", set_valid_loss},
-    {"optimizer", set_optimizer},
+    {"optimizer", set_optimizer}, {"lr-scheduler", set_lr_scheduler},
     {"futr-exog", set_exog}, {"hist-exog", set_exog}, {"stat-exog", set_exog},
 };
 

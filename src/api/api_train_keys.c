@@ -34,6 +34,13 @@ static const fcast_train_key_info KEYS[] = {
      NULL, TEXT, KEPT},
     {"weight-decay", "X", "the optimizer's weight_decay: adam adds X p to the gradient, adamw decays p by "
      "lr X per step (adam 0, adamw 0.01, torch's defaults)", NULL, NULL, NUMBER, KEPT},
+    {"lr-scheduler", "NAME", "step | cosine | exponential: torch's StepLR (num-lr-decays, or lr-step-size and "
+     "lr-gamma), CosineAnnealingLR (lr-t-max, max-steps by default; lr-eta-min), ExponentialLR (lr-gamma), stepped "
+     "every step (step)", "step", NULL, TEXT, KEPT},
+    {"lr-step-size", "N", "step: steps between decays (max-steps / num-lr-decays)", NULL, NULL, COUNT, KEPT},
+    {"lr-gamma", "X", "step, exponential: the decay factor (step 0.5, exponential 1)", NULL, NULL, NUMBER, KEPT},
+    {"lr-t-max", "N", "cosine: steps of the half cosine (max-steps)", NULL, NULL, COUNT, KEPT},
+    {"lr-eta-min", "X", "cosine: the least learning rate (0)", NULL, NULL, NUMBER, KEPT},
     {"num-lr-decays", "N", "halvings of the learning rate over max-steps, -1 = none (the model's: 3; MLP, LSTM, "
      "TiDE, PatchTST -1)", NULL,
      "num_lr_decays", INTEGER, KEPT},

@@ -48,6 +48,13 @@ static json_t *options_json(const fc_forecaster *f, const fc_train_options *o) {
     if (j && o->drop_last) json_object_set_new(j, "drop-last", json_true());   /* absent: off, as before the key */
     if (j && o->start_padding) json_object_set_new(j, "start-padding", json_true());
     if (j && o->valid_loss >= 0) json_object_set_new(j, "valid-loss", json_string(fc_loss_kind_name(o->valid_loss)));
+    if (j && (o->lr_scheduler || o->lr_step_size || o->lr_gamma >= 0)) {   /* absent: the default StepLR */
+        json_object_set_new(j, "lr-scheduler", json_integer(o->lr_scheduler));
+        json_object_set_new(j, "lr-step-size", json_integer((json_int_t)o->lr_step_size));
+        json_object_set_new(j, "lr-t-max", json_integer((json_int_t)o->lr_t_max));
+        json_object_set_new(j, "lr-gamma", json_real(o->lr_gamma));
+        json_object_set_new(j, "lr-eta-min", json_real(o->lr_eta_min));
+    }
     if (j && o->test_size) json_object_set_new(j, "test-size", json_integer((json_int_t)o->test_size));
     /* the processes of an MPI job: each step draws windows for all of them (absent: one) */
     if (j && fc_dist_size() > 1) json_object_set_new(j, "ranks", json_integer(fc_dist_size()));

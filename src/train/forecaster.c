@@ -437,6 +437,19 @@ fc_status fc_loss_params_parse(const char *json, fc_loss_spec *s, const char *wh
     return st;
 }
 
+double fc_train_learning_rate(const fc_train_options *o, size_t step) {
+    double base = o->learning_rate, gamma = o->lr_gamma >= 0 ? o->lr_gamma : 0.5;
+    if (o->lr_scheduler == FC_LR_EXPONENTIAL) return base * pow(o->lr_gamma >= 0 ? o->lr_gamma : 1.0, (double)step);
+    if (o->lr_scheduler == FC_LR_COSINE) {
+        double t_max = (double)(o->lr_t_max ? o->lr_t_max : o->max_steps);
+        return o->lr_eta_min + (base - o->lr_eta_min) * (1.0 + cos(M_PI * (double)step / t_max)) / 2.0;
+    }
+    size_t every = o->lr_step_size;
+    if (!every) every = o->num_lr_decays > 0 ? o->max_steps / (size_t)o->num_lr_decays : (size_t)1 << 62;
+    if (every < 1) every = 1;
+    return base * pow(gamma, (double)(step / every));
+}
+
 size_t fc_train_val_check_steps(const fc_train_options *o) {
     return o->max_steps && o->val_check_steps > o->max_steps ? o->max_steps : o->val_check_steps;
 }
@@ -450,6 +463,7 @@ void fc_train_options_default(fc_train_options *o) {
     o->num_lr_decays = 3;
     o->val_check_steps = 100;
     o->valid_loss = -1;
+    o->lr_gamma = -1.0;
     o->early_stop_patience = -1;
     o->step_size = 1;
     o->seed = 1;

@@ -102,6 +102,8 @@ fc_status fc_loss_params_json(const fc_loss_spec *s, char *buf, size_t cap);
  * `where` and the field on anything unknown or out of bounds. */
 fc_status fc_loss_params_parse(const char *json, fc_loss_spec *s, const char *where);
 
+enum { FC_LR_STEP = 0, FC_LR_COSINE, FC_LR_EXPONENTIAL };
+
 /* Training options, with neuralforecast's defaults from fc_train_options_default. */
 typedef struct {
     size_t max_steps;            /* 1000 */
@@ -118,6 +120,15 @@ typedef struct {
     int drop_last;               /* 0; 1: skip each epoch's short last batch of series (drop_last_loader) */
     int start_padding;           /* 0; 1: input_size - 1 zeros before every series' training part
                                     (start_padding_enabled) */
+    /* The learning rate's schedule, torch's schedulers stepped once per
+     * optimizer step (neuralforecast's lr_scheduler, interval "step"):
+     * STEP (default): StepLR(step_size = lr_step_size, else max_steps /
+     * num_lr_decays; gamma = lr_gamma, else 0.5); COSINE:
+     * CosineAnnealingLR(T_max = lr_t_max, eta_min = lr_eta_min);
+     * EXPONENTIAL: ExponentialLR(gamma = lr_gamma). */
+    int lr_scheduler;            /* FC_LR_STEP, FC_LR_COSINE, FC_LR_EXPONENTIAL */
+    size_t lr_step_size, lr_t_max;   /* 0: not given */
+    double lr_gamma, lr_eta_min;     /* lr_gamma -1: not given */
     int valid_loss;              /* -1: validate with the training loss; else a point loss kind (FC_LOSS_MAE,
                                     MSE, SMAPE, MAPE, HUBER at delta 1), neuralforecast's valid_loss */
     int loss_targets;            /* 1: the loss reads each window's unscaled target, shift and scale on the
@@ -172,6 +183,10 @@ typedef struct {
 void fc_train_options_default(fc_train_options *o);
 /* The weight decay o trains with: its own, else its optimizer's default. */
 double fc_train_weight_decay(const fc_train_options *o);
+/* The learning rate of optimizer step `step` (0-based) under o's schedule:
+ * the closed forms of torch's StepLR, CosineAnnealingLR and ExponentialLR
+ * after `step` scheduler steps. */
+double fc_train_learning_rate(const fc_train_options *o, size_t step);
 /* Steps between validations: val_check_steps, at most max_steps (as
  * neuralforecast's BaseModel sets it, "val_check_steps is greater than
  * max_steps, setting val_check_steps to max_steps"). */

@@ -35,6 +35,12 @@ fc_status trainer_check_options(const fc_train_options *o, const fc_model_config
     if (o->windows_batch_size * o->grad_accum > FC_MAX_WINDOWS_BATCH)
         return fc_error(FC_ERR_INVALID, "--grad-accum %zu x --windows-batch-size %zu is more than %zu windows "
                         "per step", o->grad_accum, o->windows_batch_size, FC_MAX_WINDOWS_BATCH);
+    if (o->lr_scheduler == FC_LR_EXPONENTIAL && !(o->lr_gamma > 0))
+        return fc_error(FC_ERR_INVALID, "--lr-scheduler exponential needs --lr-gamma > 0 (ExponentialLR's gamma)");
+    if (o->lr_gamma != -1.0 && (!(o->lr_gamma > 0) || !isfinite(o->lr_gamma)))
+        return fc_error(FC_ERR_INVALID, "--lr-gamma must be a finite number > 0");
+    if (!(o->lr_eta_min >= 0) || !isfinite(o->lr_eta_min))
+        return fc_error(FC_ERR_INVALID, "--lr-eta-min must be a finite number >= 0");
     if (!(o->clip_grad_norm >= 0) || !isfinite(o->clip_grad_norm))
         return fc_error(FC_ERR_INVALID, "--clip-grad-norm must be a finite number >= 0 (0: off)");
     if (o->weight_decay != -1 && (!(o->weight_decay >= 0) || !isfinite(o->weight_decay)))

@@ -46,7 +46,7 @@ static size_t windows_per_step(const fc_train_options *o) { return o->windows_ba
 /* StepLR(step_size = max(max_steps // num_lr_decays, 1), gamma = 0.5),
  * stepped after every optimizer step. */
 static double learning_rate_at(const trainer *t, size_t step) {
-    return t->o->learning_rate * pow(0.5, (double)(step / t->lr_decay_steps));
+    return fc_train_learning_rate(t->o, step);
 }
 
 static void trainer_free(trainer *t) {

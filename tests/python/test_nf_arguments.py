@@ -343,3 +343,39 @@ def test_valid_loss_is_the_c_valid_loss_key(monthly):
     assert nf.predict().shape[0] == 4 * 6
     with pytest.raises(ValueError, match="validated with its own loss"):   # when the model is made
         MLP(h=6, input_size=12, max_steps=2, loss=MQLoss(), valid_loss=MAE())
+
+
+def _torch_like(name):
+    """A class named as torch's scheduler (fcast reads the name; CI has no torch)."""
+    return type(name, (), {})
+
+
+@pytest.mark.parametrize("scheduler, kwargs, flags", [
+    ("CosineAnnealingLR", {"T_max": 20, "eta_min": 1e-5}, ["--lr-scheduler", "cosine", "--lr-t-max", "20",
+                                                           "--lr-eta-min", "1e-05"]),
+    ("ExponentialLR", {"gamma": 0.9}, ["--lr-scheduler", "exponential", "--lr-gamma", "0.9"]),
+    ("StepLR", {"step_size": 5}, ["--lr-step-size", "5", "--lr-gamma", "0.1"]),   # torch's gamma 0.1
+])
+def test_lr_scheduler_trains_as_the_cli(monthly, cli, fcast_bin, tmp_path, scheduler, kwargs, flags):
+    """lr_scheduler and lr_scheduler_kwargs (stepped every step, as
+    neuralforecast's) train the CLI's model with the matching flags, and
+    another model than the default StepLR's."""
+    nf = NeuralForecast(models=[NHITS(h=12, input_size=24, lr_scheduler=_torch_like(scheduler),
+                                      lr_scheduler_kwargs=kwargs, **SMALL)], freq="MS")
+    nf.fit(monthly)
+    ours = nf.predict()["NHITS"].to_numpy()
+    out = tmp_path / "s.safetensors"
+    subprocess.run([fcast_bin, "train", "--model", "nhits", "--h", "12", "--input-size", "24", "--max-steps", "20",
+                    "--windows-batch-size", "128", "--mlp-units", "64:64,64:64,64:64", "--freq", "MS", "--data",
+                    MONTHLY, "--out", str(out), "--device", "cpu"] + flags, check=True, capture_output=True)
+    np.testing.assert_allclose(ours, cli(out, monthly)["NHITS"].to_numpy(), rtol=1e-6, atol=1e-6)
+    assert np.abs(ours - forecast(monthly)).max() > 1e-4
+
+
+def test_other_lr_schedulers_are_refused():
+    with pytest.raises(NotImplementedError, match="StepLR, CosineAnnealingLR and ExponentialLR"):
+        NHITS(h=12, input_size=24, lr_scheduler=_torch_like("OneCycleLR"), lr_scheduler_kwargs={"max_lr": 0.1})
+    with pytest.raises(NotImplementedError, match="needs T_max"):
+        NHITS(h=12, input_size=24, lr_scheduler=_torch_like("CosineAnnealingLR"))
+    with pytest.raises(NotImplementedError, match="without an lr_scheduler"):
+        NHITS(h=12, input_size=24, lr_scheduler_kwargs={"gamma": 0.5})
