@@ -82,7 +82,8 @@ fc_status fc_served_columns(const fc_served_model *m, const double *levels, size
     const fc_forecaster *f = fc_served_first(m);
     if (!m->ensemble) {
         FC_TRY(fc_columns_of(f, fc_model_kind_name(f->model->cfg.kind), levels, n_levels, out));
-        if (out->draws_levels || out->iq_levels)   /* a batch forecasts every request's series at the model's own quantiles */
+        /* a batch forecasts every request's series at the model's own quantiles */
+        if (out->draws_levels || out->iq_levels)
             return fc_error(FC_ERR_INVALID, "level: model %s (loss %s) serves the quantiles it was trained to draw; "
                             "ask without level, or draw at other levels with fcast predict --level", m->name,
                             fc_loss_name(f->loss));

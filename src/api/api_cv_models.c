@@ -26,7 +26,8 @@ void fc_api_cv_name_models(fc_api_cv_run *r) {
             if (Q > 1 && q < Q) fc_loss_output_name(&m[i].t.loss, q, m[i].suffix_text[q]);
             m[i].suffixes[q] = m[i].suffix_text[q];
         }
-        if (Q == 1 && fc_loss_kind_is_one_quantile(m[i].t.loss.kind)) fc_loss_output_name(&m[i].t.loss, 0, m[i].suffix_text[0]);
+        if (Q == 1 && fc_loss_kind_is_one_quantile(m[i].t.loss.kind))
+            fc_loss_output_name(&m[i].t.loss, 0, m[i].suffix_text[0]);
     }
 }
 

@@ -24,7 +24,8 @@ static fc_status refuse_keys(const fcast_config *c) {
 fc_status fc_api_member_resolve(fc_api_member *m, const volatile int *cancel) {
     const fcast_config *c = m->c;
     FC_TRY(fc_api_resolve(c, &m->cfg, &m->loss));
-    if (m->cfg.n_outputs > 1 || fc_loss_kind_is_one_quantile(m->loss.kind) || fc_loss_kind_is_distribution(m->loss.kind))
+    int quantiles = fc_loss_kind_is_one_quantile(m->loss.kind) || fc_loss_kind_is_distribution(m->loss.kind);
+    if (m->cfg.n_outputs > 1 || quantiles)
         return fc_error(FC_ERR_INVALID, "--loss %s: an ensemble combines point forecasts by their median or mean, "
                         "and the median of quantiles is not a quantile: use point losses (mae, mse, huber, smape, "
                         "mape, mase)", fc_loss_name(m->loss));

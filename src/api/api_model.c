@@ -46,9 +46,9 @@ fc_status fc_api_resolve(const fcast_config *c, fc_model_config *cfg, fc_loss_sp
         FC_TRY(fc_exog_static_columns(c->run.stat_file, "--stat-exog", &cfg->stat_exog));   /* fc_api_words' */
     FC_TRY(fc_arch_apply(&c->arch, cfg));
     FC_TRY(fc_loss_from_texts(c->loss_kind, &c->loss_texts, cfg->input_size, loss));
-    if (c->train.valid_loss >= 0 && (fc_loss_kind_has_quantile_list(loss->kind) && !fc_loss_kind_is_distribution(loss->kind)))
-        return fc_error(FC_ERR_INVALID, "--valid-loss %s with --loss %s: a model of several quantiles is validated with "
-                        "its own loss (neuralforecast requires MQLoss or HuberMQLoss as its valid_loss)",
+    if (c->train.valid_loss >= 0 && fc_loss_kind_is_multi_quantile(loss->kind))
+        return fc_error(FC_ERR_INVALID, "--valid-loss %s with --loss %s: a model of several quantiles is validated "
+                        "with its own loss (neuralforecast requires MQLoss or HuberMQLoss as its valid_loss)",
                         fc_loss_kind_name(c->train.valid_loss), fc_loss_name(*loss));
     if (c->train.valid_loss >= 0 && loss->kind == FC_LOSS_IQ)
         return fc_error(FC_ERR_INVALID, "--valid-loss %s with --loss iq: neuralforecast requires IQLoss as its "

@@ -42,7 +42,8 @@ typedef struct {
 
 /* Conformal intervals are for point losses only (a quantile loss predicts its own). */
 static fc_status check_intervals(const fcast_config *c, const fc_model_config *cfg, const fc_loss_spec *loss) {
-    if (c->pi_windows && (cfg->n_outputs > 1 || fc_loss_kind_is_one_quantile(loss->kind) || fc_loss_kind_is_distribution(loss->kind)))
+    int quantiles = fc_loss_kind_is_one_quantile(loss->kind) || fc_loss_kind_is_distribution(loss->kind);
+    if (c->pi_windows && (cfg->n_outputs > 1 || quantiles))
         return fc_error(FC_ERR_INVALID, "--prediction-intervals conformal is for point losses: a model trained with "
                         "--loss %s predicts its own quantiles", fc_loss_name(*loss));
     return FC_OK;

@@ -31,7 +31,8 @@ static fc_status sample(const fcast_tune *t, size_t i, fc_api_tune_trial *r) {
 /* The score of the forecasts of cr's one model. */
 static void score(const fcast_tune *t, const fc_api_cv_run *cr, fc_api_tune_trial *r) {
     const fc_api_cv_model *m = &cr->m[0];
-    fc_score_spec spec = {t->metric, t->q.metric_season, m->t.cfg.h, fc_loss_forecast_width(&m->t.loss, m->t.cfg.n_outputs),
+    size_t width = fc_loss_forecast_width(&m->t.loss, m->t.cfg.n_outputs);
+    fc_score_spec spec = {t->metric, t->q.metric_season, m->t.cfg.h, width,
                           fc_tune_point_output(&m->t.loss)};
     fc_status st = fc_tune_score(t->d->ds, cr->origins, cr->n_origins, m->values, &spec, &r->score, &r->points);
     if (st != FC_OK) skip(r, st);

@@ -268,8 +268,9 @@ static void scale_one(fc_batch *b, const fc_dataset *ds, const fc_window_spec *s
  * nowhere else). */
 static fc_status gather_on_device(fc_batch *b, const fc_window_spec *spec, size_t first, size_t B, int full,
                                   fc_scaler_kind scaler) {
-    fc_window_batch out = {b->L, b->H, full ? 0 : spec->val_size + spec->test_size, scaler, b->d_in_y, b->d_in_mask, b->d_out_y,
-                           b->d_out_mask, b->d_out_raw, b->d_shift, b->d_scale};
+    size_t hold_out = full ? 0 : spec->val_size + spec->test_size;
+    fc_window_batch out = {b->L, b->H, hold_out, scaler, b->d_in_y, b->d_in_mask, b->d_out_y, b->d_out_mask,
+                           b->d_out_raw, b->d_shift, b->d_scale};
     FC_TRY(b->be->data_gather(b->be, b->data, first, B, &out));
     double t0 = fc_now();
     fc_status st = b->be->data_scale(b->be, b->data, B, &out);

@@ -94,8 +94,8 @@ void fc_levels_to_bounds(const double *levels, size_t n, double *q) {
 
 fc_status fc_loss_draw_levels(fc_loss_spec *s, const double *levels, size_t n) {
     if (!fc_loss_kind_is_distribution(s->kind) || n == 0 || 2 * n > FC_MAX_QUANTILES)
-        return fc_error(FC_ERR_INVALID, "level: a %s model draws at 1 to %d levels, not %zu", fc_loss_kind_name(s->kind),
-                        FC_MAX_QUANTILES / 2, n);
+        return fc_error(FC_ERR_INVALID, "level: a %s model draws at 1 to %d levels, not %zu",
+                        fc_loss_kind_name(s->kind), FC_MAX_QUANTILES / 2, n);
     double q[FC_MAX_QUANTILES];
     fc_levels_to_bounds(levels, n, q);
     FC_TRY(fc_loss_set_quantiles(s, q, 2 * n, "level"));
