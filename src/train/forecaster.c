@@ -333,6 +333,16 @@ static fc_status number_field(json_t *o, const char *key, const char *where, dou
     return FC_OK;
 }
 
+/* One integer field from 1 to most, required. */
+static fc_status integer_field(json_t *o, const char *key, json_int_t most, const char *where, int *out) {
+    json_t *v = json_object_get(o, key);
+    if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > most)
+        return fc_error(FC_ERR_FORMAT, "%s: loss_params field '%s' is missing or not an integer from 1 to %lld", where,
+                        key, (long long)most);
+    *out = (int)json_integer_value(v);
+    return FC_OK;
+}
+
 static fc_status mq_fields(json_t *o, fc_loss_spec *s, const char *where) {
     json_t *level = json_object_get(o, "level"), *quantiles = json_object_get(o, "quantiles");
     json_t *list = quantiles ? quantiles : level;
@@ -381,15 +391,7 @@ static fc_status params_fields(json_t *o, fc_loss_spec *s, const char *where) {
     switch (s->kind) {
     case FC_LOSS_HUBER: FC_TRY(number_field(o, "delta", where, &x)); s->delta = (float)x; break;
     case FC_LOSS_QUANTILE: FC_TRY(number_field(o, "q", where, &x)); s->q[0] = (float)x; break;
-    case FC_LOSS_MASE: {
-        json_t *m = json_object_get(o, "seasonality");
-        json_int_t season = json_is_integer(m) ? json_integer_value(m) : 0;
-        if (season < 1 || season > (1 << 20))
-            return fc_error(FC_ERR_FORMAT, "%s: loss_params field 'seasonality' is missing or not an integer "
-                            "from 1 to %d", where, 1 << 20);
-        s->season = (int)season;
-        break;
-    }
+    case FC_LOSS_MASE: FC_TRY(integer_field(o, "seasonality", 1 << 20, where, &s->season)); break;
     case FC_LOSS_HUBER_MQ:
         FC_TRY(number_field(o, "delta", where, &x));
         s->delta = (float)x;
@@ -397,11 +399,7 @@ static fc_status params_fields(json_t *o, fc_loss_spec *s, const char *where) {
         break;   /* the delta checked below */
     case FC_LOSS_MQ: return mq_fields(o, s, where);
     case FC_LOSS_IQ: {
-        json_t *d = json_object_get(o, "cos_embedding_dim");
-        if (!json_is_integer(d) || json_integer_value(d) < 1 || json_integer_value(d) > FC_IQ_MAX_DIM)
-            return fc_error(FC_ERR_FORMAT, "%s: loss_params field 'cos_embedding_dim' is missing or not an integer "
-                            "from 1 to %d", where, FC_IQ_MAX_DIM);
-        s->iq_dim = (int)json_integer_value(d);
+        FC_TRY(integer_field(o, "cos_embedding_dim", FC_IQ_MAX_DIM, where, &s->iq_dim));
         FC_TRY(number_field(o, "concentration0", where, &x));
         s->concentration0 = (float)x;
         FC_TRY(number_field(o, "concentration1", where, &x));
@@ -411,15 +409,10 @@ static fc_status params_fields(json_t *o, fc_loss_spec *s, const char *where) {
     case FC_LOSS_NORMAL:
     case FC_LOSS_STUDENTT:
     case FC_LOSS_POISSON:
-    case FC_LOSS_NBINOMIAL: {
-        json_t *m = json_object_get(o, "num_samples");
-        if (!json_is_integer(m) || json_integer_value(m) < 1 || json_integer_value(m) > FC_DISTRIBUTION_MAX_SAMPLES)
-            return fc_error(FC_ERR_FORMAT, "%s: loss_params field 'num_samples' is missing or not an integer from 1 "
-                            "to %d", where, FC_DISTRIBUTION_MAX_SAMPLES);
-        s->n_samples = (int)json_integer_value(m);
+    case FC_LOSS_NBINOMIAL:
+        FC_TRY(integer_field(o, "num_samples", FC_DISTRIBUTION_MAX_SAMPLES, where, &s->n_samples));
         FC_TRY(mq_fields(o, s, where));
         break;
-    }
     default: break;
     }
     char what[512];

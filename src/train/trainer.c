@@ -71,8 +71,6 @@ static fc_status trainer_init(trainer *t) {
     const fc_train_options *o = t->o;
     size_t W = o->windows_batch_size, per_step = windows_per_step(o);
     t->spec = trainer_window_spec(&m->cfg, o);
-    t->lr_decay_steps = o->num_lr_decays > 0 ? o->max_steps / (size_t)o->num_lr_decays : (size_t)1 << 62;
-    if (t->lr_decay_steps < 1) t->lr_decay_steps = 1;
     /* the sampler draws the whole effective batch, of every rank of a job
      * (dist/dist.h): a rank trains on its slice, micro-batches are slices of that */
     size_t ranks = (size_t)t->ranks;

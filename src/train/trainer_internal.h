@@ -39,7 +39,6 @@ typedef struct {
     fc_optimizer opt;
     float *best;
     fc_runner validator;
-    size_t lr_decay_steps;
     fc_loop_state loop;        /* what a checkpoint saves besides model and optimizer */
     fc_phase_times step_times; /* this step's phases (summed into the summary's) */
     double mark;               /* fc_now() at the end of the last timed phase */

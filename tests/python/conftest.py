@@ -25,6 +25,18 @@ FIXTURES = os.environ.get("FCAST_FIXTURES") or os.path.join(ROOT, "tests", "fixt
 FAST = dict(max_steps=30, windows_batch_size=128, mlp_units=3 * [[64, 64]])
 
 
+@pytest.fixture(scope="module")
+def panel():
+    """Three short noisy monthly sines: the Auto models' tests search on it."""
+    np = pytest.importorskip("numpy")
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(0)
+    n = 48
+    return pd.concat([pd.DataFrame({"unique_id": uid, "ds": pd.date_range("2000-01-01", periods=n, freq="MS"),
+                                    "y": 10 + np.sin(np.arange(n) / 2 + k) + rng.normal(0, 0.1, n)})
+                      for k, uid in enumerate(["a", "b", "c"])], ignore_index=True)
+
+
 @pytest.fixture(scope="session")
 def monthly():
     pd = pytest.importorskip("pandas")

@@ -17,15 +17,6 @@ H = 4
 _FIXED = {"max_steps": 5, "val_check_steps": 5, "mlp_units": [[8, 8]] * 3, "windows_batch_size": 64}
 
 
-@pytest.fixture(scope="module")
-def panel():
-    rng = np.random.default_rng(0)
-    n = 48
-    return pd.concat([pd.DataFrame({"unique_id": uid, "ds": pd.date_range("2000-01-01", periods=n, freq="MS"),
-                                    "y": 10 + np.sin(np.arange(n) / 2 + k) + rng.normal(0, 0.1, n)})
-                      for k, uid in enumerate(["a", "b", "c"])], ignore_index=True)
-
-
 def config(trial):
     return dict(_FIXED, input_size=trial.suggest_categorical("input_size", [4, 8, 12]),
                 learning_rate=trial.suggest_float("learning_rate", 1e-3, 3e-2, log=True),
