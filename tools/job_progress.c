@@ -70,7 +70,9 @@ static void print(job_progress *p, int final) {
         fflush(stderr);
         return;
     }
-    fprintf(stderr, "%s: %d%%  %s  elapsed %s  eta %s\n", p->command, percent, units, e, eta);
+    char rate[48] = "";
+    if (p->windows > 0 && elapsed > 0) snprintf(rate, sizeof rate, "  %.0f windows/s", p->windows / elapsed);
+    fprintf(stderr, "%s: %d%%  %s%s  elapsed %s  eta %s\n", p->command, percent, units, rate, e, eta);
     p->next_percent = percent / 5 * 5 + 5;
 }
 
@@ -97,6 +99,8 @@ void job_progress_unit_done(job_progress *p) {
     p->step = p->max_steps = 0;
     if (p->mode && (!p->total || p->done < p->total)) print(p, 0);
 }
+
+void job_progress_add_windows(job_progress *p, double windows) { p->windows += windows; }
 
 void job_progress_finish(job_progress *p) {
     if (p->unit_is_training && p->step) p->done++;

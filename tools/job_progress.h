@@ -23,6 +23,7 @@ typedef struct {
     size_t step, max_steps;    /* the current training's */
     int next_percent;          /* lines: the next multiple of 5 to print at */
     int bar_open;              /* a bar is drawn and its line not ended */
+    double windows;            /* training windows of the units done: the job's rate */
     double t0;
 } job_progress;
 
@@ -36,6 +37,10 @@ void job_progress_on_step(void *user, size_t step, size_t max_steps, double trai
 void job_progress_break(job_progress *p);
 /* The current unit is finished (a member trained, a trial scored). */
 void job_progress_unit_done(job_progress *p);
+/* Training windows of a unit about to be reported done: the lines then
+ * show the job's windows per second (units trained side by side count
+ * together, so this is the rate of the whole machine, not of one). */
+void job_progress_add_windows(job_progress *p, double windows);
 /* The job is finished, the last line at 100%: the training running is
  * done when unit_is_training, else the units done are the job's (a time
  * budget may end it before its total). */

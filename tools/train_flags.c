@@ -60,7 +60,8 @@ static void append_keys(train_flags *a, arg_spec *specs, size_t *n, unsigned rol
     fcast_train_key_info k;
     for (size_t i = 0; fcast_config_train_key(i, &k); i++) {
         if (i >= TRAIN_KEYS_MAX || *n + 1 >= FC_TRAIN_MAX_SPECS) abort();   /* a table too small: a bug */
-        if (roles & (1u << k.role)) specs[(*n)++] = key_spec(a, i, &k, out_required);
+        int many = !strcmp(k.key, "parallel");   /* for runs of several trainings, not fcast train's one */
+        if (roles & (1u << k.role) && !(many && out_required)) specs[(*n)++] = key_spec(a, i, &k, out_required);
     }
     memset(&specs[*n], 0, sizeof *specs);
 }

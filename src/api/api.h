@@ -30,6 +30,7 @@ typedef struct {
     const char *device;            /* NULL: auto */
     int tf32, verbose, profile;
     size_t memory_limit;           /* 0: none */
+    size_t parallel;               /* trainings side by side (train/member_pool.h); 0: auto */
     int auto_batch;                /* windows-batch-size auto */
     fc_data_store data_store;
     const char *store_dir, *freq, *stat_file;

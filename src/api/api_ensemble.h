@@ -5,6 +5,8 @@
 #ifndef FC_API_ENSEMBLE_H
 #define FC_API_ENSEMBLE_H
 
+#include <pthread.h>
+
 #include "api/api.h"
 #include "train/ensemble_file.h"
 #include "train/memory_plan.h"
@@ -18,7 +20,16 @@ typedef struct {
     fc_train_options o;       /* the configuration's, with its verbose and profile keys */
     fc_memory_plan plan;
     fc_api_progress hook;
+    fc_train_summary sum;     /* its training's, once trained */
 } fc_api_member;
+
+/* Where a trained member goes: member `index` of w, added under `lock`
+ * (members trained side by side finish in any order). */
+typedef struct {
+    fc_ensemble_writer *w;
+    size_t index;
+    pthread_mutex_t *lock;
+} fc_api_member_out;
 
 /* m's configuration resolved (fc_api_resolve) into its model, loss and
  * options, the caller's cancel flag watched; the keys an ensemble member
@@ -30,9 +41,10 @@ fc_status fc_api_member_resolve(fc_api_member *m, const volatile int *cancel);
 fc_status fc_api_member_check(fc_api_member *m, const fc_dataset *ds, fc_backend *be, size_t kept, size_t *params);
 
 /* Trains m on ds as fcast_train does (an arena of its plan's size on be,
- * the model created, initialised from its seed and trained), adds it to w
- * with `description` as its run configuration, and closes the arena. */
+ * the model created, initialised from its seed and trained), adds it to
+ * out with `description` as its run configuration, and closes the arena.
+ * be is the calling thread's alone; ds is read, never written. */
 fc_status fc_api_member_train(fc_api_member *m, const fc_dataset *ds, fc_backend *be, const char *description,
-                              fc_ensemble_writer *w, fc_train_summary *sum);
+                              const fc_api_member_out *out, fc_train_summary *sum);
 
 #endif

@@ -55,12 +55,16 @@ fc_status fc_api_member_check(fc_api_member *m, const fc_dataset *ds, fc_backend
 }
 
 fc_status fc_api_member_train(fc_api_member *m, const fc_dataset *ds, fc_backend *be, const char *description,
-                              fc_ensemble_writer *w, fc_train_summary *sum) {
+                              const fc_api_member_out *out, fc_train_summary *sum) {
     fc_forecaster f = {.scaler = m->c->scaler, .loss = m->loss, .run_config_json = description,
                        .ds_kind = ds->ds_kind, .freq = ds->freq};
     fc_status st = fc_api_train_model_new(&m->cfg, &m->plan, &m->o, be, &f.model);
     if (st == FC_OK) st = fc_train(&f, ds, &m->o, sum);
-    if (st == FC_OK) st = fc_ensemble_writer_add(w, &f);   /* copies the parameters */
+    if (st == FC_OK) {   /* copies the parameters */
+        pthread_mutex_lock(out->lock);
+        st = fc_ensemble_writer_add_at(out->w, out->index, &f);
+        pthread_mutex_unlock(out->lock);
+    }
     fc_forecaster_free(&f);
     be->arena_close(be);
     return st;

@@ -2,9 +2,12 @@
  * check that can refuse the ensemble comes before the first member
  * trains (an ensemble is refused at once, not after hours of training):
  * the request, the output path, the device, the data, then each member's
- * data checks and memory plan. Then the members train one after another,
- * each with every thread, on one backend and one reading of the data, and
- * the file is written. */
+ * data checks and memory plan. Then the members train side by side
+ * (train/member_pool.h: as many at once as the threads, a GPU's streams
+ * and the memory limit allow; "parallel" 1: one after another, each with
+ * every thread) on one reading of the data, and the file is written, its
+ * members in their order whichever finished first. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -12,14 +15,19 @@
 #include "api/api_train_steps.h"
 #include "core/error.h"
 #include "api/output_path.h"
+#include "dist/dist.h"
+#include "train/member_pool.h"
 
 typedef struct {
     const fcast_ensemble_request *r;
     fc_api_member *m;
+    size_t *params;           /* (n_members) each member's parameter bytes, held for the file */
     fc_backend *be;
     fcast_data *d;
     fcast_member_fn on_member;
     void *user;
+    fc_ensemble_writer *w;
+    pthread_mutex_t writer_lock;   /* members finishing side by side add to w one at a time */
 } ensemble_run;
 
 _Static_assert((int)FCAST_COMBINE_MEDIAN == (int)FC_COMBINE_MEDIAN && (int)FCAST_COMBINE_MEAN == (int)FC_COMBINE_MEAN,
@@ -80,36 +88,82 @@ static fc_status check_members(ensemble_run *e) {
         size_t params = 0;
         fc_status st = fc_api_member_check(&e->m[i], e->d->ds, e->be, kept, &params);
         if (st != FC_OK) return fc_error_wrap(st, "%s: ", e->m[i].label);
-        kept += params;
+        kept += e->params[i] = params;
     }
     return FC_OK;
 }
 
-/* The member's description: the caller's, or its settings as fcast_train keeps them. */
-static fc_status train_member(ensemble_run *e, size_t i, fc_ensemble_writer *w) {
-    fc_api_member *m = &e->m[i];
-    const char *given = e->r->descriptions ? e->r->descriptions[i] : NULL;
-    char *own = given ? NULL : fc_api_settings_json(m->c, 0, NULL);
-    if (!given && !own) return fc_error(FC_ERR_MEMORY, "out of memory");
-    fc_train_summary sum;
+/* How many members fit side by side: every member's parameters (held
+ * for the file) and the plans of the k largest at once within the
+ * memory limit (the first member's; with none, the memory the backend
+ * has free). 1 when no more than one fits: the sequential run, whose
+ * checks (check_members) already passed. */
+static size_t members_that_fit(const ensemble_run *e) {
+    size_t n = e->r->n_members, limit = e->r->members[0]->run.memory_limit, total = 0, free_bytes = 0, all = 0;
+    if (!limit) e->be->memory_info(e->be, &free_bytes, &all), limit = free_bytes;
+    size_t held = 0;
+    for (size_t i = 0; i < n; i++) held += e->params[i];
+    size_t *plans = malloc(n * sizeof *plans);
+    if (!plans) return 1;
+    for (size_t i = 0; i < n; i++) plans[i] = e->m[i].plan.total;
+    size_t k = 0;
+    for (; k < n && held <= limit; k++) {   /* the k largest: a selection, n is at most 256 */
+        size_t big = k;
+        for (size_t j = k + 1; j < n; j++) if (plans[j] > plans[big]) big = j;
+        size_t t = plans[k]; plans[k] = plans[big]; plans[big] = t;
+        if (plans[k] > limit - held - total) break;
+        total += plans[k];
+    }
+    free(plans);
+    return k ? k : 1;
+}
+
+/* A member's start and end for the caller's callback (under the pool's lock). */
+static fc_status member_started(void *ctx, size_t i) {
+    ensemble_run *e = ctx;
     if (e->on_member) e->on_member(e->user, i, NULL);
-    fc_status st = fc_api_member_train(m, e->d->ds, e->be, given ? given : own, w, &sum);
-    free(own);
-    if (st != FC_OK) return fc_error_wrap(st, "%s: ", m->label);
+    return FC_OK;
+}
+
+static fc_status member_done(void *ctx, size_t i, fc_status st) {
+    ensemble_run *e = ctx;
+    if (st != FC_OK) return fc_error_wrap(st, "%s: ", e->m[i].label);
     fcast_train_report done;
-    fc_api_train_report(&sum, &m->o, e->be, &done);
+    fc_api_train_report(&e->m[i].sum, &e->m[i].o, e->be, &done);
     if (e->on_member) e->on_member(e->user, i, &done);
     return FC_OK;
 }
 
+/* Member i on a worker's backend (its thread); its description the
+ * caller's, or its settings as fcast_train keeps them. */
+static fc_status train_member(void *ctx, size_t i, fc_backend *be) {
+    ensemble_run *e = ctx;
+    fc_api_member *m = &e->m[i];
+    const char *given = e->r->descriptions ? e->r->descriptions[i] : NULL;
+    char *own = given ? NULL : fc_api_settings_json(m->c, 0, NULL);
+    if (!given && !own) return fc_error(FC_ERR_MEMORY, "out of memory");
+    fc_api_member_out out = {e->w, i, &e->writer_lock};
+    fc_status st = fc_api_member_train(m, e->d->ds, be, given ? given : own, &out, &m->sum);
+    free(own);
+    return st;
+}
+
 static fc_status train_members(ensemble_run *e) {
     const fcast_ensemble_request *r = e->r;
-    fc_ensemble_writer *w = NULL;
-    FC_TRY(fc_ensemble_writer_new((fc_combine)r->combine, r->n_members, e->m[0].cfg.h, &w));
-    fc_status st = FC_OK;
-    for (size_t i = 0; st == FC_OK && i < r->n_members; i++) st = train_member(e, i, w);
-    if (st == FC_OK) st = fc_ensemble_writer_write(w, r->out);
-    fc_ensemble_writer_free(&w);
+    size_t asked = r->members[0]->run.parallel;
+    size_t workers = fc_dist_size() > 1 ? 1 : fc_member_pool_workers(e->be, r->n_members, asked, members_that_fit(e));
+    if (workers > 1)   /* members' own step progress would interleave: the caller's lines report them */
+        for (size_t i = 0; i < r->n_members; i++) e->m[i].o.verbose = 0;
+    if (r->members[0]->run.verbose)
+        fc_member_pool_say(e->be, r->n_members, workers, r->members[0]->threads, "member");
+    fc_member_pool pool = {.jobs = r->n_members, .workers = workers, .be = e->be, .start = member_started,
+                           .train = train_member, .done = member_done, .ctx = e};
+    FC_TRY(fc_ensemble_writer_new((fc_combine)r->combine, r->n_members, e->m[0].cfg.h, &e->w));
+    pthread_mutex_init(&e->writer_lock, NULL);
+    fc_status st = fc_member_pool_run(&pool);
+    pthread_mutex_destroy(&e->writer_lock);
+    if (st == FC_OK) st = fc_ensemble_writer_write(e->w, r->out);
+    fc_ensemble_writer_free(&e->w);
     return st;
 }
 
@@ -137,10 +191,12 @@ fc_status fcast_ensemble_train_file(const fcast_ensemble_request *r, const char 
     fc_status st = check_request(r, path);
     if (st != FC_OK) return fc_api_words(st);
     ensemble_run e = {.r = r, .on_member = on_member, .user = user};
-    if (!(e.m = calloc(r->n_members, sizeof *e.m))) return fc_error(FC_ERR_MEMORY, "fcast_ensemble: out of memory");
-    st = run(&e, path, cancel);
+    e.m = calloc(r->n_members, sizeof *e.m);
+    e.params = calloc(r->n_members, sizeof *e.params);
+    st = e.m && e.params ? run(&e, path, cancel) : fc_error(FC_ERR_MEMORY, "fcast_ensemble: out of memory");
     fcast_data_free(e.d);
     fc_backend_destroy(&e.be);
     free(e.m);
+    free(e.params);
     return fc_api_words(st);
 }

@@ -70,6 +70,7 @@ int fc_api_set_run_key(fcast_config *c, const char *key, const char *value, fc_s
     else if (!strcmp(key, "cuda-graph")) *st = set_graphs(c, key, value);
     else if (!strcmp(key, "checkpoint-every")) *st = fc_api_parse_count(key, value, 0, &c->run.checkpoint_every);
     else if (!strcmp(key, "memory-limit")) *st = fc_memory_limit_parse(value, &c->run.memory_limit);
+    else if (!strcmp(key, "parallel")) *st = fc_api_parse_count(key, value, 0, &c->run.parallel);
     else if (!strcmp(key, "data-store")) *st = fc_data_store_parse(value, &c->run.data_store);
     else if (!strcmp(key, "windows-batch-size") && !strcmp(value, "auto")) c->run.auto_batch = 1;
     else return 1;

@@ -93,6 +93,10 @@ static const fcast_train_key_info KEYS[] = {
     {"clip-grad-norm", "X", "clip the global gradient norm to X (0 = off)", "0", "gradient_clip_val", NUMBER, KEPT},
     {"memory-limit", "SIZE", "refuse runs whose memory plan exceeds SIZE (512MiB, 12GB, ...)", NULL, NULL, TEXT,
      RUN},
+    {"parallel", "N", "trainings side by side in a run of several (ensemble members, cv windows, tune trials): "
+     "N at once, each on its share of the threads or its own GPU stream, with the answers of one at a time "
+     "(0 = auto: a thread each on the CPU, 8 on a GPU, as many as --memory-limit holds; 1 = one at a time)", "0",
+     NULL, COUNT, RUN},
     {"data-store", "MODE", "auto | memory | stream: load the data whole or stream it into a mapped store file "
      "(auto: stream when loading whole would take over half of the memory limit)", NULL, NULL, TEXT, RUN},
     {"store-dir", "DIR", "where a streamed data store goes ($TMPDIR, else /var/tmp)", NULL, NULL, TEXT, RUN},

@@ -74,6 +74,18 @@ fc_status fc_backend_create(const char *device, int threads, fc_backend **out, c
     return FC_OK;
 }
 
+fc_status fc_backend_create_like(const fc_backend *be, int threads, fc_backend **out) {
+    *out = NULL;
+    if (be->gpu < 0) FC_TRY(fc_backend_cpu_create(threads, out));
+    else {
+        char why[640] = "";
+        fc_status st = fc_cuda_backend_load(be->gpu, out, why, sizeof why);
+        if (st != FC_OK) return fc_error(st, "another backend on cuda:%d: %s", be->gpu, why);
+    }
+    (*out)->tf32 = be->tf32;
+    return FC_OK;
+}
+
 fc_status fc_backend_loss(fc_backend *be, double *loss, float *grad, float grad_scale, const fc_loss_call *c) {
     *loss = NAN;
     double *d_loss = be->alloc(be, sizeof *d_loss);

@@ -78,6 +78,9 @@ struct fc_backend {
     /* fp32 products may round their inputs to TF32 on tensor cores (--tf32;
      * GPU only, off by default so that fp32 means fp32). Read at each call. */
     int tf32;
+    /* The GPU a CUDA backend runs on (its cuda:N, the local rank's resolved);
+     * -1 on the CPU. fc_backend_create_like makes another on the same one. */
+    int gpu;
 
     /* Bytes per element of a low-precision buffer (x_low, w_low, dy_low) of
      * each precision: 2 where the matrix unit reads 16-bit values (bf16 on
@@ -108,6 +111,12 @@ fc_status fc_backend_cpu_create(int threads, fc_backend **out);
  * FC_ERR_BACKEND when cuda was asked for and cannot run, the message
  * naming the check that failed. threads: CPU threads (0: all cores). */
 fc_status fc_backend_create(const char *device, int threads, fc_backend **out, char *note, size_t note_cap);
+
+/* Another backend of be's kind on be's device (a CPU backend of `threads`
+ * threads, 0: all cores; a CUDA backend on the same GPU, with its own
+ * stream, arena and libraries' state), with be's tf32 setting: a worker's
+ * of members trained side by side (train/member_pool.h). */
+fc_status fc_backend_create_like(const fc_backend *be, int threads, fc_backend **out);
 
 /* A function fc_backend_destroy calls with every backend before it goes,
  * set by the layer that keeps state about backends (dist/: a GPU group's
@@ -146,7 +155,7 @@ fc_status fc_device_parse(const char *name, fc_device_kind *kind, int *index);
 #define FC_BACKEND_ABI fc_backend_abi()
 /* Bump when the fields before the entries change; the entries count by
  * themselves (fc_backend_abi). */
-#define FC_BACKEND_FIELDS_VERSION 16
+#define FC_BACKEND_FIELDS_VERSION 17
 #define FC_CUDA_LIBRARY_NAME "libfcast-cuda.so"
 #define FC_GROUP_ID_MAX 128   /* NCCL_UNIQUE_ID_BYTES */
 #define FC_CUDA_ENTRY_NAME "fc_backend_cuda_create"

@@ -789,6 +789,15 @@ fc_status fc_st_writer_write(fc_st_writer *w, const char *path) {
     return s;
 }
 
+fc_status fc_st_writer_append(fc_st_writer *dst, const fc_st_writer *src) {
+    for (size_t i = 0; i < src->meta_count; i++) FC_TRY(fc_st_writer_meta(dst, src->meta_keys[i], src->meta_values[i]));
+    for (size_t i = 0; i < src->count; i++) {
+        const st_entry *e = &src->entries[i];
+        FC_TRY(fc_st_writer_add(dst, e->name, e->dtype, e->ndim, e->shape, e->data));
+    }
+    return FC_OK;
+}
+
 void fc_st_writer_free(fc_st_writer **pw) {
     fc_st_writer *w = *pw;
     if (!w) return;

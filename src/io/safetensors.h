@@ -110,6 +110,10 @@ fc_status fc_st_writer_add(fc_st_writer *w, const char *name, fc_dtype dtype, in
 /* Metadata entries are written in the order set; a key set twice is
  * FC_ERR_INVALID. */
 fc_status fc_st_writer_meta(fc_st_writer *w, const char *key, const char *value);
+/* Appends src's metadata, then its tensors (their data still referenced),
+ * after dst's, with dst's checks: a file assembled from parts written
+ * apart (an ensemble's members, trained side by side), in the parts' order. */
+fc_status fc_st_writer_append(fc_st_writer *dst, const fc_st_writer *src);
 /* Writes atomically; may be called more than once. */
 fc_status fc_st_writer_write(fc_st_writer *w, const char *path);
 void fc_st_writer_free(fc_st_writer **w);

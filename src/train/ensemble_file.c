@@ -7,18 +7,26 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "data/ds_text.h"
 #include "data/freq.h"
 #include "train/ensemble_file.h"
 #include "train/model_file.h"
 
 #define PREFIX_MAX 32
 
+/* Each member is written into a part of its own as it is added, in any
+ * order (members trained side by side finish when they finish); the file
+ * joins the parts in member order, so its bytes do not depend on which
+ * finished first. */
 struct fc_ensemble_writer {
-    fc_st_writer *st;
-    fc_model_part_keep *keep;   /* (n) what the writer references */
+    fc_st_writer *st;           /* the file's own metadata, then the parts */
+    fc_st_writer **parts;       /* (n) member i's metadata and tensors; NULL until added */
+    fc_model_part_keep *keep;   /* (n) what the parts reference */
+    struct {
+        fc_ds_kind ds_kind;
+        char freq[FC_FREQ_NAME_MAX];
+    } *alike;                   /* (n) what the members must share besides h */
     size_t n, added, h;
-    fc_ds_kind ds_kind;
-    char freq[FC_FREQ_NAME_MAX];
 };
 
 static void member_prefix(char buf[PREFIX_MAX], size_t i) { snprintf(buf, PREFIX_MAX, "member.%zu.", i); }
@@ -36,7 +44,9 @@ fc_status fc_ensemble_writer_new(fc_combine combine, size_t n_members, size_t h,
     w->n = n_members;
     w->h = h;
     w->keep = fc_calloc(n_members, sizeof *w->keep, "ensemble members");
-    w->st = w->keep ? fc_st_writer_new() : NULL;
+    w->parts = w->keep ? fc_calloc(n_members, sizeof *w->parts, "ensemble members") : NULL;
+    w->alike = w->parts ? fc_calloc(n_members, sizeof *w->alike, "ensemble members") : NULL;
+    w->st = w->alike ? fc_st_writer_new() : NULL;
     char meta[128];
     snprintf(meta, sizeof meta, "{\"combine\":\"%s\",\"members\":%zu,\"h\":%zu}", fc_combine_name(combine), n_members, h);
     fc_status s = w->st ? FC_OK : FC_ERR_MEMORY;
@@ -49,35 +59,66 @@ fc_status fc_ensemble_writer_new(fc_combine combine, size_t n_members, size_t h,
     return s;
 }
 
-fc_status fc_ensemble_writer_add(fc_ensemble_writer *w, const fc_forecaster *f) {
+fc_status fc_ensemble_writer_add_at(fc_ensemble_writer *w, size_t i, const fc_forecaster *f) {
     char prefix[PREFIX_MAX];
-    if (w->added == w->n) return fc_error(FC_ERR_INVALID, "ensemble: more members than the %zu announced", w->n);
+    if (i >= w->n || w->parts[i])
+        return fc_error(FC_ERR_INVALID, "ensemble: member %zu %s", i, i >= w->n ? "is past the members announced"
+                                                                              : "was added already");
     if (!point_loss(&f->loss))
         return fc_error(FC_ERR_INVALID, "ensemble member %zu: loss %s gives quantiles, and the median of quantiles "
-                        "is not a quantile: ensembles combine point forecasts", w->added, fc_loss_name(f->loss));
-    if (!w->added) {
-        w->ds_kind = f->ds_kind;
-        snprintf(w->freq, sizeof w->freq, "%s", f->freq.name);
+                        "is not a quantile: ensembles combine point forecasts", i, fc_loss_name(f->loss));
+    if (f->model->cfg.h != w->h)
+        return fc_error(FC_ERR_INVALID, "ensemble member %zu: h = %zu; the ensemble's is %zu", i, f->model->cfg.h, w->h);
+    fc_st_writer *part = fc_st_writer_new();
+    if (!part) return FC_ERR_MEMORY;
+    member_prefix(prefix, i);
+    fc_status st = fc_model_part_write(part, f, prefix, 0, &w->keep[i]);
+    if (st != FC_OK) {
+        fc_st_writer_free(&part);
+        fc_model_part_keep_free(&w->keep[i]);
+        return st;
     }
-    if (f->model->cfg.h != w->h || f->ds_kind != w->ds_kind || strcmp(f->freq.name, w->freq))
-        return fc_error(FC_ERR_INVALID, "ensemble member %zu: h = %zu, frequency %s; the ensemble's are h = %zu, "
-                        "frequency %s", w->added, f->model->cfg.h, f->freq.name, w->h, w->freq);
-    member_prefix(prefix, w->added);
-    FC_TRY(fc_model_part_write(w->st, f, prefix, 0, &w->keep[w->added]));
+    w->parts[i] = part;
+    w->alike[i].ds_kind = f->ds_kind;
+    snprintf(w->alike[i].freq, sizeof w->alike[i].freq, "%s", f->freq.name);
     w->added++;
+    return FC_OK;
+}
+
+fc_status fc_ensemble_writer_add(fc_ensemble_writer *w, const fc_forecaster *f) {
+    if (w->added == w->n) return fc_error(FC_ERR_INVALID, "ensemble: more members than the %zu announced", w->n);
+    return fc_ensemble_writer_add_at(w, w->added, f);
+}
+
+/* Every member of the first's ds kind and frequency (combined point by point). */
+static fc_status check_alike(const fc_ensemble_writer *w) {
+    for (size_t i = 1; i < w->n; i++)
+        if (w->alike[i].ds_kind != w->alike[0].ds_kind || strcmp(w->alike[i].freq, w->alike[0].freq))
+            return fc_error(FC_ERR_INVALID, "ensemble member %zu: ds %s, frequency %s; the first member's are ds %s, "
+                            "frequency %s", i, fc_ds_kind_name(w->alike[i].ds_kind), w->alike[i].freq,
+                            fc_ds_kind_name(w->alike[0].ds_kind), w->alike[0].freq);
     return FC_OK;
 }
 
 fc_status fc_ensemble_writer_write(fc_ensemble_writer *w, const char *path) {
     if (w->added != w->n)
         return fc_error(FC_ERR_INVALID, "%s: the ensemble has %zu of its %zu members", path, w->added, w->n);
+    FC_TRY(check_alike(w));
+    for (size_t i = 0; i < w->n; i++) {
+        FC_TRY(fc_st_writer_append(w->st, w->parts[i]));
+        fc_st_writer_free(&w->parts[i]);   /* its entries are the file's now */
+    }
+    w->added = 0;   /* the parts are spent: a second write is refused above */
     return fc_st_writer_write(w->st, path);
 }
 
 void fc_ensemble_writer_free(fc_ensemble_writer **pw) {
     fc_ensemble_writer *w = *pw;
     if (!w) return;
+    for (size_t i = 0; w->parts && i < w->n; i++) fc_st_writer_free(&w->parts[i]);
     for (size_t i = 0; w->keep && i < w->n; i++) fc_model_part_keep_free(&w->keep[i]);
+    free(w->parts);
+    free(w->alike);
     free(w->keep);
     fc_st_writer_free(&w->st);
     free(w);

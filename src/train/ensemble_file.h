@@ -20,6 +20,10 @@ fc_status fc_ensemble_writer_new(fc_combine combine, size_t n_members, size_t h,
  * after. A member of another h or frequency than the first, with a
  * quantile loss or conformal scores, or one too many, is FC_ERR_INVALID. */
 fc_status fc_ensemble_writer_add(fc_ensemble_writer *w, const fc_forecaster *f);
+/* Adds member i (0 .. n-1, once each, in any order): the file holds the
+ * members in index order whatever the order they were added in. Members
+ * of another ds kind or frequency than member 0 are refused at the write. */
+fc_status fc_ensemble_writer_add_at(fc_ensemble_writer *w, size_t i, const fc_forecaster *f);
 /* Writes atomically, once every member was added. */
 fc_status fc_ensemble_writer_write(fc_ensemble_writer *w, const char *path);
 void fc_ensemble_writer_free(fc_ensemble_writer **w);

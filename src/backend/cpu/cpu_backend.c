@@ -180,6 +180,7 @@ fc_status fc_backend_cpu_create(int threads, fc_backend **out) {
     }
     be->impl = impl;
     be->threads = threads;
+    be->gpu = -1;
     cpu_fill_table(be);
     fc_status st = fc_cpu_matmul_init(impl);
     if (st != FC_OK) {

@@ -194,6 +194,11 @@ static void cuda_destroy(fc_backend *be) {
     free(be);
 }
 
+/* The current device is per host thread (backend_ops.def). */
+static fc_status cuda_bind_thread(fc_backend *be) {
+    return FC_CUDA(cudaSetDevice(fc_cuda_impl_of(be)->device));
+}
+
 static void fill_table(fc_backend *be) {
     be->name = "cuda";
     be->host_visible = 0;
@@ -205,6 +210,7 @@ static void fill_table(fc_backend *be) {
     be->host_alloc = cuda_host_alloc;
     be->host_release = cuda_host_release;
     be->sync = cuda_sync;
+    be->bind_thread = cuda_bind_thread;
     be->mark_record = cuda_mark_record;
     be->mark_wait = cuda_mark_wait;
     be->mark_free = cuda_mark_free;
@@ -320,6 +326,7 @@ fc_backend_cuda_create(int abi, int device, fc_error_fn report, fc_backend **out
     }
     be->impl = impl;
     be->threads = 1;
+    be->gpu = device;
     impl->device = device;
     impl->cc_major = prop.major;
     impl->cc_minor = prop.minor;
