@@ -113,6 +113,28 @@ check "Ensemble of 3 is the middle member" "[ $? -eq 0 ] && grep -q '^24 rows' $
 "$fcast" ensemble --data "$data" "${common[@]}" "${ens[@]}" --out "$tmp/ens2.safetensors" 2> /dev/null
 check "same flags, identical ensemble file" "cmp -s $tmp/ens.safetensors $tmp/ens2.safetensors"
 
+# ---- members side by side (issue 36): the members above (one at a time:
+# --threads 1) trained 3 and 8 at a time, each worker a thread and a backend
+# of its own: the same file, byte for byte, so every member still equals its
+# fcast train model. Then 2 threads shared by 2 workers, against the same
+# members one at a time with both threads (the file records --threads 2).
+loud=(--h 6 --mlp-units 8,8,8 --max-steps 5 --threads 1)   # common without --quiet: the lines are checked
+"$fcast" ensemble --data "$data" "${loud[@]}" "${ens[@]}" --parallel 3 --out "$tmp/side3.safetensors" 2> "$tmp/side3.err"
+check "--parallel 3: trains, saying so" "[ $? -eq 0 ] && grep -q 'training 8 members 3 at a time, 1 thread each' $tmp/side3.err"
+check "--parallel 3: the one-at-a-time file, byte for byte" "cmp -s $tmp/ens.safetensors $tmp/side3.safetensors"
+check "--parallel 3: a line per member, the job's windows/s" \
+      "[ \$(grep -c '^member [1-8]/8 (.*): 5 steps in' $tmp/side3.err) -eq 8 ] && grep -q 'windows/s' $tmp/side3.err"
+"$fcast" ensemble --data "$data" "${common[@]}" "${ens[@]}" --parallel 8 --out "$tmp/side8.safetensors" 2> /dev/null
+check "--parallel 8 (a worker per member): the same file" "cmp -s $tmp/ens.safetensors $tmp/side8.safetensors"
+two=(--data "$data" --h 6 --mlp-units 8,8,8 --max-steps 5 --quiet --threads 2 "${ens[@]}")
+"$fcast" ensemble "${two[@]}" --parallel 1 --out "$tmp/one2.safetensors" 2> /dev/null
+"$fcast" ensemble "${two[@]}" --out "$tmp/auto2.safetensors" 2> "$tmp/auto2.err"
+check "2 threads, auto: 2 workers of 1 thread, the file of one at a time with 2 threads" \
+      "[ -s $tmp/one2.safetensors ] && cmp -s $tmp/one2.safetensors $tmp/auto2.safetensors"
+"$fcast" train --data "$data" "${common[@]}" --model nhits --parallel 2 --input-size 12 --out "$tmp/x.safetensors" \
+    > "$tmp/err.txt" 2>&1
+check "fcast train has no --parallel (one training)" "[ $? -eq 2 ] && grep -q 'parallel' $tmp/err.txt"
+
 # ---- errors
 # bad CODE TEXT ARGS...: fcast ensemble refuses with exit CODE, saying TEXT, and writes nothing.
 bad() {
