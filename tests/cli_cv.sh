@@ -62,6 +62,16 @@ check "the same configuration twice gives the same forecasts" \
       "awk -F, 'NR > 1 && \$4 != \$6 { bad = 1 } END { exit bad }' $tmp/many.csv"
 check "several models: 2 series x 2 origins x 6 rows" "[ \$(tail -n +2 $tmp/many.csv | wc -l) -eq 24 ]"
 
+# Trainings side by side (issue 36): the refit's 2 trainings, and the 3
+# models' trainings, 2 and 3 at a time (a worker and a backend each): the
+# bytes of one at a time above, which the checks above tie to fcast train.
+"$fcast" cv --data data/monthly_classics.csv "${small[@]}" --n-windows 2 --step-size 12 --refit 1 --parallel 2 \
+    --out "$tmp/refit2.csv"
+check "--refit 1, 2 trainings side by side: the file of one at a time" "cmp -s $tmp/refit.csv $tmp/refit2.csv"
+"$fcast" cv --data "$fx/monthly_refit_data.csv" "${tiny[@]}" --model mlp,nhits,mlp --mlp-units 8,8,8 --h 6 \
+    --input-size 12 --n-windows 2 --step-size 6 --parallel 3 --out "$tmp/many3.csv"
+check "3 models side by side: the file of one at a time" "cmp -s $tmp/many.csv $tmp/many3.csv"
+
 # Errors: named, never a crash.
 expect_error() {   # expect_error NAME PATTERN ARGS...
     local name=$1 pattern=$2; shift 2

@@ -32,7 +32,7 @@ static const char *const TUNE_ONLY[] = {"space", "trials", "time-budget", "sampl
  * loaded (loaded once for all trials), where the run goes, and the
  * cross-validation itself (the yardstick must be the same for every trial). */
 static const char *const NOT_SEARCHED[] = {"data", "freq", "data-store", "store-dir", "memory-limit", "device",
-                                           "threads", "quiet", "n-windows", "step-size", "refit", NULL};
+                                           "threads", "parallel", "quiet", "n-windows", "step-size", "refit", NULL};
 
 #define TUNE_MAX_SPECS (FC_TRAIN_MAX_SPECS + 16)
 
@@ -329,6 +329,8 @@ static void print_summary(const tune_run *r, const fcast_tune_report *rep) {
  * train's --step-size; cv's own flags have no place in it). */
 static void to_train_table(tune_parse *p, train_flags *t, arg_spec specs[FC_TRAIN_MAX_SPECS]) {
     train_flags_init(t, specs, 0);
+    arg_spec *many = args_find(specs, "parallel", strlen("parallel"));   /* the search's, not a training's */
+    if (many) do many[0] = many[1]; while ((++many)->name);
     for (arg_spec *s = specs; s->name; s++) {
         const char *name = strcmp(s->name, "step-size") ? s->name : "train-step-size";
         arg_spec *from = args_find(p->specs, name, strlen(name));

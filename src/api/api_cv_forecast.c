@@ -1,59 +1,145 @@
 /* Every model's forecasts at every origin of a panel (api_cv_run.h): the
- * engine's cross-validation, one model after the other, each training a
- * fresh forecaster as the refit says and saying so when verbose. Under
- * mpirun the trainings are dealt to the ranks (docs/distributed.md). */
+ * engine's cross-validation, every model's trainings (one per refit
+ * group) side by side in a pool of workers (train/member_pool.h), each a
+ * fresh forecaster on its worker's backend writing its windows' rows, and
+ * saying so when verbose. The rows are the bits of one training after the
+ * other (each training is the same steps on its own backend). Under
+ * mpirun the trainings are dealt to the ranks (docs/distributed.md), each
+ * rank's pool running its own. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "api/api_cv_run.h"
 #include "core/error.h"
 #include "dist/dist.h"
+#include "train/member_pool.h"
+#include "train/memory_plan.h"
+
+/* One training of the run: model i's training g. */
+typedef struct {
+    size_t model, g;
+} cv_job;
 
 typedef struct {
-    fc_api_cv_model *m;
     fc_api_cv_run *r;
+    const fc_dataset *ds;
+    cv_job *jobs;
+    size_t n_jobs;
+    int side_by_side;         /* more than one worker: the trainings' own step reports are off */
+} cv_pool;
+
+typedef struct {
+    fc_cv_training t;         /* the model's, on the worker's backend */
+    const char *name;
+    int verbose;
 } fit_ctx;
 
 static fc_status fit_one(void *vctx, const fc_dataset *ds, size_t test_size, fc_forecaster *f) {
     fit_ctx *c = vctx;
     fc_train_summary sum;
-    FC_TRY(fc_cv_fit(&c->m->t, ds, test_size, f, &sum));
-    if (!c->r->verbose) return FC_OK;
+    FC_TRY(fc_cv_fit(&c->t, ds, test_size, f, &sum));
+    if (!c->verbose) return FC_OK;
     char rank[32] = "";   /* under mpirun, whose training it was */
     if (fc_dist_size() > 1) snprintf(rank, sizeof rank, "rank %d: ", fc_dist_rank());
     fprintf(stderr, "%scv: %s trained on all but the last %zu points of every series: %zu steps in %.1f s\n",
-            rank, c->m->name, test_size, sum.steps, sum.seconds);
+            rank, c->name, test_size, sum.steps, sum.seconds);
     return FC_OK;
 }
 
-/* One model's forecasts at every origin: under mpirun its trainings are
- * dealt to the ranks, numbered on from the models before it, and the rows
- * every rank forecast are merged (dist/dist.h), so every rank ends with
- * the bits one process computes. */
-static fc_status run_model(fc_api_cv_run *r, fc_api_cv_model *m, size_t first, const fc_dataset *ds) {
-    fc_cv_spec cv = r->spec;
-    fit_ctx c = {m, r};
-    fc_cv_deal deal = {first, fc_dist_rank(), fc_dist_size()};
-    size_t expected = cv.h * fc_loss_forecast_width(&m->t.loss, m->t.cfg.n_outputs), width = expected,
-           n = r->n_origins;
-    FC_TRY(fc_cross_validate_dealt(ds, &cv, r->origins, n, fit_one, &c, &deal, &m->values, &width));
-    if (width != expected && m->values) return fc_error(FC_ERR_INVALID, "cv: unexpected forecast width");
-    if (!m->values && !(m->values = fc_calloc(n ? n : 1, expected * sizeof(float), "cross-validation forecasts")))
-        return FC_ERR_MEMORY;   /* none of its trainings was this rank's */
-    return fc_dist_merge(m->values, n * expected * sizeof *m->values, 0);
+static fc_status train_job(void *ctx, size_t j, fc_backend *be) {
+    cv_pool *p = ctx;
+    fc_api_cv_run *r = p->r;
+    fc_api_cv_model *m = &r->m[p->jobs[j].model];
+    fit_ctx c = {m->t, m->name, r->verbose};
+    c.t.be = be;
+    if (p->side_by_side) c.t.o.on_step = NULL;   /* reported at its end (job_done): steps of several would mix */
+    size_t width = r->spec.h * fc_loss_forecast_width(&m->t.loss, m->t.cfg.n_outputs);
+    return fc_cv_run_training(p->ds, &r->spec, r->origins, r->n_origins, p->jobs[j].g, fit_one, &c, m->values, width);
+}
+
+/* Side by side, a training's end is its one step report: the job's
+ * progress counts trainings by them (under the pool's lock). */
+static fc_status job_done(void *ctx, size_t j, fc_status st) {
+    cv_pool *p = ctx;
+    const fc_train_options *o = &p->r->m[p->jobs[j].model].t.o;
+    if (st == FC_OK && p->side_by_side && o->on_step) o->on_step(o->on_step_user, o->max_steps, o->max_steps, 0.0);
+    return st;
+}
+
+/* The trainings this rank runs: model i's g-th is the job's i * per_model + g. */
+static fc_status deal_jobs(cv_pool *p) {
+    fc_api_cv_run *r = p->r;
+    size_t per_model = fc_cv_trainings(&r->spec), ranks = (size_t)fc_dist_size(), rank = (size_t)fc_dist_rank();
+    if (!(p->jobs = fc_malloc(r->n_models * per_model * sizeof *p->jobs, "cross-validation trainings")))
+        return FC_ERR_MEMORY;
+    for (size_t i = 0; i < r->n_models; i++)
+        for (size_t g = 0; g < per_model; g++)
+            if ((i * per_model + g) % ranks == rank) p->jobs[p->n_jobs++] = (cv_job){i, g};
+    return FC_OK;
+}
+
+/* Trainings whose plans fit at once in the tightest memory limit (with
+ * none, the memory the backend has free), the largest plan each. */
+static size_t trainings_that_fit(const fc_api_cv_run *r, const fc_dataset *ds, fc_backend *be) {
+    size_t limit = 0, largest = 0, free_bytes = 0, total = 0;
+    for (size_t i = 0; i < r->n_models; i++) {
+        const fc_cv_training *t = &r->m[i].t;
+        if (t->memory_limit && (!limit || t->memory_limit < limit)) limit = t->memory_limit;
+        fc_model *planned = NULL;
+        fc_memory_plan plan;
+        if (fc_model_plan(&t->cfg, &planned) != FC_OK) return 1;
+        fc_status st = fc_memory_plan_train(planned, ds, &t->o, be, &plan);
+        fc_model_free(&planned);
+        if (st != FC_OK) return 1;   /* the training itself will say why */
+        if (plan.total > largest) largest = plan.total;
+    }
+    if (!limit) be->memory_info(be, &free_bytes, &total), limit = free_bytes;
+    return largest ? limit / largest : 1;
+}
+
+/* Every model's rows, zero where another rank forecasts them. */
+static fc_status allocate_rows(fc_api_cv_run *r) {
+    for (size_t i = 0; i < r->n_models; i++) {
+        fc_api_cv_model *m = &r->m[i];
+        size_t width = r->spec.h * fc_loss_forecast_width(&m->t.loss, m->t.cfg.n_outputs), n = r->n_origins;
+        if (!(m->values = fc_calloc(n ? n : 1, width * sizeof(float), "cross-validation forecasts")))
+            return FC_ERR_MEMORY;
+    }
+    return FC_OK;
+}
+
+/* Under mpirun the rows every rank forecast are merged (dist/dist.h), so
+ * every rank ends with the bits one process computes. */
+static fc_status merge_rows(fc_api_cv_run *r) {
+    for (size_t i = 0; i < r->n_models; i++) {
+        fc_api_cv_model *m = &r->m[i];
+        size_t width = r->spec.h * fc_loss_forecast_width(&m->t.loss, m->t.cfg.n_outputs);
+        FC_TRY(fc_dist_merge(m->values, r->n_origins * width * sizeof *m->values, 0));
+    }
+    return FC_OK;
 }
 
 static fc_status run_models(fc_api_cv_run *r, const fc_dataset *ds, fc_backend *be, const volatile int *cancel) {
-    size_t per_model = fc_cv_trainings(&r->spec);
     for (size_t i = 0; i < r->n_models; i++) {
         fc_api_cv_model *m = &r->m[i];
         m->t.be = be;
         m->t.o.alone = 1;   /* each training in one process: the job shares the trainings, not their steps */
         fc_api_watch(&m->t.o, &r->hook, cancel);
-        FC_TRY(run_model(r, m, i * per_model, ds));
     }
-    r->fits = r->n_models * per_model;   /* the job's, on every rank */
-    return FC_OK;
+    cv_pool p = {.r = r, .ds = ds};
+    fc_status st = allocate_rows(r);
+    if (st == FC_OK) st = deal_jobs(&p);
+    size_t workers = st == FC_OK && p.n_jobs ? fc_member_pool_workers(be, p.n_jobs, r->parallel,
+                                                                      trainings_that_fit(r, ds, be)) : 1;
+    p.side_by_side = workers > 1;
+    if (st == FC_OK && r->verbose && p.n_jobs > 1) fc_member_pool_say(be, p.n_jobs, workers, 0, "training");
+    fc_member_pool pool = {.jobs = p.n_jobs, .workers = workers, .be = be, .train = train_job, .done = job_done,
+                           .ctx = &p};
+    if (st == FC_OK) st = fc_member_pool_run(&pool);
+    free(p.jobs);
+    if (st == FC_OK) st = merge_rows(r);
+    r->fits = r->n_models * fc_cv_trainings(&r->spec);   /* the job's, on every rank */
+    return st;
 }
 
 fc_status fc_api_cv_forecast(fc_api_cv_run *r, const fc_dataset *ds, fc_backend *be, const volatile int *cancel) {

@@ -46,6 +46,7 @@ fc_status fc_api_cv_models(const fcast_config *const *configs, size_t n, fc_api_
     if (!configs || !n) return fc_error(FC_ERR_INVALID, "a cross-validation needs at least one configuration");
     if (!(r->m = calloc(n, sizeof *r->m))) return fc_error(FC_ERR_MEMORY, "cross-validation: out of memory");
     for (; r->n_models < n; r->n_models++) FC_TRY(resolve(configs[r->n_models], &r->m[r->n_models].t));
+    r->parallel = configs[0]->run.parallel;
     fc_api_cv_name_models(r);
     return FC_OK;
 }

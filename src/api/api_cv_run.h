@@ -28,6 +28,7 @@ typedef struct {
     size_t n_origins;
     size_t fits;              /* trainings run */
     int verbose;              /* a line per training on stderr */
+    size_t parallel;          /* trainings side by side ("parallel"; 0: auto, train/member_pool.h) */
     fc_api_progress hook;
 } fc_api_cv_run;
 

@@ -57,6 +57,28 @@ static fc_status predict_windows_in(fc_forecaster *f, const fc_dataset *ds, cons
     return st;
 }
 
+/* Windows per training: refit's, or all of them in one. */
+static size_t windows_per_training(const fc_cv_spec *cv) { return cv->refit ? cv->refit : cv->n_windows; }
+
+fc_status fc_cv_run_training(const fc_dataset *ds, const fc_cv_spec *cv, const fc_cv_origin *o, size_t n, size_t g,
+                             fc_cv_fit_fn fit, void *ctx, float *out, size_t width) {
+    size_t every = windows_per_training(cv), first = g * every;
+    if (first >= cv->n_windows) return fc_error(FC_ERR_INVALID, "cross-validation training %zu of %zu", g + 1,
+                                                fc_cv_trainings(cv));
+    size_t last = first + every < cv->n_windows ? first + every : cv->n_windows;
+    fc_forecaster f = {0};
+    fc_status st = fit(ctx, ds, fc_cv_test_size(cv) - first * cv->step_size, &f);
+    if (st == FC_OK && f.model->cfg.h != cv->h)
+        st = fc_error(FC_ERR_INVALID, "the model's horizon %zu is not the cross-validation's %zu", f.model->cfg.h,
+                      cv->h);
+    else if (st == FC_OK && f.model->cfg.h * fc_forecast_width(&f) != width)
+        st = fc_error(FC_ERR_INVALID, "cross-validation: the model forecasts %zu values per origin, not %zu",
+                      f.model->cfg.h * fc_forecast_width(&f), width);
+    if (st == FC_OK) st = predict_windows_in(&f, ds, o, n, first, last, out, width);
+    fc_forecaster_free(&f);
+    return st;
+}
+
 /* One training for windows [first, last): held out is everything after
  * window `first`'s cutoff, i.e. test_size - first * step points. */
 static fc_status fit_and_predict(const fc_dataset *ds, const fc_cv_spec *cv, const fc_cv_origin *o, size_t n,
@@ -76,9 +98,6 @@ static fc_status fit_and_predict(const fc_dataset *ds, const fc_cv_spec *cv, con
     fc_forecaster_free(&f);
     return st;
 }
-
-/* Windows per training: refit's, or all of them in one. */
-static size_t windows_per_training(const fc_cv_spec *cv) { return cv->refit ? cv->refit : cv->n_windows; }
 
 size_t fc_cv_trainings(const fc_cv_spec *cv) {
     size_t every = windows_per_training(cv);

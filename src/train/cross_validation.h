@@ -69,6 +69,14 @@ fc_status fc_cross_validate(const fc_dataset *ds, const fc_cv_spec *cv, const fc
 /* The trainings fc_cross_validate runs for cv: one per refit group. */
 size_t fc_cv_trainings(const fc_cv_spec *cv);
 
+/* Training g of them alone (0 .. fc_cv_trainings - 1), as fc_cross_validate
+ * runs it: a fresh forecaster from fit, its forecasts of its windows into
+ * their rows of out (n, width), which the caller allocated (width = h x
+ * the forecast's outputs). Trainings write disjoint rows, so several may
+ * run side by side (train/member_pool.h), each fit on its own backend. */
+fc_status fc_cv_run_training(const fc_dataset *ds, const fc_cv_spec *cv, const fc_cv_origin *o, size_t n, size_t g,
+                             fc_cv_fit_fn fit, void *ctx, float *out, size_t width);
+
 /* A cross-validation's trainings dealt to the ranks of an MPI job
  * (dist/dist.h): a call's g-th training (0, 1, ... in window order) is the
  * job's training first + g, run by rank (first + g) % ranks. */
