@@ -62,6 +62,17 @@ check "memory limit: the big trials skipped, with the reason" \
       "t=\$(grep '\"hidden-size\":\"4096\"' $tmp/m.jsonl) && grep -q '\"status\":\"skipped\".*--memory-limit 24.0 MiB' <<<\"\$t\""
 check "memory limit: the small trials scored" "t=\$(grep '\"hidden-size\":\"8\"' $tmp/m.jsonl) && grep -q '\"status\":\"ok\"' <<<\"\$t\""
 check "memory limit: 6 trials in all" "[ \$(grep -c '\"event\":\"trial\"' $tmp/m.jsonl) -eq 6 ]"
+# Trials side by side (issue 36): the random sampler's trials 3 at a time,
+# a worker and a backend each, score as one at a time (the log but for
+# each trial's seconds); with the memory limit, the same trials skipped.
+"$fcast" tune "${base[@]}" --space "$tmp/space.yaml" --trials 5 --sampler random --metric mse --parallel 3 \
+    --log "$tmp/r3.jsonl" 2> /dev/null
+trial_rows() { grep '"event":"trial"' "$1" | head -5 | sed 's/"seconds":[^,}]*//'; }
+check "random trials 3 at a time: the log of one at a time" "[ -n \"\$(trial_rows $tmp/r3.jsonl)\" ] && [ \"\$(trial_rows $tmp/r.jsonl)\" = \"\$(trial_rows $tmp/r3.jsonl)\" ]"
+"$fcast" tune "${base[@]}" --space "$tmp/mem.yaml" --trials 6 --sampler random --memory-limit 24MiB --parallel 3 \
+    --log "$tmp/m3.jsonl" 2> /dev/null
+check "memory limit, 3 at a time: the same trials skipped and scored" \
+      "[ \"\$(trial_rows $tmp/m.jsonl)\" = \"\$(trial_rows $tmp/m3.jsonl)\" ]"
 printf 'input-size: choice(12, 500)\n' > "$tmp/long.yaml"
 "$fcast" tune "${common[@]}" --max-steps 5 --space "$tmp/long.yaml" --trials 4 --sampler random \
     --log "$tmp/l.jsonl" 2> /dev/null

@@ -22,6 +22,7 @@ typedef struct {
     const char *status;             /* ok | skipped | diverged */
     char error[512];
     double score, seconds;
+    double started;                 /* fc_now() when it was configured */
     size_t points;
 } fc_api_tune_trial;
 
@@ -52,9 +53,18 @@ fc_status fc_api_tune_config(const fcast_tune *t, const fcast_tune_callbacks *cb
 
 fc_status fc_api_tune_probe(fcast_tune *t, const fcast_tune_callbacks *cb);
 
-/* Trial i (t->trials[i] allocated): sampled, configured, cross-validated
- * on t->d with t->be, scored, logged, counted and reported to cb->trial.
- * A refused or failed trial is "skipped"; other failures stop the search. */
-fc_status fc_api_tune_run_trial(fcast_tune *t, const fcast_tune_callbacks *cb, size_t i, const volatile int *cancel);
+/* Trial i (t->trials[i] allocated) in three parts, so that a batch of
+ * trials can be proposed from one history, cross-validated side by side
+ * (train/member_pool.h), then counted in order (api_tune_run.c):
+ * prepare: sampled and configured (*c NULL: refused, "skipped");
+ * evaluate: cross-validated on t->d with be (alone: with the caller's step
+ *   reports, and the trial's own trainings side by side; else neither),
+ *   scored; a refused or failed cross-validation is "skipped";
+ * record: counted, added to the sampler's history, logged, reported to
+ *   cb->trial. Other failures stop the search. */
+fc_status fc_api_tune_prepare_trial(fcast_tune *t, const fcast_tune_callbacks *cb, size_t i, fcast_config **c);
+fc_status fc_api_tune_evaluate_trial(const fcast_tune *t, const fcast_tune_callbacks *cb, size_t i,
+                                     const fcast_config *c, fc_backend *be, int alone, const volatile int *cancel);
+fc_status fc_api_tune_record_trial(fcast_tune *t, const fcast_tune_callbacks *cb, size_t i);
 
 #endif

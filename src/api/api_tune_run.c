@@ -1,13 +1,20 @@
 /* fcast_tune_run: the search of a probed space (fcast.h): the device and
  * the data opened once, as the first valid configuration says (neither
  * can be searched), the search announced in the log, then trials until
- * their number or the time budget says stop. */
+ * their number or the time budget says stop, in batches: each batch's
+ * trials proposed by the sampler from the trials before the batch (as
+ * optuna's samplers propose the trials of parallel workers), trained side
+ * by side (train/member_pool.h; "parallel" 1: one at a time, each trial
+ * proposed from all before it), then logged in trial order. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/api_tune.h"
 #include "core/error.h"
 #include "core/clock.h"
+#include "dist/dist.h"
+#include "train/member_pool.h"
+#include "train/memory_plan.h"
 
 /* The model of the log's search line: none when the space searches it. */
 static const char *fixed_model(const fcast_tune *t) {
@@ -45,15 +52,80 @@ static fc_status room(fcast_tune *t, size_t i) {
     return FC_OK;
 }
 
+/* A batch of trials: proposed from one history, cross-validated side by
+ * side, counted in order. */
+typedef struct {
+    fcast_tune *t;
+    const fcast_tune_callbacks *cb;
+    const volatile int *cancel;
+    size_t first;
+    fcast_config *configs[FC_POOL_MAX_WORKERS];
+    int alone;                /* a batch of one: the trial as it runs alone */
+} trial_batch;
+
+static fc_status evaluate_one(void *ctx, size_t k, fc_backend *be) {
+    trial_batch *b = ctx;
+    return fc_api_tune_evaluate_trial(b->t, b->cb, b->first + k, b->configs[k], be, b->alone, b->cancel);
+}
+
+/* Trials whose plans fit at once in the memory limit (the first
+ * configuration's; none: as many as asked), the batch's largest plan each. */
+static size_t trials_that_fit(const fcast_tune *t, const trial_batch *b, size_t n) {
+    size_t limit = t->first->run.memory_limit, largest = 0;
+    if (!limit) return n;
+    for (size_t k = 0; k < n; k++) {
+        fc_model_config cfg;
+        fc_loss_spec loss;
+        fc_model *planned = NULL;
+        fc_memory_plan plan;
+        if (!b->configs[k] || fc_api_resolve(b->configs[k], &cfg, &loss) != FC_OK) continue;   /* it says why */
+        if (fc_model_plan(&cfg, &planned) != FC_OK) continue;
+        if (fc_memory_plan_train(planned, t->d->ds, &b->configs[k]->train, t->be, &plan) == FC_OK &&
+            plan.total > largest)
+            largest = plan.total;
+        fc_model_free(&planned);
+    }
+    fc_error_clear();
+    return largest ? limit / largest : n;
+}
+
+static fc_status run_batch(trial_batch *b, size_t n) {
+    fcast_tune *t = b->t;
+    fc_status st = FC_OK;
+    size_t made = 0;
+    for (; st == FC_OK && made < n; made++) {
+        st = room(t, b->first + made);
+        if (st == FC_OK) st = fc_api_tune_prepare_trial(t, b->cb, b->first + made, &b->configs[made]);
+    }
+    size_t workers = fc_member_pool_workers(t->be, n, n, trials_that_fit(t, b, n));
+    b->alone = n == 1;
+    fc_member_pool pool = {.jobs = n, .workers = workers, .be = t->be, .train = evaluate_one, .ctx = b};
+    if (st == FC_OK) st = fc_member_pool_run(&pool);
+    for (size_t k = 0; st == FC_OK && k < n; k++) st = fc_api_tune_record_trial(t, b->cb, b->first + k);
+    for (size_t k = 0; k < made; k++) fcast_config_free(b->configs[k]);
+    return st;
+}
+
+/* Trials per batch: as many as run side by side ("parallel"; auto: the
+ * pool's count for this backend), within the trials left. */
+static size_t batch_size(const fcast_tune *t, size_t next) {
+    size_t n = fc_member_pool_workers(t->be, FC_POOL_MAX_WORKERS, t->first->run.parallel, FC_POOL_MAX_WORKERS);
+    if (fc_dist_size() > 1) n = 1;   /* a job's ranks share each trial's trainings */
+    if (t->max_trials && t->max_trials - next < n) n = t->max_trials - next;
+    return n ? n : 1;
+}
+
 static fc_status search(fcast_tune *t, const fcast_tune_callbacks *cb, const volatile int *cancel) {
     double start = fc_now(), budget = t->q.time_budget;
-    for (size_t i = t->n_trials; !t->max_trials || i < t->max_trials; i++) {
+    for (size_t i = t->n_trials; !t->max_trials || i < t->max_trials;) {
         if (budget > 0 && fc_now() - start >= budget) {
             t->budget_spent = 1;
             break;
         }
-        FC_TRY(room(t, i));
-        FC_TRY(fc_api_tune_run_trial(t, cb, i, cancel));
+        trial_batch b = {.t = t, .cb = cb, .cancel = cancel, .first = i};
+        size_t n = batch_size(t, i);
+        FC_TRY(run_batch(&b, n));
+        i += n;
     }
     return FC_OK;
 }

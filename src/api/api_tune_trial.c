@@ -39,14 +39,17 @@ static void score(const fcast_tune *t, const fc_api_cv_run *cr, fc_api_tune_tria
     else r->status = isfinite(r->score) ? "ok" : "diverged";
 }
 
-/* The cross-validation of c and its score; over the memory limit, or
- * refused as invalid (too short a series), the trial is skipped. */
-static fc_status evaluate(const fcast_tune *t, const fcast_config *c, const fcast_tune_callbacks *cb,
+/* The cross-validation of c on be and its score; over the memory limit,
+ * or refused as invalid (too short a series), the trial is skipped.
+ * hook NULL: no step reports (trials side by side: their steps would mix),
+ * and the trial's trainings one at a time on be (the batch is the pool). */
+static fc_status evaluate(const fcast_tune *t, const fcast_config *c, fc_backend *be, const fc_api_progress *hook,
                           fc_api_tune_trial *r, const volatile int *cancel) {
     const fcast_cv_request *w = &t->q.cv;
-    fc_api_cv_run cr = {.spec = {0, w->n_windows, w->step_size, w->refit}, .hook = {cb->progress, cb->user}};
+    fc_api_cv_run cr = {.spec = {0, w->n_windows, w->step_size, w->refit}, .hook = hook ? *hook : (fc_api_progress){0}};
     fc_status st = fc_api_cv_models(&c, 1, &cr);
-    if (st == FC_OK) st = fc_api_cv_forecast(&cr, t->d->ds, t->be, cancel);
+    if (!hook) cr.parallel = 1;
+    if (st == FC_OK) st = fc_api_cv_forecast(&cr, t->d->ds, be, cancel);
     if (st == FC_OK) score(t, &cr, r);
     else if (st == FC_ERR_MEMORY || st == FC_ERR_INVALID) skip(r, st);
     fc_api_cv_run_free(&cr);
@@ -64,21 +67,39 @@ static fc_status log_trial(const fcast_tune *t, size_t i) {
     return fc_trial_log_trial(t->log, t->q.log, &rec);
 }
 
-fc_status fc_api_tune_run_trial(fcast_tune *t, const fcast_tune_callbacks *cb, size_t i, const volatile int *cancel) {
+fc_status fc_api_tune_prepare_trial(fcast_tune *t, const fcast_tune_callbacks *cb, size_t i, fcast_config **c) {
     fc_api_tune_trial *r = t->trials[i];
     memset(r, 0, sizeof *r);
     r->score = NAN;
+    *c = NULL;
     for (size_t j = 0; j < t->space.n; j++) r->values[j] = r->text[j];
     FC_TRY(sample(t, i, r));
-    double t0 = fc_now();
-    fcast_config *c = NULL;
-    fc_status st = fc_api_tune_config(t, cb, r->text, &c);
-    if (st == FC_ERR_INVALID) skip(r, st);
-    else if (st == FC_OK) st = evaluate(t, c, cb, r, cancel);
-    fcast_config_free(c);
+    r->started = fc_now();
+    fc_status st = fc_api_tune_config(t, cb, r->text, c);
+    if (st == FC_ERR_INVALID) {
+        skip(r, st);
+        fcast_config_free(*c);
+        *c = NULL;
+    } else if (st != FC_OK) {
+        return st;
+    }
+    fc_error_clear();
+    return FC_OK;
+}
+
+fc_status fc_api_tune_evaluate_trial(const fcast_tune *t, const fcast_tune_callbacks *cb, size_t i,
+                                     const fcast_config *c, fc_backend *be, int alone, const volatile int *cancel) {
+    fc_api_tune_trial *r = t->trials[i];
+    fc_api_progress hook = {cb->progress, cb->user};
+    fc_status st = c ? evaluate(t, c, be, alone ? &hook : NULL, r, cancel) : FC_OK;   /* no c: skipped */
     if (st != FC_OK && st != FC_ERR_INVALID) return st;
     fc_error_clear();
-    r->seconds = fc_now() - t0;
+    r->seconds = fc_now() - r->started;
+    return FC_OK;
+}
+
+fc_status fc_api_tune_record_trial(fcast_tune *t, const fcast_tune_callbacks *cb, size_t i) {
+    fc_api_tune_trial *r = t->trials[i];
     t->n_trials++;
     FC_TRY(fc_tune_history_add(&t->hist, r->x, r->score, !strcmp(r->status, "ok")));
     if (t->log) FC_TRY(log_trial(t, i));
