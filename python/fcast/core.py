@@ -102,6 +102,46 @@ class _Training:
         return self.model
 
 
+def _run_side_by_side(trainings, workers):
+    """Runs _Training objects `workers` at a time (each its own thread and
+    fcast backend: the library's member pool in Python's threads, ctypes
+    releasing the GIL), in order as workers free up; the trained handles in
+    order. A Ctrl-C cancels every training under way, waits for their
+    steps, keeps what they trained and re-raises; the first failure is
+    raised once the others under way have finished."""
+    pending, running = list(trainings), []
+    try:
+        while pending or running:
+            while pending and len(running) < workers:
+                running.append(pending.pop(0))
+                running[-1]._thread.start()
+            running[0]._done.wait(0.05)
+            running = [t for t in running if not t._done.is_set()]
+            if any(t.failure for t in trainings):
+                pending = []   # no new training after a failure; those under way finish
+    except KeyboardInterrupt:
+        for t in running:
+            t.cancel.value = 1
+        for t in running:
+            t._wait_for_the_step()
+        raise
+    finally:
+        for t in trainings:
+            if t._thread.is_alive() or t._thread.ident is not None:
+                t._thread.join()
+    for t in trainings:
+        if t.failure:
+            raise t.failure
+
+
+def _side_by_side(parallel, n):
+    """Trainings at once and CPU threads each: parallel's (None: a thread
+    each up to the cores, as the library's pool), never more than n."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    workers = max(1, min(n, cores if parallel is None else int(parallel)))
+    return workers, max(1, cores // workers)
+
+
 def _unsupported(what, **given):
     """Refuses arguments the C API has no counterpart for yet, by name."""
     for name, value in given.items():
@@ -119,15 +159,23 @@ class NeuralForecast:
     an integer step for integer ds. local_scaler_type is not supported yet
     (the models' scaler_type is)."""
 
-    def __init__(self, models, freq, local_scaler_type=None, local_static_scaler_type=None):
+    def __init__(self, models, freq, local_scaler_type=None, local_static_scaler_type=None, parallel=None):
+        """parallel (fcast's): how many of the models train at once in fit,
+        each on its share of the CPU threads or its own GPU stream, with the
+        weights each gets alone (fcast's products do not depend on the
+        thread count); None: a thread each, up to the cores; 1: one after
+        another with every thread."""
         if not models:
             raise ValueError("fcast: NeuralForecast needs at least one model")
         if any(m.h != models[0].h for m in models):
             raise ValueError("All models should have the same horizon")
         _unsupported("NeuralForecast", local_scaler_type=local_scaler_type,
                      local_static_scaler_type=local_static_scaler_type)
+        if parallel is not None and (not isinstance(parallel, int) or isinstance(parallel, bool) or parallel < 1):
+            raise ValueError(f"fcast: parallel={parallel!r}: a count of models trained at once, at least 1")
         self.models = list(models)
         self.freq = freq
+        self.parallel = parallel
         self.h = models[0].h
         self.id_col, self.time_col, self.target_col = "unique_id", "ds", "y"
         self._trained = [None] * len(self.models)
@@ -185,16 +233,25 @@ class NeuralForecast:
         extra = [("val-size", str(int(val_size)))] if val_size else []
         self._trained = [None] * len(self.models)
         self._test_size, self._pending = 0, None
-        for i, (model, name) in enumerate(zip(self.models, self._model_names())):
+        for model, name in zip(self.models, self._model_names()):
             if hasattr(model, "_search"):   # an Auto model picks its configuration first (fcast/auto.py)
                 model._search(self._panel, val_size, name, model._shows_progress(verbose))
+        workers, threads = _side_by_side(self.parallel, len(self.models))
+        share = [("threads", str(threads))] if workers > 1 else []
+        trainings = []
+        for model, name in zip(self.models, self._model_names()):
             intervals = prediction_intervals._settings() if prediction_intervals and _point(model) else []
-            training = _Training(model._config(extra + intervals), self._panel, name, model._shows_progress(verbose),
-                                 words=model._words)
-            try:
-                training.run()
-            finally:
-                if not training.failure:
+            trainings.append(_Training(model._config(extra + intervals + share), self._panel, name,
+                                       model._shows_progress(verbose), words=model._words))
+        try:
+            if workers == 1:
+                for training in trainings:
+                    training.run()
+            else:
+                _run_side_by_side(trainings, workers)
+        finally:
+            for i, training in enumerate(trainings):
+                if training._thread.ident is not None and not training.failure:
                     self._trained[i] = training.model
 
     def predict(self, df=None, static_df=None, futr_df=None, verbose=False, engine=None, level=None,

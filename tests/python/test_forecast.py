@@ -149,3 +149,25 @@ def test_every_model_fits_and_predicts(monthly):
     fc = nf.predict()
     assert point_columns(fc) == ["NHITS", "NBEATS", "NBEATSx", "MLP", "LSTM", "TiDE", "PatchTST"]
     assert np.isfinite(fc[point_columns(fc)].to_numpy()).all()
+
+
+def test_models_side_by_side(monthly):
+    """Three models trained 3 at a time (a thread and a backend each) and
+    one after another with every thread give the same forecasts, bit for
+    bit: each model's training does not depend on its thread count
+    (issue 36)."""
+    from fcast import NeuralForecast
+    from fcast.models import MLP, NBEATS, NHITS
+
+    def fit(parallel):
+        nf = NeuralForecast(models=[NHITS(h=H, input_size=24, **FAST), NBEATS(h=H, input_size=24, **FAST),
+                                    MLP(h=H, input_size=24, max_steps=30, hidden_size=32)], freq="MS",
+                            parallel=parallel)
+        nf.fit(monthly)
+        return nf.predict()
+
+    together, alone = fit(3), fit(1)
+    assert list(together.columns) == ["unique_id", "ds", "NHITS", "NBEATS", "MLP"]
+    pd.testing.assert_frame_equal(together, alone, check_exact=True)
+    with pytest.raises(ValueError, match="parallel=0"):
+        NeuralForecast(models=[MLP(h=H, input_size=24)], freq="MS", parallel=0)
