@@ -16,13 +16,19 @@
 #
 # The members: nhits,nbeats x input 2..7 horizons x smape,mase,mape x seeds
 # (N-BEATS's M4 recipe; 5 seeds: 180 members). Defaults keep a CPU run to
-# minutes: 20 steps, 1 seed (36 members a panel).
+# minutes: 20 steps, 1 seed (36 members a panel). MULTIPLES, LOSSES and
+# PEAK_STEPS (10) make it smaller (scripts/gpu-check.sh --cpu); WEEKLY=0
+# skips M4 Weekly. Exit status 1 when the two runs wrote different files.
 set -euo pipefail
 fcast=${1:-build/fcast}
 steps=${2:-20}
 seeds=${3:-1}
 device=${DEVICE:-auto}
 weekly=${M4_WEEKLY:-../shared/data/m4_weekly_train.csv}
+multiples=${MULTIPLES:-2,3,4,5,6,7}
+losses=${LOSSES:-smape,mase,mape}
+peak_steps=${PEAK_STEPS:-10}
+same=1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -42,10 +48,13 @@ train_rate() { sed -n 's/.*(\([0-9.]*\) windows\/s.*/\1/p' | tail -1; }
 # bench_panel NAME DATA H: both runs, then the figures.
 bench_panel() {
     local name=$1 data=$2 h=$3
-    local flags=(--data "$data" --h "$h" --model nhits,nbeats --input-size-multiples 2,3,4,5,6,7
-                 --losses smape,mase,mape --seeds "$seed_list" --max-steps "$steps" --scaler robust
+    local flags=(--data "$data" --h "$h" --model nhits,nbeats --input-size-multiples "$multiples"
+                 --losses "$losses" --seeds "$seed_list" --max-steps "$steps" --scaler robust
                  --device "$device" --quiet)
-    local members=$((2 * 6 * 3 * seeds))
+    local n_mult n_loss
+    n_mult=$(tr ',' '\n' <<<"$multiples" | wc -l)
+    n_loss=$(tr ',' '\n' <<<"$losses" | wc -l)
+    local members=$((2 * n_mult * n_loss * seeds))
     local t0 t1 t2
     t0=$(date +%s.%N)
     "$fcast" ensemble "${flags[@]}" --parallel 1 --out "$tmp/one.safetensors" 2> /dev/null
@@ -53,7 +62,7 @@ bench_panel() {
     "$fcast" ensemble "${flags[@]}" --out "$tmp/side.safetensors" 2> /dev/null
     t2=$(date +%s.%N)
     local peak
-    peak=$("$fcast" train --data "$data" --model nhits --h "$h" --input-size $((2 * h)) --max-steps 10 \
+    peak=$("$fcast" train --data "$data" --model nhits --h "$h" --input-size $((2 * h)) --max-steps "$peak_steps" \
                --windows-batch-size 8192 --device "$device" --out "$tmp/peak.safetensors" 2>&1 | train_rate)
     python3 - "$name" "$members" "$steps" "$t0" "$t1" "$t2" "$peak" <<'EOF'
 import sys
@@ -70,9 +79,11 @@ print(f"  ratio: {one / side:.2f}x the members per second; peak {peak:.0f} windo
       f"(one N-HiTS training at 8192 windows a step)")
 EOF
     if cmp -s "$tmp/one.safetensors" "$tmp/side.safetensors"; then echo "  same file: yes"
-    else echo "  same file: NO (the runs differ)"; fi
+    else echo "  same file: NO (the runs differ)"; same=0; fi
 }
 
-if [ -r "$weekly" ]; then bench_panel "M4 Weekly (359 series, h=13)" "$weekly" 13
+if [ "${WEEKLY:-1}" = 0 ]; then :
+elif [ -r "$weekly" ]; then bench_panel "M4 Weekly (359 series, h=13)" "$weekly" 13
 else echo "M4 Weekly: $weekly not found (set M4_WEEKLY)"; fi
 bench_panel "synthetic M4-Hourly shape (414 x 900, h=48)" "$tmp/hourly.csv" 48
+[ $same = 1 ]

@@ -21,10 +21,15 @@
 #         4. neuralforecast's GPU-style script on cuda (issue 35:
 #            tests/python/test_nf_gpu_script.py, accelerator='gpu'), when
 #            the machine's Python has numpy, pandas and pytest;
+#         5. an ensemble's members side by side on the GPU's streams
+#            against one at a time (issue 36: bench/ensemble.sh on the
+#            synthetic M4-Hourly panel, 36 members): members/s of each,
+#            and both files equal byte for byte;
 #       and prints one summary. Meant to finish in under 6 minutes on an
 #       H100, so that a 15-minute lease can run it twice.
 #   scripts/gpu-check.sh --cpu BUILD  anywhere: the same steps 2 and 3 on
-#       the CPU with an existing build and small sizes, step 4 collected
+#       the CPU with an existing build and small sizes (step 5 with 4
+#       members of 2 steps), step 4 collected
 #       only (the Python suite runs it on the CPU), and step 1's ctest
 #       (its GPU tests skip): tests/cli_gpu_check.sh runs it in make test,
 #       so the script cannot rot between GPU runs (its commands, flags and
@@ -60,7 +65,7 @@ results=()
 step() {
     local name=$1 limit=$2; shift 2
     local t0=$SECONDS
-    export -f configure_and_build serve_tail serve_both nf_script
+    export -f configure_and_build serve_tail serve_both nf_script side_by_side
     export build arch prefix libdir out devices serve_requests train_steps mode accelerator
     timeout --kill-after=10 "$limit" bash -c '"$@"' _ "$@" > "$out/$name.log" 2>&1
     local rc=$? verdict=passed
@@ -142,6 +147,15 @@ nf_script() {
         "$py" -m pytest -q -p no:cacheprovider "${how[@]}" tests/python/test_nf_gpu_script.py
 }
 
+# Members side by side against one at a time (bench/ensemble.sh).
+side_by_side() {
+    if [ $mode = cpu ]; then
+        WEEKLY=0 MULTIPLES=2 LOSSES=mae,smape PEAK_STEPS=2 DEVICE=cpu bench/ensemble.sh "$build/fcast" 2 1
+    else
+        WEEKLY=0 DEVICE=cuda bench/ensemble.sh "$build/fcast" 50 1
+    fi
+}
+
 summary() {
     {
         echo "fcast gpu-check: $(date -u '+%Y-%m-%d %H:%M UTC'), $mode"
@@ -152,6 +166,7 @@ summary() {
         [ -s "$out/bench_train.log" ] && sed -n '/^fcast bench train:/,/^ms per step/p' "$out/bench_train.log" | head -20
         [ -s "$out/serve_tail.log" ] && grep '^device' "$out/serve_tail.log"
         [ -s "$out/nf_script.log" ] && echo "nf_script: $(tail -1 "$out/nf_script.log")"
+        [ -s "$out/ensemble.log" ] && grep -E '^  (one at a time|side by side|ratio|same file)' "$out/ensemble.log"
     } | tee "$out/summary.txt"
 }
 
@@ -161,7 +176,7 @@ case "${1:-}" in
     --list-debs) printf '%s\n' "${DEBS[@]}"; exit 0 ;;
     --cpu) mode=cpu; build=${2:?usage: scripts/gpu-check.sh --cpu BUILD_DIR} ;;
     "") build=build-gpu ;;
-    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
     *) echo "usage: scripts/gpu-check.sh [--fetch | --cpu BUILD_DIR]" >&2; exit 2 ;;
 esac
 out=${OUT:-$build/gpu-check}
@@ -185,5 +200,6 @@ fi
 step bench_train 120 "$build/fcast" bench train "${bench[@]}" || ok=0
 step serve_tail 150 serve_both || ok=0
 step nf_script 200 nf_script || ok=0
+step ensemble 150 side_by_side || ok=0
 summary
 [ $ok = 1 ]
