@@ -175,10 +175,14 @@ typedef struct {
 typedef void (*fcast_member_fn)(void *user, size_t member, const fcast_train_report *done);
 /* Trains every member on the file at path and writes the ensemble file,
  * each member exactly as fcast_train trains its configuration (the same
- * tensors, bit for bit), one after another with every thread, on one
- * backend and one reading of the file. The run's operations are the first
- * member's keys: device, threads, tf32, verbose (the device and each
- * step's progress on stderr), and the data's (data-store, store-dir,
+ * tensors, bit for bit), side by side on one reading of the file: as many
+ * at once as "parallel" says (0: auto, a thread and a backend each on the
+ * CPU, 8 streams on a GPU, as many as the memory limit holds; 1: one after
+ * another with every thread), the file the same either way. on_member is
+ * then called from the workers' threads, one call at a time. The run's
+ * operations are the first member's keys: device, threads, parallel, tf32,
+ * verbose (the device and, one at a time, each step's progress on
+ * stderr), and the data's (data-store, store-dir,
  * freq, stat-exog-file, memory-limit); "memory-limit" bounds each
  * member's plan beside the parameters of the members before it (held for
  * the file). The members must share h and give point forecasts; they
