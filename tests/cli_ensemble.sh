@@ -126,6 +126,14 @@ check "--parallel 3: a line per member, the job's windows/s" \
       "[ \$(grep -c '^member [1-8]/8 (.*): 5 steps in' $tmp/side3.err) -eq 8 ] && grep -q 'windows/s' $tmp/side3.err"
 "$fcast" ensemble --data "$data" "${common[@]}" "${ens[@]}" --parallel 8 --out "$tmp/side8.safetensors" 2> /dev/null
 check "--parallel 8 (a worker per member): the same file" "cmp -s $tmp/ens.safetensors $tmp/side8.safetensors"
+# The memory limit bounds the members at once (each plan about 19 MiB):
+# 30 MiB holds one (the run is one at a time, not refused), 45 MiB two.
+for lim in 30MiB:one 45MiB:2; do
+    "$fcast" ensemble --data "$data" "${loud[@]}" "${ens[@]}" --parallel 8 --memory-limit "${lim%%:*}" \
+        --out "$tmp/lim.safetensors" 2> "$tmp/lim.err"
+    check "--memory-limit ${lim%%:*}: ${lim#*:} at a time, the same file" \
+          "grep -q 'training 8 members ${lim#*:} at a time' $tmp/lim.err && cmp -s $tmp/ens.safetensors $tmp/lim.safetensors"
+done
 two=(--data "$data" --h 6 --mlp-units 8,8,8 --max-steps 5 --quiet --threads 2 "${ens[@]}")
 "$fcast" ensemble "${two[@]}" --parallel 1 --out "$tmp/one2.safetensors" 2> /dev/null
 "$fcast" ensemble "${two[@]}" --out "$tmp/auto2.safetensors" 2> "$tmp/auto2.err"
