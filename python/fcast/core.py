@@ -531,19 +531,33 @@ class NeuralForecast:
         extra = [("val-size", str(int(val_size)))] if val_size else []
         cv = (n_windows, step_size, 0 if refit is False else 1 if refit is True else int(refit))
         frame = None
-        for model, name in zip(self.models, self._model_names()):
-            if refit is not False and hasattr(model, "_search"):
+        results = self._cv_side_by_side(panel, cv, extra, verbose, refit)
+        for i, (model, name) in enumerate(zip(self.models, self._model_names())):
+            if i not in results:   # an Auto model searched at every refit's cutoff
                 own = self._cv_auto_refit(model, name, data, static_df, panel, cv, val_size, extra, verbose, level)
                 frame = self._cv_join(frame, own, name)
                 continue
-            result = _Training(model._config(extra), panel, name, model._shows_progress(verbose), cv=cv,
-                               words=model._words).run()
             # level reaches the models only with refit, as neuralforecast's predict of each window
-            frame = self._cv_frame(model, name, result, panel, frame, None if refit is False else level)
+            frame = self._cv_frame(model, name, results[i], panel, frame, None if refit is False else level)
         frame[self.target_col] = frame.pop(self.target_col)   # y last, as neuralforecast's
         self._after_cross_validation(df if df is not None else self._df, static_df, n_windows, step_size, refit,
                                      val_size)
         return frame
+
+    def _cv_side_by_side(self, panel, cv, extra, verbose, refit):
+        """The cross-validations of the models that are not searched at
+        every refit (an Auto model with refit is: _cv_auto_refit), side by
+        side as fit trains its models (parallel), by model index."""
+        plain = [(i, model, name) for i, (model, name) in enumerate(zip(self.models, self._model_names()))
+                 if refit is False or not hasattr(model, "_search")]
+        workers, threads = _side_by_side(self.parallel, len(plain))
+        share = [("threads", str(threads))] if workers > 1 else []
+        trainings = {i: _Training(model._config(extra + share), panel, name, model._shows_progress(verbose), cv=cv,
+                                  words=model._words) for i, model, name in plain}
+        if workers == 1:
+            return {i: t.run() for i, t in trainings.items()}
+        _run_side_by_side(list(trainings.values()), workers)
+        return {i: t.model for i, t in trainings.items()}
 
     def _after_cross_validation(self, df, static_df, n_windows, step_size, refit, val_size):
         """The state neuralforecast leaves after cross_validation: fitted.

@@ -171,3 +171,20 @@ def test_models_side_by_side(monthly):
     pd.testing.assert_frame_equal(together, alone, check_exact=True)
     with pytest.raises(ValueError, match="parallel=0"):
         NeuralForecast(models=[MLP(h=H, input_size=24)], freq="MS", parallel=0)
+
+
+def test_cross_validation_side_by_side(monthly):
+    """cross_validation of several models side by side gives the frame of
+    one after another, bit for bit (each model's trainings too: refit)."""
+    from fcast import NeuralForecast
+    from fcast.models import MLP, NHITS
+
+    def cv(parallel):
+        nf = NeuralForecast(models=[NHITS(h=H, input_size=24, **FAST),
+                                    MLP(h=H, input_size=24, max_steps=30, hidden_size=32)], freq="MS",
+                            parallel=parallel)
+        return nf.cross_validation(monthly, n_windows=2, step_size=H, refit=True)
+
+    together, alone = cv(2), cv(1)
+    assert list(together.columns) == ["unique_id", "ds", "cutoff", "NHITS", "MLP", "y"]
+    pd.testing.assert_frame_equal(together, alone, check_exact=True)
