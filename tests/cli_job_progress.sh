@@ -16,9 +16,11 @@ tiny=("${small[@]}" --hidden-size 8)
 # 100%, with TOTAL/TOTAL units.
 progress_ok() {
     grep "^$2: [0-9]*%" "$1" > "$tmp/lines" || return 1
-    grep -qvE "^$2: [0-9]+%  [0-9]+/$3 $4s(  step [0-9]+/[0-9]+)?  elapsed [0-9hms]+  eta [0-9hms]+$" "$tmp/lines" && return 1
+    # (the job's windows/s follows the units once a unit has reported its windows: ensemble's members)
+    grep -qvE "^$2: [0-9]+%  [0-9]+/$3 $4s(  step [0-9]+/[0-9]+)?(  [0-9]+ windows/s)?  elapsed [0-9hms]+  eta [0-9hms]+$" \
+        "$tmp/lines" && return 1
     [ "$(grep -c ': 100%' "$tmp/lines")" -eq 1 ] || return 1
-    tail -1 "$tmp/lines" | grep -q "^$2: 100%  $3/$3 $4s  elapsed" || return 1
+    tail -1 "$tmp/lines" | grep -qE "^$2: 100%  $3/$3 $4s(  [0-9]+ windows/s)?  elapsed" || return 1
     sed -E 's/^[a-z]+: ([0-9]+)%.*/\1/' "$tmp/lines" | sort -c -n
 }
 

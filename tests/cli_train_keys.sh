@@ -47,7 +47,9 @@ for command in train plan cv tune ensemble "bench fit"; do
   while read -r _ key kind role python; do
     [ "$command" != train ] && [ "$role" -ge 2 ] && continue
     flag=$(flag_of "$key")
+    # (parallel: trainings side by side, for the commands that run several; train runs one)
     case "$command:$flag" in ensemble:seed|ensemble:loss|ensemble:quantile|ensemble:level|ensemble:quantiles) continue ;;
+                             train:parallel) continue ;;
                              cv:step-size|tune:step-size) flag=train-step-size ;; esac
     grep -q "^$flag	" $tmp/flags.txt || missing="$missing flags:$flag"
     grep -q -- "--$flag[ =]\|--$flag\$" $tmp/help.txt || missing="$missing help:$flag"
