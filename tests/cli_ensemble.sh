@@ -126,6 +126,10 @@ check "--parallel 3: a line per member, the job's windows/s" \
       "[ \$(grep -c '^member [1-8]/8 (.*): 5 steps in' $tmp/side3.err) -eq 8 ] && grep -q 'windows/s' $tmp/side3.err"
 "$fcast" ensemble --data "$data" "${common[@]}" "${ens[@]}" --parallel 8 --out "$tmp/side8.safetensors" 2> /dev/null
 check "--parallel 8 (a worker per member): the same file" "cmp -s $tmp/ens.safetensors $tmp/side8.safetensors"
+FCAST_TEST_NOT_HOST_VISIBLE=1 "$fcast" ensemble --data "$data" "${common[@]}" "${ens[@]}" --parallel 3 \
+    --out "$tmp/staged3.safetensors" 2> /dev/null
+check "--parallel 3 through a GPU's copies (FCAST_TEST_NOT_HOST_VISIBLE): the same file" \
+      "cmp -s $tmp/ens.safetensors $tmp/staged3.safetensors"
 # The memory limit bounds the members at once (each plan about 19 MiB):
 # 30 MiB holds one (the run is one at a time, not refused), 45 MiB two.
 for lim in 30MiB:one 45MiB:2; do
