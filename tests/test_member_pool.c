@@ -3,7 +3,8 @@
  * workers' threads split the caller's; one worker is the caller's thread
  * and backend; a worker's failure reaches the caller with its message and
  * stops the jobs not yet started; and the worker counts chosen for the
- * CPU, a GPU and a memory limit. fcast ensemble's answers with the pool
+ * CPU, a GPU and a memory limit (the k largest trainings beside what
+ * they share). fcast ensemble's answers with the pool
  * are tests/cli_ensemble.sh's (byte for byte those of one at a time). */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -135,6 +136,16 @@ static void test_worker_counts(fc_backend *be) {
     CHECK(fc_member_pool_worker_threads(2, 5, 4) == 1);   /* more workers than threads: one each */
 }
 
+static void test_fits(void) {
+    size_t own[] = {3, 10, 5, 1};
+    CHECK(fc_member_pool_fits(own, 4, 4, 19) == 2);    /* 4 shared + 10 + 5 */
+    CHECK(fc_member_pool_fits(own, 4, 4, 22) == 3);    /* + 3 */
+    CHECK(fc_member_pool_fits(own, 4, 4, 100) == 4);
+    CHECK(fc_member_pool_fits(own, 4, 4, 13) == 1);    /* not even the largest beside the shared: one at a time */
+    CHECK(fc_member_pool_fits(own, 4, 50, 19) == 1);   /* the shared alone over the limit */
+    CHECK(fc_member_pool_fits(own, 0, 0, 19) == 1);
+}
+
 static void test_bad_requests(fc_backend *be) {
     fc_member_pool p = {.jobs = 3, .workers = 4, .be = be, .train = on_train};
     CHECK(fc_member_pool_run(&p) == FC_ERR_INVALID);
@@ -153,6 +164,7 @@ int main(void) {
     test_one_worker_is_the_caller(be);
     test_failure_comes_home(be);
     test_worker_counts(be);
+    test_fits();
     test_bad_requests(be);
     fc_backend_destroy(&be);
     return CHECK_DONE();

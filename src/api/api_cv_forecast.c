@@ -79,22 +79,35 @@ static fc_status deal_jobs(cv_pool *p) {
 }
 
 /* Trainings whose plans fit at once in the tightest memory limit (with
- * none, the memory the backend has free), the largest plan each. */
-static size_t trainings_that_fit(const fc_api_cv_run *r, const fc_dataset *ds, fc_backend *be) {
-    size_t limit = 0, largest = 0, free_bytes = 0, total = 0;
-    for (size_t i = 0; i < r->n_models; i++) {
+ * none, the memory the backend has free): the data and libraries once,
+ * the rest of each job's model's plan per job. */
+static size_t trainings_that_fit(const cv_pool *p, fc_backend *be) {
+    const fc_api_cv_run *r = p->r;
+    size_t limit = 0, shared = 0, free_bytes = 0, total = 0, *own = malloc(r->n_models * sizeof *own);
+    size_t *per_job = malloc((p->n_jobs ? p->n_jobs : 1) * sizeof *per_job);
+    size_t k = 1;
+    for (size_t i = 0; own && per_job && i < r->n_models; i++) {
         const fc_cv_training *t = &r->m[i].t;
         if (t->memory_limit && (!limit || t->memory_limit < limit)) limit = t->memory_limit;
         fc_model *planned = NULL;
         fc_memory_plan plan;
-        if (fc_model_plan(&t->cfg, &planned) != FC_OK) return 1;
-        fc_status st = fc_memory_plan_train(planned, ds, &t->o, be, &plan);
+        fc_status st = fc_model_plan(&t->cfg, &planned);
+        if (st == FC_OK) st = fc_memory_plan_train(planned, p->ds, &t->o, be, &plan);
         fc_model_free(&planned);
-        if (st != FC_OK) return 1;   /* the training itself will say why */
-        if (plan.total > largest) largest = plan.total;
+        if (st != FC_OK) goto done;   /* one at a time: the training itself will say why */
+        size_t common = fc_memory_plan_shared(&plan);
+        if (common > shared) shared = common;
+        own[i] = plan.total - common;
     }
+    if (!own || !per_job) goto done;
     if (!limit) be->memory_info(be, &free_bytes, &total), limit = free_bytes;
-    return largest ? limit / largest : 1;
+    for (size_t j = 0; j < p->n_jobs; j++) per_job[j] = own[p->jobs[j].model];
+    k = fc_member_pool_fits(per_job, p->n_jobs, shared, limit);
+done:
+    fc_error_clear();
+    free(own);
+    free(per_job);
+    return k;
 }
 
 /* Every model's rows, zero where another rank forecasts them. */
@@ -130,7 +143,7 @@ static fc_status run_models(fc_api_cv_run *r, const fc_dataset *ds, fc_backend *
     fc_status st = allocate_rows(r);
     if (st == FC_OK) st = deal_jobs(&p);
     size_t workers = st == FC_OK && p.n_jobs ? fc_member_pool_workers(be, p.n_jobs, r->parallel,
-                                                                      trainings_that_fit(r, ds, be)) : 1;
+                                                                      trainings_that_fit(&p, be)) : 1;
     p.side_by_side = workers > 1;
     if (st == FC_OK && r->verbose && p.n_jobs > 1) fc_member_pool_say(be, p.n_jobs, workers, 0, "training");
     fc_member_pool pool = {.jobs = p.n_jobs, .workers = workers, .be = be, .train = train_job, .done = job_done,

@@ -94,28 +94,24 @@ static fc_status check_members(ensemble_run *e) {
 }
 
 /* How many members fit side by side: every member's parameters (held
- * for the file) and the plans of the k largest at once within the
- * memory limit (the first member's; with none, the memory the backend
- * has free). 1 when no more than one fits: the sequential run, whose
- * checks (check_members) already passed. */
+ * for the file), the data and the libraries once, and the rest of the
+ * plans of the largest members at once within the memory limit (the first
+ * member's; with none, the memory the backend has free). 1 when no more
+ * than one fits: the sequential run, whose checks (check_members) passed. */
 static size_t members_that_fit(const ensemble_run *e) {
-    size_t n = e->r->n_members, limit = e->r->members[0]->run.memory_limit, total = 0, free_bytes = 0, all = 0;
+    size_t n = e->r->n_members, limit = e->r->members[0]->run.memory_limit, shared = 0, free_bytes = 0, all = 0;
     if (!limit) e->be->memory_info(e->be, &free_bytes, &all), limit = free_bytes;
-    size_t held = 0;
-    for (size_t i = 0; i < n; i++) held += e->params[i];
-    size_t *plans = malloc(n * sizeof *plans);
-    if (!plans) return 1;
-    for (size_t i = 0; i < n; i++) plans[i] = e->m[i].plan.total;
-    size_t k = 0;
-    for (; k < n && held <= limit; k++) {   /* the k largest: a selection, n is at most 256 */
-        size_t big = k;
-        for (size_t j = k + 1; j < n; j++) if (plans[j] > plans[big]) big = j;
-        size_t t = plans[k]; plans[k] = plans[big]; plans[big] = t;
-        if (plans[k] > limit - held - total) break;
-        total += plans[k];
+    size_t *own = malloc(n * sizeof *own);
+    if (!own) return 1;
+    for (size_t i = 0; i < n; i++) {
+        size_t common = fc_memory_plan_shared(&e->m[i].plan);
+        if (common > shared) shared = common;
+        own[i] = e->m[i].plan.total - common;
     }
-    free(plans);
-    return k ? k : 1;
+    for (size_t i = 0; i < n; i++) shared += e->params[i];
+    size_t k = fc_member_pool_fits(own, n, shared, limit);
+    free(own);
+    return k;
 }
 
 /* A member's start and end for the caller's callback (under the pool's lock). */

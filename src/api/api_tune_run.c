@@ -69,24 +69,28 @@ static fc_status evaluate_one(void *ctx, size_t k, fc_backend *be) {
 }
 
 /* Trials whose plans fit at once in the memory limit (the first
- * configuration's; none: as many as asked), the batch's largest plan each. */
+ * configuration's; none: as many as asked): the data and libraries once,
+ * the rest of each trial's plan per trial (fc_member_pool_fits). */
 static size_t trials_that_fit(const fcast_tune *t, const trial_batch *b, size_t n) {
-    size_t limit = t->first->run.memory_limit, largest = 0;
+    size_t limit = t->first->run.memory_limit, shared = 0, own[FC_POOL_MAX_WORKERS];
     if (!limit) return n;
     for (size_t k = 0; k < n; k++) {
         fc_model_config cfg;
         fc_loss_spec loss;
         fc_model *planned = NULL;
         fc_memory_plan plan;
+        own[k] = 0;   /* a trial refused or skipped takes no memory */
         if (!b->configs[k] || fc_api_resolve(b->configs[k], &cfg, &loss) != FC_OK) continue;   /* it says why */
         if (fc_model_plan(&cfg, &planned) != FC_OK) continue;
-        if (fc_memory_plan_train(planned, t->d->ds, &b->configs[k]->train, t->be, &plan) == FC_OK &&
-            plan.total > largest)
-            largest = plan.total;
+        if (fc_memory_plan_train(planned, t->d->ds, &b->configs[k]->train, t->be, &plan) == FC_OK) {
+            size_t common = fc_memory_plan_shared(&plan);
+            if (common > shared) shared = common;
+            own[k] = plan.total <= limit ? plan.total - common : 0;   /* over the limit alone: skipped, not run */
+        }
         fc_model_free(&planned);
     }
     fc_error_clear();
-    return largest ? limit / largest : n;
+    return fc_member_pool_fits(own, n, shared, limit);
 }
 
 static fc_status run_batch(trial_batch *b, size_t n) {

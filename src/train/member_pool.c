@@ -2,6 +2,7 @@
  * threads, the jobs handed out in order, the first failure carried home. */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -14,6 +15,25 @@ size_t fc_member_pool_workers(const fc_backend *be, size_t jobs, size_t asked, s
     if (n > fits) n = fits;
     if (n > FC_POOL_MAX_WORKERS) n = FC_POOL_MAX_WORKERS;
     return n ? n : 1;
+}
+
+static int larger_first(const void *a, const void *b) {
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+size_t fc_member_pool_fits(const size_t *own, size_t n, size_t shared, size_t limit) {
+    size_t *sorted = n ? malloc(n * sizeof *sorted) : NULL;
+    if (!sorted || shared > limit) {
+        free(sorted);
+        return 1;
+    }
+    memcpy(sorted, own, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, larger_first);
+    size_t k = 0, left = limit - shared;
+    while (k < n && sorted[k] <= left) left -= sorted[k++];
+    free(sorted);
+    return k ? k : 1;
 }
 
 int fc_member_pool_worker_threads(int threads, size_t n, size_t w) {

@@ -53,6 +53,12 @@ typedef struct {
 #define FC_POOL_GPU_WORKERS 8
 size_t fc_member_pool_workers(const fc_backend *be, size_t jobs, size_t asked, size_t fits);
 
+/* How many of n trainings fit in `limit` bytes at once: the most k such
+ * that `shared` (what they share: the data, held parameters) plus the k
+ * largest of own[0 .. n) (each training's own bytes) fits; at least 1,
+ * since one at a time is the run's own checks' business. */
+size_t fc_member_pool_fits(const size_t *own, size_t n, size_t shared, size_t limit);
+
 /* CPU threads of worker w of n sharing `threads`: as even as can be. */
 int fc_member_pool_worker_threads(int threads, size_t n, size_t w);
 

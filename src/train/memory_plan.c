@@ -187,6 +187,15 @@ fc_status fc_memory_plan_predict(const fc_model *m, const fc_dataset *ds, fc_bac
     return FC_OK;
 }
 
+size_t fc_memory_plan_shared(const fc_memory_plan *p) {
+    size_t shared = 0;
+    for (int i = 0; i < p->n; i++)
+        if (!p->items[i].on_backend &&
+            (!strcmp(p->items[i].name, "dataset") || !strcmp(p->items[i].name, FC_PLAN_ALLOWANCE_NAME)))
+            shared += p->items[i].bytes;
+    return shared;
+}
+
 fc_status fc_memory_plan_largest_batch(const fc_model *m, const fc_dataset *ds, const fc_train_options *o,
                                        fc_backend *be, size_t limit, size_t *out) {
     fc_train_options t = *o;

@@ -55,6 +55,11 @@ static inline size_t fc_memory_plan_arena_bytes(const fc_memory_plan *p) {
 fc_status fc_memory_plan_train(const fc_model *m, const fc_dataset *ds, const fc_train_options *o,
                                fc_backend *be, fc_memory_plan *p);
 
+/* The bytes of p that trainings side by side in one process share rather
+ * than each hold (train/member_pool.h): the dataset, read once, and the
+ * allowance for code and libraries. */
+size_t fc_memory_plan_shared(const fc_memory_plan *p);
+
 /* The largest windows batch (1 .. FC_MAX_WINDOWS_BATCH) whose plan fits in
  * limit bytes, in *out; 0 when not even one window fits. */
 fc_status fc_memory_plan_largest_batch(const fc_model *m, const fc_dataset *ds, const fc_train_options *o,
