@@ -106,7 +106,7 @@ static void run_jobs(pool_state *s, fc_backend *be) {
 
 static void *worker_main(void *arg) {
     pool_worker *w = arg;
-    fc_status st = w->be->bind_thread ? w->be->bind_thread(w->be) : FC_OK;
+    fc_status st = w->be->bind_thread(w->be);
     if (st == FC_OK) run_jobs(w->s, w->be);
     else {
         pthread_mutex_lock(&w->s->lock);

@@ -122,6 +122,12 @@ static void cpu_destroy(fc_backend *be) {
     free(be);
 }
 
+/* OpenMP's thread count is the calling thread's (backend_ops.def). */
+static fc_status cpu_bind_thread(fc_backend *be) {
+    omp_set_num_threads(be->threads);
+    return FC_OK;
+}
+
 static void cpu_fill_table(fc_backend *be) {
     be->name = "cpu";
     be->host_visible = 1;
@@ -132,6 +138,7 @@ static void cpu_fill_table(fc_backend *be) {
     be->host_alloc = cpu_host_alloc;
     be->host_release = cpu_host_release;
     be->sync = cpu_sync;
+    be->bind_thread = cpu_bind_thread;
     be->status = cpu_status;
     be->memory_info = cpu_memory_info;
     be->arena_open = cpu_arena_open;
