@@ -121,6 +121,9 @@ static size_t batch_size(const fcast_tune *t, size_t next) {
 
 static fc_status search(fcast_tune *t, const fcast_tune_callbacks *cb, const volatile int *cancel) {
     double start = fc_now(), budget = t->q.time_budget;
+    size_t batch = batch_size(t, t->n_trials);
+    if (t->first->run.verbose && batch > 1)   /* "trials 2 at a time": a batch's trials run side by side */
+        fc_member_pool_say(t->be, t->max_trials, batch, t->first->threads, "trial");
     for (size_t i = t->n_trials; !t->max_trials || i < t->max_trials;) {
         if (budget > 0 && fc_now() - start >= budget) {
             t->budget_spent = 1;

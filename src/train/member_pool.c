@@ -43,14 +43,17 @@ int fc_member_pool_worker_threads(int threads, size_t n, size_t w) {
 }
 
 void fc_member_pool_say(const fc_backend *be, size_t jobs, size_t workers, int threads, const char *unit) {
+    char what[64];
     if (threads <= 0) threads = be->threads;
-    if (workers <= 1) fprintf(stderr, "training %zu %ss one at a time\n", jobs, unit);
-    else if (be->gpu >= 0) fprintf(stderr, "training %zu %ss %zu at a time on cuda:%d, a stream each\n", jobs, unit,
-                                   workers, be->gpu);
+    if (jobs) snprintf(what, sizeof what, "%zu %ss", jobs, unit);
+    else snprintf(what, sizeof what, "%ss", unit);   /* as many as a time budget allows */
+    if (workers <= 1) fprintf(stderr, "training %s one at a time\n", what);
+    else if (be->gpu >= 0) fprintf(stderr, "training %s %zu at a time on cuda:%d, a stream each\n", what, workers,
+                                   be->gpu);
     else {
         int least = fc_member_pool_worker_threads(threads, workers, workers - 1);
         int most = fc_member_pool_worker_threads(threads, workers, 0);
-        fprintf(stderr, "training %zu %ss %zu at a time, %d%s thread%s each\n", jobs, unit, workers, least,
+        fprintf(stderr, "training %s %zu at a time, %d%s thread%s each\n", what, workers, least,
                 most > least ? " or more" : "", most > 1 ? "s" : "");
     }
 }

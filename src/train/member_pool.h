@@ -63,7 +63,8 @@ size_t fc_member_pool_fits(const size_t *own, size_t n, size_t shared, size_t li
 int fc_member_pool_worker_threads(int threads, size_t n, size_t w);
 
 /* One line on stderr: "training 8 members 2 at a time, 1 thread each"
- * (or "... on cuda:0, a stream each"; "one at a time" with one worker). */
+ * (or "... on cuda:0, a stream each"; "one at a time" with one worker;
+ * jobs 0: a count not known, "training trials 2 at a time"). */
 void fc_member_pool_say(const fc_backend *be, size_t jobs, size_t workers, int threads, const char *unit);
 
 /* Runs every job; the first failure's status and message (a worker's,
