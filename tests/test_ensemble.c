@@ -160,6 +160,49 @@ static void test_writer_refusals(fc_backend *be, fc_forecaster *m) {
     fc_forecaster_free(&q);
 }
 
+/* The whole of a file, for byte comparisons (NULL when unreadable). */
+static char *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = n > 0 ? malloc((size_t)n) : NULL;
+    *len = buf && fread(buf, 1, (size_t)n, f) == (size_t)n ? (size_t)n : 0;
+    fclose(f);
+    return buf;
+}
+
+/* Members added in any order (as members trained side by side finish):
+ * the file of the members added in order, byte for byte; a member added
+ * twice, or past the count, is refused; members of two frequencies are
+ * refused at the write, naming the member. */
+static void test_out_of_order(fc_forecaster *m) {
+    size_t a_len = 0, b_len = 0;
+    char *in_order = slurp(PATH, &a_len);   /* write_ensemble's, in order, mean */
+    fc_ensemble_writer *w = NULL;
+    CHECK(fc_ensemble_writer_new(FC_COMBINE_MEAN, 3, 6, &w) == FC_OK);
+    static const size_t order[] = {2, 0, 1};
+    for (size_t k = 0; k < 3; k++) CHECK(fc_ensemble_writer_add_at(w, order[k], &m[order[k]]) == FC_OK);
+    CHECK(fc_ensemble_writer_add_at(w, 0, &m[0]) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "member 0 was added already");
+    CHECK(fc_ensemble_writer_add_at(w, 3, &m[0]) == FC_ERR_INVALID);
+    CHECK(fc_ensemble_writer_write(w, BAD) == FC_OK);
+    fc_ensemble_writer_free(&w);
+    char *any_order = slurp(BAD, &b_len);
+    CHECK(in_order && any_order && a_len == b_len && a_len > 0 && !memcmp(in_order, any_order, a_len));
+    free(in_order);
+    free(any_order);
+    fc_forecaster other = m[1];
+    other.freq.name[0] = 0;
+    strcat(other.freq.name, "W");
+    CHECK(fc_ensemble_writer_new(FC_COMBINE_MEAN, 2, 6, &w) == FC_OK);
+    CHECK(fc_ensemble_writer_add_at(w, 1, &other) == FC_OK && fc_ensemble_writer_add_at(w, 0, &m[0]) == FC_OK);
+    CHECK(fc_ensemble_writer_write(w, BAD) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "ensemble member 1: ds");
+    fc_ensemble_writer_free(&w);
+}
+
 int main(void) {
     test_combine();
     fc_backend *be = NULL;
@@ -170,6 +213,8 @@ int main(void) {
     m[1].loss.season = 12;
     write_ensemble(m, 3, FC_COMBINE_MEAN);
     test_round_trip(be, m, 3);
+    write_ensemble(m, 3, FC_COMBINE_MEAN);
+    test_out_of_order(m);
     test_forecaster_load_refuses(be);
     test_corrupt(be);
     test_writer_refusals(be, m);
