@@ -897,6 +897,11 @@ static void rec_memory_info(fc_backend *be, size_t *free_bytes, size_t *total_by
     uncapturable("memory_info");
     R.cpu->memory_info(R.cpu, free_bytes, total_bytes);
 }
+static fc_status rec_bind_thread(fc_backend *be) {
+    (void)be;
+    uncapturable("bind_thread");
+    return R.cpu->bind_thread(R.cpu);
+}
 static fc_status rec_arena_open(fc_backend *be, size_t bytes) {
     (void)be;
     uncapturable("arena_open");
@@ -978,6 +983,7 @@ static void fill_recording_table(fc_backend *be) {
     be->sync = rec_sync;
     be->status = rec_status;
     be->memory_info = rec_memory_info;
+    be->bind_thread = rec_bind_thread;
     be->arena_open = rec_arena_open;
     be->arena_close = rec_arena_close;
     be->arena_seal = rec_arena_seal;
