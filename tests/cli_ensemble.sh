@@ -130,6 +130,15 @@ FCAST_TEST_NOT_HOST_VISIBLE=1 "$fcast" ensemble --data "$data" "${common[@]}" "$
     --out "$tmp/staged3.safetensors" 2> /dev/null
 check "--parallel 3 through a GPU's copies (FCAST_TEST_NOT_HOST_VISIBLE): the same file" \
       "cmp -s $tmp/ens.safetensors $tmp/staged3.safetensors"
+# LSTM's tall narrow weight gradients sum in an order that depends on the
+# thread count: members side by side (2 threads, 1 each) are the members of
+# one at a time with 1 thread, tensor for tensor (the files' headers record
+# --threads as given).
+lstm=(--data "$data" --h 6 --model lstm --input-size 12 --max-steps 3 --seeds 1,2 --quiet)
+"$fcast" ensemble "${lstm[@]}" --threads 2 --out "$tmp/lstm_side.safetensors" 2> /dev/null
+"$fcast" ensemble "${lstm[@]}" --threads 1 --out "$tmp/lstm_one.safetensors" 2> /dev/null
+check "lstm side by side: the tensors of one at a time with a thread each" \
+      "[ -s $tmp/lstm_one.safetensors ] && cmp -s <(tail -c +\$((\$(od -An -tu8 -N8 $tmp/lstm_one.safetensors) + 9)) $tmp/lstm_one.safetensors) <(tail -c +\$((\$(od -An -tu8 -N8 $tmp/lstm_side.safetensors) + 9)) $tmp/lstm_side.safetensors)"
 # The memory limit bounds the members at once (each plan about 19 MiB, of
 # which 16 MiB are the libraries' allowance and the data, shared): 22 MiB
 # holds one (the run is one at a time, not refused), 25 MiB two, 30 MiB four.

@@ -113,8 +113,9 @@ def _run_side_by_side(trainings, workers):
     try:
         while pending or running:
             while pending and len(running) < workers:
-                running.append(pending.pop(0))
-                running[-1]._thread.start()
+                training = pending.pop(0)
+                training._thread.start()   # started, then waited on: an interrupt between never waits for it
+                running.append(training)
             running[0]._done.wait(0.05)
             running = [t for t in running if not t._done.is_set()]
             if any(t.failure for t in trainings):
@@ -160,11 +161,13 @@ class NeuralForecast:
     (the models' scaler_type is)."""
 
     def __init__(self, models, freq, local_scaler_type=None, local_static_scaler_type=None, parallel=None):
-        """parallel (fcast's): how many of the models train at once in fit,
-        each on its share of the CPU threads or its own GPU stream, with the
-        weights each gets alone (fcast's products do not depend on the
-        thread count); None: a thread each, up to the cores; 1: one after
-        another with every thread."""
+        """parallel (fcast's): how many of the models train at once in fit
+        and cross_validation, each on its share of the CPU threads or its
+        own GPU stream, with the weights each gets alone with that share (for
+        N-HiTS, N-BEATS and MLP at their widths, the weights of any thread
+        count; LSTM's differ in the last bits with the thread count, as
+        fcast train's do); None: a thread each, up to the cores; 1: one
+        after another with every thread."""
         if not models:
             raise ValueError("fcast: NeuralForecast needs at least one model")
         if any(m.h != models[0].h for m in models):

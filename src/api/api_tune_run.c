@@ -61,19 +61,23 @@ typedef struct {
     size_t first;
     fcast_config *configs[FC_POOL_MAX_WORKERS];
     int alone;                /* a batch of one: the trial as it runs alone */
+    int evaluated[FC_POOL_MAX_WORKERS];   /* trial k's cross-validation finished (scored or skipped) */
 } trial_batch;
 
 static fc_status evaluate_one(void *ctx, size_t k, fc_backend *be) {
     trial_batch *b = ctx;
-    return fc_api_tune_evaluate_trial(b->t, b->cb, b->first + k, b->configs[k], be, b->alone, b->cancel);
+    fc_status st = fc_api_tune_evaluate_trial(b->t, b->cb, b->first + k, b->configs[k], be, b->alone, b->cancel);
+    b->evaluated[k] = st == FC_OK;   /* its own slot: no other worker writes it */
+    return st;
 }
 
 /* Trials whose plans fit at once in the memory limit (the first
- * configuration's; none: as many as asked): the data and libraries once,
- * the rest of each trial's plan per trial (fc_member_pool_fits). */
+ * configuration's; none: the memory the backend has free): the data and
+ * libraries once, the rest of each trial's plan per trial
+ * (fc_member_pool_fits). */
 static size_t trials_that_fit(const fcast_tune *t, const trial_batch *b, size_t n) {
-    size_t limit = t->first->run.memory_limit, shared = 0, own[FC_POOL_MAX_WORKERS];
-    if (!limit) return n;
+    size_t limit = t->first->run.memory_limit, shared = 0, own[FC_POOL_MAX_WORKERS], free_bytes = 0, total = 0;
+    if (!limit) t->be->memory_info(t->be, &free_bytes, &total), limit = free_bytes;
     for (size_t k = 0; k < n; k++) {
         fc_model_config cfg;
         fc_loss_spec loss;
@@ -105,15 +109,27 @@ static fc_status run_batch(trial_batch *b, size_t n) {
     b->alone = n == 1;
     fc_member_pool pool = {.jobs = n, .workers = workers, .be = t->be, .train = evaluate_one, .ctx = b};
     if (st == FC_OK) st = fc_member_pool_run(&pool);
-    for (size_t k = 0; st == FC_OK && k < n; k++) st = fc_api_tune_record_trial(t, b->cb, b->first + k);
+    /* the trials that finished are kept, in order, also when another
+     * failed or was interrupted (as one at a time keeps those before it) */
+    fc_error_state why;
+    fc_error_save(&why);
+    fc_status kept = FC_OK;
+    for (size_t k = 0; kept == FC_OK && k < made && b->evaluated[k]; k++)
+        kept = fc_api_tune_record_trial(t, b->cb, b->first + k);
+    fc_error_restore(&why);
     for (size_t k = 0; k < made; k++) fcast_config_free(b->configs[k]);
-    return st;
+    return st != FC_OK ? st : kept;
 }
 
-/* Trials per batch: as many as run side by side ("parallel"; auto: the
- * pool's count for this backend), within the trials left. */
+/* Trials per batch, within the trials left: "parallel"'s; auto, the
+ * pool's count for this backend with the random sampler (whose trials do
+ * not depend on the batch) and one with TPE, so that a TPE search with a
+ * seed proposes the same trials on any machine (each from every trial
+ * before it); --parallel N batches TPE's proposals N at a time. */
 static size_t batch_size(const fcast_tune *t, size_t next) {
-    size_t n = fc_member_pool_workers(t->be, FC_POOL_MAX_WORKERS, t->first->run.parallel, FC_POOL_MAX_WORKERS);
+    size_t asked = t->first->run.parallel;
+    if (!asked && !t->random) asked = 1;
+    size_t n = fc_member_pool_workers(t->be, FC_POOL_MAX_WORKERS, asked, FC_POOL_MAX_WORKERS);
     if (fc_dist_size() > 1) n = 1;   /* a job's ranks share each trial's trainings */
     if (t->max_trials && t->max_trials - next < n) n = t->max_trials - next;
     return n ? n : 1;

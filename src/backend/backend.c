@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <omp.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -76,8 +77,12 @@ fc_status fc_backend_create(const char *device, int threads, fc_backend **out, c
 
 fc_status fc_backend_create_like(const fc_backend *be, int threads, fc_backend **out) {
     *out = NULL;
-    if (be->gpu < 0) FC_TRY(fc_backend_cpu_create(threads, out));
-    else {
+    if (be->gpu < 0) {
+        int callers = omp_get_max_threads();   /* creating sets the creating thread's count: not the caller's */
+        fc_status st = fc_backend_cpu_create(threads, out);
+        omp_set_num_threads(callers);
+        FC_TRY(st);
+    } else {
         char why[640] = "";
         fc_status st = fc_cuda_backend_load(be->gpu, out, why, sizeof why);
         if (st != FC_OK) return fc_error(st, "another backend on cuda:%d: %s", be->gpu, why);

@@ -104,11 +104,11 @@ fc_status fc_ensemble_writer_write(fc_ensemble_writer *w, const char *path) {
     if (w->added != w->n)
         return fc_error(FC_ERR_INVALID, "%s: the ensemble has %zu of its %zu members", path, w->added, w->n);
     FC_TRY(check_alike(w));
+    w->added = 0;   /* the parts are spent, also if an append fails: a second write is refused above */
     for (size_t i = 0; i < w->n; i++) {
         FC_TRY(fc_st_writer_append(w->st, w->parts[i]));
         fc_st_writer_free(&w->parts[i]);   /* its entries are the file's now */
     }
-    w->added = 0;   /* the parts are spent: a second write is refused above */
     return fc_st_writer_write(w->st, path);
 }
 

@@ -8,9 +8,14 @@
  *
  * Why not one batched step over the members: a training's step is the same
  * kernels on the same shapes whichever thread or stream runs it, so every
- * training's results are the bits it gives alone on that device (on the
- * CPU, where fcast's products and reductions do not depend on the thread
- * count, the bits of `fcast train` with any --threads: tests/cli_ensemble.sh).
+ * training's results are the bits it gives alone on that device with the
+ * worker's share of the threads: on the CPU, the bits of `fcast train
+ * --threads T`, T the worker's threads (1 by default). Where oneDNN does
+ * not split a product's reduction over threads, as for N-HiTS and N-BEATS
+ * at their widths, that is also any --threads (tests/cli_ensemble.sh); tall
+ * narrow weight gradients (LSTM's input projections, widths of 64 over
+ * thousands of windows) differ in their last bits with the thread count,
+ * side by side or not.
  * A batched product over members sums in another order on a GPU, and ties
  * the members of a group to one architecture and input size; here any
  * trainings share a pool. On the CPU, batching the products bought

@@ -188,6 +188,7 @@ fc_status fc_cpu_linear_workspace(fc_backend *be, const fc_linear_call *c, size_
         return FC_OK;
     }
     fc_mm_kind kinds[3] = {FC_MM_LINEAR_FORWARD, FC_MM_LINEAR_GRAD_INPUT, FC_MM_LINEAR_GRAD_WEIGHT};
+    fc_cpu_use_threads(be);   /* oneDNN sizes what it builds (kernels, scratchpad) for the thread count */
     for (int k = 0; k < 3; k++) {
         fc_mm_key key = key_of(kinds[k], c);
         fc_mm_entry *e;
