@@ -57,12 +57,15 @@ static fc_status train_job(void *ctx, size_t j, fc_backend *be) {
     return fc_cv_run_training(p->ds, &r->spec, r->origins, r->n_origins, p->jobs[j].g, fit_one, &c, m->values, width);
 }
 
-/* Side by side, a training's end is its one step report: the job's
- * progress counts trainings by them (under the pool's lock). */
+/* Side by side, a training's end is its step reports, its first and its
+ * last: the job's progress counts a training where the steps start again
+ * (tools/job_progress.h), whatever the models' max steps (under the pool's lock). */
 static fc_status job_done(void *ctx, size_t j, fc_status st) {
     cv_pool *p = ctx;
     const fc_train_options *o = &p->r->m[p->jobs[j].model].t.o;
-    if (st == FC_OK && p->side_by_side && o->on_step) o->on_step(o->on_step_user, o->max_steps, o->max_steps, 0.0);
+    if (st != FC_OK || !p->side_by_side || !o->on_step) return st;
+    o->on_step(o->on_step_user, 1, o->max_steps, 0.0);
+    o->on_step(o->on_step_user, o->max_steps, o->max_steps, 0.0);
     return st;
 }
 
