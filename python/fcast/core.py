@@ -19,7 +19,7 @@ from . import losses, models
 from ._data import Handle, Panel, _offset
 from ._insample import windows
 from ._saved import read_frame, write_frame
-from ._lib import FC_OK, PROGRESS_FN, check, error, lib
+from ._lib import FC_ERR_MEMORY, FC_OK, PROGRESS_FN, FcastError, check, error, lib
 from ._progress import Progress, cv_trainings
 
 _META = "fcast.json"
@@ -45,6 +45,12 @@ class _Training:
         self._callback = PROGRESS_FN(self._on_step)   # referenced here for as long as C may call it
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._train, args=(config, panel), name=f"fcast fit {name}")
+        self._remake = lambda: _Training(config, panel, name, verbose, cv, words)
+
+    def again(self):
+        """A fresh training of the same configuration and data (a thread
+        runs once): a training side by side that did not fit, rerun alone."""
+        return self._remake()
 
     def _call(self, config, panel):
         """fcast_train, or fcast_cross_validate with cv = (n_windows, step_size, refit)."""
@@ -102,13 +108,20 @@ class _Training:
         return self.model
 
 
+def _out_of_memory(failure):
+    return isinstance(failure, FcastError) and failure.status == FC_ERR_MEMORY
+
+
 def _run_side_by_side(trainings, workers):
-    """Runs _Training objects `workers` at a time (each its own thread and
-    fcast backend: the library's member pool in Python's threads, ctypes
-    releasing the GIL), in order as workers free up; the trained handles in
-    order. A Ctrl-C cancels every training under way, waits for their
-    steps, keeps what they trained and re-raises; the first failure is
-    raised once the others under way have finished."""
+    """Runs the _Training objects of the list `trainings` `workers` at a
+    time (each its own thread and fcast backend: the library's member pool
+    in Python's threads, ctypes releasing the GIL), in order as workers free
+    up. One that ran out of memory beside the others is run again alone
+    (in place in the list), as one after another would have run it: side
+    by side never fails a fit that fits alone. A Ctrl-C cancels every
+    training under way, waits for their steps, keeps what they trained and
+    re-raises; the first other failure stops new trainings and is raised
+    once those under way have finished."""
     pending, running = list(trainings), []
     try:
         while pending or running:
@@ -118,7 +131,7 @@ def _run_side_by_side(trainings, workers):
                 running.append(training)
             running[0]._done.wait(0.05)
             running = [t for t in running if not t._done.is_set()]
-            if any(t.failure for t in trainings):
+            if any(t.failure and not _out_of_memory(t.failure) for t in trainings):
                 pending = []   # no new training after a failure; those under way finish
     except KeyboardInterrupt:
         for t in running:
@@ -128,8 +141,13 @@ def _run_side_by_side(trainings, workers):
         raise
     finally:
         for t in trainings:
-            if t._thread.is_alive() or t._thread.ident is not None:
+            if t._thread.ident is not None:
                 t._thread.join()
+    if not any(t.failure and not _out_of_memory(t.failure) for t in trainings):
+        for i, t in enumerate(trainings):
+            if _out_of_memory(t.failure):
+                trainings[i] = t.again()
+                trainings[i].run()
     for t in trainings:
         if t.failure:
             raise t.failure
@@ -559,8 +577,9 @@ class NeuralForecast:
                                   words=model._words) for i, model, name in plain}
         if workers == 1:
             return {i: t.run() for i, t in trainings.items()}
-        _run_side_by_side(list(trainings.values()), workers)
-        return {i: t.model for i, t in trainings.items()}
+        order = list(trainings.values())
+        _run_side_by_side(order, workers)   # (a training rerun alone replaces its place in order)
+        return {i: t.model for i, t in zip(trainings, order)}
 
     def _after_cross_validation(self, df, static_df, n_windows, step_size, refit, val_size):
         """The state neuralforecast leaves after cross_validation: fitted.

@@ -188,3 +188,42 @@ def test_cross_validation_side_by_side(monthly):
     together, alone = cv(2), cv(1)
     assert list(together.columns) == ["unique_id", "ds", "cutoff", "NHITS", "MLP", "y"]
     pd.testing.assert_frame_equal(together, alone, check_exact=True)
+
+
+def test_side_by_side_reruns_what_did_not_fit_alone():
+    """A training that ran out of memory beside others is run again alone
+    (fit never fails side by side where one at a time fits); another
+    failure is raised; every thread is joined."""
+    import threading
+
+    from fcast import core
+    from fcast._lib import FC_ERR_INVALID, FC_ERR_MEMORY, FcastError
+
+    class Stub:
+        def __init__(self, name, fail, log):
+            self.name, self.fail, self.log, self.failure, self.model = name, fail, log, None, None
+            self._done = threading.Event()
+            self._thread = threading.Thread(target=self._train)
+
+        def _train(self):
+            self.log.append(self.name)
+            self.failure = FcastError(self.fail, "no") if self.fail else None
+            self.model = None if self.fail else self.name
+            self._done.set()
+
+        def again(self):
+            return Stub(self.name + "-alone", 0, self.log)
+
+        def run(self):
+            self._thread.start()
+            self._thread.join()
+            if self.failure:
+                raise self.failure
+
+    log = []
+    trainings = [Stub("a", 0, log), Stub("b", FC_ERR_MEMORY, log), Stub("c", 0, log)]
+    core._run_side_by_side(trainings, 2)
+    assert [t.model for t in trainings] == ["a", "b-alone", "c"] and log[-1] == "b-alone"
+    failing = [Stub("a", FC_ERR_INVALID, []), Stub("b", 0, [])]
+    with pytest.raises(FcastError):
+        core._run_side_by_side(failing, 2)
