@@ -27,6 +27,7 @@ typedef struct {
     int overlap;                    /* a backend used by two jobs at once */
     int started, done, fail_at;     /* fail_at: the job that fails (-1: none) */
     int start_order_ok, next_start;
+    fc_backend *caller;             /* the caller's backend (the out-of-memory test) */
 } pool_log;
 
 /* The slot of a backend, made the first time it is seen. */
@@ -120,6 +121,38 @@ static void test_failure_comes_home(fc_backend *be) {
     CHECK(g.done == g.started);   /* the ones under way finished */
 }
 
+/* Jobs 3 and 7 run out of memory side by side: each runs again alone, in
+ * the calling thread on the caller's backend, and the pool succeeds; one
+ * that runs out of memory alone too is the pool's failure. */
+static int oom_left;
+static fc_status on_train_oom(void *ctx, size_t job, fc_backend *be) {
+    pool_log *g = ctx;
+    if ((job == 3 || job == 7) && be != g->caller) return fc_error(FC_ERR_MEMORY, "job %zu: out of memory", job);
+    if (job == 5 && oom_left-- > 0) return fc_error(FC_ERR_MEMORY, "job 5: out of memory, even alone");
+    return on_train(ctx, job, be);
+}
+
+static void test_out_of_memory_runs_again_alone(fc_backend *be) {
+    pool_log g;
+    memset(&g, 0, sizeof g);
+    pthread_mutex_init(&g.lock, NULL);
+    g.start_order_ok = 1;
+    g.fail_at = -1;
+    g.caller = be;
+    oom_left = 0;
+    fc_member_pool p = {.jobs = JOBS, .workers = 3, .be = be, .threads = 3, .start = on_start, .train = on_train_oom,
+                        .done = on_done, .ctx = &g};
+    CHECK(fc_member_pool_run(&p) == FC_OK);
+    for (int j = 0; j < JOBS; j++) CHECK_MSG(g.runs[j] == 1, "job %d ran %d times", j, g.runs[j]);
+    CHECK(g.on[3] == be && g.on[7] == be && pthread_equal(g.thread_of[3], pthread_self()));
+    CHECK(g.done == JOBS && g.started == JOBS);   /* started once, done once */
+    memset(g.runs, 0, sizeof g.runs);
+    g.done = g.started = g.next_start = 0;
+    oom_left = 2;   /* job 5: out of memory side by side, then alone */
+    CHECK(fc_member_pool_run(&p) == FC_ERR_MEMORY);
+    CHECK_CONTAINS(fc_last_error(), "member 6: job 5: out of memory, even alone");
+}
+
 static void test_worker_counts(fc_backend *be) {
     fc_backend gpu = *be;
     gpu.gpu = 0;
@@ -163,6 +196,7 @@ int main(void) {
     test_every_job_once(be);
     test_one_worker_is_the_caller(be);
     test_failure_comes_home(be);
+    test_out_of_memory_runs_again_alone(be);
     test_worker_counts(be);
     test_fits();
     test_bad_requests(be);

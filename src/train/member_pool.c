@@ -64,6 +64,8 @@ typedef struct {
     size_t next;                /* the next job to start */
     fc_status failed;           /* the first failure, FC_OK while none */
     fc_error_state why;         /* its message, from the worker's thread */
+    int side_by_side;           /* workers of their own: a job out of memory is run again alone */
+    size_t *again, n_again;     /* (jobs) those jobs */
 } pool_state;
 
 typedef struct {
@@ -95,9 +97,25 @@ static size_t take_job(pool_state *s) {
 
 static void finish_job(pool_state *s, size_t job, fc_status st) {
     pthread_mutex_lock(&s->lock);
+    if (st == FC_ERR_MEMORY && s->side_by_side) {   /* beside the others it did not fit: alone, after them */
+        s->again[s->n_again++] = job;
+        pthread_mutex_unlock(&s->lock);
+        return;
+    }
     if (s->p->done) st = s->p->done(s->p->ctx, job, st);   /* it may wrap the message: then kept */
     note_failure(s, st);
     pthread_mutex_unlock(&s->lock);
+}
+
+/* The jobs that ran out of memory side by side, one at a time in the
+ * calling thread on the caller's backend, as a sequential run would. */
+static void run_again_alone(pool_state *s) {
+    s->side_by_side = 0;
+    for (size_t k = 0; k < s->n_again && s->failed == FC_OK; k++) {
+        size_t job = s->again[k];
+        fc_error_clear();
+        finish_job(s, job, s->p->train(s->p->ctx, job, s->p->be));
+    }
 }
 
 static void run_jobs(pool_state *s, fc_backend *be) {
@@ -157,11 +175,15 @@ fc_status fc_member_pool_run(const fc_member_pool *p) {
     if (!p->workers || p->workers > FC_POOL_MAX_WORKERS || p->workers > p->jobs)
         return fc_error(FC_ERR_INVALID, "%zu workers for %zu trainings: 1 to %d, at most one per training",
                         p->workers, p->jobs, FC_POOL_MAX_WORKERS);
-    pool_state s = {.p = p, .failed = FC_OK};
+    pool_state s = {.p = p, .failed = FC_OK, .side_by_side = p->workers > 1};
+    if (s.side_by_side && !(s.again = fc_malloc(p->jobs * sizeof *s.again, "the trainings to run again")))
+        return FC_ERR_MEMORY;
     pthread_mutex_init(&s.lock, NULL);
     if (p->workers == 1) run_jobs(&s, p->be);   /* the sequential run, in this thread */
     else run_side_by_side(&s);
+    if (s.side_by_side && s.failed == FC_OK) run_again_alone(&s);
     pthread_mutex_destroy(&s.lock);
+    free(s.again);
     if (s.failed != FC_OK) fc_error_restore(&s.why);
     return s.failed;
 }

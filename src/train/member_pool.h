@@ -26,8 +26,12 @@
  * under the pool's lock, one at a time, in any job order (done sees
  * job's status); train runs in the worker's thread, alone on its backend.
  * The first failing job stops the pool from starting others; jobs under
- * way finish. With one worker everything runs in the calling thread on
- * the caller's backend: exactly the sequential run. */
+ * way finish. A job that runs out of memory (FC_ERR_MEMORY) beside the
+ * others is not a failure: it runs again once they are done, alone, in the
+ * calling thread on the caller's backend (start is not called again), so
+ * side by side never fails a run that one at a time would finish. With
+ * one worker everything runs in the calling thread on the caller's
+ * backend: exactly the sequential run. */
 #ifndef FC_TRAIN_MEMBER_POOL_H
 #define FC_TRAIN_MEMBER_POOL_H
 
