@@ -274,3 +274,26 @@ def test_talib_functions_fcast_lacks_are_absent():
     with pytest.raises(ImportError):
         from fcast.ta import ATR  # noqa: F401
     assert sorted(ta.__all__) == sorted(TALIB_SIGNATURES)
+
+
+def test_signatures_match_talib_inventory():
+    """Every function fcast.ta has takes TA-Lib's parameters with TA-Lib's
+    defaults, by tests/fixtures/talib/functions.json (TA-Lib 0.8.2's own
+    listing, python/make_talib_inventory.py): the drop-in's signatures
+    checked against the package without importing it."""
+    import inspect
+    import json
+    import os
+
+    from conftest import FIXTURES
+    import fcast.ta as fta
+
+    with open(os.path.join(FIXTURES, "talib", "functions.json")) as f:
+        inventory = {d["name"]: d for d in json.load(f)["functions"]}
+    assert len(inventory) == 201
+    for name in fta.__all__:
+        params = list(inspect.signature(getattr(fta, name)).parameters.values())
+        theirs = inventory[name]["parameters"]
+        assert [p.name for p in params[1:]] == list(theirs), name
+        for p in params[1:]:
+            assert p.default == theirs[p.name], (name, p.name, p.default, theirs[p.name])
