@@ -79,6 +79,21 @@ def cli_predict(fcast_bin, model_file, df, tmp_path):
     return pd.read_csv(out, parse_dates=["ds"])
 
 
+def predict_fixture(fcast_bin, folder, name, tmp_path):
+    """`fcast predict` of the fixture model FOLDER/NAME.safetensors on the
+    bundled monthly data, and the fixture's own forecasts FOLDER/NAME.csv
+    (neuralforecast's), both sorted by unique_id and ds: (got, want)."""
+    import pandas as pd
+
+    out = tmp_path / "fc.csv"
+    subprocess.run([fcast_bin, "predict", "--model", os.path.join(folder, f"{name}.safetensors"), "--data", MONTHLY,
+                    "--out", str(out)], check=True, capture_output=True)
+    by_key = ["unique_id", "ds"]
+    want = pd.read_csv(os.path.join(folder, f"{name}.csv")).sort_values(by_key).reset_index(drop=True)
+    got = pd.read_csv(out).sort_values(by_key).reset_index(drop=True)
+    return got, want
+
+
 @pytest.fixture
 def cli(fcast_bin, tmp_path):
     return lambda model_file, df: cli_predict(fcast_bin, model_file, df, tmp_path)

@@ -16,7 +16,7 @@ import os
 
 import pytest
 
-from conftest import FIXTURES, MONTHLY
+from conftest import FIXTURES, predict_fixture
 
 np = pytest.importorskip("numpy")
 pd = pytest.importorskip("pandas")
@@ -26,13 +26,7 @@ DISTRIBUTIONS = ("normal", "studentt", "poisson", "negativebinomial")
 
 @pytest.mark.parametrize("name", DISTRIBUTIONS)
 def test_forecast_from_neuralforecast_weights(name, fcast_bin, tmp_path):
-    folder = os.path.join(FIXTURES, "distribution")
-    out = tmp_path / "fc.csv"
-    import subprocess
-    subprocess.run([fcast_bin, "predict", "--model", os.path.join(folder, f"{name}.safetensors"), "--data", MONTHLY,
-                    "--out", str(out)], check=True, capture_output=True)
-    want = pd.read_csv(os.path.join(folder, f"{name}.csv")).sort_values(["unique_id", "ds"]).reset_index(drop=True)
-    got = pd.read_csv(out).sort_values(["unique_id", "ds"]).reset_index(drop=True)
+    got, want = predict_fixture(fcast_bin, os.path.join(FIXTURES, "distribution"), name, tmp_path)
     assert list(got.columns) == list(want.columns)
     assert list(got["ds"]) == list(want["ds"]) and list(got["unique_id"]) == list(want["unique_id"])
     sd = np.maximum((want["MLP-hi-80"] - want["MLP-lo-80"]).to_numpy() / 2.563, 1e-9)

@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from conftest import FIXTURES, MONTHLY
+from conftest import FIXTURES, MONTHLY, predict_fixture
 
 np = pytest.importorskip("numpy")
 pd = pytest.importorskip("pandas")
@@ -22,12 +22,7 @@ pd = pytest.importorskip("pandas")
 
 @pytest.mark.parametrize("name, column", [("revin_mlp", "MLP"), ("iq_mlp", "MLP_ql0.5")])
 def test_forecast_from_neuralforecast_weights(name, column, fcast_bin, tmp_path):
-    folder = os.path.join(FIXTURES, "nf_models")
-    out = tmp_path / "fc.csv"
-    subprocess.run([fcast_bin, "predict", "--model", os.path.join(folder, f"{name}.safetensors"), "--data", MONTHLY,
-                    "--out", str(out)], check=True, capture_output=True)
-    want = pd.read_csv(os.path.join(folder, f"{name}.csv")).sort_values(["unique_id", "ds"]).reset_index(drop=True)
-    got = pd.read_csv(out).sort_values(["unique_id", "ds"]).reset_index(drop=True)
+    got, want = predict_fixture(fcast_bin, os.path.join(FIXTURES, "nf_models"), name, tmp_path)
     assert list(got.columns) == list(want.columns) == ["unique_id", "ds", column]
     assert list(got["ds"]) == list(want["ds"])
     rel = np.abs(got[column].to_numpy() - want[column].to_numpy()) / np.abs(want[column].to_numpy())
