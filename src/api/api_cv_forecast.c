@@ -86,30 +86,22 @@ static fc_status deal_jobs(cv_pool *p) {
  * the rest of each job's model's plan per job. */
 static size_t trainings_that_fit(const cv_pool *p, fc_backend *be) {
     const fc_api_cv_run *r = p->r;
-    size_t limit = 0, shared = 0, free_bytes = 0, total = 0, *own = malloc(r->n_models * sizeof *own);
-    size_t *per_job = malloc((p->n_jobs ? p->n_jobs : 1) * sizeof *per_job);
-    size_t k = 1;
-    for (size_t i = 0; own && per_job && i < r->n_models; i++) {
-        const fc_cv_training *t = &r->m[i].t;
-        if (t->memory_limit && (!limit || t->memory_limit < limit)) limit = t->memory_limit;
-        fc_model *planned = NULL;
+    size_t limit = 0, shared = 0, free_bytes = 0, total = 0, k = 1;
+    size_t *own = malloc((p->n_jobs ? p->n_jobs : 1) * sizeof *own);
+    fc_status st = own ? FC_OK : FC_ERR_MEMORY;
+    for (size_t j = 0; st == FC_OK && j < p->n_jobs; j++) {
+        const fc_cv_training *t = &r->m[p->jobs[j].model].t;
         fc_memory_plan plan;
-        fc_status st = fc_model_plan(&t->cfg, &planned);
-        if (st == FC_OK) st = fc_memory_plan_train(planned, p->ds, &t->o, be, &plan);
-        fc_model_free(&planned);
-        if (st != FC_OK) goto done;   /* one at a time: the training itself will say why */
-        size_t common = fc_memory_plan_shared(&plan);
+        if (t->memory_limit && (!limit || t->memory_limit < limit)) limit = t->memory_limit;
+        st = fc_memory_plan_train_config(&t->cfg, p->ds, &t->o, be, &plan);   /* failing: the training says why */
+        size_t common = st == FC_OK ? fc_memory_plan_shared(&plan) : 0;
         if (common > shared) shared = common;
-        own[i] = plan.total - common;
+        if (st == FC_OK) own[j] = plan.total - common;
     }
-    if (!own || !per_job) goto done;
-    if (!limit) be->memory_info(be, &free_bytes, &total), limit = free_bytes;
-    for (size_t j = 0; j < p->n_jobs; j++) per_job[j] = own[p->jobs[j].model];
-    k = fc_member_pool_fits(per_job, p->n_jobs, shared, limit);
-done:
+    if (st == FC_OK && !limit) be->memory_info(be, &free_bytes, &total), limit = free_bytes;
+    if (st == FC_OK) k = fc_member_pool_fits(own, p->n_jobs, shared, limit);   /* else one at a time */
     fc_error_clear();
     free(own);
-    free(per_job);
     return k;
 }
 

@@ -81,17 +81,13 @@ static size_t trials_that_fit(const fcast_tune *t, const trial_batch *b, size_t 
     for (size_t k = 0; k < n; k++) {
         fc_model_config cfg;
         fc_loss_spec loss;
-        fc_model *planned = NULL;
         fc_memory_plan plan;
         own[k] = 0;   /* a trial refused or skipped takes no memory */
         if (!b->configs[k] || fc_api_resolve(b->configs[k], &cfg, &loss) != FC_OK) continue;   /* it says why */
-        if (fc_model_plan(&cfg, &planned) != FC_OK) continue;
-        if (fc_memory_plan_train(planned, t->d->ds, &b->configs[k]->train, t->be, &plan) == FC_OK) {
-            size_t common = fc_memory_plan_shared(&plan);
-            if (common > shared) shared = common;
-            own[k] = plan.total <= limit ? plan.total - common : 0;   /* over the limit alone: skipped, not run */
-        }
-        fc_model_free(&planned);
+        if (fc_memory_plan_train_config(&cfg, t->d->ds, &b->configs[k]->train, t->be, &plan) != FC_OK) continue;
+        size_t common = fc_memory_plan_shared(&plan);
+        if (common > shared) shared = common;
+        own[k] = plan.total <= limit ? plan.total - common : 0;   /* over the limit alone: skipped, not run */
     }
     fc_error_clear();
     return fc_member_pool_fits(own, n, shared, limit);

@@ -8,11 +8,8 @@
 /* Refuses, before the model is built, a training whose plan passes the limit. */
 static fc_status check_memory(const fc_cv_training *t, const fc_dataset *ds, const fc_train_options *o) {
     if (!t->memory_limit) return FC_OK;
-    fc_model *planned = NULL;
     fc_memory_plan p;
-    FC_TRY(fc_model_plan(&t->cfg, &planned));
-    fc_status st = fc_memory_plan_train(planned, ds, o, t->be, &p);
-    fc_model_free(&planned);
+    fc_status st = fc_memory_plan_train_config(&t->cfg, ds, o, t->be, &p);
     if (st == FC_OK && p.total > t->memory_limit)
         st = fc_memory_plan_refusal(&p, t->memory_limit, FC_PLAN_NO_BATCH_ADVICE);
     return st;

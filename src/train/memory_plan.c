@@ -187,6 +187,15 @@ fc_status fc_memory_plan_predict(const fc_model *m, const fc_dataset *ds, fc_bac
     return FC_OK;
 }
 
+fc_status fc_memory_plan_train_config(const fc_model_config *cfg, const fc_dataset *ds, const fc_train_options *o,
+                                      fc_backend *be, fc_memory_plan *p) {
+    fc_model *planned = NULL;
+    FC_TRY(fc_model_plan(cfg, &planned));
+    fc_status st = fc_memory_plan_train(planned, ds, o, be, p);
+    fc_model_free(&planned);
+    return st;
+}
+
 size_t fc_memory_plan_shared(const fc_memory_plan *p) {
     size_t shared = 0;
     for (int i = 0; i < p->n; i++)

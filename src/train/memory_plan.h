@@ -55,6 +55,11 @@ static inline size_t fc_memory_plan_arena_bytes(const fc_memory_plan *p) {
 fc_status fc_memory_plan_train(const fc_model *m, const fc_dataset *ds, const fc_train_options *o,
                                fc_backend *be, fc_memory_plan *p);
 
+/* fc_memory_plan_train for a model of configuration cfg, planned here
+ * (fc_model_plan: nothing allocated) and freed after. */
+fc_status fc_memory_plan_train_config(const fc_model_config *cfg, const fc_dataset *ds, const fc_train_options *o,
+                                      fc_backend *be, fc_memory_plan *p);
+
 /* The bytes of p that trainings side by side in one process share rather
  * than each hold (train/member_pool.h): the dataset, read once, and the
  * allowance for code and libraries. */
