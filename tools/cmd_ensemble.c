@@ -319,6 +319,7 @@ static void on_member(void *user, size_t i, const fcast_train_report *done) {
     }
     fprintf(stderr, "%s: %zu steps in %.2f s, last training loss %.5g%s\n", label, done->steps, done->seconds,
             done->last_train_loss, done->early_stopped ? ", stopped early" : "");
+    /* windows per step: one micro-batch's (with --grad-accum K the job's rate reads K times low) */
     job_progress_add_windows(&p->job, (double)(done->steps - done->start_step) * (double)done->windows_batch_size);
     job_progress_unit_done(&p->job);
 }

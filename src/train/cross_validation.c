@@ -60,43 +60,36 @@ static fc_status predict_windows_in(fc_forecaster *f, const fc_dataset *ds, cons
 /* Windows per training: refit's, or all of them in one. */
 static size_t windows_per_training(const fc_cv_spec *cv) { return cv->refit ? cv->refit : cv->n_windows; }
 
-fc_status fc_cv_run_training(const fc_dataset *ds, const fc_cv_spec *cv, const fc_cv_origin *o, size_t n, size_t g,
-                             fc_cv_fit_fn fit, void *ctx, float *out, size_t width) {
+/* Training g: held out is everything after its first window's cutoff
+ * (test_size - first * step points); it forecasts windows [first, last)
+ * into their rows of *out, allocated here at the first training's width
+ * when NULL, else checked to be of *width. */
+static fc_status fit_and_predict(const fc_dataset *ds, const fc_cv_spec *cv, const fc_cv_origin *o, size_t n,
+                                 size_t g, fc_cv_fit_fn fit, void *ctx, float **out, size_t *width) {
     size_t every = windows_per_training(cv), first = g * every;
-    if (first >= cv->n_windows) return fc_error(FC_ERR_INVALID, "cross-validation training %zu of %zu", g + 1,
-                                                fc_cv_trainings(cv));
+    if (first >= cv->n_windows)
+        return fc_error(FC_ERR_INVALID, "cross-validation training %zu of %zu", g + 1, fc_cv_trainings(cv));
     size_t last = first + every < cv->n_windows ? first + every : cv->n_windows;
     fc_forecaster f = {0};
     fc_status st = fit(ctx, ds, fc_cv_test_size(cv) - first * cv->step_size, &f);
+    size_t mine = st == FC_OK ? f.model->cfg.h * fc_forecast_width(&f) : 0;
     if (st == FC_OK && f.model->cfg.h != cv->h)
         st = fc_error(FC_ERR_INVALID, "the model's horizon %zu is not the cross-validation's %zu", f.model->cfg.h,
                       cv->h);
-    else if (st == FC_OK && f.model->cfg.h * fc_forecast_width(&f) != width)
-        st = fc_error(FC_ERR_INVALID, "cross-validation: the model forecasts %zu values per origin, not %zu",
-                      f.model->cfg.h * fc_forecast_width(&f), width);
-    if (st == FC_OK) st = predict_windows_in(&f, ds, o, n, first, last, out, width);
+    else if (st == FC_OK && *out && mine != *width)
+        st = fc_error(FC_ERR_INVALID, "cross-validation: the model forecasts %zu values per origin, not %zu", mine,
+                      *width);
+    else if (st == FC_OK && !*out && !(*out = fc_calloc(n ? n : 1, mine * sizeof **out, "cross-validation forecasts")))
+        st = FC_ERR_MEMORY;
+    if (st == FC_OK) *width = mine;
+    if (st == FC_OK) st = predict_windows_in(&f, ds, o, n, first, last, *out, mine);
     fc_forecaster_free(&f);
     return st;
 }
 
-/* One training for windows [first, last): held out is everything after
- * window `first`'s cutoff, i.e. test_size - first * step points. */
-static fc_status fit_and_predict(const fc_dataset *ds, const fc_cv_spec *cv, const fc_cv_origin *o, size_t n,
-                                 size_t first, size_t last, fc_cv_fit_fn fit, void *ctx, float **out,
-                                 size_t *width) {
-    fc_forecaster f = {0};
-    fc_status st = fit(ctx, ds, fc_cv_test_size(cv) - first * cv->step_size, &f);
-    if (st == FC_OK && !*out) {
-        *width = f.model->cfg.h * fc_forecast_width(&f);
-        if (f.model->cfg.h != cv->h)
-            st = fc_error(FC_ERR_INVALID, "the model's horizon %zu is not the cross-validation's %zu",
-                          f.model->cfg.h, cv->h);
-        else if (!(*out = fc_calloc(n ? n : 1, *width * sizeof **out, "cross-validation forecasts")))
-            st = FC_ERR_MEMORY;
-    }
-    if (st == FC_OK) st = predict_windows_in(&f, ds, o, n, first, last, *out, *width);
-    fc_forecaster_free(&f);
-    return st;
+fc_status fc_cv_run_training(const fc_dataset *ds, const fc_cv_spec *cv, const fc_cv_origin *o, size_t n, size_t g,
+                             fc_cv_fit_fn fit, void *ctx, float *out, size_t width) {
+    return fit_and_predict(ds, cv, o, n, g, fit, ctx, &out, &width);
 }
 
 size_t fc_cv_trainings(const fc_cv_spec *cv) {
@@ -109,12 +102,10 @@ fc_status fc_cross_validate_dealt(const fc_dataset *ds, const fc_cv_spec *cv, co
     *out = NULL;
     *width = 0;
     FC_TRY(fc_cv_check(cv));
-    size_t every = windows_per_training(cv), g = 0;
     fc_status st = FC_OK;
-    for (size_t first = 0; st == FC_OK && first < cv->n_windows; first += every, g++) {
+    for (size_t g = 0; st == FC_OK && g < fc_cv_trainings(cv); g++) {
         if (deal && (deal->first + g) % (size_t)deal->ranks != (size_t)deal->rank) continue;   /* another rank's */
-        size_t last = first + every < cv->n_windows ? first + every : cv->n_windows;
-        st = fit_and_predict(ds, cv, origins, n, first, last, fit, ctx, out, width);
+        st = fit_and_predict(ds, cv, origins, n, g, fit, ctx, out, width);
     }
     if (st != FC_OK) {
         free(*out);
