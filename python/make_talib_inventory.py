@@ -30,6 +30,42 @@ def plain(value):
     return value if isinstance(value, (int, float, str, bool)) or value is None else str(value)
 
 
+PROBE_INPUT_LENGTH = 400
+INT_PROBES = [-1, 0, 1, 2, 3]
+INT_MAX_PROBES = [100000, 100001]
+REAL_PROBES = [-3e37, -1.0, -0.01, 0.0, 0.001, 0.01, 0.99, 1.0, 1.01, 100.0, 3e37]
+
+
+def accepts(name, params):
+    """Whether TA-Lib takes these parameters (TA_BAD_PARAM raises)."""
+    import numpy as np
+    rng = np.random.default_rng(0)
+    close = 100 + np.cumsum(rng.normal(0, 1, PROBE_INPUT_LENGTH))
+    data = {"open": close, "high": close + 1, "low": close - 1, "close": close,
+            "volume": np.full(PROBE_INPUT_LENGTH, 1000.0), "periods": np.full(PROBE_INPUT_LENGTH, 5.0)}
+    f = abstract.Function(name)
+    try:
+        f.set_parameters(params)
+        f(data)
+        return True
+    except Exception:
+        return False
+
+
+def param_range(name, param, default):
+    """TA-Lib's accepted range of one parameter, probed (talib does not expose
+    the C library's ranges): integers from the smallest accepted of -1..3 to
+    100000; reals between the smallest and largest accepted probe."""
+    if isinstance(default, int):
+        lo = next((v for v in INT_PROBES if accepts(name, {param: v})), None)
+        hi = max((v for v in INT_MAX_PROBES if accepts(name, {param: v})), default=None)
+        if param.endswith("matype"):
+            hi = max(v for v in range(0, 20) if accepts(name, {param: v}))
+        return {"min": lo, "max": hi, "type": "integer"}
+    ok = [v for v in REAL_PROBES if accepts(name, {param: v})]
+    return {"min": min(ok) if ok else None, "max": max(ok) if ok else None, "type": "real"}
+
+
 def describe(name):
     f = abstract.Function(name)
     info = f.info
@@ -39,6 +75,7 @@ def describe(name):
         "display_name": info["display_name"],
         "inputs": {k: v if isinstance(v, str) else list(v) for k, v in info["input_names"].items()},
         "parameters": {k: plain(v) for k, v in info["parameters"].items()},
+        "ranges": {k: param_range(name, k, v) for k, v in info["parameters"].items()},
         "outputs": list(info["output_names"]),
         "output_flags": {k: list(v) for k, v in info["output_flags"].items()},
         "lookback": f.lookback,

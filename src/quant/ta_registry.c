@@ -1,0 +1,83 @@
+/* The registry of TA-Lib's functions: TA-Lib's descriptions (ta_functions.inc,
+ * generated from the inventory the TA-Lib package wrote) joined by name to
+ * the bodies of each group's table (quant/ta_impl.h). */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/error.h"
+#include "quant/ta.h"
+#include "quant/ta_impl.h"
+
+/* Every function, its body NULL until join_bodies finds it. */
+static fc_ta_func registry[] = {
+#include "quant/ta_functions.inc"
+};
+#define REGISTRY_COUNT (sizeof registry / sizeof registry[0])
+
+static const fc_ta_impl *const groups[] = {
+    fc_ta_impl_overlap, fc_ta_impl_momentum_a, fc_ta_impl_momentum_b, fc_ta_impl_volume,
+    fc_ta_impl_volatility, fc_ta_impl_price, fc_ta_impl_cycle, fc_ta_impl_statistic,
+    fc_ta_impl_math, fc_ta_impl_pattern_a, fc_ta_impl_pattern_b,
+};
+
+static pthread_once_t joined = PTHREAD_ONCE_INIT;
+
+static void join_bodies(void) {
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
+        for (const fc_ta_impl *e = groups[g]; e->name; e++)
+            for (size_t i = 0; i < REGISTRY_COUNT; i++)
+                if (!strcmp(registry[i].desc.name, e->name)) registry[i].impl = e;
+}
+
+size_t fc_ta_count(void) { return REGISTRY_COUNT; }
+
+const fc_ta_func *fc_ta_at(size_t i) {
+    pthread_once(&joined, join_bodies);
+    return i < REGISTRY_COUNT ? &registry[i] : NULL;
+}
+
+const fc_ta_func *fc_ta_find(const char *name) {
+    pthread_once(&joined, join_bodies);
+    for (size_t i = 0; i < REGISTRY_COUNT; i++)
+        if (!strcasecmp(registry[i].desc.name, name)) return &registry[i];
+    return NULL;
+}
+
+static void format_limit(double v, char *buf, size_t cap) {
+    if (fabs(v) >= 1e30) snprintf(buf, cap, "%s3e37", v < 0 ? "-" : "");
+    else snprintf(buf, cap, "%.15g", v);
+}
+
+static fc_status check_param(const fc_ta_func *f, const fc_ta_param *p, double v) {
+    if (isnan(v)) return fc_error(FC_ERR_INVALID, "%s: %s is NaN", f->desc.name, p->name);
+    if (p->type != FC_TA_PARAM_REAL && v != floor(v))
+        return fc_error(FC_ERR_INVALID, "%s: %s must be an integer, got %.17g", f->desc.name, p->name, v);
+    if (v < p->min || v > p->max) {
+        char lo[32], hi[32];
+        format_limit(p->min, lo, sizeof lo);
+        format_limit(p->max, hi, sizeof hi);
+        return fc_error(FC_ERR_INVALID, "%s: %s must be in [%s, %s], got %.17g", f->desc.name, p->name,
+                        lo, hi, v);
+    }
+    return FC_OK;
+}
+
+fc_status fc_ta_params(const fc_ta_func *f, const double *given, int n_given, double *par) {
+    if (n_given > f->desc.n_params)
+        return fc_error(FC_ERR_INVALID, "%s takes %d parameter(s), got %d", f->desc.name, f->desc.n_params,
+                        n_given);
+    for (int i = 0; i < f->desc.n_params; i++) {
+        const fc_ta_param *p = &f->desc.params[i];
+        double v = i < n_given ? given[i] : p->def;
+        FC_TRY(check_param(f, p, v));
+        par[i] = v;
+    }
+    return FC_OK;
+}
+
+int fc_ta_lookback(const fc_ta_func *f, const double *par) {
+    return f->impl ? f->impl->lookback(par) : -1;
+}
