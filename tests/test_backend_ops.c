@@ -2329,6 +2329,7 @@ static const struct {
     {"graph_free", "test_graph_pass, test_step_graph"},
     {"mc_chunk_sums", "test_mc_slices (the GPU's slicing on the host), gpu_parity.sh"},
     {"indicator_segments", "test_mc_slices, gpu_parity.sh"},
+    {"ta_segments", "test_ta_segments (the GPU's segments on the host), gpu_parity.sh"},
 };
 #define N_ELSEWHERE (sizeof tested_elsewhere / sizeof *tested_elsewhere)
 

@@ -21,6 +21,17 @@ typedef struct {
     double **outs;   /* (n_columns) each (n_rows) */
 } output_ctx;
 
+/* The price columns TA-Lib's functions read, and the file's column each
+ * comes from (--open COL, ...; by default its own name, the close falling
+ * back on y). */
+#define N_ROLES 6
+static const char *const roles[N_ROLES] = {"open", "high", "low", "close", "volume", "periods"};
+
+typedef struct {
+    const char *column[N_ROLES];   /* the file's column for each role */
+    int renamed;                    /* a flag named one */
+} price_columns;
+
 static size_t n_rows(const fcast_table *t) { return (size_t)fcast_table_indptr(t)[fcast_table_n_series(t)]; }
 
 static size_t series_len(const fcast_table *t, size_t s) {
@@ -46,6 +57,7 @@ static fc_status write_body(FILE *f, void *ctx) {
             for (size_t k = 0; k < n_cols; k++) {
                 double v = c->outs[k][i];
                 if (isnan(v)) fputc(',', f);
+                else if (fcast_indicator_set_column_is_integer(c->set, k)) fprintf(f, ",%.0f", v);
                 else fprintf(f, ",%.17g", v);
             }
             fputc('\n', f);
@@ -120,15 +132,48 @@ static int fail_compute(void) {
     return cli_refuse(COMMAND, cli_exit_code(fc_last_status()), "%s", msg + strlen(fn));
 }
 
+/* The arrays of each role present in the file: the close from the file's
+ * close (or y), the others from their columns. */
+static size_t gather_columns(const fcast_table *t, const price_columns *pc, const char **names,
+                             const double **values) {
+    size_t n = 0;
+    for (int r = 0; r < N_ROLES; r++) {
+        const double *v = fcast_table_column(t, pc->column[r]);
+        if (!v && r == 3 && !strcmp(pc->column[r], "close")) v = fcast_table_values(t);   /* y */
+        if (v) names[n] = roles[r], values[n++] = v;
+    }
+    return n;
+}
+
+/* The library names a role ("reads the column 'high'"); the user's file may
+ * call it otherwise (--high). */
+static int fail_missing(const char *data, const price_columns *pc) {
+    const char *msg = fc_last_error(), *at = strstr(msg, "reads the column '");
+    if (!at) return fail_compute();
+    char role[32] = "";
+    sscanf(at + strlen("reads the column '"), "%31[^']", role);
+    const char *spec_at = strstr(msg, ": '");
+    char spec[80] = "";
+    if (spec_at) sscanf(spec_at + 3, "%79[^']", spec);
+    for (int r = 0; r < N_ROLES; r++)
+        if (!strcmp(roles[r], role))
+            return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--ind: '%s' reads the %s prices, but %s has no column '%s' "
+                              "(name it with --%s COLUMN)", spec, role, data, pc->column[r], role);
+    return fail_compute();
+}
+
 static int compute_and_write(output_ctx *c, const fcast_indicator_options *opt, const char *data,
-                             const char *out_path) {
+                             const char *out_path, const price_columns *pc) {
     const size_t S = fcast_table_n_series(c->t), n_cols = fcast_indicator_set_n_columns(c->set);
     uint8_t *none = malloc(fcast_indicator_set_size(c->set) * S + 1);
     if (!none) return cli_refuse(COMMAND, CLI_EXIT_MEMORY, "out of memory (short-series flags)");
+    const char *names[N_ROLES];
+    const double *values[N_ROLES];
+    fcast_columns cols = {gather_columns(c->t, pc, names, values), names, values};
     int rc = 0;
-    if (fcast_indicator_set_compute(c->set, opt, S, fcast_table_indptr(c->t), fcast_table_values(c->t), c->outs,
-                                    n_cols, none) != FC_OK)
-        rc = fail_compute();
+    if (fcast_indicator_set_compute_columns(c->set, opt, S, fcast_table_indptr(c->t), &cols, c->outs, n_cols,
+                                            none) != FC_OK)
+        rc = fail_missing(data, pc);
     if (!rc) rc = report_short(c, data, opt->nan, none);
     free(none);
     if (!rc && fcast_write_file(out_path, write_body, c) != FC_OK) rc = cli_fail(COMMAND);
@@ -144,18 +189,37 @@ static int alloc_outputs(output_ctx *c) {
     return c->outs ? 0 : cli_refuse(COMMAND, CLI_EXIT_MEMORY, "out of memory (output columns)");
 }
 
+/* Whether the specs read any price but the close, or a flag renamed one:
+ * then the file's other columns are kept (fcast_table_read_prices). */
+static int needs_columns(const fcast_indicator_set *set, const price_columns *pc) {
+    if (pc->renamed) return 1;
+    for (size_t j = 0; j < fcast_indicator_set_size(set); j++)
+        for (size_t i = 0; fcast_indicator_set_input(set, j, i); i++)
+            if (strcmp(fcast_indicator_set_input(set, j, i), "close")) return 1;
+    return 0;
+}
+
+/* Close-only specs read y as before; a file without y (open, high, low,
+ * close, ...) is read with its columns. */
+static fc_status read_data(const char *data, int columns, fcast_table **t) {
+    if (columns) return fcast_table_read_prices(data, t);
+    fc_status st = fcast_table_read_csv(data, t);
+    if (st == FC_OK || !strstr(fc_last_error(), "missing column 'y'")) return st;
+    return fcast_table_read_prices(data, t);
+}
+
 static int run(const char *data, const char *out_path, const fcast_indicator_set *set,
-               const fcast_indicator_options *opt) {
+               const fcast_indicator_options *opt, const price_columns *pc) {
     fcast_table *t = NULL;
     output_ctx c = {NULL, set, NULL};
     const fcast_path_use files[] = {{"--data", data, FCAST_PATH_IN, 0, NULL},
                                     {"--out", out_path, FCAST_PATH_OUT_STDOUT, 0, NULL}};
     fc_status st = fcast_paths_check(files, 2);   /* before any work */
-    if (st == FC_OK) st = fcast_table_read_csv(data, &t);
+    if (st == FC_OK) st = read_data(data, needs_columns(set, pc), &t);
     int rc = st == FC_OK ? 0 : cli_fail(COMMAND);
     c.t = t;
     if (!rc) rc = alloc_outputs(&c);
-    if (!rc) rc = compute_and_write(&c, opt, data, out_path);
+    if (!rc) rc = compute_and_write(&c, opt, data, out_path, pc);
     for (size_t k = 0; c.outs && k < fcast_indicator_set_n_columns(set); k++) free(c.outs[k]);
     free(c.outs);
     fcast_table_free(t);
@@ -193,16 +257,35 @@ static int parse_flags(const char *nan, const char *ind, long threads, fcast_ind
     return 0;
 }
 
+/* --list, or the flags every run needs. */
+static int check_required(int list, const char *data, const char *ind, const char *out_path) {
+    if (list) return 0;
+    const char *missing = !data ? "--data" : !ind ? "--ind" : !out_path ? "--out" : NULL;
+    if (!missing) return 0;
+    return cli_refuse(COMMAND, CLI_EXIT_USAGE, "%s is required (or --list, to list TA-Lib's functions)", missing);
+}
+
 int cmd_quant_indicators(int argc, char **argv, int first) {
     const char *data = NULL, *ind = NULL, *out_path = NULL, *nan = "poison", *device = NULL;
     long threads = 0;
-    int verbose = 0;
+    int verbose = 0, list = 0;
+    price_columns pc = {{"open", "high", "low", "close", "volume", "periods"}, 0};
+    const char *named[N_ROLES] = {NULL};
     arg_spec args[] = {
-        {"data", ARG_IN, &data, "FILE", "long CSV with unique_id, ds, y (empty y = missing)", 1, 0},
+        {"data", ARG_IN, &data, "FILE",
+         "long CSV: unique_id, ds and y (the close), or open, high, low, close, volume (empty = missing)", 0, 0},
         {"ind", ARG_STR, &ind, "SPECS",
-         "indicators, e.g. sma:20,rsi:14,bbands:20:2,macd:12:26:9 (name[:p1[:p2...]], TA-Lib's defaults)", 1, 0},
+         "indicators, e.g. sma:20,rsi:14,atr:14,stoch:5:3:0:3:0,cdlengulfing (name[:p1[:p2...]], TA-Lib's "
+         "names, parameter order and defaults; --list lists them)", 0, 0},
         {"out", ARG_OUT, &out_path, "FILE",
-         "output CSV: unique_id, ds, one column per output; - for standard output", 1, 0},
+         "output CSV: unique_id, ds, one column per output; - for standard output", 0, 0},
+        {"list", ARG_FLAG, &list, NULL, "list TA-Lib's functions: inputs, parameters, defaults, outputs", 0, 0},
+        {"open", ARG_STR, &named[0], "COL", "the column of the open prices (default: open)", 0, 0},
+        {"high", ARG_STR, &named[1], "COL", "the column of the highs (default: high)", 0, 0},
+        {"low", ARG_STR, &named[2], "COL", "the column of the lows (default: low)", 0, 0},
+        {"close", ARG_STR, &named[3], "COL", "the column of the closes, e.g. adj_close (default: close, else y)", 0, 0},
+        {"volume", ARG_STR, &named[4], "COL", "the column of the volumes (default: volume)", 0, 0},
+        {"periods", ARG_STR, &named[5], "COL", "MAVP's column of periods (default: periods)", 0, 0},
         {"nan", ARG_STR, &nan, "POLICY", "poison (TA-Lib's behaviour, default) or restart (after each gap)", 0, 0},
         {"threads", ARG_INT, &threads, "N", "threads (default: all cores)", 0, 0},
         {"device", ARG_STR, &device, "DEV", DEVICE_FLAG_HELP, 0, 0},
@@ -210,10 +293,14 @@ int cmd_quant_indicators(int argc, char **argv, int first) {
         {NULL, 0, NULL, NULL, NULL, 0, 0},
     };
     int rc = args_parse(COMMAND,
-                        "SMA, EMA, WMA, BBANDS, RSI, MACD, MOM, ROC, STDDEV and a rolling z-score over every "
-                        "series, with TA-Lib's values (docs/quant-indicators.md).",
+                        "Any of TA-Lib's 201 functions over every series, with TA-Lib's values "
+                        "(docs/quant-indicators.md).",
                         args, argc, argv, first);
     if (rc) return args_exit(rc);
+    if (list) return cli_ta_list(stdout) ? cli_fail(COMMAND) : 0;
+    if ((rc = check_required(list, data, ind, out_path)) != 0) return rc;
+    for (int r = 0; r < N_ROLES; r++)
+        if (named[r]) pc.column[r] = named[r], pc.renamed = 1;
     fcast_indicator_options opt = {FCAST_NAN_POISON, 0, NULL};
     fcast_indicator_set *set = NULL;
     if ((rc = parse_flags(nan, ind, threads, &opt, &set)) != 0) {
@@ -229,7 +316,7 @@ int cmd_quant_indicators(int argc, char **argv, int first) {
     }
     if (verbose) fprintf(stderr, "%s\n", fcast_device_note(dev));
     opt.device = dev;
-    rc = run(data, out_path, set, &opt);
+    rc = run(data, out_path, set, &opt, &pc);
     fcast_device_free(dev);
     fcast_indicator_set_free(set);
     return rc;

@@ -79,6 +79,60 @@ fc_status fcast_indicator_set_compute(const fcast_indicator_set *s, const fcast_
                                       size_t n_series, const int64_t *indptr, const double *values,
                                       double *const *outs, size_t n_outs, uint8_t *too_short);
 
+/* Any of TA-Lib's functions in a set ("atr:14,adx,stoch:5:3:0:3:0,
+ * cdlengulfing": TA-Lib's names and parameter order, its defaults for the
+ * rest; `fcast quant indicators --list` lists them) reads the columns
+ * TA-Lib's abstract API names for it (open, high, low, close, volume; MAVP
+ * also periods): cols->names[i] names cols->values[i] (indptr[n_series]
+ * values each, NaN where missing). The engine's own specs (sma, ema, wma,
+ * bbands, rsi, macd, mom, roc, stddev, zscore) read the close.
+ * fcast_indicator_set_compute is this with one column, the close. */
+typedef struct {
+    size_t n;
+    const char *const *names;
+    const double *const *values;
+} fcast_columns;
+fc_status fcast_indicator_set_compute_columns(const fcast_indicator_set *s, const fcast_indicator_options *o,
+                                              size_t n_series, const int64_t *indptr, const fcast_columns *cols,
+                                              double *const *outs, size_t n_outs, uint8_t *too_short);
+/* One spec, fcast_indicator's or any of TA-Lib's, over its inputs in
+ * TA-Lib's order (fcast_ta_describe's inputs: high, low, close for "atr";
+ * the close alone for "sma"), n_inputs of them, each indptr[n_series]
+ * values in fcast_indicator_grouped's layout; outs[k] for k < n_outs, the
+ * function's outputs in TA-Lib's order. */
+fc_status fcast_indicator_inputs(const char *spec, size_t n_series, const int64_t *indptr,
+                                 const double *const *inputs, size_t n_inputs, double *const *outs, size_t n_outs);
+/* Input i of spec j: the column it reads ("high"), NULL past the end. */
+const char *fcast_indicator_set_input(const fcast_indicator_set *s, size_t j, size_t i);
+/* 1 when column c holds whole numbers (patterns' -100/0/100, indices). */
+int fcast_indicator_set_column_is_integer(const fcast_indicator_set *s, size_t c);
+/* TA-Lib's functions as JSON, as talib.abstract describes them: an array of
+ * {"name", "group", "display_name", "inputs": [{"role", "column"}],
+ * "parameters": [{"name", "type" ("integer", "real", "matype"),
+ * "default", "min", "max"}], "outputs": [...], "integer_outputs": [...],
+ * "lookback" (at the defaults), "unstable_period", "available"}. Static. */
+const char *fcast_ta_functions_json(void);
+/* The same, function by function (i < fcast_ta_count()), for C callers. */
+#define FCAST_TA_MAX_INPUTS 5
+#define FCAST_TA_MAX_PARAMS 8
+#define FCAST_TA_MAX_OUTPUTS 4
+typedef struct {
+    const char *name, *group, *display_name;
+    size_t n_inputs;
+    const char *inputs[FCAST_TA_MAX_INPUTS];        /* the columns read: "high", "close", "periods" */
+    size_t n_params;
+    const char *param_names[FCAST_TA_MAX_PARAMS];
+    const char *param_types[FCAST_TA_MAX_PARAMS];   /* "integer", "real", "matype" */
+    double param_defaults[FCAST_TA_MAX_PARAMS], param_min[FCAST_TA_MAX_PARAMS], param_max[FCAST_TA_MAX_PARAMS];
+    size_t n_outputs;
+    const char *outputs[FCAST_TA_MAX_OUTPUTS];
+    unsigned integer_outputs;                       /* bit k: output k holds whole numbers */
+    size_t lookback;                                /* at the defaults */
+    int unstable_period, available;
+} fcast_ta_info;
+size_t fcast_ta_count(void);
+fc_status fcast_ta_describe(size_t i, fcast_ta_info *out);
+
 typedef enum { FCAST_PUT = 0, FCAST_CALL = 1 } fcast_option_type;
 
 /* n options on a stock with a continuous dividend yield, one value per
@@ -242,6 +296,17 @@ const double *fcast_table_values(const fcast_table *t);
  * 09:30:00", "17") into buf, cap >= 48. */
 fc_status fcast_table_ds_text(const fcast_table *t, size_t row, char *buf, size_t cap);
 void fcast_table_free(fcast_table *t);
+/* The same, keeping the file's other columns (open, high, low, close,
+ * volume, ...: numbers, an empty cell missing) for TA-Lib's functions, y
+ * optional: without a y column the close stands for it in
+ * fcast_table_values. */
+fc_status fcast_table_read_prices(const char *path, fcast_table **out);
+/* The columns besides unique_id, ds and y (0 from fcast_table_read_csv). */
+size_t fcast_table_n_columns(const fcast_table *t);
+const char *fcast_table_column_name(const fcast_table *t, size_t k);
+/* Column `name` (fcast_table_indptr's layout, NaN where missing), NULL if
+ * the file has none. */
+const double *fcast_table_column(const fcast_table *t, const char *name);
 
 /* Backtests of a trading rule over a grid of its parameters, as `fcast
  * quant backtest` runs them (docs/quant-analytics.md): a position decided

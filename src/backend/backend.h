@@ -56,6 +56,7 @@ struct fc_mc_spec;
 struct fc_mc_sums;
 struct fc_ind_plan;
 struct fc_ind_seg;
+struct fc_ta_job;   /* kernels/ta/ta_segment.h */
 /* Types of the optional data entries, in kernels/window_load.h. */
 struct fc_window_pos;
 struct fc_window_data;

@@ -61,6 +61,11 @@ const fc_ta_func *fc_ta_at(size_t i);
 /* By name, case-insensitive ("atr", "CDLDOJI"); NULL if TA-Lib has none. */
 const fc_ta_func *fc_ta_find(const char *name);
 
+/* Bit k: output k of f is a bar's index in its series (MAXINDEX, MININDEX,
+ * MINMAXINDEX), counted from the series' first row as TA-Lib's Python
+ * package counts them (leading NaNs included). */
+unsigned fc_ta_index_outputs(const fc_ta_func *f);
+
 /* Fills par[0..n_params) from given[0..n_given) in TA-Lib's order, the
  * defaults for the rest; checks types (integers whole) and ranges. Errors
  * name the function, the parameter and the range. */
@@ -81,5 +86,24 @@ int fc_ta_lookback(const fc_ta_func *f, const double *par);
 fc_status fc_ta_compute(const fc_ta_func *f, const double *par, const double *const *in,
                         const uint8_t *mask, const size_t *offsets, size_t n_series,
                         const fc_ind_options *opt, double *const *out, uint8_t *no_output);
+
+/* A function with its parameters, as `--ind atr:14` names it. */
+typedef struct {
+    const fc_ta_func *f;
+    double par[FC_TA_MAX_PARAMS];
+    int n_given;                      /* parameters written in the spec */
+    char text[FC_IND_LABEL_CAP];      /* "atr:14": lower-case name, the given parameters */
+    char label[FC_IND_LABEL_CAP];     /* "atr_14": the column prefix */
+} fc_ta_spec;
+
+/* Parses "name[:p1[:p2...]]" (name case-insensitive, TA-Lib's parameter
+ * order, TA-Lib's defaults for the rest). Errors quote the spec:
+ * "'atr:0': ATR: timeperiod must be in [1, 100000], got 0". FC_ERR_INVALID
+ * with "unknown" in the message when TA-Lib has no such function. */
+fc_status fc_ta_spec_parse(const char *text, fc_ta_spec *out);
+
+/* Column name of output k: the label, plus "_" and TA-Lib's output name
+ * when there are several ("stoch_slowk"). */
+void fc_ta_spec_column(const fc_ta_spec *s, int k, char *buf, size_t cap);
 
 #endif

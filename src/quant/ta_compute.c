@@ -1,77 +1,88 @@
 /* fc_ta_compute (quant/ta.h): each series split into segments (after its
  * leading missing bars; under RESTART, between missing bars), each segment
- * longer than the lookback run through the function's body, in parallel
- * over series. */
+ * longer than the lookback run through the function's body
+ * (kernels/ta/ta_segment.h): on the CPU's threads, or one per GPU thread on
+ * a backend with a ta_segments entry. */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend.h"
 #include "core/error.h"
+#include "kernels/ta/ta_segment.h"
 #include "quant/ta.h"
 
 /* A bar is missing when the mask says so or any input is NaN there. */
-static int missing(const fc_ta_func *f, const double *const *in, const uint8_t *mask, size_t r) {
+static int missing(const fc_ta_job *j, const uint8_t *mask, size_t r) {
     if (mask && !mask[r]) return 1;
-    for (int i = 0; i < f->desc.n_inputs; i++)
-        if (isnan(in[i][r])) return 1;
+    for (int i = 0; i < j->n_inputs; i++)
+        if (isnan(j->in[i][r])) return 1;
     return 0;
 }
 
-typedef struct {
-    const fc_ta_func *f;
-    const double *par;
-    const double *const *in;
-    const uint8_t *mask;
-    double *const *out;
-    int lookback;
-    fc_nan_policy nan;
-} ta_job;
-
-/* Runs the body on rows [from, to) of the arrays; the inputs are the
- * callers' rows, or (with a mask) copies in `masked` with NaN at masked rows. */
-static int run_segment(const ta_job *j, size_t from, size_t to, double *work, double *masked) {
-    int n = (int)(to - from);
-    if (n <= j->lookback) return 0;
-    fc_ta_call c;
-    memset(&c, 0, sizeof c);
-    c.n = n;
-    c.par = j->par;
-    c.work = work;
-    for (int i = 0; i < j->f->desc.n_inputs; i++) {
-        if (j->mask) {
-            double *copy = masked + (size_t)i * (size_t)n;
-            for (int t = 0; t < n; t++) copy[t] = j->mask[from + t] ? j->in[i][from + t] : NAN;
-            c.in[i] = copy;
-        } else {
-            c.in[i] = j->in[i] + from;
-        }
+/* Appends the segments of series [lo, hi) to seg (room: hi - lo + 1). */
+static size_t series_segments(const fc_ta_job *j, const uint8_t *mask, fc_nan_policy nan, size_t lo, size_t hi,
+                              fc_ta_seg *seg) {
+    size_t n = 0, r = lo;
+    while (r < hi && missing(j, mask, r)) r++;
+    if (nan == FC_NAN_POISON) {
+        if (r < hi) seg[n++] = (fc_ta_seg){r, hi - r, lo};
+        return n;
     }
-    for (int k = 0; k < j->f->desc.n_outputs; k++) c.out[k] = j->out[k] + from;
-    j->f->impl->compute(&c);
-    return 1;
-}
-
-static void fill_nan(const ta_job *j, size_t from, size_t to) {
-    for (int k = 0; k < j->f->desc.n_outputs; k++)
-        for (size_t r = from; r < to; r++) j->out[k][r] = NAN;
-}
-
-/* One series, rows [lo, hi); returns whether any value came out. */
-static int run_series(const ta_job *j, size_t lo, size_t hi, double *work, double *masked) {
-    fill_nan(j, lo, hi);
-    size_t r = lo;
-    while (r < hi && missing(j->f, j->in, j->mask, r)) r++;
-    if (j->nan == FC_NAN_POISON) return run_segment(j, r, hi, work, masked);
-    int any = 0;
     while (r < hi) {
         size_t end = r;
-        while (end < hi && !missing(j->f, j->in, j->mask, end)) end++;
-        any |= run_segment(j, r, end, work, masked);
+        while (end < hi && !missing(j, mask, end)) end++;
+        seg[n++] = (fc_ta_seg){r, end - r, lo};
         r = end;
-        while (r < hi && missing(j->f, j->in, j->mask, r)) r++;
+        while (r < hi && missing(j, mask, r)) r++;
     }
-    return any;
+    return n;
+}
+
+/* With a mask, the inputs as copies holding NaN at masked rows, so that the
+ * bodies (and a GPU) see one kind of missing value. */
+static fc_status apply_mask(fc_ta_job *j, const uint8_t *mask, double **copies) {
+    for (int i = 0; i < j->n_inputs; i++) {
+        copies[i] = fc_malloc((j->row0 + j->n_rows + 1) * sizeof(double), "masked indicator input");
+        if (!copies[i]) return FC_ERR_MEMORY;
+        for (size_t r = j->row0; r < j->row0 + j->n_rows; r++) copies[i][r] = mask[r] ? j->in[i][r] : NAN;
+        j->in[i] = copies[i];
+    }
+    return FC_OK;
+}
+
+static void fill_nan(const fc_ta_job *j) {
+    for (int k = 0; k < j->n_outputs; k++)
+        for (size_t r = j->row0; r < j->row0 + j->n_rows; r++) j->out[k][r] = NAN;
+}
+
+/* The CPU: segments over the threads, longest first, scratch per thread. */
+static fc_status run_on_cpu(const fc_ta_job *j, int threads) {
+    size_t longest = 0;
+    for (size_t s = 0; s < j->n_seg; s++)
+        if (j->seg[s].len > longest) longest = j->seg[s].len;
+    size_t scratch_len = longest * (size_t)j->work + 1;
+    int failed = 0;
+    fill_nan(j);
+#pragma omp parallel num_threads(threads) if (j->n_seg > 1)
+    {
+        double *work = malloc(scratch_len * sizeof *work);
+        if (!work) {
+#pragma omp atomic write
+            failed = 1;
+        }
+#pragma omp for schedule(dynamic, 4)
+        for (size_t s = 0; s < j->n_seg; s++)
+            if (work) fc_ta_segment_run(j, j->in, j->out, &j->seg[s], work);
+        free(work);
+    }
+    return failed ? fc_error(FC_ERR_MEMORY, "out of memory for %zu doubles of scratch", scratch_len) : FC_OK;
+}
+
+static int by_length_desc(const void *a, const void *b) {
+    size_t x = ((const fc_ta_seg *)a)->len, y = ((const fc_ta_seg *)b)->len;
+    return x < y ? 1 : x > y ? -1 : 0;
 }
 
 static fc_status check_call(const fc_ta_func *f, const double *const *in, const size_t *offsets,
@@ -88,34 +99,55 @@ static fc_status check_call(const fc_ta_func *f, const double *const *in, const 
     return FC_OK;
 }
 
+static fc_ta_job make_job(const fc_ta_func *f, const double *par, const double *const *in, double *const *out,
+                          const size_t *offsets, size_t n_series) {
+    fc_ta_job j;
+    memset(&j, 0, sizeof j);
+    j.id = f->impl->id;
+    j.work = f->impl->work;
+    j.n_inputs = f->desc.n_inputs;
+    j.n_outputs = f->desc.n_outputs;
+    j.lookback = f->impl->lookback(par);
+    j.index_outputs = fc_ta_index_outputs(f);
+    for (int i = 0; i < f->desc.n_params; i++) j.par[i] = par[i];
+    for (int i = 0; i < j.n_inputs; i++) j.in[i] = in[i];
+    for (int k = 0; k < j.n_outputs; k++) j.out[k] = out[k];
+    j.row0 = n_series ? offsets[0] : 0;
+    j.n_rows = n_series ? offsets[n_series] - offsets[0] : 0;
+    return j;
+}
+
+/* no_output[s]: no segment of series s longer than the lookback. */
+static void report_outputs(const fc_ta_job *j, const size_t *offsets, size_t n_series, uint8_t *no_output) {
+    if (!no_output) return;
+    for (size_t s = 0; s < n_series; s++) no_output[s] = 1;
+    for (size_t i = 0, s = 0; i < j->n_seg; i++) {
+        while (s + 1 < n_series && j->seg[i].begin >= offsets[s + 1]) s++;
+        if (j->seg[i].len > (size_t)j->lookback) no_output[s] = 0;
+    }
+}
+
 fc_status fc_ta_compute(const fc_ta_func *f, const double *par, const double *const *in,
                         const uint8_t *mask, const size_t *offsets, size_t n_series,
                         const fc_ind_options *opt, double *const *out, uint8_t *no_output) {
     FC_TRY(check_call(f, in, offsets, n_series, out));
     fc_ind_options o = {FC_NAN_POISON, 0, -1, NULL};   /* fc_ind_options_default() */
     if (opt) o = *opt;
-    ta_job j = {f, par, in, mask, out, f->impl->lookback(par), o.nan};
-    size_t longest = 0;
-    for (size_t s = 0; s < n_series; s++)
-        if (offsets[s + 1] - offsets[s] > longest) longest = offsets[s + 1] - offsets[s];
-    size_t per_thread = longest * ((size_t)f->impl->work + (mask ? FC_TA_MAX_INPUTS : 0)) + 1;
-    int failed = 0;
-#pragma omp parallel num_threads(o.threads > 0 ? o.threads : omp_get_max_threads()) if (n_series > 1)
-    {
-        double *scratch = malloc(per_thread * sizeof *scratch);
-        if (!scratch) {
-#pragma omp atomic write
-            failed = 1;
-        }
-#pragma omp for schedule(dynamic, 4)
-        for (size_t s = 0; s < n_series; s++) {
-            if (!scratch) continue;
-            int any = run_series(&j, offsets[s], offsets[s + 1], scratch,
-                                 scratch + longest * (size_t)f->impl->work);
-            if (no_output) no_output[s] = (uint8_t)!any;
-        }
-        free(scratch);
+    fc_ta_job j = make_job(f, par, in, out, offsets, n_series);
+    double *copies[FC_TA_MAX_INPUTS] = {0};
+    fc_ta_seg *seg = fc_malloc((j.n_rows + n_series + 1) * sizeof *seg, "indicator segments");
+    fc_status st = seg ? FC_OK : FC_ERR_MEMORY;
+    if (st == FC_OK && mask) st = apply_mask(&j, mask, copies);
+    if (st == FC_OK) {
+        for (size_t s = 0; s < n_series; s++)
+            j.n_seg += series_segments(&j, NULL, o.nan, offsets[s], offsets[s + 1], seg + j.n_seg);
+        j.seg = seg;
+        report_outputs(&j, offsets, n_series, no_output);   /* segments still in series order */
+        qsort(seg, j.n_seg, sizeof *seg, by_length_desc);    /* long ones first: threads end together */
+        if (o.backend && o.backend->ta_segments) st = o.backend->ta_segments(o.backend, &j);
+        else st = run_on_cpu(&j, o.threads > 0 ? o.threads : omp_get_max_threads());
     }
-    if (failed) return fc_error(FC_ERR_MEMORY, "%s: out of memory for %zu bars of scratch", f->desc.name, per_thread);
-    return FC_OK;
+    for (int i = 0; i < FC_TA_MAX_INPUTS; i++) free(copies[i]);
+    free(seg);
+    return st == FC_OK ? FC_OK : fc_error_wrap(st, "%s: ", f->desc.name);
 }

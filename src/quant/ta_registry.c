@@ -17,19 +17,12 @@ static fc_ta_func registry[] = {
 };
 #define REGISTRY_COUNT (sizeof registry / sizeof registry[0])
 
-static const fc_ta_impl *const groups[] = {
-    fc_ta_impl_overlap, fc_ta_impl_momentum_a, fc_ta_impl_momentum_b, fc_ta_impl_volume,
-    fc_ta_impl_volatility, fc_ta_impl_price, fc_ta_impl_cycle, fc_ta_impl_statistic,
-    fc_ta_impl_math, fc_ta_impl_pattern_a, fc_ta_impl_pattern_b,
-};
-
 static pthread_once_t joined = PTHREAD_ONCE_INIT;
 
 static void join_bodies(void) {
-    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
-        for (const fc_ta_impl *e = groups[g]; e->name; e++)
-            for (size_t i = 0; i < REGISTRY_COUNT; i++)
-                if (!strcmp(registry[i].desc.name, e->name)) registry[i].impl = e;
+    for (const fc_ta_impl *e = fc_ta_impls; e->name; e++)
+        for (size_t i = 0; i < REGISTRY_COUNT; i++)
+            if (!strcmp(registry[i].desc.name, e->name)) registry[i].impl = e;
 }
 
 size_t fc_ta_count(void) { return REGISTRY_COUNT; }
@@ -44,6 +37,12 @@ const fc_ta_func *fc_ta_find(const char *name) {
     for (size_t i = 0; i < REGISTRY_COUNT; i++)
         if (!strcasecmp(registry[i].desc.name, name)) return &registry[i];
     return NULL;
+}
+
+unsigned fc_ta_index_outputs(const fc_ta_func *f) {
+    size_t len = strlen(f->desc.name);
+    int is_index = len > 5 && !strcmp(f->desc.name + len - 5, "INDEX");
+    return is_index ? (1u << f->desc.n_outputs) - 1u : 0u;
 }
 
 static void format_limit(double v, char *buf, size_t cap) {

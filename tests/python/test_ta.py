@@ -164,10 +164,10 @@ def test_default_lookbacks_are_talibs(name, spec):
     assert int(np.isnan(first).sum()) == lookbacks().loc[spec, "lookback"]
 
 
-def test_matype_other_than_sma_is_not_implemented():
+def test_matype_takes_talibs_moving_averages():
     x = dax(100)
-    with pytest.raises(NotImplementedError, match="matype=1"):
-        ta.BBANDS(x, 20, matype=1)
+    np.testing.assert_array_equal(ta.BBANDS(x, 20, matype=ta.MA_Type.EMA)[1], ta.EMA(x, 20))
+    np.testing.assert_array_equal(ta.BBANDS(x, 20, matype=1)[1], ta.EMA(x, 20))
 
     class MAType:   # talib.MA_Type.SMA is an enum member of value 0
         value = 0
@@ -192,17 +192,18 @@ def test_pandas_series_in_and_out():
 
 
 def x_address_passed(monkeypatch, call):
-    """The address of the x buffer that call() gives to fcast_indicator: a
-    spy replaces the function on the library object (looked up at each
-    call) and records where x points, then calls the real function."""
+    """The address of the input buffer that call() gives to
+    fcast_indicator_inputs: a spy replaces the function on the library
+    object (looked up at each call) and records where the first input
+    points, then calls the real function."""
     seen = []
-    real = _lib.lib.fcast_indicator
+    real = _lib.lib.fcast_indicator_inputs
 
-    def spy(spec, x, n, outs, n_outs):
-        seen.append(ctypes.cast(x, ctypes.c_void_p).value)
-        return real(spec, x, n, outs, n_outs)
+    def spy(spec, rows, indptr, ins, n_in, outs, n_out):
+        seen.append(ctypes.cast(ins[0], ctypes.c_void_p).value)
+        return real(spec, rows, indptr, ins, n_in, outs, n_out)
 
-    monkeypatch.setattr(_lib.lib, "fcast_indicator", spy)
+    monkeypatch.setattr(_lib.lib, "fcast_indicator_inputs", spy)
     out = call()
     monkeypatch.undo()
     assert len(seen) == 1
@@ -252,7 +253,7 @@ def test_bad_arguments_are_value_errors_naming_them():
     with pytest.raises(ValueError) as info:
         ta.SMA(x, 0)
     assert isinstance(info.value, fcast.FcastValueError) and info.value.status_name == "FC_ERR_INVALID"
-    assert str(info.value) == "SMA(timeperiod=0): fcast_indicator: spec 'sma:0': period must be >= 1"
+    assert str(info.value) == "SMA(timeperiod=0): fcast_indicator_inputs: spec 'sma:0': period must be >= 1"
     with pytest.raises(fcast.FcastValueError, match=r"RSI\(timeperiod=1\): .*period must be >= 2"):
         ta.RSI(x, 1)
     with pytest.raises(ValueError, match="period must be <= 100000"):
@@ -263,17 +264,31 @@ def test_bad_arguments_are_value_errors_naming_them():
         ta.BBANDS(x, 20, float("inf"))
     with pytest.raises(TypeError, match="timeperiod must be an integer"):
         ta.SMA(x, 2.5)
-    with pytest.raises(ValueError, match="one-dimensional"):
-        ta.SMA(x.reshape(10, 10), 5)
+    with pytest.raises(ValueError, match="one- or two-dimensional"):
+        ta.SMA(x.reshape(2, 5, 10), 5)
+    with pytest.raises(ValueError, match="the inputs must have the same length"):
+        ta.ATR(x, x, x[:50])
+    with pytest.raises(TypeError, match="missing a required argument: 'close'"):
+        ta.ATR(x, x)
 
 
-def test_talib_functions_fcast_lacks_are_absent():
-    with pytest.raises(AttributeError, match="TA-Lib's ADX is not implemented"):
-        ta.ADX
-    assert not hasattr(ta, "STOCH") and not hasattr(ta, "CDLDOJI")
+def test_names_talib_lacks_are_absent():
+    with pytest.raises(AttributeError, match="has no attribute 'NOT_A_FUNCTION'"):
+        ta.NOT_A_FUNCTION
     with pytest.raises(ImportError):
-        from fcast.ta import ATR  # noqa: F401
-    assert sorted(ta.__all__) == sorted(TALIB_SIGNATURES)
+        from fcast.ta import atr  # noqa: F401   (TA-Lib's names are upper case)
+    assert set(TALIB_SIGNATURES) <= set(ta.__all__)
+
+
+def test_two_dimensional_inputs_compute_every_row():
+    x = dax(600).reshape(3, 200)
+    got = ta.ATR(x + 1, x - 1, x, 5)
+    assert got.shape == x.shape
+    for r in range(3):
+        np.testing.assert_array_equal(got[r], ta.ATR(x[r] + 1, x[r] - 1, x[r], 5))
+    bands = ta.BBANDS(x, 10)
+    assert len(bands) == 3 and all(b.shape == x.shape for b in bands)
+    np.testing.assert_array_equal(bands[0][1], ta.BBANDS(x[1], 10)[0])
 
 
 def test_signatures_match_talib_inventory():
@@ -291,9 +306,10 @@ def test_signatures_match_talib_inventory():
     with open(os.path.join(FIXTURES, "talib", "functions.json")) as f:
         inventory = {d["name"]: d for d in json.load(f)["functions"]}
     assert len(inventory) == 201
-    for name in fta.__all__:
+    for name in fta.get_functions():
         params = list(inspect.signature(getattr(fta, name)).parameters.values())
         theirs = inventory[name]["parameters"]
-        assert [p.name for p in params[1:]] == list(theirs), name
-        for p in params[1:]:
+        n_inputs = sum(1 if isinstance(v, str) else len(v) for v in inventory[name]["inputs"].values())
+        assert [p.name for p in params[n_inputs:]] == list(theirs), name
+        for p in params[n_inputs:]:
             assert p.default == theirs[p.name], (name, p.name, p.default, theirs[p.name])

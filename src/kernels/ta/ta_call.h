@@ -23,8 +23,8 @@
  * and sum is rounded on its own, as in TA-Lib).
  *
  * Each group header ends with its list, X(NAME, name, work) per function,
- * which quant/ta_<group>.c turns into the group's table of entries and
- * CUDA into a kernel's dispatch. Helpers private to a header carry its
+ * which kernels/ta/ta_all.h turns into ids and the dispatch the CPU and
+ * CUDA share, and quant/ta_impl.c into the table of entries. Helpers private to a header carry its
  * group's prefix (fc_ta_ovl_..., fc_ta_mom_...), as every header can be
  * included into one translation unit. */
 #ifndef FC_KERNELS_TA_CALL_H
@@ -53,9 +53,10 @@ typedef struct {
     fc_ta_compute_fn compute;
     fc_ta_lookback_fn lookback;
     int work;                   /* doubles of scratch per bar */
+    int id;                     /* kernels/ta/ta_all.h's fc_ta_id: fc_ta_dispatch's key */
 } fc_ta_impl;
 
-#define FC_TA_IMPL_ENTRY(NAME, name, work) {#NAME, fc_ta_##name, fc_ta_##name##_lookback, work},
+#define FC_TA_IMPL_ENTRY(NAME, name, work) {#NAME, fc_ta_##name, fc_ta_##name##_lookback, work, FC_TA_ID_##NAME},
 
 /* TA-Lib's parameter as an int (parameters arrive as whole doubles). */
 FC_HD int fc_ta_int(double v) { return (int)v; }

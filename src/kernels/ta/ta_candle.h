@@ -76,15 +76,59 @@ FC_HD double fc_ta_candle_average(int which, double sum, const double *o, const 
     return s.factor * avg / (s.range == FC_TA_RANGE_SHADOWS ? 2.0 : 1.0);
 }
 
+/* TA-Lib's min and max macros, a < b ? a : b and a > b ? a : b: unlike
+ * fmin and fmax they return b when either is NaN (the argument order is
+ * TA-Lib's at each call, so NaN inputs give TA-Lib's answers). */
+FC_HD double fc_ta_candle_min(double a, double b) { return a < b ? a : b; }
+FC_HD double fc_ta_candle_max(double a, double b) { return a > b ? a : b; }
+
 /* TA_REALBODYGAPUP/DOWN: the body of candle a lies wholly above/below b's. */
 FC_HD int fc_ta_body_gap_up(const double *o, const double *c, int a, int b) {
-    return fmin(o[a], c[a]) > fmax(o[b], c[b]);
+    return fc_ta_candle_min(o[a], c[a]) > fc_ta_candle_max(o[b], c[b]);
 }
 FC_HD int fc_ta_body_gap_down(const double *o, const double *c, int a, int b) {
-    return fmax(o[a], c[a]) < fmin(o[b], c[b]);
+    return fc_ta_candle_max(o[a], c[a]) < fc_ta_candle_min(o[b], c[b]);
 }
 /* TA_CANDLEGAPUP/DOWN: candle a's range lies wholly above/below b's. */
 FC_HD int fc_ta_candle_gap_up(const double *h, const double *l, int a, int b) { return l[a] > h[b]; }
 FC_HD int fc_ta_candle_gap_down(const double *h, const double *l, int a, int b) { return h[a] < l[b]; }
+
+/* A setting's running total, TA-Lib's way: the total that judges candle
+ * i - lag holds the ranges of the `period` candles before it, summed from
+ * 0.0 oldest first, and after each bar i it takes
+ * sum + (range(i - lag) - range(i - lag - period)), the difference first
+ * (the rounding of that order decides signals at the threshold's edge).
+ * With period 0 the total is unused (the threshold is the candle's own
+ * range), though it is still stepped as TA-Lib steps it. */
+typedef struct {
+    int which;      /* FC_TA_BODY_LONG ... */
+    int lag;        /* the total judges candle i - lag at bar i */
+    double sum;
+} fc_ta_candle_total;
+
+/* The total as it stands at bar `start` (the first bar computed). */
+FC_HD fc_ta_candle_total fc_ta_candle_total_at(int which, int lag, int start, const double *const *in) {
+    fc_ta_candle_total t;
+    t.which = which;
+    t.lag = lag;
+    t.sum = 0.0;
+    for (int k = start - lag - fc_ta_candle(which).period; k < start - lag; k++)
+        t.sum += fc_ta_candle_range(which, in[0], in[1], in[2], in[3], k);
+    return t;
+}
+
+/* TA_CANDLEAVERAGE of the total, for candle idx (the candle matters only
+ * with period 0). */
+FC_HD double fc_ta_candle_total_avg(const fc_ta_candle_total *t, const double *const *in, int idx) {
+    return fc_ta_candle_average(t->which, t->sum, in[0], in[1], in[2], in[3], idx);
+}
+
+/* After bar i: the newest candle in, the oldest out. */
+FC_HD void fc_ta_candle_total_step(fc_ta_candle_total *t, const double *const *in, int i) {
+    int newest = i - t->lag, oldest = newest - fc_ta_candle(t->which).period;
+    double add = fc_ta_candle_range(t->which, in[0], in[1], in[2], in[3], newest);
+    double drop = fc_ta_candle_range(t->which, in[0], in[1], in[2], in[3], oldest);
+    t->sum = t->sum + (add - drop);
+}
 
 #endif

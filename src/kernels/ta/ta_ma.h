@@ -14,7 +14,7 @@
 
 #include "kernels/ta/ta_call.h"
 
-#define FC_TA_MA_WORK 2   /* doubles per bar that fc_ta_ma may use */
+#define FC_TA_MA_WORK 2   /* doubles per bar that fc_ta_ma may use (HMA: 1) */
 
 enum {
     FC_TA_MA_SMA = 0, FC_TA_MA_EMA, FC_TA_MA_WMA, FC_TA_MA_DEMA, FC_TA_MA_TEMA,
@@ -110,19 +110,465 @@ FC_HD void fc_ta_wma_p(int p, const double *x, int n, double *out) {
     }
 }
 
+/* ----------------------------------------------------------------- DEMA */
+
+FC_HD int fc_ta_dema_p_lookback(int p) { return 2 * (p - 1); }
+
+/* TA_DEMA: 2*EMA1 - EMA2, both EMAs stepped together in one pass. EMA1 is
+ * seeded with the mean of x[0..p), EMA2 with the mean of EMA1's first p
+ * values (accumulated as EMA1 produces them). */
+FC_HD void fc_ta_dema_p(int p, const double *x, int n, double *out) {
+    int first = fc_ta_dema_p_lookback(p), t = 0;
+    double k = 2.0 / (double)(p + 1), sum = 0.0;
+    for (; t < p; t++) sum += x[t];
+    double e1 = sum / (double)p;
+    sum = e1;
+    for (int i = 1; i < p; i++) {
+        e1 = fma(x[t++] - e1, k, e1);
+        sum += e1;
+    }
+    double e2 = sum / (double)p;
+    fc_ta_nan(out, 0, first);
+    out[first] = 2.0 * e1 - e2;
+    for (; t < n; t++) {
+        e1 = fma(x[t] - e1, k, e1);
+        e2 = fma(e1 - e2, k, e2);
+        out[t] = 2.0 * e1 - e2;
+    }
+}
+
+/* ----------------------------------------------------------------- TEMA */
+
+FC_HD int fc_ta_tema_p_lookback(int p) { return 3 * (p - 1); }
+
+/* TA_TEMA: 3*EMA1 - 3*EMA2 + EMA3 in one pass, each EMA seeded with the
+ * mean of the first p values of the one below it. Period 1 is a copy. */
+FC_HD void fc_ta_tema_p(int p, const double *x, int n, double *out) {
+    if (p == 1) {
+        for (int t = 0; t < n; t++) out[t] = x[t];
+        return;
+    }
+    int first = fc_ta_tema_p_lookback(p), t = 0;
+    double k = 2.0 / (double)(p + 1), sum = 0.0;
+    for (; t < p; t++) sum += x[t];
+    double e1 = sum / (double)p;
+    sum = e1;
+    for (int i = 1; i < p; i++) {
+        e1 = fma(x[t++] - e1, k, e1);
+        sum += e1;
+    }
+    double e2 = sum / (double)p;
+    sum = e2;
+    for (int i = 1; i < p; i++) {
+        e1 = fma(x[t++] - e1, k, e1);
+        e2 = fma(e1 - e2, k, e2);
+        sum += e2;
+    }
+    double e3 = sum / (double)p;
+    fc_ta_nan(out, 0, first);
+    out[first] = e3 + (3.0 * e1 - 3.0 * e2);
+    for (; t < n; t++) {
+        e1 = fma(x[t] - e1, k, e1);
+        e2 = fma(e1 - e2, k, e2);
+        e3 = fma(e2 - e3, k, e3);
+        out[t] = e3 + (3.0 * e1 - 3.0 * e2);
+    }
+}
+
+/* ---------------------------------------------------------------- TRIMA */
+
+FC_HD int fc_ta_trima_p_lookback(int p) { return p - 1; }
+
+/* TA_TRIMA: the triangular weights 1,2,..,m,..,2,1 kept as a running
+ * numerator with two running half-window sums (the older half, which is
+ * subtracted, and the newer half, which is added), times 1/(sum of
+ * weights). Odd and even periods place the middle differently. */
+FC_HD void fc_ta_trima_p(int p, const double *x, int n, double *out) {
+    int h = p >> 1, odd = p & 1;
+    double factor = odd ? 1.0 / ((double)(h + 1) * (h + 1)) : 1.0 / ((double)h * (h + 1));
+    int trailing = 0, middle = odd ? h : h - 1, today = middle + h;
+    double num = 0.0, sub = 0.0, add = 0.0;
+    for (int i = middle; i >= trailing; i--) {
+        sub += x[i];
+        num += sub;
+    }
+    middle++;
+    for (int i = middle; i <= today; i++) {
+        add += x[i];
+        num += add;
+    }
+    fc_ta_nan(out, 0, p - 1);
+    double v = x[trailing++];
+    out[p - 1] = num * factor;
+    today++;
+    for (; today < n; today++) {
+        num -= sub;
+        sub -= v;
+        v = x[middle++];
+        sub += v;
+        if (odd) {
+            num += add;
+            add -= v;
+        } else {
+            add -= v;
+            num += add;
+        }
+        v = x[today];
+        add += v;
+        num += v;
+        v = x[trailing++];
+        out[today] = num * factor;
+    }
+}
+
+/* ----------------------------------------------------------------- KAMA */
+
+FC_HD int fc_ta_kama_p_lookback(int p) { return p == 1 ? 0 : p; }
+
+/* TA_KAMA: an EMA whose factor, ((er * (2/3 - 2/31)) + 2/31)^2, follows the
+ * efficiency ratio er = |x[t] - x[t-p]| / (sum of |1-bar changes| over
+ * the p bars), taken as 1 when the sum is (near) zero or not above the
+ * signed change. Seeded with x[p-1]; period 1 is a copy. */
+FC_HD void fc_ta_kama_p(int p, const double *x, int n, double *out) {
+    if (p == 1) {
+        for (int t = 0; t < n; t++) out[t] = x[t];
+        return;
+    }
+    const double slow = 2.0 / (30.0 + 1.0), diff = 2.0 / (2.0 + 1.0) - slow;
+    double roc_sum = 0.0;
+    for (int t = 0; t < p; t++) roc_sum += fabs(x[t] - x[t + 1]);
+    fc_ta_nan(out, 0, p);
+    double kama = x[p - 1], trailing = x[0];
+    for (int t = p; t < n; t++) {
+        double change = x[t] - x[t - p];
+        if (t > p) {
+            roc_sum -= fabs(trailing - x[t - p]);
+            roc_sum += fabs(x[t] - x[t - 1]);
+            trailing = x[t - p];
+        }
+        double er = (roc_sum <= change || fc_ta_is_zero(roc_sum)) ? 1.0 : fabs(change / roc_sum);
+        double sc = fma(er, diff, slow);
+        sc *= sc;
+        kama = fma(x[t] - kama, sc, kama);
+        out[t] = kama;
+    }
+}
+
+/* ----------------------------------------------------------------- MAMA */
+
+FC_HD int fc_ta_mama_p_lookback(void) { return 32; }
+
+/* One stage of TA-Lib's Hilbert transform for one parity of bars (TA-Lib
+ * keeps separate odd-bar and even-bar states): ring[3] of a*input values,
+ * the previous b*input term and the previous input. */
+typedef struct {
+    double ring[3], prev_term, prev_in;
+} fc_ta_ma_hilbert;
+
+FC_HD double fc_ta_ma_hilbert_step(fc_ta_ma_hilbert *h, int idx, double in, double adj) {
+    double ta = 0.0962 * in;
+    double v = -h->ring[idx];
+    h->ring[idx] = ta;
+    v += ta;
+    v -= h->prev_term;
+    h->prev_term = 0.5769 * h->prev_in;
+    v += h->prev_term;
+    h->prev_in = in;
+    return v * adj;
+}
+
+/* TA_MAMA (Ehlers' MESA adaptive MA): a 4-bar WMA smoother, the Hilbert
+ * transform of it (detrender, Q1, jI, jQ, on separate odd/even states),
+ * the phase change setting alpha between the limits, and the period
+ * adaptation. fama may be NULL. */
+FC_HD void fc_ta_mama_p(double fast, double slow, const double *x, int n, double *mama_out,
+                        double *fama_out) {
+    const double rad2deg = 180.0 / (4.0 * atan(1.0));
+    int first = fc_ta_mama_p_lookback(), today = 0, trailing = 0;
+    double wsub = x[0], wsum = x[0];
+    wsub += x[1];
+    wsum += x[1] * 2.0;
+    wsub += x[2];
+    wsum += x[2] * 3.0;
+    today = 3;
+    double trailing_v = 0.0, smoothed = 0.0;
+    for (int i = 0; i < 9; i++) {
+        double v = x[today++];
+        wsub += v;
+        wsub -= trailing_v;
+        wsum = fma(v, 4.0, wsum);
+        trailing_v = x[trailing++];
+        smoothed = wsum * 0.1;
+        wsum -= wsub;
+    }
+    (void)smoothed;
+    fc_ta_ma_hilbert det[2] = {{{0}, 0, 0}, {{0}, 0, 0}}, q1s[2] = {{{0}, 0, 0}, {{0}, 0, 0}};
+    fc_ta_ma_hilbert jis[2] = {{{0}, 0, 0}, {{0}, 0, 0}}, jqs[2] = {{{0}, 0, 0}, {{0}, 0, 0}};
+    int hidx = 0;
+    double period = 0.0, prev_i2 = 0.0, prev_q2 = 0.0, re = 0.0, im = 0.0;
+    double mama = 0.0, fama = 0.0, prev_phase = 0.0;
+    double i1_prev3[2] = {0.0, 0.0}, i1_prev2[2] = {0.0, 0.0}; /* [0]: even bars' I1, [1]: odd */
+    fc_ta_nan(mama_out, 0, first);
+    if (fama_out) fc_ta_nan(fama_out, 0, first);
+    for (; today < n; today++) {
+        double adj = fma(0.075, period, 0.54);
+        double v = x[today];
+        wsub += v;
+        wsub -= trailing_v;
+        wsum = fma(v, 4.0, wsum);
+        trailing_v = x[trailing++];
+        smoothed = wsum * 0.1;
+        wsum -= wsub;
+        int par = today % 2 == 0 ? 0 : 1;
+        double i1 = i1_prev3[par];
+        double detrender = fc_ta_ma_hilbert_step(&det[par], hidx, smoothed, adj);
+        double q1 = fc_ta_ma_hilbert_step(&q1s[par], hidx, detrender, adj);
+        double ji = fc_ta_ma_hilbert_step(&jis[par], hidx, i1, adj);
+        double jq = fc_ta_ma_hilbert_step(&jqs[par], hidx, q1, adj);
+        if (par == 0 && ++hidx == 3) hidx = 0;
+        double q2 = fma(0.2, q1 + ji, 0.8 * prev_q2);
+        double i2 = fma(0.2, i1 - jq, 0.8 * prev_i2);
+        /* I1 is the detrender 3 bars back: this bar's feeds the other parity */
+        i1_prev3[1 - par] = i1_prev2[1 - par];
+        i1_prev2[1 - par] = detrender;
+        double phase = i1 != 0.0 ? atan(q1 / i1) * rad2deg : 0.0;
+        double dphase = prev_phase - phase;
+        prev_phase = phase;
+        if (dphase < 1.0) dphase = 1.0;
+        double alpha;
+        if (dphase > 1.0) {
+            alpha = fast / dphase;
+            if (alpha < slow) alpha = slow;
+        } else {
+            alpha = fast;
+        }
+        mama = fma(1 - alpha, mama, alpha * v);
+        alpha *= 0.5;
+        fama = fma(1 - alpha, fama, alpha * mama);
+        if (today >= first) {
+            mama_out[today] = mama;
+            if (fama_out) fama_out[today] = fama;
+        }
+        double rin = fma(i2, prev_i2, q2 * prev_q2);
+        double iin = fma(i2, prev_q2, -(q2 * prev_i2));
+        re = fma(0.2, rin, 0.8 * re);
+        im = fma(0.8, im, 0.2 * iin);
+        prev_q2 = q2;
+        prev_i2 = i2;
+        double prev_period = period;
+        if (im != 0.0 && re != 0.0) period = 360.0 / (atan(im / re) * rad2deg);
+        double lim = 1.5 * prev_period;
+        if (period > lim) period = lim;
+        lim = 0.67 * prev_period;
+        if (period < lim) period = lim;
+        if (period < 6) period = 6;
+        else if (period > 50) period = 50;
+        period = fma(0.2, period, 0.8 * prev_period);
+    }
+}
+
+/* ------------------------------------------------------------------- T3 */
+
+FC_HD int fc_ta_t3_p_lookback(int p) { return 6 * (p - 1); }
+
+/* TA_T3 (Tillson): six chained EMAs, each seeded with the mean of the
+ * first p values of the one below, combined as c1*e6 + c2*e5 + c3*e4 +
+ * c4*e3 with the coefficients of the volume factor v. The EMA step here
+ * is k*x + (1-k)*prev, not TA_EMA's form. Period 1 is a copy. */
+FC_HD double fc_ta_ma_t3_step(double k, double omk, double in, double prev) {
+    return fma(omk, prev, k * in);
+}
+
+/* c1*e6 + c2*e5 + c3*e4 + c4*e3, left to right, as the wheel fuses it. */
+FC_HD double fc_ta_ma_t3_mix(const double *c, const double *e) {
+    return fma(c[3], e[2], fma(c[2], e[3], fma(c[0], e[5], c[1] * e[4])));
+}
+
+FC_HD void fc_ta_t3_p(int p, double vf, const double *x, int n, double *out) {
+    if (p == 1) {
+        for (int t = 0; t < n; t++) out[t] = x[t];
+        return;
+    }
+    int first = fc_ta_t3_p_lookback(p), t = 0;
+    double k = 2.0 / (p + 1.0), omk = 1.0 - k;
+    double e[6];
+    double sum = x[t++];
+    for (int i = p - 1; i > 0; i--) sum += x[t++];
+    e[0] = sum / (double)p;
+    for (int s = 1; s < 6; s++) {
+        /* seed e[s] from the next p values of e[s-1] */
+        sum = e[s - 1];
+        for (int i = p - 1; i > 0; i--) {
+            e[0] = fc_ta_ma_t3_step(k, omk, x[t++], e[0]);
+            for (int j = 1; j < s; j++) e[j] = fc_ta_ma_t3_step(k, omk, e[j - 1], e[j]);
+            sum += e[s - 1];
+        }
+        e[s] = sum / (double)p;
+    }
+    double v2 = vf * vf, c[4];
+    c[0] = -(v2 * vf);
+    c[1] = 3.0 * (v2 - c[0]);
+    c[2] = fma(-6.0, v2, -(3.0 * (vf - c[0])));
+    c[3] = fma(3.0, v2, fma(3.0, vf, 1.0) - c[0]);
+    fc_ta_nan(out, 0, first);
+    out[first] = fc_ta_ma_t3_mix(c, e);
+    for (; t < n; t++) {
+        e[0] = fc_ta_ma_t3_step(k, omk, x[t], e[0]);
+        for (int j = 1; j < 6; j++) e[j] = fc_ta_ma_t3_step(k, omk, e[j - 1], e[j]);
+        out[t] = fc_ta_ma_t3_mix(c, e);
+    }
+}
+
+/* ------------------------------------------------------------------ HMA */
+
+FC_HD int fc_ta_ma_isqrt(int p) { return (int)sqrt((double)p); }
+
+FC_HD int fc_ta_hma_p_lookback(int p) {
+    return p == 1 ? 0 : (p - 1) + (fc_ta_ma_isqrt(p) - 1);
+}
+
+/* One running WMA of TA_HMA's fused pass (TA_WMA's sums, no re-anchoring). */
+typedef struct {
+    double sub, sum, trailing, divider, fp;
+} fc_ta_ma_wsum;
+
+FC_HD void fc_ta_ma_wsum_prime(fc_ta_ma_wsum *w, int p, const double *x, int from, int to) {
+    w->sub = 0.0;
+    w->sum = 0.0;
+    w->trailing = 0.0;
+    w->fp = (double)p;
+    w->divider = (double)p * (p + 1) / 2.0;
+    int wt = 1;
+    for (int i = from; i < to; i++) {
+        w->sub += x[i];
+        w->sum += x[i] * wt;
+        wt++;
+    }
+}
+
+/* Adds v, returns the WMA, then drops `next_trailing` (the value leaving
+ * at the following bar). */
+FC_HD double fc_ta_ma_wsum_step(fc_ta_ma_wsum *w, double v, double next_trailing) {
+    w->sub += v;
+    w->sub -= w->trailing;
+    w->sum += v * w->fp;
+    w->trailing = next_trailing;
+    double r = w->sum / w->divider;
+    w->sum -= w->sub;
+    return r;
+}
+
+/* TA_HMA (Hull): WMA(2*WMA(x, p/2) - WMA(x, p), (int)sqrt(p)) in one pass
+ * of three running WMAs; ring: sqrt(p) doubles for the de-lagged values. */
+FC_HD void fc_ta_hma_p(int p, const double *x, int n, double *out, double *ring) {
+    if (p == 1) {
+        for (int t = 0; t < n; t++) out[t] = x[t];
+        return;
+    }
+    int half = p / 2, sq = fc_ta_ma_isqrt(p);
+    int first = fc_ta_hma_p_lookback(p), wstart = first - (sq - 1);
+    fc_ta_ma_wsum full, hw, sw;
+    int tfull = wstart - (p - 1), thalf = wstart - (half - 1);
+    fc_ta_ma_wsum_prime(&full, p, x, tfull, wstart);
+    fc_ta_nan(out, 0, first);
+    if (p == 2 || p == 3) {
+        for (int t = first; t < n; t++) {
+            double f = fc_ta_ma_wsum_step(&full, x[t], x[tfull++]);
+            out[t] = 2.0 * x[t] - f;
+        }
+        return;
+    }
+    fc_ta_ma_wsum_prime(&hw, half, x, thalf, wstart);
+    fc_ta_ma_wsum_prime(&sw, sq, x, 0, 0);
+    int slot = 0, ring_n = sq - 1;
+    for (int t = wstart; t < n; t++) {
+        double f = fc_ta_ma_wsum_step(&full, x[t], x[tfull++]);
+        double hv = fc_ta_ma_wsum_step(&hw, x[t], x[thalf++]);
+        double d = 2.0 * hv - f;
+        if (t < first) {
+            /* warm-up: prime the outer WMA with weights 1..sq-1 */
+            sw.sub += d;
+            sw.sum += d * (double)(t - wstart + 1);
+            ring[slot] = d;
+        } else {
+            double expiring = ring[slot];
+            ring[slot] = d;
+            out[t] = fc_ta_ma_wsum_step(&sw, d, expiring);
+        }
+        if (++slot == ring_n) slot = 0;
+    }
+}
+
+/* ---------------------------------------------------------------- ZLEMA */
+
+FC_HD int fc_ta_zlema_p_lookback(int p) { return (p - 1) / 2 + (p - 1); }
+
+/* TA_ZLEMA: the EMA of the de-lagged 2*x[t] - x[t-lag], lag = (p-1)/2,
+ * seeded with the mean of its first p values. Period 1 is a copy. */
+FC_HD void fc_ta_zlema_p(int p, const double *x, int n, double *out) {
+    if (p == 1) {
+        for (int t = 0; t < n; t++) out[t] = x[t];
+        return;
+    }
+    int lag = (p - 1) / 2, first = fc_ta_zlema_p_lookback(p);
+    double k = 2.0 / (double)(p + 1), sum = 0.0;
+    for (int t = lag; t < lag + p; t++) sum += 2.0 * x[t] - x[t - lag];
+    double prev = sum / (double)p;
+    fc_ta_nan(out, 0, first);
+    out[first] = prev;
+    for (int t = first + 1; t < n; t++) {
+        prev = fma((2.0 * x[t] - x[t - lag]) - prev, k, prev);
+        out[t] = prev;
+    }
+}
+
+/* ------------------------------------------------------------------ RMA */
+
+FC_HD int fc_ta_rma_p_lookback(int p) { return p - 1; }
+
+/* TA_RMA (Wilder's smoothing): seeded with the mean of x[0..p), then
+ * a*x + b*prev with b = (p-1)/p and a = 1 - b (a from b, so a + b is
+ * exactly 1). */
+FC_HD void fc_ta_rma_p(int p, const double *x, int n, double *out) {
+    double b = (double)(p - 1) / (double)p, a = 1.0 - b, sum = 0.0;
+    for (int t = 0; t < p; t++) sum += x[t];
+    double prev = sum / (double)p;
+    fc_ta_nan(out, 0, p - 1);
+    out[p - 1] = prev;
+    for (int t = p; t < n; t++) {
+        prev = fma(b, prev, a * x[t]);
+        out[t] = prev;
+    }
+}
+
 /* ------------------------------------------------------------ dispatch */
 
 FC_HD int fc_ta_ma_lookback(int matype, int p) {
-    if (p == 1 || matype == FC_TA_MA_NONE) return 0;
+    if (p <= 1 || matype == FC_TA_MA_NONE) return 0;
     switch (matype) {
     case FC_TA_MA_EMA: return fc_ta_ema_p_lookback(p);
     case FC_TA_MA_WMA: return fc_ta_wma_p_lookback(p);
+    case FC_TA_MA_DEMA: return fc_ta_dema_p_lookback(p);
+    case FC_TA_MA_TEMA: return fc_ta_tema_p_lookback(p);
+    case FC_TA_MA_TRIMA: return fc_ta_trima_p_lookback(p);
+    case FC_TA_MA_KAMA: return fc_ta_kama_p_lookback(p);
+    case FC_TA_MA_MAMA: return fc_ta_mama_p_lookback();
+    case FC_TA_MA_T3: return fc_ta_t3_p_lookback(p);
+    case FC_TA_MA_HMA: return fc_ta_hma_p_lookback(p);
+    case FC_TA_MA_ZLEMA: return fc_ta_zlema_p_lookback(p);
+    case FC_TA_MA_RMA: return fc_ta_rma_p_lookback(p);
     default: return fc_ta_sma_p_lookback(p);
     }
 }
 
+/* TA_MA: MAMA is fastlimit 0.5, slowlimit 0.05 (its first output, the
+ * period ignored), T3 is vfactor 0.7; 11 (unresolved) is the SMA. */
 FC_HD void fc_ta_ma(int matype, int p, const double *x, int n, double *out, double *work) {
-    (void)work;
+    int lookback = fc_ta_ma_lookback(matype, p);
+    if (n <= lookback) {
+        fc_ta_nan(out, 0, n);
+        return;
+    }
     if (p == 1 || matype == FC_TA_MA_NONE) {
         for (int t = 0; t < n; t++) out[t] = x[t];
         return;
@@ -130,6 +576,15 @@ FC_HD void fc_ta_ma(int matype, int p, const double *x, int n, double *out, doub
     switch (matype) {
     case FC_TA_MA_EMA: fc_ta_ema_p(p, x, n, out); return;
     case FC_TA_MA_WMA: fc_ta_wma_p(p, x, n, out); return;
+    case FC_TA_MA_DEMA: fc_ta_dema_p(p, x, n, out); return;
+    case FC_TA_MA_TEMA: fc_ta_tema_p(p, x, n, out); return;
+    case FC_TA_MA_TRIMA: fc_ta_trima_p(p, x, n, out); return;
+    case FC_TA_MA_KAMA: fc_ta_kama_p(p, x, n, out); return;
+    case FC_TA_MA_MAMA: fc_ta_mama_p(0.5, 0.05, x, n, out, (double *)0); return;
+    case FC_TA_MA_T3: fc_ta_t3_p(p, 0.7, x, n, out); return;
+    case FC_TA_MA_HMA: fc_ta_hma_p(p, x, n, out, work); return;
+    case FC_TA_MA_ZLEMA: fc_ta_zlema_p(p, x, n, out); return;
+    case FC_TA_MA_RMA: fc_ta_rma_p(p, x, n, out); return;
     default: fc_ta_sma_p(p, x, n, out); return;
     }
 }
