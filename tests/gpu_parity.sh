@@ -179,7 +179,24 @@ else
     echo "skipped: the memory check (no NVML samples in the run log)"
 fi
 
-if device_only "quant option and indicators (the CPU backend has no quant kernels)"; then finish; exit; fi
+# Every TA-Lib function fcast computes (MAVP aside: the bars have no
+# periods), on the bundled OHLCV bars. The stand-in has no quant kernels:
+# there --device auto falls back to the CPU, so the commands still run
+# (test_ta_segments runs the GPU's way of slicing on the host).
+ta_dev=cuda
+[ -n "$standin" ] && ta_dev=auto
+mapfile -t ta_names < <("$fcast" quant indicators --list |
+    awk '/^  [A-Z0-9_]+ / && !/not in fcast yet/ && $1 != "MAVP" {print tolower($1)}')
+check "quant indicators --list names TA-Lib's functions (${#ta_names[@]})" "[ ${#ta_names[@]} -gt 100 ]"
+ta_same=1
+for ((i = 0; i < ${#ta_names[@]}; i += 60)); do
+    list=$(IFS=,; echo "${ta_names[*]:i:60}")
+    "$fcast" quant indicators --data data/goog_daily_ohlcv.csv --ind "$list" --device cpu --out "$tmp/ta_cpu.csv" &&
+        "$fcast" quant indicators --data data/goog_daily_ohlcv.csv --ind "$list" --device "$ta_dev" --out "$tmp/ta_gpu.csv" &&
+        cmp -s "$tmp/ta_cpu.csv" "$tmp/ta_gpu.csv" || ta_same=0
+done
+check "every TA-Lib function on the GPU equals the CPU's to the last bit" "[ $ta_same = 1 ]"
+if device_only "quant option and the batched indicators (the CPU backend has no kernels for them)"; then finish; exit; fi
 # quant: the same Philox streams, same draws
 opt=(--call --S 100 --K 105 --sigma 0.25 --T 1 --r 0.03 --paths 2000000 --seed 3 --json)
 # price FILE: the Monte Carlo price of quant option --json (full precision)

@@ -13,28 +13,10 @@
 #include "check.h"
 #include "kernels/ta/ta_segment.h"
 #include "quant/ta.h"
+#include "ta_gpu_emulation.h"
 
 #define ROWS 3000
 #define GUARD -12345.0   /* rows before the span: no path may touch them */
-
-/* The CUDA entry on the host. */
-static fc_status emulated_ta_segments(fc_backend *be, const struct fc_ta_job *j) {
-    (void)be;
-    double *dev_out[FC_TA_MAX_OUTPUTS];
-    double *work = malloc(((size_t)j->work * j->n_rows + 1) * sizeof *work);
-    for (int k = 0; k < j->n_outputs; k++) {
-        dev_out[k] = malloc((j->row0 + j->n_rows + 1) * sizeof(double));
-        for (size_t r = j->row0; r < j->row0 + j->n_rows; r++) dev_out[k][r] = NAN;
-    }
-    for (size_t i = j->n_seg; i-- > 0;)
-        fc_ta_segment_run(j, j->in, dev_out, &j->seg[i], work + (j->seg[i].begin - j->row0) * (size_t)j->work);
-    for (int k = 0; k < j->n_outputs; k++) {
-        memcpy(j->out[k] + j->row0, dev_out[k] + j->row0, j->n_rows * sizeof(double));
-        free(dev_out[k]);
-    }
-    free(work);
-    return FC_OK;
-}
 
 typedef struct {
     double col[7][ROWS];   /* open, high, low, close, volume, periods, unit */
@@ -147,7 +129,7 @@ int main(void) {
     fc_backend gpu;
     memset(&gpu, 0, sizeof gpu);
     gpu.name = "emulated";
-    gpu.ta_segments = emulated_ta_segments;
+    gpu.ta_segments = fc_test_emulated_ta_segments;
     size_t checked = 0;
     for (size_t i = 0; i < fc_ta_count(); i++) {
         const fc_ta_func *f = fc_ta_at(i);

@@ -99,7 +99,9 @@ fc_status fcast_indicator_set_compute_columns(const fcast_indicator_set *s, cons
  * TA-Lib's order (fcast_ta_describe's inputs: high, low, close for "atr";
  * the close alone for "sma"), n_inputs of them, each indptr[n_series]
  * values in fcast_indicator_grouped's layout; outs[k] for k < n_outs, the
- * function's outputs in TA-Lib's order. */
+ * function's outputs in TA-Lib's order. TA-Lib's own arithmetic runs even
+ * for the engine's names (the drop-in's promise: RSI after a NaN is 0, as
+ * in TA-Lib, where fcast_indicator's stays NaN). */
 fc_status fcast_indicator_inputs(const char *spec, size_t n_series, const int64_t *indptr,
                                  const double *const *inputs, size_t n_inputs, double *const *outs, size_t n_outs);
 /* Input i of spec j: the column it reads ("high"), NULL past the end. */

@@ -82,9 +82,9 @@ static int fast_name(const char *item) {
 /* One spec: the batched engine's when it takes it (TA-Lib's values, faster,
  * on the GPU), else TA-Lib's function of that name (bbands with a matype,
  * atr, ...). For an engine name both refuse, the engine's message stands. */
-static fc_status parse_spec(const char *item, set_spec *out, char *text) {
+static fc_status parse_spec(const char *item, set_spec *out, char *text, int prefer_ta) {
     memset(out, 0, sizeof *out);
-    if (fast_name(item)) {
+    if (fast_name(item) && !prefer_ta) {
         fc_status st = fc_ind_parse(item, &out->fast);
         if (st == FC_OK) {
             fc_ind_spec_text(&out->fast, text, FC_IND_LABEL_CAP);
@@ -107,7 +107,7 @@ static fc_status parse_spec(const char *item, set_spec *out, char *text) {
     return FC_OK;
 }
 
-static fc_status parse_list(const char *specs, fcast_indicator_set *s) {
+static fc_status parse_list(const char *specs, fcast_indicator_set *s, int prefer_ta) {
     size_t cap = 1;
     for (const char *p = specs; *p; p++) cap += *p == ',';
     if (cap > FCAST_INDICATOR_MAX_SPECS)
@@ -123,7 +123,7 @@ static fc_status parse_list(const char *specs, fcast_indicator_set *s) {
         if (len >= sizeof item) return fc_error(FC_ERR_PARSE, "'%.40s...': spec too long", p);
         memcpy(item, p, len);
         item[len] = '\0';
-        FC_TRY(parse_spec(item, &s->specs[s->n_specs], s->text[s->n_specs]));
+        FC_TRY(parse_spec(item, &s->specs[s->n_specs], s->text[s->n_specs], prefer_ta));
         for (size_t j = 0; j < s->n_specs; j++)
             if (!strcmp(s->text[j], s->text[s->n_specs]))
                 return fc_error(FC_ERR_INVALID, "'%s': given twice", s->text[j]);
@@ -133,13 +133,15 @@ static fc_status parse_list(const char *specs, fcast_indicator_set *s) {
     }
 }
 
-fc_status fcast_indicator_set_parse(const char *specs, fcast_indicator_set **out) {
+/* prefer_ta: TA-Lib's own body even for the batched engine's names (RSI
+ * after a NaN is 0 in TA-Lib, NaN in the engine). */
+static fc_status parse_set(const char *specs, int prefer_ta, fcast_indicator_set **out) {
     static const char fn[] = "fcast_indicator_set_parse";
     if (!specs || !out) return fc_error(FC_ERR_INVALID, "%s: %s is NULL", fn, !specs ? "specs" : "out");
     *out = NULL;
     fcast_indicator_set *s = calloc(1, sizeof *s);
     if (!s) return fc_error(FC_ERR_MEMORY, "%s: out of memory", fn);
-    fc_status st = parse_list(specs, s);
+    fc_status st = parse_list(specs, s, prefer_ta);
     /* the parser quotes the spec ("'sma:0': period must be >= 1") or says it is empty */
     if (st != FC_OK) st = fc_error_wrap(st, fc_last_error()[0] == '\'' ? "%s: specs " : "%s: specs: ", fn);
     if (st == FC_OK) st = name_columns(s);
@@ -149,6 +151,10 @@ fc_status fcast_indicator_set_parse(const char *specs, fcast_indicator_set **out
     }
     *out = s;
     return FC_OK;
+}
+
+fc_status fcast_indicator_set_parse(const char *specs, fcast_indicator_set **out) {
+    return parse_set(specs, 0, out);
 }
 
 size_t fcast_indicator_set_size(const fcast_indicator_set *s) { return s ? s->n_specs : 0; }
@@ -287,7 +293,7 @@ fc_status fcast_indicator_inputs(const char *spec, size_t n_series, const int64_
     if (!spec) return fc_error(FC_ERR_INVALID, "%s: spec is NULL (expected text such as \"atr:14\")", fn);
     if (strchr(spec, ',')) return fc_error(FC_ERR_INVALID, "%s: spec '%s': one spec, not a list", fn, spec);
     fcast_indicator_set *s = NULL;
-    fc_status st = fcast_indicator_set_parse(spec, &s);
+    fc_status st = parse_set(spec, 1, &s);
     if (st != FC_OK) {
         /* "fcast_indicator_set_parse: specs 'sma:0': ..." -> "fcast_indicator_inputs: spec 'sma:0': ..." */
         const char *msg = strstr(fc_last_error(), "specs");

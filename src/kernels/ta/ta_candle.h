@@ -4,9 +4,11 @@
  * of a candle with `factor` times the average of a range over the previous
  * `period` candles (or the candle's own range when the period is 0).
  *
- * The patterns (ta_pattern_*.h) keep running sums of the ranges, as TA-Lib
- * does, and ask fc_ta_candle_average for the threshold; inputs are
- * open, high, low, close (c->in[0..3]). */
+ * The patterns (ta_pattern_*.h) keep running sums of the ranges as TA-Lib
+ * does (fc_ta_candle_total, at the end) and ask fc_ta_candle_average for
+ * the threshold; inputs are open, high, low, close (c->in[0..3]). Where
+ * TA-Lib takes a min or max of prices it is fc_ta_candle_min/max, not
+ * fmin/fmax: they differ when a price is NaN. */
 #ifndef FC_KERNELS_TA_CANDLE_H
 #define FC_KERNELS_TA_CANDLE_H
 
@@ -106,7 +108,8 @@ typedef struct {
     double sum;
 } fc_ta_candle_total;
 
-/* The total as it stands at bar `start` (the first bar computed). */
+/* The total as it stands at bar `start` (the first bar judged, or the
+ * first of TA-Lib's warm-up bars), before any step. */
 FC_HD fc_ta_candle_total fc_ta_candle_total_at(int which, int lag, int start, const double *const *in) {
     fc_ta_candle_total t;
     t.which = which;

@@ -247,6 +247,10 @@ FC_HD void fc_ta_kama_p(int p, const double *x, int n, double *out) {
             trailing = x[t - p];
         }
         double er = (roc_sum <= change || fc_ta_is_zero(roc_sum)) ? 1.0 : fabs(change / roc_sum);
+        /* where the running sum has drifted under |change|, er is held at 1:
+         * not in TA-Lib's source we read, but it makes STOCH's and KDJ's KAMA
+         * cases exact (STOCHRSI's stays within 5e-15 either way) */
+        if (er > 1.0) er = 1.0;
         double sc = fma(er, diff, slow);
         sc *= sc;
         kama = fma(x[t] - kama, sc, kama);
@@ -277,93 +281,110 @@ FC_HD double fc_ta_ma_hilbert_step(fc_ta_ma_hilbert *h, int idx, double in, doub
     return v * adj;
 }
 
-/* TA_MAMA (Ehlers' MESA adaptive MA): a 4-bar WMA smoother, the Hilbert
- * transform of it (detrender, Q1, jI, jQ, on separate odd/even states),
- * the phase change setting alpha between the limits, and the period
- * adaptation. fama may be NULL. */
+/* The engine TA_MAMA and TA_HT_TRENDLINE share (Ehlers): a 4-bar WMA of
+ * the price, its Hilbert transform (detrender, Q1, jI, jQ, on separate
+ * even-bar and odd-bar states), and the adaptive period. */
+typedef struct {
+    double wsub, wsum, trailing_v;
+    int trailing, hidx;
+    fc_ta_ma_hilbert det[2], q1s[2], jis[2], jqs[2];
+    double period, prev_i2, prev_q2, re, im;
+    double i1_prev3[2], i1_prev2[2];   /* [0]: the I1 of even bars, [1]: odd */
+} fc_ta_ma_ht;
+
+/* The smoother's next value, x[today] added and x[trailing] dropped. */
+FC_HD double fc_ta_ma_ht_smooth(fc_ta_ma_ht *h, const double *x, int today) {
+    double v = x[today];
+    h->wsub += v;
+    h->wsub -= h->trailing_v;
+    h->wsum = fma(v, 4.0, h->wsum);
+    h->trailing_v = x[h->trailing++];
+    double smoothed = h->wsum * 0.1;
+    h->wsum -= h->wsub;
+    return smoothed;
+}
+
+/* Zeroes the engine and primes the smoother over x[0..3+warm); returns the
+ * next bar. */
+FC_HD int fc_ta_ma_ht_init(fc_ta_ma_ht *h, const double *x, int warm) {
+    fc_ta_ma_ht zero = {0};
+    *h = zero;
+    h->wsub = x[0];
+    h->wsum = x[0];
+    h->wsub += x[1];
+    h->wsum += x[1] * 2.0;
+    h->wsub += x[2];
+    h->wsum += x[2] * 3.0;
+    int today = 3;
+    for (int i = 0; i < warm; i++) fc_ta_ma_ht_smooth(h, x, today++);
+    return today;
+}
+
+/* One bar: the transform of the smoothed price (giving q1 and i1, the
+ * detrender 3 bars back, for the caller's phase), then the period update. */
+FC_HD void fc_ta_ma_ht_step(fc_ta_ma_ht *h, const double *x, int today, double *q1_out, double *i1_out) {
+    const double rad2deg = 180.0 / (4.0 * atan(1.0));
+    double adj = fma(0.075, h->period, 0.54);
+    double smoothed = fc_ta_ma_ht_smooth(h, x, today);
+    int par = today % 2 == 0 ? 0 : 1;
+    double i1 = h->i1_prev3[par];
+    double detrender = fc_ta_ma_hilbert_step(&h->det[par], h->hidx, smoothed, adj);
+    double q1 = fc_ta_ma_hilbert_step(&h->q1s[par], h->hidx, detrender, adj);
+    double ji = fc_ta_ma_hilbert_step(&h->jis[par], h->hidx, i1, adj);
+    double jq = fc_ta_ma_hilbert_step(&h->jqs[par], h->hidx, q1, adj);
+    if (par == 0 && ++h->hidx == 3) h->hidx = 0;
+    double q2 = fma(0.2, q1 + ji, 0.8 * h->prev_q2);
+    double i2 = fma(0.2, i1 - jq, 0.8 * h->prev_i2);
+    /* this bar's detrender is the other parity's I1, 3 bars on */
+    h->i1_prev3[1 - par] = h->i1_prev2[1 - par];
+    h->i1_prev2[1 - par] = detrender;
+    *q1_out = q1;
+    *i1_out = i1;
+    /* the wheel fuses Re's inner sum but not Im's difference */
+    h->re = fma(0.8, h->re, 0.2 * fma(i2, h->prev_i2, q2 * h->prev_q2));
+    h->im = fma(0.8, h->im, 0.2 * ((i2 * h->prev_q2) - (q2 * h->prev_i2)));
+    h->prev_q2 = q2;
+    h->prev_i2 = i2;
+    double last = h->period, period = last;
+    if (h->im != 0.0 && h->re != 0.0) period = 360.0 / (atan(h->im / h->re) * rad2deg);
+    if (period > 1.5 * last) period = 1.5 * last;
+    if (period < 0.67 * last) period = 0.67 * last;
+    if (period < 6) period = 6;
+    else if (period > 50) period = 50;
+    h->period = fma(0.2, period, 0.8 * last);
+}
+
+/* TA_MAMA (Ehlers' MESA adaptive MA): alpha = fast / (phase change), at
+ * least slow (fast where the change is under 1 degree); mama steps by
+ * alpha, fama by alpha/2 on mama. fama may be NULL. */
 FC_HD void fc_ta_mama_p(double fast, double slow, const double *x, int n, double *mama_out,
                         double *fama_out) {
     const double rad2deg = 180.0 / (4.0 * atan(1.0));
-    int first = fc_ta_mama_p_lookback(), today = 0, trailing = 0;
-    double wsub = x[0], wsum = x[0];
-    wsub += x[1];
-    wsum += x[1] * 2.0;
-    wsub += x[2];
-    wsum += x[2] * 3.0;
-    today = 3;
-    double trailing_v = 0.0, smoothed = 0.0;
-    for (int i = 0; i < 9; i++) {
-        double v = x[today++];
-        wsub += v;
-        wsub -= trailing_v;
-        wsum = fma(v, 4.0, wsum);
-        trailing_v = x[trailing++];
-        smoothed = wsum * 0.1;
-        wsum -= wsub;
-    }
-    (void)smoothed;
-    fc_ta_ma_hilbert det[2] = {{{0}, 0, 0}, {{0}, 0, 0}}, q1s[2] = {{{0}, 0, 0}, {{0}, 0, 0}};
-    fc_ta_ma_hilbert jis[2] = {{{0}, 0, 0}, {{0}, 0, 0}}, jqs[2] = {{{0}, 0, 0}, {{0}, 0, 0}};
-    int hidx = 0;
-    double period = 0.0, prev_i2 = 0.0, prev_q2 = 0.0, re = 0.0, im = 0.0;
+    int first = fc_ta_mama_p_lookback();
+    fc_ta_ma_ht h;
+    int today = fc_ta_ma_ht_init(&h, x, 9);
     double mama = 0.0, fama = 0.0, prev_phase = 0.0;
-    double i1_prev3[2] = {0.0, 0.0}, i1_prev2[2] = {0.0, 0.0}; /* [0]: even bars' I1, [1]: odd */
     fc_ta_nan(mama_out, 0, first);
     if (fama_out) fc_ta_nan(fama_out, 0, first);
     for (; today < n; today++) {
-        double adj = fma(0.075, period, 0.54);
-        double v = x[today];
-        wsub += v;
-        wsub -= trailing_v;
-        wsum = fma(v, 4.0, wsum);
-        trailing_v = x[trailing++];
-        smoothed = wsum * 0.1;
-        wsum -= wsub;
-        int par = today % 2 == 0 ? 0 : 1;
-        double i1 = i1_prev3[par];
-        double detrender = fc_ta_ma_hilbert_step(&det[par], hidx, smoothed, adj);
-        double q1 = fc_ta_ma_hilbert_step(&q1s[par], hidx, detrender, adj);
-        double ji = fc_ta_ma_hilbert_step(&jis[par], hidx, i1, adj);
-        double jq = fc_ta_ma_hilbert_step(&jqs[par], hidx, q1, adj);
-        if (par == 0 && ++hidx == 3) hidx = 0;
-        double q2 = fma(0.2, q1 + ji, 0.8 * prev_q2);
-        double i2 = fma(0.2, i1 - jq, 0.8 * prev_i2);
-        /* I1 is the detrender 3 bars back: this bar's feeds the other parity */
-        i1_prev3[1 - par] = i1_prev2[1 - par];
-        i1_prev2[1 - par] = detrender;
+        double q1, i1;
+        fc_ta_ma_ht_step(&h, x, today, &q1, &i1);
         double phase = i1 != 0.0 ? atan(q1 / i1) * rad2deg : 0.0;
         double dphase = prev_phase - phase;
         prev_phase = phase;
         if (dphase < 1.0) dphase = 1.0;
-        double alpha;
+        double alpha = fast;
         if (dphase > 1.0) {
             alpha = fast / dphase;
             if (alpha < slow) alpha = slow;
-        } else {
-            alpha = fast;
         }
-        mama = fma(1 - alpha, mama, alpha * v);
+        mama = fma(1 - alpha, mama, alpha * x[today]);
         alpha *= 0.5;
         fama = fma(1 - alpha, fama, alpha * mama);
         if (today >= first) {
             mama_out[today] = mama;
             if (fama_out) fama_out[today] = fama;
         }
-        double rin = fma(i2, prev_i2, q2 * prev_q2);
-        double iin = fma(i2, prev_q2, -(q2 * prev_i2));
-        re = fma(0.2, rin, 0.8 * re);
-        im = fma(0.8, im, 0.2 * iin);
-        prev_q2 = q2;
-        prev_i2 = i2;
-        double prev_period = period;
-        if (im != 0.0 && re != 0.0) period = 360.0 / (atan(im / re) * rad2deg);
-        double lim = 1.5 * prev_period;
-        if (period > lim) period = lim;
-        lim = 0.67 * prev_period;
-        if (period < lim) period = lim;
-        if (period < 6) period = 6;
-        else if (period > 50) period = 50;
-        period = fma(0.2, period, 0.8 * prev_period);
     }
 }
 
@@ -374,12 +395,14 @@ FC_HD int fc_ta_t3_p_lookback(int p) { return 6 * (p - 1); }
 /* TA_T3 (Tillson): six chained EMAs, each seeded with the mean of the
  * first p values of the one below, combined as c1*e6 + c2*e5 + c3*e4 +
  * c4*e3 with the coefficients of the volume factor v. The EMA step here
- * is k*x + (1-k)*prev, not TA_EMA's form. Period 1 is a copy. */
+ * is k*x + (1-k)*prev, not TA_EMA's form (the wheel fuses the second
+ * product). Period 1 is a copy. */
 FC_HD double fc_ta_ma_t3_step(double k, double omk, double in, double prev) {
     return fma(omk, prev, k * in);
 }
 
-/* c1*e6 + c2*e5 + c3*e4 + c4*e3, left to right, as the wheel fuses it. */
+/* c1*e6 + c2*e5 + c3*e4 + c4*e3 as the wheel fuses it: c2*e5 rounded,
+ * each other product fused into the running sum. */
 FC_HD double fc_ta_ma_t3_mix(const double *c, const double *e) {
     return fma(c[3], e[2], fma(c[2], e[3], fma(c[0], e[5], c[1] * e[4])));
 }
@@ -427,15 +450,20 @@ FC_HD int fc_ta_hma_p_lookback(int p) {
     return p == 1 ? 0 : (p - 1) + (fc_ta_ma_isqrt(p) - 1);
 }
 
-/* One running WMA of TA_HMA's fused pass (TA_WMA's sums, no re-anchoring). */
+/* One running WMA of TA_HMA's fused pass: TA_WMA's sums, re-anchored as
+ * TA_WMA does every 8p of the stage's own steps (counted from its first
+ * step; the outer WMA's warm-up priming does not count). */
 typedef struct {
     double sub, sum, trailing, divider, fp;
+    int p, left;
 } fc_ta_ma_wsum;
 
 FC_HD void fc_ta_ma_wsum_prime(fc_ta_ma_wsum *w, int p, const double *x, int from, int to) {
     w->sub = 0.0;
     w->sum = 0.0;
     w->trailing = 0.0;
+    w->p = p;
+    w->left = 8 * p;
     w->fp = (double)p;
     w->divider = (double)p * (p + 1) / 2.0;
     int wt = 1;
@@ -446,16 +474,38 @@ FC_HD void fc_ta_ma_wsum_prime(fc_ta_ma_wsum *w, int p, const double *x, int fro
     }
 }
 
-/* Adds v, returns the WMA, then drops `next_trailing` (the value leaving
- * at the following bar). */
-FC_HD double fc_ta_ma_wsum_step(fc_ta_ma_wsum *w, double v, double next_trailing) {
+/* Adds v; returns 1 when the sums are due to be rebuilt from the window
+ * (the caller does it with fc_ta_ma_wsum_rebuild, oldest value first). */
+FC_HD int fc_ta_ma_wsum_add(fc_ta_ma_wsum *w, double v) {
     w->sub += v;
     w->sub -= w->trailing;
     w->sum += v * w->fp;
+    if (--w->left > 0) return 0;
+    w->left = 8 * w->p;
+    w->sub = 0.0;
+    w->sum = 0.0;
+    return 1;
+}
+
+/* One window value of a rebuild, weight wt (1 for the oldest). */
+FC_HD void fc_ta_ma_wsum_rebuild(fc_ta_ma_wsum *w, double v, int wt) {
+    w->sub += v;
+    w->sum += v * wt;
+}
+
+/* The WMA of the bar; `next_trailing` leaves the window at the next step. */
+FC_HD double fc_ta_ma_wsum_out(fc_ta_ma_wsum *w, double next_trailing) {
     w->trailing = next_trailing;
     double r = w->sum / w->divider;
     w->sum -= w->sub;
     return r;
+}
+
+/* A stage over the input: add x[t], rebuilding from x[t-p+1..t] when due. */
+FC_HD double fc_ta_ma_wsum_step(fc_ta_ma_wsum *w, const double *x, int t, double next_trailing) {
+    if (fc_ta_ma_wsum_add(w, x[t]))
+        for (int j = t - w->p + 1, wt = 1; j <= t; j++, wt++) fc_ta_ma_wsum_rebuild(w, x[j], wt);
+    return fc_ta_ma_wsum_out(w, next_trailing);
 }
 
 /* TA_HMA (Hull): WMA(2*WMA(x, p/2) - WMA(x, p), (int)sqrt(p)) in one pass
@@ -472,18 +522,16 @@ FC_HD void fc_ta_hma_p(int p, const double *x, int n, double *out, double *ring)
     fc_ta_ma_wsum_prime(&full, p, x, tfull, wstart);
     fc_ta_nan(out, 0, first);
     if (p == 2 || p == 3) {
-        for (int t = first; t < n; t++) {
-            double f = fc_ta_ma_wsum_step(&full, x[t], x[tfull++]);
-            out[t] = 2.0 * x[t] - f;
-        }
+        /* the half and sqrt WMAs are of period 1: 2*x - WMA(x, p) */
+        for (int t = first; t < n; t++) out[t] = 2.0 * x[t] - fc_ta_ma_wsum_step(&full, x, t, x[tfull++]);
         return;
     }
     fc_ta_ma_wsum_prime(&hw, half, x, thalf, wstart);
     fc_ta_ma_wsum_prime(&sw, sq, x, 0, 0);
     int slot = 0, ring_n = sq - 1;
     for (int t = wstart; t < n; t++) {
-        double f = fc_ta_ma_wsum_step(&full, x[t], x[tfull++]);
-        double hv = fc_ta_ma_wsum_step(&hw, x[t], x[thalf++]);
+        double f = fc_ta_ma_wsum_step(&full, x, t, x[tfull++]);
+        double hv = fc_ta_ma_wsum_step(&hw, x, t, x[thalf++]);
         double d = 2.0 * hv - f;
         if (t < first) {
             /* warm-up: prime the outer WMA with weights 1..sq-1 */
@@ -491,9 +539,14 @@ FC_HD void fc_ta_hma_p(int p, const double *x, int n, double *out, double *ring)
             sw.sum += d * (double)(t - wstart + 1);
             ring[slot] = d;
         } else {
+            if (fc_ta_ma_wsum_add(&sw, d)) {
+                /* the window: the ring from its oldest slot, then d */
+                for (int j = 0; j < ring_n; j++) fc_ta_ma_wsum_rebuild(&sw, ring[(slot + j) % ring_n], j + 1);
+                fc_ta_ma_wsum_rebuild(&sw, d, sq);
+            }
             double expiring = ring[slot];
             ring[slot] = d;
-            out[t] = fc_ta_ma_wsum_step(&sw, d, expiring);
+            out[t] = fc_ta_ma_wsum_out(&sw, expiring);
         }
         if (++slot == ring_n) slot = 0;
     }
@@ -528,7 +581,7 @@ FC_HD int fc_ta_rma_p_lookback(int p) { return p - 1; }
 
 /* TA_RMA (Wilder's smoothing): seeded with the mean of x[0..p), then
  * a*x + b*prev with b = (p-1)/p and a = 1 - b (a from b, so a + b is
- * exactly 1). */
+ * exactly 1); the wheel fuses b*prev. */
 FC_HD void fc_ta_rma_p(int p, const double *x, int n, double *out) {
     double b = (double)(p - 1) / (double)p, a = 1.0 - b, sum = 0.0;
     for (int t = 0; t < p; t++) sum += x[t];

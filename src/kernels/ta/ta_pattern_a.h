@@ -2,18 +2,31 @@
  * Private helpers here are named fc_ta_pta_...
  *
  * Each pattern judges bar i from candles i-k..i and writes 100 (bullish),
- * -100 (bearish) or 0. The thresholds come from running totals of a
- * setting's range (fc_ta_candle_total, kernels/ta/ta_candle.h), stepped
- * after every bar as TA-Lib steps them. Inputs: open, high, low, close. */
+ * -100 (bearish) or 0 (80 for the one-end-matching engulfing and harami,
+ * 200 for a confirmed hikkake). The thresholds come from running totals of
+ * a setting's range (fc_ta_candle_total, kernels/ta/ta_candle.h), stepped
+ * after every bar as TA-Lib steps them. Inputs: open, high, low, close.
+ *
+ * Checked against the TA-Lib 0.8.2 wheel on synthetic series beyond the
+ * fixtures (tick grids with exact ties, planted patterns, NaNs inside):
+ * NaN answers follow TA-Lib's comparisons (a NaN total after a NaN range
+ * fails every later threshold) and its min/max macros. */
 #ifndef FC_KERNELS_TA_PATTERN_A_H
 #define FC_KERNELS_TA_PATTERN_A_H
 
 #include "kernels/ta/ta_call.h"
-#include "kernels/ta/ta_ma.h"
 #include "kernels/ta/ta_candle.h"
 
 FC_HD int fc_ta_pta_max(int a, int b) { return a > b ? a : b; }
-FC_HD int fc_ta_pta_period(int which) { return fc_ta_candle(which).period; }
+FC_HD int fc_ta_pta_period(int which) { return which < 0 ? 0 : fc_ta_candle(which).period; }
+
+/* The longest period of up to five settings (-1: none), which with the
+ * pattern's candle count makes most lookbacks. */
+FC_HD int fc_ta_pta_longest(int a, int b, int c, int d, int e) {
+    return fc_ta_pta_max(fc_ta_pta_max(fc_ta_pta_max(fc_ta_pta_period(a), fc_ta_pta_period(b)),
+                                       fc_ta_pta_max(fc_ta_pta_period(c), fc_ta_pta_period(d))),
+                         fc_ta_pta_period(e));
+}
 
 /* NaN over the lookback; returns the first bar computed. */
 FC_HD int fc_ta_pta_begin(const fc_ta_call *c, int lookback) {
@@ -74,7 +87,7 @@ FC_HD void fc_ta_cdl3blackcrows(const fc_ta_call *c) {
 
 FC_HD int fc_ta_cdl3inside_lookback(const double *par) {
     (void)par;
-    return fc_ta_pta_max(fc_ta_pta_period(FC_TA_BODY_SHORT), fc_ta_pta_period(FC_TA_BODY_LONG)) + 2;
+    return fc_ta_pta_longest(FC_TA_BODY_SHORT, FC_TA_BODY_LONG, -1, -1, -1) + 2;
 }
 
 FC_HD void fc_ta_cdl3inside(const fc_ta_call *c) {
@@ -84,7 +97,8 @@ FC_HD void fc_ta_cdl3inside(const fc_ta_call *c) {
     fc_ta_candle_total bshort = fc_ta_candle_total_at(FC_TA_BODY_SHORT, 1, start, c->in);
     for (int i = start; i < c->n; i++) {
         int c1 = fc_ta_color(o, cl, i - 2), c3 = fc_ta_color(o, cl, i);
-        int hit = fc_ta_candle_max(cl[i - 1], o[i - 1]) < fc_ta_candle_max(cl[i - 2], o[i - 2]) &&   /* 2nd inside the 1st */
+        /* 2nd inside the 1st */
+        int hit = fc_ta_candle_max(cl[i - 1], o[i - 1]) < fc_ta_candle_max(cl[i - 2], o[i - 2]) &&
                   fc_ta_candle_min(cl[i - 1], o[i - 1]) > fc_ta_candle_min(cl[i - 2], o[i - 2]) &&
                   ((c1 == 1 && c3 == -1 && cl[i] < o[i - 2]) ||            /* 3rd closes out, */
                    (c1 == -1 && c3 == 1 && cl[i] > o[i - 2])) &&           /* opposite the 1st */
@@ -151,8 +165,8 @@ FC_HD void fc_ta_cdl3outside(const fc_ta_call *c) {
 
 FC_HD int fc_ta_cdl3starsinsouth_lookback(const double *par) {
     (void)par;
-    return fc_ta_pta_max(fc_ta_pta_max(fc_ta_pta_period(FC_TA_SHADOW_VERY_SHORT), fc_ta_pta_period(FC_TA_SHADOW_LONG)),
-                         fc_ta_pta_max(fc_ta_pta_period(FC_TA_BODY_LONG), fc_ta_pta_period(FC_TA_BODY_SHORT))) + 2;
+    return fc_ta_pta_longest(FC_TA_SHADOW_VERY_SHORT, FC_TA_SHADOW_LONG, FC_TA_BODY_LONG,
+                             FC_TA_BODY_SHORT, -1) + 2;
 }
 
 FC_HD void fc_ta_cdl3starsinsouth(const fc_ta_call *c) {
@@ -194,8 +208,7 @@ FC_HD void fc_ta_cdl3starsinsouth(const fc_ta_call *c) {
 
 FC_HD int fc_ta_cdl3whitesoldiers_lookback(const double *par) {
     (void)par;
-    return fc_ta_pta_max(fc_ta_pta_max(fc_ta_pta_period(FC_TA_SHADOW_VERY_SHORT), fc_ta_pta_period(FC_TA_BODY_SHORT)),
-                         fc_ta_pta_max(fc_ta_pta_period(FC_TA_FAR), fc_ta_pta_period(FC_TA_NEAR))) + 2;
+    return fc_ta_pta_longest(FC_TA_SHADOW_VERY_SHORT, FC_TA_BODY_SHORT, FC_TA_FAR, FC_TA_NEAR, -1) + 2;
 }
 
 FC_HD void fc_ta_cdl3whitesoldiers(const fc_ta_call *c) {
@@ -210,6 +223,8 @@ FC_HD void fc_ta_cdl3whitesoldiers(const fc_ta_call *c) {
     }
     fc_ta_candle_total bshort = fc_ta_candle_total_at(FC_TA_BODY_SHORT, 0, start, in);
     for (int i = start; i < c->n; i++) {
+        double b1 = fc_ta_real_body(o, cl, i - 2), b2 = fc_ta_real_body(o, cl, i - 1);
+        double b3 = fc_ta_real_body(o, cl, i);
         int hit = 1;
         for (int k = 2; k >= 0 && hit; k--)   /* white, very short upper shadow */
             hit = fc_ta_color(o, cl, i - k) == 1 &&
@@ -219,9 +234,9 @@ FC_HD void fc_ta_cdl3whitesoldiers(const fc_ta_call *c) {
               o[i - 1] > o[i - 2] && o[i - 1] <= cl[i - 2] + fc_ta_candle_total_avg(&near[2], in, i - 2) &&
               o[i] > o[i - 1] && o[i] <= cl[i - 1] + fc_ta_candle_total_avg(&near[1], in, i - 1) &&
               /* each not far shorter than the prior */
-              fc_ta_real_body(o, cl, i - 1) > fc_ta_real_body(o, cl, i - 2) - fc_ta_candle_total_avg(&far[2], in, i - 2) &&
-              fc_ta_real_body(o, cl, i) > fc_ta_real_body(o, cl, i - 1) - fc_ta_candle_total_avg(&far[1], in, i - 1) &&
-              fc_ta_real_body(o, cl, i) > fc_ta_candle_total_avg(&bshort, in, i);   /* 3rd not short */
+              b2 > b1 - fc_ta_candle_total_avg(&far[2], in, i - 2) &&
+              b3 > b2 - fc_ta_candle_total_avg(&far[1], in, i - 1) &&
+              b3 > fc_ta_candle_total_avg(&bshort, in, i);   /* 3rd not short */
         c->out[0][i] = hit ? 100.0 : 0.0;
         for (int k = 2; k >= 0; k--) fc_ta_candle_total_step(&vshort[k], in, i);
         for (int k = 2; k >= 1; k--) {
@@ -236,8 +251,7 @@ FC_HD void fc_ta_cdl3whitesoldiers(const fc_ta_call *c) {
 
 FC_HD int fc_ta_cdlabandonedbaby_lookback(const double *par) {
     (void)par;
-    return fc_ta_pta_max(fc_ta_pta_max(fc_ta_pta_period(FC_TA_BODY_DOJI), fc_ta_pta_period(FC_TA_BODY_LONG)),
-                         fc_ta_pta_period(FC_TA_BODY_SHORT)) + 2;
+    return fc_ta_pta_longest(FC_TA_BODY_DOJI, FC_TA_BODY_LONG, FC_TA_BODY_SHORT, -1, -1) + 2;
 }
 
 /* The levels a candle must close beyond to move `pen` of candle b's body
@@ -279,9 +293,7 @@ FC_HD void fc_ta_cdlabandonedbaby(const fc_ta_call *c) {
 
 FC_HD int fc_ta_cdladvanceblock_lookback(const double *par) {
     (void)par;
-    return fc_ta_pta_max(fc_ta_pta_max(fc_ta_pta_max(fc_ta_pta_period(FC_TA_SHADOW_LONG), fc_ta_pta_period(FC_TA_SHADOW_SHORT)),
-                                       fc_ta_pta_max(fc_ta_pta_period(FC_TA_FAR), fc_ta_pta_period(FC_TA_NEAR))),
-                         fc_ta_pta_period(FC_TA_BODY_LONG)) + 2;
+    return fc_ta_pta_longest(FC_TA_SHADOW_LONG, FC_TA_SHADOW_SHORT, FC_TA_FAR, FC_TA_NEAR, FC_TA_BODY_LONG) + 2;
 }
 
 FC_HD void fc_ta_cdladvanceblock(const fc_ta_call *c) {
@@ -297,10 +309,11 @@ FC_HD void fc_ta_cdladvanceblock(const fc_ta_call *c) {
     }
     fc_ta_candle_total blong = fc_ta_candle_total_at(FC_TA_BODY_LONG, 2, start, in);
     for (int i = start; i < c->n; i++) {
-        double b1 = fc_ta_real_body(o, cl, i - 2), b2 = fc_ta_real_body(o, cl, i - 1), b3 = fc_ta_real_body(o, cl, i);
+        double b1 = fc_ta_real_body(o, cl, i - 2), b2 = fc_ta_real_body(o, cl, i - 1);
+        double b3 = fc_ta_real_body(o, cl, i);
         double us2 = fc_ta_upper_shadow(o, h, cl, i - 1), us3 = fc_ta_upper_shadow(o, h, cl, i);
-        int hit = fc_ta_color(o, cl, i - 2) == 1 && fc_ta_color(o, cl, i - 1) == 1 && fc_ta_color(o, cl, i) == 1 &&
-                  cl[i] > cl[i - 1] && cl[i - 1] > cl[i - 2] &&
+        int hit = fc_ta_color(o, cl, i - 2) == 1 && fc_ta_color(o, cl, i - 1) == 1 &&
+                  fc_ta_color(o, cl, i) == 1 && cl[i] > cl[i - 1] && cl[i - 1] > cl[i - 2] &&
                   /* each opens within or near the prior body */
                   o[i - 1] > o[i - 2] && o[i - 1] <= cl[i - 2] + fc_ta_candle_total_avg(&near[2], in, i - 2) &&
                   o[i] > o[i - 1] && o[i] <= cl[i - 1] + fc_ta_candle_total_avg(&near[1], in, i - 1) &&
@@ -332,7 +345,7 @@ FC_HD void fc_ta_cdladvanceblock(const fc_ta_call *c) {
 
 FC_HD int fc_ta_cdlbelthold_lookback(const double *par) {
     (void)par;
-    return fc_ta_pta_max(fc_ta_pta_period(FC_TA_BODY_LONG), fc_ta_pta_period(FC_TA_SHADOW_VERY_SHORT));
+    return fc_ta_pta_longest(FC_TA_BODY_LONG, FC_TA_SHADOW_VERY_SHORT, -1, -1, -1);
 }
 
 FC_HD void fc_ta_cdlbelthold(const fc_ta_call *c) {
@@ -385,7 +398,7 @@ FC_HD void fc_ta_cdlbreakaway(const fc_ta_call *c) {
 
 FC_HD int fc_ta_cdlclosingmarubozu_lookback(const double *par) {
     (void)par;
-    return fc_ta_pta_max(fc_ta_pta_period(FC_TA_BODY_LONG), fc_ta_pta_period(FC_TA_SHADOW_VERY_SHORT));
+    return fc_ta_pta_longest(FC_TA_BODY_LONG, FC_TA_SHADOW_VERY_SHORT, -1, -1, -1);
 }
 
 FC_HD void fc_ta_cdlclosingmarubozu(const fc_ta_call *c) {
@@ -439,7 +452,7 @@ FC_HD void fc_ta_cdlconcealbabyswall(const fc_ta_call *c) {
 
 FC_HD int fc_ta_cdlcounterattack_lookback(const double *par) {
     (void)par;
-    return fc_ta_pta_max(fc_ta_pta_period(FC_TA_EQUAL), fc_ta_pta_period(FC_TA_BODY_LONG)) + 1;
+    return fc_ta_pta_longest(FC_TA_EQUAL, FC_TA_BODY_LONG, -1, -1, -1) + 1;
 }
 
 FC_HD void fc_ta_cdlcounterattack(const fc_ta_call *c) {
@@ -508,7 +521,7 @@ FC_HD void fc_ta_cdldoji(const fc_ta_call *c) {
 
 FC_HD int fc_ta_cdldojistar_lookback(const double *par) {
     (void)par;
-    return fc_ta_pta_max(fc_ta_pta_period(FC_TA_BODY_DOJI), fc_ta_pta_period(FC_TA_BODY_LONG)) + 1;
+    return fc_ta_pta_longest(FC_TA_BODY_DOJI, FC_TA_BODY_LONG, -1, -1, -1) + 1;
 }
 
 /* TA-Lib writes -100 after a white candle (star gapping up) and 100 after
@@ -535,7 +548,7 @@ FC_HD void fc_ta_cdldojistar(const fc_ta_call *c) {
 
 FC_HD int fc_ta_cdldragonflydoji_lookback(const double *par) {
     (void)par;
-    return fc_ta_pta_max(fc_ta_pta_period(FC_TA_BODY_DOJI), fc_ta_pta_period(FC_TA_SHADOW_VERY_SHORT));
+    return fc_ta_pta_longest(FC_TA_BODY_DOJI, FC_TA_SHADOW_VERY_SHORT, -1, -1, -1);
 }
 
 FC_HD void fc_ta_cdldragonflydoji(const fc_ta_call *c) {
@@ -582,8 +595,7 @@ FC_HD void fc_ta_cdlengulfing(const fc_ta_call *c) {
 
 FC_HD int fc_ta_cdleveningdojistar_lookback(const double *par) {
     (void)par;
-    return fc_ta_pta_max(fc_ta_pta_max(fc_ta_pta_period(FC_TA_BODY_DOJI), fc_ta_pta_period(FC_TA_BODY_LONG)),
-                         fc_ta_pta_period(FC_TA_BODY_SHORT)) + 2;
+    return fc_ta_pta_longest(FC_TA_BODY_DOJI, FC_TA_BODY_LONG, FC_TA_BODY_SHORT, -1, -1) + 2;
 }
 
 FC_HD void fc_ta_cdleveningdojistar(const fc_ta_call *c) {
@@ -612,7 +624,7 @@ FC_HD void fc_ta_cdleveningdojistar(const fc_ta_call *c) {
 
 FC_HD int fc_ta_cdleveningstar_lookback(const double *par) {
     (void)par;
-    return fc_ta_pta_max(fc_ta_pta_period(FC_TA_BODY_SHORT), fc_ta_pta_period(FC_TA_BODY_LONG)) + 2;
+    return fc_ta_pta_longest(FC_TA_BODY_SHORT, FC_TA_BODY_LONG, -1, -1, -1) + 2;
 }
 
 FC_HD void fc_ta_cdleveningstar(const fc_ta_call *c) {
@@ -641,7 +653,7 @@ FC_HD void fc_ta_cdleveningstar(const fc_ta_call *c) {
 
 FC_HD int fc_ta_cdlgapsidesidewhite_lookback(const double *par) {
     (void)par;
-    return fc_ta_pta_max(fc_ta_pta_period(FC_TA_NEAR), fc_ta_pta_period(FC_TA_EQUAL)) + 2;
+    return fc_ta_pta_longest(FC_TA_NEAR, FC_TA_EQUAL, -1, -1, -1) + 2;
 }
 
 FC_HD void fc_ta_cdlgapsidesidewhite(const fc_ta_call *c) {
@@ -669,7 +681,7 @@ FC_HD void fc_ta_cdlgapsidesidewhite(const fc_ta_call *c) {
 
 FC_HD int fc_ta_cdlgravestonedoji_lookback(const double *par) {
     (void)par;
-    return fc_ta_pta_max(fc_ta_pta_period(FC_TA_BODY_DOJI), fc_ta_pta_period(FC_TA_SHADOW_VERY_SHORT));
+    return fc_ta_pta_longest(FC_TA_BODY_DOJI, FC_TA_SHADOW_VERY_SHORT, -1, -1, -1);
 }
 
 FC_HD void fc_ta_cdlgravestonedoji(const fc_ta_call *c) {
@@ -691,9 +703,7 @@ FC_HD void fc_ta_cdlgravestonedoji(const fc_ta_call *c) {
 /* ------------------------------------------------- CDLHAMMER, CDLHANGINGMAN */
 
 FC_HD int fc_ta_pta_hammer_lookback(void) {
-    return fc_ta_pta_max(fc_ta_pta_max(fc_ta_pta_max(fc_ta_pta_period(FC_TA_BODY_SHORT), fc_ta_pta_period(FC_TA_SHADOW_LONG)),
-                                       fc_ta_pta_period(FC_TA_SHADOW_VERY_SHORT)),
-                         fc_ta_pta_period(FC_TA_NEAR)) + 1;
+    return fc_ta_pta_longest(FC_TA_BODY_SHORT, FC_TA_SHADOW_LONG, FC_TA_SHADOW_VERY_SHORT, FC_TA_NEAR, -1) + 1;
 }
 
 /* A small body with a long lower shadow and a very short upper one, its
@@ -712,7 +722,8 @@ FC_HD void fc_ta_pta_hammer_like(const fc_ta_call *c, int hanging) {
         int hit = fc_ta_real_body(o, cl, i) < fc_ta_candle_total_avg(&body, in, i) &&
                   fc_ta_lower_shadow(o, l, cl, i) > fc_ta_candle_total_avg(&slong, in, i) &&
                   fc_ta_upper_shadow(o, h, cl, i) < fc_ta_candle_total_avg(&vshort, in, i) &&
-                  (hanging ? fc_ta_candle_min(cl[i], o[i]) >= h[i - 1] - nr : fc_ta_candle_min(cl[i], o[i]) <= l[i - 1] + nr);
+                  (hanging ? fc_ta_candle_min(cl[i], o[i]) >= h[i - 1] - nr
+                           : fc_ta_candle_min(cl[i], o[i]) <= l[i - 1] + nr);
         c->out[0][i] = hit ? (hanging ? -100.0 : 100.0) : 0.0;
         fc_ta_candle_total_step(&body, in, i);
         fc_ta_candle_total_step(&slong, in, i);
@@ -741,7 +752,7 @@ FC_HD void fc_ta_cdlhangingman(const fc_ta_call *c) { fc_ta_pta_hammer_like(c, 1
 FC_HD void fc_ta_pta_harami_like(const fc_ta_call *c, int second) {
     const double *o = c->in[0], *cl = c->in[3];
     const double *const *in = c->in;
-    int start = fc_ta_pta_begin(c, fc_ta_pta_max(fc_ta_pta_period(second), fc_ta_pta_period(FC_TA_BODY_LONG)) + 1);
+    int start = fc_ta_pta_begin(c, fc_ta_pta_longest(second, FC_TA_BODY_LONG, -1, -1, -1) + 1);
     fc_ta_candle_total blong = fc_ta_candle_total_at(FC_TA_BODY_LONG, 1, start, in);
     fc_ta_candle_total small = fc_ta_candle_total_at(second, 0, start, in);
     for (int i = start; i < c->n; i++) {
@@ -762,13 +773,13 @@ FC_HD void fc_ta_pta_harami_like(const fc_ta_call *c, int second) {
 
 FC_HD int fc_ta_cdlharami_lookback(const double *par) {
     (void)par;
-    return fc_ta_pta_max(fc_ta_pta_period(FC_TA_BODY_SHORT), fc_ta_pta_period(FC_TA_BODY_LONG)) + 1;
+    return fc_ta_pta_longest(FC_TA_BODY_SHORT, FC_TA_BODY_LONG, -1, -1, -1) + 1;
 }
 FC_HD void fc_ta_cdlharami(const fc_ta_call *c) { fc_ta_pta_harami_like(c, FC_TA_BODY_SHORT); }
 
 FC_HD int fc_ta_cdlharamicross_lookback(const double *par) {
     (void)par;
-    return fc_ta_pta_max(fc_ta_pta_period(FC_TA_BODY_DOJI), fc_ta_pta_period(FC_TA_BODY_LONG)) + 1;
+    return fc_ta_pta_longest(FC_TA_BODY_DOJI, FC_TA_BODY_LONG, -1, -1, -1) + 1;
 }
 FC_HD void fc_ta_cdlharamicross(const fc_ta_call *c) { fc_ta_pta_harami_like(c, FC_TA_BODY_DOJI); }
 
@@ -776,7 +787,7 @@ FC_HD void fc_ta_cdlharamicross(const fc_ta_call *c) { fc_ta_pta_harami_like(c, 
 
 FC_HD int fc_ta_cdlhighwave_lookback(const double *par) {
     (void)par;
-    return fc_ta_pta_max(fc_ta_pta_period(FC_TA_BODY_SHORT), fc_ta_pta_period(FC_TA_SHADOW_VERY_LONG));
+    return fc_ta_pta_longest(FC_TA_BODY_SHORT, FC_TA_SHADOW_VERY_LONG, -1, -1, -1);
 }
 
 FC_HD void fc_ta_cdlhighwave(const fc_ta_call *c) {

@@ -364,14 +364,14 @@ FC_HD void fc_ta_cdlmathold(const fc_ta_call *c) {
     for (int k = 1; k <= 3; k++) sht[k] = fc_ta_ptb_total_start(FC_TA_BODY_SHORT, k, start, &b);
     fc_ta_nan(c->out[0], 0, start);
     for (int i = start; i < c->n; i++) {
-        double floor4 = fma(-fc_ta_ptb_body(&b, i - 4), pen, b.c[i - 4]);
+        double floor4 = b.c[i - 4] - fc_ta_ptb_body(&b, i - 4) * pen;   /* TA-Lib's wheel does not fuse a - b*c */
         int hit = fc_ta_ptb_white(&b, i - 4) && fc_ta_ptb_black(&b, i - 3) && fc_ta_ptb_white(&b, i) &&
                   fc_ta_ptb_body_gap_up(&b, i - 3, i - 4) &&
                   fc_ta_ptb_bottom(&b, i - 2) < b.c[i - 4] && fc_ta_ptb_bottom(&b, i - 1) < b.c[i - 4] &&
                   fc_ta_ptb_bottom(&b, i - 2) > floor4 && fc_ta_ptb_bottom(&b, i - 1) > floor4 &&
                   fc_ta_ptb_top(&b, i - 2) < b.o[i - 3] && fc_ta_ptb_top(&b, i - 1) < fc_ta_ptb_top(&b, i - 2) &&
                   b.o[i] > b.c[i - 1] &&
-                  b.c[i] > fmax(fmax(b.h[i - 3], b.h[i - 2]), b.h[i - 1]) &&
+                  b.c[i] > fc_ta_candle_max(fc_ta_candle_max(b.h[i - 3], b.h[i - 2]), b.h[i - 1]) &&
                   fc_ta_ptb_body(&b, i - 4) > fc_ta_ptb_avg(&lng, &b, i) &&
                   fc_ta_ptb_body(&b, i - 3) < fc_ta_ptb_avg(&sht[3], &b, i) &&
                   fc_ta_ptb_body(&b, i - 2) < fc_ta_ptb_avg(&sht[2], &b, i) &&
