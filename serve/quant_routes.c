@@ -15,6 +15,7 @@
 
 #include "core/error.h"
 #include "api/serve_engine.h"
+#include "fcast.h"
 
 #define JSON "application/json"
 #define PATH_OPTION "/v1/quant/option"
@@ -218,45 +219,48 @@ static void option(const fc_http_request *rq, fc_http_response *rs) {
 
 /* ---- POST /v1/quant/indicators ---- */
 
-#define INDICATOR_KEYS "close, ind, nan"
+/* The price columns a request may send, as the CLI's OHLCV columns. */
+#define N_PRICES 6
+static const char *const price_keys[N_PRICES] = {"open", "high", "low", "close", "volume", "periods"};
+#define INDICATOR_KEYS "open, high, low, close, volume, periods, ind, nan"
 
 typedef struct {
-    double *y;
-    uint8_t *mask;      /* 0 where close is null, as an empty y cell in the CLI's CSV */
-    size_t n, n_null;
-    fc_ind_spec *specs;
-    size_t n_specs, n_columns;
-    fc_ind_options opt;
-    double **outs[FC_IND_MAX_SPECS]; /* outs[j][k]: (n) */
+    double *col[N_PRICES];   /* NaN where the request has null */
+    size_t n;                /* values in every column sent */
+    int first;               /* the first column sent, for messages */
+    size_t n_null_close;
+    fcast_indicator_set *set;
+    fcast_indicator_options opt;
+    double **outs;           /* (n_columns) each (n) */
+    size_t n_columns;
 } ind_request;
 
 static void ind_free(ind_request *q) {
-    for (size_t j = 0; j < q->n_specs; j++) {
-        for (int k = 0; q->outs[j] && k < FC_IND_MAX_OUTPUTS; k++) free(q->outs[j][k]);
-        free(q->outs[j]);
-    }
-    free(q->y);
-    free(q->mask);
-    free(q->specs);
+    for (size_t c = 0; q->outs && c < q->n_columns; c++) free(q->outs[c]);
+    free(q->outs);
+    for (int r = 0; r < N_PRICES; r++) free(q->col[r]);
+    fcast_indicator_set_free(q->set);
 }
 
-static fc_status read_close(const json_t *v, ind_request *q) {
-    if (!json_is_array(v)) return fc_error(FC_ERR_INVALID, "close: expected an array of numbers, got %s", json_kind(v));
-    q->n = json_array_size(v);
-    if (q->n == 0) return fc_error(FC_ERR_INVALID, "close: no values");
-    if (q->n > FC_QUANT_MAX_VALUES)
-        return fc_error(FC_ERR_MEMORY, "close: %zu values, more than the %u a request may hold", q->n,
+/* One price column: numbers or null, as long as the others. */
+static fc_status read_prices(const char *key, int role, const json_t *v, ind_request *q) {
+    if (!json_is_array(v)) return fc_error(FC_ERR_INVALID, "%s: expected an array of numbers, got %s", key, json_kind(v));
+    size_t n = json_array_size(v);
+    if (n == 0) return fc_error(FC_ERR_INVALID, "%s: no values", key);
+    if (n > FC_QUANT_MAX_VALUES)
+        return fc_error(FC_ERR_MEMORY, "%s: %zu values, more than the %u a request may hold", key, n,
                         FC_QUANT_MAX_VALUES);
-    q->y = fc_malloc(q->n * sizeof *q->y, "close");
-    q->mask = fc_malloc(q->n, "close's mask");
-    if (!q->y || !q->mask) return FC_ERR_MEMORY;
-    for (size_t i = 0; i < q->n; i++) {
+    if (q->n && n != q->n)
+        return fc_error(FC_ERR_INVALID, "%s: %zu values, but %s has %zu: every price column has one per bar", key, n,
+                        price_keys[q->first], q->n);
+    if (!q->n) q->n = n, q->first = role;
+    if (!(q->col[role] = fc_malloc(n * sizeof(double), key))) return FC_ERR_MEMORY;
+    for (size_t i = 0; i < n; i++) {
         const json_t *x = json_array_get(v, i);
         if (!json_is_number(x) && !json_is_null(x))
-            return fc_error(FC_ERR_INVALID, "close[%zu]: expected a number or null, got %s", i, json_kind(x));
-        q->mask[i] = !json_is_null(x);
-        q->y[i] = q->mask[i] ? json_number_value(x) : NAN;
-        q->n_null += !q->mask[i];
+            return fc_error(FC_ERR_INVALID, "%s[%zu]: expected a number or null, got %s", key, i, json_kind(x));
+        q->col[role][i] = json_is_null(x) ? NAN : json_number_value(x);
+        if (role == 3) q->n_null_close += json_is_null(x);
     }
     return FC_OK;
 }
@@ -301,117 +305,145 @@ static fc_status ind_text(const json_t *v, char **text) {
     return FC_OK;
 }
 
-/* The specs, with the parser's messages behind "ind: " as --ind's are. */
+/* The specs, with the library's messages behind "ind: " as --ind's are. */
 static fc_status read_ind(const json_t *v, ind_request *q) {
     char *text = NULL;
     FC_TRY(ind_text(v, &text));
-    fc_status st = fc_ind_parse_list(text, &q->specs, &q->n_specs);
+    fc_status st = fcast_indicator_set_parse(text, &q->set);
     free(text);
-    if (st != FC_OK) return fc_error_wrap(st, "ind: ");
-    for (size_t j = 0; j < q->n_specs; j++) q->n_columns += (size_t)fc_ind_n_outputs(&q->specs[j]);
+    if (st != FC_OK) {
+        /* "fcast_indicator_set_parse: specs 'sma:0': ..." -> "ind: 'sma:0': ..." */
+        const char *msg = fc_last_error(), *at = strstr(msg, "specs");
+        return fc_error(st, "ind:%s", at ? at + strlen("specs") : msg);
+    }
+    q->n_columns = fcast_indicator_set_n_columns(q->set);
     return FC_OK;
 }
 
 static fc_status read_nan(const json_t *v, ind_request *q) {
     if (!json_is_string(v))
         return fc_error(FC_ERR_INVALID, "nan: expected \"poison\" or \"restart\", got %s", json_kind(v));
-    return fc_ind_parse_nan_policy(json_string_value(v), &q->opt.nan);   /* the message names --nan */
+    fc_nan_policy p;
+    FC_TRY(fc_ind_parse_nan_policy(json_string_value(v), &p));   /* the message names --nan */
+    q->opt.nan = p == FC_NAN_RESTART ? FCAST_NAN_RESTART : FCAST_NAN_POISON;
+    return FC_OK;
+}
+
+static int price_role(const char *key) {
+    for (int r = 0; r < N_PRICES; r++)
+        if (!strcmp(key, price_keys[r])) return r;
+    return -1;
 }
 
 static fc_status read_indicators(const json_t *root, ind_request *q) {
     const char *key;
     json_t *v;
     json_object_foreach((json_t *)root, key, v) {
-        if (!strcmp(key, "close")) FC_TRY(read_close(v, q));
+        int role = price_role(key);
+        if (role >= 0) FC_TRY(read_prices(key, role, v, q));
         else if (!strcmp(key, "ind")) FC_TRY(read_ind(v, q));
         else if (!strcmp(key, "nan")) FC_TRY(read_nan(v, q));
-        else if (!strcmp(key, "high") || !strcmp(key, "low") || !strcmp(key, "volume") || !strcmp(key, "open"))
-            return fc_error(FC_ERR_INVALID, "%s: not used: every indicator fcast computes reads close only "
-                            "(known: " INDICATOR_KEYS ")", key);
         else return unknown_key(key, INDICATOR_KEYS);
     }
-    if (!q->y) return fc_error(FC_ERR_INVALID, "close: required (the prices, oldest first)");
-    if (!q->specs) return fc_error(FC_ERR_INVALID, "ind: required (e.g. \"sma:20,rsi:14\", as --ind)");
+    if (!q->n) return fc_error(FC_ERR_INVALID, "close: required (the prices, oldest first; open, high, low, volume "
+                               "as TA-Lib's functions need them)");
+    if (!q->set) return fc_error(FC_ERR_INVALID, "ind: required (e.g. \"sma:20,rsi:14,atr:14\", as --ind)");
     if (q->n > FC_QUANT_MAX_VALUES / q->n_columns)
         return fc_error(FC_ERR_MEMORY, "the answer would hold %zu values (%zu points x %zu columns), more than the "
                         "%u a request may hold", q->n * q->n_columns, q->n, q->n_columns, FC_QUANT_MAX_VALUES);
     return FC_OK;
 }
 
-/* The points of close a spec runs over, as the library splits them: from
+/* The bars of close a spec runs over, as the library splits them: from
  * the first value to the end (poison), or the longest run between nulls
  * (restart). A spec gives values on more than its lookback points. */
 static size_t usable_points(const ind_request *q) {
+    const double *y = q->col[3] ? q->col[3] : q->col[q->first];
     size_t i = 0, run = 0, longest = 0;
-    while (i < q->n && !q->mask[i]) i++;   /* leading nulls are skipped under both */
-    if (q->opt.nan != FC_NAN_RESTART) return q->n - i;
+    while (i < q->n && isnan(y[i])) i++;   /* leading nulls are skipped under both */
+    if (q->opt.nan != FCAST_NAN_RESTART) return q->n - i;
     for (; i < q->n; i++) {
-        run = q->mask[i] ? run + 1 : 0;
+        run = isnan(y[i]) ? 0 : run + 1;
         if (run > longest) longest = run;
     }
     return longest;
 }
 
-/* A spec that leaves close without a single value is an error, as in the
- * CLI when it leaves every series empty: the spec asks too much of the data. */
+/* A spec that leaves the series without a single value is an error, as in
+ * the CLI when it leaves every series empty: the spec asks too much of the data. */
 static fc_status report_short(const ind_request *q, const uint8_t *none) {
-    for (size_t j = 0; j < q->n_specs; j++) {
+    for (size_t j = 0; j < fcast_indicator_set_size(q->set); j++) {
         if (!none[j]) continue;
-        char text[FC_IND_LABEL_CAP];
-        fc_ind_spec_text(&q->specs[j], text, sizeof text);
-        int lookback = fc_ind_lookback(&q->specs[j]);
-        if (q->n_null == q->n)
-            return fc_error(FC_ERR_INVALID, "ind: '%s' needs at least %d point%s (its lookback, %d, plus one) but "
-                            "close holds only nulls", text, lookback + 1, lookback ? "s" : "", lookback);
-        if (q->opt.nan == FC_NAN_RESTART)
-            return fc_error(FC_ERR_INVALID, "ind: '%s' needs at least %d value%s in a row (its lookback, %d, plus "
+        const char *text = fcast_indicator_set_spec(q->set, j);
+        size_t lookback = 0;
+        FC_TRY(fcast_indicator_lookback(text, &lookback));
+        const char *s = lookback ? "s" : "";
+        if (q->col[3] && q->n_null_close == q->n)
+            return fc_error(FC_ERR_INVALID, "ind: '%s' needs at least %zu point%s (its lookback, %zu, plus one) but "
+                            "close holds only nulls", text, lookback + 1, s, lookback);
+        if (q->opt.nan == FCAST_NAN_RESTART)
+            return fc_error(FC_ERR_INVALID, "ind: '%s' needs at least %zu value%s in a row (its lookback, %zu, plus "
                             "one; nan restart starts afresh after each null) but the longest run of values in close "
-                            "has %zu", text, lookback + 1, lookback ? "s" : "", lookback, usable_points(q));
-        return fc_error(FC_ERR_INVALID, "ind: '%s' needs at least %d point%s (its lookback, %d, plus one) but close "
-                        "has %zu from its first value", text, lookback + 1, lookback ? "s" : "", lookback,
-                        usable_points(q));
+                            "has %zu", text, lookback + 1, s, lookback, usable_points(q));
+        return fc_error(FC_ERR_INVALID, "ind: '%s' needs at least %zu point%s (its lookback, %zu, plus one) but close "
+                        "has %zu from its first value", text, lookback + 1, s, lookback, usable_points(q));
     }
     return FC_OK;
 }
 
+/* "fcast_indicator_set_compute: 'atr:14' reads the column 'high', which
+ * the data lacks" -> "ind: 'atr:14' reads the column 'high', which the
+ * request lacks" */
+static fc_status compute_failed(fc_status st) {
+    const char *msg = fc_last_error(), *colon = strchr(msg, ':');
+    char text[FC_ERROR_CAP];
+    snprintf(text, sizeof text, "%s", colon ? colon + 2 : msg);
+    char *data = strstr(text, "the data lacks");
+    if (!data) return fc_error(st, "ind: %s", text);
+    *data = '\0';
+    return fc_error(st, "ind: %sthe request lacks%s", text, data + strlen("the data lacks"));
+}
+
 static fc_status compute(ind_request *q) {
-    for (size_t j = 0; j < q->n_specs; j++) {
-        q->outs[j] = fc_calloc(FC_IND_MAX_OUTPUTS, sizeof(double *), "output columns");
-        if (!q->outs[j]) return FC_ERR_MEMORY;
-        for (int k = 0; k < fc_ind_n_outputs(&q->specs[j]); k++)
-            if (!(q->outs[j][k] = fc_malloc(q->n * sizeof(double), "indicator output"))) return FC_ERR_MEMORY;
-    }
-    uint8_t none[FC_IND_MAX_SPECS];
-    size_t offsets[2] = {0, q->n};
-    const uint8_t *mask = q->n_null ? q->mask : NULL;
-    FC_TRY(fc_ind_compute_many(q->specs, q->n_specs, q->y, mask, offsets, 1, &q->opt,
-                               (double *const *const *)q->outs, none));
+    q->outs = fc_calloc(q->n_columns, sizeof *q->outs, "output columns");
+    if (!q->outs) return FC_ERR_MEMORY;
+    for (size_t c = 0; c < q->n_columns; c++)
+        if (!(q->outs[c] = fc_malloc(q->n * sizeof(double), "indicator output"))) return FC_ERR_MEMORY;
+    const char *names[N_PRICES];
+    const double *values[N_PRICES];
+    size_t n_cols = 0;
+    for (int r = 0; r < N_PRICES; r++)
+        if (q->col[r]) names[n_cols] = price_keys[r], values[n_cols++] = q->col[r];
+    fcast_columns cols = {n_cols, names, values};
+    uint8_t none[FCAST_INDICATOR_MAX_SPECS];
+    int64_t indptr[2] = {0, (int64_t)q->n};
+    fc_status st = fcast_indicator_set_compute_columns(q->set, &q->opt, 1, indptr, &cols, q->outs, q->n_columns, none);
+    if (st != FC_OK) return compute_failed(st);
     return report_short(q, none);
 }
 
-
 /* {"column": [v, ...], ...} in the CLI's column order; each number as the
- * CLI writes its CSV cell (%.17g: the same bits read back), null where the
- * cell is empty (NaN) or where JSON has no number (infinite). */
+ * CLI writes its CSV cell (%.17g: the same bits read back; a pattern's or
+ * an index's whole numbers as integers), null where the cell is empty
+ * (NaN) or where JSON has no number (infinite). */
 static char *render(const ind_request *q, size_t *len) {
     char *text = NULL;
     FILE *f = open_memstream(&text, len);
     if (!f) return NULL;
     fputc('{', f);
-    for (size_t j = 0, c = 0; j < q->n_specs; j++)
-        for (int k = 0; k < fc_ind_n_outputs(&q->specs[j]); k++, c++) {
-            char name[96];
-            fc_ind_column_name(&q->specs[j], k, name, sizeof name);
-            fputs(c ? ", " : "", f);
-            fc_json_put_string(f, name);
-            fputs(": [", f);
-            for (size_t i = 0; i < q->n; i++) {
-                double v = q->outs[j][k][i];
-                if (isfinite(v)) fprintf(f, i ? ", %.17g" : "%.17g", v);
-                else fputs(i ? ", null" : "null", f);
-            }
-            fputc(']', f);
+    for (size_t c = 0; c < q->n_columns; c++) {
+        fputs(c ? ", " : "", f);
+        fc_json_put_string(f, fcast_indicator_set_column(q->set, c));
+        fputs(": [", f);
+        const char *fmt = fcast_indicator_set_column_is_integer(q->set, c) ? "%.0f" : "%.17g";
+        for (size_t i = 0; i < q->n; i++) {
+            double v = q->outs[c][i];
+            if (i) fputs(", ", f);
+            if (isfinite(v)) fprintf(f, fmt, v);
+            else fputs("null", f);
         }
+        fputc(']', f);
+    }
     fputs("}\n", f);
     if (fclose(f) != 0 || !text) {
         free(text);
@@ -422,7 +454,7 @@ static char *render(const ind_request *q, size_t *len) {
 
 static void indicators(const fc_http_request *rq, fc_http_response *rs) {
     json_t *root = NULL;
-    ind_request q = {.opt = fc_ind_options_default()};   /* backend NULL: the CPU */
+    ind_request q = {.opt = {FCAST_NAN_POISON, 0, NULL}};   /* device NULL: the CPU */
     fc_status st = load_object(rq, &root);
     if (st == FC_OK) st = read_indicators(root, &q);
     json_decref(root);   /* before computing: the values are copied */

@@ -91,6 +91,25 @@ body POST /v1/quant/indicators --data-binary @"$tmp/gap.json" > "$tmp/gap.out"
 check "indicators with a null and nan: restart: fcast quant indicators' cells" \
       "[ \"\$(same_cells A $tmp/gap_out.csv $tmp/gap.out)\" = same ]"
 
+# OHLCV bars: TA-Lib's functions over open, high, low, close, volume, as the CLI computes them
+ind="atr:14,adx,stoch,cdlengulfing,obv,maxindex:10,bbands:20:2:2:1"
+head -301 data/goog_daily_ohlcv.csv > "$tmp/goog.csv"
+"$fcast" quant indicators --data "$tmp/goog.csv" --ind "$ind" --out "$tmp/goog_out.csv" 2>/dev/null
+python3 - "$tmp/goog.csv" "$ind" > "$tmp/goog.json" <<'EOF'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+body = {k: [float(r[k]) for r in rows] for k in ("open", "high", "low", "close", "volume")}
+body["ind"] = sys.argv[2]
+print(json.dumps(body))
+EOF
+body POST /v1/quant/indicators --data-binary @"$tmp/goog.json" > "$tmp/goog.out"
+check "OHLCV indicators: the answer holds fcast quant indicators' cells (patterns and indices as integers)" \
+      "[ \"\$(same_cells GOOG $tmp/goog_out.csv $tmp/goog.out)\" = same ]"
+check "indicators: a function's missing column is 400 naming it" \
+      "b=\$(body POST /v1/quant/indicators --data-binary '{\"close\": [1, 2, 3, 4], \"ind\": \"atr:2\"}') && grep -q \"ind: 'atr:2' reads the column 'high', which the request lacks (it has: close)\" <<<\"\$b\""
+check "indicators: columns of other lengths are 400 naming both" \
+      "b=\$(body POST /v1/quant/indicators --data-binary '{\"close\": [1, 2, 3], \"high\": [1, 2], \"ind\": \"atr:2\"}') && grep -q 'high: 2 values, but close has 3' <<<\"\$b\""
+
 # --- errors: status and the field named
 check "option: a field of the wrong type is 400 naming it" \
       "b=\$(body POST /v1/quant/option --data-binary '{\"call\": true, \"S\": \"x\", \"K\": 1, \"sigma\": 0.2, \"T\": 1}') && grep -q '\"S: expected a number' <<<\"\$b\""

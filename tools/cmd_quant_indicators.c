@@ -153,8 +153,8 @@ static int fail_missing(const char *data, const price_columns *pc) {
     char role[32] = "";
     sscanf(at + strlen("reads the column '"), "%31[^']", role);
     const char *spec_at = strstr(msg, ": '");
-    char spec[80] = "";
-    if (spec_at) sscanf(spec_at + 3, "%79[^']", spec);
+    char spec[200] = "";
+    if (spec_at) sscanf(spec_at + 3, "%199[^']", spec);
     for (int r = 0; r < N_ROLES; r++)
         if (!strcmp(roles[r], role))
             return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--ind: '%s' reads the %s prices, but %s has no column '%s' "

@@ -20,7 +20,7 @@
  * fcast.h); they must agree. */
 _Static_assert(FC_IND_MAX_SPECS == FCAST_INDICATOR_MAX_SPECS, "quant_request.h's FC_IND_MAX_SPECS is fcast/quant.h's limit");
 
-#define COLUMN_CAP 96
+#define COLUMN_CAP (FC_TA_SPEC_CAP + 32)   /* the label and an output's name */
 
 typedef struct {
     int is_ta;          /* 0: fast (the batched close-price engine), 1: ta */
@@ -31,7 +31,7 @@ typedef struct {
 struct fcast_indicator_set {
     set_spec *specs;
     size_t n_specs, n_columns;
-    char (*text)[FC_IND_LABEL_CAP];   /* (n_specs) "bbands:20:2" */
+    char (*text)[FC_TA_SPEC_CAP];     /* (n_specs) "bbands:20:2" */
     char (*column)[COLUMN_CAP];       /* (n_columns) "bbands_20_2_upper" */
     uint8_t *integer;                 /* (n_columns) 1: whole numbers (patterns, indices) */
 };
@@ -87,14 +87,14 @@ static fc_status parse_spec(const char *item, set_spec *out, char *text, int pre
     if (fast_name(item) && !prefer_ta) {
         fc_status st = fc_ind_parse(item, &out->fast);
         if (st == FC_OK) {
-            fc_ind_spec_text(&out->fast, text, FC_IND_LABEL_CAP);
+            fc_ind_spec_text(&out->fast, text, FC_TA_SPEC_CAP);
             return FC_OK;
         }
         char fast_msg[FC_ERROR_CAP];
         snprintf(fast_msg, sizeof fast_msg, "%s", fc_last_error());
         if (fc_ta_spec_parse(item, &out->ta) == FC_OK && out->ta.f->impl) {
             out->is_ta = 1;
-            snprintf(text, FC_IND_LABEL_CAP, "%s", out->ta.text);
+            snprintf(text, FC_TA_SPEC_CAP, "%s", out->ta.text);
             return FC_OK;
         }
         return fc_error(st, "%s", fast_msg);
@@ -103,7 +103,7 @@ static fc_status parse_spec(const char *item, set_spec *out, char *text, int pre
     if (!out->ta.f->impl)
         return fc_error(FC_ERR_INVALID, "'%s': TA-Lib's %s is not in fcast yet", out->ta.text, out->ta.f->desc.name);
     out->is_ta = 1;
-    snprintf(text, FC_IND_LABEL_CAP, "%s", out->ta.text);
+    snprintf(text, FC_TA_SPEC_CAP, "%s", out->ta.text);
     return FC_OK;
 }
 
@@ -119,7 +119,7 @@ static fc_status parse_list(const char *specs, fcast_indicator_set *s, int prefe
     for (;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        char item[FC_IND_LABEL_CAP * 2];
+        char item[FC_TA_SPEC_CAP + 64];
         if (len >= sizeof item) return fc_error(FC_ERR_PARSE, "'%.40s...': spec too long", p);
         memcpy(item, p, len);
         item[len] = '\0';

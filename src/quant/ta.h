@@ -87,13 +87,16 @@ fc_status fc_ta_compute(const fc_ta_func *f, const double *par, const double *co
                         const uint8_t *mask, const size_t *offsets, size_t n_series,
                         const fc_ind_options *opt, double *const *out, uint8_t *no_output);
 
+/* A spec's text: SAREXT's eight reals as written take ~100 characters. */
+#define FC_TA_SPEC_CAP 192
+
 /* A function with its parameters, as `--ind atr:14` names it. */
 typedef struct {
     const fc_ta_func *f;
     double par[FC_TA_MAX_PARAMS];
     int n_given;                      /* parameters written in the spec */
-    char text[FC_IND_LABEL_CAP];      /* "atr:14": lower-case name, the given parameters */
-    char label[FC_IND_LABEL_CAP];     /* "atr_14": the column prefix */
+    char text[FC_TA_SPEC_CAP];        /* "atr:14": lower-case name, the given parameters */
+    char label[FC_TA_SPEC_CAP];       /* "atr_14": the column prefix */
 } fc_ta_spec;
 
 /* Parses "name[:p1[:p2...]]" (name case-insensitive, TA-Lib's parameter

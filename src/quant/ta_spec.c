@@ -34,8 +34,8 @@ static fc_status parse_number(const char *quote, const fc_ta_func *f, int i, con
 }
 
 static fc_status make_names(fc_ta_spec *out, const char *text, size_t len) {
-    if (len >= FC_IND_LABEL_CAP)
-        return fc_error(FC_ERR_PARSE, "'%.*s': spec longer than %d characters", (int)len, text, FC_IND_LABEL_CAP - 1);
+    if (len >= FC_TA_SPEC_CAP)
+        return fc_error(FC_ERR_PARSE, "'%.*s': spec longer than %d characters", (int)len, text, FC_TA_SPEC_CAP - 1);
     for (size_t i = 0; i < len; i++) {
         char c = (char)tolower((unsigned char)text[i]);
         out->text[i] = c;
@@ -51,7 +51,7 @@ fc_status fc_ta_spec_parse(const char *text, fc_ta_spec *out) {
     size_t len = strlen(text);
     while (len && isspace((unsigned char)text[len - 1])) len--;
     if (len == 0) return fc_error(FC_ERR_PARSE, "empty indicator spec (expected name[:p1[:p2...]], e.g. atr:14)");
-    char quote[FC_IND_LABEL_CAP * 2], name[40];
+    char quote[FC_TA_SPEC_CAP + 8], name[40];
     snprintf(quote, sizeof quote, "%.*s", (int)len, text);
     const char *colon = memchr(text, ':', len);
     size_t name_len = colon ? (size_t)(colon - text) : len;

@@ -12,6 +12,8 @@
 #ifndef FC_KERNELS_TA_MA_H
 #define FC_KERNELS_TA_MA_H
 
+#include <string.h>
+
 #include "kernels/ta/ta_call.h"
 
 #define FC_TA_MA_WORK 2   /* doubles per bar that fc_ta_ma may use (HMA: 1) */
@@ -307,8 +309,7 @@ FC_HD double fc_ta_ma_ht_smooth(fc_ta_ma_ht *h, const double *x, int today) {
 /* Zeroes the engine and primes the smoother over x[0..3+warm); returns the
  * next bar. */
 FC_HD int fc_ta_ma_ht_init(fc_ta_ma_ht *h, const double *x, int warm) {
-    fc_ta_ma_ht zero = {0};
-    *h = zero;
+    memset(h, 0, sizeof *h);   /* (= {0} trips -Wmissing-field-initializers under nvcc) */
     h->wsub = x[0];
     h->wsum = x[0];
     h->wsub += x[1];
