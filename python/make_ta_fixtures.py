@@ -24,8 +24,11 @@ data/README.md for where they come from. Writes, under tests/fixtures/talib:
 Cases: `default` on both series (300 bars; the candlestick patterns on
 every bar, where their signals are rarer), `alt` with other parameters on
 GOOG, `matypeK` for every moving-average type K of a function that takes
-one, and `nan` (GOOG with 3 leading NaNs and one inside) for what a NaN
-does downstream. The inputs each function reads are the ones talib.abstract
+one, `nan` (GOOG with 3 leading NaNs and one inside) for what a NaN
+does downstream, and for the patterns `planted`: a synthetic series
+PLANTED of random bars with the rare patterns real prices never show in
+these bars (BREAKAWAY, 3STARSINSOUTH, CONCEALBABYSWALL, ABANDONEDBABY,
+KICKING, MATHOLD) set into it every 12 to 20 bars, exactly and jittered. The inputs each function reads are the ones talib.abstract
 names for it (`price` is the close; `price0`, `price1` are high and low).
 Nothing else is written.
 """
@@ -45,6 +48,43 @@ SHORT = 300          # bars of a case, except the patterns'
 PATTERN_BARS = {"GOOG": 2148, "EURUSD": 2500}
 COLUMNS = ["open", "high", "low", "close", "volume"]
 
+# The rare patterns, as (open, high, low, close) per candle, each set into
+# random bars (planted_bars): they fire TA-Lib's pattern at the last candle.
+TEMPLATES = {
+    "CDLBREAKAWAY": [(110, 110.3, 99.8, 100), (98, 98.2, 96.5, 97), (97.5, 97.9, 95.5, 96), (96.5, 96.8, 94.5, 95),
+                     (95.5, 99.3, 95.2, 99)],
+    "CDL3STARSINSOUTH": [(110, 110.5, 89, 100), (104, 104.2, 95, 99), (98, 98.05, 97.45, 97.5)],
+    "CDLCONCEALBABYSWALL": [(110, 110.05, 104.95, 105), (105, 105.05, 99.95, 100), (99, 101, 97.9, 98),
+                            (101.5, 101.6, 97, 97)],
+    "CDLABANDONEDBABY": [(110, 110.5, 99.5, 100), (99, 99.2, 98.8, 99.05), (100, 106, 99.9, 105.5)],
+    "CDLKICKING": [(105, 105, 100, 100), (106, 111, 106, 111)],
+    "CDLMATHOLD": [(100, 105.2, 99.8, 105), (106.5, 106.7, 105.8, 106.2), (105.0, 105.7, 104.5, 104.7),
+                   (104.6, 104.8, 104.0, 104.3), (104.4, 110.5, 104.2, 110)],
+}
+
+
+def planted_bars(blocks=120, seed=37):
+    """Random bars (a random walk, N(0, 1) bodies) with a template after each
+    block of 12 to 20, as given, then jittered by 0.02 and by 0.1."""
+    rng = np.random.default_rng(seed)
+    cols = {c: [] for c in ("open", "high", "low", "close")}
+    names = list(TEMPLATES)
+    for b in range(blocks):
+        n = int(rng.integers(12, 20))
+        c = 100 + np.cumsum(rng.normal(0, 0.5, n))
+        o = c + rng.normal(0, 1, n)
+        h = np.maximum(o, c) + np.abs(rng.normal(0, 0.5, n))
+        lo = np.minimum(o, c) - np.abs(rng.normal(0, 0.5, n))
+        tp = np.array(TEMPLATES[names[b % len(names)]], float)
+        tp = tp + rng.normal(0, 1, tp.shape) * [0, 0.02, 0.1][b // len(names) % 3]
+        tp[:, 1] = np.maximum(tp[:, 1], np.maximum(tp[:, 0], tp[:, 3]))
+        tp[:, 2] = np.minimum(tp[:, 2], np.minimum(tp[:, 0], tp[:, 3]))
+        for k, part in (("open", (o, 0)), ("high", (h, 1)), ("low", (lo, 2)), ("close", (c, 3))):
+            cols[k] += list(part[0]) + list(tp[:, part[1]])
+    d = {k: np.array(v) for k, v in cols.items()}
+    d["volume"] = np.full(len(d["close"]), 1000.0)
+    return d
+
 
 def read_series():
     series = {}
@@ -58,6 +98,11 @@ def read_series():
         lo, hi = d["close"].min(), d["close"].max()
         d["unit"] = (d["close"] - lo) / (hi - lo) * 1.8 - 0.9
         series[uid] = d
+    d = planted_bars()
+    t = np.arange(len(d["close"]))
+    d["periods"] = (2 + (7 * t) % 29).astype(float)
+    d["unit"] = (d["close"] - d["close"].min()) / (d["close"].max() - d["close"].min()) * 1.8 - 0.9
+    series["PLANTED"] = d
     return series
 
 
@@ -125,9 +170,11 @@ def cases_for(fn, series):
     params = fn["parameters"]
     pattern = fn["group"] == "Pattern Recognition"
     out = []
-    for uid in series:
+    for uid in PATTERN_BARS:
         length = PATTERN_BARS[uid] if pattern else SHORT
         out.append(("default", uid, length, dict(params)))
+    if pattern:
+        out.append(("planted", "PLANTED", len(series["PLANTED"]["close"]), dict(params)))
     if params:
         out.append(("alt", "GOOG", SHORT, alt_params(fn, fn["ranges"])))
     matypes = [k for k in params if k.endswith("matype")]

@@ -5,11 +5,12 @@
  * must equal TA-Lib's bit for bit, or lie within 1e-12 relative of it
  * (FMA and summation-order differences), with NaN at the same bars.
  *
- *     test_ta_fixtures [--verbose] [NAME...]     (default: every function)
+ *     test_ta_fixtures [--verbose] [--markdown FILE] [NAME...]   (default: every function)
  *
  * Prints one line per function: how many outputs matched exactly and the
  * largest relative difference of the rest. Functions not written yet are
- * counted and listed, not failed; --require-all fails on them. */
+ * counted and listed, not failed; --require-all fails on them. --markdown
+ * writes the table of every function and its check (docs/ta-functions.md). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,8 @@ typedef struct {
     double *col[N_COLUMNS];
 } bars;
 
-static bars series[2];
+#define MAX_SERIES 3   /* GOOG, EURUSD, PLANTED */
+static bars series[MAX_SERIES];
 static int n_series_read;
 
 static char *next_field(char **p) {
@@ -59,7 +61,7 @@ static int read_input(void) {
         char *p = line, *id = next_field(&p);
         bars *b = series_named(id);
         if (!b) {
-            if (n_series_read == 2) return fprintf(stderr, "input.csv: more than 2 series\n"), 0;
+            if (n_series_read == MAX_SERIES) return fprintf(stderr, "input.csv: more than %d series\n", MAX_SERIES), 0;
             b = &series[n_series_read++];
             snprintf(b->id, sizeof b->id, "%s", id);
         }
@@ -72,7 +74,7 @@ static int read_input(void) {
     }
     free(line);
     fclose(f);
-    return n_series_read == 2;
+    return n_series_read == MAX_SERIES;
 }
 
 /* TA-Lib's functions that are NaN or infinite on prices read the `unit`
@@ -107,6 +109,9 @@ static int parse_params(const fc_ta_func *f, char *text, double *par) {
 typedef struct {
     int outputs, exact, failed;
     double worst;   /* largest relative difference among the non-exact */
+    long signals;   /* non-zero values of integer outputs (patterns): how much the data exercises them */
+    int cases;
+    char case_names[256];
 } tally;
 
 static void compare(const fc_ta_func *f, const char *what, const double *got, const double *want,
@@ -127,6 +132,8 @@ static void compare(const fc_ta_func *f, const char *what, const double *got, co
         if (rel > t->worst) t->worst = rel;
     }
     t->exact += exact;
+    if (f->desc.int_outputs)
+        for (size_t i = 0; i < n; i++) t->signals += !isnan(want[i]) && want[i] != 0.0;
 }
 
 /* One fixture line: case, series, length, params, output, values... */
@@ -143,6 +150,11 @@ static void run_line(const fc_ta_func *f, char *line, double *want, tally *t, in
         return;
     }
     for (size_t i = 0; i < n; i++) want[i] = strtod(next_field(&p), NULL);
+    if (!strstr(t->case_names, cas) && strlen(t->case_names) + strlen(cas) + 3 < sizeof t->case_names) {
+        if (strncmp(cas, "matype", 6) || !strstr(t->case_names, "matype"))
+            snprintf(t->case_names + strlen(t->case_names), sizeof t->case_names - strlen(t->case_names), "%s%s",
+                     t->case_names[0] ? ", " : "", strncmp(cas, "matype", 6) ? cas : "matype 0-13");
+    }
     int k = 0;
     while (k < f->desc.n_outputs && strcmp(f->desc.outputs[k], oname)) k++;
     if (k == f->desc.n_outputs) {
@@ -175,7 +187,19 @@ static void run_line(const fc_ta_func *f, char *line, double *want, tally *t, in
     for (int o = 0; o < FC_TA_MAX_OUTPUTS; o++) free(out[o]);
 }
 
-static int check_function(const fc_ta_func *f, int verbose) {
+static void markdown_row(FILE *md, const fc_ta_func *f, const tally *t) {
+    if (!md) return;
+    fprintf(md, "| %s | %s | ", f->desc.name, f->desc.group);
+    for (int i = 0; i < f->desc.n_inputs; i++) fprintf(md, "%s%s", i ? ", " : "", f->desc.inputs[i].column);
+    fprintf(md, " | %s | %d | ", t->case_names, t->outputs);
+    if (t->failed) fprintf(md, "**differs** (%d)", t->failed);
+    else if (t->exact == t->outputs) fputs("bit for bit", md);
+    else fprintf(md, "%d bit for bit, the rest within %.1e", t->exact, t->worst);
+    if (f->desc.int_outputs) fprintf(md, "; %ld signals", t->signals);
+    fputs(" |\n", md);
+}
+
+static int check_function(const fc_ta_func *f, int verbose, FILE *md) {
     char path[512];
     snprintf(path, sizeof path, FIXTURES "out/%s.csv", f->desc.name);
     FILE *fp = fopen(path, "r");
@@ -192,16 +216,33 @@ static int check_function(const fc_ta_func *f, int verbose) {
     else if (t.exact == t.outputs) printf("%-20s exact %d of %d outputs\n", f->desc.name, t.exact, t.outputs);
     else printf("%-20s close %d of %d exact, the rest within %.1e relative\n", f->desc.name, t.exact, t.outputs, t.worst);
     CHECK_MSG(!t.failed && t.outputs > 0, "%s matches TA-Lib", f->desc.name);
+    markdown_row(md, f, &t);
     return 1;
 }
 
 int main(int argc, char **argv) {
     int verbose = 0, require_all = 0, named = 0;
+    FILE *md = NULL;
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--verbose")) verbose = 1;
         else if (!strcmp(argv[a], "--require-all")) require_all = 1;
-        else named++;
+        else if (!strcmp(argv[a], "--markdown") && a + 1 < argc) {
+            if (!(md = fopen(argv[++a], "w"))) return fprintf(stderr, "cannot write %s\n", argv[a]), 1;
+            argv[a] = argv[a - 1] = "";
+        } else named++;
     }
+    if (md)
+        fputs("# Every TA-Lib function and its check\n\n"
+              "Written by `test_ta_fixtures --markdown docs/ta-functions.md` (tests/test_ta_fixtures.c): each of\n"
+              "TA-Lib 0.8.1's functions run by fcast on the cases of its fixture (tests/fixtures/talib/out, made\n"
+              "by the ta-lib 0.8.2 package with python/make_ta_fixtures.py on real GOOG daily and EUR/USD hourly\n"
+              "bars) and compared with TA-Lib's outputs. Cases: `default` on both series (300 bars; patterns\n"
+              "2148 and 2500), `alt` other parameters, `matype 0-13` every moving-average type, `nan` three\n"
+              "leading NaNs and one inside, and for the patterns `planted`: random bars with the rare patterns\n"
+              "set into them. *Signals*: the non-zero values of a pattern's (or index's) fixture, how much the\n"
+              "bars exercise it.\n\n"
+              "| function | group | inputs | cases | outputs compared | check |\n| --- | --- | --- | --- | --- | --- |\n",
+              md);
     CHECK(read_input());
     if (check_failures) return 1;
     int written = 0, missing = 0;
@@ -217,7 +258,7 @@ int main(int argc, char **argv) {
             continue;
         }
         written++;
-        CHECK(check_function(f, verbose));
+        CHECK(check_function(f, verbose, md));
         double par[FC_TA_MAX_PARAMS];
         CHECK(fc_ta_params(f, NULL, 0, par) == FC_OK);
         CHECK_MSG(fc_ta_lookback(f, par) == f->desc.default_lookback, "%s lookback %d, TA-Lib %d", f->desc.name,
@@ -225,6 +266,7 @@ int main(int argc, char **argv) {
     }
     printf("%d of %zu TA-Lib functions written and checked; %d not written yet\n", written, fc_ta_count(), missing);
     if (require_all) CHECK_MSG(missing == 0, "%d functions not written", missing);
+    if (md) fclose(md);
     printf("%d checks, %d failures\n", check_count, check_failures);
     return check_failures != 0;
 }

@@ -353,8 +353,7 @@ FC_HD int fc_ta_cdlmathold_lookback(const double *par) {
 /* Long white candle; a small black one gapping up; two more small bodies
  * falling, holding within the first body (penetrating at most
  * `penetration` of it); a white candle opening above the prior close and
- * closing above the reaction days' highs: +100. The wheel fuses
- * close - body * penetration into one FMA. */
+ * closing above the reaction days' highs: +100. */
 FC_HD void fc_ta_cdlmathold(const fc_ta_call *c) {
     fc_ta_ptb_bars b = fc_ta_ptb_bars_of(c);
     double pen = c->par[0];
