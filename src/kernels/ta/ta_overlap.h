@@ -5,6 +5,7 @@
 
 #include "kernels/ta/ta_call.h"
 #include "kernels/ta/ta_ma.h"
+#include "kernels/ta/ta_var.h"
 
 /* ------------------------------------------------- SMA, EMA, WMA */
 
@@ -59,52 +60,11 @@ FC_HD void fc_ta_ovl_ma(const fc_ta_call *c) {
 
 /* ---------------------------------------------------------- BBANDS */
 
-/* The population standard deviation over p bars as TA-Lib 0.8's VAR
- * computes it (the cancellation-free form: sums of deviations from a
- * shift, re-anchored at the window mean when the variance falls below 1e-6
- * of E[d^2], when the departing squared deviation exceeds 1e6 times the
- * remaining sum, or every 32p bars; a rebuilt variance below 1e-12 of its
- * E[d^2] is 0), then its square root. */
+/* The population standard deviation over p bars: the square root of
+ * TA_VAR (kernels/ta/ta_var.h), 0 where the variance is 0. */
 FC_HD void fc_ta_ovl_stddev(int p, const double *x, int n, double *out) {
-    double inv = 1.0 / (double)p, shift = x[0], s1 = 0.0, s2 = 0.0, d;
-    for (int j = 0; j < p - 1; j++) {
-        d = x[j] - shift;
-        s1 += d;
-        s2 += d * d;
-    }
-    fc_ta_nan(out, 0, p - 1);
-    int left = 32 * p;
-    for (int t = p - 1; t < n; t++) {
-        d = x[t] - shift;
-        s1 += d;
-        s2 += d * d;
-        double m1 = s1 * inv, var = s2 * inv - m1 * m1;
-        int from = t - p + 1;
-        d = x[from] - shift;
-        s1 -= d;
-        d *= d;
-        s2 -= d;
-        if (var < 0.000001 * (s2 * inv) || d > 1000000.0 * s2 || --left <= 0) {
-            left = 32 * p;
-            double total = 0.0;
-            for (int j = from; j <= t; j++) total += x[j];
-            shift = total * inv;
-            s1 = 0.0;
-            s2 = 0.0;
-            for (int j = from; j <= t; j++) {
-                d = x[j] - shift;
-                s1 += d;
-                s2 += d * d;
-            }
-            m1 = s1 * inv;
-            var = s2 * inv - m1 * m1;
-            if (var < 0.000000000001 * (s2 * inv)) var = 0.0;
-            d = x[from] - shift;
-            s1 -= d;
-            s2 -= d * d;
-        }
-        out[t] = var != 0.0 ? sqrt(var) : 0.0;
-    }
+    fc_ta_var_p(p, x, n, out);
+    for (int t = p - 1; t < n; t++) out[t] = out[t] != 0.0 ? sqrt(out[t]) : 0.0;
 }
 
 FC_HD int fc_ta_bbands_lookback(const double *par) {

@@ -5,66 +5,12 @@
 
 #include "kernels/ta/ta_call.h"
 #include "kernels/ta/ta_ma.h"
+#include "kernels/ta/ta_var.h"
 
 /* ---------------------------------------------------------- VAR, STDDEV */
 
-/* The deviations of x[from..to] from shift added into s1 (sum) and s2 (sum
- * of squares). */
-FC_HD void fc_ta_sta_shifted_sums(const double *x, int from, int to, double shift, double *s1, double *s2) {
-    for (int j = from; j <= to; j++) {
-        double d = x[j] - shift;
-        *s1 += d;
-        *s2 += d * d;
-    }
-}
-
-/* TA_VAR (population variance; nbdev is not used), TA-Lib 0.8's
- * cancellation-free form: running sums of the deviations from a shift
- * (first the window's first value), variance = E[d^2] - E[d]^2. TA-Lib
- * re-anchors the shift at the window's mean and rebuilds both sums from the
- * window (recomputing that bar) when the variance falls below 1e-6 of E[d^2],
- * when the value just removed had a squared deviation above 1e6 times the
- * remaining sum, or every 32p bars; a rebuilt variance below 1e-12 of its
- * E[d^2] is 0. */
-FC_HD void fc_ta_sta_var(int p, const double *x, int n, double *out) {
-    double inv = 1.0 / (double)p;
-    double shift = x[0], s1 = 0.0, s2 = 0.0;
-    fc_ta_sta_shifted_sums(x, 0, p - 2, shift, &s1, &s2);
-    fc_ta_nan(out, 0, p - 1);
-    int countdown = 32 * p;
-    for (int t = p - 1; t < n; t++) {
-        double d = x[t] - shift;
-        s1 += d;
-        s2 += d * d;
-        double m1 = s1 * inv;
-        double var = s2 * inv - m1 * m1;
-        int first = t - p + 1;
-        d = x[first] - shift;
-        s1 -= d;
-        d *= d;
-        s2 -= d;
-        countdown--;
-        if (var < 0.000001 * (s2 * inv) || d > 1000000.0 * s2 || countdown <= 0) {
-            countdown = 32 * p;
-            double total = 0.0;
-            for (int j = first; j <= t; j++) total += x[j];
-            shift = total * inv;
-            s1 = 0.0;
-            s2 = 0.0;
-            fc_ta_sta_shifted_sums(x, first, t, shift, &s1, &s2);
-            m1 = s1 * inv;
-            var = s2 * inv - m1 * m1;
-            if (var < 0.000000000001 * (s2 * inv)) var = 0.0;
-            d = x[first] - shift;
-            s1 -= d;
-            s2 -= d * d;
-        }
-        out[t] = var;
-    }
-}
-
 FC_HD int fc_ta_var_lookback(const double *par) { return fc_ta_int(par[0]) - 1; }
-FC_HD void fc_ta_var(const fc_ta_call *c) { fc_ta_sta_var(fc_ta_int(c->par[0]), c->in[0], c->n, c->out[0]); }
+FC_HD void fc_ta_var(const fc_ta_call *c) { fc_ta_var_p(fc_ta_int(c->par[0]), c->in[0], c->n, c->out[0]); }
 
 /* sqrt of VAR times nbdev, unconditionally (TA-Lib 0.8 dropped its 1e-14
  * floor: VAR itself returns 0 for a flat window, never a negative). */
@@ -73,7 +19,7 @@ FC_HD void fc_ta_stddev(const fc_ta_call *c) {
     int p = fc_ta_int(c->par[0]);
     double nbdev = c->par[1];
     double *out = c->out[0];
-    fc_ta_sta_var(p, c->in[0], c->n, out);
+    fc_ta_var_p(p, c->in[0], c->n, out);
     for (int t = p - 1; t < c->n; t++) out[t] = nbdev != 1.0 ? sqrt(out[t]) * nbdev : sqrt(out[t]);
 }
 

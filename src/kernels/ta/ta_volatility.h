@@ -5,6 +5,7 @@
 
 #include "kernels/ta/ta_call.h"
 #include "kernels/ta/ta_ma.h"
+#include "kernels/ta/ta_var.h"
 
 /* True range of bar t (t >= 1): high - low, replaced by |prev close - high|
  * then by |prev close - low| when strictly greater, in that order (so a NaN
@@ -154,57 +155,6 @@ FC_HD void fc_ta_massi(const fc_ta_call *c) {
 
 /* ---------------------------------------------------------------- RVI */
 
-/* The deviations of x[from..to] from shift added into s1 and s2 (squares). */
-FC_HD void fc_ta_vlt_shifted_sums(const double *x, int from, int to, double shift, double *s1, double *s2) {
-    for (int j = from; j <= to; j++) {
-        double d = x[j] - shift;
-        *s1 += d;
-        *s2 += d * d;
-    }
-}
-
-/* TA_VAR's population variance over p bars into out[p-1..n), TA-Lib 0.8's
- * shifted running sums: var = E[d^2] - E[d]^2 of the deviations from a
- * shift (first x[0]). The shift is re-anchored at the window's mean and the
- * sums rebuilt from the window (recomputing that bar) when the variance is
- * below 1e-6 of E[d^2], when the value just removed had a squared deviation
- * above 1e6 times the remaining sum, or every 32p bars; a rebuilt variance
- * below 1e-12 of its E[d^2] is 0. */
-FC_HD void fc_ta_vlt_var(int p, const double *x, int n, double *out) {
-    double inv = 1.0 / (double)p;
-    double shift = x[0], s1 = 0.0, s2 = 0.0;
-    fc_ta_vlt_shifted_sums(x, 0, p - 2, shift, &s1, &s2);
-    int countdown = 32 * p;
-    for (int t = p - 1; t < n; t++) {
-        double d = x[t] - shift;
-        s1 += d;
-        s2 += d * d;
-        double m1 = s1 * inv;
-        double var = s2 * inv - m1 * m1;
-        int first = t - p + 1;
-        d = x[first] - shift;
-        s1 -= d;
-        d *= d;
-        s2 -= d;
-        if (--countdown <= 0 || var < 0.000001 * (s2 * inv) || d > 1000000.0 * s2) {
-            countdown = 32 * p;
-            double total = 0.0;
-            for (int j = first; j <= t; j++) total += x[j];
-            shift = total * inv;
-            s1 = 0.0;
-            s2 = 0.0;
-            fc_ta_vlt_shifted_sums(x, first, t, shift, &s1, &s2);
-            m1 = s1 * inv;
-            var = s2 * inv - m1 * m1;
-            if (var < 0.000000000001 * (s2 * inv)) var = 0.0;
-            d = x[first] - shift;
-            s1 -= d;
-            s2 -= d * d;
-        }
-        out[t] = var;
-    }
-}
-
 FC_HD int fc_ta_rvi_lookback(const double *par) { return fc_ta_int(par[1]) - 1 + fc_ta_int(par[0]) - 1; }
 
 /* Dorsey's relative volatility index: sigma = sqrt of TA_VAR(sd) of the
@@ -221,7 +171,7 @@ FC_HD void fc_ta_rvi(const fc_ta_call *c) {
     int lb = fc_ta_rvi_lookback(c->par);
     double beta = (double)(p - 1) / (double)p, alpha = 1.0 - beta;
     double up = 0.0, dn = 0.0;
-    fc_ta_vlt_var(sd, x, n, out);
+    fc_ta_var_p(sd, x, n, out);   /* TA_VAR (kernels/ta/ta_var.h) */
     for (int t = sd - 1; t < n; t++) {
         double sigma = sqrt(out[t]), delta = x[t] - x[t - 1];
         double u = delta > 0.0 ? sigma : 0.0, d = delta < 0.0 ? sigma : 0.0;
