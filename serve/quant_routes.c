@@ -314,7 +314,8 @@ static fc_status read_ind(const json_t *v, ind_request *q) {
     if (st != FC_OK) {
         /* "fcast_indicator_set_parse: specs 'sma:0': ..." -> "ind: 'sma:0': ..." */
         const char *msg = fc_last_error(), *at = strstr(msg, "specs");
-        return fc_error(st, "ind:%s", at ? at + strlen("specs") : msg);
+        const char *rest = at ? at + strlen("specs") : msg;
+        return fc_error(st, rest[0] == ':' ? "ind%s" : "ind: %s", rest[0] == ' ' ? rest + 1 : rest);
     }
     q->n_columns = fcast_indicator_set_n_columns(q->set);
     return FC_OK;

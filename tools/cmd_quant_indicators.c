@@ -257,29 +257,27 @@ static int parse_flags(const char *nan, const char *ind, long threads, fcast_ind
     return 0;
 }
 
-/* --list, or the flags every run needs. */
-static int check_required(int list, const char *data, const char *ind, const char *out_path) {
-    if (list) return 0;
-    const char *missing = !data ? "--data" : !ind ? "--ind" : !out_path ? "--out" : NULL;
-    if (!missing) return 0;
-    return cli_refuse(COMMAND, CLI_EXIT_USAGE, "%s is required (or --list, to list TA-Lib's functions)", missing);
+/* `--list` alone lists TA-Lib's functions; with other flags it is theirs to parse. */
+static int list_only(int argc, char **argv, int first) {
+    return argc == first + 1 && !strcmp(argv[first], "--list");
 }
 
 int cmd_quant_indicators(int argc, char **argv, int first) {
     const char *data = NULL, *ind = NULL, *out_path = NULL, *nan = "poison", *device = NULL;
     long threads = 0;
     int verbose = 0, list = 0;
+    if (list_only(argc, argv, first)) return cli_ta_list(stdout) ? cli_fail(COMMAND) : 0;
     price_columns pc = {{"open", "high", "low", "close", "volume", "periods"}, 0};
     const char *named[N_ROLES] = {NULL};
     arg_spec args[] = {
         {"data", ARG_IN, &data, "FILE",
-         "long CSV: unique_id, ds and y (the close), or open, high, low, close, volume (empty = missing)", 0, 0},
+         "long CSV: unique_id, ds and y (the close), or open, high, low, close, volume (empty = missing)", 1, 0},
         {"ind", ARG_STR, &ind, "SPECS",
          "indicators, e.g. sma:20,rsi:14,atr:14,stoch:5:3:0:3:0,cdlengulfing (name[:p1[:p2...]], TA-Lib's "
-         "names, parameter order and defaults; --list lists them)", 0, 0},
+         "names, parameter order and defaults; --list lists them)", 1, 0},
         {"out", ARG_OUT, &out_path, "FILE",
-         "output CSV: unique_id, ds, one column per output; - for standard output", 0, 0},
-        {"list", ARG_FLAG, &list, NULL, "list TA-Lib's functions: inputs, parameters, defaults, outputs", 0, 0},
+         "output CSV: unique_id, ds, one column per output; - for standard output", 1, 0},
+        {"list", ARG_FLAG, &list, NULL, "alone: list TA-Lib's functions (inputs, parameters, defaults, outputs)", 0, 0},
         {"open", ARG_STR, &named[0], "COL", "the column of the open prices (default: open)", 0, 0},
         {"high", ARG_STR, &named[1], "COL", "the column of the highs (default: high)", 0, 0},
         {"low", ARG_STR, &named[2], "COL", "the column of the lows (default: low)", 0, 0},
@@ -298,7 +296,6 @@ int cmd_quant_indicators(int argc, char **argv, int first) {
                         args, argc, argv, first);
     if (rc) return args_exit(rc);
     if (list) return cli_ta_list(stdout) ? cli_fail(COMMAND) : 0;
-    if ((rc = check_required(list, data, ind, out_path)) != 0) return rc;
     for (int r = 0; r < N_ROLES; r++)
         if (named[r]) pc.column[r] = named[r], pc.renamed = 1;
     fcast_indicator_options opt = {FCAST_NAN_POISON, 0, NULL};
