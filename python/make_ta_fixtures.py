@@ -25,7 +25,9 @@ Cases: `default` on both series (300 bars; the candlestick patterns on
 every bar, where their signals are rarer), `alt` with other parameters on
 GOOG, `matypeK` for every moving-average type K of a function that takes
 one, `nan` (GOOG with 3 leading NaNs and one inside) for what a NaN
-does downstream, and for the patterns `planted`: a synthetic series
+does downstream, `unstable` for the functions whose unstable period
+TA-Lib lets one set (talib.set_unstable_period(NAME, 25) on GOOG), and for
+the patterns `planted`: a synthetic series
 PLANTED of random bars with the rare patterns real prices never show in
 these bars (BREAKAWAY, 3STARSINSOUTH, CONCEALBABYSWALL, ABANDONEDBABY,
 KICKING, MATHOLD) set into it every 12 to 20 bars, exactly and jittered. The inputs each function reads are the ones talib.abstract
@@ -182,6 +184,8 @@ def cases_for(fn, series):
         for m in range(0, 14):
             out.append((f"matype{m}", "GOOG", SHORT, dict(params, **{k: m for k in matypes})))
     out.append(("nan", "GOOG", SHORT, dict(params)))
+    if name in UNSTABLE_SETTABLE:
+        out.append(("unstable", "GOOG", SHORT, dict(params)))
     return out
 
 
@@ -193,6 +197,10 @@ def with_nans(cols):
     return cols
 
 
+UNSTABLE_SETTABLE = set()
+UNSTABLE_PERIOD = 25
+
+
 def write_function(fn, series, out_dir):
     name = fn["name"]
     int_outputs = set()
@@ -201,7 +209,12 @@ def write_function(fn, series, out_dir):
         cols = inputs_for(name, series[uid], length)
         if case == "nan":
             cols = with_nans(cols)
-        outs, lookback = run(name, cols, params)
+        if case == "unstable":
+            talib.set_unstable_period(name, UNSTABLE_PERIOD)
+        try:
+            outs, lookback = run(name, cols, params)
+        finally:
+            talib.set_unstable_period("ALL", 0)
         ptext = " ".join(f"{k}={v!r}" for k, v in params.items())
         first = 3 if case == "nan" else 0
         for oname, values in zip(fn["outputs"], outs):
@@ -224,6 +237,7 @@ def main():
     out = os.path.abspath(ap.parse_args().out)
     with open(os.path.join(out, "functions.json")) as f:
         inventory = json.load(f)
+    UNSTABLE_SETTABLE.update(inventory["unstable_period_settable"])
     series = read_series()
     os.makedirs(os.path.join(out, "out"), exist_ok=True)
     write_input(series, os.path.join(out, "input.csv"))

@@ -66,6 +66,39 @@ def param_range(name, param, default):
     return {"min": min(ok) if ok else None, "max": max(ok) if ok else None, "type": "real"}
 
 
+def unstable_affected(names, settable):
+    """The functions, other than the settable ones, whose values TA-Lib
+    changes when an unstable period is set (TA-Lib applies EMA's, RSI's,
+    ... inside MACD, STOCHRSI, ...): those that differ with every unstable
+    period at 25, at their defaults, and every function taking a matype
+    (its moving average may be one of the settable ones)."""
+    import numpy as np
+    rng = np.random.default_rng(1)
+    close = 100 + np.cumsum(rng.normal(0, 1, 400))
+    data = {"open": close + rng.normal(0, 0.5, 400), "high": close + 1, "low": close - 1, "close": close,
+            "volume": rng.integers(100, 1000, 400).astype(float), "periods": np.full(400, 5.0)}
+
+    def run(name):
+        outs = abstract.Function(name)(data)
+        return [np.asarray(o, float) for o in (outs if isinstance(outs, list) else [outs])]
+
+    affected = []
+    for name in names:
+        if name in settable:
+            continue
+        if any(k.endswith("matype") for k in abstract.Function(name).info["parameters"]):
+            affected.append(name)
+            continue
+        talib.set_unstable_period("ALL", 0)
+        base = run(name)
+        talib.set_unstable_period("ALL", 25)
+        moved = run(name)
+        talib.set_unstable_period("ALL", 0)
+        if not all(np.array_equal(a, b, equal_nan=True) for a, b in zip(base, moved)):
+            affected.append(name)
+    return sorted(affected)
+
+
 def describe(name):
     f = abstract.Function(name)
     info = f.info
@@ -99,6 +132,9 @@ def main():
         "groups": {g: sorted(groups[g]) for g in sorted(groups)},
         "unstable_period_settable": sorted(k for k in getattr(_ta_lib, "_ta_func_unst_ids", {})
                                            if k not in ("NONE", "ALL")),
+        "unstable_period_affected": unstable_affected(
+            [f["name"] for f in functions],
+            {k for k in getattr(_ta_lib, "_ta_func_unst_ids", {}) if k not in ("NONE", "ALL")}),
         "functions": functions,
     }
     os.makedirs(os.path.dirname(out), exist_ok=True)

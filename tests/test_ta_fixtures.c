@@ -173,7 +173,10 @@ static void run_line(const fc_ta_func *f, char *line, double *want, tally *t, in
     }
     for (int o = 0; o < f->desc.n_outputs; o++) out[o] = malloc(n * sizeof(double));
     size_t offsets[2] = {0, n};
+    int unstable = !strcmp(cas, "unstable");   /* talib.set_unstable_period(NAME, 25) */
+    if (unstable) CHECK(fc_ta_set_unstable_period(f->desc.name, 25) == FC_OK);
     fc_status st = fc_ta_compute(f, par, (const double *const *)in, NULL, offsets, 1, NULL, out, NULL);
+    if (unstable) CHECK(fc_ta_set_unstable_period("ALL", 0) == FC_OK);
     if (st != FC_OK) {
         fprintf(stderr, "%s %s: %s\n", f->desc.name, cas, fc_last_error());
         t->failed++;

@@ -134,6 +134,14 @@ typedef struct {
 } fcast_ta_info;
 size_t fcast_ta_count(void);
 fc_status fcast_ta_describe(size_t i, fcast_ta_info *out);
+/* TA-Lib's TA_SetUnstablePeriod, process-wide as in TA-Lib: a function with
+ * an unstable period (fcast_ta_info.unstable_period: ADX, ATR, EMA, RSI,
+ * the HT_ functions, ...) drops its first `period` values, its outputs
+ * starting that many bars later; name "ALL" sets every one. A function
+ * that TA-Lib feeds such a period into (MACD, STOCHRSI, any with a matype)
+ * is refused while one is set, rather than computed otherwise than TA-Lib. */
+fc_status fcast_ta_set_unstable_period(const char *name, size_t period);
+fc_status fcast_ta_unstable_period(const char *name, size_t *period);
 
 typedef enum { FCAST_PUT = 0, FCAST_CALL = 1 } fcast_option_type;
 

@@ -118,6 +118,8 @@ _SIGNATURES = {
                                        POINTER(POINTER(c_double)), c_size_t]),
     "fcast_ta_functions_json": (c_char_p, []),
     "fcast_ta_count": (c_size_t, []),
+    "fcast_ta_set_unstable_period": (c_int, [c_char_p, c_size_t]),
+    "fcast_ta_unstable_period": (c_int, [c_char_p, POINTER(c_size_t)]),
     "fcast_bs_european": (c_int, [c_void_p] + 6 * [POINTER(c_double)]),
     "fcast_asian_geometric": (c_int, [c_void_p, POINTER(c_double), c_size_t, POINTER(c_double)]),
     "fcast_mc_price": (c_int, [c_void_p, c_void_p]),

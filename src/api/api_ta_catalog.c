@@ -58,8 +58,9 @@ static void put_function(text *t, const fc_ta_func *f) {
     put(t, "],\"integer_outputs\":[");
     for (int k = 0, first = 1; k < d->n_outputs; k++)
         if ((d->int_outputs >> k) & 1u) put(t, "%s\"%s\"", first ? "" : ",", d->outputs[k]), first = 0;
-    put(t, "],\"lookback\":%d,\"unstable_period\":%s,\"available\":%s}", d->default_lookback,
-        d->unstable ? "true" : "false", f->impl ? "true" : "false");
+    put(t, "],\"lookback\":%d,\"unstable_period\":%s,\"unstable_affected\":%s,\"available\":%s}",
+        d->default_lookback, d->unstable ? "true" : "false", d->unstable_affected ? "true" : "false",
+        f->impl ? "true" : "false");
 }
 
 static char *catalog;
@@ -110,5 +111,20 @@ fc_status fcast_ta_describe(size_t i, fcast_ta_info *out) {
     out->integer_outputs = d->int_outputs;
     out->lookback = (size_t)d->default_lookback;
     out->unstable_period = d->unstable, out->available = f->impl != NULL;
+    return FC_OK;
+}
+
+fc_status fcast_ta_set_unstable_period(const char *name, size_t period) {
+    if (!name) return fc_error(FC_ERR_INVALID, "fcast_ta_set_unstable_period: name is NULL");
+    if (period > 100000)
+        return fc_error(FC_ERR_INVALID, "fcast_ta_set_unstable_period: %s: period %zu: at most 100000", name, period);
+    return fc_ta_set_unstable_period(name, (int)period);
+}
+
+fc_status fcast_ta_unstable_period(const char *name, size_t *period) {
+    const fc_ta_func *f = name ? fc_ta_find(name) : NULL;
+    if (!f || !period)
+        return fc_error(FC_ERR_INVALID, "fcast_ta_unstable_period: %s", !period ? "period is NULL" : "no such function");
+    *period = (size_t)fc_ta_unstable_period(f);
     return FC_OK;
 }

@@ -47,7 +47,8 @@ typedef struct {
     int n_outputs;
     const char *outputs[FC_TA_MAX_OUTPUTS];
     unsigned int_outputs;    /* bit k: output k is an integer (patterns, indices) */
-    int unstable;            /* TA-Lib flags an unstable period */
+    int unstable;            /* TA-Lib flags an unstable period (one can set it: fc_ta_set_unstable_period) */
+    int unstable_affected;   /* TA-Lib changes its values when another function's unstable period is set */
     int default_lookback;    /* TA-Lib's, at the defaults (from the inventory) */
 } fc_ta_desc;
 
@@ -60,6 +61,15 @@ size_t fc_ta_count(void);
 const fc_ta_func *fc_ta_at(size_t i);
 /* By name, case-insensitive ("atr", "CDLDOJI"); NULL if TA-Lib has none. */
 const fc_ta_func *fc_ta_find(const char *name);
+
+/* TA-Lib's TA_SetUnstablePeriod: the first `period` values a function with
+ * an unstable period (desc.unstable) would give are dropped, its outputs
+ * start `period` bars later (name "ALL": every such function). Global, as
+ * in TA-Lib. FC_ERR_INVALID for a function without one. */
+fc_status fc_ta_set_unstable_period(const char *name, int period);
+int fc_ta_unstable_period(const fc_ta_func *f);
+/* Some function's unstable period is not 0. */
+int fc_ta_any_unstable_period(void);
 
 /* Bit k: output k of f is a bar's index in its series (MAXINDEX, MININDEX,
  * MINMAXINDEX), counted from the series' first row as TA-Lib's Python

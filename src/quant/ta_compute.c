@@ -21,21 +21,23 @@ static int missing(const fc_ta_job *j, const uint8_t *mask, size_t r) {
     return 0;
 }
 
-/* Appends the segments of series [lo, hi) to seg (room: hi - lo + 1). */
-static size_t series_segments(const fc_ta_job *j, const uint8_t *mask, fc_nan_policy nan, size_t lo, size_t hi,
-                              fc_ta_seg *seg) {
+static void fill_rows_nan(const fc_ta_job *j, size_t from, size_t to);
+
+/* The segments of series [lo, hi), appended to seg when it is not NULL;
+ * returns how many. Rows outside them get NaN here (the bodies write
+ * every row of a segment they run). */
+static size_t series_segments(const fc_ta_job *j, fc_nan_policy nan, size_t lo, size_t hi, fc_ta_seg *seg) {
     size_t n = 0, r = lo;
-    while (r < hi && missing(j, mask, r)) r++;
-    if (nan == FC_NAN_POISON) {
-        if (r < hi) seg[n++] = (fc_ta_seg){r, hi - r, lo};
-        return n;
-    }
     while (r < hi) {
-        size_t end = r;
-        while (end < hi && !missing(j, mask, end)) end++;
-        seg[n++] = (fc_ta_seg){r, end - r, lo};
+        size_t gap = r;
+        while (r < hi && missing(j, NULL, r)) r++;
+        if (seg) fill_rows_nan(j, gap, r);
+        if (r == hi) break;
+        size_t end = r + 1;
+        while (end < hi && (nan == FC_NAN_POISON || !missing(j, NULL, end))) end++;
+        if (seg) seg[n] = (fc_ta_seg){r, end - r, lo};
+        n++;
         r = end;
-        while (r < hi && missing(j, mask, r)) r++;
     }
     return n;
 }
@@ -52,9 +54,9 @@ static fc_status apply_mask(fc_ta_job *j, const uint8_t *mask, double **copies) 
     return FC_OK;
 }
 
-static void fill_nan(const fc_ta_job *j) {
+static void fill_rows_nan(const fc_ta_job *j, size_t from, size_t to) {
     for (int k = 0; k < j->n_outputs; k++)
-        for (size_t r = j->row0; r < j->row0 + j->n_rows; r++) j->out[k][r] = NAN;
+        for (size_t r = from; r < to; r++) j->out[k][r] = NAN;
 }
 
 /* The CPU: segments over the threads, longest first, scratch per thread. */
@@ -64,7 +66,6 @@ static fc_status run_on_cpu(const fc_ta_job *j, int threads) {
         if (j->seg[s].len > longest) longest = j->seg[s].len;
     size_t scratch_len = longest * (size_t)j->work + 1;
     int failed = 0;
-    fill_nan(j);
 #pragma omp parallel num_threads(threads) if (j->n_seg > 1)
     {
         double *work = malloc(scratch_len * sizeof *work);
@@ -74,7 +75,8 @@ static fc_status run_on_cpu(const fc_ta_job *j, int threads) {
         }
 #pragma omp for schedule(dynamic, 4)
         for (size_t s = 0; s < j->n_seg; s++)
-            if (work) fc_ta_segment_run(j, j->in, j->out, &j->seg[s], work);
+            if (work && !fc_ta_segment_run(j, j->in, j->out, &j->seg[s], work))
+                fill_rows_nan(j, j->seg[s].begin, j->seg[s].begin + j->seg[s].len);   /* too short */
         free(work);
     }
     return failed ? fc_error(FC_ERR_MEMORY, "out of memory for %zu doubles of scratch", scratch_len) : FC_OK;
@@ -89,6 +91,12 @@ static fc_status check_call(const fc_ta_func *f, const double *const *in, const 
                             size_t n_series, double *const *out) {
     if (!f->impl)
         return fc_error(FC_ERR_INVALID, "%s: TA-Lib has it, fcast does not compute it yet", f->desc.name);
+    /* TA-Lib feeds EMA's, RSI's, ... unstable periods into the functions
+     * that call them (MACD, STOCHRSI, any matype): not reproduced, refused. */
+    if (f->desc.unstable_affected && fc_ta_any_unstable_period())
+        return fc_error(FC_ERR_INVALID, "%s: an unstable period is set, and TA-Lib applies those of the functions %s "
+                        "calls inside it; fcast computes %s only with them all 0 (set_unstable_period('ALL', 0))",
+                        f->desc.name, f->desc.name, f->desc.name);
     if (n_series && !offsets) return fc_error(FC_ERR_INVALID, "%s: offsets is NULL", f->desc.name);
     for (int i = 0; i < f->desc.n_inputs; i++)
         if (!in[i] && n_series)
@@ -108,6 +116,7 @@ static fc_ta_job make_job(const fc_ta_func *f, const double *par, const double *
     j.n_inputs = f->desc.n_inputs;
     j.n_outputs = f->desc.n_outputs;
     j.lookback = f->impl->lookback(par);
+    j.unstable = fc_ta_unstable_period(f);
     j.index_outputs = fc_ta_index_outputs(f);
     for (int i = 0; i < f->desc.n_params; i++) j.par[i] = par[i];
     for (int i = 0; i < j.n_inputs; i++) j.in[i] = in[i];
@@ -123,7 +132,7 @@ static void report_outputs(const fc_ta_job *j, const size_t *offsets, size_t n_s
     for (size_t s = 0; s < n_series; s++) no_output[s] = 1;
     for (size_t i = 0, s = 0; i < j->n_seg; i++) {
         while (s + 1 < n_series && j->seg[i].begin >= offsets[s + 1]) s++;
-        if (j->seg[i].len > (size_t)j->lookback) no_output[s] = 0;
+        if (j->seg[i].len > (size_t)(j->lookback + j->unstable)) no_output[s] = 0;
     }
 }
 
@@ -135,12 +144,14 @@ fc_status fc_ta_compute(const fc_ta_func *f, const double *par, const double *co
     if (opt) o = *opt;
     fc_ta_job j = make_job(f, par, in, out, offsets, n_series);
     double *copies[FC_TA_MAX_INPUTS] = {0};
-    fc_ta_seg *seg = fc_malloc((j.n_rows + n_series + 1) * sizeof *seg, "indicator segments");
-    fc_status st = seg ? FC_OK : FC_ERR_MEMORY;
-    if (st == FC_OK && mask) st = apply_mask(&j, mask, copies);
+    fc_ta_seg *seg = NULL;
+    fc_status st = mask ? apply_mask(&j, mask, copies) : FC_OK;
+    size_t count = 0;
+    for (size_t s = 0; st == FC_OK && s < n_series; s++) count += series_segments(&j, o.nan, offsets[s], offsets[s + 1], NULL);
+    if (st == FC_OK && !(seg = fc_malloc((count + 1) * sizeof *seg, "indicator segments"))) st = FC_ERR_MEMORY;
     if (st == FC_OK) {
         for (size_t s = 0; s < n_series; s++)
-            j.n_seg += series_segments(&j, NULL, o.nan, offsets[s], offsets[s + 1], seg + j.n_seg);
+            j.n_seg += series_segments(&j, o.nan, offsets[s], offsets[s + 1], seg + j.n_seg);
         j.seg = seg;
         report_outputs(&j, offsets, n_series, no_output);   /* segments still in series order */
         qsort(seg, j.n_seg, sizeof *seg, by_length_desc);    /* long ones first: threads end together */

@@ -3,6 +3,7 @@
  * the bodies of each group's table (quant/ta_impl.h). */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -26,6 +27,35 @@ static void join_bodies(void) {
 }
 
 size_t fc_ta_count(void) { return REGISTRY_COUNT; }
+
+/* TA-Lib's unstable periods, by function (0: TA-Lib's default). */
+static _Atomic int unstable_periods[REGISTRY_COUNT];
+static _Atomic int unstable_set;   /* how many are not 0 */
+
+static void set_one(size_t i, int period) {
+    int before = atomic_exchange(&unstable_periods[i], period);
+    atomic_fetch_add(&unstable_set, (period != 0) - (before != 0));
+}
+
+fc_status fc_ta_set_unstable_period(const char *name, int period) {
+    if (period < 0) return fc_error(FC_ERR_INVALID, "unstable period of %s: %d: must be >= 0", name, period);
+    int all = !strcasecmp(name, "ALL");
+    const fc_ta_func *f = all ? NULL : fc_ta_find(name);
+    if (!all && (!f || !f->desc.unstable))
+        return fc_error(FC_ERR_INVALID, "unstable period: %s %s", name,
+                        f ? "has none (TA-Lib lets one set it for ADX, ATR, CMO, DX, EMA, HA, HT_*, KAMA, MAMA, "
+                            "MINUS_DI, MINUS_DM, NATR, PLUS_DI, PLUS_DM, RMA, RSI, RVI, T3)"
+                          : "is not one of TA-Lib's functions");
+    for (size_t i = 0; i < REGISTRY_COUNT; i++)
+        if (registry[i].desc.unstable && (all || &registry[i] == f)) set_one(i, period);
+    return FC_OK;
+}
+
+int fc_ta_unstable_period(const fc_ta_func *f) {
+    return f->desc.unstable ? atomic_load(&unstable_periods[f - registry]) : 0;
+}
+
+int fc_ta_any_unstable_period(void) { return atomic_load(&unstable_set) != 0; }
 
 const fc_ta_func *fc_ta_at(size_t i) {
     pthread_once(&joined, join_bodies);

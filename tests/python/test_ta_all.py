@@ -94,7 +94,12 @@ def test_every_function_gives_talibs_values(name):
     outputs = INVENTORY[name]["outputs"]
     ints = set(INTEGER_OUTPUTS.get(name, []))
     for (case, uid, length, params), want in by_case(name).items():
-        got = fn(*inputs(name, case, uid, length), **dict(params))
+        if case == "unstable":   # the fixture's talib.set_unstable_period(NAME, 25)
+            ta.set_unstable_period(name, 25)
+        try:
+            got = fn(*inputs(name, case, uid, length), **dict(params))
+        finally:
+            ta.set_unstable_period("ALL", 0)
         got = list(got) if isinstance(got, tuple) else [got]
         assert len(got) == len(outputs), name
         for o, g in zip(outputs, got):
@@ -115,6 +120,25 @@ def test_every_signature_is_talibs(name):
             want_inputs.extend(value)
     assert [p.name for p in params[:n_in]] == want_inputs
     assert [(p.name, p.default) for p in params[n_in:]] == list(INVENTORY[name]["parameters"].items())
+
+
+def test_unstable_periods_are_talibs_or_refused():
+    x = BARS["GOOG"]["close"].to_numpy()[:300]
+    base = ta.RSI(x, 14)
+    ta.set_unstable_period("RSI", 10)
+    try:
+        assert ta.get_unstable_period("RSI") == 10 and ta.get_unstable_period("EMA") == 0
+        moved = ta.RSI(x, 14)
+        assert np.isnan(moved[:24]).all() and np.array_equal(moved[24:], base[24:])
+        with pytest.raises(ValueError, match="MACD: an unstable period is set"):
+            ta.MACD(x)   # TA-Lib would feed EMA's periods into it: refused, not computed otherwise
+        np.testing.assert_array_equal(ta.SMA(x, 5), ta.SMA(x, 5))   # untouched functions still run
+    finally:
+        ta.set_unstable_period("ALL", 0)
+    assert ta.get_unstable_period("RSI") == 0
+    np.testing.assert_array_equal(ta.MACD(x)[0], ta.MACD(x)[0])
+    with pytest.raises(ValueError, match="SMA has none"):
+        ta.set_unstable_period("SMA", 3)
 
 
 def test_abstract_function_reads_a_dataframe():

@@ -218,7 +218,29 @@ _SIGNATURES = {name: _signature(d) for name, d in _CATALOG.items()}
 __all__ = sorted(name for name, d in _CATALOG.items() if d["available"])
 for _name in __all__:
     globals()[_name] = _make(_CATALOG[_name])
-__all__ += ["MA_Type", "get_functions", "get_function_groups", "abstract"]
+__all__ += ["MA_Type", "get_functions", "get_function_groups", "abstract", "set_unstable_period",
+            "get_unstable_period"]
+
+
+def set_unstable_period(func_id, period):
+    """talib.set_unstable_period: a function with an unstable period (ADX,
+    ATR, EMA, RSI, the HT_ functions, ...; "ALL" for every one) drops its
+    first `period` values, as TA-Lib's does. Process-wide, as in TA-Lib.
+    While one is set, the functions TA-Lib feeds it into (MACD, STOCHRSI,
+    any with a matype, ...) raise fcast.FcastValueError rather than give
+    other values than TA-Lib's."""
+    from .._lib import check
+
+    check(lib.fcast_ta_set_unstable_period(str(func_id).upper().encode(), int(period)))
+
+
+def get_unstable_period(func_id):
+    """talib.get_unstable_period."""
+    from .._lib import check
+
+    n = ctypes.c_size_t()
+    check(lib.fcast_ta_unstable_period(str(func_id).upper().encode(), ctypes.byref(n)))
+    return n.value
 
 
 def get_functions():

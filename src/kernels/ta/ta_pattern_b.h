@@ -41,8 +41,8 @@ FC_HD int fc_ta_ptb_color(const fc_ta_ptb_bars *b, int i) { return fc_ta_color(b
 FC_HD int fc_ta_ptb_white(const fc_ta_ptb_bars *b, int i) { return fc_ta_color(b->o, b->c, i) == 1; }
 FC_HD int fc_ta_ptb_black(const fc_ta_ptb_bars *b, int i) { return fc_ta_color(b->o, b->c, i) == -1; }
 /* Top and bottom of candle i's body. */
-FC_HD double fc_ta_ptb_top(const fc_ta_ptb_bars *b, int i) { return fmax(b->o[i], b->c[i]); }
-FC_HD double fc_ta_ptb_bottom(const fc_ta_ptb_bars *b, int i) { return fmin(b->o[i], b->c[i]); }
+FC_HD double fc_ta_ptb_top(const fc_ta_ptb_bars *b, int i) { return fc_ta_candle_max(b->o[i], b->c[i]); }
+FC_HD double fc_ta_ptb_bottom(const fc_ta_ptb_bars *b, int i) { return fc_ta_candle_min(b->o[i], b->c[i]); }
 /* Body of candle a wholly above / below candle p's body. */
 FC_HD int fc_ta_ptb_body_gap_up(const fc_ta_ptb_bars *b, int a, int p) { return fc_ta_body_gap_up(b->o, b->c, a, p); }
 FC_HD int fc_ta_ptb_body_gap_down(const fc_ta_ptb_bars *b, int a, int p) { return fc_ta_body_gap_down(b->o, b->c, a, p); }

@@ -20,6 +20,7 @@ typedef struct fc_ta_job {
     int id;                                /* fc_ta_id */
     int work;                              /* scratch doubles per bar */
     int n_inputs, n_outputs, lookback;
+    int unstable;                          /* TA-Lib's unstable period: the first values dropped */
     unsigned index_outputs;                /* bit k: output k is a bar index (MAXINDEX, ...) */
     double par[FC_TA_MAX_PARAMS];
     const double *in[FC_TA_MAX_INPUTS];    /* host rows; each holds row0 + n_rows values at least */
@@ -35,7 +36,7 @@ typedef struct fc_ta_job {
  * (their rows stay NaN). Returns whether it produced values. */
 FC_HD int fc_ta_segment_run(const fc_ta_job *job, const double *const *in, double *const *out,
                             const fc_ta_seg *s, double *work) {
-    if (s->len <= (size_t)job->lookback) return 0;
+    if (s->len <= (size_t)(job->lookback + job->unstable)) return 0;
     fc_ta_call c;
     c.n = (int)s->len;
     c.par = job->par;
@@ -43,6 +44,9 @@ FC_HD int fc_ta_segment_run(const fc_ta_job *job, const double *const *in, doubl
     for (int i = 0; i < FC_TA_MAX_INPUTS; i++) c.in[i] = i < job->n_inputs ? in[i] + s->begin : NULL;
     for (int k = 0; k < FC_TA_MAX_OUTPUTS; k++) c.out[k] = k < job->n_outputs ? out[k] + s->begin : NULL;
     if (!fc_ta_dispatch(job->id, &c)) return 0;
+    /* TA-Lib's unstable period: the values the warm-up leaves rough, dropped
+     * (its outputs then start that many bars later; the rest are the same). */
+    for (int k = 0; k < job->n_outputs; k++) fc_ta_nan(c.out[k], job->lookback, job->lookback + job->unstable);
     /* A body counts bars from the segment's start; TA-Lib's Python package
      * from the array's, leading NaNs included: the series' start. */
     double shift = (double)(s->begin - s->base);
