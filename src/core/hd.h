@@ -7,8 +7,13 @@
 
 #ifdef __CUDACC__
 #define FC_HD static inline __host__ __device__
+#define FC_HD_INLINE static __forceinline__ __host__ __device__
 #else
 #define FC_HD static inline
+#define FC_HD_INLINE static inline __attribute__((always_inline))
 #endif
+/* FC_HD_INLINE: a small body that a large caller (a TA-Lib function, all
+ * 201 of them behind one dispatch) must not call out of line: inlined
+ * whatever the compiler's size budget says. */
 
 #endif

@@ -34,7 +34,8 @@ static size_t series_segments(const fc_ta_job *j, fc_nan_policy nan, size_t lo, 
         if (seg) fill_rows_nan(j, gap, r);
         if (r == hi) break;
         size_t end = r + 1;
-        while (end < hi && (nan == FC_NAN_POISON || !missing(j, NULL, end))) end++;
+        if (nan == FC_NAN_POISON) end = hi;   /* a later NaN runs through TA-Lib's arithmetic */
+        while (end < hi && !missing(j, NULL, end)) end++;
         if (seg) seg[n] = (fc_ta_seg){r, end - r, lo};
         n++;
         r = end;

@@ -59,14 +59,14 @@ typedef struct {
 #define FC_TA_IMPL_ENTRY(NAME, name, work) {#NAME, fc_ta_##name, fc_ta_##name##_lookback, work, FC_TA_ID_##NAME},
 
 /* TA-Lib's parameter as an int (parameters arrive as whole doubles). */
-FC_HD int fc_ta_int(double v) { return (int)v; }
+FC_HD_INLINE int fc_ta_int(double v) { return (int)v; }
 
 /* out[from..to) = NaN. */
-FC_HD void fc_ta_nan(double *out, int from, int to) {
+FC_HD_INLINE void fc_ta_nan(double *out, int from, int to) {
     for (int i = from; i < to; i++) out[i] = NAN;
 }
 
 /* TA-Lib's TA_IS_ZERO: |v| < 1e-14 (its test for a zero divisor). */
-FC_HD int fc_ta_is_zero(double v) { return -0.00000000000001 < v && v < 0.00000000000001; }
+FC_HD_INLINE int fc_ta_is_zero(double v) { return -0.00000000000001 < v && v < 0.00000000000001; }
 
 #endif

@@ -28,7 +28,7 @@ typedef struct {
     double factor;
 } fc_ta_candle_setting;
 
-FC_HD fc_ta_candle_setting fc_ta_candle(int which) {
+FC_HD_INLINE fc_ta_candle_setting fc_ta_candle(int which) {
     fc_ta_candle_setting s;
     switch (which) {
     case FC_TA_BODY_LONG:         s.range = FC_TA_RANGE_REALBODY; s.period = 10; s.factor = 1.0; break;
@@ -47,19 +47,19 @@ FC_HD fc_ta_candle_setting fc_ta_candle(int which) {
 }
 
 /* The parts of candle i; o, h, l, c are the four input columns. */
-FC_HD double fc_ta_real_body(const double *o, const double *c, int i) { return fabs(c[i] - o[i]); }
-FC_HD double fc_ta_upper_shadow(const double *o, const double *h, const double *c, int i) {
+FC_HD_INLINE double fc_ta_real_body(const double *o, const double *c, int i) { return fabs(c[i] - o[i]); }
+FC_HD_INLINE double fc_ta_upper_shadow(const double *o, const double *h, const double *c, int i) {
     return h[i] - (c[i] >= o[i] ? c[i] : o[i]);
 }
-FC_HD double fc_ta_lower_shadow(const double *o, const double *l, const double *c, int i) {
+FC_HD_INLINE double fc_ta_lower_shadow(const double *o, const double *l, const double *c, int i) {
     return (c[i] >= o[i] ? o[i] : c[i]) - l[i];
 }
-FC_HD double fc_ta_high_low(const double *h, const double *l, int i) { return h[i] - l[i]; }
+FC_HD_INLINE double fc_ta_high_low(const double *h, const double *l, int i) { return h[i] - l[i]; }
 /* 1 white (close >= open), -1 black. */
-FC_HD int fc_ta_color(const double *o, const double *c, int i) { return c[i] >= o[i] ? 1 : -1; }
+FC_HD_INLINE int fc_ta_color(const double *o, const double *c, int i) { return c[i] >= o[i] ? 1 : -1; }
 
 /* TA_CANDLERANGE: the range a setting measures, of candle i. */
-FC_HD double fc_ta_candle_range(int which, const double *o, const double *h, const double *l,
+FC_HD_INLINE double fc_ta_candle_range(int which, const double *o, const double *h, const double *l,
                                 const double *c, int i) {
     switch (fc_ta_candle(which).range) {
     case FC_TA_RANGE_REALBODY: return fc_ta_real_body(o, c, i);
@@ -71,7 +71,7 @@ FC_HD double fc_ta_candle_range(int which, const double *o, const double *h, con
 /* TA_CANDLEAVERAGE: factor times the average range (sum over the setting's
  * period, or candle i's own range when the period is 0), halved for the
  * Shadows range (two shadows per candle). */
-FC_HD double fc_ta_candle_average(int which, double sum, const double *o, const double *h,
+FC_HD_INLINE double fc_ta_candle_average(int which, double sum, const double *o, const double *h,
                                   const double *l, const double *c, int i) {
     fc_ta_candle_setting s = fc_ta_candle(which);
     double avg = s.period != 0 ? sum / (double)s.period : fc_ta_candle_range(which, o, h, l, c, i);
@@ -81,19 +81,19 @@ FC_HD double fc_ta_candle_average(int which, double sum, const double *o, const 
 /* TA-Lib's min and max macros, a < b ? a : b and a > b ? a : b: unlike
  * fmin and fmax they return b when either is NaN (the argument order is
  * TA-Lib's at each call, so NaN inputs give TA-Lib's answers). */
-FC_HD double fc_ta_candle_min(double a, double b) { return a < b ? a : b; }
-FC_HD double fc_ta_candle_max(double a, double b) { return a > b ? a : b; }
+FC_HD_INLINE double fc_ta_candle_min(double a, double b) { return a < b ? a : b; }
+FC_HD_INLINE double fc_ta_candle_max(double a, double b) { return a > b ? a : b; }
 
 /* TA_REALBODYGAPUP/DOWN: the body of candle a lies wholly above/below b's. */
-FC_HD int fc_ta_body_gap_up(const double *o, const double *c, int a, int b) {
+FC_HD_INLINE int fc_ta_body_gap_up(const double *o, const double *c, int a, int b) {
     return fc_ta_candle_min(o[a], c[a]) > fc_ta_candle_max(o[b], c[b]);
 }
-FC_HD int fc_ta_body_gap_down(const double *o, const double *c, int a, int b) {
+FC_HD_INLINE int fc_ta_body_gap_down(const double *o, const double *c, int a, int b) {
     return fc_ta_candle_max(o[a], c[a]) < fc_ta_candle_min(o[b], c[b]);
 }
 /* TA_CANDLEGAPUP/DOWN: candle a's range lies wholly above/below b's. */
-FC_HD int fc_ta_candle_gap_up(const double *h, const double *l, int a, int b) { return l[a] > h[b]; }
-FC_HD int fc_ta_candle_gap_down(const double *h, const double *l, int a, int b) { return h[a] < l[b]; }
+FC_HD_INLINE int fc_ta_candle_gap_up(const double *h, const double *l, int a, int b) { return l[a] > h[b]; }
+FC_HD_INLINE int fc_ta_candle_gap_down(const double *h, const double *l, int a, int b) { return h[a] < l[b]; }
 
 /* A setting's running total, TA-Lib's way: the total that judges candle
  * i - lag holds the ranges of the `period` candles before it, summed from
@@ -106,31 +106,50 @@ typedef struct {
     int which;      /* FC_TA_BODY_LONG ... */
     int lag;        /* the total judges candle i - lag at bar i */
     double sum;
+    /* the setting, looked up once (fc_ta_candle's switch per bar cost a
+     * third of a pattern's time) */
+    int range, period;
+    double factor, halve;   /* halve: 2 for the Shadows range (two per candle), else 1 */
 } fc_ta_candle_total;
+
+/* TA_CANDLERANGE by the range's kind. */
+FC_HD_INLINE double fc_ta_candle_range_kind(int range, const double *o, const double *h, const double *l,
+                                     const double *c, int i) {
+    if (range == FC_TA_RANGE_REALBODY) return fc_ta_real_body(o, c, i);
+    if (range == FC_TA_RANGE_HIGHLOW) return fc_ta_high_low(h, l, i);
+    return fc_ta_upper_shadow(o, h, c, i) + fc_ta_lower_shadow(o, l, c, i);
+}
 
 /* The total as it stands at bar `start` (the first bar judged, or the
  * first of TA-Lib's warm-up bars), before any step. */
-FC_HD fc_ta_candle_total fc_ta_candle_total_at(int which, int lag, int start, const double *const *in) {
+FC_HD_INLINE fc_ta_candle_total fc_ta_candle_total_at(int which, int lag, int start, const double *const *in) {
+    fc_ta_candle_setting s = fc_ta_candle(which);
     fc_ta_candle_total t;
     t.which = which;
     t.lag = lag;
     t.sum = 0.0;
-    for (int k = start - lag - fc_ta_candle(which).period; k < start - lag; k++)
-        t.sum += fc_ta_candle_range(which, in[0], in[1], in[2], in[3], k);
+    t.range = s.range;
+    t.period = s.period;
+    t.factor = s.factor;
+    t.halve = s.range == FC_TA_RANGE_SHADOWS ? 2.0 : 1.0;
+    for (int k = start - lag - s.period; k < start - lag; k++)
+        t.sum += fc_ta_candle_range_kind(t.range, in[0], in[1], in[2], in[3], k);
     return t;
 }
 
 /* TA_CANDLEAVERAGE of the total, for candle idx (the candle matters only
- * with period 0). */
-FC_HD double fc_ta_candle_total_avg(const fc_ta_candle_total *t, const double *const *in, int idx) {
-    return fc_ta_candle_average(t->which, t->sum, in[0], in[1], in[2], in[3], idx);
+ * with period 0): fc_ta_candle_average's arithmetic. */
+FC_HD_INLINE double fc_ta_candle_total_avg(const fc_ta_candle_total *t, const double *const *in, int idx) {
+    double avg = t->period != 0 ? t->sum / (double)t->period
+                                : fc_ta_candle_range_kind(t->range, in[0], in[1], in[2], in[3], idx);
+    return t->factor * avg / t->halve;
 }
 
 /* After bar i: the newest candle in, the oldest out. */
-FC_HD void fc_ta_candle_total_step(fc_ta_candle_total *t, const double *const *in, int i) {
-    int newest = i - t->lag, oldest = newest - fc_ta_candle(t->which).period;
-    double add = fc_ta_candle_range(t->which, in[0], in[1], in[2], in[3], newest);
-    double drop = fc_ta_candle_range(t->which, in[0], in[1], in[2], in[3], oldest);
+FC_HD_INLINE void fc_ta_candle_total_step(fc_ta_candle_total *t, const double *const *in, int i) {
+    int newest = i - t->lag, oldest = newest - t->period;
+    double add = fc_ta_candle_range_kind(t->range, in[0], in[1], in[2], in[3], newest);
+    double drop = fc_ta_candle_range_kind(t->range, in[0], in[1], in[2], in[3], oldest);
     t->sum = t->sum + (add - drop);
 }
 

@@ -17,19 +17,19 @@
 #include "kernels/ta/ta_call.h"
 #include "kernels/ta/ta_candle.h"
 
-FC_HD int fc_ta_pta_max(int a, int b) { return a > b ? a : b; }
-FC_HD int fc_ta_pta_period(int which) { return which < 0 ? 0 : fc_ta_candle(which).period; }
+FC_HD_INLINE int fc_ta_pta_max(int a, int b) { return a > b ? a : b; }
+FC_HD_INLINE int fc_ta_pta_period(int which) { return which < 0 ? 0 : fc_ta_candle(which).period; }
 
 /* The longest period of up to five settings (-1: none), which with the
  * pattern's candle count makes most lookbacks. */
-FC_HD int fc_ta_pta_longest(int a, int b, int c, int d, int e) {
+FC_HD_INLINE int fc_ta_pta_longest(int a, int b, int c, int d, int e) {
     return fc_ta_pta_max(fc_ta_pta_max(fc_ta_pta_max(fc_ta_pta_period(a), fc_ta_pta_period(b)),
                                        fc_ta_pta_max(fc_ta_pta_period(c), fc_ta_pta_period(d))),
                          fc_ta_pta_period(e));
 }
 
 /* NaN over the lookback; returns the first bar computed. */
-FC_HD int fc_ta_pta_begin(const fc_ta_call *c, int lookback) {
+FC_HD_INLINE int fc_ta_pta_begin(const fc_ta_call *c, int lookback) {
     fc_ta_nan(c->out[0], 0, lookback);
     return lookback;
 }
@@ -118,7 +118,7 @@ FC_HD int fc_ta_cdl3linestrike_lookback(const double *par) {
 }
 
 /* Candle a opens within or near candle b's body. */
-FC_HD int fc_ta_pta_opens_near(const double *o, const double *cl, int a, int b, double near) {
+FC_HD_INLINE int fc_ta_pta_opens_near(const double *o, const double *cl, int a, int b, double near) {
     return o[a] >= fc_ta_candle_min(o[b], cl[b]) - near && o[a] <= fc_ta_candle_max(o[b], cl[b]) + near;
 }
 
@@ -258,10 +258,10 @@ FC_HD int fc_ta_cdlabandonedbaby_lookback(const double *par) {
  * into it: close - body * pen below a white b, close + body * pen above a
  * black one. Probing the TA-Lib wheel shows its compiler fused the second
  * into one FMA and left the first as two roundings. */
-FC_HD double fc_ta_pta_pen_below(const double *o, const double *cl, int b, double pen) {
+FC_HD_INLINE double fc_ta_pta_pen_below(const double *o, const double *cl, int b, double pen) {
     return cl[b] - fc_ta_real_body(o, cl, b) * pen;
 }
-FC_HD double fc_ta_pta_pen_above(const double *o, const double *cl, int b, double pen) {
+FC_HD_INLINE double fc_ta_pta_pen_above(const double *o, const double *cl, int b, double pen) {
     return fma(fc_ta_real_body(o, cl, b), pen, cl[b]);
 }
 
@@ -702,14 +702,14 @@ FC_HD void fc_ta_cdlgravestonedoji(const fc_ta_call *c) {
 
 /* ------------------------------------------------- CDLHAMMER, CDLHANGINGMAN */
 
-FC_HD int fc_ta_pta_hammer_lookback(void) {
+FC_HD_INLINE int fc_ta_pta_hammer_lookback(void) {
     return fc_ta_pta_longest(FC_TA_BODY_SHORT, FC_TA_SHADOW_LONG, FC_TA_SHADOW_VERY_SHORT, FC_TA_NEAR, -1) + 1;
 }
 
 /* A small body with a long lower shadow and a very short upper one, its
  * body near the prior candle's low (hammer, 100) or high (hanging man,
  * -100). */
-FC_HD void fc_ta_pta_hammer_like(const fc_ta_call *c, int hanging) {
+FC_HD_INLINE void fc_ta_pta_hammer_like(const fc_ta_call *c, int hanging) {
     const double *o = c->in[0], *h = c->in[1], *l = c->in[2], *cl = c->in[3];
     const double *const *in = c->in;
     int start = fc_ta_pta_begin(c, fc_ta_pta_hammer_lookback());
@@ -749,7 +749,7 @@ FC_HD void fc_ta_cdlhangingman(const fc_ta_call *c) { fc_ta_pta_hammer_like(c, 1
 /* A long candle, then a short body (harami: BodyShort) or a doji (harami
  * cross: BodyDoji) inside its body: -100 / 100 against the first candle's
  * colour, -80 / 80 when the bodies meet at one end. */
-FC_HD void fc_ta_pta_harami_like(const fc_ta_call *c, int second) {
+FC_HD_INLINE void fc_ta_pta_harami_like(const fc_ta_call *c, int second) {
     const double *o = c->in[0], *cl = c->in[3];
     const double *const *in = c->in;
     int start = fc_ta_pta_begin(c, fc_ta_pta_longest(second, FC_TA_BODY_LONG, -1, -1, -1) + 1);
@@ -817,7 +817,7 @@ typedef struct {
     int idx, result;
 } fc_ta_pta_hikkake;
 
-FC_HD int fc_ta_pta_hikkake_step(fc_ta_pta_hikkake *s, const double *h, const double *l, const double *cl,
+FC_HD_INLINE int fc_ta_pta_hikkake_step(fc_ta_pta_hikkake *s, const double *h, const double *l, const double *cl,
                                  int i, int found) {
     if (found) {
         s->result = h[i] < h[i - 1] ? 100 : -100;
@@ -834,7 +834,7 @@ FC_HD int fc_ta_pta_hikkake_step(fc_ta_pta_hikkake *s, const double *h, const do
 
 /* The third candle breaks out of the inside bar (i-1 inside i-2), down
  * (lower high and low) or up (higher high and low). */
-FC_HD int fc_ta_pta_inside_breakout(const double *h, const double *l, int i, int *down) {
+FC_HD_INLINE int fc_ta_pta_inside_breakout(const double *h, const double *l, int i, int *down) {
     *down = h[i] < h[i - 1] && l[i] < l[i - 1];
     return h[i - 1] < h[i - 2] && l[i - 1] > l[i - 2] && (*down || (h[i] > h[i - 1] && l[i] > l[i - 1]));
 }

@@ -26,7 +26,7 @@
 /* The four input columns (and the call's input array, for the totals). */
 typedef struct { const double *o, *h, *l, *c; const double *const *in; } fc_ta_ptb_bars;
 
-FC_HD fc_ta_ptb_bars fc_ta_ptb_bars_of(const fc_ta_call *c) {
+FC_HD_INLINE fc_ta_ptb_bars fc_ta_ptb_bars_of(const fc_ta_call *c) {
     fc_ta_ptb_bars b;
     b.o = c->in[0]; b.h = c->in[1]; b.l = c->in[2]; b.c = c->in[3];
     b.in = c->in;
@@ -34,41 +34,41 @@ FC_HD fc_ta_ptb_bars fc_ta_ptb_bars_of(const fc_ta_call *c) {
 }
 
 /* The parts of candle i. */
-FC_HD double fc_ta_ptb_body(const fc_ta_ptb_bars *b, int i) { return fc_ta_real_body(b->o, b->c, i); }
-FC_HD double fc_ta_ptb_upper(const fc_ta_ptb_bars *b, int i) { return fc_ta_upper_shadow(b->o, b->h, b->c, i); }
-FC_HD double fc_ta_ptb_lower(const fc_ta_ptb_bars *b, int i) { return fc_ta_lower_shadow(b->o, b->l, b->c, i); }
-FC_HD int fc_ta_ptb_color(const fc_ta_ptb_bars *b, int i) { return fc_ta_color(b->o, b->c, i); }
-FC_HD int fc_ta_ptb_white(const fc_ta_ptb_bars *b, int i) { return fc_ta_color(b->o, b->c, i) == 1; }
-FC_HD int fc_ta_ptb_black(const fc_ta_ptb_bars *b, int i) { return fc_ta_color(b->o, b->c, i) == -1; }
+FC_HD_INLINE double fc_ta_ptb_body(const fc_ta_ptb_bars *b, int i) { return fc_ta_real_body(b->o, b->c, i); }
+FC_HD_INLINE double fc_ta_ptb_upper(const fc_ta_ptb_bars *b, int i) { return fc_ta_upper_shadow(b->o, b->h, b->c, i); }
+FC_HD_INLINE double fc_ta_ptb_lower(const fc_ta_ptb_bars *b, int i) { return fc_ta_lower_shadow(b->o, b->l, b->c, i); }
+FC_HD_INLINE int fc_ta_ptb_color(const fc_ta_ptb_bars *b, int i) { return fc_ta_color(b->o, b->c, i); }
+FC_HD_INLINE int fc_ta_ptb_white(const fc_ta_ptb_bars *b, int i) { return fc_ta_color(b->o, b->c, i) == 1; }
+FC_HD_INLINE int fc_ta_ptb_black(const fc_ta_ptb_bars *b, int i) { return fc_ta_color(b->o, b->c, i) == -1; }
 /* Top and bottom of candle i's body. */
-FC_HD double fc_ta_ptb_top(const fc_ta_ptb_bars *b, int i) { return fc_ta_candle_max(b->o[i], b->c[i]); }
-FC_HD double fc_ta_ptb_bottom(const fc_ta_ptb_bars *b, int i) { return fc_ta_candle_min(b->o[i], b->c[i]); }
+FC_HD_INLINE double fc_ta_ptb_top(const fc_ta_ptb_bars *b, int i) { return fc_ta_candle_max(b->o[i], b->c[i]); }
+FC_HD_INLINE double fc_ta_ptb_bottom(const fc_ta_ptb_bars *b, int i) { return fc_ta_candle_min(b->o[i], b->c[i]); }
 /* Body of candle a wholly above / below candle p's body. */
-FC_HD int fc_ta_ptb_body_gap_up(const fc_ta_ptb_bars *b, int a, int p) { return fc_ta_body_gap_up(b->o, b->c, a, p); }
-FC_HD int fc_ta_ptb_body_gap_down(const fc_ta_ptb_bars *b, int a, int p) { return fc_ta_body_gap_down(b->o, b->c, a, p); }
+FC_HD_INLINE int fc_ta_ptb_body_gap_up(const fc_ta_ptb_bars *b, int a, int p) { return fc_ta_body_gap_up(b->o, b->c, a, p); }
+FC_HD_INLINE int fc_ta_ptb_body_gap_down(const fc_ta_ptb_bars *b, int a, int p) { return fc_ta_body_gap_down(b->o, b->c, a, p); }
 /* Range of candle a wholly above / below candle p's range. */
-FC_HD int fc_ta_ptb_gap_up(const fc_ta_ptb_bars *b, int a, int p) { return fc_ta_candle_gap_up(b->h, b->l, a, p); }
-FC_HD int fc_ta_ptb_gap_down(const fc_ta_ptb_bars *b, int a, int p) { return fc_ta_candle_gap_down(b->h, b->l, a, p); }
+FC_HD_INLINE int fc_ta_ptb_gap_up(const fc_ta_ptb_bars *b, int a, int p) { return fc_ta_candle_gap_up(b->h, b->l, a, p); }
+FC_HD_INLINE int fc_ta_ptb_gap_down(const fc_ta_ptb_bars *b, int a, int p) { return fc_ta_candle_gap_down(b->h, b->l, a, p); }
 
-FC_HD int fc_ta_ptb_period(int which) { return fc_ta_candle(which).period; }
-FC_HD int fc_ta_ptb_max(int a, int b) { return a > b ? a : b; }
+FC_HD_INLINE int fc_ta_ptb_period(int which) { return fc_ta_candle(which).period; }
+FC_HD_INLINE int fc_ta_ptb_max(int a, int b) { return a > b ? a : b; }
 
 /* The running total of one setting's range for judging candle i - lag at
  * bar i: ta_candle.h's fc_ta_candle_total, seen through the bars. */
 typedef fc_ta_candle_total fc_ta_ptb_total;
 
 /* The total as it stands at the first bar `start`. */
-FC_HD fc_ta_ptb_total fc_ta_ptb_total_start(int which, int lag, int start, const fc_ta_ptb_bars *b) {
+FC_HD_INLINE fc_ta_ptb_total fc_ta_ptb_total_start(int which, int lag, int start, const fc_ta_ptb_bars *b) {
     return fc_ta_candle_total_at(which, lag, start, b->in);
 }
 
 /* The setting's threshold for candle i - lag, at bar i. */
-FC_HD double fc_ta_ptb_avg(const fc_ta_ptb_total *t, const fc_ta_ptb_bars *b, int i) {
+FC_HD_INLINE double fc_ta_ptb_avg(const fc_ta_ptb_total *t, const fc_ta_ptb_bars *b, int i) {
     return fc_ta_candle_total_avg(t, b->in, i - t->lag);
 }
 
 /* After bar i: the newest range in, the oldest out (one rounded difference). */
-FC_HD void fc_ta_ptb_roll(fc_ta_ptb_total *t, const fc_ta_ptb_bars *b, int i) { fc_ta_candle_total_step(t, b->in, i); }
+FC_HD_INLINE void fc_ta_ptb_roll(fc_ta_ptb_total *t, const fc_ta_ptb_bars *b, int i) { fc_ta_candle_total_step(t, b->in, i); }
 
 /* ------------------------------------------------- CDLHOMINGPIGEON */
 
@@ -194,7 +194,7 @@ FC_HD int fc_ta_cdlkickingbylength_lookback(const double *par) { return fc_ta_cd
 /* Two marubozu of opposite colours with a gap between their ranges (up
  * after the black, down after the white); the sign is the second's colour,
  * or (by_length) the colour of the longer body. */
-FC_HD void fc_ta_ptb_kicking(const fc_ta_call *c, int by_length) {
+FC_HD_INLINE void fc_ta_ptb_kicking(const fc_ta_call *c, int by_length) {
     fc_ta_ptb_bars b = fc_ta_ptb_bars_of(c);
     int start = fc_ta_cdlkicking_lookback(c->par);
     fc_ta_ptb_total vs[2], lng[2];
@@ -396,7 +396,7 @@ FC_HD int fc_ta_cdlmorningstar_lookback(const double *par) {
 /* Long black candle; a star (doji, or short body) whose body gaps down;
  * a white candle, not short, closing above the first close plus
  * `penetration` of the first body (one FMA in the wheel): +100. */
-FC_HD void fc_ta_ptb_morning(const fc_ta_call *c, int star, int start) {
+FC_HD_INLINE void fc_ta_ptb_morning(const fc_ta_call *c, int star, int start) {
     fc_ta_ptb_bars b = fc_ta_ptb_bars_of(c);
     double pen = c->par[0];
     fc_ta_ptb_total lng = fc_ta_ptb_total_start(FC_TA_BODY_LONG, 2, start, &b);
