@@ -74,6 +74,13 @@ fc_status fc_cuda_check(cudaError_t err, const char *call, const char *file, int
 void fc_cuda_note_failure(fc_backend *be, fc_status st);
 fc_status fc_cuda_failure(fc_backend *be);
 
+/* The quant files' device buffers (cuda_quant.cu): cudaMalloc with a
+ * message naming the buffer and the GPU, cudaFree keeping a failure for
+ * the next entry; and NaN into n doubles on the backend's stream. */
+fc_status fc_cuda_quant_alloc(fc_backend *be, void **p, size_t bytes, const char *what);
+void fc_cuda_quant_free(fc_backend *be, void *p);
+fc_status fc_cuda_fill_nan(fc_backend *be, double *y, size_t n);
+
 /* The entries the GPU fills with its own fc_cuda_<name> (FN in the cuda
  * column of backend_ops.def), declared from the list; they live in
  * cuda_dense.cu (cuBLASLt: gemm, the dense layer, round_to),

@@ -11,9 +11,7 @@
  * a sample may differ from the CPU's in its last bits and the price agrees to
  * about 1e-12 relative, not to the bit (docs/gpu.md states the tolerance).
  *
- * TA-Lib's other functions (kernels/ta) run the same way, one segment per
- * thread through fc_ta_segment_run, each segment's scratch its own slice of
- * one buffer (segments do not overlap, so work * n_rows doubles hold all).
+ * TA-Lib's other functions run the same way, in cuda_ta.cu.
  *
  * Indicators use +, -, *, /, sqrt and fma, which round correctly on the GPU
  * as on the CPU; built with --fmad=false (no product is contracted into an
@@ -31,7 +29,6 @@
 #include "backend/cuda/cuda_internal.h"
 #include "kernels/quant_paths.h"
 #include "kernels/indicator_segment.h"
-#include "kernels/ta/ta_segment.h"
 
 extern "C" {
 #include "backend/mc_slices.h"
@@ -42,7 +39,7 @@ extern "C" {
 #define IND_SEGMENT_BLOCK 32u
 
 /* cudaMalloc of `bytes` for `what`; the error names both and the GPU. */
-static fc_status device_alloc(fc_backend *be, void **p, size_t bytes, const char *what) {
+fc_status fc_cuda_quant_alloc(fc_backend *be, void **p, size_t bytes, const char *what) {
     cudaError_t err = cudaMalloc(p, bytes ? bytes : 1);
     if (err == cudaSuccess) return FC_OK;
     *p = NULL;
@@ -55,7 +52,7 @@ static fc_status device_alloc(fc_backend *be, void **p, size_t bytes, const char
 
 /* cudaFree (which waits for the device) after a run; a failure there is
  * kept for the next entry, like cuda_backend.cu's release. */
-static void device_free(fc_backend *be, void *p) {
+void fc_cuda_quant_free(fc_backend *be, void *p) {
     if (p) fc_cuda_note_failure(be, FC_CUDA(cudaFree(p)));
 }
 
@@ -90,11 +87,11 @@ typedef struct {
 } mc_buffers;
 
 static void mc_free(fc_backend *be, mc_buffers *b) {
-    device_free(be, b->drift);
-    device_free(be, b->vol);
-    device_free(be, b->fixing);
-    device_free(be, b->samples);
-    device_free(be, b->sums);
+    fc_cuda_quant_free(be, b->drift);
+    fc_cuda_quant_free(be, b->vol);
+    fc_cuda_quant_free(be, b->fixing);
+    fc_cuda_quant_free(be, b->samples);
+    fc_cuda_quant_free(be, b->sums);
 }
 
 /* The slice buffers, and the spec's arrays copied to the device: *dev is
@@ -104,12 +101,12 @@ static fc_status mc_stage(fc_backend *be, const fc_mc_spec *spec, const fc_mc_sl
                           fc_mc_spec *dev) {
     size_t n = spec->n_steps;
     cudaStream_t s = fc_cuda_stream(be);
-    FC_TRY(device_alloc(be, (void **)&b->drift, n * sizeof *b->drift, "path drifts"));
-    FC_TRY(device_alloc(be, (void **)&b->vol, n * sizeof *b->vol, "path volatilities"));
-    FC_TRY(device_alloc(be, (void **)&b->fixing, n * sizeof *b->fixing, "fixing flags"));
-    FC_TRY(device_alloc(be, (void **)&b->samples, (size_t)plan->buffer_draws * 2 * sizeof *b->samples,
+    FC_TRY(fc_cuda_quant_alloc(be, (void **)&b->drift, n * sizeof *b->drift, "path drifts"));
+    FC_TRY(fc_cuda_quant_alloc(be, (void **)&b->vol, n * sizeof *b->vol, "path volatilities"));
+    FC_TRY(fc_cuda_quant_alloc(be, (void **)&b->fixing, n * sizeof *b->fixing, "fixing flags"));
+    FC_TRY(fc_cuda_quant_alloc(be, (void **)&b->samples, (size_t)plan->buffer_draws * 2 * sizeof *b->samples,
                         "Monte Carlo samples"));
-    FC_TRY(device_alloc(be, (void **)&b->sums, (size_t)plan->slice_chunks * sizeof *b->sums, "chunk sums"));
+    FC_TRY(fc_cuda_quant_alloc(be, (void **)&b->sums, (size_t)plan->slice_chunks * sizeof *b->sums, "chunk sums"));
     if (n) {
         FC_TRY(FC_CUDA(cudaMemcpyAsync(b->drift, spec->drift, n * sizeof *b->drift, cudaMemcpyHostToDevice, s)));
         FC_TRY(FC_CUDA(cudaMemcpyAsync(b->vol, spec->vol, n * sizeof *b->vol, cudaMemcpyHostToDevice, s)));
@@ -161,6 +158,13 @@ static __global__ void ind_nan_kernel(double *y, size_t n) {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) y[i] = NAN;
 }
 
+fc_status fc_cuda_fill_nan(fc_backend *be, double *y, size_t n) {
+    fc_launch fill = fc_cuda_grid(n);
+    if (!fill.grid) return FC_OK;
+    ind_nan_kernel<<<fill.grid, fill.block, 0, fc_cuda_stream(be)>>>(y, n);
+    return FC_CUDA_LAUNCHED("ind_nan_kernel");
+}
+
 /* Segment i of plan over x (the span's rows, from row0); output k of the
  * plan is out + k * n_rows, rows as x's. */
 static __global__ void ind_segments_kernel(fc_ind_plan plan, const double *x, const fc_ind_seg *seg,
@@ -203,9 +207,9 @@ static fc_status ind_check(const fc_ind_plan *plans, size_t n_specs, size_t row0
 static fc_status ind_stage(fc_backend *be, const double *x, size_t row0, size_t n_rows, const fc_ind_seg *seg,
                            size_t n_seg, int n_out_max, ind_buffers *b) {
     cudaStream_t s = fc_cuda_stream(be);
-    FC_TRY(device_alloc(be, (void **)&b->x, n_rows * sizeof *b->x, "indicator inputs"));
-    FC_TRY(device_alloc(be, (void **)&b->seg, n_seg * sizeof *b->seg, "series segments"));
-    FC_TRY(device_alloc(be, (void **)&b->out, (size_t)n_out_max * n_rows * sizeof *b->out, "indicator outputs"));
+    FC_TRY(fc_cuda_quant_alloc(be, (void **)&b->x, n_rows * sizeof *b->x, "indicator inputs"));
+    FC_TRY(fc_cuda_quant_alloc(be, (void **)&b->seg, n_seg * sizeof *b->seg, "series segments"));
+    FC_TRY(fc_cuda_quant_alloc(be, (void **)&b->out, (size_t)n_out_max * n_rows * sizeof *b->out, "indicator outputs"));
     FC_TRY(FC_CUDA(cudaMemcpyAsync(b->x, x + row0, n_rows * sizeof *b->x, cudaMemcpyHostToDevice, s)));
     if (n_seg) FC_TRY(FC_CUDA(cudaMemcpyAsync(b->seg, seg, n_seg * sizeof *b->seg, cudaMemcpyHostToDevice, s)));
     return FC_OK;
@@ -243,85 +247,9 @@ fc_status fc_cuda_indicator_segments(fc_backend *be, const fc_ind_plan *plans, s
     for (size_t j = 0; st == FC_OK && j < n_specs; j++)
         st = ind_plan_run(be, &plans[j], &b, row0, n_rows, n_seg, outs[j]);
     if (st == FC_OK) st = FC_CUDA(cudaStreamSynchronize(fc_cuda_stream(be)));   /* a fault shows here */
-    device_free(be, b.x);
-    device_free(be, b.seg);
-    device_free(be, b.out);
+    fc_cuda_quant_free(be, b.x);
+    fc_cuda_quant_free(be, b.seg);
+    fc_cuda_quant_free(be, b.out);
     return st;
 }
 
-/* ------------------------------------------------------ TA-Lib functions */
-
-/* The device's copies of a job's arrays, rows from the span's first. */
-typedef struct {
-    const double *in[FC_TA_MAX_INPUTS];
-    double *out[FC_TA_MAX_OUTPUTS];
-} ta_arrays;
-
-static __global__ void ta_segments_kernel(fc_ta_job job, ta_arrays a, const fc_ta_seg *seg, size_t n_seg,
-                                          double *work) {
-    size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n_seg; i += stride)
-        fc_ta_segment_run(&job, a.in, a.out, &seg[i], work + seg[i].begin * (size_t)job.work);
-}
-
-typedef struct {
-    double *in, *out, *work;
-    fc_ta_seg *seg;
-} ta_buffers;
-
-/* Inputs, segments (their rows made relative to the span) and room. */
-static fc_status ta_stage(fc_backend *be, const fc_ta_job *j, ta_buffers *b, ta_arrays *a) {
-    cudaStream_t s = fc_cuda_stream(be);
-    size_t n = j->n_rows;
-    if (n > SIZE_MAX / ((FC_TA_MAX_INPUTS + FC_TA_MAX_OUTPUTS + (size_t)j->work) * sizeof(double)))
-        return fc_error(FC_ERR_MEMORY, "TA-Lib functions on the GPU: %zu rows do not fit in memory", n);
-    FC_TRY(device_alloc(be, (void **)&b->in, (size_t)j->n_inputs * n * sizeof(double), "indicator inputs"));
-    FC_TRY(device_alloc(be, (void **)&b->out, (size_t)j->n_outputs * n * sizeof(double), "indicator outputs"));
-    FC_TRY(device_alloc(be, (void **)&b->work, (size_t)j->work * n * sizeof(double), "indicator scratch"));
-    FC_TRY(device_alloc(be, (void **)&b->seg, j->n_seg * sizeof(fc_ta_seg), "series segments"));
-    for (int i = 0; i < j->n_inputs; i++) {
-        a->in[i] = b->in + (size_t)i * n;
-        FC_TRY(FC_CUDA(cudaMemcpyAsync(b->in + (size_t)i * n, j->in[i] + j->row0, n * sizeof(double),
-                                       cudaMemcpyHostToDevice, s)));
-    }
-    for (int k = 0; k < j->n_outputs; k++) a->out[k] = b->out + (size_t)k * n;
-    fc_ta_seg *rel = (fc_ta_seg *)malloc((j->n_seg + 1) * sizeof *rel);
-    if (!rel) return fc_error(FC_ERR_MEMORY, "TA-Lib functions on the GPU: out of host memory");
-    for (size_t i = 0; i < j->n_seg; i++) rel[i] = fc_ta_seg{j->seg[i].begin - j->row0, j->seg[i].len, j->seg[i].base - j->row0};
-    fc_status st = j->n_seg ? FC_CUDA(cudaMemcpy(b->seg, rel, j->n_seg * sizeof *rel, cudaMemcpyHostToDevice)) : FC_OK;
-    free(rel);
-    return st;
-}
-
-fc_status fc_cuda_ta_segments(fc_backend *be, const struct fc_ta_job *j) {
-    FC_TRY(fc_cuda_failure(be));
-    if (j->n_rows == 0) return FC_OK;
-    for (size_t i = 0; i < j->n_seg; i++)
-        if (j->seg[i].begin < j->row0 || j->seg[i].len > j->n_rows || j->seg[i].begin - j->row0 > j->n_rows - j->seg[i].len)
-            return fc_error(FC_ERR_INVALID, "TA-Lib functions on the GPU: segment %zu outside the span", i);
-    cudaStream_t s = fc_cuda_stream(be);
-    ta_buffers b = {NULL, NULL, NULL, NULL};
-    ta_arrays a;
-    memset(&a, 0, sizeof a);
-    fc_status st = ta_stage(be, j, &b, &a);
-    if (st == FC_OK) {
-        size_t n_all = (size_t)j->n_outputs * j->n_rows;
-        fc_launch fill = fc_cuda_grid(n_all);
-        ind_nan_kernel<<<fill.grid, fill.block, 0, s>>>(b.out, n_all);
-        st = FC_CUDA_LAUNCHED("ind_nan_kernel");
-    }
-    fc_launch segs = fc_launch_1d(j->n_seg, IND_SEGMENT_BLOCK, FC_LAUNCH_MAX_GRID);
-    if (st == FC_OK && segs.grid) {
-        ta_segments_kernel<<<segs.grid, segs.block, 0, s>>>(*j, a, b.seg, j->n_seg, b.work);
-        st = FC_CUDA_LAUNCHED("ta_segments_kernel");
-    }
-    for (int k = 0; st == FC_OK && k < j->n_outputs; k++)
-        st = FC_CUDA(cudaMemcpyAsync(j->out[k] + j->row0, a.out[k], j->n_rows * sizeof(double),
-                                     cudaMemcpyDeviceToHost, s));
-    if (st == FC_OK) st = FC_CUDA(cudaStreamSynchronize(s));   /* a fault shows here */
-    device_free(be, b.in);
-    device_free(be, b.out);
-    device_free(be, b.work);
-    device_free(be, b.seg);
-    return st;
-}
