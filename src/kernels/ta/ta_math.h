@@ -6,6 +6,7 @@
 #include "kernels/ta/ta_call.h"
 #include <stddef.h>
 #include "kernels/ta/ta_ma.h"
+#include "kernels/ta/ta_block_extreme.h"
 
 /* ------------------------------------------------------ math transforms */
 
@@ -137,26 +138,23 @@ FC_HD void fc_ta_mth_values_at(int p, const double *x, int n, double *out) {
     for (int t = p - 1; t < n; t++) out[t] = x[(int)out[t]];
 }
 
+/* MAX, MIN and MINMAX: TA-Lib 0.8's block algorithm (ta_block_extreme.h),
+ * whose NaNs the index functions' rescan does not reproduce. */
 FC_HD int fc_ta_max_lookback(const double *par) { return fc_ta_int(par[0]) - 1; }
 FC_HD void fc_ta_max(const fc_ta_call *c) {
-    int p = fc_ta_int(c->par[0]);
-    fc_ta_mth_extremes(p, c->in[0], c->n, 1, c->out[0], NULL);
-    fc_ta_mth_values_at(p, c->in[0], c->n, c->out[0]);
+    fc_ta_block_extreme(fc_ta_int(c->par[0]), c->in[0], c->n, 1, c->work, c->out[0]);
 }
 
 FC_HD int fc_ta_min_lookback(const double *par) { return fc_ta_int(par[0]) - 1; }
 FC_HD void fc_ta_min(const fc_ta_call *c) {
-    int p = fc_ta_int(c->par[0]);
-    fc_ta_mth_extremes(p, c->in[0], c->n, 1, NULL, c->out[0]);
-    fc_ta_mth_values_at(p, c->in[0], c->n, c->out[0]);
+    fc_ta_block_extreme(fc_ta_int(c->par[0]), c->in[0], c->n, -1, c->work, c->out[0]);
 }
 
 FC_HD int fc_ta_minmax_lookback(const double *par) { return fc_ta_int(par[0]) - 1; }
 FC_HD void fc_ta_minmax(const fc_ta_call *c) {
     int p = fc_ta_int(c->par[0]);
-    fc_ta_mth_extremes(p, c->in[0], c->n, 1, c->out[1], c->out[0]);
-    fc_ta_mth_values_at(p, c->in[0], c->n, c->out[0]);
-    fc_ta_mth_values_at(p, c->in[0], c->n, c->out[1]);
+    fc_ta_block_extreme(p, c->in[0], c->n, -1, c->work, c->out[0]);
+    fc_ta_block_extreme(p, c->in[0], c->n, 1, c->work, c->out[1]);
 }
 
 /* The index outputs count bars from the segment's first bar (see the note
@@ -199,9 +197,9 @@ FC_HD void fc_ta_minmaxindex(const fc_ta_call *c) {
     X(DIV, div, 0) \
     X(CUMSUM, cumsum, 0) \
     X(SUM, sum, 0) \
-    X(MAX, max, 0) \
-    X(MIN, min, 0) \
-    X(MINMAX, minmax, 0) \
+    X(MAX, max, 1) \
+    X(MIN, min, 1) \
+    X(MINMAX, minmax, 1) \
     X(MAXINDEX, maxindex, 0) \
     X(MININDEX, minindex, 0) \
     X(MINMAXINDEX, minmaxindex, 0)

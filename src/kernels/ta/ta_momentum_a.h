@@ -589,7 +589,8 @@ FC_HD void fc_ta_imi(const fc_ta_call *c) {
             if (cl[i] > o[i]) up += cl[i] - o[i];
             else down += o[i] - cl[i];
         }
-        c->out[0][t] = 100.0 * (up / (up + down));
+        double total = up + down;   /* 0 when every body is flat: TA-Lib answers 50 */
+        c->out[0][t] = fc_ta_is_zero(total) ? 50.0 : 100.0 * (up / total);
     }
 }
 
