@@ -348,23 +348,28 @@ FC_HD int fc_ta_cdlbelthold_lookback(const double *par) {
     return fc_ta_pta_longest(FC_TA_BODY_LONG, FC_TA_SHADOW_VERY_SHORT, -1, -1, -1);
 }
 
-FC_HD void fc_ta_cdlbelthold(const fc_ta_call *c) {
+/* A long body with a very short shadow at one end, signed by its colour:
+ * at the open end (BELTHOLD: the lower shadow of a white candle, the upper
+ * of a black one), or at the close end (CLOSINGMARUBOZU). */
+FC_HD_INLINE void fc_ta_pta_shaved_end(const fc_ta_call *c, int open_end) {
     const double *o = c->in[0], *h = c->in[1], *l = c->in[2], *cl = c->in[3];
     const double *const *in = c->in;
-    int start = fc_ta_pta_begin(c, fc_ta_cdlbelthold_lookback(c->par));
+    int start = fc_ta_pta_begin(c, fc_ta_pta_longest(FC_TA_BODY_LONG, FC_TA_SHADOW_VERY_SHORT, -1, -1, -1));
     fc_ta_candle_total blong = fc_ta_candle_total_at(FC_TA_BODY_LONG, 0, start, in);
     fc_ta_candle_total vshort = fc_ta_candle_total_at(FC_TA_SHADOW_VERY_SHORT, 0, start, in);
     for (int i = start; i < c->n; i++) {
         int col = fc_ta_color(o, cl, i);
         double vs = fc_ta_candle_total_avg(&vshort, in, i);
-        int hit = fc_ta_real_body(o, cl, i) > fc_ta_candle_total_avg(&blong, in, i) &&
-                  ((col == 1 && fc_ta_lower_shadow(o, l, cl, i) < vs) ||
-                   (col == -1 && fc_ta_upper_shadow(o, h, cl, i) < vs));
+        double lower = fc_ta_lower_shadow(o, l, cl, i), upper = fc_ta_upper_shadow(o, h, cl, i);
+        double shaved = (col == 1) == (open_end != 0) ? lower : upper;
+        int hit = fc_ta_real_body(o, cl, i) > fc_ta_candle_total_avg(&blong, in, i) && shaved < vs;
         c->out[0][i] = hit ? (double)(col * 100) : 0.0;
         fc_ta_candle_total_step(&blong, in, i);
         fc_ta_candle_total_step(&vshort, in, i);
     }
 }
+
+FC_HD void fc_ta_cdlbelthold(const fc_ta_call *c) { fc_ta_pta_shaved_end(c, 1); }
 
 /* ------------------------------------------------- CDLBREAKAWAY */
 
@@ -401,23 +406,7 @@ FC_HD int fc_ta_cdlclosingmarubozu_lookback(const double *par) {
     return fc_ta_pta_longest(FC_TA_BODY_LONG, FC_TA_SHADOW_VERY_SHORT, -1, -1, -1);
 }
 
-FC_HD void fc_ta_cdlclosingmarubozu(const fc_ta_call *c) {
-    const double *o = c->in[0], *h = c->in[1], *l = c->in[2], *cl = c->in[3];
-    const double *const *in = c->in;
-    int start = fc_ta_pta_begin(c, fc_ta_cdlclosingmarubozu_lookback(c->par));
-    fc_ta_candle_total blong = fc_ta_candle_total_at(FC_TA_BODY_LONG, 0, start, in);
-    fc_ta_candle_total vshort = fc_ta_candle_total_at(FC_TA_SHADOW_VERY_SHORT, 0, start, in);
-    for (int i = start; i < c->n; i++) {
-        int col = fc_ta_color(o, cl, i);
-        double vs = fc_ta_candle_total_avg(&vshort, in, i);
-        int hit = fc_ta_real_body(o, cl, i) > fc_ta_candle_total_avg(&blong, in, i) &&
-                  ((col == 1 && fc_ta_upper_shadow(o, h, cl, i) < vs) ||
-                   (col == -1 && fc_ta_lower_shadow(o, l, cl, i) < vs));
-        c->out[0][i] = hit ? (double)(col * 100) : 0.0;
-        fc_ta_candle_total_step(&blong, in, i);
-        fc_ta_candle_total_step(&vshort, in, i);
-    }
-}
+FC_HD void fc_ta_cdlclosingmarubozu(const fc_ta_call *c) { fc_ta_pta_shaved_end(c, 0); }
 
 /* ------------------------------------------------- CDLCONCEALBABYSWALL */
 

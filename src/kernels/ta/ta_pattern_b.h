@@ -280,12 +280,12 @@ FC_HD int fc_ta_cdllongline_lookback(const double *par) {
     return fc_ta_ptb_max(fc_ta_ptb_period(FC_TA_BODY_LONG), fc_ta_ptb_period(FC_TA_SHADOW_SHORT));
 }
 
-/* Long body with short shadows: 100 times its colour. */
-FC_HD void fc_ta_cdllongline(const fc_ta_call *c) {
+/* A long body whose two shadows are both below the `shadow` setting:
+ * 100 times its colour (LONGLINE: short shadows; MARUBOZU: very short). */
+FC_HD_INLINE void fc_ta_ptb_long_body(const fc_ta_call *c, int shadow, int start) {
     fc_ta_ptb_bars b = fc_ta_ptb_bars_of(c);
-    int start = fc_ta_cdllongline_lookback(c->par);
     fc_ta_ptb_total body = fc_ta_ptb_total_start(FC_TA_BODY_LONG, 0, start, &b);
-    fc_ta_ptb_total sh = fc_ta_ptb_total_start(FC_TA_SHADOW_SHORT, 0, start, &b);
+    fc_ta_ptb_total sh = fc_ta_ptb_total_start(shadow, 0, start, &b);
     fc_ta_nan(c->out[0], 0, start);
     for (int i = start; i < c->n; i++) {
         int hit = fc_ta_ptb_body(&b, i) > fc_ta_ptb_avg(&body, &b, i) &&
@@ -297,6 +297,10 @@ FC_HD void fc_ta_cdllongline(const fc_ta_call *c) {
     }
 }
 
+FC_HD void fc_ta_cdllongline(const fc_ta_call *c) {
+    fc_ta_ptb_long_body(c, FC_TA_SHADOW_SHORT, fc_ta_cdllongline_lookback(c->par));
+}
+
 /* ------------------------------------------------- CDLMARUBOZU */
 
 FC_HD int fc_ta_cdlmarubozu_lookback(const double *par) {
@@ -304,21 +308,8 @@ FC_HD int fc_ta_cdlmarubozu_lookback(const double *par) {
     return fc_ta_ptb_max(fc_ta_ptb_period(FC_TA_BODY_LONG), fc_ta_ptb_period(FC_TA_SHADOW_VERY_SHORT));
 }
 
-/* Long body with very short shadows: 100 times its colour. */
 FC_HD void fc_ta_cdlmarubozu(const fc_ta_call *c) {
-    fc_ta_ptb_bars b = fc_ta_ptb_bars_of(c);
-    int start = fc_ta_cdlmarubozu_lookback(c->par);
-    fc_ta_ptb_total lng = fc_ta_ptb_total_start(FC_TA_BODY_LONG, 0, start, &b);
-    fc_ta_ptb_total vs = fc_ta_ptb_total_start(FC_TA_SHADOW_VERY_SHORT, 0, start, &b);
-    fc_ta_nan(c->out[0], 0, start);
-    for (int i = start; i < c->n; i++) {
-        int hit = fc_ta_ptb_body(&b, i) > fc_ta_ptb_avg(&lng, &b, i) &&
-                  fc_ta_ptb_upper(&b, i) < fc_ta_ptb_avg(&vs, &b, i) &&
-                  fc_ta_ptb_lower(&b, i) < fc_ta_ptb_avg(&vs, &b, i);
-        c->out[0][i] = hit ? 100.0 * fc_ta_ptb_color(&b, i) : 0.0;
-        fc_ta_ptb_roll(&lng, &b, i);
-        fc_ta_ptb_roll(&vs, &b, i);
-    }
+    fc_ta_ptb_long_body(c, FC_TA_SHADOW_VERY_SHORT, fc_ta_cdlmarubozu_lookback(c->par));
 }
 
 /* ------------------------------------------------- CDLMATCHINGLOW */
