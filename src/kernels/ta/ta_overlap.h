@@ -490,23 +490,24 @@ FC_HD void fc_ta_mavp(const fc_ta_call *c) {
     const double *x = c->in[0], *per = c->in[1];
     int n = c->n, min = fc_ta_int(c->par[0]), max = fc_ta_int(c->par[1]);
     int type = fc_ta_ma_resolve(fc_ta_int(c->par[2]), FC_TA_MA_SMA), first = fc_ta_mavp_lookback(c->par);
-    double *out = c->out[0], *ma = c->work, *scratch = c->work + n;
+    double *out = c->out[0], *q_of = c->work, *ma = c->work + n, *scratch = c->work + 2 * n;
     fc_ta_nan(out, 0, n);
     int lo = max, hi = 1;
-    for (int t = first; t < n; t++) {
+    for (int t = first; t < n; t++) {   /* each bar's period, once */
         int q = fc_ta_ovl_mavp_period(per[t], min, max);
+        q_of[t] = (double)q;
         if (q < lo) lo = q;
         if (q > hi) hi = q;
     }
     for (int q = lo; q <= hi; q++) {
         int used = 0;
-        for (int t = first; t < n && !used; t++) used = fc_ta_ovl_mavp_period(per[t], min, max) == q;
+        for (int t = first; t < n && !used; t++) used = q_of[t] == (double)q;
         if (!used) continue;
         int from = first - fc_ta_ma_lookback(type, q);
         if (from < 0) continue; /* min > max: TA-Lib refuses the call */
         fc_ta_ma(type, q, x + from, n - from, ma, scratch);
         for (int t = first; t < n; t++)
-            if (fc_ta_ovl_mavp_period(per[t], min, max) == q) out[t] = ma[t - from];
+            if (q_of[t] == (double)q) out[t] = ma[t - from];
     }
 }
 
@@ -567,6 +568,6 @@ FC_HD void fc_ta_ht_trendline(const fc_ta_call *c) {
     X(SAR, sar, 0) \
     X(SAREXT, sarext, 0) \
     X(HT_TRENDLINE, ht_trendline, 0) \
-    X(MAVP, mavp, FC_TA_MA_WORK + 1)
+    X(MAVP, mavp, FC_TA_MA_WORK + 2)
 
 #endif
