@@ -8,8 +8,9 @@
  *     test_ta_fixtures [--verbose] [--markdown FILE] [NAME...]   (default: every function)
  *
  * Prints one line per function: how many outputs matched exactly and the
- * largest relative difference of the rest. Functions not written yet are
- * counted and listed, not failed; --require-all fails on them. --markdown
+ * largest relative difference of the rest. A function without a body fails
+ * the full run (every one of TA-Lib's 201 is held to it); with --allow-missing,
+ * or when names are given, it is listed, not failed. --markdown
  * writes the table of every function and its check (docs/ta-functions.md). */
 #include <math.h>
 #include <stdio.h>
@@ -224,11 +225,11 @@ static int check_function(const fc_ta_func *f, int verbose, FILE *md) {
 }
 
 int main(int argc, char **argv) {
-    int verbose = 0, require_all = 0, named = 0;
+    int verbose = 0, allow_missing = 0, named = 0;
     FILE *md = NULL;
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--verbose")) verbose = 1;
-        else if (!strcmp(argv[a], "--require-all")) require_all = 1;
+        else if (!strcmp(argv[a], "--allow-missing")) allow_missing = 1;
         else if (!strcmp(argv[a], "--markdown") && a + 1 < argc) {
             if (!(md = fopen(argv[++a], "w"))) return fprintf(stderr, "cannot write %s\n", argv[a]), 1;
             argv[a] = argv[a - 1] = "";
@@ -268,7 +269,7 @@ int main(int argc, char **argv) {
                   fc_ta_lookback(f, par), f->desc.default_lookback);
     }
     printf("%d of %zu TA-Lib functions written and checked; %d not written yet\n", written, fc_ta_count(), missing);
-    if (require_all) CHECK_MSG(missing == 0, "%d functions not written", missing);
+    if (!named && !allow_missing) CHECK_MSG(missing == 0, "%d of TA-Lib's functions have no body", missing);
     if (md) fclose(md);
     printf("%d checks, %d failures\n", check_count, check_failures);
     return check_failures != 0;

@@ -287,18 +287,28 @@ fc_status fcast_indicator_set_compute(const fcast_indicator_set *s, const fcast_
     return fcast_indicator_set_compute_columns(s, o, n_series, indptr, &cols, outs, n_outs, too_short);
 }
 
+fc_status fc_api_indicator_one(const char *fn, const char *spec, int prefer_ta, fcast_indicator_set **out) {
+    *out = NULL;
+    if (!spec) return fc_error(FC_ERR_INVALID, "%s: spec is NULL (expected text such as \"sma:20\")", fn);
+    if (strchr(spec, ',')) return fc_error(FC_ERR_INVALID, "%s: spec '%s': one spec, not a list", fn, spec);
+    fc_status st = parse_set(spec, prefer_ta, out);
+    if (st == FC_OK) return FC_OK;
+    /* "fcast_indicator_set_parse: specs 'sma:0': ..." -> "fn: spec 'sma:0': ..." */
+    const char *msg = strstr(fc_last_error(), "specs");
+    return fc_error(st, "%s: spec%s", fn, msg ? msg + 5 : fc_last_error());
+}
+
+size_t fc_api_indicator_lookback(const fcast_indicator_set *s, size_t j) {
+    const set_spec *sp = &s->specs[j];
+    return sp->is_ta ? (size_t)fc_ta_lookback(sp->ta.f, sp->ta.par) : (size_t)fc_ind_lookback(&sp->fast);
+}
+
 fc_status fcast_indicator_inputs(const char *spec, size_t n_series, const int64_t *indptr,
                                  const double *const *inputs, size_t n_inputs, double *const *outs, size_t n_outs) {
     static const char fn[] = "fcast_indicator_inputs";
-    if (!spec) return fc_error(FC_ERR_INVALID, "%s: spec is NULL (expected text such as \"atr:14\")", fn);
-    if (strchr(spec, ',')) return fc_error(FC_ERR_INVALID, "%s: spec '%s': one spec, not a list", fn, spec);
     fcast_indicator_set *s = NULL;
-    fc_status st = parse_set(spec, 1, &s);
-    if (st != FC_OK) {
-        /* "fcast_indicator_set_parse: specs 'sma:0': ..." -> "fcast_indicator_inputs: spec 'sma:0': ..." */
-        const char *msg = strstr(fc_last_error(), "specs");
-        return fc_error(st, "%s: spec%s", fn, msg ? msg + 5 : fc_last_error());
-    }
+    fc_status st = fc_api_indicator_one(fn, spec, 1, &s);
+    if (st != FC_OK) return st;
     const char *names[FC_TA_MAX_INPUTS];
     size_t want = 0;
     while (want < FC_TA_MAX_INPUTS && fcast_indicator_set_input(s, 0, want)) names[want] = fcast_indicator_set_input(s, 0, want), want++;

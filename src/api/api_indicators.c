@@ -4,14 +4,11 @@
  * defaults (TA-Lib's NaN semantics, OpenMP threads for large inputs).
  * Messages name the API's argument: spec, x, outs[k], indptr[i]. */
 #include <stdint.h>
-#include <stdio.h>
-#include <string.h>
 #include <stdlib.h>
 
 #include "api/api_quant.h"
 #include "core/error.h"
 #include "quant/indicators.h"
-#include "quant/ta.h"
 
 static fc_status parse_spec(const char *fn, const char *spec, fc_ind_spec *out) {
     if (!spec) return fc_error(FC_ERR_INVALID, "%s: spec is NULL (expected text such as \"sma:20\")", fn);
@@ -21,38 +18,24 @@ static fc_status parse_spec(const char *fn, const char *spec, fc_ind_spec *out) 
     return fc_error_wrap(st, spec[0] && fc_last_error()[0] == '\'' ? "%s: spec " : "%s: spec: ", fn);
 }
 
-/* A spec the batched engine refuses may still be one of TA-Lib's other
- * functions ("atr:14", "bbands:20:2:2:1"): *ta is then set. */
-static fc_status parse_any(const char *fn, const char *spec, fc_ind_spec *fast, fc_ta_spec *ta, int *is_ta) {
-    *is_ta = 0;
-    if (parse_spec(fn, spec, fast) == FC_OK) return FC_OK;
-    char first[FC_ERROR_CAP];
-    snprintf(first, sizeof first, "%s", fc_last_error());
-    fc_status st = fc_last_status();
-    if (fc_ta_spec_parse(spec, ta) == FC_OK && ta->f->impl) return *is_ta = 1, FC_OK;
-    /* the engine's message for its own names; TA-Lib's for the rest */
-    if (!strstr(first, "unknown indicator")) return fc_error(st, "%s", first);
-    return fc_error_wrap(fc_last_status(), "%s: spec ", fn);
-}
-
+/* Any spec, the batched engine's or TA-Lib's other functions' ("atr:14",
+ * "bbands:20:2:2:1"), parsed as the indicator set parses it. */
 fc_status fcast_indicator_outputs(const char *spec, size_t *n_outputs) {
-    fc_ind_spec s;
-    fc_ta_spec t;
-    int is_ta;
-    FC_TRY(parse_any("fcast_indicator_outputs", spec, &s, &t, &is_ta));
-    if (!n_outputs) return fc_error(FC_ERR_INVALID, "fcast_indicator_outputs: n_outputs is NULL");
-    *n_outputs = is_ta ? (size_t)t.f->desc.n_outputs : (size_t)fc_ind_n_outputs(&s);
-    return FC_OK;
+    static const char fn[] = "fcast_indicator_outputs";
+    fcast_indicator_set *s = NULL;
+    FC_TRY(fc_api_indicator_one(fn, spec, 0, &s));
+    if (n_outputs) *n_outputs = fcast_indicator_set_n_columns(s);
+    fcast_indicator_set_free(s);
+    return n_outputs ? FC_OK : fc_error(FC_ERR_INVALID, "%s: n_outputs is NULL", fn);
 }
 
 fc_status fcast_indicator_lookback(const char *spec, size_t *lookback) {
-    fc_ind_spec s;
-    fc_ta_spec t;
-    int is_ta;
-    FC_TRY(parse_any("fcast_indicator_lookback", spec, &s, &t, &is_ta));
-    if (!lookback) return fc_error(FC_ERR_INVALID, "fcast_indicator_lookback: lookback is NULL");
-    *lookback = is_ta ? (size_t)fc_ta_lookback(t.f, t.par) : (size_t)fc_ind_lookback(&s);
-    return FC_OK;
+    static const char fn[] = "fcast_indicator_lookback";
+    fcast_indicator_set *s = NULL;
+    FC_TRY(fc_api_indicator_one(fn, spec, 0, &s));
+    if (lookback) *lookback = fc_api_indicator_lookback(s, 0);
+    fcast_indicator_set_free(s);
+    return lookback ? FC_OK : fc_error(FC_ERR_INVALID, "%s: lookback is NULL", fn);
 }
 
 /* [a, a + n) and [b, b + n) doubles share memory. */

@@ -81,8 +81,8 @@ unsigned fc_ta_index_outputs(const fc_ta_func *f);
  * name the function, the parameter and the range. */
 fc_status fc_ta_params(const fc_ta_func *f, const double *given, int n_given, double *par);
 
-/* TA-Lib's lookback at these parameters (FC_ERR_UNSUPPORTED if the
- * function is not written yet: then -1). */
+/* TA-Lib's lookback at these parameters; -1 for a function without a body
+ * (none: test_ta_fixtures fails on one). */
 int fc_ta_lookback(const fc_ta_func *f, const double *par);
 
 /* Computes f on every series. in[i]: (n_rows) values of input i (the

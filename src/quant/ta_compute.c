@@ -13,15 +13,18 @@
 #include "kernels/ta/ta_segment.h"
 #include "quant/ta.h"
 
-/* A bar is missing when the mask says so or any input is NaN there. */
-static int missing(const fc_ta_job *j, const uint8_t *mask, size_t r) {
-    if (mask && !mask[r]) return 1;
+/* A bar is missing when any input is NaN there (a mask has been turned
+ * into NaNs by apply_mask before). */
+static int missing(const fc_ta_job *j, size_t r) {
     for (int i = 0; i < j->n_inputs; i++)
         if (isnan(j->in[i][r])) return 1;
     return 0;
 }
 
-static void fill_rows_nan(const fc_ta_job *j, size_t from, size_t to);
+static void fill_rows_nan(const fc_ta_job *j, size_t from, size_t to) {
+    for (int k = 0; k < j->n_outputs; k++)
+        for (size_t r = from; r < to; r++) j->out[k][r] = NAN;
+}
 
 /* The segments of series [lo, hi), appended to seg when it is not NULL;
  * returns how many. Rows outside them get NaN here (the bodies write
@@ -30,12 +33,12 @@ static size_t series_segments(const fc_ta_job *j, fc_nan_policy nan, size_t lo, 
     size_t n = 0, r = lo;
     while (r < hi) {
         size_t gap = r;
-        while (r < hi && missing(j, NULL, r)) r++;
+        while (r < hi && missing(j, r)) r++;
         if (seg) fill_rows_nan(j, gap, r);
         if (r == hi) break;
         size_t end = r + 1;
         if (nan == FC_NAN_POISON) end = hi;   /* a later NaN runs through TA-Lib's arithmetic */
-        while (end < hi && !missing(j, NULL, end)) end++;
+        while (end < hi && !missing(j, end)) end++;
         if (seg) seg[n] = (fc_ta_seg){r, end - r, lo};
         n++;
         r = end;
@@ -53,11 +56,6 @@ static fc_status apply_mask(fc_ta_job *j, const uint8_t *mask, double **copies) 
         j->in[i] = copies[i];
     }
     return FC_OK;
-}
-
-static void fill_rows_nan(const fc_ta_job *j, size_t from, size_t to) {
-    for (int k = 0; k < j->n_outputs; k++)
-        for (size_t r = from; r < to; r++) j->out[k][r] = NAN;
 }
 
 /* The CPU: segments over the threads, longest first, scratch per thread. */

@@ -72,18 +72,15 @@ class MA_Type(enum.IntEnum):
 
 
 def _catalog():
-    lib.fcast_ta_functions_json.restype = ctypes.c_char_p
     return json.loads(lib.fcast_ta_functions_json().decode())
 
 
 _CATALOG = {f["name"]: f for f in _catalog()}
 
-# ta-lib's argument names for TA-Lib's inputs: a price series by its column
-# ("high"), one real array "real", two "real0", "real1", MAVP's "periods"
-_ROLE_ARG = {"real": "real", "real0": "real0", "real1": "real1", "periods": "periods"}
-
-
 def _arg_names(desc):
+    """ta-lib's argument names for the inputs, the registry's roles: a price
+    series by its column ("high"), one array "real", two "real0", "real1",
+    MAVP's "periods"."""
     return [i["role"] for i in desc["inputs"]]
 
 
