@@ -6,7 +6,9 @@
  *   fcast/library.h  the library API: data, configurations, training,
  *                    forecasting, model, output and settings files;
  *   fcast/runs.h     one whole-run call per command of the fcast CLI;
- *   fcast/quant.h    trading analytics.
+ *   fcast/quant.h    trading analytics, with its parts quant_options.h
+ *                    (American, barrier, implied volatility) and
+ *                    quant_portfolio.h (constrained portfolios).
  * Structures are opaque; every fallible call returns an fc_status and, on
  * failure, fc_last_error() says what failed, where and with which input
  * (file, line, column, series id, field). */
@@ -17,5 +19,7 @@
 #include "fcast/library.h"
 #include "fcast/runs.h"
 #include "fcast/quant.h"
+#include "fcast/quant_options.h"
+#include "fcast/quant_portfolio.h"
 
 #endif

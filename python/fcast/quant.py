@@ -311,3 +311,9 @@ def target_return_weights(returns, target):
     _check_matrix(lib.fcast_portfolio_target_return(_ptr(R), R.shape[0], R.shape[1], float(target), _ptr(w)),
                   returns)
     return _labelled(w, columns, "target_return")
+
+
+# The rest of fcast.quant lives in its own files, one topic each; they use
+# the helpers above, so they are imported last.
+from ._quant_options import *    # noqa: E402,F401,F403
+from ._quant_portfolio import *  # noqa: E402,F401,F403

@@ -1,0 +1,2 @@
+"""fcast.quant's constrained portfolios (re-exported by fcast.quant)."""
+__all__ = []
