@@ -221,12 +221,12 @@ static void test_forecast_table(void) {
     CHECK(t.series[0].n == 2 && t.series[0].v[1 * 3 + 2] == 2.5 && isnan(t.series[1].v[1]));
     CHECK(fc_forecast_is_interval(t.cols[1]) && !fc_forecast_is_interval(t.cols[0]));
     size_t *pick, n;
-    CHECK(fc_report_pick_series(&t, NULL, 4, &pick, &n) == FC_OK && n == 2 && pick[1] == 1);
+    CHECK(fc_report_pick_series(&t, "f.csv", NULL, 4, &pick, &n) == FC_OK && n == 2 && pick[1] == 1);
     free(pick);
-    CHECK(fc_report_pick_series(&t, "b", 4, &pick, &n) == FC_OK && n == 1 && pick[0] == 1);
+    CHECK(fc_report_pick_series(&t, "f.csv", "b", 4, &pick, &n) == FC_OK && n == 1 && pick[0] == 1);
     free(pick);
-    CHECK(fc_report_pick_series(&t, "b,zz", 4, &pick, &n) == FC_ERR_INVALID && pick == NULL);
-    CHECK_CONTAINS(fc_last_error(), "'zz'");
+    CHECK(fc_report_pick_series(&t, "f.csv", "b,zz", 4, &pick, &n) == FC_ERR_INVALID && pick == NULL);
+    CHECK_CONTAINS(fc_last_error(), "'zz' is not a series of f.csv");
     fc_forecast_table_free(&t);
     const char *bad = "unique_id,ds,NHITS\na,2000-01-01,x\n";
     CHECK(fc_forecast_table_parse("f.csv", bad, strlen(bad), &t) == FC_ERR_PARSE);

@@ -354,6 +354,20 @@ typedef struct {
  * forecasts, or actuals that do not cover them, are FC_ERR_INVALID naming
  * it. */
 fc_status fcast_report_html(const fcast_report_request *r);
+/* A backtest as one self-contained HTML page, as `fcast report --equity`
+ * writes it (docs/operations.md): per series the equity curve, its
+ * drawdowns below the running peak, the position and, given the trade
+ * log, the trades and their hit rate. */
+typedef struct {
+    const char *equity;   /* `fcast quant backtest --equity` CSV: unique_id, ds, equity[, position, ...]; needed */
+    const char *trades;   /* `fcast quant backtest --trades` CSV (unique_id, ..., return); NULL: none */
+    const char *series;   /* comma-separated unique_ids to draw; NULL: the first 4 of the equity file */
+    const char *out;      /* the HTML file, written whole or not at all; "-": standard output */
+} fcast_backtest_report_request;
+/* Writes the page. A file without an equity column, a series not in it,
+ * or a trade log naming a series the equity file lacks are FC_ERR_INVALID
+ * (FC_ERR_PARSE for malformed CSV) naming the file and the column. */
+fc_status fcast_report_backtest_html(const fcast_backtest_report_request *r);
 /* This machine as fcast sees it, as `fcast doctor` reports it: the CPU
  * (model, AVX-512, AVX512-BF16, AMX, cores, memory, the measured
  * matrix-product peak), the GPUs (through NVML; through the CUDA backend,

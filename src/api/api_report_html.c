@@ -37,7 +37,7 @@ static fc_status check_request(const fcast_report_request *r) {
 static fc_status read_forecasts(const fcast_report_request *r, report_inputs *in) {
     FC_TRY(fc_forecast_table_read(r->forecasts, &in->forecasts));
     in->page.forecasts = &in->forecasts;
-    FC_TRY(fc_report_pick_series(&in->forecasts, r->series, DEFAULT_SERIES, &in->series, &in->page.n_series));
+    FC_TRY(fc_report_pick_series(&in->forecasts, r->forecasts, r->series, DEFAULT_SERIES, &in->series, &in->page.n_series));
     in->page.series = in->series;
     if (!r->actuals) return FC_OK;
     FC_TRY(fc_dataset_load_csv(r->actuals, &(fc_load_options){.keep_gaps = 1, .drop_exog = 1}, &in->actuals));

@@ -35,3 +35,13 @@ void fc_format_bytes(char *buf, size_t cap, double v) {
     if (k == 0) snprintf(buf, cap, "%.0f %s", v, unit[k]);
     else snprintf(buf, cap, "%.*f %s", fabs(v) < 10 ? 2 : fabs(v) < 100 ? 1 : 0, v, unit[k]);
 }
+
+const char *const fc_report_style =
+    "body{font-family:sans-serif;margin:24px auto;max-width:1000px;color:#222}"
+    "h1{margin-bottom:4px}h2{margin-top:32px;border-bottom:1px solid #ddd;padding-bottom:4px}"
+    ".meta{color:#555}.status{display:inline-block;padding:2px 8px;border-radius:4px;font-weight:bold}"
+    ".completed,.early_stopped{background:#dff0d8}.interrupted,.none{background:#fcf8e3}.failed{background:#f2dede}"
+    ".warn{background:#fcf8e3;border:1px solid #e0c97f;padding:8px 12px;border-radius:4px}"
+    ".tables{display:flex;gap:24px;flex-wrap:wrap}table{border-collapse:collapse;font-size:13px}"
+    "td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}th{background:#f5f5f5}"
+    ".panel{margin:12px 0}.empty,.note{color:#777;font-style:italic}svg.chart{max-width:100%;height:auto}";

@@ -16,4 +16,7 @@ void fc_format_number(char *buf, size_t cap, double v);
 /* Bytes in binary units: 512 B, 1.5 KiB, 230 MiB, 2.0 GiB. */
 void fc_format_bytes(char *buf, size_t cap, double v);
 
+/* The CSS of fcast's report pages (a training run, a backtest), one look for both. */
+extern const char *const fc_report_style;
+
 #endif

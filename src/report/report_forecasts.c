@@ -17,7 +17,7 @@
 
 static const char *const model_colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"};
 
-fc_status fc_report_pick_series(const fc_forecast_table *t, const char *list, size_t default_count,
+fc_status fc_report_pick_series(const fc_forecast_table *t, const char *path, const char *list, size_t default_count,
                                 size_t **out, size_t *n) {
     *out = NULL;
     *n = 0;
@@ -42,8 +42,8 @@ fc_status fc_report_pick_series(const fc_forecast_table *t, const char *list, si
         if (s < 0) {
             free(*out);
             *out = NULL;
-            return fc_error(FC_ERR_INVALID, "--series: '%s' is not a series of the forecasts (%zu series, the first "
-                            "'%s')", id, t->n_series, t->n_series ? t->series[0].id : "");
+            return fc_error(FC_ERR_INVALID, "--series: '%s' is not a series of %s (%zu series, the first '%s')",
+                            id, path, t->n_series, t->n_series ? t->series[0].id : "");
         }
         (*out)[(*n)++] = (size_t)s;
         if (!comma) return FC_OK;

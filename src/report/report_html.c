@@ -11,15 +11,6 @@
 #include "report/report_html.h"
 #include "report/svg_chart.h"
 
-static const char *const style =
-    "body{font-family:sans-serif;margin:24px auto;max-width:1000px;color:#222}"
-    "h1{margin-bottom:4px}h2{margin-top:32px;border-bottom:1px solid #ddd;padding-bottom:4px}"
-    ".meta{color:#555}.status{display:inline-block;padding:2px 8px;border-radius:4px;font-weight:bold}"
-    ".completed,.early_stopped{background:#dff0d8}.interrupted,.none{background:#fcf8e3}.failed{background:#f2dede}"
-    ".warn{background:#fcf8e3;border:1px solid #e0c97f;padding:8px 12px;border-radius:4px}"
-    ".tables{display:flex;gap:24px;flex-wrap:wrap}table{border-collapse:collapse;font-size:13px}"
-    "td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}th{background:#f5f5f5}"
-    ".panel{margin:12px 0}.empty,.note{color:#777;font-style:italic}svg.chart{max-width:100%;height:auto}";
 
 static int has_data(const fc_xy *c) {
     for (size_t i = 0; i < c->n; i++)
@@ -220,7 +211,7 @@ fc_status fc_report_write_html(FILE *f, const fc_report *r) {
     const fc_run_log *g = r->log;
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>fcast report: ");
     fc_html_escape(f, r->log_path);
-    fprintf(f, "</title>\n<style>%s</style></head>\n<body>\n", style);
+    fprintf(f, "</title>\n<style>%s</style></head>\n<body>\n", fc_report_style);
     write_header(f, r);
     fprintf(f, "<div class=\"tables\">\n");
     if (g->has_summary) kv_table(f, "Summary", &g->summary);

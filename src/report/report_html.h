@@ -26,9 +26,9 @@ typedef struct {
 fc_status fc_report_write_html(FILE *f, const fc_report *r);
 
 /* The series to draw: the comma-separated unique_ids in `list`, or the
- * first `default_count` of the forecasts when list is NULL or empty.
- * An id the forecasts lack is FC_ERR_INVALID naming it. *out is malloc'ed. */
-fc_status fc_report_pick_series(const fc_forecast_table *t, const char *list, size_t default_count,
+ * first `default_count` of table t (read from `path`) when list is NULL or
+ * empty. An id t lacks is FC_ERR_INVALID naming it. *out is malloc'ed. */
+fc_status fc_report_pick_series(const fc_forecast_table *t, const char *path, const char *list, size_t default_count,
                                 size_t **out, size_t *n);
 
 /* Actuals must use the forecasts' kind of ds (dates with dates). */
