@@ -1,0 +1,271 @@
+/* Constrained portfolios (src/quant/portfolio_qp.c on the Goldfarb-Idnani
+ * solver src/quant/qp_dense.c): long-only, box, per-asset bounds and
+ * short-box minimum variance, target return, frontier and maximum Sharpe on
+ * the bundled index returns and a synthetic 20-asset panel, against cvxpy
+ * with CLARABEL (tolerances 1e-13) and scipy's SLSQP, from
+ * python/make_portfolio_fixtures.py; the KKT conditions checked here from
+ * the weights alone; hand-solved cases and the errors. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "portfolio_fixture.h"
+#include "quant/portfolio_qp.h"
+
+/* Weights against cvxpy: CLARABEL's own accuracy at 1e-13 tolerances on
+ * these problems is ~1e-9 (its interior point stops short of the bounds by
+ * that much), so 1e-8 absolute; the variance to 1e-9 relative. */
+#define W_TOL 1e-8
+#define VAR_RTOL 1e-9
+/* The KKT conditions of fcast's own solution, relative to max|cov|. */
+#define KKT_TOL 1e-12
+
+typedef struct {
+    double lo[PF_MAX_ASSETS], hi[PF_MAX_ASSETS];
+    fc_box box;
+} bounds;
+
+/* The fixture's boxes; "bounds" is --bounds DAX=0:0.5,SMI=0.1:0.6,CAC=0:0.3,FTSE=0.2:1. */
+static void make_bounds(const char *name, const pf_panel *p, bounds *b) {
+    static const char *eu_id[4] = {"DAX", "SMI", "CAC", "FTSE"};
+    static const double eu_lo[4] = {0.0, 0.1, 0.0, 0.2}, eu_hi[4] = {0.5, 0.6, 0.3, 1.0};
+    const size_t N = p->N;
+    for (size_t i = 0; i < N; i++) {
+        if (!strcmp(name, "long")) b->lo[i] = 0.0, b->hi[i] = INFINITY;
+        else if (!strcmp(name, "box")) b->lo[i] = N == 4 ? 0.02 : 0.0, b->hi[i] = N == 4 ? 0.4 : 0.1;
+        else if (!strcmp(name, "short")) b->lo[i] = -0.2, b->hi[i] = 0.5;
+        else
+            for (int k = 0; k < 4; k++)
+                if (!strcmp(p->d->ids[i], eu_id[k])) b->lo[i] = eu_lo[k], b->hi[i] = eu_hi[k];
+    }
+    b->box = (fc_box){b->lo, b->hi};
+}
+
+static double quad(const double *S, size_t N, const double *w) {
+    double v = 0.0;
+    for (size_t i = 0; i < N; i++)
+        for (size_t j = 0; j < N; j++) v += w[i] * S[i * N + j] * w[j];
+    return v;
+}
+
+static double max_abs(const double *a, size_t n) {
+    double m = 0.0;
+    for (size_t i = 0; i < n; i++) m = fmax(m, fabs(a[i]));
+    return m;
+}
+
+static void check_weights(const char *what, const double *got, const double *want, size_t N, double tol) {
+    for (size_t j = 0; j < N; j++)
+        CHECK_MSG(fabs(got[j] - want[j]) <= tol, "%s[%zu]: %.17g vs reference %.17g", what, j, got[j], want[j]);
+}
+
+/* The KKT conditions of min w'Sw, 1'w = 1, (mu'w = target), lo <= w <= hi,
+ * from w alone: the gradient g = 2 S w equals nu + gamma mu_i on the free
+ * assets (nu, gamma fitted on them by least squares), is >= that at a
+ * lower bound and <= at an upper one; w feasible. */
+static void check_kkt(const char *what, const pf_panel *p, const bounds *b, const double *w, int with_target) {
+    const size_t N = p->N;
+    double g[PF_MAX_ASSETS], scale = max_abs(p->cov, N * N), sum = 0.0;
+    for (size_t i = 0; i < N; i++) {
+        g[i] = 0.0;
+        for (size_t j = 0; j < N; j++) g[i] += 2.0 * p->cov[i * N + j] * w[j] / scale;
+        sum += w[i];
+        CHECK_MSG(w[i] >= b->lo[i] - 1e-14 && w[i] <= b->hi[i] + 1e-14, "%s: w[%zu] = %.17g outside [%g, %g]", what, i,
+                  w[i], b->lo[i], b->hi[i]);
+    }
+    CHECK_MSG(fabs(sum - 1.0) <= 1e-14, "%s: weights sum to %.17g", what, sum);
+    /* least squares of g_i = nu + gamma mu_i over the free assets */
+    double s1 = 0, sm = 0, smm = 0, sg = 0, smg = 0;
+    int free_n = 0;
+    for (size_t i = 0; i < N; i++) {
+        int free = w[i] > b->lo[i] + 1e-9 && w[i] < b->hi[i] - 1e-9;
+        if (!free) continue;
+        free_n++, s1 += 1, sm += p->mu[i], smm += p->mu[i] * p->mu[i], sg += g[i], smg += p->mu[i] * g[i];
+    }
+    if (free_n == 0) return;
+    double nu = sg / s1, gamma = 0.0;
+    if (with_target && free_n >= 2) {
+        double det = s1 * smm - sm * sm;
+        nu = (smm * sg - sm * smg) / det, gamma = (s1 * smg - sm * sg) / det;
+    }
+    for (size_t i = 0; i < N; i++) {
+        double r = g[i] - nu - gamma * p->mu[i];
+        int at_lo = w[i] <= b->lo[i] + 1e-9, at_hi = w[i] >= b->hi[i] - 1e-9;
+        if (at_lo) CHECK_MSG(r >= -KKT_TOL, "%s: asset %zu at its lower bound, reduced gradient %.3g < 0", what, i, r);
+        else if (at_hi) CHECK_MSG(r <= KKT_TOL, "%s: asset %zu at its upper bound, reduced gradient %.3g > 0", what, i, r);
+        else CHECK_MSG(fabs(r) <= KKT_TOL, "%s: free asset %zu, stationarity residual %.3g", what, i, r);
+    }
+}
+
+static void test_min_variance_and_target(const char *panel, const char *const *boxes, size_t n_boxes) {
+    pf_panel p;
+    if (!pf_panel_load(panel, &p)) return;
+    const size_t N = p.N;
+    for (size_t k = 0; k < n_boxes; k++) {
+        bounds b;
+        make_bounds(boxes[k], &p, &b);
+        char kase[64];
+        double w[PF_MAX_ASSETS], want[PF_MAX_ASSETS];
+        fc_qp_info info;
+        snprintf(kase, sizeof kase, "%s:%s:minvar", panel, boxes[k]);
+        CHECK_MSG(fc_portfolio_box_min_variance(p.cov, p.mu, N, &b.box, NULL, w, &info) == FC_OK, "%s: %s", kase,
+                  fc_last_error());
+        pf_weights(&p, kase, want);
+        check_weights(kase, w, want, N, W_TOL);
+        CHECK_CLOSE(quad(p.cov, N, w), pf_value(kase, "_variance"), 0, VAR_RTOL);
+        CHECK(quad(p.cov, N, w) <= pf_value(kase, "_variance") * (1 + 1e-12));   /* no worse than cvxpy */
+        CHECK_MSG(info.kkt_residual <= KKT_TOL, "%s: KKT residual %.3g", kase, info.kkt_residual);
+        check_kkt(kase, &p, &b, w, 0);
+        snprintf(kase, sizeof kase, "%s:%s:range", panel, boxes[k]);
+        double lo, hi;
+        fc_box_return_range(&b.box, p.mu, N, &lo, &hi);
+        CHECK_CLOSE(lo, pf_value(kase, "_lowest"), 0, 1e-13);
+        CHECK_CLOSE(hi, pf_value(kase, "_highest"), 0, 1e-13);
+        snprintf(kase, sizeof kase, "%s:%s:target", panel, boxes[k]);
+        double target = pf_value(kase, "_target");
+        CHECK_MSG(fc_portfolio_box_min_variance(p.cov, p.mu, N, &b.box, &target, w, &info) == FC_OK, "%s: %s", kase,
+                  fc_last_error());
+        pf_weights(&p, kase, want);
+        check_weights(kase, w, want, N, W_TOL);
+        CHECK_CLOSE(quad(p.cov, N, w), pf_value(kase, "_variance"), 0, VAR_RTOL);
+        double m = 0.0;
+        for (size_t j = 0; j < N; j++) m += w[j] * p.mu[j];
+        CHECK_CLOSE(m, target, 0, 1e-13);
+        CHECK_MSG(info.kkt_residual <= KKT_TOL, "%s: KKT residual %.3g", kase, info.kkt_residual);
+        check_kkt(kase, &p, &b, w, 1);
+    }
+    pf_panel_free(&p);
+}
+
+/* Maximum Sharpe: cvxpy on the same homogenised programme to W_TOL, and a
+ * Sharpe ratio no lower than scipy's SLSQP on the ratio itself (a
+ * different route; its weights agree to 1e-5, its own accuracy). */
+static void test_max_sharpe(const char *panel, const char *const *boxes, size_t n_boxes) {
+    pf_panel p;
+    if (!pf_panel_load(panel, &p)) return;
+    const size_t N = p.N;
+    for (size_t k = 0; k < n_boxes; k++)
+        for (int r = 0; r < 2; r++) {
+            bounds b;
+            make_bounds(boxes[k], &p, &b);
+            char kase[64], scipy[80];
+            snprintf(kase, sizeof kase, "%s:%s:maxsharpe:%s", panel, boxes[k], r ? "0.02" : "0");
+            snprintf(scipy, sizeof scipy, "%s:scipy", kase);
+            double rf = pf_value(kase, "_rf"), w[PF_MAX_ASSETS], want[PF_MAX_ASSETS], m = 0.0;
+            fc_qp_info info;
+            CHECK_MSG(fc_portfolio_box_max_sharpe(p.cov, p.mu, N, &b.box, rf, w, &info) == FC_OK, "%s: %s", kase,
+                      fc_last_error());
+            pf_weights(&p, kase, want);
+            check_weights(kase, w, want, N, W_TOL);
+            pf_weights(&p, scipy, want);
+            check_weights(scipy, w, want, N, 1e-5);
+            for (size_t j = 0; j < N; j++) m += w[j] * p.mu[j];
+            double sharpe = (m - rf) / sqrt(quad(p.cov, N, w));
+            CHECK_CLOSE(sharpe, pf_value(kase, "_sharpe"), 0, 1e-12);
+            CHECK_MSG(sharpe >= pf_value(scipy, "_sharpe") * (1 - 1e-13), "%s: Sharpe %.17g below SLSQP's %.17g",
+                      kase, sharpe, pf_value(scipy, "_sharpe"));
+            CHECK_MSG(info.kkt_residual <= KKT_TOL, "%s: KKT residual %.3g", kase, info.kkt_residual);
+            double sum = 0.0;
+            for (size_t j = 0; j < N; j++) {
+                sum += w[j];
+                CHECK(w[j] >= b.lo[j] - 1e-14 && w[j] <= b.hi[j] + 1e-14);
+            }
+            CHECK_CLOSE(sum, 1.0, 1e-14, 0);
+        }
+    pf_panel_free(&p);
+}
+
+static void test_frontier(const char *panel) {
+    pf_panel p;
+    if (!pf_panel_load(panel, &p)) return;
+    const size_t N = p.N;
+    bounds b;
+    make_bounds("long", &p, &b);
+    double targets[5], W[5 * PF_MAX_ASSETS], want[PF_MAX_ASSETS], lo, hi;
+    fc_qp_info info;
+    CHECK_MSG(fc_portfolio_box_frontier(p.cov, p.mu, N, &b.box, 5, targets, W, &info) == FC_OK, "%s", fc_last_error());
+    for (int k = 0; k < 4; k++) {
+        char kase[64];
+        snprintf(kase, sizeof kase, "%s:long:frontier:%d", panel, k);
+        /* the targets start at the minimum-variance return: cvxpy's to its accuracy */
+        CHECK_CLOSE(targets[k], pf_value(kase, "_target"), 0, 1e-7);
+        pf_weights(&p, kase, want);
+        check_weights(kase, W + k * N, want, N, k == 0 ? W_TOL : 1e-6);
+    }
+    fc_box_return_range(&b.box, p.mu, N, &lo, &hi);
+    CHECK(targets[4] == hi);
+    double m = 0.0, prev_var = 0.0;
+    for (size_t j = 0; j < N; j++) m += W[4 * N + j] * p.mu[j];
+    CHECK_CLOSE(m, hi, 0, 1e-14);
+    for (int k = 0; k < 5; k++) {   /* variance rises along the frontier */
+        double v = quad(p.cov, N, W + k * N);
+        CHECK(v >= prev_var);
+        prev_var = v;
+    }
+    CHECK(info.kkt_residual <= KKT_TOL);
+    pf_panel_free(&p);
+}
+
+/* Two assets, cov diag(0.04, 0.01): unconstrained w1 = 0.2; w1 >= 0.5
+ * binds, so w = (0.5, 0.5). Max Sharpe with mu = (0.1, 0.05), rf 0: the
+ * unconstrained tangency is S^-1 mu ~ (2.5, 5) -> (1/3, 2/3). */
+static void test_by_hand(void) {
+    const double cov[4] = {0.04, 0.0, 0.0, 0.01}, mu[2] = {0.1, 0.05};
+    double lo[2] = {0.5, 0.0}, hi[2] = {INFINITY, INFINITY}, w[2];
+    fc_box b = {lo, hi};
+    CHECK(fc_portfolio_box_min_variance(cov, mu, 2, &b, NULL, w, NULL) == FC_OK);
+    CHECK_CLOSE(w[0], 0.5, 1e-15, 0);
+    CHECK_CLOSE(w[1], 0.5, 1e-15, 0);
+    lo[0] = 0.0;
+    CHECK(fc_portfolio_box_min_variance(cov, mu, 2, &b, NULL, w, NULL) == FC_OK);
+    CHECK_CLOSE(w[0], 0.2, 1e-15, 0);
+    CHECK(fc_portfolio_box_max_sharpe(cov, mu, 2, &b, 0.0, w, NULL) == FC_OK);
+    CHECK_CLOSE(w[0], 1.0 / 3.0, 1e-15, 0);
+    CHECK_CLOSE(w[1], 2.0 / 3.0, 1e-15, 0);
+    hi[1] = 0.6;   /* the cap binds: (0.4, 0.6) */
+    CHECK(fc_portfolio_box_max_sharpe(cov, mu, 2, &b, 0.0, w, NULL) == FC_OK);
+    CHECK_CLOSE(w[0], 0.4, 1e-15, 0);
+    CHECK_CLOSE(w[1], 0.6, 1e-15, 0);
+}
+
+static void test_errors(void) {
+    const double cov[4] = {0.04, 0.0, 0.0, 0.01}, mu[2] = {0.001, 0.0005};
+    double lo[2] = {0.0, 0.0}, hi[2] = {0.4, 0.4}, w[2], t[3], W[6];
+    fc_box b = {lo, hi};
+    CHECK(fc_portfolio_box_min_variance(cov, mu, 2, &b, NULL, w, NULL) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "--max-weight x 2 assets must be at least 1");
+    hi[0] = hi[1] = 1.0, lo[0] = 0.7, lo[1] = 0.7;
+    CHECK(fc_portfolio_box_min_variance(cov, mu, 2, &b, NULL, w, NULL) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "lower bounds sum to 1.4");
+    lo[0] = 0.0, lo[1] = 0.5, hi[1] = 0.2;
+    CHECK(fc_portfolio_box_min_variance(cov, mu, 2, &b, NULL, w, NULL) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "lower[1] = 0.5 > upper[1] = 0.2");
+    lo[1] = -INFINITY, hi[1] = 1.0;
+    CHECK(fc_portfolio_box_min_variance(cov, mu, 2, &b, NULL, w, NULL) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "lower[1] = -inf");
+    lo[1] = 0.0;
+    double target = 0.3 / 252;   /* the highest is 0.001 x 252 = 0.252 a year */
+    CHECK(fc_portfolio_box_min_variance(cov, mu, 2, &b, &target, w, NULL) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "--target-return 0.3 a year is above the highest return reachable under the "
+                                    "bounds (reachable: 0.126 to 0.252 a year)");
+    CHECK(fc_portfolio_box_max_sharpe(cov, mu, 2, &b, 0.3 / 252, w, NULL) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "risk-free rate 0.3 a year (the highest reachable return is 0.252 a year)");
+    CHECK(fc_portfolio_box_frontier(cov, mu, 2, &b, 1, t, W, NULL) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "--frontier 1: expected at least 2 points");
+    const double singular[4] = {0.01, 0.01, 0.01, 0.01};
+    CHECK(fc_portfolio_box_min_variance(singular, mu, 2, &b, NULL, w, NULL) == FC_ERR_INVALID);
+    CHECK_CONTAINS(fc_last_error(), "not positive definite");
+}
+
+int main(void) {
+    static const char *eu_boxes[] = {"long", "box", "short", "bounds"}, *syn_boxes[] = {"long", "box", "short"};
+    test_by_hand();
+    test_errors();
+    test_min_variance_and_target("eu", eu_boxes, 4);
+    test_min_variance_and_target("syn", syn_boxes, 3);
+    test_max_sharpe("eu", eu_boxes, 4);
+    test_max_sharpe("syn", syn_boxes, 3);
+    test_frontier("eu");
+    test_frontier("syn");
+    return CHECK_DONE();
+}
