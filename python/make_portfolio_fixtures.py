@@ -24,7 +24,7 @@ The independent solvers:
   Ledoit-Wolf: sklearn.covariance.ledoit_wolf(R) (assume_centered=False).
 
 Writes tests/fixtures/quant/portfolio_reference.csv (case,key,value; key an
-asset id, or _target / _variance / _shrinkage / _rf / cov_I_J) and the
+asset id, or _target / _variance / _shrinkage / _rf / cov_ID1_ID2) and the
 synthetic panel. Run with /tmp/qref/venv/bin/python (or any python with
 cvxpy, clarabel, scipy, scikit-learn, pandas); from any directory.
 """
@@ -181,7 +181,7 @@ def main():
         rows.extend((f"{panel}:riskparity:budgets", f"_budget_{name}", b) for name, b in zip(ids, budgets))
         L, shrinkage = ledoit_wolf(R)
         rows.append((f"{panel}:lw", "_shrinkage", shrinkage))
-        rows.extend((f"{panel}:lw", f"cov_{i}_{j}", L[i, j]) for i in range(n) for j in range(i, n))
+        rows.extend((f"{panel}:lw", f"cov_{ids[i]}_{ids[j]}", L[i, j]) for i in range(n) for j in range(n))
         w = min_variance(L, mu, zero, inf)
         put(f"{panel}:lw:long:minvar", w, ids, variance=w @ L @ w)
         ws = max_sharpe_cvxpy(L, mu, zero, inf, 0.0)
