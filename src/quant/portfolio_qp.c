@@ -128,26 +128,34 @@ static fc_status check_target(const fc_box *b, const double *mu, size_t N, doubl
     return FC_OK;
 }
 
-fc_status fc_portfolio_box_min_variance(const double *cov, const double *mu, size_t N, const fc_box *b,
-                                        const double *target, double *w, fc_qp_info *info) {
+/* fc_portfolio_box_min_variance with cov's factor known (or NULL). */
+static fc_status box_min_variance(const double *cov, const fc_qp_factor *factor, const double *mu, size_t N,
+                                  const fc_box *b, const double *target, double *w, fc_qp_info *info) {
     FC_TRY(fc_box_check(b, N));
     if (target) FC_TRY(check_target(b, mu, N, *target));
     fc_qp_constraint *con = fc_malloc((2 * N + 2) * sizeof *con, "portfolio constraints");
     if (!con) return FC_ERR_MEMORY;
     size_t n_eq, m = box_constraints(b, mu, N, target, con, &n_eq);
-    fc_qp qp = {.n = N, .G = cov, .con = con, .n_eq = n_eq, .n_con = m};
+    fc_qp qp = {.n = N, .G = cov, .factor = factor, .con = con, .n_eq = n_eq, .n_con = m};
     fc_status st = fc_qp_solve(&qp, w, NULL, info);
     free(con);
     return st;
 }
 
+fc_status fc_portfolio_box_min_variance(const double *cov, const double *mu, size_t N, const fc_box *b,
+                                        const double *target, double *w, fc_qp_info *info) {
+    return box_min_variance(cov, NULL, mu, N, b, target, w, info);
+}
+
 fc_status fc_portfolio_box_frontier(const double *cov, const double *mu, size_t N, const fc_box *b,
                                     size_t n_points, double *targets, double *W, fc_qp_info *info) {
     if (n_points < 2) return fc_error(FC_ERR_INVALID, "--frontier %zu: expected at least 2 points", n_points);
-    FC_TRY(fc_portfolio_box_min_variance(cov, mu, N, b, NULL, W, info));
+    FC_TRY(fc_box_check(b, N));
+    fc_qp_factor factor;   /* one Cholesky factor for all points */
+    FC_TRY(fc_qp_factorise(cov, N, &factor));
+    fc_status st = box_min_variance(cov, &factor, mu, N, b, NULL, W, info);
     double lo = dot(W, mu, N), hi, lowest;
     fc_box_return_range(b, mu, N, &lowest, &hi);
-    fc_status st = FC_OK;
     for (size_t k = 0; st == FC_OK && k < n_points; k++) {
         targets[k] = k + 1 == n_points ? hi : lo + (hi - lo) * (double)k / (double)(n_points - 1);
         double *wk = W + k * N;
@@ -156,12 +164,13 @@ fc_status fc_portfolio_box_frontier(const double *cov, const double *mu, size_t 
         /* the last point: the greedy weights when they are the only ones
          * earning the highest return (a QP there has a single feasible point) */
         if (k + 1 == n_points && fc_box_highest_weights(b, mu, N, wk)) continue;
-        st = fc_portfolio_box_min_variance(cov, mu, N, b, &targets[k], wk, &one);
+        st = box_min_variance(cov, &factor, mu, N, b, &targets[k], wk, &one);
         if (info && st == FC_OK) {
             info->iterations += one.iterations;
             info->kkt_residual = fmax(info->kkt_residual, one.kkt_residual);
         }
     }
+    fc_qp_factor_free(&factor);
     return st;
 }
 

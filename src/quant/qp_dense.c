@@ -73,26 +73,57 @@ static fc_status work_alloc(qp_work *w, size_t n, size_t n_con) {
     return FC_OK;
 }
 
-/* G / max|G_ij| into w->gscaled, c likewise; J = L^-T of its Cholesky factor. */
-static fc_status factorise(const fc_qp *qp, qp_work *w, double *gmax) {
-    const size_t n = qp->n;
-    double m = 0.0;
-    for (size_t i = 0; i < n * n; i++) m = fmax(m, fabs(qp->G[i]));
-    if (!(m > 0.0) || !isfinite(m)) return fc_error(FC_ERR_INVALID, "QP: the covariance matrix is zero or not finite");
-    *gmax = m;
-    for (size_t i = 0; i < n * n; i++) w->gscaled[i] = qp->G[i] / m;
-    for (size_t i = 0; i < n; i++) w->cscaled[i] = qp->c ? qp->c[i] / m : 0.0;
-    double *L = w->R;   /* scratch until the first constraint enters */
-    memcpy(L, w->gscaled, n * n * sizeof *L);   /* symmetric: row-major is column-major */
+/* J = L^-T of the Cholesky factor of G / gmax into J (n x n, by columns);
+ * work: n x n. */
+static fc_status chol_inverse(const double *G, size_t n, double gmax, double *J, double *work) {
+    for (size_t i = 0; i < n * n; i++) work[i] = G[i] / gmax;   /* symmetric: row-major is column-major */
     int ni = (int)n, info = 0;
-    dpotrf_("L", &ni, L, &ni, &info);
+    dpotrf_("L", &ni, work, &ni, &info);
     if (info != 0)
         return fc_error(FC_ERR_INVALID, "QP: the covariance matrix is not positive definite (leading minor %d): "
                         "duplicate or constant series, or fewer returns than assets?", info);
-    dtrtri_("L", "N", &ni, L, &ni, &info);
+    dtrtri_("L", "N", &ni, work, &ni, &info);
     if (info != 0) return fc_error(FC_ERR_INVALID, "QP: the covariance matrix is singular (LAPACK dtrtri info=%d)", info);
     for (size_t j = 0; j < n; j++)      /* J_ij = (L^-1)_ji */
-        for (size_t i = 0; i < n; i++) w->J[j * n + i] = i <= j ? L[j + i * n] : 0.0;
+        for (size_t i = 0; i < n; i++) J[j * n + i] = i <= j ? work[j + i * n] : 0.0;
+    return FC_OK;
+}
+
+static fc_status largest_entry(const double *G, size_t n, double *gmax) {
+    double m = 0.0;
+    for (size_t i = 0; i < n * n; i++) m = fmax(m, fabs(G[i]));
+    if (!(m > 0.0) || !isfinite(m)) return fc_error(FC_ERR_INVALID, "QP: the covariance matrix is zero or not finite");
+    *gmax = m;
+    return FC_OK;
+}
+
+fc_status fc_qp_factorise(const double *G, size_t n, fc_qp_factor *out) {
+    *out = (fc_qp_factor){.n = n};
+    FC_TRY(largest_entry(G, n, &out->gmax));
+    out->J = fc_malloc(n * n * sizeof *out->J, "QP factor");
+    double *work = fc_malloc(n * n * sizeof *work, "QP factor work");
+    fc_status st = out->J && work ? chol_inverse(G, n, out->gmax, out->J, work) : FC_ERR_MEMORY;
+    free(work);
+    if (st != FC_OK) fc_qp_factor_free(out);
+    return st;
+}
+
+void fc_qp_factor_free(fc_qp_factor *f) {
+    free(f->J);
+    f->J = NULL;
+}
+
+/* G / max|G_ij| into w->gscaled, c likewise; J from qp->factor or computed. */
+static fc_status factorise(const fc_qp *qp, qp_work *w) {
+    const size_t n = qp->n;
+    double m = 0.0;
+    if (qp->factor && qp->factor->n != n)
+        return fc_error(FC_ERR_INVALID, "QP: a factor of %zu variables for %zu", qp->factor->n, n);
+    if (qp->factor) m = qp->factor->gmax, memcpy(w->J, qp->factor->J, n * n * sizeof *w->J);
+    else FC_TRY(largest_entry(qp->G, n, &m));
+    for (size_t i = 0; i < n * n; i++) w->gscaled[i] = qp->G[i] / m;
+    for (size_t i = 0; i < n; i++) w->cscaled[i] = qp->c ? qp->c[i] / m : 0.0;
+    if (!qp->factor) FC_TRY(chol_inverse(qp->G, n, m, w->J, w->R));   /* R: scratch until a constraint enters */
     memset(w->R, 0, n * n * sizeof *w->R);
     return FC_OK;
 }
@@ -121,9 +152,14 @@ static double slack(const fc_qp *qp, const qp_work *w, size_t k, const double *x
     return w->sign[k] * (fc_qp_constraint_dot(&qp->con[k], x, qp->n, sum_x) - qp->con[k].rhs) / w->cscale[k];
 }
 
-static double tolerance(const fc_qp *qp, const qp_work *w, size_t k, const double *x) {
-    double xmax = 0.0;
-    for (size_t i = 0; i < qp->n; i++) xmax = fmax(xmax, fabs(x[i]));
+static double max_abs(const double *x, size_t n) {
+    double m = 0.0;
+    for (size_t i = 0; i < n; i++) m = fmax(m, fabs(x[i]));
+    return m;
+}
+
+/* xmax = max|x_i|, computed once per pass over the constraints. */
+static double tolerance(const fc_qp *qp, const qp_work *w, size_t k, double xmax) {
     return QP_FEAS_TOL * (1.0 + fabs(qp->con[k].rhs) / w->cscale[k] + xmax);
 }
 
@@ -137,35 +173,43 @@ static size_t pick_violated(const fc_qp *qp, const qp_work *w, const double *x, 
             return k;
         }
     size_t best = qp->n_con;
-    double worst = 0.0;
+    double worst = 0.0, xmax = max_abs(x, qp->n);
     for (size_t k = qp->n_eq; k < qp->n_con; k++) {
         if (w->is_active[k]) continue;
         double s = slack(qp, w, k, x, sum_x);
-        if (s < -tolerance(qp, w, k, x) && s < worst) worst = s, best = k;
+        if (s < -tolerance(qp, w, k, xmax) && s < worst) worst = s, best = k;
     }
     *s_out = worst;
     return best;
 }
 
-/* d = J' np, z = J2 d2 (the primal step), r = R^-1 d1 (the dual step);
- * returns |d2|^2 = z'np. */
-static double step_directions(qp_work *w) {
+/* A bound's normal is f e_index: its J'np is row index of J times f, O(n)
+ * rather than O(n^2) (the bounds are most of the constraints). */
+static int is_bound(const fc_qp_constraint *k) { return k->coef_sum == 0.0 && !k->row && k->coef_index != 0.0; }
+
+/* d = J' np (bound: the row of J), z = J2 d2 (the primal step),
+ * r = R^-1 d1 (the dual step); returns |d2|^2 = z'np. */
+static double step_directions(qp_work *w, const fc_qp_constraint *k, double f) {
     const size_t n = w->n, q = w->q;
     double d2 = 0.0;
     for (size_t j = 0; j < n; j++) {
         const double *col = w->J + j * n;
         double s = 0.0;
-        for (size_t i = 0; i < n; i++) s += col[i] * w->np[i];
+        if (is_bound(k)) s = col[k->index] * k->coef_index * f;
+        else
+            for (size_t i = 0; i < n; i++) s += col[i] * w->np[i];
         w->d[j] = s;
         if (j >= q) d2 += s * s;
     }
     memset(w->z, 0, n * sizeof *w->z);
     for (size_t j = q; j < n; j++)
         for (size_t i = 0; i < n; i++) w->z[i] += w->J[j * n + i] * w->d[j];
-    for (size_t i = q; i-- > 0;) {
-        double s = w->d[i];
-        for (size_t j = i + 1; j < q; j++) s -= w->R[j * n + i] * w->r[j];
-        w->r[i] = s / w->R[i * n + i];
+    /* back substitution by columns: R's columns are contiguous */
+    memcpy(w->r, w->d, q * sizeof *w->r);
+    for (size_t j = q; j-- > 0;) {
+        const double *col = w->R + j * n;
+        double rj = w->r[j] /= col[j];
+        for (size_t i = 0; i < j; i++) w->r[i] -= col[i] * rj;
     }
     return d2;
 }
@@ -227,11 +271,14 @@ static void drop_constraint(qp_work *w, size_t p) {
     w->q--;
 }
 
-/* The scaled, signed normal of constraint k into w->np. */
-static void load_normal(const fc_qp *qp, qp_work *w, size_t k) {
-    fc_qp_constraint_normal(&qp->con[k], qp->n, w->np);
+/* The scaled, signed normal of constraint k into w->np (not needed for a
+ * bound); returns its factor sign / scale. */
+static double load_normal(const fc_qp *qp, qp_work *w, size_t k) {
     const double f = w->sign[k] / w->cscale[k];
+    if (is_bound(&qp->con[k])) return f;
+    fc_qp_constraint_normal(&qp->con[k], qp->n, w->np);
     for (size_t i = 0; i < qp->n; i++) w->np[i] *= f;
+    return f;
 }
 
 /* The partial (dual) step bound: the smallest u_j / r_j over the active
@@ -260,13 +307,13 @@ static fc_status satisfy(const fc_qp *qp, qp_work *w, size_t k, double s, double
         if (++*iterations > cap)
             return fc_error(FC_ERR_INVALID, "QP: no convergence in %zu active-set changes (degenerate constraints?)",
                             cap);
-        load_normal(qp, w, k);
-        double d2 = step_directions(w), dn = 0.0;
+        double f = load_normal(qp, w, k);
+        double d2 = step_directions(w, &qp->con[k], f), dn = 0.0;
         for (size_t j = 0; j < n; j++) dn += w->d[j] * w->d[j];
         const int dependent = d2 <= QP_DEPENDENT_TOL * QP_DEPENDENT_TOL * dn;
         size_t drop;
         double t1 = partial_step(qp, w, &drop), t2 = dependent ? INFINITY : -s / d2;
-        if (dependent && fabs(s) <= tolerance(qp, w, k, x)) {
+        if (dependent && fabs(s) <= tolerance(qp, w, k, max_abs(x, n))) {
             w->is_active[k] = k < qp->n_eq;   /* an equality implied by the active ones: done with it */
             return FC_OK;
         }
@@ -334,8 +381,7 @@ static fc_status constraint_scales(const fc_qp *qp, qp_work *w) {
 }
 
 static fc_status solve_in(const fc_qp *qp, qp_work *w, double *x, double *mult, fc_qp_info *info) {
-    double gmax;
-    FC_TRY(factorise(qp, w, &gmax));
+    FC_TRY(factorise(qp, w));
     FC_TRY(constraint_scales(qp, w));
     unconstrained_minimum(w, x);
     size_t iterations = 0, cap = 10 * (qp->n + qp->n_con) + 100;

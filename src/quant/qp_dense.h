@@ -30,9 +30,21 @@ typedef struct {
     double rhs;
 } fc_qp_constraint;
 
+/* G's factor, for several programmes with one G (a frontier's points):
+ * J = L^-T of G / gmax = L L', gmax = max|G_ij|; n x n, column j at J + j n. */
+typedef struct {
+    size_t n;
+    double gmax;
+    double *J;
+} fc_qp_factor;
+
+fc_status fc_qp_factorise(const double *G, size_t n, fc_qp_factor *out);
+void fc_qp_factor_free(fc_qp_factor *f);
+
 typedef struct {
     size_t n;                     /* variables */
     const double *G;              /* n x n, symmetric positive definite */
+    const fc_qp_factor *factor;   /* G's, or NULL: factorised here */
     const double *c;              /* n, or NULL for 0 */
     const fc_qp_constraint *con;  /* n_con constraints, the n_eq equalities first */
     size_t n_eq, n_con;
