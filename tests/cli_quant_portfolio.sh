@@ -45,7 +45,7 @@ expect_error() {
 }
 EU="DAX SMI CAC FTSE"
 
-# --- long-only: minimum variance, target, frontier, maximum Sharpe, risk parity in one run (cvxpy: 1e-8)
+# --- long-only: minimum variance, target, frontier, maximum Sharpe, risk parity in one run (cvxpy: 1e-9)
 target="$(awk -v t="$(ref eu:long:target _target)" 'BEGIN { printf "%.17g", t * 252 }')"
 "$FCAST" quant portfolio --data "$DATA" --long-only --target-return "$target" --frontier 5 --max-sharpe \
   --risk-parity --csv >"$TMP/long.csv" || fail "long-only --csv exited non-zero"
@@ -53,30 +53,30 @@ ok
 [ "$(wc -l <"$TMP/long.csv")" -eq 10 ] || fail "long-only CSV: $(wc -l <"$TMP/long.csv") lines, expected 1 + 9"
 head -1 "$TMP/long.csv" | grep -q "^portfolio,target_return,annual_return,annual_volatility,sharpe,CAC,DAX,FTSE,SMI$" \
   || fail "CSV header: $(head -1 "$TMP/long.csv")"
-check_weights "$TMP/long.csv" min_variance eu:long:minvar 1e-8 $EU
-check_weights "$TMP/long.csv" target_return eu:long:target 1e-8 $EU
-check_weights "$TMP/long.csv" max_sharpe eu:long:maxsharpe:0 1e-8 $EU
-check_weights "$TMP/long.csv" risk_parity eu:riskparity 1e-10 $EU
-check_weights "$TMP/long.csv" frontier_0 eu:long:frontier:0 1e-8 $EU
-check_weights "$TMP/long.csv" frontier_2 eu:long:frontier:2 1e-6 $EU
+check_weights "$TMP/long.csv" min_variance eu:long:minvar 1e-9 $EU
+check_weights "$TMP/long.csv" target_return eu:long:target 1e-9 $EU
+check_weights "$TMP/long.csv" max_sharpe eu:long:maxsharpe:0 1e-9 $EU
+check_weights "$TMP/long.csv" risk_parity eu:riskparity 1e-12 $EU
+check_weights "$TMP/long.csv" frontier_0 eu:long:frontier:0 1e-9 $EU
+check_weights "$TMP/long.csv" frontier_2 eu:long:frontier:2 1e-9 $EU
 ret="$(awk -F, '$1 == "target_return" { print $3 }' "$TMP/long.csv")"
 close "$ret" "$target" 1e-12 || fail "target return $target: the portfolio earns $ret"
 # the frontier's targets: evenly spaced, in the CSV's target_return column, a year
 t1="$(awk -F, '$1 == "frontier_1" { print $2 }' "$TMP/long.csv")"
-close "$t1" "$(awk -v t="$(ref eu:long:frontier:1 _target)" 'BEGIN { printf "%.17g", t * 252 }')" 1e-7 \
+close "$t1" "$(awk -v t="$(ref eu:long:frontier:1 _target)" 'BEGIN { printf "%.17g", t * 252 }')" 1e-9 \
   || fail "frontier_1's target $t1"
 
 # --- one box for all, risk-free 2%, the synthetic 20 assets as returns (--returns)
 "$FCAST" quant portfolio --data "$DATA" --min-weight 0.02 --max-weight 0.4 --max-sharpe --risk-free 0.02 --csv \
   >"$TMP/box.csv" || fail "box exited non-zero"
-check_weights "$TMP/box.csv" min_variance eu:box:minvar 1e-8 $EU
-check_weights "$TMP/box.csv" max_sharpe eu:box:maxsharpe:0.02 1e-8 $EU
+check_weights "$TMP/box.csv" min_variance eu:box:minvar 1e-9 $EU
+check_weights "$TMP/box.csv" max_sharpe eu:box:maxsharpe:0.02 1e-9 $EU
 sharpe="$(awk -F, '$1 == "max_sharpe" { print $5 }' "$TMP/box.csv")"
 want="$(awk -v s="$(ref eu:box:maxsharpe:0.02 _sharpe)" 'BEGIN { printf "%.17g", s * sqrt(252) }')"
 close "$sharpe" "$want" 1e-9 || fail "box maximum Sharpe $sharpe a year, cvxpy's $want"
 "$FCAST" quant portfolio --data "$SYN" --returns --long-only --max-weight 0.1 --csv >"$TMP/syn.csv" \
   || fail "synthetic --returns exited non-zero"
-check_weights "$TMP/syn.csv" min_variance syn:box:minvar 1e-8 S00 S05 S10 S19
+check_weights "$TMP/syn.csv" min_variance syn:box:minvar 1e-9 S00 S05 S10 S19
 
 # --- per-asset bounds, shorts within a box, JSON fields
 "$FCAST" quant portfolio --data "$DATA" --bounds DAX=0:0.5,SMI=0.1:0.6,CAC=0:0.3,FTSE=0.2:1 --max-sharpe --json \
@@ -96,17 +96,17 @@ for name, case in (("min_variance", "eu:bounds:minvar"), ("max_sharpe", "eu:boun
         assert k in q, (name, k)
     assert q["residual"] <= 1e-12, q
     for a, w in q["weights"].items():
-        assert abs(w - ref[(case, a)]) <= 1e-8, (name, a, w, ref[(case, a)])
+        assert abs(w - ref[(case, a)]) <= 1e-9, (name, a, w, ref[(case, a)])
     assert abs(sum(q["risk_contributions"].values()) - 1) < 1e-12
 PY
 "$FCAST" quant portfolio --data "$DATA" --min-weight -0.2 --max-weight 0.5 --csv >"$TMP/short.csv" \
   || fail "short box exited non-zero"
-check_weights "$TMP/short.csv" min_variance eu:short:minvar 1e-8 $EU
+check_weights "$TMP/short.csv" min_variance eu:short:minvar 1e-9 $EU
 
 # --- risk budgets and Ledoit-Wolf (scikit-learn's shrinkage to 1e-12)
 "$FCAST" quant portfolio --data "$DATA" --risk-parity --budgets "$(awk -F, '$1 == "eu:riskparity:budgets" && $2 ~ /^_budget_/ { sub("_budget_", "", $2); printf "%s%s=%s", s, $2, $3; s = "," }' "$REF")" \
   --csv >"$TMP/rb.csv" || fail "--budgets exited non-zero"
-check_weights "$TMP/rb.csv" risk_parity eu:riskparity:budgets 1e-10 $EU
+check_weights "$TMP/rb.csv" risk_parity eu:riskparity:budgets 1e-12 $EU
 "$FCAST" quant portfolio --data "$DATA" --long-only --shrink ledoit-wolf --risk-parity --json >"$TMP/lw.json" \
   || fail "--shrink ledoit-wolf exited non-zero"
 ok
@@ -117,7 +117,7 @@ ref = {(r["case"], r["key"]): float(r["value"]) for r in csv.DictReader(open(sys
 assert out["covariance"] == "ledoit-wolf"
 assert abs(out["shrinkage"] - ref[("eu:lw", "_shrinkage")]) <= 1e-12 * ref[("eu:lw", "_shrinkage")], out["shrinkage"]
 p = {q["name"]: q for q in out["portfolios"]}
-for name, case, tol in (("min_variance", "eu:lw:long:minvar", 1e-8), ("risk_parity", "eu:lw:riskparity", 1e-10)):
+for name, case, tol in (("min_variance", "eu:lw:long:minvar", 1e-9), ("risk_parity", "eu:lw:riskparity", 1e-12)):
     for a, w in p[name]["weights"].items():
         assert abs(w - ref[(case, a)]) <= tol, (name, a, w, ref[(case, a)])
 assert all(abs(c - 0.25) < 1e-12 for c in p["risk_parity"]["risk_contributions"].values())

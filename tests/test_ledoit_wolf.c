@@ -39,11 +39,11 @@ static void test_panel(const char *panel) {
     snprintf(kase, sizeof kase, "%s:lw:long:minvar", panel);
     CHECK(fc_portfolio_box_min_variance(lw, p.mu, N, &box, NULL, kase_w, NULL) == FC_OK);
     pf_weights(&p, kase, want);
-    for (size_t j = 0; j < N; j++) CHECK_CLOSE(kase_w[j], want[j], 1e-8, 0);
+    for (size_t j = 0; j < N; j++) CHECK_CLOSE(kase_w[j], want[j], 1e-9, 0);
     snprintf(kase, sizeof kase, "%s:lw:long:maxsharpe:0", panel);
     CHECK(fc_portfolio_box_max_sharpe(lw, p.mu, N, &box, 0.0, kase_w, NULL) == FC_OK);
     pf_weights(&p, kase, want);
-    for (size_t j = 0; j < N; j++) CHECK_CLOSE(kase_w[j], want[j], 1e-8, 0);
+    for (size_t j = 0; j < N; j++) CHECK_CLOSE(kase_w[j], want[j], 1e-9, 0);
     pf_panel_free(&p);
 }
 
