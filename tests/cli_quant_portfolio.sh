@@ -137,7 +137,9 @@ expect_error 2 "--max-sharpe needs bounds" -- quant portfolio --data "$DATA" --m
 expect_error 4 "--frontier 1: expected 2 to 1000 points" -- quant portfolio --data "$DATA" --long-only --frontier 1
 expect_error 4 "--bounds: 'XYZ' is not a series of the data file" -- quant portfolio --data "$DATA" --bounds XYZ=0:1
 expect_error 3 "--bounds: expected ID=LO:HI items such as DAX=0:0.5" -- quant portfolio --data "$DATA" --bounds DAX=0
-expect_error 4 "lower[1] = 0.7 > upper[1] = 0.5" -- quant portfolio --data "$DATA" --bounds DAX=0.7:0.5
+expect_error 4 "DAX: lower bound 0.7 > upper bound 0.5 (--min-weight, --max-weight, --bounds)" -- \
+  quant portfolio --data "$DATA" --bounds DAX=0.7:0.5
+expect_error 4 "the lower bounds sum to 1.2 > 1" -- quant portfolio --data "$DATA" --min-weight 0.3
 expect_error 4 "budgets[3] = -1: risk budgets must be positive" -- quant portfolio --data "$DATA" --risk-parity --budgets SMI=-1
 expect_error 2 "--budgets needs --risk-parity" -- quant portfolio --data "$DATA" --budgets SMI=2
 expect_error 2 "--shrink oas: expected sample or ledoit-wolf" -- quant portfolio --data "$DATA" --shrink oas

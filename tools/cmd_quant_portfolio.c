@@ -182,6 +182,10 @@ static int fill_lists(const pf_args *a, pf_run *run) {
         run->budgets[j] = 1.0;
     }
     int rc = a->bounds ? parse_id_list("--bounds", a->bounds, run->r, 1, run->lo, run->hi) : 0;
+    for (size_t j = 0; !rc && j < N; j++)   /* the asset named here; the library checks the rest */
+        if (run->lo[j] > run->hi[j])
+            rc = cli_refuse(COMMAND, CLI_EXIT_INVALID, "%s: lower bound %g > upper bound %g (--min-weight, "
+                            "--max-weight, --bounds)", fcast_returns_id(run->r, j), run->lo[j], run->hi[j]);
     if (!rc && a->budgets) rc = parse_id_list("--budgets", a->budgets, run->r, 0, run->budgets, NULL);
     return rc;
 }
