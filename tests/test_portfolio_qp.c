@@ -93,7 +93,8 @@ static void check_kkt(const char *what, const pf_panel *p, const bounds *b, cons
         double r = g[i] - nu - gamma * p->mu[i];
         int at_lo = w[i] <= b->lo[i] + 1e-9, at_hi = w[i] >= b->hi[i] - 1e-9;
         if (at_lo) CHECK_MSG(r >= -KKT_TOL, "%s: asset %zu at its lower bound, reduced gradient %.3g < 0", what, i, r);
-        else if (at_hi) CHECK_MSG(r <= KKT_TOL, "%s: asset %zu at its upper bound, reduced gradient %.3g > 0", what, i, r);
+        else if (at_hi)
+            CHECK_MSG(r <= KKT_TOL, "%s: asset %zu at its upper bound, reduced gradient %.3g > 0", what, i, r);
         else CHECK_MSG(fabs(r) <= KKT_TOL, "%s: free asset %zu, stationarity residual %.3g", what, i, r);
     }
 }

@@ -50,7 +50,8 @@ fc_status fcast_portfolio_bounded_min_variance(const double *mean, const double 
     fc_qp_info info = {0};
     fc_status st = prepare(fn, mean, 0, cov, n_assets, lower, upper, weights, &box, &owned);
     if (st == FC_OK)
-        st = fc_api_portfolio_engine(fc_portfolio_box_min_variance(cov, mean, n_assets, &box, NULL, weights, &info), fn);
+        st = fc_api_portfolio_engine(fc_portfolio_box_min_variance(cov, mean, n_assets, &box, NULL, weights, &info),
+                                     fn);
     if (st == FC_OK) report_from(&info, report);
     free(owned);
     return st;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "core/error.h"
+#include "kernels/quant_portfolio.h"
 
 /* X = R - column means (T x N) into X. */
 static void center(const double *R, size_t T, size_t N, double *X) {
@@ -32,16 +33,12 @@ static double shrinkage_of(const double *X, size_t T, size_t N, const double *S)
     double trace = 0.0, frob = 0.0, beta_ = 0.0;
     for (size_t i = 0; i < N; i++) trace += S[i * N + i];
     for (size_t i = 0; i < N * N; i++) frob += S[i] * S[i];
-    const double mu = trace / (double)N;
     for (size_t t = 0; t < T; t++) {   /* sum_ij (X2'X2)_ij = sum_t (sum_i x_ti^2)^2 */
         double r = 0.0;
         for (size_t i = 0; i < N; i++) r += X[t * N + i] * X[t * N + i];
         beta_ += r * r;
     }
-    double beta = 1.0 / (double)(N * T) * (beta_ / (double)T - frob);
-    double delta = (frob - 2.0 * mu * trace + (double)N * mu * mu) / (double)N;
-    beta = fmin(beta, delta);
-    return beta == 0.0 ? 0.0 : beta / delta;
+    return fc_lw_shrinkage(beta_, frob, trace, N, T);
 }
 
 fc_status fc_ledoit_wolf(const double *R, size_t T, size_t N, double *cov, double *shrinkage) {
@@ -53,8 +50,9 @@ fc_status fc_ledoit_wolf(const double *R, size_t T, size_t N, double *cov, doubl
     double s = N == 1 ? 0.0 : shrinkage_of(X, T, N, cov);
     double trace = 0.0;
     for (size_t i = 0; i < N; i++) trace += cov[i * N + i];
-    for (size_t i = 0; i < N * N; i++) cov[i] *= 1.0 - s;
-    for (size_t i = 0; i < N; i++) cov[i * N + i] += s * trace / (double)N;
+    for (size_t i = 0; i < N; i++)
+        for (size_t j = 0; j < N; j++)
+            cov[i * N + j] = fc_lw_shrunk_entry(cov[i * N + j], i == j, s, trace / (double)N);
     free(X);
     if (shrinkage) *shrinkage = s;
     return isfinite(s) ? FC_OK : fc_error(FC_ERR_INVALID, "--shrink ledoit-wolf: the shrinkage is not finite "

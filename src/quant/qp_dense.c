@@ -81,9 +81,11 @@ static fc_status chol_inverse(const double *G, size_t n, double gmax, double *J,
     dpotrf_("L", &ni, work, &ni, &info);
     if (info != 0)
         return fc_error(FC_ERR_INVALID, "QP: the covariance matrix is not positive definite (leading minor %d): "
-                        "duplicate or constant series, or fewer returns than assets?", info);
+                        "duplicate or constant series, or fewer returns than assets? (--shrink ledoit-wolf makes "
+                        "it definite)", info);
     dtrtri_("L", "N", &ni, work, &ni, &info);
-    if (info != 0) return fc_error(FC_ERR_INVALID, "QP: the covariance matrix is singular (LAPACK dtrtri info=%d)", info);
+    if (info != 0)
+        return fc_error(FC_ERR_INVALID, "QP: the covariance matrix is singular (LAPACK dtrtri info=%d)", info);
     for (size_t j = 0; j < n; j++)      /* J_ij = (L^-1)_ji */
         for (size_t i = 0; i < n; i++) J[j * n + i] = i <= j ? work[j + i * n] : 0.0;
     return FC_OK;
@@ -357,7 +359,8 @@ static double kkt_residual(const fc_qp *qp, qp_work *w, const double *x, const d
 
 static fc_status check_problem(const fc_qp *qp) {
     if (qp->n < 1) return fc_error(FC_ERR_INVALID, "QP: no variables");
-    if (qp->n_eq > qp->n_con) return fc_error(FC_ERR_INVALID, "QP: %zu equalities of %zu constraints", qp->n_eq, qp->n_con);
+    if (qp->n_eq > qp->n_con)
+        return fc_error(FC_ERR_INVALID, "QP: %zu equalities of %zu constraints", qp->n_eq, qp->n_con);
     for (size_t k = 0; k < qp->n_con; k++) {
         const fc_qp_constraint *c = &qp->con[k];
         if (c->coef_index != 0.0 && c->index >= qp->n)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "kernels/quant_portfolio.h"
 #include "quant/portfolio.h"
 
 extern void dposv_(const char *uplo, const int *n, const int *nrhs, double *a, const int *lda, double *b,
@@ -26,8 +27,8 @@ static void mat_vec(const double *S, size_t N, const double *x, double *out) {
 void fc_risk_contributions(const double *cov, size_t N, const double *w, double *rc) {
     double var = 0.0;
     mat_vec(cov, N, w, rc);
-    for (size_t i = 0; i < N; i++) rc[i] *= w[i], var += rc[i];
-    for (size_t i = 0; i < N; i++) rc[i] /= var;
+    for (size_t i = 0; i < N; i++) var += w[i] * rc[i];
+    for (size_t i = 0; i < N; i++) rc[i] = fc_risk_contribution(w[i], rc[i], var);
 }
 
 static double budget_error(const double *S, size_t N, const double *y, const double *b, double *rc) {
@@ -89,7 +90,8 @@ static fc_status solve(const double *S, size_t N, const double *b, double *y, do
         int info = newton_step(S, N, b, y, work);
         if (info)
             return fc_error(FC_ERR_INVALID, "--risk-parity: the Newton system is not positive definite (LAPACK "
-                            "dposv info=%d): a series without variance?", info);
+                            "dposv info=%d): the covariance is singular (fewer returns than assets, or duplicate "
+                            "series?); --shrink ledoit-wolf makes it definite", info);
         double e = budget_error(S, N, y, b, rc);
         if (!(e < *err) && *err <= RISK_PARITY_CHECK) break;   /* rounding reached */
         *err = e;
@@ -105,7 +107,8 @@ fc_status fc_risk_parity(const double *cov, size_t N, const double *budgets, dou
         if (!(cov[i * N + i] > 0.0))
             return fc_error(FC_ERR_INVALID, "--risk-parity: asset %zu has variance %g: every asset needs risk to "
                             "contribute", i, cov[i * N + i]);
-    double *b = fc_malloc(N * sizeof *b, "risk budgets"), *work = fc_malloc((4 * N + N * N) * sizeof *work, "Newton work");
+    double *b = fc_malloc(N * sizeof *b, "risk budgets");
+    double *work = fc_malloc((4 * N + N * N) * sizeof *work, "Newton work");
     double *S = fc_malloc(N * N * sizeof *S, "scaled covariance");
     fc_status st = b && work && S ? check_budgets(budgets, N, b) : FC_ERR_MEMORY;
     size_t steps = 0;
@@ -116,8 +119,8 @@ fc_status fc_risk_parity(const double *cov, size_t N, const double *budgets, dou
         st = solve(S, N, b, w, work, &steps, &err);
     }
     if (st == FC_OK && !(err <= RISK_PARITY_CHECK))
-        st = fc_error(FC_ERR_INVALID, "--risk-parity: the risk contributions are %.3g from the budgets after %zu Newton "
-                      "steps (tolerance %g)", err, steps, RISK_PARITY_CHECK);
+        st = fc_error(FC_ERR_INVALID, "--risk-parity: the risk contributions are %.3g from the budgets after %zu "
+                      "Newton steps (tolerance %g)", err, steps, RISK_PARITY_CHECK);
     double sum = 0.0;
     for (size_t i = 0; st == FC_OK && i < N; i++) sum += w[i];
     for (size_t i = 0; st == FC_OK && i < N; i++) w[i] /= sum;
