@@ -6,6 +6,7 @@
  * python/make_portfolio_fixtures.py; the KKT conditions checked here from
  * the weights alone; hand-solved cases and the errors. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -84,14 +85,14 @@ static void check_kkt(const char *what, const pf_panel *p, const bounds *b, cons
         free_n++, s1 += 1, sm += p->mu[i], smm += p->mu[i] * p->mu[i], sg += g[i], smg += p->mu[i] * g[i];
     }
     if (free_n == 0) return;
-    double nu = sg / s1, gamma = 0.0;
-    if (with_target && free_n >= 2) {
-        double det = s1 * smm - sm * sm;
-        nu = (smm * sg - sm * smg) / det, gamma = (s1 * smg - sm * sg) / det;
-    }
+    double nu = sg / s1, gamma = 0.0, det = s1 * smm - sm * sm;
+    /* free assets of one mean: gamma is not identified, only their gradients' equality is checked */
+    int identified = !with_target || (free_n >= 2 && det > 1e-12 * s1 * smm);
+    if (with_target && identified) nu = (smm * sg - sm * smg) / det, gamma = (s1 * smg - sm * sg) / det;
     for (size_t i = 0; i < N; i++) {
         double r = g[i] - nu - gamma * p->mu[i];
         int at_lo = w[i] <= b->lo[i] + 1e-9, at_hi = w[i] >= b->hi[i] - 1e-9;
+        if (!identified && (at_lo || at_hi)) continue;
         if (at_lo) CHECK_MSG(r >= -KKT_TOL, "%s: asset %zu at its lower bound, reduced gradient %.3g < 0", what, i, r);
         else if (at_hi)
             CHECK_MSG(r <= KKT_TOL, "%s: asset %zu at its upper bound, reduced gradient %.3g > 0", what, i, r);
@@ -208,6 +209,72 @@ static void test_frontier(const char *panel) {
     pf_panel_free(&p);
 }
 
+/* Deterministic uniforms in (0, 1) (xorshift64*) for the random problems. */
+static double uniform(uint64_t *state) {
+    *state ^= *state >> 12, *state ^= *state << 25, *state ^= *state >> 27;
+    return ((double)((*state * 2685821657736338717ull) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* 300 random problems (2 to 20 assets, returns of random scales and a
+ * common factor, boxes long-only / capped / shorted / per asset, half with
+ * a target inside the reachable range, ties of means in some): every
+ * solution satisfies the KKT conditions (check_kkt, from the weights
+ * alone: sufficient for a convex programme) and the solver's residual. */
+static void test_random_problems(void) {
+    uint64_t state = 38;
+    int identified = 0;   /* problems whose target multiplier the check can fit */
+    for (int trial = 0; trial < 300; trial++) {
+        pf_panel p;
+        memset(&p, 0, sizeof p);
+        p.N = 2 + (size_t)(uniform(&state) * 19);
+        p.T = p.N + 5 + (size_t)(uniform(&state) * 40);
+        const size_t N = p.N, T = p.T;
+        double R[80 * PF_MAX_ASSETS], scale[PF_MAX_ASSETS];
+        for (size_t j = 0; j < N; j++) scale[j] = 0.005 + 0.03 * uniform(&state);
+        for (size_t t = 0; t < T; t++) {
+            double f = sqrt(-2 * log(uniform(&state))) * cos(6.283185307179586 * uniform(&state));
+            for (size_t j = 0; j < N; j++) {
+                double z = sqrt(-2 * log(uniform(&state))) * cos(6.283185307179586 * uniform(&state));
+                R[t * N + j] = 0.0005 * (uniform(&state) - 0.3) + 0.01 * f * (j % 3) + scale[j] * z;
+            }
+        }
+        CHECK(fc_portfolio_moments(R, T, N, p.mu, p.cov) == FC_OK);
+        if (trial % 7 == 0) p.mu[1] = p.mu[0];   /* a tie of means */
+        bounds b;
+        int kind = trial % 4;
+        for (size_t i = 0; i < N; i++) {
+            b.lo[i] = kind == 2 ? -0.3 * uniform(&state) : kind == 3 ? 0.5 * uniform(&state) / (double)N : 0.0;
+            b.hi[i] = kind == 0 ? INFINITY : fmax(b.lo[i], 0.0) + (1.5 + 3 * uniform(&state)) / (double)N;
+        }
+        b.box = (fc_box){b.lo, b.hi};
+        double w[PF_MAX_ASSETS], lo, hi, target;
+        fc_qp_info info;
+        char what[64];
+        snprintf(what, sizeof what, "random problem %d (%zu assets, box %d)", trial, N, kind);
+        fc_status st = fc_portfolio_box_min_variance(p.cov, p.mu, N, &b.box, NULL, w, &info);
+        CHECK_MSG(st == FC_OK, "%s: %s", what, fc_last_error());
+        if (st != FC_OK) continue;
+        check_kkt(what, &p, &b, w, 0);
+        CHECK_MSG(info.kkt_residual <= KKT_TOL, "%s: KKT residual %.3g", what, info.kkt_residual);
+        fc_box_return_range(&b.box, p.mu, N, &lo, &hi);
+        target = lo + (hi - lo) * uniform(&state);
+        st = fc_portfolio_box_min_variance(p.cov, p.mu, N, &b.box, &target, w, &info);
+        CHECK_MSG(st == FC_OK, "%s target: %s", what, fc_last_error());
+        if (st != FC_OK) continue;
+        double m = 0.0;
+        int free_n = 0;
+        for (size_t j = 0; j < N; j++) m += w[j] * p.mu[j], free_n += w[j] > b.lo[j] + 1e-9 && w[j] < b.hi[j] - 1e-9;
+        CHECK_CLOSE(m, target, 1e-18, 1e-12);
+        CHECK_MSG(info.kkt_residual <= KKT_TOL, "%s target: KKT residual %.3g", what, info.kkt_residual);
+        check_kkt(what, &p, &b, w, 1);
+        identified += free_n >= 2;
+        CHECK_MSG(fc_portfolio_box_max_sharpe(p.cov, p.mu, N, &b.box, lo - 1e-4, w, &info) == FC_OK, "%s Sharpe: %s",
+                  what, fc_last_error());
+        CHECK_MSG(info.kkt_residual <= KKT_TOL, "%s Sharpe: KKT residual %.3g", what, info.kkt_residual);
+    }
+    CHECK(identified > 200);
+}
+
 /* Two assets, cov diag(0.04, 0.01): unconstrained w1 = 0.2; w1 >= 0.5
  * binds, so w = (0.5, 0.5). Max Sharpe with mu = (0.1, 0.05), rf 0: the
  * unconstrained tangency is S^-1 mu ~ (2.5, 5) -> (1/3, 2/3). */
@@ -269,5 +336,6 @@ int main(void) {
     test_max_sharpe("syn", syn_boxes, 3);
     test_frontier("eu");
     test_frontier("syn");
+    test_random_problems();
     return CHECK_DONE();
 }
