@@ -148,8 +148,12 @@ static void write_text(FILE *f, const pf_output *o) {
             fcast_returns_n_periods(o->r));
     if (!o->lo) fputs("shorts allowed\n", f);
     else {
+        int same = 1;   /* one box for all: printed once */
+        for (size_t j = 1; j < N; j++) same &= o->lo[j] == o->lo[0] && o->hi[j] == o->hi[0];
         fputs("weights within", f);
-        for (size_t j = 0; j < N; j++) fprintf(f, " %s [%g, %g]", fcast_returns_id(o->r, j), o->lo[j], o->hi[j]);
+        if (same) fprintf(f, " [%g, %g]", o->lo[0], o->hi[0]);
+        for (size_t j = 0; !same && j < N; j++)
+            fprintf(f, " %s [%g, %g]", fcast_returns_id(o->r, j), o->lo[j], o->hi[j]);
         fputc('\n', f);
     }
     if (!isnan(o->shrinkage))
