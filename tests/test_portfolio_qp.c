@@ -72,8 +72,8 @@ static void check_kkt(const char *what, const pf_panel *p, const bounds *b, cons
         g[i] = 0.0;
         for (size_t j = 0; j < N; j++) g[i] += 2.0 * p->cov[i * N + j] * w[j] / scale;
         sum += w[i];
-        CHECK_MSG(w[i] >= b->lo[i] - 1e-14 && w[i] <= b->hi[i] + 1e-14, "%s: w[%zu] = %.17g outside [%g, %g]", what, i,
-                  w[i], b->lo[i], b->hi[i]);
+        CHECK_MSG(w[i] >= b->lo[i] && w[i] <= b->hi[i], "%s: w[%zu] = %.17g outside [%g, %g] (bounds hold exactly)",
+                  what, i, w[i], b->lo[i], b->hi[i]);
     }
     CHECK_MSG(fabs(sum - 1.0) <= 1e-14, "%s: weights sum to %.17g", what, sum);
     /* least squares of g_i = nu + gamma mu_i over the free assets */
@@ -171,7 +171,7 @@ static void test_max_sharpe(const char *panel, const char *const *boxes, size_t 
             double sum = 0.0;
             for (size_t j = 0; j < N; j++) {
                 sum += w[j];
-                CHECK(w[j] >= b.lo[j] - 1e-14 && w[j] <= b.hi[j] + 1e-14);
+                CHECK(w[j] >= b.lo[j] && w[j] <= b.hi[j]);
             }
             CHECK_CLOSE(sum, 1.0, 1e-14, 0);
         }
@@ -217,7 +217,8 @@ static double uniform(uint64_t *state) {
 
 /* 300 random problems (2 to 20 assets, returns of random scales and a
  * common factor, boxes long-only / capped / shorted / per asset, half with
- * a target inside the reachable range, ties of means in some): every
+ * a target inside the reachable range, a 3-point frontier, ties of means
+ * in some): every
  * solution satisfies the KKT conditions (check_kkt, from the weights
  * alone: sufficient for a convex programme) and the solver's residual. */
 static void test_random_problems(void) {
@@ -268,6 +269,10 @@ static void test_random_problems(void) {
         CHECK_MSG(info.kkt_residual <= KKT_TOL, "%s target: KKT residual %.3g", what, info.kkt_residual);
         check_kkt(what, &p, &b, w, 1);
         identified += free_n >= 2;
+        double targets[3], W[3 * PF_MAX_ASSETS];
+        CHECK_MSG(fc_portfolio_box_frontier(p.cov, p.mu, N, &b.box, 3, targets, W, &info) == FC_OK, "%s frontier: %s",
+                  what, fc_last_error());
+        for (int k = 0; k < 3; k++) check_kkt(what, &p, &b, W + k * N, k > 0);
         CHECK_MSG(fc_portfolio_box_max_sharpe(p.cov, p.mu, N, &b.box, lo - 1e-4, w, &info) == FC_OK, "%s Sharpe: %s",
                   what, fc_last_error());
         CHECK_MSG(info.kkt_residual <= KKT_TOL, "%s Sharpe: KKT residual %.3g", what, info.kkt_residual);
@@ -291,6 +296,16 @@ static void test_by_hand(void) {
     CHECK(fc_portfolio_box_max_sharpe(cov, mu, 2, &b, 0.0, w, NULL) == FC_OK);
     CHECK_CLOSE(w[0], 1.0 / 3.0, 1e-15, 0);
     CHECK_CLOSE(w[1], 2.0 / 3.0, 1e-15, 0);
+    /* the frontier's end on a face: assets 0 and 1 tie at the highest mean,
+     * so the last point is the least variance on w0 + w1 = 1: (0.2, 0.8, 0) */
+    const double cov3[9] = {0.04, 0, 0, 0, 0.01, 0, 0, 0, 0.02}, mu3[3] = {0.002, 0.002, 0.001};
+    double lo3[3] = {0, 0, 0}, hi3[3] = {INFINITY, INFINITY, INFINITY}, t3[3], W3[9];
+    fc_box b3 = {lo3, hi3};
+    CHECK(fc_portfolio_box_frontier(cov3, mu3, 3, &b3, 3, t3, W3, NULL) == FC_OK);
+    CHECK(t3[2] == 0.002);
+    CHECK_CLOSE(W3[6], 0.2, 1e-15, 0);
+    CHECK_CLOSE(W3[7], 0.8, 1e-15, 0);
+    CHECK_CLOSE(W3[8], 0.0, 1e-15, 0);
     hi[1] = 0.6;   /* the cap binds: (0.4, 0.6) */
     CHECK(fc_portfolio_box_max_sharpe(cov, mu, 2, &b, 0.0, w, NULL) == FC_OK);
     CHECK_CLOSE(w[0], 0.4, 1e-15, 0);

@@ -54,7 +54,8 @@ static size_t greedy_fill(const fc_box *b, const size_t *order, size_t N, double
     for (size_t k = 0; k < N && mass > 0.0; k++) {
         size_t i = order[k];
         double room = b->upper[i] - b->lower[i], add = fmin(room, mass);
-        w[i] += add, mass -= add, last = k;
+        w[i] = add == room ? b->upper[i] : w[i] + add;   /* lo + (hi - lo) may round off hi */
+        mass -= add, last = k;
     }
     return last;
 }
@@ -128,6 +129,22 @@ static fc_status check_target(const fc_box *b, const double *mu, size_t N, doubl
     return FC_OK;
 }
 
+/* The solver meets a bound to its feasibility tolerance (~1e-14): weights
+ * a rounding error outside their box are set on the bound, and the sum's
+ * change goes to the weight with the most room on both sides, so that the
+ * bounds hold exactly and the weights still sum to 1 (to rounding). */
+static void snap_to_box(const fc_box *b, size_t N, double *w) {
+    double moved = 0.0, best_room = 0.0;
+    size_t best = N;
+    for (size_t i = 0; i < N; i++) {
+        double v = fmin(fmax(w[i], b->lower[i]), b->upper[i]);
+        moved += v - w[i], w[i] = v;
+        double room = fmin(w[i] - b->lower[i], b->upper[i] - w[i]);
+        if (room > best_room) best_room = room, best = i;
+    }
+    if (best < N && fabs(moved) < best_room) w[best] -= moved;
+}
+
 /* fc_portfolio_box_min_variance with cov's factor known (or NULL). */
 static fc_status box_min_variance(const double *cov, const fc_qp_factor *factor, const double *mu, size_t N,
                                   const fc_box *b, const double *target, double *w, fc_qp_info *info) {
@@ -138,6 +155,7 @@ static fc_status box_min_variance(const double *cov, const fc_qp_factor *factor,
     size_t n_eq, m = box_constraints(b, mu, N, target, con, &n_eq);
     fc_qp qp = {.n = N, .G = cov, .factor = factor, .con = con, .n_eq = n_eq, .n_con = m};
     fc_status st = fc_qp_solve(&qp, w, NULL, info);
+    if (st == FC_OK) snap_to_box(b, N, w);
     free(con);
     return st;
 }
@@ -215,6 +233,7 @@ fc_status fc_portfolio_box_max_sharpe(const double *cov, const double *mu, size_
         st = fc_error(FC_ERR_INVALID, "--max-sharpe: the tangency problem's weights sum to %g, not a positive number",
                       kappa);
     for (size_t i = 0; st == FC_OK && i < N; i++) w[i] /= kappa;
+    if (st == FC_OK) snap_to_box(b, N, w);
     free(excess), free(con);
     return st;
 }
