@@ -10,6 +10,94 @@
 extern "C" {
 #endif
 
+/* ------------------------------------------------------------------ */
+/* Constrained portfolios of n_assets from per-period moments: mean     */
+/* (n_assets) and cov (n_assets x n_assets, row-major, symmetric        */
+/* positive definite), from fcast_portfolio_moments (sample, ddof 1) or */
+/* fcast_portfolio_ledoit_wolf. Weights are fully invested (sum 1) and  */
+/* within per-asset bounds lower[i] <= w_i <= upper[i]: lower finite,   */
+/* upper finite or +INFINITY; lower and upper NULL mean long-only       */
+/* (0 and +INFINITY). Returns are per period (an annual R is R / 252).  */
+/* The quadratic programmes are solved exactly by a dense active-set    */
+/* method (Goldfarb-Idnani): the KKT conditions hold to ~1e-13.         */
+/* Errors name the argument and index at fault ("upper[2] = -1") and    */
+/* give the reachable range of a target that cannot be met.             */
+/* ------------------------------------------------------------------ */
+
+/* How a solve went. */
+typedef struct {
+    size_t iterations;  /* active-set changes (quadratic programmes) or Newton steps (risk parity), in all */
+    size_t n_active;    /* constraints active at the solution, the budget (and target) included; 0 for risk parity */
+    /* the quadratic programmes: the largest KKT residual (stationarity,
+     * primal and dual feasibility, complementarity), cov scaled to
+     * max|cov_ij| = 1; risk parity: max_i |RC_i - b_i| */
+    double residual;
+} fcast_portfolio_report;
+
+/* Ledoit-Wolf's shrunk covariance of returns (n_periods x n_assets,
+ * row-major, finite, n_periods >= 2) into cov, exactly as scikit-learn's
+ * sklearn.covariance.ledoit_wolf: the returns centred on their means,
+ * S = X'X / n_periods (ddof 0, unlike fcast_portfolio_moments' ddof 1),
+ * cov = (1 - s) S + s (trace(S) / n_assets) I with Ledoit and Wolf's s in
+ * [0, 1] (into *shrinkage unless NULL; 0 for one asset). */
+fc_status fcast_portfolio_ledoit_wolf(const double *returns, size_t n_periods, size_t n_assets, double *cov,
+                                      double *shrinkage);
+
+/* Without bounds (shorts allowed, any size): the closed forms of
+ * fcast_portfolio_min_variance and fcast_portfolio_target_return
+ * (include/fcast/quant.h) from a covariance instead of returns, e.g.
+ * fcast_portfolio_ledoit_wolf's. */
+fc_status fcast_portfolio_unbounded_min_variance(const double *cov, size_t n_assets, double *weights);
+fc_status fcast_portfolio_unbounded_target_return(const double *mean, const double *cov, size_t n_assets,
+                                                  double target, double *weights);
+
+/* The lowest and highest mean'w over fully invested weights in the bounds
+ * (a linear programme, solved exactly): the targets that can be met. */
+fc_status fcast_portfolio_return_range(const double *mean, size_t n_assets, const double *lower, const double *upper,
+                                       double *lowest, double *highest);
+
+/* The fully invested portfolio of least variance in the bounds. mean may
+ * be NULL here (only the reported statistics need it elsewhere); report
+ * may be NULL. */
+fc_status fcast_portfolio_bounded_min_variance(const double *mean, const double *cov, size_t n_assets,
+                                               const double *lower, const double *upper, double *weights,
+                                               fcast_portfolio_report *report);
+
+/* ... of least variance earning mean'w = target per period, target within
+ * fcast_portfolio_return_range (else an error giving the range). */
+fc_status fcast_portfolio_bounded_target_return(const double *mean, const double *cov, size_t n_assets,
+                                                const double *lower, const double *upper, double target,
+                                                double *weights, fcast_portfolio_report *report);
+
+/* The efficient frontier: n_points >= 2 targets (into targets) evenly
+ * spaced from the bounded minimum-variance portfolio's return to the
+ * highest reachable return, and the least-variance weights earning each
+ * (row k of weights, n_points x n_assets row-major). The last point is
+ * the linear programme's corner when it is unique. */
+fc_status fcast_portfolio_frontier(const double *mean, const double *cov, size_t n_assets, const double *lower,
+                                   const double *upper, size_t n_points, double *targets, double *weights,
+                                   fcast_portfolio_report *report);
+
+/* The maximum-Sharpe (tangency) portfolio in the bounds for a risk-free
+ * return per period: the convex reformulation min y'cov y subject to
+ * (mean - risk_free)'y = 1, lower_i 1'y <= y_i <= upper_i 1'y, 1'y >= 0,
+ * then w = y / 1'y. An error when no fully invested weights in the bounds
+ * earn more than risk_free (long-only: no asset's mean above it). */
+fc_status fcast_portfolio_max_sharpe(const double *mean, const double *cov, size_t n_assets, const double *lower,
+                                     const double *upper, double risk_free, double *weights,
+                                     fcast_portfolio_report *report);
+
+/* Long-only risk budgeting: w > 0, sum 1, with risk contributions
+ * RC_i = w_i (cov w)_i / (w'cov w) equal to budgets[i] / sum(budgets)
+ * (budgets > 0; NULL: equal risk contributions, 1 / n_assets each), to
+ * 1e-12 (Spinu's convex programme, Newton's method); an error otherwise. */
+fc_status fcast_portfolio_risk_parity(const double *cov, size_t n_assets, const double *budgets, double *weights,
+                                      fcast_portfolio_report *report);
+
+/* RC_i of weights (any, w'cov w > 0) into contributions (n_assets): they sum to 1. */
+fc_status fcast_portfolio_risk_contributions(const double *cov, size_t n_assets, const double *weights,
+                                             double *contributions);
+
 #ifdef __cplusplus
 }
 #endif

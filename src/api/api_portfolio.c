@@ -1,11 +1,13 @@
 /* Portfolio weights through the library API (fcast.h): the moments of a
  * row-major return matrix and the closed-form weights of
  * quant/portfolio.h, with the matrix, its sizes and the target checked
- * here so that messages name the API's arguments. */
+ * here so that messages name the API's arguments; and (fcast/quant_portfolio.h)
+ * the same closed forms from a covariance. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "api/api_portfolio_args.h"
 #include "core/error.h"
 #include "quant/portfolio.h"
 
@@ -62,4 +64,22 @@ fc_status fcast_portfolio_min_variance(const double *returns, size_t n_periods, 
 fc_status fcast_portfolio_target_return(const double *returns, size_t n_periods, size_t n_assets, double target,
                                         double *weights) {
     return solve("fcast_portfolio_target_return", returns, n_periods, n_assets, &target, weights);
+}
+
+/* The same closed forms from a covariance (fcast/quant_portfolio.h). */
+
+fc_status fcast_portfolio_unbounded_min_variance(const double *cov, size_t n_assets, double *weights) {
+    static const char fn[] = "fcast_portfolio_unbounded_min_variance";
+    FC_TRY(fc_api_portfolio_moments_check(fn, NULL, 0, cov, n_assets));
+    if (!weights) return fc_error(FC_ERR_INVALID, "%s: weights is NULL", fn);
+    return engine(fc_portfolio_min_variance(cov, n_assets, weights), fn);
+}
+
+fc_status fcast_portfolio_unbounded_target_return(const double *mean, const double *cov, size_t n_assets,
+                                                  double target, double *weights) {
+    static const char fn[] = "fcast_portfolio_unbounded_target_return";
+    FC_TRY(fc_api_portfolio_moments_check(fn, mean, 1, cov, n_assets));
+    if (!weights) return fc_error(FC_ERR_INVALID, "%s: weights is NULL", fn);
+    if (!isfinite(target)) return fc_error(FC_ERR_INVALID, "%s: target = %g: must be finite", fn, target);
+    return engine(fc_portfolio_target_return(cov, mean, n_assets, target, weights), fn);
 }
