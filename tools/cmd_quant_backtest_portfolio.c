@@ -158,13 +158,13 @@ static void format_params(const fcast_signal *s, size_t c, char *buf, size_t cap
 }
 
 static void print_top(FILE *to, const run_view *v, const size_t *rank) {
-    fprintf(to, "%4s  %-10s %-28s %10s %9s %8s %8s %8s %9s %6s %8s\n", "rank", "symbol", "parameters", "total_ret",
+    fprintf(to, "%4s  %-10s %-36s %10s %9s %8s %8s %8s %9s %6s %8s\n", "rank", "symbol", "parameters", "total_ret",
             "ann_ret", "ann_vol", "sharpe", "sortino", "max_dd", "trades", "hit_rate");
     for (size_t k = 0; rank && k < v->a->top && k < v->n * v->S; k++) {
         const fcast_backtest_stats *m = &v->out[rank[k]];
         char params[64];
         format_params(v->s, rank[k] / v->S, params, sizeof params);
-        fprintf(to, "%4zu  %-10.10s %-28s %10.4f %9.4f %8.4f %8.3f %8.3f %9.4f %6zu %8.3f\n", k + 1,
+        fprintf(to, "%4zu  %-10.10s %-36s %10.4f %9.4f %8.4f %8.3f %8.3f %9.4f %6zu %8.3f\n", k + 1,
                 fcast_table_id(v->t, rank[k] % v->S), params, m->total_return, m->annual_return, m->annual_volatility,
                 m->sharpe, m->sortino, m->max_drawdown, m->trades, m->hit_rate);
     }
