@@ -55,6 +55,16 @@ ok
 head -1 builtin.csv | grep -q "^symbol,source,combination,fast,slow,total_return,annual_return,annual_volatility,sharpe,sortino,calmar,max_drawdown,max_drawdown_bars,turnover,hit_rate,trades,closed_trades,end_equity$" \
   || fail "--out header: $(head -1 builtin.csv)"
 
+# --- a grid inside the rule: cell by cell the built-in grid
+"$FCAST" quant backtest --data data/eu_stock_markets.csv --rule "cross(sma:{5:10:5}, sma:{20:30:10})" --cost-bps 5 \
+  --out textgrid.csv >/dev/null || fail "rule grid failed"
+"$FCAST" quant backtest --data data/eu_stock_markets.csv --rule sma-cross --fast 5:10:5 --slow 20:30:10 --cost-bps 5 \
+  --portfolio --out builtingrid.csv >/dev/null || fail "--portfolio built-in grid failed"
+ok
+[ "$(wc -l <textgrid.csv)" -eq 17 ] && [ "$(cut -d, -f3- textgrid.csv | tail -n +2)" = "$(cut -d, -f3- builtingrid.csv | tail -n +2)" ] \
+  || fail "cross(sma:{5:10:5}, sma:{20:30:10}) and the sma-cross grid differ: $(head -3 textgrid.csv) / $(head -3 builtingrid.csv)"
+head -1 textgrid.csv | grep -q "^symbol,source,combination,p1,p2,total_return," || fail "rule grid header: $(head -1 textgrid.csv)"
+
 # --- a signal file: long DAX from day 100 (forward filled), its one trade still open at the end
 printf 'unique_id,ds,position\nDAX,100,1\n' >sig.csv
 out="$("$FCAST" quant backtest --data data/eu_stock_markets.csv --signal sig.csv --json --trades sigtr.csv)" \

@@ -202,6 +202,42 @@ static void test_rule_text_equals_builtin(void) {
     CHECK(fcast_backtest_signal(text, &c, 2, fcast_table_indptr(t), fcast_table_values(t), NULL, x) == FC_OK);
     CHECK(fcast_backtest_signal(builtin, &c, 2, fcast_table_indptr(t), fcast_table_values(t), NULL, y) == FC_OK);
     for (int s = 0; s < 2; s++) CHECK(x[s].end_equity == y[s].end_equity && x[s].trades == y[s].trades && x[s].trades > 3);
+    fcast_signal_free(text);
+    text = NULL;
+    /* a grid in the text: cross(sma:{2:4}, sma:{5:7}) cell by cell the built-in grid fast 2:4 x slow 5:7 */
+    fcast_signal *tg = NULL, *bg = NULL;
+    fcast_grid *g2 = NULL;
+    const char *ranges2[2] = {"2:4", "5:7"};
+    CHECK(fcast_signal_from_rule("cross(sma:{2:4}, sma:{5:7})", 1, 2, fcast_table_indptr(t), &cols, &tg) == FC_OK);
+    CHECK(fcast_grid_new(FCAST_RULE_SMA_CROSS, ranges2, 2, &g2) == FC_OK);
+    CHECK(fcast_signal_from_grid(g2, 1, &bg) == FC_OK);
+    CHECK(fcast_signal_n_combinations(tg) == 9 && fcast_signal_n_combinations(bg) == 9);
+    CHECK(fcast_signal_n_params(tg) == 2 && !strcmp(fcast_signal_param_name(tg, 1), "p2"));
+    fcast_backtest_stats gx[18], gy[18];
+    CHECK(fcast_backtest_signal(tg, &c, 2, fcast_table_indptr(t), fcast_table_values(t), NULL, gx) == FC_OK);
+    CHECK(fcast_backtest_signal(bg, &c, 2, fcast_table_indptr(t), fcast_table_values(t), NULL, gy) == FC_OK);
+    for (size_t k = 0; k < 9; k++) {
+        CHECK(fcast_signal_params(tg, k)[0] == fcast_signal_params(bg, k)[0]);
+        CHECK(fcast_signal_params(tg, k)[1] == fcast_signal_params(bg, k)[1]);
+        for (int s = 0; s < 2; s++) CHECK(gx[2 * k + s].end_equity == gy[2 * k + s].end_equity);
+    }
+    /* a range of constants: above(close, {100:110:5}) is long exactly on the closes above each level */
+    fcast_signal *tc = NULL;
+    CHECK(fcast_signal_from_rule("above(close, {100:110:5})", 0, 2, fcast_table_indptr(t), &cols, &tc) == FC_OK);
+    CHECK(fcast_signal_n_combinations(tc) == 3);
+    double cpos[2 * N];
+    CHECK(fcast_backtest_curve(tc, 2, NULL, 2, fcast_table_indptr(t), fcast_table_values(t), cpos, NULL, NULL, NULL) ==
+          FC_OK);
+    for (int i = 0; i < 2 * N; i++)
+        CHECK_MSG((cpos[i] > 0.5) == (fcast_table_values(t)[i] > 110.0) || i % N == 0, "row %d: exposure %g, close %g",
+                  i, cpos[i], fcast_table_values(t)[i]);
+    CHECK(fcast_signal_from_rule("above(close, {100:9})", 0, 2, fcast_table_indptr(t), &cols, &text) ==
+          FC_ERR_INVALID);
+    CHECK(strstr(fc_last_error(), "--rule: p1") != NULL);
+    fcast_signal_free(tg);
+    fcast_signal_free(bg);
+    fcast_signal_free(tc);
+    fcast_grid_free(g2);
     CHECK(fcast_signal_from_rule("cross(sma:2 sma:3)", 1, 2, fcast_table_indptr(t), &cols, &text) == FC_ERR_INVALID);
     CHECK(strstr(fc_last_error(), "expected ',' at character 13") != NULL);
     CHECK(fcast_signal_from_rule("above(nosuch:3, 1)", 1, 2, fcast_table_indptr(t), &cols, &text) != FC_OK);

@@ -24,46 +24,71 @@ static fc_bt_config engine_config(const fcast_backtest_config *c) {
                           c->vol_window, c->max_leverage, c->stop_loss, c->take_profit, c->periods_per_year};
 }
 
-/* Each series' observed rows: closes, the signal's row values, and where they came from. */
+/* Each series' observed rows: closes, the signal's row arrays (a
+ * position, a forecast return or a rule's operand values), and where
+ * they came from. */
 typedef struct {
-    size_t n_series;
-    double **close, **rows;
-    size_t **origin;   /* the layout row of each kept bar */
+    size_t n_series, n_arrays;
+    double **close;
+    double **arrays;         /* (n_series * n_arrays): series s's array a at [s * n_arrays + a] */
+    const double **by_series;/* (n_series * n_arrays) the same, for the engine's sources */
+    const double *const **views;   /* (n_series) series s's arrays */
+    size_t **origin;         /* the layout row of each kept bar */
     size_t *len;
 } kept;
 
 static void kept_free(kept *k) {
     for (size_t s = 0; s < k->n_series; s++) {
         if (k->close) free(k->close[s]);
-        if (k->rows) free(k->rows[s]);
         if (k->origin) free(k->origin[s]);
     }
+    for (size_t i = 0; k->arrays && i < k->n_series * k->n_arrays; i++) free(k->arrays[i]);
     free(k->close);
-    free(k->rows);
+    free(k->arrays);
+    free(k->by_series);
+    free((void *)k->views);
     free(k->origin);
     free(k->len);
 }
 
-static fc_status kept_make(const char *fn, const fcast_signal *sig, const size_t *off, size_t n_series,
-                           const double *close, kept *k) {
-    k->n_series = n_series;
-    k->close = calloc(n_series + 1, sizeof *k->close);
-    k->rows = calloc(n_series + 1, sizeof *k->rows);
-    k->origin = calloc(n_series + 1, sizeof *k->origin);
-    k->len = calloc(n_series + 1, sizeof *k->len);
-    if (!k->close || !k->rows || !k->origin || !k->len) return fc_error(FC_ERR_MEMORY, "%s: out of memory", fn);
-    for (size_t s = 0; s < n_series; s++) {
+static fc_status kept_alloc(const char *fn, const size_t *off, kept *k) {
+    const size_t S = k->n_series, A = k->n_arrays;
+    k->close = calloc(S + 1, sizeof *k->close);
+    k->arrays = calloc(S * A + 1, sizeof *k->arrays);
+    k->by_series = calloc(S * A + 1, sizeof *k->by_series);
+    k->views = calloc(S + 1, sizeof *k->views);
+    k->origin = calloc(S + 1, sizeof *k->origin);
+    k->len = calloc(S + 1, sizeof *k->len);
+    if (!k->close || !k->arrays || !k->by_series || !k->views || !k->origin || !k->len)
+        return fc_error(FC_ERR_MEMORY, "%s: out of memory", fn);
+    for (size_t s = 0; s < S; s++) {
         size_t n = off[s + 1] - off[s] + 1;
         k->close[s] = malloc(n * sizeof(double));
-        k->rows[s] = malloc(n * sizeof(double));
         k->origin[s] = malloc(n * sizeof(size_t));
-        if (!k->close[s] || !k->rows[s] || !k->origin[s]) return fc_error(FC_ERR_MEMORY, "%s: out of memory", fn);
+        if (!k->close[s] || !k->origin[s]) return fc_error(FC_ERR_MEMORY, "%s: out of memory", fn);
+        for (size_t a = 0; a < A; a++)
+            if (!(k->arrays[s * A + a] = malloc(n * sizeof(double)))) return fc_error(FC_ERR_MEMORY, "%s: out of memory", fn);
+        k->views[s] = (const double *const *)&k->by_series[s * A];
+    }
+    return FC_OK;
+}
+
+static fc_status kept_make(const char *fn, const fcast_signal *sig, const size_t *off, size_t n_series,
+                           const double *close, kept *k) {
+    double *const *rows;
+    k->n_series = n_series;
+    k->n_arrays = fc_api_signal_arrays(sig, &rows);
+    FC_TRY(kept_alloc(fn, off, k));
+    const size_t A = k->n_arrays;
+    for (size_t s = 0; s < n_series; s++) {
         for (size_t i = off[s]; i < off[s + 1]; i++) {
             if (isnan(close[i])) continue;
-            k->close[s][k->len[s]] = close[i];
-            k->rows[s][k->len[s]] = sig->rows ? sig->rows[i] : NAN;
-            k->origin[s][k->len[s]++] = i;
+            size_t t = k->len[s]++;
+            k->close[s][t] = close[i];
+            k->origin[s][t] = i;
+            for (size_t a = 0; a < A; a++) k->arrays[s * A + a][t] = rows[a][i];
         }
+        for (size_t a = 0; a < A; a++) k->by_series[s * A + a] = k->arrays[s * A + a];
     }
     return FC_OK;
 }
@@ -73,6 +98,7 @@ typedef union {
     fc_bt_rule_source rule;
     fc_bt_given_source given;
     fc_bt_forecast_source forecast;
+    fc_bt_expr_source expr;
 } source_storage;
 
 static fc_bt_source source_of(const fcast_signal *sig, const kept *k, source_storage *st) {
@@ -80,13 +106,16 @@ static fc_bt_source source_of(const fcast_signal *sig, const kept *k, source_sto
     case FC_SIG_GRID:
         st->rule = (fc_bt_rule_source){sig->combos, sig->allow_short};
         return (fc_bt_source){fc_bt_rule_signal, &st->rule, sig->n_combos};
-    case FC_SIG_POSITIONS:
-        st->given = (fc_bt_given_source){(const double *const *)k->rows};
+    case FC_SIG_POSITIONS:   /* one array a series: its positions */
+        st->given = (fc_bt_given_source){k->by_series};
         return (fc_bt_source){fc_bt_given_signal, &st->given, 1};
     case FC_SIG_FORECAST:
-        st->forecast = (fc_bt_forecast_source){(const double *const *)k->rows, sig->long_above, sig->short_below,
-                                               sig->n_long, sig->n_short, sig->allow_short};
+        st->forecast = (fc_bt_forecast_source){k->by_series, sig->long_above, sig->short_below, sig->n_long,
+                                               sig->n_short, sig->allow_short};
         return (fc_bt_source){fc_bt_forecast_signal, &st->forecast, sig->n_combos};
+    case FC_SIG_RULE:
+        st->expr = (fc_bt_expr_source){sig->expr, sig->grid, k->views, sig->base, sig->allow_short};
+        return (fc_bt_source){fc_bt_expr_signal, &st->expr, sig->n_combos};
     }
     return (fc_bt_source){0};
 }
@@ -98,7 +127,7 @@ static fc_status prepare(const char *fn, const fcast_signal *s, size_t n_series,
     size_t *off = NULL;
     FC_TRY(fc_api_offsets_from_indptr(fn, n_series, indptr, &off));
     fc_status st = FC_OK;
-    if (s->kind != FC_SIG_GRID && off[n_series] != s->n_rows)
+    if (s->kind != FC_SIG_GRID && (size_t)off[n_series] != s->n_rows)
         st = fc_error(FC_ERR_INVALID, "%s: the layout has %zu rows, the signal %zu", fn, off[n_series], s->n_rows);
     if (st == FC_OK) st = kept_make(fn, s, off, n_series, close, k);
     free(off);

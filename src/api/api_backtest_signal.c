@@ -17,8 +17,21 @@ fcast_signal *fc_api_signal_new(const char *fn, fc_signal_kind kind) {
     return s;
 }
 
+size_t fc_api_signal_arrays(const fcast_signal *s, double *const **arrays) {
+    if (s->kind == FC_SIG_RULE) {
+        *arrays = s->arrays;
+        return s->n_arrays;
+    }
+    *arrays = &s->rows;
+    return s->kind == FC_SIG_GRID ? 0 : 1;
+}
+
 void fcast_signal_free(fcast_signal *s) {
     if (!s) return;
+    for (size_t a = 0; s->arrays && a < s->n_arrays; a++) free(s->arrays[a]);
+    free(s->arrays);
+    free(s->expr);
+    free(s->grid);
     free(s->params);
     free(s->combos);
     free(s->rows);
@@ -127,12 +140,12 @@ static fc_status operand_output(const fcast_indicator_set *set, const fc_rx_oper
                     fcast_indicator_set_column(set, 0), n > 1 ? ", ..." : "");
 }
 
-/* One indicator operand over every series into values (indptr[n_series]). */
-static fc_status indicator_operand(const fc_rx_operand *o, size_t n_series, const int64_t *indptr,
+/* One indicator operand (its text at one grid value) over every series into values (indptr[n_series]). */
+static fc_status indicator_operand(const char *spec, const fc_rx_operand *o, size_t n_series, const int64_t *indptr,
                                    const fcast_columns *cols, double *values) {
     fcast_indicator_set *set = NULL;
-    fc_status st = fcast_indicator_set_parse(o->spec, &set);
-    if (st != FC_OK) return fc_error_wrap(st, "--rule: operand %s: ", o->spec);
+    fc_status st = fcast_indicator_set_parse(spec, &set);
+    if (st != FC_OK) return fc_error_wrap(st, "--rule: operand %s: ", spec);
     size_t n_cols = fcast_indicator_set_n_columns(set), want = 0, rows = (size_t)indptr[n_series];
     double **outs = calloc(n_cols, sizeof *outs);
     st = outs ? operand_output(set, o, &want) : fc_error(FC_ERR_MEMORY, "--rule: out of memory");
@@ -142,7 +155,7 @@ static fc_status indicator_operand(const fc_rx_operand *o, size_t n_series, cons
     }
     if (st == FC_OK) {
         st = fcast_indicator_set_compute_columns(set, NULL, n_series, indptr, cols, outs, n_cols, NULL);
-        if (st != FC_OK) st = fc_error_wrap(st, "--rule: operand %s: ", o->spec);
+        if (st != FC_OK) st = fc_error_wrap(st, "--rule: operand %s: ", spec);
     }
     for (size_t c = 0; outs && c < n_cols; c++)
         if (c != want) free(outs[c]);
@@ -151,31 +164,61 @@ static fc_status indicator_operand(const fc_rx_operand *o, size_t n_series, cons
     return st;
 }
 
-static fc_status operands_compute(const fc_rule_expr *e, size_t n_series, const int64_t *indptr,
-                                  const fcast_columns *cols, double **ops) {
+/* Operand k at its grid value inst into values: a constant, a column or an indicator. */
+static fc_status operand_values(const fcast_signal *s, size_t k, size_t inst, size_t n_series, const int64_t *indptr,
+                                const fcast_columns *cols, double *values) {
+    const fc_rx_operand *o = &s->expr->operands[k];
     const size_t rows = (size_t)indptr[n_series];
-    for (size_t k = 0; k < e->n_operands; k++) {
-        const fc_rx_operand *o = &e->operands[k];
-        if (o->is_number) continue;
-        if (!(ops[k] = malloc((rows + 1) * sizeof(double)))) return fc_error(FC_ERR_MEMORY, "--rule: out of memory");
-        const double *raw = column_named(cols, o->spec);
-        if (raw && !o->output[0]) memcpy(ops[k], raw, rows * sizeof(double));
-        else FC_TRY(indicator_operand(o, n_series, indptr, cols, ops[k]));
+    char text[2 * FC_RX_SPEC_CAP];
+    fc_rule_expr_instance_text(s->expr, s->grid, k, inst, text, sizeof text);
+    if (o->is_constant) {
+        double v = strtod(text, NULL);
+        for (size_t i = 0; i < rows; i++) values[i] = v;
+        return FC_OK;
     }
+    const double *raw = column_named(cols, text);
+    if (raw && !o->output[0]) {
+        memcpy(values, raw, rows * sizeof(double));
+        return FC_OK;
+    }
+    return indicator_operand(text, o, n_series, indptr, cols, values);
+}
+
+/* Operand values kept at most (doubles): beyond, a grid of indicators takes gigabytes. */
+#define MAX_OPERAND_VALUES 125000000.0
+
+static fc_status rule_arrays(fcast_signal *s, size_t n_series, const int64_t *indptr, const fcast_columns *cols) {
+    const size_t rows = (size_t)indptr[n_series];
+    for (size_t k = 0; k < s->expr->n_operands; k++) {
+        s->base[k] = s->n_arrays;
+        if (!s->expr->operands[k].is_number) s->n_arrays += s->grid->n_instances[k];
+    }
+    if ((double)s->n_arrays * (double)rows > MAX_OPERAND_VALUES)
+        return fc_error(FC_ERR_INVALID, "--rule: %zu indicator values x %zu rows is more than one run may hold (%.0e "
+                        "values): narrow the ranges", s->n_arrays, rows, MAX_OPERAND_VALUES);
+    if (!(s->arrays = calloc(s->n_arrays + 1, sizeof *s->arrays))) return fc_error(FC_ERR_MEMORY, "--rule: out of memory");
+    for (size_t k = 0; k < s->expr->n_operands; k++)
+        for (size_t i = 0; !s->expr->operands[k].is_number && i < s->grid->n_instances[k]; i++) {
+            double **a = &s->arrays[s->base[k] + i];
+            if (!(*a = malloc((rows + 1) * sizeof(double)))) return fc_error(FC_ERR_MEMORY, "--rule: out of memory");
+            FC_TRY(operand_values(s, k, i, n_series, indptr, cols, *a));
+        }
     return FC_OK;
 }
 
-static fc_status rule_positions(const fc_rule_expr *e, int allow_short, size_t n_series, const int64_t *indptr,
-                                const fcast_columns *cols, double *rows) {
-    double *ops[FC_RX_MAX_OPERANDS] = {0};
-    fc_status st = operands_compute(e, n_series, indptr, cols, ops);
-    for (size_t s = 0; st == FC_OK && s < n_series; s++) {
-        const double *at[FC_RX_MAX_OPERANDS] = {0};
-        for (size_t k = 0; k < e->n_operands; k++) at[k] = ops[k] ? ops[k] + indptr[s] : NULL;
-        fc_rule_expr_positions(e, at, (size_t)(indptr[s + 1] - indptr[s]), allow_short, rows + indptr[s]);
-    }
-    for (size_t k = 0; k < FC_RX_MAX_OPERANDS; k++) free(ops[k]);
-    return st;
+static const char *const PARAM_NAMES[FC_RX_MAX_PARAMS] = {"p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"};
+
+static fc_status rule_grid(fcast_signal *s, int allow_short, const char *rule) {
+    FC_TRY(fc_rule_expr_parse(rule, allow_short, s->expr));
+    FC_TRY(fc_rule_expr_grid(s->expr, s->grid));
+    s->n_combos = s->grid->n_combos;
+    s->n_params = s->grid->n_params;
+    for (size_t p = 0; p < s->n_params; p++) s->param_names[p] = PARAM_NAMES[p];
+    if (!(s->params = malloc((s->n_combos * s->n_params + 1) * sizeof *s->params)))
+        return fc_error(FC_ERR_MEMORY, "--rule: out of memory");
+    for (size_t c = 0; c < s->n_combos; c++)
+        for (size_t p = 0; p < s->n_params; p++) s->params[c * s->n_params + p] = fc_rule_expr_param(s->grid, p, c);
+    return FC_OK;
 }
 
 fc_status fcast_signal_from_rule(const char *rule, int allow_short, size_t n_series, const int64_t *indptr,
@@ -184,17 +227,18 @@ fc_status fcast_signal_from_rule(const char *rule, int allow_short, size_t n_ser
     if (!rule || !indptr || !cols || !out)
         return fc_error(FC_ERR_INVALID, "%s: %s is NULL", fn, !rule ? "rule" : !indptr ? "indptr" : !cols ? "cols" : "out");
     *out = NULL;
-    fc_rule_expr *e = malloc(sizeof *e);
-    if (!e) return fc_error(FC_ERR_MEMORY, "%s: out of memory", fn);
-    fc_status st = fc_rule_expr_parse(rule, allow_short, e);
-    size_t rows = (size_t)indptr[n_series];
-    double *pos = st == FC_OK ? malloc((rows + 1) * sizeof *pos) : NULL;
-    if (st == FC_OK && !pos) st = fc_error(FC_ERR_MEMORY, "%s: out of memory", fn);
-    if (st == FC_OK) st = rule_positions(e, allow_short, n_series, indptr, cols, pos);
-    free(e);
+    fcast_signal *s = fc_api_signal_new(fn, FC_SIG_RULE);
+    if (!s) return FC_ERR_MEMORY;
+    s->allow_short = allow_short != 0;
+    s->n_rows = (size_t)indptr[n_series];
+    s->expr = malloc(sizeof *s->expr);
+    s->grid = malloc(sizeof *s->grid);
+    fc_status st = s->expr && s->grid ? rule_grid(s, allow_short, rule) : fc_error(FC_ERR_MEMORY, "%s: out of memory", fn);
+    if (st == FC_OK) st = rule_arrays(s, n_series, indptr, cols);
     if (st != FC_OK) {
-        free(pos);
+        fcast_signal_free(s);
         return st;
     }
-    return positions_signal(fn, pos, rows, out);
+    *out = s;
+    return FC_OK;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/error.h"
+#include "quant/param_range.h"
 
 typedef struct {
     const char *text, *p;
@@ -23,12 +24,21 @@ static void skip_space(parser *ps) {
     while (isspace((unsigned char)*ps->p)) ps->p++;
 }
 
-/* The word at p ([A-Za-z0-9_:.+-]), its length. */
+/* The word at p ([A-Za-z0-9_:.+-], and anything but ',' and ')' inside
+ * braces), its length. */
 static size_t word_len(const char *p) {
     size_t n = 0;
-    while (isalnum((unsigned char)p[n]) || p[n] == '_' || p[n] == ':' || p[n] == '.' ||
-           ((p[n] == '-' || p[n] == '+') && (n == 0 || p[n - 1] == 'e' || p[n - 1] == 'E')))
-        n++;
+    int depth = 0;
+    for (;; n++) {
+        char c = p[n];
+        if (c == '{') depth++;
+        else if (c == '}' && depth > 0) depth--;
+        else if (depth > 0 && c && c != ',' && c != ')' && !isspace((unsigned char)c)) continue;
+        else if (!(isalnum((unsigned char)c) || c == '_' || c == ':' || c == '.' ||
+                   ((c == '-' || c == '+') && (n == 0 || p[n - 1] == 'e' || p[n - 1] == 'E' || p[n - 1] == '{' ||
+                                               p[n - 1] == ':'))))
+            break;
+    }
     return n;
 }
 
@@ -56,7 +66,7 @@ static fc_status new_node(parser *ps, fc_rx_op op, int a, int b, int *out) {
 }
 
 static int same_operand(const fc_rx_operand *x, const fc_rx_operand *y) {
-    if (x->is_number != y->is_number) return 0;
+    if (x->is_number != y->is_number || x->is_constant || y->is_constant) return 0;   /* each range its own */
     return x->is_number ? x->number == y->number : !strcmp(x->spec, y->spec) && !strcmp(x->output, y->output);
 }
 
@@ -70,7 +80,10 @@ static fc_status operand(parser *ps, int *out) {
     char word[FC_RX_SPEC_CAP];
     memcpy(word, ps->p, n);
     word[n] = '\0';
-    if (isdigit((unsigned char)word[0]) || word[0] == '-' || word[0] == '+' || word[0] == '.') {
+    if (word[0] == '{') {   /* a number range: a constant per combination */
+        o.is_constant = 1;
+        snprintf(o.spec, sizeof o.spec, "%s", word);
+    } else if (isdigit((unsigned char)word[0]) || word[0] == '-' || word[0] == '+' || word[0] == '.') {
         char *end;
         o.is_number = 1;
         o.number = strtod(word, &end);
@@ -236,4 +249,88 @@ void fc_rule_expr_positions(const fc_rule_expr *e, const double *const *operands
         }
         positions[t] = pos;
     }
+}
+
+/* ------------------------------------------------------------ grids */
+
+/* The groups of operand k, appended to g. */
+static fc_status operand_groups(const fc_rule_expr *e, size_t k, fc_rx_grid *g) {
+    const char *spec = e->operands[k].spec;
+    g->n_instances[k] = 1;
+    for (const char *p = strchr(spec, '{'); p; p = strchr(p + 1, '{')) {
+        const char *end = strchr(p, '}');
+        if (!end) return fc_error(FC_ERR_INVALID, "--rule: operand '%s': a '{' without its '}'", spec);
+        if (g->n_params == FC_RX_MAX_PARAMS)
+            return fc_error(FC_ERR_INVALID, "--rule: more than %d {...} ranges", FC_RX_MAX_PARAMS);
+        char text[FC_RX_SPEC_CAP], flag[16];
+        snprintf(text, sizeof text, "%.*s", (int)(end - p - 1), p + 1);
+        snprintf(flag, sizeof flag, "--rule: p%zu", g->n_params + 1);
+        fc_range r;
+        FC_TRY(fc_range_parse(flag, text, 0, &r));
+        size_t i = g->n_params++;
+        g->start[i] = r.start;
+        g->step[i] = r.step;
+        g->count[i] = r.count;
+        g->operand_of[i] = (int)k;
+        g->n_instances[k] *= r.count;
+    }
+    return FC_OK;
+}
+
+#define GRID_MAX_COMBINATIONS 10000000.0
+
+fc_status fc_rule_expr_grid(const fc_rule_expr *e, fc_rx_grid *g) {
+    memset(g, 0, sizeof *g);
+    for (size_t k = 0; k < e->n_operands; k++) FC_TRY(operand_groups(e, k, g));
+    double combos = 1;
+    for (size_t i = 0; i < g->n_params; i++) combos *= (double)g->count[i];
+    if (combos > GRID_MAX_COMBINATIONS)
+        return fc_error(FC_ERR_INVALID, "--rule: the ranges make %.0f combinations (at most %.0f)", combos,
+                        GRID_MAX_COMBINATIONS);
+    g->n_combos = (size_t)combos;
+    return FC_OK;
+}
+
+/* Index of parameter p in combination c: the last parameter varies fastest. */
+static size_t param_index(const fc_rx_grid *g, size_t p, size_t c) {
+    for (size_t i = g->n_params; i-- > p + 1;) c /= g->count[i];
+    return c % g->count[p];
+}
+
+double fc_rule_expr_param(const fc_rx_grid *g, size_t p, size_t c) {
+    return g->start[p] + (double)param_index(g, p, c) * g->step[p];
+}
+
+size_t fc_rule_expr_instance(const fc_rx_grid *g, size_t k, size_t c) {
+    size_t inst = 0;
+    for (size_t p = 0; p < g->n_params; p++)
+        if (g->operand_of[p] == (int)k) inst = inst * g->count[p] + param_index(g, p, c);
+    return inst;
+}
+
+void fc_rule_expr_instance_text(const fc_rule_expr *e, const fc_rx_grid *g, size_t k, size_t inst, char *buf,
+                                size_t cap) {
+    size_t idx[FC_RX_MAX_PARAMS] = {0}, rest = inst;
+    for (size_t p = g->n_params; p-- > 0;)   /* inst's digits, the operand's last group fastest */
+        if (g->operand_of[p] == (int)k) {
+            idx[p] = rest % g->count[p];
+            rest /= g->count[p];
+        }
+    const char *s = e->operands[k].spec;
+    size_t used = 0, p = 0;
+    while (*s && used + 1 < cap) {
+        if (*s != '{') {
+            buf[used++] = *s++;
+            continue;
+        }
+        while (p < g->n_params && g->operand_of[p] != (int)k) p++;
+        used += (size_t)snprintf(buf + used, cap - used, "%.17g", g->start[p] + (double)idx[p] * g->step[p]);
+        if (used >= cap) {
+            used = cap - 1;
+            break;
+        }
+        p++;
+        s = strchr(s, '}') + 1;
+    }
+    buf[used < cap ? used : cap - 1] = '\0';
 }

@@ -22,6 +22,14 @@
  * reverse (events, for clauses). A test on a NaN (an indicator's
  * lookback) is false.
  *
+ * Grids: a parameter of an indicator, or a number operand, may be a range
+ * in braces, {start:stop:step} (inclusive), {start:stop} or {v}:
+ * cross(sma:{5:50:5}, sma:{20:200:10}), above(rsi:14, {60:80:10}). Each
+ * group is a grid parameter, named p1, p2, ... in the order of the text;
+ * the rule's combinations are their product (the last varying fastest),
+ * and each distinct indicator is computed once per value of its own
+ * groups, not once per combination.
+ *
  * Positions: a plain expr is long while true, else short (allow_short)
  * or flat, and flat while any of its operands is NaN. Clauses hold a
  * position: at each bar exit (when true) goes flat; else long goes long
@@ -45,7 +53,8 @@ typedef struct {
 } fc_rx_node;
 
 typedef struct {
-    int is_number;
+    int is_number;       /* a fixed number */
+    int is_constant;     /* a number range in braces: a constant per combination */
     double number;
     char spec[FC_RX_SPEC_CAP];     /* "sma:10", "close" */
     char output[FC_RX_SPEC_CAP];   /* "" for the first output */
@@ -61,6 +70,29 @@ typedef struct {
     int plain;        /* 1: one expr, root[FC_RX_LONG] */
     int root[3];      /* clauses' nodes, -1 when absent */
 } fc_rule_expr;
+
+#define FC_RX_MAX_PARAMS 8
+
+/* The grid of a rule's {...} groups. */
+typedef struct {
+    size_t n_params;
+    double start[FC_RX_MAX_PARAMS], step[FC_RX_MAX_PARAMS];
+    size_t count[FC_RX_MAX_PARAMS];
+    int operand_of[FC_RX_MAX_PARAMS];          /* the operand each group is in */
+    size_t n_instances[FC_RX_MAX_OPERANDS];    /* values of an operand: the product of its groups' counts */
+    size_t n_combos;
+} fc_rx_grid;
+
+/* The grid of e (1 combination without groups). Messages name --rule. */
+fc_status fc_rule_expr_grid(const fc_rule_expr *e, fc_rx_grid *g);
+/* Grid parameter p's value in combination c. */
+double fc_rule_expr_param(const fc_rx_grid *g, size_t p, size_t c);
+/* Which value (0 .. n_instances[k]) of operand k combination c takes. */
+size_t fc_rule_expr_instance(const fc_rx_grid *g, size_t k, size_t c);
+/* Operand k's text at its value `inst`: the spec with each group replaced
+ * by its value ("sma:15"), or a constant's number ("70"). */
+void fc_rule_expr_instance_text(const fc_rule_expr *e, const fc_rx_grid *g, size_t k, size_t inst, char *buf,
+                                size_t cap);
 
 /* Whether text is a rule expression rather than a built-in rule's name
  * (it holds a '('). */

@@ -36,6 +36,18 @@ fc_status fc_bt_forecast_signal(const void *ctx, size_t combo, size_t series, co
     return FC_OK;
 }
 
+fc_status fc_bt_expr_signal(const void *ctx, size_t combo, size_t series, const double *close, size_t n,
+                            double *scratch, double *signal) {
+    (void)close, (void)scratch;
+    const fc_bt_expr_source *s = ctx;
+    const double *ops[FC_RX_MAX_OPERANDS] = {0};
+    for (size_t k = 0; k < s->expr->n_operands; k++)
+        if (!s->expr->operands[k].is_number)
+            ops[k] = s->values[series][s->base[k] + fc_rule_expr_instance(s->grid, k, combo)];
+    fc_rule_expr_positions(s->expr, ops, n, s->allow_short, signal);
+    return FC_OK;
+}
+
 static fc_status check_close(const double *close, size_t n, const char *id) {
     if (n < 1) return fc_error(FC_ERR_INVALID, "series %s: a backtest needs at least 1 price", id);
     for (size_t t = 0; t < n; t++)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include "fcast/status.h"
 #include "quant/backtest.h"
+#include "quant/backtest_rule_expr.h"
 #include "quant/backtest_sim.h"
 
 /* Writes the signal of combination `combo` on series `series` (n closes)
@@ -49,6 +50,19 @@ typedef struct {
 } fc_bt_forecast_source;
 fc_status fc_bt_forecast_signal(const void *ctx, size_t combo, size_t series, const double *close, size_t n,
                                 double *scratch, double *signal);
+
+/* A rule as text (backtest_rule_expr.h) over its grid: each operand's
+ * values precomputed per instance, values[series][base[k] + instance]
+ * (the series' bars); number operands need none. */
+typedef struct {
+    const fc_rule_expr *expr;
+    const fc_rx_grid *grid;
+    const double *const *const *values;  /* (n_series) -> (instances of all operands) -> bars */
+    const size_t *base;                  /* (n_operands) first instance of each operand */
+    int allow_short;
+} fc_bt_expr_source;
+fc_status fc_bt_expr_signal(const void *ctx, size_t combo, size_t series, const double *close, size_t n,
+                            double *scratch, double *signal);
 
 /* The metrics of every combination on every series: out is (n_combos,
  * n_series) row-major; closes checked (> 0, finite, n >= 1), ids (may be
