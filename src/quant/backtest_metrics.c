@@ -13,52 +13,65 @@
  *   Calmar = annual / |max drawdown| (NaN without a drawdown);
  *   drawdown duration = the longest run of bars with W below its running
  *     peak (vectorbt's Drawdowns duration on the same wealth).
- * Needs n >= 1; volatility, Sharpe and Sortino need n >= 2 (else NaN). */
+ * Needs n >= 1; volatility, Sharpe and Sortino need n >= 2 (else NaN).
+ * The mean and the two-pass standard deviation are risk.h's (fc_mean,
+ * fc_std_ddof1) fused with the other sums; its Sharpe and Sortino hold
+ * 252 periods a year, these take ppy. */
 #include <math.h>
 #include "quant/backtest_sim.h"
-#include "quant/risk.h"
 
-static void drawdown_stats(const double *r, size_t n, fc_bt_stats *out) {
-    double w = 1.0, peak = -INFINITY, worst = 0.0;
-    size_t run = 0, longest = 0;
+/* One pass for what needs one: the growth, the sum, the downside squares
+ * and the drawdown. A bar's drawdown w / peak - 1 is divided out only when
+ * it may be a new worst (w below peak (1 + worst), loosened by 1e-12 so
+ * that rounding cannot skip the bar that is): one division per new low,
+ * not per bar. */
+typedef struct {
+    double growth, sum, down_sq, worst;
+    size_t longest;
+} one_pass;
+
+static one_pass scan(const double *r, size_t n) {
+    one_pass o = {1.0, 0.0, 0.0, 0.0, 0};
+    double peak = -INFINITY;
+    size_t run = 0;
     for (size_t t = 0; t < n; t++) {
-        w *= 1.0 + r[t];
-        if (w >= peak) {
-            peak = w;
+        o.growth *= 1.0 + r[t];
+        o.sum += r[t];
+        if (r[t] < 0.0) o.down_sq += r[t] * r[t];
+        if (o.growth >= peak) {
+            peak = o.growth;
             run = 0;
-        } else {
-            run++;
-            if (run > longest) longest = run;
+            continue;
         }
-        double dd = w / peak - 1.0;
-        if (dd < worst) worst = dd;
+        if (++run > o.longest) o.longest = run;
+        if (o.growth < peak * (1.0 + o.worst) * (1.0 + 1e-12)) {
+            double dd = o.growth / peak - 1.0;
+            if (dd < o.worst) o.worst = dd;
+        }
     }
-    out->max_drawdown = worst;
-    out->max_drawdown_bars = longest;
+    return o;
 }
 
-static double sortino(const double *r, size_t n, double ppy) {
-    double down = 0.0;
-    for (size_t t = 0; t < n; t++)
-        if (r[t] < 0.0) down += r[t] * r[t];
-    double risk = sqrt(down / (double)n) * sqrt(ppy);
-    if (risk == 0.0) return INFINITY;
-    return fc_mean(r, n) * ppy / risk;
+/* The ddof-1 standard deviation about a known mean (the second pass). */
+static double std_about(const double *r, size_t n, double mean) {
+    double s = 0.0;
+    for (size_t t = 0; t < n; t++) s += (r[t] - mean) * (r[t] - mean);
+    return sqrt(s / (double)(n - 1));
 }
 
 void fc_bt_stats_from_returns(const double *r, size_t n, double ppy, fc_bt_stats *out) {
-    double growth = 1.0;
-    for (size_t t = 0; t < n; t++) growth *= 1.0 + r[t];
-    out->total_return = growth - 1.0;
-    out->annual_return = n ? pow(growth, ppy / (double)n) - 1.0 : NAN;
-    drawdown_stats(r, n, out);
-    out->calmar = out->max_drawdown == 0.0 ? NAN : out->annual_return / fabs(out->max_drawdown);
+    const one_pass o = scan(r, n);
+    out->total_return = o.growth - 1.0;
+    out->annual_return = n ? pow(o.growth, ppy / (double)n) - 1.0 : NAN;
+    out->max_drawdown = o.worst;
+    out->max_drawdown_bars = o.longest;
+    out->calmar = o.worst == 0.0 ? NAN : out->annual_return / fabs(o.worst);
     if (n < 2) {
         out->annual_volatility = out->sharpe = out->sortino = NAN;
         return;
     }
-    double sd = fc_std_ddof1(r, n);
+    const double mean = o.sum / (double)n, sd = std_about(r, n, mean), risk = sqrt(o.down_sq / (double)n) * sqrt(ppy);
     out->annual_volatility = sd * sqrt(ppy);
-    out->sharpe = sd == 0.0 ? NAN : fc_mean(r, n) / sd * sqrt(ppy);
-    out->sortino = sortino(r, n, ppy);
+    out->sharpe = sd == 0.0 ? NAN : mean / sd * sqrt(ppy);
+    out->sortino = risk == 0.0 ? INFINITY : mean * ppy / risk;
 }

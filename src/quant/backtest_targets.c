@@ -4,7 +4,6 @@
  * fills at the close that crossed it, not at the stop level. */
 #include <math.h>
 #include "quant/backtest_sim.h"
-#include "quant/risk.h"
 
 static int sign_of(double x) { return (x > 0.0) - (x < 0.0); }
 
