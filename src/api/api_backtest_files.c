@@ -3,6 +3,7 @@
  * turned into positions by thresholds on their forecast return. Both are
  * aligned on the price table's rows (api_backtest_csv.h). */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,20 +117,24 @@ static int by_series_cutoff_ds(const void *a, const void *b) {
 
 /* predict output: the cutoff of a series is its last price row before its first forecast ds. */
 static fc_status predict_cutoffs(const char *path, fc_bt_csv *f, const prices *p) {
-    for (size_t i = 0; i < f->n_rows; i++) {
+    const size_t S = fcast_table_n_series(p->t);
+    int64_t *first = malloc((S + 1) * sizeof *first);
+    if (!first) return fc_error(FC_ERR_MEMORY, FORECAST_FLAG ": out of memory");
+    for (size_t s = 0; s < S; s++) first[s] = INT64_MAX;
+    for (size_t i = 0; i < f->n_rows; i++)
+        if (f->rows[i].ds < first[f->rows[i].series]) first[f->rows[i].series] = f->rows[i].ds;
+    fc_status st = FC_OK;
+    for (size_t i = 0; st == FC_OK && i < f->n_rows; i++) {
         fc_bt_csv_row *r = &f->rows[i];
-        size_t lo = (size_t)p->indptr[r->series], hi = (size_t)p->indptr[r->series + 1];
-        int64_t first = r->ds;
-        for (size_t j = 0; j < f->n_rows; j++)
-            if (f->rows[j].series == r->series && f->rows[j].ds < first) first = f->rows[j].ds;
-        size_t k = hi;
-        while (k > lo && p->ds[k - 1] >= first) k--;
+        size_t lo = (size_t)p->indptr[r->series], k = (size_t)p->indptr[r->series + 1];
+        while (k > lo && p->ds[k - 1] >= first[r->series]) k--;
         if (k == lo)
-            return fc_error(FC_ERR_INVALID, FORECAST_FLAG " %s, line %zu: series %s has no price before its first "
-                            "forecast (the forecast's origin)", path, r->line, fcast_table_id(p->t, r->series));
-        r->cutoff = p->ds[k - 1];
+            st = fc_error(FC_ERR_INVALID, FORECAST_FLAG " %s, line %zu: series %s has no price before its first "
+                          "forecast (the forecast's origin)", path, r->line, fcast_table_id(p->t, r->series));
+        else r->cutoff = p->ds[k - 1];
     }
-    return FC_OK;
+    free(first);
+    return st;
 }
 
 /* The forecast return of each window, placed at its cutoff's price row. */
