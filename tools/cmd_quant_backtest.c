@@ -228,7 +228,7 @@ int cmd_quant_backtest(int argc, char **argv, int first) {
         {"lower", ARG_STR, &a.ranges[F_LOWER], "A:B:S", "rsi: buy below this RSI (30)", 0, 0},
         {"upper", ARG_STR, &a.ranges[F_UPPER], "A:B:S", "rsi: sell (or short) above this RSI (70)", 0, 0},
         {"k", ARG_STR, &a.ranges[F_K], "A:B:S", "bbands: band width in standard deviations (2)", 0, 0},
-        {"cost-bps", ARG_DOUBLE, &a.cost_bps, "BPS", "cost per unit of turnover, basis points (0)", 0, 0},
+        {"cost-bps", ARG_DOUBLE, &a.cost_bps, "BPS", "fees, basis points of the traded value (0)", 0, 0},
         {"short", ARG_FLAG, &a.allow_short, NULL, "long-short instead of long-only", 0, 0},
         {"portfolio", ARG_FLAG, &a.portfolio, NULL, "the portfolio engine for a built-in rule too (any flag below "
          "implies it)", 0, 0},

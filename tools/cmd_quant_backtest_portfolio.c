@@ -53,6 +53,8 @@ static int check_flag_sets(const backtest_args *a, const arg_spec *specs) {
         if (seen(specs, RANGES[i]))
             return cli_refuse(COMMAND, CLI_EXIT_USAGE, "--%s is a parameter of the built-in rules (sma-cross, rsi, "
                               "bbands) only", RANGES[i]);
+    if (a->json && a->out && !strcmp(a->out, "-"))
+        return cli_refuse(COMMAND, CLI_EXIT_USAGE, "--json and --out - both write standard output: give one");
     if (a->forecast && a->short_below && !a->allow_short)
         return cli_refuse(COMMAND, CLI_EXIT_USAGE, "--short-below needs --short (long-short)");
     return 0;
