@@ -10,7 +10,9 @@
  *   run by the same engine; clauses and events computed by hand; parse
  *   errors naming the character;
  * - stops: a stop-loss and a take-profit computed by hand, flat until the
- *   signal changes. */
+ *   signal changes;
+ * - the account by hand: fees that cap a buy at the cash, slippage, a
+ *   fixed cost, a short. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -306,6 +308,58 @@ static void test_stops_by_hand(void) {
     fcast_signal_free(s);
 }
 
+/* The account by hand (kernels/quant_backtest_account.h): capital 1000 at a close of 100. */
+static fcast_backtest_stats one_run(const double *close, const double *pos, size_t n, const fcast_backtest_config *c,
+                                    fcast_backtest_trade **tr, size_t *n_tr) {
+    const int64_t indptr[2] = {0, (int64_t)n};
+    fcast_signal *s = NULL;
+    fcast_backtest_stats m = {0};
+    CHECK(fcast_signal_from_positions(n, pos, &s) == FC_OK);
+    CHECK(fcast_backtest_signal(s, c, 1, indptr, close, NULL, &m) == FC_OK);
+    if (tr) CHECK(fcast_backtest_trades(s, 0, c, 1, indptr, close, tr, n_tr) == FC_OK);
+    fcast_signal_free(s);
+    return m;
+}
+
+static void test_account_by_hand(void) {
+    const double close[2] = {100, 110}, down[2] = {100, 90}, longs[2] = {1, 1}, half[2] = {0.5, 0.5}, shorts[2] = {-1, -1};
+    fcast_backtest_config c;
+    fcast_backtest_config_init(&c);
+    c.capital = 1000;
+    /* 1% fees: 10 shares and their fee cost 1010 > 1000, so 1000 / 1.01 buys 9.90099 shares, the fee the rest */
+    c.cost_bps = 100;
+    fcast_backtest_trade *tr = NULL;
+    size_t n = 0;
+    fcast_backtest_stats m = one_run(close, longs, 2, &c, &tr, &n);
+    const double shares = 1000 / 1.01 / 100;
+    CHECK_CLOSE(m.end_equity, shares * 110, 1e-9, 0);
+    CHECK_CLOSE(m.total_return, shares * 110 / 1000 - 1, 1e-12, 0);
+    CHECK(n == 1 && !strcmp(tr[0].exit_reason, "open"));
+    if (n == 1) {
+        CHECK_CLOSE(tr[0].size, shares, 1e-12, 0);
+        CHECK_CLOSE(tr[0].pnl, shares * 10 - 1000 * (1 - 1 / 1.01), 1e-9, 0);   /* the entry fee in the PnL */
+        CHECK_CLOSE(tr[0].ret, 0.09, 1e-12, 0);                                   /* 10% less the 1% fee */
+    }
+    fcast_backtest_trades_free(tr);
+    CHECK(m.trades == 1 && m.closed_trades == 0 && isnan(m.hit_rate));
+    /* 1% slippage, no fees: the fill at 101, so 1000 / 101 shares */
+    c.cost_bps = 0;
+    c.slippage_bps = 100;
+    m = one_run(close, longs, 2, &c, NULL, NULL);
+    CHECK_CLOSE(m.end_equity, 1000.0 / 101 * 110, 1e-9, 0);
+    /* a fixed cost of 10 on half the equity: 5 shares, 490 cash */
+    c.slippage_bps = 0;
+    c.fixed_cost = 10;
+    m = one_run(close, half, 2, &c, NULL, NULL);
+    CHECK_CLOSE(m.end_equity, 490 + 5 * 110, 1e-9, 0);
+    CHECK_CLOSE(m.turnover, 500.0 / 1000, 1e-12, 0);
+    /* a short of 1: 10 shares sold, 2000 cash; at 90 the equity is 2000 - 900 */
+    c.fixed_cost = 0;
+    m = one_run(down, shorts, 2, &c, NULL, NULL);
+    CHECK_CLOSE(m.end_equity, 1100, 1e-9, 0);
+    CHECK_CLOSE(m.total_return, 0.1, 1e-12, 0);
+}
+
 int main(void) {
     if (!mkdtemp(dir)) return 1;
     test_forecast_walk_forward();
@@ -314,6 +368,7 @@ int main(void) {
     test_rule_text_equals_builtin();
     test_rule_clauses_by_hand();
     test_stops_by_hand();
+    test_account_by_hand();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd)) fprintf(stderr, "could not remove %s\n", dir);
