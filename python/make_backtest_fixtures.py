@@ -13,8 +13,8 @@ fcast's conventions, and the vectorbt call that computes the same thing:
         Portfolio.from_orders(close, size=where(changed, w, nan),
             size_type='targetpercent', direction='both', fees=bps/1e4,
             fixed_fees=F, slippage=s/1e4, init_cash=capital, freq='1D')
-  - metrics with 252 bars a year: vectorbt's returns accessor with
-    freq='1D', year_freq='252D' on Portfolio.returns();
+  - metrics with 252 bars a year (one case 365): vectorbt's returns
+    accessor with freq='1D', year_freq='252D' ('365D') on Portfolio.returns();
   - the drawdown duration is Portfolio.drawdowns.duration.max(); trades are
     Portfolio.positions (one per position, open or closed, fees in the
     PnL), hit rate the share of closed ones with pnl > 0;
@@ -40,7 +40,7 @@ OUT = ROOT / "tests" / "fixtures" / "quant"
 PPY = 252
 
 BASE = dict(cost_bps=0.0, slippage_bps=0.0, fixed_cost=0.0, capital=100000.0, size_fraction=1.0, vol_target=0.0,
-            vol_window=20, max_leverage=1.0, stop_loss=0.0, take_profit=0.0)
+            vol_window=20, max_leverage=1.0, stop_loss=0.0, take_profit=0.0, periods_per_year=PPY)
 CASES = {
     "sma_long": dict(signal="sma", short=False),
     "sma_long_costs": dict(signal="sma", short=False, cost_bps=10.0, slippage_bps=5.0, fixed_cost=1.0),
@@ -51,6 +51,7 @@ CASES = {
                              size_fraction=0.8),
     "random_vol_target": dict(signal="random", short=True, cost_bps=5.0, vol_target=0.15, vol_window=20,
                               max_leverage=2.0),
+    "sma_long_costs_365": dict(signal="sma", short=False, cost_bps=10.0, slippage_bps=5.0, periods_per_year=365),
 }
 
 
@@ -87,7 +88,7 @@ def vol_scale(close, cfg):
     w = cfg["vol_window"]
     r = close[1:] / close[:-1] - 1.0
     vol = np.full(len(close), np.nan)
-    vol[w:] = np.lib.stride_tricks.sliding_window_view(r, w).std(axis=1, ddof=1) * np.sqrt(PPY)
+    vol[w:] = np.lib.stride_tricks.sliding_window_view(r, w).std(axis=1, ddof=1) * np.sqrt(cfg["periods_per_year"])
     with np.errstate(divide="ignore"):
         scale = np.minimum(cfg["max_leverage"], cfg["vol_target"] / vol)
     scale[vol == 0] = cfg["max_leverage"]
@@ -131,9 +132,9 @@ def portfolio(close, w, cfg):
         fixed_fees=cfg["fixed_cost"], slippage=cfg["slippage_bps"] / 1e4, init_cash=cfg["capital"], freq="1D")
 
 
-def metrics(pf, close):
+def metrics(pf, close, ppy):
     rets = pf.returns()
-    acc = rets.vbt.returns(freq="1D", year_freq=f"{PPY}D")
+    acc = rets.vbt.returns(freq="1D", year_freq=f"{ppy:g}D")
     pos = pf.positions.values
     closed = pos[pos["status"] == 1]
     orders = pf.orders.values
@@ -167,7 +168,7 @@ def main():
                 s = random_signal(len(close), rng, spec["signal"] == "fractional")
             signals += rle(name, uid, s)
             pf = portfolio(close, targets(close, s, cfg), cfg)
-            rows.append(dict(case=name, unique_id=uid, **metrics(pf, close)))
+            rows.append(dict(case=name, unique_id=uid, **metrics(pf, close, cfg["periods_per_year"])))
             for p in pf.positions.values:
                 trades.append(dict(case=name, unique_id=uid, entry_bar=p["entry_idx"], exit_bar=p["exit_idx"],
                                    direction=1 if p["direction"] == 0 else -1, size=p["size"],

@@ -2,7 +2,7 @@
  * tests/fixtures/quant/backtest_*.csv): for 7 cases (an SMA cross long-only,
  * with fees, slippage and fixed costs, with stops; random -1/0/1 signals
  * with and without costs; random fractional positions; volatility
- * targeting) on DAX, FTSE (data/eu_stock_markets.csv) and GOOG
+ * targeting; 365 bars a year against year_freq '365D') on DAX, FTSE (data/eu_stock_markets.csv) and GOOG
  * (data/goog_daily_ohlcv.csv): every metric, every trade (positions, fees
  * in the PnL) and one full equity curve.
  *
@@ -82,7 +82,7 @@ static size_t load_cases(test_case *cases, size_t cap) {
     size_t n = 0;
     fgets(line, sizeof line, in);
     while (n < cap && fgets(line, sizeof line, in)) {
-        CHECK(split(line, f, 16) == 11);
+        CHECK(split(line, f, 16) == 12);
         test_case *k = &cases[n++];
         snprintf(k->name, sizeof k->name, "%.31s", f[0]);
         k->c = fc_bt_config_default();
@@ -96,6 +96,7 @@ static size_t load_cases(test_case *cases, size_t cap) {
         k->c.max_leverage = strtod(f[8], NULL);
         k->c.stop_loss = strtod(f[9], NULL);
         k->c.take_profit = strtod(f[10], NULL);
+        k->c.periods_per_year = strtod(f[11], NULL);
     }
     fclose(in);
     return n;
@@ -223,7 +224,7 @@ int main(void) {
     CHECK(len_of[0] == 1860 && len_of[1] == 1860 && len_of[2] == 2148);
     test_case cases[16];
     size_t n_cases = load_cases(cases, 16), rows = 0;
-    CHECK(n_cases == 7);
+    CHECK(n_cases == 8);
     char line[1024], *f[16] = {0};
     FILE *in = fopen(FIX "backtest_metrics.csv", "r");
     CHECK(in != NULL);
@@ -239,7 +240,7 @@ int main(void) {
             }
     }
     fclose(in);
-    CHECK(rows == 21);
+    CHECK(rows == 24);
     printf("%d checks, %d failures\n", check_count, check_failures);
     return check_failures != 0;
 }

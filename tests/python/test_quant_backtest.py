@@ -49,7 +49,8 @@ def test_every_case_equals_vectorbt(fixtures):
             r = quant.backtest(close, signal(runs, case.case, uid, len(close)), cost_bps=case.cost_bps,
                                slippage_bps=case.slippage_bps, fixed_cost=case.fixed_cost, capital=case.capital,
                                size=case.size_fraction, vol_target=case.vol_target, vol_window=case.vol_window,
-                               max_leverage=case.max_leverage, stop_loss=case.stop_loss, take_profit=case.take_profit)
+                               max_leverage=case.max_leverage, stop_loss=case.stop_loss, take_profit=case.take_profit,
+                               periods_per_year=case.periods_per_year)
             want = metrics[(metrics.case == case.case) & (metrics.unique_id == uid)].iloc[0]
             got = r.metrics.iloc[0]
             for col in ("total_return", "annual_return", "annual_volatility", "sharpe", "sortino", "calmar",
@@ -65,7 +66,7 @@ def test_every_case_equals_vectorbt(fixtures):
             np.testing.assert_allclose(r.trades["return"].to_numpy(), t.ret.to_numpy(), rtol=RTOL, atol=ATOL)
             assert (r.trades.exit_reason == "open").sum() == t.open.sum()
             checked += 1
-    assert checked == 21
+    assert checked == 24
 
 
 def test_rule_equals_its_positions_and_labels_kept():
