@@ -114,7 +114,8 @@ int main(int argc, char **argv) {
     }
     for (size_t i = 0; i < a.fast; i++)
         for (size_t j = 0; j < a.slow; j++)
-            combos[i * a.slow + j] = (fc_rule_params){.rule = FC_RULE_SMA_CROSS, .p = {(double)(i + 1), (double)(110 + j)}};
+            combos[i * a.slow + j] =
+                (fc_rule_params){.rule = FC_RULE_SMA_CROSS, .p = {(double)(i + 1), (double)(110 + j)}};
     fc_bt_config c = fc_bt_config_default();
     c.cost_bps = 5;
     c.capital = 100000;

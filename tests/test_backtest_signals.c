@@ -97,7 +97,8 @@ static void test_forecast_walk_forward(void) {
             double f = (1 + growth(s, c, 2)) * price(s, c, 1, N) / price(s, c, 1, N) - 1;   /* step h = 2 */
             int want = f > 0 ? 1 : -1;
             /* the sign of the forecast's; the size drifts between orders (shares are held) */
-            CHECK_MSG(pos * want > 0.5 && pos * want < 2, "series %d day %d: exposure %g, expected %d", s, t, pos, want);
+            CHECK_MSG(pos * want > 0.5 && pos * want < 2, "series %d day %d: exposure %g, expected %d", s, t, pos,
+                      want);
         }
     /* no look-ahead: perturb prices and forecasts after day 64: nothing up to 64 moves */
     write_prices("p2.csv", 1.37, 64);
@@ -203,7 +204,8 @@ static void test_rule_text_equals_builtin(void) {
     fcast_backtest_stats x[2], y[2];
     CHECK(fcast_backtest_signal(text, &c, 2, fcast_table_indptr(t), fcast_table_values(t), NULL, x) == FC_OK);
     CHECK(fcast_backtest_signal(builtin, &c, 2, fcast_table_indptr(t), fcast_table_values(t), NULL, y) == FC_OK);
-    for (int s = 0; s < 2; s++) CHECK(x[s].end_equity == y[s].end_equity && x[s].trades == y[s].trades && x[s].trades > 3);
+    for (int s = 0; s < 2; s++)
+        CHECK(x[s].end_equity == y[s].end_equity && x[s].trades == y[s].trades && x[s].trades > 3);
     fcast_signal_free(text);
     text = NULL;
     /* a grid in the text: cross(sma:{2:4}, sma:{5:7}) cell by cell the built-in grid fast 2:4 x slow 5:7 */
@@ -322,7 +324,8 @@ static fcast_backtest_stats one_run(const double *close, const double *pos, size
 }
 
 static void test_account_by_hand(void) {
-    const double close[2] = {100, 110}, down[2] = {100, 90}, longs[2] = {1, 1}, half[2] = {0.5, 0.5}, shorts[2] = {-1, -1};
+    const double close[2] = {100, 110}, down[2] = {100, 90};
+    const double longs[2] = {1, 1}, half[2] = {0.5, 0.5}, shorts[2] = {-1, -1};
     fcast_backtest_config c;
     fcast_backtest_config_init(&c);
     c.capital = 1000;

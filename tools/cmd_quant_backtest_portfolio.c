@@ -186,7 +186,8 @@ static fc_status write_results(FILE *f, void *ctx) {
             const fcast_backtest_stats *m = &v->out[c * v->S + s];
             fcast_csv_write_field(f, fcast_table_id(v->t, s));
             fprintf(f, ",%s,%zu", v->source, c + 1);
-            for (size_t i = 0; i < fcast_signal_n_params(v->s); i++) fprintf(f, ",%.17g", fcast_signal_params(v->s, c)[i]);
+            for (size_t i = 0; i < fcast_signal_n_params(v->s); i++)
+                fprintf(f, ",%.17g", fcast_signal_params(v->s, c)[i]);
             fprintf(f, ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%zu,%.17g,%.17g,%zu,%zu,%.17g\n", m->total_return,
                     m->annual_return, m->annual_volatility, m->sharpe, m->sortino, m->calmar, m->max_drawdown,
                     m->max_drawdown_bars, m->turnover, m->hit_rate, m->trades, m->closed_trades, m->end_equity);

@@ -72,7 +72,8 @@ static fc_status place_signals(const char *path, const fc_bt_csv *f, const price
 
 fc_status fcast_signal_read_csv(const char *path, const char *column, const fcast_table *t, fcast_signal **out) {
     static const char fn[] = "fcast_signal_read_csv";
-    if (!path || !t || !out) return fc_error(FC_ERR_INVALID, "%s: %s is NULL", fn, !path ? "path" : !t ? "prices" : "out");
+    if (!path || !t || !out)
+        return fc_error(FC_ERR_INVALID, "%s: %s is NULL", fn, !path ? "path" : !t ? "prices" : "out");
     *out = NULL;
     const char *names[1] = {column ? column : "position"};
     fc_bt_csv f;

@@ -67,7 +67,8 @@ static fc_status kept_alloc(const char *fn, const size_t *off, kept *k) {
         k->origin[s] = malloc(n * sizeof(size_t));
         if (!k->close[s] || !k->origin[s]) return fc_error(FC_ERR_MEMORY, "%s: out of memory", fn);
         for (size_t a = 0; a < A; a++)
-            if (!(k->arrays[s * A + a] = malloc(n * sizeof(double)))) return fc_error(FC_ERR_MEMORY, "%s: out of memory", fn);
+            if (!(k->arrays[s * A + a] = malloc(n * sizeof(double))))
+                return fc_error(FC_ERR_MEMORY, "%s: out of memory", fn);
         k->views[s] = (const double *const *)&k->by_series[s * A];
     }
     return FC_OK;

@@ -196,7 +196,8 @@ static fc_status rule_arrays(fcast_signal *s, size_t n_series, const int64_t *in
     if ((double)s->n_arrays * (double)rows > MAX_OPERAND_VALUES)
         return fc_error(FC_ERR_INVALID, "--rule: %zu indicator values x %zu rows is more than one run may hold (%.0e "
                         "values): narrow the ranges", s->n_arrays, rows, MAX_OPERAND_VALUES);
-    if (!(s->arrays = calloc(s->n_arrays + 1, sizeof *s->arrays))) return fc_error(FC_ERR_MEMORY, "--rule: out of memory");
+    if (!(s->arrays = calloc(s->n_arrays + 1, sizeof *s->arrays)))
+        return fc_error(FC_ERR_MEMORY, "--rule: out of memory");
     for (size_t k = 0; k < s->expr->n_operands; k++)
         for (size_t i = 0; !s->expr->operands[k].is_number && i < s->grid->n_instances[k]; i++) {
             double **a = &s->arrays[s->base[k] + i];
@@ -225,7 +226,8 @@ fc_status fcast_signal_from_rule(const char *rule, int allow_short, size_t n_ser
                                  const fcast_columns *cols, fcast_signal **out) {
     static const char fn[] = "fcast_signal_from_rule";
     if (!rule || !indptr || !cols || !out)
-        return fc_error(FC_ERR_INVALID, "%s: %s is NULL", fn, !rule ? "rule" : !indptr ? "indptr" : !cols ? "cols" : "out");
+        return fc_error(FC_ERR_INVALID, "%s: %s is NULL", fn,
+                        !rule ? "rule" : !indptr ? "indptr" : !cols ? "cols" : "out");
     *out = NULL;
     fcast_signal *s = fc_api_signal_new(fn, FC_SIG_RULE);
     if (!s) return FC_ERR_MEMORY;
@@ -233,7 +235,8 @@ fc_status fcast_signal_from_rule(const char *rule, int allow_short, size_t n_ser
     s->n_rows = (size_t)indptr[n_series];
     s->expr = malloc(sizeof *s->expr);
     s->grid = malloc(sizeof *s->grid);
-    fc_status st = s->expr && s->grid ? rule_grid(s, allow_short, rule) : fc_error(FC_ERR_MEMORY, "%s: out of memory", fn);
+    fc_status st = s->expr && s->grid ? rule_grid(s, allow_short, rule)
+                                      : fc_error(FC_ERR_MEMORY, "%s: out of memory", fn);
     if (st == FC_OK) st = rule_arrays(s, n_series, indptr, cols);
     if (st != FC_OK) {
         fcast_signal_free(s);

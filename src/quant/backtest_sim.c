@@ -91,43 +91,58 @@ static void write_bar(const fc_bt_detail *d, size_t t, const fc_bt_account *a, d
     if (d->returns) d->returns[t] = ret;
 }
 
+/* What one run carries from bar to bar. */
+typedef struct {
+    fc_bt_account a;
+    fc_bt_position pos;
+    trade_count k;
+    double prev_target, turnover;
+} run_state;
+
+/* The order of bar t, when its target is new (rounding noise, such as a
+ * volatility summed in another order, is not), and the trade it ends. */
+static fc_status trade_at(run_state *r, size_t t, double target, double close, const fc_bt_costs *costs,
+                          const fc_bt_detail *d, fc_bt_exit reason) {
+    if (fc_bt_is_close(target, r->prev_target)) return FC_OK;
+    r->prev_target = target;
+    double before = r->a.cash + r->a.shares * close;
+    fc_bt_fill f = fc_bt_order_target(&r->a, target, close, costs);
+    if (f.side == 0) return FC_OK;
+    r->turnover += f.size * f.price / before;
+    fc_bt_trade_rec done;
+    return fc_bt_position_fill(&r->pos, &f, t, &done) ? book(d, &r->k, &done, reason) : FC_OK;
+}
+
+static void finish_stats(const run_state *r, const double *ret, size_t n, double ppy, double equity, fc_bt_stats *out) {
+    fc_bt_stats_from_returns(ret, n, ppy, out);
+    out->turnover = r->turnover;
+    out->trades = r->k.trades;
+    out->closed_trades = r->k.closed;
+    out->hit_rate = r->k.closed ? (double)r->k.wins / (double)r->k.closed : NAN;
+    out->end_equity = equity;
+}
+
 fc_status fc_bt_simulate(const double *close, const double *signal, size_t n, const fc_bt_config *c,
                          double *scratch, fc_bt_stats *out, const fc_bt_detail *detail) {
     double *target = scratch, *ret = scratch + n;
     unsigned char *reason = (unsigned char *)(scratch + 2 * n);
     fc_bt_targets(close, signal, n, c, target, reason);
     const fc_bt_costs costs = {c->cost_bps * 1e-4, c->fixed_cost, c->slippage_bps * 1e-4};
-    fc_bt_account a = {c->capital, 0.0};
-    fc_bt_position pos;
-    fc_bt_position_init(&pos);
-    trade_count k = {0, 0, 0};
-    double prev_target = 0.0, prev_equity = c->capital, peak = -INFINITY, turnover = 0.0;
+    run_state r = {{c->capital, 0.0}, {0}, {0, 0, 0}, 0.0, 0.0};
+    fc_bt_position_init(&r.pos);
+    double prev_equity = c->capital, peak = -INFINITY;
     fc_status st = FC_OK;
     for (size_t t = 0; t < n && st == FC_OK; t++) {
-        if (!fc_bt_is_close(target[t], prev_target)) {   /* rounding noise (a volatility summed in another order) is no new target */
-            double before = a.cash + a.shares * close[t];
-            fc_bt_fill f = fc_bt_order_target(&a, target[t], close[t], &costs);
-            fc_bt_trade_rec done;
-            if (f.side != 0) {
-                turnover += f.size * f.price / before;
-                if (fc_bt_position_fill(&pos, &f, t, &done)) st = book(detail, &k, &done, (fc_bt_exit)reason[t]);
-            }
-            prev_target = target[t];
-        }
-        double equity = a.cash + a.shares * close[t];
+        st = trade_at(&r, t, target[t], close[t], &costs, detail, (fc_bt_exit)reason[t]);
+        double equity = r.a.cash + r.a.shares * close[t];
         ret[t] = bar_return(prev_equity, equity);
         if (equity > peak) peak = equity;
-        write_bar(detail, t, &a, close[t], equity, peak, ret[t]);
+        write_bar(detail, t, &r.a, close[t], equity, peak, ret[t]);
         prev_equity = equity;
     }
     fc_bt_trade_rec last;
-    if (st == FC_OK && fc_bt_position_finish(&pos, n - 1, close[n - 1], &last)) st = book(detail, &k, &last, FC_BT_EXIT_OPEN);
-    if (st != FC_OK) return st;
-    fc_bt_stats_from_returns(ret, n, c->periods_per_year, out);
-    out->turnover = turnover;
-    out->trades = k.trades;
-    out->closed_trades = k.closed;
-    out->hit_rate = k.closed ? (double)k.wins / (double)k.closed : NAN;
-    out->end_equity = prev_equity;
-    return FC_OK;
+    if (st == FC_OK && fc_bt_position_finish(&r.pos, n - 1, close[n - 1], &last))
+        st = book(detail, &r.k, &last, FC_BT_EXIT_OPEN);
+    if (st == FC_OK) finish_stats(&r, ret, n, c->periods_per_year, prev_equity, out);
+    return st;
 }

@@ -55,7 +55,8 @@ def test_every_case_equals_vectorbt(fixtures):
             got = r.metrics.iloc[0]
             for col in ("total_return", "annual_return", "annual_volatility", "sharpe", "sortino", "calmar",
                         "max_drawdown", "turnover", "hit_rate", "end_equity"):
-                np.testing.assert_allclose(got[col], want[col], rtol=RTOL, atol=ATOL, err_msg=f"{case.case} {uid} {col}")
+                np.testing.assert_allclose(got[col], want[col], rtol=RTOL, atol=ATOL,
+                                           err_msg=f"{case.case} {uid} {col}")
             for col in ("max_drawdown_bars", "trades", "closed_trades"):
                 assert got[col] == want[col], (case.case, uid, col)
             t = trades[(trades.case == case.case) & (trades.unique_id == uid)]
