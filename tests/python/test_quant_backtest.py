@@ -2,7 +2,10 @@
 python/make_backtest_fixtures.py (vectorbt 1.2's Portfolio.from_orders and
 its returns accessor on the bundled DAX, FTSE and GOOG prices) for every
 case, metrics and trades to 1e-10 relative; a rule as text equal to its
-positions given; pandas labels kept; errors naming the argument."""
+positions given; backtest_files' signal file and cv walk-forward equal to
+the positions pandas derives from the same files by the documented rules
+(forward fill; the latest cutoff's forecast return against the
+thresholds); pandas labels kept; errors naming the argument."""
 import os
 
 import pytest
@@ -96,3 +99,39 @@ def test_errors_name_the_argument():
         quant.backtest(close, rule="cross(sma:2 sma:3)")
     with pytest.raises(fcast.FcastValueError, match="--cost-bps"):
         quant.backtest(close, np.ones(50), cost_bps=-1)
+
+
+def test_files_equal_their_positions_built_with_pandas(tmp_path):
+    eu = pd.read_csv(os.path.join(DATA, "eu_stock_markets.csv"))
+    wide = eu.pivot(index="ds", columns="unique_id", values="y")
+    # a signal file: DAX long from day 100, half short from day 900; CAC long from day 50
+    sig = pd.DataFrame(dict(unique_id=["DAX", "DAX", "CAC"], ds=[100, 900, 50], position=[1.0, -0.5, 1.0]))
+    sig.to_csv(tmp_path / "sig.csv", index=False)
+    got = quant.backtest_files(os.path.join(DATA, "eu_stock_markets.csv"), signal=tmp_path / "sig.csv", cost_bps=5)
+    pos = sig.pivot(index="ds", columns="unique_id", values="position").reindex(wide.index).ffill().fillna(0.0)
+    pos = pos.reindex(columns=wide.columns, fill_value=0.0)
+    want = quant.backtest(wide, pos, cost_bps=5)
+    np.testing.assert_allclose(got.metrics.set_index("symbol").end_equity[want.metrics.index],
+                               want.metrics.end_equity, rtol=1e-12)
+    # a cv file: cutoffs every 10 days from day 1600, 3 steps, yhat = y(c) (1 + 0.01 sin(c + 2k))
+    rows = []
+    for uid in wide.columns:
+        for c in range(1600, 1851, 10):
+            for k in (1, 2, 3):
+                rows.append(dict(unique_id=uid, ds=c + k, cutoff=c, MLP=wide[uid][c] * (1 + 0.01 * np.sin(c + 2 * k)),
+                                 y=wide[uid][c + k]))
+    pd.DataFrame(rows).to_csv(tmp_path / "cv.csv", index=False)
+    got = quant.backtest_files(os.path.join(DATA, "eu_stock_markets.csv"), forecast=tmp_path / "cv.csv", horizon=2,
+                               long_above=0.002, short_below=-0.004, short=True, cost_bps=5)
+    f = pd.DataFrame(rows)
+    f = f[f.ds == f.cutoff + 2]
+    ret = (f.MLP.to_numpy() / np.array([wide[u][c] for u, c in zip(f.unique_id, f.cutoff)]) - 1)
+    at = pd.DataFrame(dict(unique_id=f.unique_id, ds=f.cutoff, r=ret)).pivot(index="ds", columns="unique_id", values="r")
+    held = at.reindex(wide.index).ffill()                       # the latest cutoff <= t; NaN before the first
+    pos = np.where(held > 0.002, 1.0, np.where(held < -0.004, -1.0, 0.0))
+    want = quant.backtest(wide, pd.DataFrame(pos, index=wide.index, columns=held.columns)[wide.columns], cost_bps=5)
+    np.testing.assert_allclose(got.metrics.set_index("symbol").end_equity[want.metrics.index],
+                               want.metrics.end_equity, rtol=1e-12)
+    assert (got.equity[got.equity.ds.astype(int) < 1600].position == 0).all()   # flat before the first cutoff
+    with pytest.raises(fcast.FcastValueError, match="--horizon 4"):
+        quant.backtest_files(os.path.join(DATA, "eu_stock_markets.csv"), forecast=tmp_path / "cv.csv", horizon=4)
