@@ -212,7 +212,8 @@ int cmd_quant_backtest(int argc, char **argv, int first) {
     arg_spec specs[] = {
         {"data", ARG_IN, &a.data, "FILE", "long CSV (unique_id, ds, y) of closing prices", 1, 0},
         {"rule", ARG_STR, &a.rule, "RULE",
-         "sma-cross, rsi, bbands (sma-cross), or a rule over any indicator: \"cross(sma:10, sma:50)\"", 0, 0},
+         "sma-cross, rsi, bbands (sma-cross), or a rule over any indicator: \"cross(sma:10, sma:50)\", with grids "
+         "as sma:{5:50:5}", 0, 0},
         {"signal", ARG_IN, &a.signal, "FILE", "positions in [-1, 1] per unique_id, ds (instead of a rule)", 0, 0},
         {"signal-column", ARG_STR, &a.signal_column, "NAME", "--signal's position column (position)", 0, 0},
         {"from-forecast", ARG_IN, &a.forecast, "FILE", "fcast predict or fcast cv output, traded on its forecast "
