@@ -185,7 +185,7 @@ static fc_status operand_values(const fcast_signal *s, size_t k, size_t inst, si
 }
 
 /* Operand values kept at most (doubles): beyond, a grid of indicators takes gigabytes. */
-#define MAX_OPERAND_VALUES 125000000.0
+#define MAX_OPERAND_VALUES 50000000.0   /* 400 MB, and as much again for the run's per-series copy */
 
 static fc_status rule_arrays(fcast_signal *s, size_t n_series, const int64_t *indptr, const fcast_columns *cols) {
     const size_t rows = (size_t)indptr[n_series];
