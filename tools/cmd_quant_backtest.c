@@ -13,12 +13,12 @@
 
 #include "args.h"
 #include "cli.h"
+#include "cmd_quant_backtest.h"
 #include "device_choice.h"
 
 #define COMMAND "quant backtest"
 
 /* Range flags; each rule's parameters are named as its flags (fcast_rule_param_name). */
-enum { F_FAST, F_SLOW, F_PERIOD, F_LOWER, F_UPPER, F_K, F_COUNT };
 static const char *const FLAG_NAMES[F_COUNT] = {"fast", "slow", "period", "lower", "upper", "k"};
 
 static int flag_index(const char *name) {
@@ -38,7 +38,7 @@ static int names_param_at(const char *msg, size_t i) {
 
 /* A failure of the library, its parameter names ("fast: ...", "series DAX:
  * period: ...") written as the flags the user typed. */
-static int fail_in_flags(const fcast_table *t) {
+int backtest_fail(const fcast_table *t) {
     const char *msg = fc_last_error();
     size_t at = names_param_at(msg, 0) ? 0 : (size_t)-1;
     for (size_t s = 0; at == (size_t)-1 && t && s < fcast_table_n_series(t); s++) {
@@ -53,9 +53,9 @@ static int fail_in_flags(const fcast_table *t) {
 }
 
 /* The rule's grid from its range flags; a range flag of another rule is refused. 0, or the exit code. */
-static int build_grid(const char *rule_name, const char *const *text, const arg_spec *specs, fcast_grid **grid) {
+int backtest_build_grid(const char *rule_name, const char *const *text, const arg_spec *specs, fcast_grid **grid) {
     fcast_rule rule;
-    if (fcast_rule_parse(rule_name, &rule) != FC_OK) return fail_in_flags(NULL);
+    if (fcast_rule_parse(rule_name, &rule) != FC_OK) return backtest_fail(NULL);
     const char *ranges[3] = {NULL, NULL, NULL};
     int used[F_COUNT] = {0};
     for (size_t i = 0; i < fcast_rule_n_params(rule); i++) {
@@ -68,7 +68,7 @@ static int build_grid(const char *rule_name, const char *const *text, const arg_
             if (!used[f] && s->seen && !strcmp(s->name, FLAG_NAMES[f]))
                 return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--%s does not apply to rule %s", FLAG_NAMES[f],
                                   rule_name);
-    return fcast_grid_new(rule, ranges, fcast_rule_n_params(rule), grid) == FC_OK ? 0 : fail_in_flags(NULL);
+    return fcast_grid_new(rule, ranges, fcast_rule_n_params(rule), grid) == FC_OK ? 0 : backtest_fail(NULL);
 }
 
 /* Bounds on one run: results kept for every (combination, symbol), and
@@ -76,7 +76,7 @@ static int build_grid(const char *rule_name, const char *const *text, const arg_
 #define BT_MAX_BACKTESTS 10000000u
 #define BT_MAX_POINT_VISITS 20000000000.0
 
-static int check_size(size_t n, const fcast_table *t) {
+int backtest_check_size(size_t n, const fcast_table *t) {
     size_t S = fcast_table_n_series(t);
     const double *v = fcast_table_values(t);
     double points = 0;
@@ -159,14 +159,6 @@ static fc_status write_csv(FILE *f, void *ctx) {
     return FC_OK;
 }
 
-typedef struct {
-    const char *data, *rule, *out;
-    const char *ranges[F_COUNT];
-    double cost_bps;
-    int allow_short;
-    size_t top;
-} backtest_args;
-
 /* The backtests, the summary line, the table and the CSV. 0, or the exit code. */
 static int backtest_and_report(const backtest_args *a, const fcast_grid *g, const fcast_table *t) {
     const size_t n = fcast_grid_size(g), S = fcast_table_n_series(t);
@@ -178,7 +170,7 @@ static int backtest_and_report(const backtest_args *a, const fcast_grid *g, cons
     for (size_t s = 0; ids && s < S; s++) ids[s] = fcast_table_id(t, s);
     int rc = 0;
     if (fcast_backtest(g, &o, S, fcast_table_indptr(t), fcast_table_values(t), ids, out) != FC_OK)
-        rc = fail_in_flags(t);
+        rc = backtest_fail(t);
     free(ids);
     /* With the CSV on standard output, the summary and the table go to stderr. */
     FILE *log = a->out && !strcmp(a->out, "-") ? stderr : stdout;
@@ -195,17 +187,18 @@ static int backtest_and_report(const backtest_args *a, const fcast_grid *g, cons
 }
 
 static int run(const backtest_args *a, const arg_spec *specs) {
+    if (backtest_wants_portfolio(a, specs)) return backtest_portfolio_run(a, specs);
     fcast_table *t = NULL;
     fcast_grid *g = NULL;
     const fcast_path_use files[] = {{"--data", a->data, FCAST_PATH_IN, 0, NULL},
                                     {"--out", a->out, FCAST_PATH_OUT_STDOUT, 0, NULL}};
     int rc = fcast_paths_check(files, 2) == FC_OK ? 0 : cli_fail(COMMAND);   /* before any work */
-    if (!rc) rc = build_grid(a->rule, a->ranges, specs, &g);
+    if (!rc) rc = backtest_build_grid(a->rule, a->ranges, specs, &g);
     if (!rc && !(a->cost_bps >= 0.0 && a->cost_bps < 10000.0))
         rc = cli_refuse(COMMAND, CLI_EXIT_INVALID, "--cost-bps: expected a cost in [0, 10000) basis points, got %g",
                         a->cost_bps);
     if (!rc && fcast_table_read_csv(a->data, &t) != FC_OK) rc = cli_fail(COMMAND);
-    if (!rc) rc = check_size(fcast_grid_size(g), t);
+    if (!rc) rc = backtest_check_size(fcast_grid_size(g), t);
     if (!rc) rc = backtest_and_report(a, g, t);
     fcast_grid_free(g);
     fcast_table_free(t);
@@ -213,19 +206,49 @@ static int run(const backtest_args *a, const arg_spec *specs) {
 }
 
 int cmd_quant_backtest(int argc, char **argv, int first) {
-    backtest_args a = {.rule = "sma-cross", .top = 10};
+    backtest_args a = {.rule = "sma-cross", .top = 10, .signal_column = "position", .capital = 1e6, .size = "fixed:1",
+                       .vol_window = 20, .max_leverage = 1.0, .periods_per_year = 252.0};
     const char *device = NULL;
     arg_spec specs[] = {
         {"data", ARG_IN, &a.data, "FILE", "long CSV (unique_id, ds, y) of closing prices", 1, 0},
-        {"rule", ARG_STR, &a.rule, "RULE", "sma-cross, rsi or bbands (sma-cross)", 0, 0},
+        {"rule", ARG_STR, &a.rule, "RULE",
+         "sma-cross, rsi, bbands (sma-cross), or a rule over any indicator: \"cross(sma:10, sma:50)\", with grids "
+         "as sma:{5:50:5}", 0, 0},
+        {"signal", ARG_IN, &a.signal, "FILE", "positions in [-1, 1] per unique_id, ds (instead of a rule)", 0, 0},
+        {"signal-column", ARG_STR, &a.signal_column, "NAME", "--signal's position column (position)", 0, 0},
+        {"from-forecast", ARG_IN, &a.forecast, "FILE", "fcast predict or fcast cv output, traded on its forecast "
+         "return", 0, 0},
+        {"model", ARG_STR, &a.model, "NAME", "--from-forecast: the model column (the first)", 0, 0},
+        {"horizon", ARG_SIZE, &a.horizon, "H", "--from-forecast: the forecast step read (0: the last)", 0, 0},
+        {"long-above", ARG_STR, &a.long_above, "A:B:S", "--from-forecast: long above this forecast return (0)", 0, 0},
+        {"short-below", ARG_STR, &a.short_below, "A:B:S", "--from-forecast: short below this one, with --short (0)", 0,
+         0},
         {"fast", ARG_STR, &a.ranges[F_FAST], "A:B:S", "sma-cross: fast periods (5:50:5)", 0, 0},
         {"slow", ARG_STR, &a.ranges[F_SLOW], "A:B:S", "sma-cross: slow periods (20:200:10)", 0, 0},
         {"period", ARG_STR, &a.ranges[F_PERIOD], "A:B:S", "rsi, bbands: periods (14; 20)", 0, 0},
         {"lower", ARG_STR, &a.ranges[F_LOWER], "A:B:S", "rsi: buy below this RSI (30)", 0, 0},
         {"upper", ARG_STR, &a.ranges[F_UPPER], "A:B:S", "rsi: sell (or short) above this RSI (70)", 0, 0},
         {"k", ARG_STR, &a.ranges[F_K], "A:B:S", "bbands: band width in standard deviations (2)", 0, 0},
-        {"cost-bps", ARG_DOUBLE, &a.cost_bps, "BPS", "cost per unit of turnover, basis points (0)", 0, 0},
+        {"cost-bps", ARG_DOUBLE, &a.cost_bps, "BPS", "fees, basis points of the traded value (0)", 0, 0},
         {"short", ARG_FLAG, &a.allow_short, NULL, "long-short instead of long-only", 0, 0},
+        {"portfolio", ARG_FLAG, &a.portfolio, NULL, "the portfolio engine for a built-in rule too (any flag below "
+         "implies it)", 0, 0},
+        {"slippage-bps", ARG_DOUBLE, &a.slippage_bps, "BPS", "fill prices moved against each order (0)", 0, 0},
+        {"fixed-cost", ARG_DOUBLE, &a.fixed_cost, "X", "cost per order in units of --capital (0)", 0, 0},
+        {"capital", ARG_DOUBLE, &a.capital, "X", "starting cash (1000000)", 0, 0},
+        {"size", ARG_STR, &a.size, "fixed:F", "every position times F, a fraction of equity (fixed:1)", 0, 0},
+        {"vol-target", ARG_DOUBLE, &a.vol_target, "V", "scale positions to this annualised volatility (0: off)", 0, 0},
+        {"vol-window", ARG_SIZE, &a.vol_window, "N", "--vol-target: returns of the realised volatility (20)", 0, 0},
+        {"max-leverage", ARG_DOUBLE, &a.max_leverage, "L", "--vol-target: the scale's cap (1)", 0, 0},
+        {"stop-loss", ARG_DOUBLE, &a.stop_loss, "X", "flat when a trade loses X of its entry close (0: off)", 0, 0},
+        {"take-profit", ARG_DOUBLE, &a.take_profit, "X", "flat when a trade gains X of its entry close (0: off)", 0,
+         0},
+        {"periods-per-year", ARG_DOUBLE, &a.periods_per_year, "N", "bars a year for annualised metrics (252)", 0, 0},
+        {"combination", ARG_STR, &a.combination, "K", "--trades/--equity: the K-th combination (--out's order, from "
+         "1) or best (the table's first)", 0, 0},
+        {"trades", ARG_OUT, &a.trades, "FILE", "the trade log of one combination as CSV", 0, 0},
+        {"equity", ARG_OUT, &a.equity, "FILE", "the equity curve of one combination as CSV", 0, 0},
+        {"json", ARG_FLAG, &a.json, NULL, "the run and every (combination, symbol) as one JSON line", 0, 0},
         {"top", ARG_SIZE, &a.top, "N", "rows of the table ranked by Sharpe (10)", 0, 0},
         {"out", ARG_OUT, &a.out, "FILE",
          "every (combination, symbol) as CSV; - for standard output (the table then goes to stderr)", 0, 0},
@@ -233,9 +256,9 @@ int cmd_quant_backtest(int argc, char **argv, int first) {
         {0},
     };
     int rc = args_parse(COMMAND,
-                        "Backtest a rule over a full parameter grid (ranges start:stop:step, inclusive) and every\n"
-                        "symbol in one pass. A position decided on the close of day t earns the return of day t+1\n"
-                        "(no look-ahead); costs are charged per unit of turnover.",
+                        "Backtest a rule, a signal file or forecasts over a full parameter grid (ranges\n"
+                        "start:stop:step, inclusive) and every symbol in one pass. A position decided on the close\n"
+                        "of day t earns the return of day t+1 (no look-ahead). docs/quant-analytics.md has it all.",
                         specs, argc, argv, first);
     if (rc) return args_exit(rc);
     if ((rc = device_cpu_only(COMMAND, device))) return rc;

@@ -365,6 +365,135 @@ typedef struct {
 fc_status fcast_backtest(const fcast_grid *g, const fcast_backtest_options *o, size_t n_series, const int64_t *indptr,
                          const double *close, const char *const *ids, fcast_backtest_metrics *out);
 
+/* Portfolio backtests (docs/quant-analytics.md, "fcast quant backtest"):
+ * a signal, a target position per bar in [-1, 1] (a fraction of equity,
+ * negative short), decided on the close of bar t and traded at that close,
+ * in a cash account with vectorbt's arithmetic (Portfolio.from_orders with
+ * size_type 'targetpercent'): fees and slippage, sizing, a volatility
+ * target, stops, then vectorbt's metrics. An order goes out only when the
+ * target changes (by more than 1e-9 relative); between orders the shares
+ * are held. A signal comes from a built-in rule's grid, a rule written as
+ * text over any indicator, a signal file, a forecast file, or the
+ * caller's positions; a signal may hold several combinations (a grid),
+ * each run on every series in one pass on all cores. */
+typedef struct {
+    double cost_bps;          /* fees per traded value, basis points, in [0, 9999] */
+    double slippage_bps;      /* fill price moved against each order, basis points, in [0, 9999] */
+    double fixed_cost;        /* currency per order, in [0, capital] */
+    double capital;           /* starting cash (init: 1e6) */
+    double size_fraction;     /* every target times this, in [0, 1] (init: 1) */
+    double vol_target;        /* > 0: targets scaled to this annualised volatility (init: 0, off) */
+    size_t vol_window;        /* returns of the realised volatility, 2 to 512 (init: 20) */
+    double max_leverage;      /* the volatility scale's cap, in [0, 100] (init: 1) */
+    double stop_loss;         /* > 0: flat when a trade loses this fraction of its entry close (init: 0) */
+    double take_profit;       /* > 0: flat when it gains this fraction (init: 0) */
+    double periods_per_year;  /* bars a year for the annualised metrics (init: 252) */
+} fcast_backtest_config;
+void fcast_backtest_config_init(fcast_backtest_config *c);
+
+/* Of one combination on one series, over its n bar returns r_0 = E_0 /
+ * capital - 1, r_t = E_t / E_{t-1} - 1 (E_t: equity after the close of t),
+ * ppy = periods_per_year; each is vectorbt's (the docs give the call):
+ * total_return; annual_return (1 + total)^(ppy / n) - 1; annual_volatility
+ * std(r, ddof 1) sqrt(ppy); sharpe mean / std sqrt(ppy) (NaN when
+ * constant); sortino mean ppy / (sqrt(mean(min(r, 0)^2)) sqrt(ppy)) (inf
+ * when no bar lost); calmar annual / |max_drawdown| (NaN without a
+ * drawdown); max_drawdown (<= 0, from the running peak of E_0 .. E_t);
+ * max_drawdown_bars, the longest run of bars below that peak; turnover,
+ * the sum over orders of traded value / equity before the order; trades
+ * (positions opened, one still open included) and closed_trades; hit_rate,
+ * the share of closed trades whose PnL (fees included) is > 0 (NaN when
+ * none closed); end_equity, E_{n-1}. */
+typedef struct {
+    double total_return, annual_return, annual_volatility, sharpe, sortino, calmar, max_drawdown;
+    size_t max_drawdown_bars;
+    double turnover, hit_rate;
+    size_t trades, closed_trades;
+    double end_equity;
+} fcast_backtest_stats;
+
+typedef struct fcast_signal fcast_signal;
+/* A built-in rule's grid (fcast_grid_new): positions -1, 0, 1 as
+ * fcast_backtest computes them. */
+fc_status fcast_signal_from_grid(const fcast_grid *g, int allow_short, fcast_signal **out);
+/* The caller's positions, one combination: positions[i] for row i of the
+ * grouped layout that will be run (finite in [-1, 1]; NaN: flat). */
+fc_status fcast_signal_from_positions(size_t n_rows, const double *positions, fcast_signal **out);
+/* A rule as text (the grammar in docs/quant-analytics.md: "cross(sma:10,
+ * sma:50)", "long: crossup(close, bbands:20:2:2.lower); exit:
+ * above(rsi:14, 70)"), its indicators computed on cols (close and, for
+ * TA-Lib's functions that read them, open, high, low, volume) in the
+ * grouped layout; one combination. Messages name --rule. */
+fc_status fcast_signal_from_rule(const char *rule, int allow_short, size_t n_series, const int64_t *indptr,
+                                 const fcast_columns *cols, fcast_signal **out);
+/* A signal file: unique_id, ds and the position column `column` (NULL:
+ * "position"), values finite in [-1, 1], each (unique_id, ds) at most
+ * once and among the prices' rows. A price row without a signal holds the
+ * last one before it (forward fill); rows before a series' first signal
+ * are flat. Messages name --signal, the file, the line and the column. */
+fc_status fcast_signal_read_csv(const char *path, const char *column, const fcast_table *prices, fcast_signal **out);
+/* A forecast file of `fcast cv` (unique_id, ds, cutoff, y, models) or
+ * `fcast predict` (unique_id, ds, models; its cutoff: the last price row
+ * before the series' first forecast ds) turned into positions: at each
+ * cutoff c, the forecast return f(c) = yhat(c, h) / y(c) - 1 of step h
+ * (the h-th forecast ds after c; horizon 0: the last) over the price at c;
+ * a price row t holds f of the latest cutoff <= t (flat before the first)
+ * and goes long when f > long_above, short when f < short_below (with
+ * allow_short), else flat. long_above and short_below are ranges
+ * ("start:stop:step", one value; NULL: "0"): one combination per pair. */
+typedef struct {
+    const char *model;          /* the model column; NULL: the first */
+    size_t horizon;             /* 1 .. h; 0: the last step */
+    const char *long_above, *short_below;
+    int allow_short;
+} fcast_forecast_rule;
+fc_status fcast_signal_from_forecast_csv(const char *path, const fcast_forecast_rule *r, const fcast_table *prices,
+                                         fcast_signal **out);
+size_t fcast_signal_n_combinations(const fcast_signal *s);
+/* The parameters that tell combinations apart (a grid's rule parameters;
+ * long_above, short_below), their names and combination c's values (NULL
+ * past the end). */
+size_t fcast_signal_n_params(const fcast_signal *s);
+const char *fcast_signal_param_name(const fcast_signal *s, size_t i);
+const double *fcast_signal_params(const fcast_signal *s, size_t c);
+/* The model column a forecast signal read, else NULL. */
+const char *fcast_signal_model(const fcast_signal *s);
+void fcast_signal_free(fcast_signal *s);
+
+/* Every combination of s on every series of closes in the grouped layout
+ * (NaN closes skipped with their signal; the rest > 0): out
+ * (fcast_signal_n_combinations(s), n_series) row-major. A signal read
+ * against a price table runs on that table's layout. ids (may be NULL)
+ * name the series in messages. c NULL: the defaults. */
+fc_status fcast_backtest_signal(const fcast_signal *s, const fcast_backtest_config *c, size_t n_series,
+                                const int64_t *indptr, const double *close, const char *const *ids,
+                                fcast_backtest_stats *out);
+/* Combination `combo`'s equity curve, row by row of the layout (NaN at a
+ * skipped row): the exposure after the close (shares x close / equity),
+ * the equity, its drawdown from the running peak (<= 0) and the bar's
+ * return; any of the four may be NULL. */
+fc_status fcast_backtest_curve(const fcast_signal *s, size_t combo, const fcast_backtest_config *c, size_t n_series,
+                               const int64_t *indptr, const double *close, double *position, double *equity,
+                               double *drawdown, double *returns);
+/* Combination `combo`'s trades (positions, as vectorbt's
+ * Portfolio.positions): series, the rows of the entry and exit fills,
+ * direction (1 long, -1 short), size (shares), the size-weighted entry and
+ * exit prices (slippage included), pnl (fees included), return = pnl /
+ * (size x entry price), bars = exit row - entry row (in bars of the
+ * series), and exit_reason: "signal", "stop_loss", "take_profit", or
+ * "open" (still held: valued at the last close, no exit fee). *trades
+ * malloc'd, fcast_backtest_trades_free it. */
+typedef struct {
+    size_t series, entry_row, exit_row, bars;
+    int direction;
+    double size, entry_price, exit_price, pnl, ret;
+    const char *exit_reason;
+} fcast_backtest_trade;
+fc_status fcast_backtest_trades(const fcast_signal *s, size_t combo, const fcast_backtest_config *c, size_t n_series,
+                                const int64_t *indptr, const double *close, fcast_backtest_trade **trades,
+                                size_t *n_trades);
+void fcast_backtest_trades_free(fcast_backtest_trade *trades);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,8 @@ fcast's C engine (the `fcast quant` commands' code, through libfcast.so).
     quant.risk_summary(returns)                       # empyrical's Sharpe, Sortino, drawdown, ...
     quant.var_historical(returns, level=0.99)         # (VaR, CVaR), losses positive
     quant.min_variance_weights(returns_df)            # a Series indexed by the columns
+    quant.backtest(close_df, positions_df, cost_bps=5)  # vectorbt's metrics, trades, equity curve
+    quant.backtest_files("prices.csv", forecast="cv.csv", long_above=0.005)   # fcast cv's walk-forward
 
 One module rather than three (options, risk, portfolio): it is small, it
 mirrors `fcast quant` and src/quant, and `from fcast import quant` is the
@@ -25,7 +27,7 @@ import ctypes
 import dataclasses
 import re
 import sys
-from ctypes import POINTER, c_double, c_int, c_size_t, c_uint64
+from ctypes import POINTER, c_double, c_int, c_size_t, c_uint64, c_void_p
 
 import numpy as np
 
@@ -311,6 +313,286 @@ def target_return_weights(returns, target):
     _check_matrix(lib.fcast_portfolio_target_return(_ptr(R), R.shape[0], R.shape[1], float(target), _ptr(w)),
                   returns)
     return _labelled(w, columns, "target_return")
+
+
+# ------------------------------------------------------------------ backtests
+
+class _BacktestConfig(ctypes.Structure):
+    _fields_ = [(name, c_double) for name in ("cost_bps", "slippage_bps", "fixed_cost", "capital", "size_fraction",
+                                              "vol_target")] + \
+               [("vol_window", c_size_t)] + \
+               [(name, c_double) for name in ("max_leverage", "stop_loss", "take_profit", "periods_per_year")]
+
+
+_STAT_FIELDS = ("total_return", "annual_return", "annual_volatility", "sharpe", "sortino", "calmar", "max_drawdown")
+
+
+class _BacktestStats(ctypes.Structure):
+    _fields_ = [(name, c_double) for name in _STAT_FIELDS] + [("max_drawdown_bars", c_size_t)] + \
+               [("turnover", c_double), ("hit_rate", c_double), ("trades", c_size_t), ("closed_trades", c_size_t),
+                ("end_equity", c_double)]
+
+
+class _BacktestTrade(ctypes.Structure):
+    _fields_ = [(name, c_size_t) for name in ("series", "entry_row", "exit_row", "bars")] + [("direction", c_int)] + \
+               [(name, c_double) for name in ("size", "entry_price", "exit_price", "pnl", "ret")] + \
+               [("exit_reason", ctypes.c_char_p)]
+
+
+class _Columns(ctypes.Structure):
+    _fields_ = [("n", c_size_t), ("names", POINTER(ctypes.c_char_p)), ("values", POINTER(_DOUBLE_P))]
+
+
+_INT64_P = POINTER(ctypes.c_int64)
+for _name, _restype, _argtypes in (
+        ("fcast_backtest_config_init", None, [c_void_p]),
+        ("fcast_signal_from_positions", c_int, [c_size_t, _DOUBLE_P, POINTER(c_void_p)]),
+        ("fcast_signal_from_rule", c_int, [ctypes.c_char_p, c_int, c_size_t, _INT64_P, c_void_p, POINTER(c_void_p)]),
+        ("fcast_signal_free", None, [c_void_p]),
+        ("fcast_backtest_signal", c_int, [c_void_p, c_void_p, c_size_t, _INT64_P, _DOUBLE_P, c_void_p, c_void_p]),
+        ("fcast_backtest_curve", c_int, [c_void_p, c_size_t, c_void_p, c_size_t, _INT64_P, _DOUBLE_P] +
+         4 * [_DOUBLE_P]),
+        ("fcast_backtest_trades", c_int, [c_void_p, c_size_t, c_void_p, c_size_t, _INT64_P, _DOUBLE_P,
+                                          POINTER(POINTER(_BacktestTrade)), POINTER(c_size_t)]),
+        ("fcast_backtest_trades_free", None, [c_void_p])):
+    getattr(lib, _name).restype, getattr(lib, _name).argtypes = _restype, _argtypes
+
+
+@dataclasses.dataclass
+class BacktestResult:
+    """quant.backtest's answer: metrics (a DataFrame, a row per symbol,
+    the columns of `fcast quant backtest --out`), trades (a row per trade:
+    symbol, entry and exit bar labels, direction, size, prices, return,
+    pnl, bars, exit_reason) and equity (a row per bar and symbol: position,
+    equity, drawdown, returns), as pandas DataFrames."""
+    metrics: object
+    trades: object
+    equity: object
+
+
+def _bars_by_symbols(x, name):
+    """(values (symbols, bars) C-contiguous, bar labels, symbol labels) of a
+    1-D array/Series (one symbol) or a (bars, symbols) array/DataFrame."""
+    pd = sys.modules.get("pandas")
+    index = columns = None
+    if pd is not None and isinstance(x, pd.DataFrame):
+        index, columns = x.index, list(x.columns)
+    elif pd is not None and isinstance(x, pd.Series):
+        index, columns = x.index, [x.name if x.name is not None else "0"]
+    a = _float64(x, name)
+    if a.ndim == 1:
+        a = a[:, None]
+    if a.ndim != 2:
+        raise ValueError(f"fcast.quant: {name} must be (bars,) or (bars, symbols), got shape {a.shape}")
+    if columns is None:
+        columns = [str(j) for j in range(a.shape[1])]
+    if index is None:
+        index = np.arange(a.shape[0])
+    return np.ascontiguousarray(a.T), index, [str(c) for c in columns]
+
+
+def _config(cost_bps, slippage_bps, fixed_cost, capital, size, vol_target, vol_window, max_leverage, stop_loss,
+            take_profit, periods_per_year):
+    c = _BacktestConfig()
+    lib.fcast_backtest_config_init(ctypes.byref(c))
+    for field, value in (("cost_bps", cost_bps), ("slippage_bps", slippage_bps), ("fixed_cost", fixed_cost),
+                         ("capital", capital), ("size_fraction", size), ("vol_target", vol_target),
+                         ("max_leverage", max_leverage), ("stop_loss", stop_loss), ("take_profit", take_profit),
+                         ("periods_per_year", periods_per_year)):
+        setattr(c, field, float(value))
+    c.vol_window = int(vol_window)
+    return c
+
+
+def _make_signal(positions, rule, short, close, indptr, shape):
+    sig = c_void_p()
+    if (positions is None) == (rule is None):
+        raise ValueError("fcast.quant.backtest: give positions or rule, one of them")
+    if rule is not None:
+        names = (ctypes.c_char_p * 1)(b"close")
+        values = (_DOUBLE_P * 1)(_ptr(close))
+        cols = _Columns(1, names, values)
+        check(lib.fcast_signal_from_rule(str(rule).encode(), int(bool(short)), shape[0], indptr, ctypes.byref(cols),
+                                         ctypes.byref(sig)))
+        return sig
+    pos, _, _ = _bars_by_symbols(positions, "positions")
+    if pos.shape != shape:
+        raise ValueError(f"fcast.quant.backtest: positions have shape {pos.T.shape}, the prices {shape[::-1]}")
+    check(lib.fcast_signal_from_positions(pos.size, _ptr(pos), ctypes.byref(sig)))
+    return sig
+
+
+def _trades_frame(pd, sig, cfg, n_series, indptr, close, index, symbols, by_row=False, combo=0):
+    """combo's trades; index labels the bars (by_row: each row of the layout)."""
+    tr, n = POINTER(_BacktestTrade)(), c_size_t()
+    check(lib.fcast_backtest_trades(sig, combo, ctypes.byref(cfg), n_series, indptr, _ptr(close), ctypes.byref(tr),
+                                    ctypes.byref(n)))
+    try:
+        label = (lambda row: index[row]) if by_row else (lambda row: index[row % len(index)])  # noqa: E731
+        rows = [dict(symbol=symbols[t.series], entry=label(t.entry_row), exit=label(t.exit_row),
+                     direction="long" if t.direction > 0 else "short", size=t.size, entry_price=t.entry_price,
+                     exit_price=t.exit_price, ret=t.ret, pnl=t.pnl, bars=int(t.bars),
+                     exit_reason=t.exit_reason.decode()) for t in tr[:n.value]]
+    finally:
+        lib.fcast_backtest_trades_free(tr)
+    columns = ["symbol", "entry", "exit", "direction", "size", "entry_price", "exit_price", "ret", "pnl", "bars",
+               "exit_reason"]
+    return pd.DataFrame(rows, columns=columns).rename(columns={"ret": "return"})
+
+
+def backtest(close, positions=None, *, rule=None, short=False, cost_bps=0.0, slippage_bps=0.0, fixed_cost=0.0,
+             capital=1e6, size=1.0, vol_target=0.0, vol_window=20, max_leverage=1.0, stop_loss=0.0, take_profit=0.0,
+             periods_per_year=PERIODS_PER_YEAR):
+    """Trade a signal as `fcast quant backtest` does (docs/quant-analytics.md),
+    with vectorbt's arithmetic and metrics.
+
+    close: closing prices, (bars,) or (bars, symbols) (an array, Series or
+    DataFrame; NaN where missing, skipped with its bar). positions: the
+    target position of each bar in [-1, 1], a fraction of equity decided on
+    that bar's close, the same shape (NaN: flat); or rule: a rule as text
+    over the close ("cross(sma:10, sma:50)", "long: crossup(close, sma:20);
+    exit: below(rsi:14, 30)"), short for long-short. The costs, sizing and
+    stops are the CLI's flags: cost_bps (--cost-bps), slippage_bps,
+    fixed_cost, capital, size (--size fixed:F), vol_target, vol_window,
+    max_leverage, stop_loss, take_profit, periods_per_year.
+
+    Returns a BacktestResult of pandas DataFrames: metrics, trades, equity."""
+    import pandas as pd
+
+    px, index, symbols = _bars_by_symbols(close, "close")
+    n_series, bars = px.shape
+    indptr = np.arange(0, px.size + 1, bars, dtype=np.int64)
+    ip = indptr.ctypes.data_as(_INT64_P)
+    cfg = _config(cost_bps, slippage_bps, fixed_cost, capital, size, vol_target, vol_window, max_leverage, stop_loss,
+                  take_profit, periods_per_year)
+    sig = _make_signal(positions, rule, short, px, ip, px.shape)
+    try:
+        stats = (_BacktestStats * n_series)()
+        check(lib.fcast_backtest_signal(sig, ctypes.byref(cfg), n_series, ip, _ptr(px), None, stats))
+        metrics = pd.DataFrame([{f[0]: getattr(s, f[0]) for f in _BacktestStats._fields_} for s in stats],
+                               index=pd.Index(symbols, name="symbol"))
+        curve = [np.empty(px.size) for _ in range(4)]
+        check(lib.fcast_backtest_curve(sig, 0, ctypes.byref(cfg), n_series, ip, _ptr(px), *[_ptr(a) for a in curve]))
+        equity = pd.DataFrame({"symbol": np.repeat(symbols, bars), "ds": np.tile(np.asarray(index), n_series),
+                               "position": curve[0], "equity": curve[1], "drawdown": curve[2], "returns": curve[3]})
+        trades = _trades_frame(pd, sig, cfg, n_series, ip, px, index, symbols)
+    finally:
+        lib.fcast_signal_free(sig)
+    return BacktestResult(metrics, trades, equity.dropna(subset=["equity"]).reset_index(drop=True))
+
+
+_TABLE_FNS = (
+    ("fcast_table_read_prices", c_int, [ctypes.c_char_p, POINTER(c_void_p)]),
+    ("fcast_table_n_series", c_size_t, [c_void_p]),
+    ("fcast_table_id", ctypes.c_char_p, [c_void_p, c_size_t]),
+    ("fcast_table_indptr", _INT64_P, [c_void_p]),
+    ("fcast_table_values", _DOUBLE_P, [c_void_p]),
+    ("fcast_table_ds_text", c_int, [c_void_p, c_size_t, ctypes.c_char_p, c_size_t]),
+    ("fcast_table_free", None, [c_void_p]),
+    ("fcast_signal_read_csv", c_int, [ctypes.c_char_p, ctypes.c_char_p, c_void_p, POINTER(c_void_p)]),
+    ("fcast_signal_from_forecast_csv", c_int, [ctypes.c_char_p, c_void_p, c_void_p, POINTER(c_void_p)]),
+    ("fcast_signal_n_combinations", c_size_t, [c_void_p]),
+    ("fcast_signal_n_params", c_size_t, [c_void_p]),
+    ("fcast_signal_param_name", ctypes.c_char_p, [c_void_p, c_size_t]),
+    ("fcast_signal_params", _DOUBLE_P, [c_void_p, c_size_t]))
+for _name, _restype, _argtypes in _TABLE_FNS:
+    getattr(lib, _name).restype, getattr(lib, _name).argtypes = _restype, _argtypes
+
+
+class _ForecastRule(ctypes.Structure):
+    _fields_ = [("model", ctypes.c_char_p), ("horizon", c_size_t), ("long_above", ctypes.c_char_p),
+                ("short_below", ctypes.c_char_p), ("allow_short", c_int)]
+
+
+def _table_ds(t, n_rows):
+    buf = ctypes.create_string_buffer(64)
+    out = []
+    for i in range(n_rows):
+        check(lib.fcast_table_ds_text(t, i, buf, 64))
+        out.append(buf.value.decode())
+    return np.array(out)
+
+
+def _range_text(value):
+    if value is None:
+        return None
+    if isinstance(value, (tuple, list)):
+        return ":".join(f"{float(v):.17g}" for v in value).encode()
+    return (value if isinstance(value, str) else f"{float(value):.17g}").encode()
+
+
+def backtest_files(data, *, signal=None, signal_column=None, forecast=None, model=None, horizon=0, long_above=None,
+                   short_below=None, short=False, combination=None, **costs):
+    """`fcast quant backtest --signal FILE` or `--from-forecast FILE` from
+    Python: data is the price CSV (unique_id, ds, y or close); signal a
+    positions file (signal_column, default "position"); forecast the output
+    of fcast predict or fcast cv (model, horizon, long_above and
+    short_below as numbers, "start:stop:step" texts or (start, stop, step)
+    tuples, short for long-short). costs are quant.backtest's keywords
+    (cost_bps, slippage_bps, fixed_cost, capital, size, vol_target, ...).
+
+    Returns a BacktestResult: metrics has a row per (combination, symbol)
+    with the combination's number (from 1) and parameters; trades and
+    equity are those of `combination` (needed when there are several;
+    "best": the best Sharpe), with ds as the files spell them."""
+    import pandas as pd
+
+    if (signal is None) == (forecast is None):
+        raise ValueError("fcast.quant.backtest_files: give signal or forecast, one of them")
+    defaults = dict(cost_bps=0.0, slippage_bps=0.0, fixed_cost=0.0, capital=1e6, size=1.0, vol_target=0.0,
+                    vol_window=20, max_leverage=1.0, stop_loss=0.0, take_profit=0.0,
+                    periods_per_year=PERIODS_PER_YEAR)
+    unknown = set(costs) - set(defaults)
+    if unknown:
+        raise TypeError(f"fcast.quant.backtest_files: unknown keyword(s) {sorted(unknown)}")
+    cfg = _config(**{**defaults, **costs})
+    t, sig = c_void_p(), c_void_p()
+    check(lib.fcast_table_read_prices(str(data).encode(), ctypes.byref(t)))
+    try:
+        if signal is not None:
+            check(lib.fcast_signal_read_csv(str(signal).encode(), signal_column.encode() if signal_column else None, t,
+                                            ctypes.byref(sig)))
+        else:
+            rule = _ForecastRule(model.encode() if model else None, int(horizon), _range_text(long_above),
+                                 _range_text(short_below), int(bool(short)))
+            check(lib.fcast_signal_from_forecast_csv(str(forecast).encode(), ctypes.byref(rule), t, ctypes.byref(sig)))
+        return _run_table(pd, t, sig, cfg, combination)
+    finally:
+        lib.fcast_signal_free(sig)
+        lib.fcast_table_free(t)
+
+
+def _run_table(pd, t, sig, cfg, combination):
+    S, n = lib.fcast_table_n_series(t), lib.fcast_signal_n_combinations(sig)
+    ids = [lib.fcast_table_id(t, i).decode() for i in range(S)]
+    ip, close = lib.fcast_table_indptr(t), lib.fcast_table_values(t)
+    rows = ip[S]
+    stats = (_BacktestStats * (n * S))()
+    check(lib.fcast_backtest_signal(sig, ctypes.byref(cfg), S, ip, close, None, stats))
+    names = [lib.fcast_signal_param_name(sig, i).decode() for i in range(lib.fcast_signal_n_params(sig))]
+    records = []
+    for c in range(n):
+        params = lib.fcast_signal_params(sig, c)
+        for s in range(S):
+            m = stats[c * S + s]
+            records.append(dict(symbol=ids[s], combination=c + 1, **{p: params[i] for i, p in enumerate(names)},
+                                **{f[0]: getattr(m, f[0]) for f in _BacktestStats._fields_}))
+    metrics = pd.DataFrame(records)
+    if combination is None and n > 1:
+        return BacktestResult(metrics, None, None)
+    combo = 0 if combination is None else \
+        int(metrics.sharpe.idxmax() // S) if combination == "best" else int(combination) - 1
+    if not 0 <= combo < n:
+        raise ValueError(f"fcast.quant.backtest_files: combination = {combination}: expected 1 to {n} or 'best'")
+    ds = _table_ds(t, rows)
+    curve = [np.empty(rows) for _ in range(4)]
+    check(lib.fcast_backtest_curve(sig, combo, ctypes.byref(cfg), S, ip, close, *[_ptr(a) for a in curve]))
+    symbol = np.repeat(ids, [ip[i + 1] - ip[i] for i in range(S)])
+    equity = pd.DataFrame({"symbol": symbol, "ds": ds, "position": curve[0], "equity": curve[1],
+                           "drawdown": curve[2], "returns": curve[3]}).dropna(subset=["equity"]).reset_index(drop=True)
+    trades = _trades_frame(pd, sig, cfg, S, ip, np.ctypeslib.as_array(close, shape=(rows,)), ds, ids, by_row=True,
+                           combo=combo)
+    return BacktestResult(metrics, trades, equity)
 
 
 # The rest of fcast.quant lives in its own files, one topic each; they use

@@ -115,6 +115,18 @@ static fc_status run_with_scratch(const fc_rule_params *p, const fc_bt_options *
     return FC_OK;
 }
 
+fc_status fc_rule_positions(const fc_rule_params *p, int allow_short, const double *close, size_t n,
+                            double *scratch, double *positions) {
+    double *a = scratch, *b = scratch + n, *c = scratch + 2 * n;
+    FC_TRY(rule_indicators(p, close, n, a, b, c));
+    int prev = 0;
+    for (size_t t = 0; t < n; t++) {
+        prev = rule_position(p, allow_short, close, a, b, c, t, prev);
+        positions[t] = (double)prev;
+    }
+    return FC_OK;
+}
+
 static fc_status check_series(const double *close, size_t n, const char *id) {
     if (n < 2) return fc_error(FC_ERR_INVALID, "series %s: a backtest needs at least 2 prices, got %zu", id, n);
     for (size_t t = 0; t < n; t++)

@@ -64,6 +64,12 @@ fc_status fc_rule_grid_build(fc_rule_kind rule, const struct fc_range *ranges, f
 fc_status fc_backtest_run(const fc_rule_params *p, const fc_bt_options *o, const double *close, size_t n,
                           fc_bt_metrics *out);
 
+/* The rule's positions (-1, 0, 1) bar by bar on n closes, those the
+ * engine above trades, for the portfolio backtester (backtest_signal.h);
+ * scratch holds 3 n doubles. The combination must have been checked. */
+fc_status fc_rule_positions(const fc_rule_params *p, int allow_short, const double *close, size_t n,
+                            double *scratch, double *positions);
+
 /* Every combination on every series: out is (n_combos, n_series) row-major.
  * `ids` (optional) name the series in messages. Invalid combinations must
  * have been removed by the caller (fc_rule_is_valid_combination). */
