@@ -1,6 +1,7 @@
 /* fcast quant option: European and arithmetic-average Asian options by Monte
  * Carlo (standard error, 95% interval), next to Black-Scholes and its Greeks
- * for European options, through the library API (fcast.h: fcast_device_open,
+ * for European options; European and American options on a binomial tree
+ * (--method binomial, fcast_tree_price), through the library API (fcast.h: fcast_device_open,
  * fcast_mc_price_on, fcast_bs_european). What stays here is the CLI's: the
  * flags, the checks only their combination can fail, and the printing. The
  * service's POST /v1/quant/option answers the same JSON object, which the
@@ -25,6 +26,8 @@ typedef struct {
     size_t paths, steps, fixings, seed;
     int antithetic, no_control_variate, json, verbose;
     int steps_given, fixings_given;   /* the flag was given, not defaulted: it must fit --type */
+    const char *exercise, *method, *tree;   /* --exercise, --method, --tree */
+    int paths_given, antithetic_given, seed_given;
 } option_args;
 
 /* Whether msg names `word` at i: the prefix "fcast_...: " anywhere, a
@@ -139,8 +142,79 @@ static int print_json(const fcast_mc_option *o, const fcast_mc_result *r, const 
     return 0;
 }
 
+#define TREE_DEFAULT_STEPS 1000
+
+static const char *const TREE_NAMES[3] = {"bbsr", "bbs", "crr"};   /* by fcast_tree_kind */
+
+/* --method binomial: the flags that fit a tree, into *o. 0, or the exit code after the message. */
+static int tree_from_args(const option_args *a, int american, fcast_tree_option *o) {
+    if (a->type && strcmp(a->type, "european"))
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--method binomial prices --type european options (with "
+                          "--exercise european or american), not %s", a->type);
+    if (a->paths_given || a->antithetic_given || a->seed_given || a->fixings_given || a->no_control_variate)
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--paths, --antithetic, --seed, --fixings and "
+                          "--no-control-variate are Monte Carlo's: they do not apply to --method binomial");
+    if (a->call == a->put) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "give exactly one of --call and --put");
+    int tree = -1;
+    for (int k = 0; k < 3; k++)
+        if (a->tree && !strcmp(a->tree, TREE_NAMES[k])) tree = k;
+    if (tree < 0) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--tree: expected bbsr, bbs or crr, got '%s'", a->tree);
+    if (a->steps_given && a->steps == 0)
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--steps: expected at least 1 time step, got 0");
+    *o = (fcast_tree_option){.type = a->call ? FCAST_CALL : FCAST_PUT, .american = american, .spot = a->S,
+                             .strike = a->K, .rate = a->r, .div = a->q, .vol = a->sigma, .expiry = a->T,
+                             .steps = a->steps_given ? a->steps : TREE_DEFAULT_STEPS, .tree = tree};
+    return 0;
+}
+
+/* The tree's value; for European exercise, Black-Scholes next to it. */
+static int run_tree(const option_args *a, int american) {
+    fcast_tree_option o;
+    int rc = tree_from_args(a, american, &o);
+    if (rc) return rc;
+    double price, g[6] = {0};
+    fc_status st = fcast_tree_price(&o, &price);
+    if (st == FC_OK && !american) {
+        fcast_mc_option m = {.type = o.type, .spot = o.spot, .strike = o.strike, .rate = o.rate, .div = o.div,
+                             .vol = o.vol, .expiry = o.expiry};
+        st = black_scholes(&m, g);
+    }
+    if (st != FC_OK) {
+        /* the API names the fields: back to the flags */
+        static const char *const words[][2] = {{"fcast_tree_price: ", ""}, {"vol", "--sigma"}, {"expiry", "--T"},
+            {"spot", "--S"}, {"strike", "--K"}, {"rate", "--r"}, {"div", "--q"}, {"steps", "--steps"}};
+        char out[1024];
+        const char *msg = fc_last_error();
+        size_t o2 = 0;
+        for (size_t i = 0; msg[i] && o2 + 16 < sizeof out;) {
+            size_t k = 0, n = 0;
+            while (k < 8 && !names_at(msg, i, words[k][0], n = strlen(words[k][0]))) k++;
+            if (k == 8) { out[o2++] = msg[i++]; continue; }
+            o2 += (size_t)snprintf(out + o2, sizeof out - o2, "%s", words[k][1]);
+            i += n;
+        }
+        out[o2] = '\0';
+        fprintf(stderr, "fcast " COMMAND ": %s\n", out);
+        return cli_exit_code(st);
+    }
+    const char *kind = american ? "american" : "european", *opt = a->call ? "call" : "put";
+    if (a->json) {
+        printf("{\"type\": \"%s\", \"option\": \"%s\", \"method\": \"binomial\", \"tree\": \"%s\", "
+               "\"steps\": %zu, \"price\": %.17g", kind, opt, TREE_NAMES[o.tree], o.steps, price);
+        if (!american) printf(", \"bs_price\": %.17g", g[0]);
+        printf("}\n");
+        return 0;
+    }
+    printf("%s %s: S=%g K=%g r=%g q=%g sigma=%g T=%g\n", american ? "American" : "European", opt, o.spot, o.strike,
+           o.rate, o.div, o.vol, o.expiry);
+    printf("Binomial (%s, %zu steps) %.8f\n", TREE_NAMES[o.tree], o.steps, price);
+    if (!american) printf("Black-Scholes   %.8f\n", g[0]);
+    return 0;
+}
+
 int cmd_quant_option(int argc, char **argv, int first) {
-    option_args a = {.type = "european", .paths = 1000000, .steps = 1, .fixings = 12, .seed = 42};
+    option_args a = {.type = "european", .paths = 1000000, .steps = 1, .fixings = 12, .seed = 42,
+                     .exercise = "european", .method = NULL, .tree = "bbsr"};
     const char *device = NULL;
     arg_spec specs[] = {
         {"type", ARG_STR, &a.type, "KIND", "european or asian (arithmetic average price) (european)", 0, 0},
@@ -153,7 +227,13 @@ int cmd_quant_option(int argc, char **argv, int first) {
         {"T", ARG_DOUBLE, &a.T, "YEARS", "time to expiry in years, > 0", 1, 0},
         {"q", ARG_DOUBLE, &a.q, "RATE", "continuous dividend yield (0)", 0, 0},
         {"paths", ARG_SIZE, &a.paths, "N", "Monte Carlo paths (1000000)", 0, 0},
-        {"steps", ARG_SIZE, &a.steps, "N", "European: time steps per path (1; GBM is sampled exactly)", 0, 0},
+        {"steps", ARG_SIZE, &a.steps, "N", "time steps: Monte Carlo European per path (1; GBM is sampled "
+                                           "exactly); binomial tree (1000)", 0, 0},
+        {"exercise", ARG_STR, &a.exercise, "KIND", "european or american (american: --method binomial) (european)",
+         0, 0},
+        {"method", ARG_STR, &a.method, "M", "mc (Monte Carlo) or binomial (mc; binomial for american)", 0, 0},
+        {"tree", ARG_STR, &a.tree, "T", "binomial: bbsr (Black-Scholes last step + Richardson), bbs, or crr "
+                                        "(plain, as QuantLib's) (bbsr)", 0, 0},
         {"fixings", ARG_SIZE, &a.fixings, "N", "Asian: averaging dates T*i/N, i = 1..N (12)", 0, 0},
         {"antithetic", ARG_FLAG, &a.antithetic, NULL, "antithetic variates (off)", 0, 0},
         {"no-control-variate", ARG_FLAG, &a.no_control_variate, NULL, "Asian: no geometric control variate", 0, 0},
@@ -166,13 +246,30 @@ int cmd_quant_option(int argc, char **argv, int first) {
     int rc = args_parse(COMMAND,
                         "Price a European or arithmetic-average Asian option by Monte Carlo (geometric Brownian\n"
                         "motion, Philox random numbers) with its standard error and 95% interval; European\n"
-                        "options also get the Black-Scholes price and Greeks (vega and rho per 1.00, theta per year).",
+                        "options also get the Black-Scholes price and Greeks (vega and rho per 1.00, theta per year).\n"
+                        "--method binomial prices European or American (--exercise) options on a binomial tree.",
                         specs, argc, argv, first);
     if (rc) return args_exit(rc);
     for (const arg_spec *s = specs; s->name; s++) {
         if (!strcmp(s->name, "steps")) a.steps_given = s->seen != 0;
         if (!strcmp(s->name, "fixings")) a.fixings_given = s->seen != 0;
+        if (!strcmp(s->name, "paths")) a.paths_given = s->seen != 0;
+        if (!strcmp(s->name, "antithetic")) a.antithetic_given = s->seen != 0;
+        if (!strcmp(s->name, "seed")) a.seed_given = s->seen != 0;
+        if (!strcmp(s->name, "tree") && s->seen && a.method && strcmp(a.method, "binomial"))
+            return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--tree is for --method binomial");
     }
+    int american = !strcmp(a.exercise, "american");
+    if (!american && strcmp(a.exercise, "european"))
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--exercise: expected european or american, got '%s'",
+                          a.exercise);
+    const char *method = a.method ? a.method : american ? "binomial" : "mc";
+    if (!strcmp(method, "binomial")) return run_tree(&a, american);
+    if (strcmp(method, "mc"))
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--method: expected mc or binomial, got '%s'", method);
+    if (american)
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--exercise american: Monte Carlo (Longstaff-Schwartz) is not "
+                          "available yet: use --method binomial");
     fcast_mc_option o;
     if ((rc = option_from_args(&a, &o)) != 0) return rc;
     fcast_device *dev = NULL;   /* the CPU, or a GPU with fcast's quant kernels */

@@ -11,6 +11,50 @@
 extern "C" {
 #endif
 
+/* Why an option has no implied volatility (fcast_implied_vol's status). */
+enum {
+    FCAST_IV_OK = 0,             /* solved */
+    FCAST_IV_BELOW_LOWER = 1,    /* price below max(+-(S e^{-qT} - K e^{-rT}), 0), the discounted intrinsic value */
+    FCAST_IV_ABOVE_UPPER = 2,    /* price at or above S e^{-qT} (call) or K e^{-rT} (put) */
+    FCAST_IV_NO_CONVERGENCE = 3  /* the solver's bracket did not close (not seen in testing; please report) */
+};
+
+/* Black-Scholes-Merton implied volatilities of o->n European options from
+ * their prices price[i] (o->vol is not read and may be NULL; rate and div
+ * may be NULL: 0), into vol[i] (sigma, per sqrt(year)). A price equal to
+ * the lower bound, or within 4 ulps of S e^{-qT} + K e^{-rT} below it, has
+ * volatility 0. Within 1e-10 of the volatility that made the price, and
+ * of QuantLib's blackFormulaImpliedStdDev, wherever the price determines
+ * the volatility to that (docs/quant-options.md). Runs over OpenMP.
+ * status NULL: the first option (in index order) without a volatility is
+ * FC_ERR_INVALID naming it, its price and the bound it breaks
+ * ("fcast_implied_vol: option 3: price 61 of the call is at or above its
+ * upper bound S e^{-qT} = 60.9"). status non-NULL: status[i] is one of
+ * FCAST_IV_*, vol[i] NaN where it is not FCAST_IV_OK, and the call
+ * returns FC_OK. Invalid inputs (S, K, T not positive, r, q or a price
+ * not finite) are FC_ERR_INVALID either way, naming the option. */
+fc_status fcast_implied_vol(const fcast_option_arrays *o, const double *price, double *vol, int *status);
+
+/* Binomial trees of fcast_tree_price (docs/quant-options.md). */
+typedef enum {
+    FCAST_TREE_BBSR = 0,   /* bbs with Richardson extrapolation (the default) */
+    FCAST_TREE_BBS = 1,    /* Black-Scholes at the last step before expiry (Broadie-Detemple) */
+    FCAST_TREE_CRR = 2     /* plain Cox-Ross-Rubinstein, equal to QuantLib's BinomialVanillaEngine "crr" */
+} fcast_tree_kind;
+
+/* One option on a binomial tree, as `fcast quant option --method binomial`. */
+typedef struct {
+    int type;                  /* FCAST_CALL or FCAST_PUT */
+    int american;              /* 1: American exercise; 0: European */
+    double spot, strike, rate, div, vol, expiry;   /* as in fcast_option_arrays */
+    size_t steps;              /* time steps; 0: 1000 (bbsr needs 2 or more, at most 100000) */
+    int tree;                  /* fcast_tree_kind */
+} fcast_tree_option;
+
+/* The option's value on the tree into *price; FC_ERR_INVALID naming the
+ * field at fault. */
+fc_status fcast_tree_price(const fcast_tree_option *o, double *price);
+
 #ifdef __cplusplus
 }
 #endif
