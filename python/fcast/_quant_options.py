@@ -1,3 +1,85 @@
 """fcast.quant's options beyond Black-Scholes (re-exported by fcast.quant):
-implied volatility, American and barrier options, Monte Carlo Greeks."""
-__all__ = []
+implied volatility, American and barrier options, Monte Carlo Greeks.
+
+    from fcast import quant
+    quant.implied_vol("call", spot=100, strike=[90, 100], expiry=1.0, price=[14.7, 10.45], rate=0.05)
+    quant.tree_price("put", 100, 100, 1.0, 0.2, rate=0.05, american=True)   # bbsr, 1000 steps
+
+Conventions and accuracy: docs/quant-options.md. The C signatures are
+declared here, beside their only callers (fcast/_lib.py declares the older
+ones)."""
+import ctypes
+from ctypes import POINTER, c_double, c_int, c_size_t, c_void_p
+
+import numpy as np
+
+from ._lib import check, lib
+from . import quant as _q
+
+__all__ = ["implied_vol", "tree_price", "IV_OK", "IV_BELOW_LOWER", "IV_ABOVE_UPPER", "IV_NO_CONVERGENCE"]
+
+# fcast_implied_vol's status values (include/fcast/quant_options.h)
+IV_OK, IV_BELOW_LOWER, IV_ABOVE_UPPER, IV_NO_CONVERGENCE = 0, 1, 2, 3
+
+_TREES = {"bbsr": 0, "bbs": 1, "crr": 2}
+
+
+class _TreeOption(ctypes.Structure):
+    _fields_ = [("type", c_int), ("american", c_int)] + \
+               [(name, c_double) for name in ("spot", "strike", "rate", "div", "vol", "expiry")] + \
+               [("steps", c_size_t), ("tree", c_int)]
+
+
+def _declare():
+    for name, restype, argtypes in (
+            ("fcast_implied_vol", c_int, [c_void_p, POINTER(c_double), POINTER(c_double), POINTER(c_int)]),
+            ("fcast_tree_price", c_int, [c_void_p, POINTER(c_double)])):
+        fn = getattr(lib, name)
+        fn.restype, fn.argtypes = restype, argtypes
+
+
+_declare()
+
+
+def implied_vol(option_type, spot, strike, expiry, price, rate=0.0, div=0.0, *, errors="raise"):
+    """Black-Scholes-Merton implied volatility of European options from
+    their prices (continuous dividend yield div, rate continuously
+    compounded, expiry in years). Arguments broadcast as numpy's do; the
+    result has the broadcast shape (a float for scalar arguments).
+
+    errors="raise": a price outside the no-arbitrage bounds (below the
+    discounted intrinsic value max(+-(S e^{-qT} - K e^{-rT}), 0), or at or
+    above S e^{-qT} for a call / K e^{-rT} for a put) raises
+    fcast.FcastValueError naming the option's position and the bound.
+    errors="status": returns (vol, status) instead, vol NaN where status is
+    not IV_OK (IV_BELOW_LOWER, IV_ABOVE_UPPER, IV_NO_CONVERGENCE)."""
+    if errors not in ("raise", "status"):
+        raise ValueError(f"fcast.quant.implied_vol: errors must be 'raise' or 'status', got {errors!r}")
+    # price broadcasts with the rest: it takes vol's place in _Options (which
+    # fcast_implied_vol does not read), then goes to C on its own
+    o = _q._Options(option_type, spot, strike, expiry, _q._float64(price, "price"), rate, div)
+    p = o._keep[4]
+    o.struct.vol = None
+    vol = o.empty()
+    status = np.empty(o.shape, dtype=np.intc) if errors == "status" else None
+    check(lib.fcast_implied_vol(ctypes.byref(o.struct), _q._ptr(p), _q._ptr(vol),
+                                None if status is None else status.ctypes.data_as(POINTER(c_int))))
+    if status is None:
+        return o.shaped(vol)
+    return o.shaped(vol), (status.reshape(o.shape)[()] if o.shape == () else status)
+
+
+def tree_price(option_type, spot, strike, expiry, vol, rate=0.0, div=0.0, *, american=True, steps=1000,
+               tree="bbsr"):
+    """One option on a binomial tree, as `fcast quant option --method
+    binomial` prices it: American (default) or European exercise; tree
+    "bbsr" (Black-Scholes at the last step and Richardson extrapolation,
+    the default), "bbs" or "crr" (plain Cox-Ross-Rubinstein, equal to
+    QuantLib's BinomialVanillaEngine "crr" at the same steps)."""
+    if tree not in _TREES:
+        raise ValueError(f"fcast.quant.tree_price: tree must be one of {sorted(_TREES)}, got {tree!r}")
+    o = _TreeOption(type=int(_q._type_codes(option_type)), american=bool(american), spot=spot, strike=strike,
+                    rate=rate, div=div, vol=vol, expiry=expiry, steps=int(steps), tree=_TREES[tree])
+    out = c_double()
+    check(lib.fcast_tree_price(ctypes.byref(o), ctypes.byref(out)))
+    return out.value
