@@ -31,6 +31,15 @@ from this script's location) and writes nothing but the fixtures:
       exercise misses the payoff at expiry (its American CRR value falls
       below its European one at the same steps, e.g. T = 182/365 at 500 and
       1000 steps), so those rows cannot serve as references for the tree.
+  options_lsm.csv          type,S,K,r,q,T,vol,steps,american,bermudan,ql_mc,ql_mc_se
+      American puts and a call on a dividend payer for Longstaff-Schwartz,
+      T = 7 steps / 365 so that the steps fall on whole days: american is
+      QdFpAmericanEngine (high precision); bermudan the same option
+      exercisable only at the `steps` dates t_k = 7k days, by
+      FdBlackScholesVanillaEngine on a 2000 x 2000 grid (what Monte Carlo
+      on those dates converges to, less the regression's low bias); ql_mc
+      and ql_mc_se QuantLib's MCAmericanEngine (pseudorandom, 200000
+      paths, monomials of order 3, 50000 calibration paths, seed 42).
 Values are Python's repr of the double (shortest exact round trip).
 """
 import argparse
@@ -127,6 +136,29 @@ def binomial_rows():
     return rows
 
 
+def lsm_rows():
+    today = ql.Date(2, 1, 2025)
+    ql.Settings.instance().evaluationDate = today
+    steps = 50
+    rows = []
+    for typ, S, K, r, q, vol in [("put", 100.0, 100.0, 0.05, 0.0, 0.2), ("put", 90.0, 100.0, 0.06, 0.0, 0.3),
+                                 ("put", 110.0, 100.0, 0.03, 0.01, 0.25), ("call", 100.0, 95.0, 0.02, 0.08, 0.3)]:
+        process = flat_process(today, S, r, q, vol)
+        payoff = ql.PlainVanillaPayoff(ql.Option.Call if typ == "call" else ql.Option.Put, K)
+        maturity = today + 7 * steps
+        american = ql.VanillaOption(payoff, ql.AmericanExercise(today, maturity))
+        american.setPricingEngine(ql.QdFpAmericanEngine(process, ql.QdFpAmericanEngine.highPrecisionScheme()))
+        bermudan = ql.VanillaOption(payoff, ql.BermudanExercise([today + 7 * k for k in range(1, steps + 1)]))
+        bermudan.setPricingEngine(ql.FdBlackScholesVanillaEngine(process, 2000, 2000))
+        mc = ql.VanillaOption(payoff, ql.AmericanExercise(today, maturity))
+        mc.setPricingEngine(ql.MCAmericanEngine(process, "pseudorandom", timeSteps=steps, requiredSamples=200000,
+                                                seed=42, polynomOrder=3, polynomType=ql.LsmBasisSystem.Monomial,
+                                                nCalibrationSamples=50000))
+        rows.append([typ, S, K, r, q, 7 * steps / 365.0, vol, steps, american.NPV(), bermudan.NPV(), mc.NPV(),
+                     mc.errorEstimate()])
+    return rows
+
+
 def write(path, header, rows):
     with open(path, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
@@ -146,6 +178,8 @@ def main():
     write(os.path.join(out, "options_binomial.csv"),
           ["exercise", "type", "S", "K", "r", "q", "T", "vol", "steps", "ql_crr", "reference",
            "ql_exact_grid"], binomial_rows())
+    write(os.path.join(out, "options_lsm.csv"),
+          ["type", "S", "K", "r", "q", "T", "vol", "steps", "american", "bermudan", "ql_mc", "ql_mc_se"], lsm_rows())
 
 
 if __name__ == "__main__":
