@@ -78,5 +78,24 @@ expect_error 4 "--tree: expected bbsr, bbs or crr" -- quant option --exercise am
 expect_error 4 "--paths" -- quant option --exercise american --put --S 100 --K 100 --sigma 0.2 --T 1 --paths 1000
 expect_error 4 "--exercise: expected european or american" -- quant option --exercise bermudan --put --S 100 --K 100 --sigma 0.2 --T 1
 
+# --- Longstaff-Schwartz: the fixture's American put against QuantLib's Bermudan FD value on the same 50 dates
+IFS=, read -r _ S K r q T vol steps american bermudan ql_mc ql_se < <(sed -n 2p tests/fixtures/quant/options_lsm.csv)
+out="$("$FCAST" quant option --exercise american --method lsm --put --S "$S" --K "$K" --r "$r" --q "$q" --sigma "$vol" \
+       --T "$T" --steps "$steps" --paths 40000 --calibration-paths 20000 --json)" || fail "lsm --json exited non-zero"
+ok
+price="$(json_field "$out" price)"; se="$(json_field "$out" stderr)"
+awk -v p="$price" -v s="$se" -v b="$bermudan" 'BEGIN { exit !(p <= b + 4 * s && p >= b - 4 * s - 0.005 * b) }' \
+  || fail "lsm $price +- $se against the Bermudan $bermudan"
+for f in ci_low ci_high paths calibration_paths steps basis_degree calibration_price; do
+  [ -n "$(json_field "$out" $f)" ] || fail "lsm JSON lacks $f: $out"
+done
+expect_error 4 "--calibration-paths: expected 16 to 10000000" -- quant option --exercise american --method lsm --put \
+  --S 100 --K 100 --sigma 0.2 --T 1 --calibration-paths 100000000
+expect_error 4 "--paths 1000000000 x --steps 50" -- quant option --exercise american --method lsm --put \
+  --S 100 --K 100 --sigma 0.2 --T 1 --paths 1000000000
+expect_error 4 "--method lsm needs --exercise american" -- quant option --method lsm --put --S 100 --K 100 --sigma 0.2 --T 1
+expect_error 4 "--calibration-paths and --basis-degree are for --method lsm" -- quant option --put --S 100 --K 100 \
+  --sigma 0.2 --T 1 --basis-degree 2
+
 echo "cli_quant_options: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]

@@ -1,7 +1,8 @@
 /* fcast quant option: European and arithmetic-average Asian options by Monte
  * Carlo (standard error, 95% interval), next to Black-Scholes and its Greeks
  * for European options; European and American options on a binomial tree
- * (--method binomial, fcast_tree_price), through the library API (fcast.h: fcast_device_open,
+ * (--method binomial, fcast_tree_price) and American options by
+ * Longstaff-Schwartz (--method lsm, fcast_lsm_price), through the library API (fcast.h: fcast_device_open,
  * fcast_mc_price_on, fcast_bs_european). What stays here is the CLI's: the
  * flags, the checks only their combination can fail, and the printing. The
  * service's POST /v1/quant/option answers the same JSON object, which the
@@ -28,6 +29,8 @@ typedef struct {
     int steps_given, fixings_given;   /* the flag was given, not defaulted: it must fit --type */
     const char *exercise, *method, *tree;   /* --exercise, --method, --tree */
     int paths_given, antithetic_given, seed_given;
+    size_t calibration_paths, degree;   /* --calibration-paths, --basis-degree (lsm) */
+    int lsm_flags_given;                /* either of those was given */
 } option_args;
 
 /* Whether msg names `word` at i: the prefix "fcast_...: " anywhere, a
@@ -143,6 +146,85 @@ static int print_json(const fcast_mc_option *o, const fcast_mc_result *r, const 
 }
 
 #define TREE_DEFAULT_STEPS 1000
+#define LSM_DEFAULT_STEPS 50
+
+/* Whether msg names the field `word` at i: the whole word followed by ":",
+ * " =" or " " and a number ("steps 50"), not the word in prose ("time
+ * steps"); or the prefix, for a word that ends in ": ". */
+static int word_at(const char *msg, size_t i, const char *word, size_t n) {
+    if (strncmp(msg + i, word, n)) return 0;
+    if (!isalpha((unsigned char)word[n - 1])) return 1;
+    char before = i ? msg[i - 1] : ' ', after = msg[i + n], next = after ? msg[i + n + 1] : '\0';
+    if (isalnum((unsigned char)before) || before == '_' || before == '-') return 0;
+    return after == ':' || (after == ' ' && (next == '=' || isdigit((unsigned char)next) || next == '-'));
+}
+
+/* fcast_tree_price's and fcast_lsm_price's messages name their structs'
+ * fields: printed with the flags instead. */
+static int fail_in_api_fields(fc_status st) {
+    static const char *const words[][2] = {
+        {"fcast_tree_price: ", ""}, {"fcast_lsm_price: ", ""}, {"vol", "--sigma"}, {"expiry", "--T"},
+        {"spot", "--S"}, {"strike", "--K"}, {"rate", "--r"}, {"div", "--q"}, {"steps", "--steps"},
+        {"calibration_paths", "--calibration-paths"}, {"paths", "--paths"}, {"degree", "--basis-degree"}};
+    enum { N_WORDS = sizeof words / sizeof *words };
+    char out[1024];
+    const char *msg = fc_last_error();
+    size_t o = 0;
+    for (size_t i = 0; msg[i] && o + 24 < sizeof out;) {
+        size_t k = 0, n = 0;
+        while (k < N_WORDS && !word_at(msg, i, words[k][0], n = strlen(words[k][0]))) k++;
+        if (k == N_WORDS) {
+            out[o++] = msg[i++];
+            continue;
+        }
+        o += (size_t)snprintf(out + o, sizeof out - o, "%s", words[k][1]);
+        i += n;
+    }
+    out[o < sizeof out ? o : sizeof out - 1] = '\0';
+    fprintf(stderr, "fcast " COMMAND ": %s\n", out);
+    return cli_exit_code(st);
+}
+
+/* --method lsm: an American option by Longstaff-Schwartz. */
+static int run_lsm(const option_args *a) {
+    if (a->type && strcmp(a->type, "european"))
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--method lsm prices American options (--exercise american), "
+                          "not --type %s", a->type);
+    if (a->antithetic_given || a->fixings_given || a->no_control_variate)
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--antithetic, --fixings and --no-control-variate do not "
+                          "apply to --method lsm");
+    if (a->call == a->put) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "give exactly one of --call and --put");
+    if ((a->steps_given && a->steps == 0) || a->paths < 2 || a->calibration_paths == 0 || a->degree == 0)
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "%s", a->paths < 2 ? "--paths: expected at least 2 paths"
+                          : a->calibration_paths == 0 ? "--calibration-paths: expected at least 16 paths, got 0"
+                          : a->degree == 0 ? "--basis-degree: expected 1 to 8, got 0"
+                          : "--steps: expected at least 2 exercise dates, got 0");
+    if (a->degree > 8) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--basis-degree: expected 1 to 8, got %zu",
+                                         a->degree);
+    fcast_lsm_option o = {.type = a->call ? FCAST_CALL : FCAST_PUT, .spot = a->S, .strike = a->K, .rate = a->r,
+                          .div = a->q, .vol = a->sigma, .expiry = a->T,
+                          .steps = a->steps_given ? a->steps : LSM_DEFAULT_STEPS, .paths = a->paths,
+                          .calibration_paths = a->calibration_paths, .degree = (int)a->degree, .seed = a->seed};
+    fcast_lsm_result r;
+    if (fcast_lsm_price(&o, &r) != FC_OK) return fail_in_api_fields(FC_ERR_INVALID);
+    const char *opt = a->call ? "call" : "put";
+    if (a->json) {
+        printf("{\"type\": \"american\", \"option\": \"%s\", \"method\": \"lsm\", \"price\": %.17g, "
+               "\"stderr\": %.17g, \"ci_low\": %.17g, \"ci_high\": %.17g, \"paths\": %llu, "
+               "\"calibration_paths\": %llu, \"steps\": %zu, \"basis_degree\": %d, \"calibration_price\": %.17g}\n",
+               opt, r.price, r.std_error, r.price - 1.959963984540054 * r.std_error,
+               r.price + 1.959963984540054 * r.std_error, (unsigned long long)r.paths,
+               (unsigned long long)r.calibration_paths, o.steps, o.degree, r.calibration_price);
+        return 0;
+    }
+    printf("American %s: S=%g K=%g r=%g q=%g sigma=%g T=%g\n", opt, o.spot, o.strike, o.rate, o.div, o.vol, o.expiry);
+    printf("Longstaff-Schwartz %.6f  std error %.6f  95%% CI [%.6f, %.6f]\n", r.price, r.std_error,
+           r.price - 1.959963984540054 * r.std_error, r.price + 1.959963984540054 * r.std_error);
+    printf("                   %zu exercise dates, basis degree %d, %llu pricing paths, %llu calibration paths "
+           "(in-sample %.6f), seed %llu\n", o.steps, o.degree, (unsigned long long)r.paths,
+           (unsigned long long)r.calibration_paths, r.calibration_price, (unsigned long long)a->seed);
+    return 0;
+}
 
 static const char *const TREE_NAMES[3] = {"bbsr", "bbs", "crr"};   /* by fcast_tree_kind */
 
@@ -151,9 +233,10 @@ static int tree_from_args(const option_args *a, int american, fcast_tree_option 
     if (a->type && strcmp(a->type, "european"))
         return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--method binomial prices --type european options (with "
                           "--exercise european or american), not %s", a->type);
-    if (a->paths_given || a->antithetic_given || a->seed_given || a->fixings_given || a->no_control_variate)
-        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--paths, --antithetic, --seed, --fixings and "
-                          "--no-control-variate are Monte Carlo's: they do not apply to --method binomial");
+    if (a->paths_given || a->antithetic_given || a->seed_given || a->fixings_given || a->no_control_variate ||
+        a->lsm_flags_given)
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--paths, --antithetic, --seed, --fixings, "
+                          "--no-control-variate, --calibration-paths and --basis-degree are Monte Carlo's: they do not apply to --method binomial");
     if (a->call == a->put) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "give exactly one of --call and --put");
     int tree = -1;
     for (int k = 0; k < 3; k++)
@@ -179,24 +262,7 @@ static int run_tree(const option_args *a, int american) {
                              .vol = o.vol, .expiry = o.expiry};
         st = black_scholes(&m, g);
     }
-    if (st != FC_OK) {
-        /* the API names the fields: back to the flags */
-        static const char *const words[][2] = {{"fcast_tree_price: ", ""}, {"vol", "--sigma"}, {"expiry", "--T"},
-            {"spot", "--S"}, {"strike", "--K"}, {"rate", "--r"}, {"div", "--q"}, {"steps", "--steps"}};
-        char out[1024];
-        const char *msg = fc_last_error();
-        size_t o2 = 0;
-        for (size_t i = 0; msg[i] && o2 + 16 < sizeof out;) {
-            size_t k = 0, n = 0;
-            while (k < 8 && !names_at(msg, i, words[k][0], n = strlen(words[k][0]))) k++;
-            if (k == 8) { out[o2++] = msg[i++]; continue; }
-            o2 += (size_t)snprintf(out + o2, sizeof out - o2, "%s", words[k][1]);
-            i += n;
-        }
-        out[o2] = '\0';
-        fprintf(stderr, "fcast " COMMAND ": %s\n", out);
-        return cli_exit_code(st);
-    }
+    if (st != FC_OK) return fail_in_api_fields(st);
     const char *kind = american ? "american" : "european", *opt = a->call ? "call" : "put";
     if (a->json) {
         printf("{\"type\": \"%s\", \"option\": \"%s\", \"method\": \"binomial\", \"tree\": \"%s\", "
@@ -214,7 +280,8 @@ static int run_tree(const option_args *a, int american) {
 
 int cmd_quant_option(int argc, char **argv, int first) {
     option_args a = {.type = "european", .paths = 1000000, .steps = 1, .fixings = 12, .seed = 42,
-                     .exercise = "european", .method = NULL, .tree = "bbsr"};
+                     .exercise = "european", .method = NULL, .tree = "bbsr", .calibration_paths = 100000,
+                     .degree = 3};
     const char *device = NULL;
     arg_spec specs[] = {
         {"type", ARG_STR, &a.type, "KIND", "european or asian (arithmetic average price) (european)", 0, 0},
@@ -231,7 +298,10 @@ int cmd_quant_option(int argc, char **argv, int first) {
                                            "exactly); binomial tree (1000)", 0, 0},
         {"exercise", ARG_STR, &a.exercise, "KIND", "european or american (american: --method binomial) (european)",
          0, 0},
-        {"method", ARG_STR, &a.method, "M", "mc (Monte Carlo) or binomial (mc; binomial for american)", 0, 0},
+        {"method", ARG_STR, &a.method, "M", "mc (Monte Carlo), binomial, or lsm (Longstaff-Schwartz, American) "
+                                            "(mc; binomial for american)", 0, 0},
+        {"calibration-paths", ARG_SIZE, &a.calibration_paths, "N", "lsm: regression paths (100000)", 0, 0},
+        {"basis-degree", ARG_SIZE, &a.degree, "D", "lsm: polynomial degree of the regression basis (3)", 0, 0},
         {"tree", ARG_STR, &a.tree, "T", "binomial: bbsr (Black-Scholes last step + Richardson), bbs, or crr "
                                         "(plain, as QuantLib's) (bbsr)", 0, 0},
         {"fixings", ARG_SIZE, &a.fixings, "N", "Asian: averaging dates T*i/N, i = 1..N (12)", 0, 0},
@@ -256,6 +326,7 @@ int cmd_quant_option(int argc, char **argv, int first) {
         if (!strcmp(s->name, "paths")) a.paths_given = s->seen != 0;
         if (!strcmp(s->name, "antithetic")) a.antithetic_given = s->seen != 0;
         if (!strcmp(s->name, "seed")) a.seed_given = s->seen != 0;
+        if (!strcmp(s->name, "calibration-paths") || !strcmp(s->name, "basis-degree")) a.lsm_flags_given |= s->seen != 0;
         if (!strcmp(s->name, "tree") && s->seen && a.method && strcmp(a.method, "binomial"))
             return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--tree is for --method binomial");
     }
@@ -265,11 +336,17 @@ int cmd_quant_option(int argc, char **argv, int first) {
                           a.exercise);
     const char *method = a.method ? a.method : american ? "binomial" : "mc";
     if (!strcmp(method, "binomial")) return run_tree(&a, american);
+    if (!strcmp(method, "lsm")) {
+        if (!american) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--method lsm needs --exercise american");
+        return run_lsm(&a);
+    }
+    if (a.lsm_flags_given)
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--calibration-paths and --basis-degree are for --method lsm");
     if (strcmp(method, "mc"))
-        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--method: expected mc or binomial, got '%s'", method);
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--method: expected mc, binomial or lsm, got '%s'", method);
     if (american)
-        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--exercise american: Monte Carlo (Longstaff-Schwartz) is not "
-                          "available yet: use --method binomial");
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--exercise american: Monte Carlo is --method lsm "
+                          "(Longstaff-Schwartz); or --method binomial");
     fcast_mc_option o;
     if ((rc = option_from_args(&a, &o)) != 0) return rc;
     fcast_device *dev = NULL;   /* the CPU, or a GPU with fcast's quant kernels */

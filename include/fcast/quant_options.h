@@ -55,6 +55,35 @@ typedef struct {
  * field at fault. */
 fc_status fcast_tree_price(const fcast_tree_option *o, double *price);
 
+/* An American option by Longstaff-Schwartz Monte Carlo, as `fcast quant
+ * option --exercise american --method lsm` prices it: exercise at the
+ * `steps` equal dates T k / steps (a Bermudan stand-in for the American
+ * option), the continuation value regressed on 1, x, .., x^degree (x =
+ * S / K) over calibration paths in the money, the price from further
+ * paths independent of those (a low-biased estimate: no foresight). No
+ * path is stored (a Brownian bridge walks the calibration paths back), so
+ * a million paths take 16 MB of calibration state at most. A field left
+ * 0 takes the default said. */
+typedef struct {
+    int type;                    /* FCAST_CALL or FCAST_PUT */
+    double spot, strike, rate, div, vol, expiry;   /* as in fcast_option_arrays */
+    size_t steps;                /* exercise dates; 0: 50 (2 to 100000) */
+    uint64_t paths;              /* pricing paths; 0: 1000000 (paths x steps at most 1e10) */
+    uint64_t calibration_paths;  /* regression paths; 0: 100000 (16 to 10^7) */
+    int degree;                  /* basis degree; 0: 3 (1 to 8) */
+    uint64_t seed;               /* any value (the CLI's default is 42) */
+} fcast_lsm_option;
+
+typedef struct {
+    double price;              /* max(estimate, exercise today) */
+    double std_error;          /* of the estimate */
+    double estimate;           /* mean discounted cash flow of the pricing paths */
+    double calibration_price;  /* the same on the calibration paths: in-sample, high-biased (a diagnostic) */
+    uint64_t paths, calibration_paths;   /* as simulated (rounded up to even) */
+} fcast_lsm_result;
+
+fc_status fcast_lsm_price(const fcast_lsm_option *o, fcast_lsm_result *out);
+
 #ifdef __cplusplus
 }
 #endif

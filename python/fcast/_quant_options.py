@@ -9,14 +9,15 @@ Conventions and accuracy: docs/quant-options.md. The C signatures are
 declared here, beside their only callers (fcast/_lib.py declares the older
 ones)."""
 import ctypes
-from ctypes import POINTER, c_double, c_int, c_size_t, c_void_p
+import dataclasses
+from ctypes import POINTER, c_double, c_int, c_size_t, c_uint64, c_void_p
 
 import numpy as np
 
 from ._lib import check, lib
 from . import quant as _q
 
-__all__ = ["implied_vol", "tree_price", "IV_OK", "IV_BELOW_LOWER", "IV_ABOVE_UPPER", "IV_NO_CONVERGENCE"]
+__all__ = ["implied_vol", "tree_price", "lsm_price", "LSMResult", "IV_OK", "IV_BELOW_LOWER", "IV_ABOVE_UPPER", "IV_NO_CONVERGENCE"]
 
 # fcast_implied_vol's status values (include/fcast/quant_options.h)
 IV_OK, IV_BELOW_LOWER, IV_ABOVE_UPPER, IV_NO_CONVERGENCE = 0, 1, 2, 3
@@ -30,10 +31,36 @@ class _TreeOption(ctypes.Structure):
                [("steps", c_size_t), ("tree", c_int)]
 
 
+class _LSMOption(ctypes.Structure):
+    _fields_ = [("type", c_int)] + [(name, c_double) for name in ("spot", "strike", "rate", "div", "vol", "expiry")] + \
+               [("steps", c_size_t), ("paths", c_uint64), ("calibration_paths", c_uint64), ("degree", c_int),
+                ("seed", c_uint64)]
+
+
+class _LSMResult(ctypes.Structure):
+    _fields_ = [(name, c_double) for name in ("price", "std_error", "estimate", "calibration_price")] + \
+               [("paths", c_uint64), ("calibration_paths", c_uint64)]
+
+
+@dataclasses.dataclass(frozen=True)
+class LSMResult:
+    """A Longstaff-Schwartz price: max(estimate, exercise today), the
+    estimate's standard error, the estimate itself (low-biased: its paths
+    are independent of the regression's), the in-sample mean on the
+    calibration paths (high-biased, a diagnostic), and the path counts."""
+    price: float
+    std_error: float
+    estimate: float
+    calibration_price: float
+    paths: int
+    calibration_paths: int
+
+
 def _declare():
     for name, restype, argtypes in (
             ("fcast_implied_vol", c_int, [c_void_p, POINTER(c_double), POINTER(c_double), POINTER(c_int)]),
-            ("fcast_tree_price", c_int, [c_void_p, POINTER(c_double)])):
+            ("fcast_tree_price", c_int, [c_void_p, POINTER(c_double)]),
+            ("fcast_lsm_price", c_int, [c_void_p, c_void_p])):
         fn = getattr(lib, name)
         fn.restype, fn.argtypes = restype, argtypes
 
@@ -83,3 +110,18 @@ def tree_price(option_type, spot, strike, expiry, vol, rate=0.0, div=0.0, *, ame
     out = c_double()
     check(lib.fcast_tree_price(ctypes.byref(o), ctypes.byref(out)))
     return out.value
+
+
+def lsm_price(option_type, spot, strike, expiry, vol, rate=0.0, div=0.0, *, steps=50, paths=1_000_000,
+              calibration_paths=100_000, degree=3, seed=42):
+    """An American option by Longstaff-Schwartz Monte Carlo, as `fcast quant
+    option --exercise american --method lsm` prices it: exercise at `steps`
+    equal dates, the continuation regressed on 1, x, .., x^degree (x = S/K)
+    over `calibration_paths` paths in the money, the price from `paths`
+    further, independent paths (low-biased). The C code runs without the GIL."""
+    o = _LSMOption(type=int(_q._type_codes(option_type)), spot=spot, strike=strike, rate=rate, div=div, vol=vol,
+                   expiry=expiry, steps=int(steps), paths=int(paths), calibration_paths=int(calibration_paths),
+                   degree=int(degree), seed=int(seed))
+    r = _LSMResult()
+    check(lib.fcast_lsm_price(ctypes.byref(o), ctypes.byref(r)))
+    return LSMResult(r.price, r.std_error, r.estimate, r.calibration_price, int(r.paths), int(r.calibration_paths))

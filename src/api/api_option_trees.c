@@ -1,5 +1,6 @@
-/* Implied volatilities and binomial trees through the library API
- * (fcast/quant_options.h; quant/implied_vol.h, quant/binomial.h). Messages
+/* Implied volatilities, binomial trees and Longstaff-Schwartz through the
+ * library API (fcast/quant_options.h; quant/implied_vol.h, binomial.h,
+ * lsm.h). Messages
  * name the API's fields and the option's index; the engine's name the
  * CLI's flags, which are renamed here. */
 #include <math.h>
@@ -10,6 +11,7 @@
 #include "fcast.h"
 #include "core/error.h"
 #include "quant/binomial.h"
+#include "quant/lsm.h"
 #include "quant/implied_vol.h"
 #include "kernels/quant_implied_vol.h"
 
@@ -47,10 +49,13 @@ fc_status fcast_implied_vol(const fcast_option_arrays *o, const double *price, d
     return st;
 }
 
-/* The engine's flags ("--sigma") as the fields of fcast_tree_option. */
-static fc_status renamed(fc_status st) {
+/* The engine's flags ("--sigma") as the fields of the API's structs, the
+ * message prefixed with fn. */
+static fc_status renamed(fc_status st, const char *fn) {
     static const char *const flags[][2] = {{"--S", "spot"}, {"--K", "strike"}, {"--r", "rate"}, {"--q", "div"},
-                                           {"--sigma", "vol"}, {"--T", "expiry"}, {"--steps", "steps"}};
+                                           {"--sigma", "vol"}, {"--T", "expiry"}, {"--steps", "steps"},
+                                           {"--paths", "paths"}, {"--calibration-paths", "calibration_paths"},
+                                           {"--basis-degree", "degree"}};
     const char *msg = fc_last_error();
     char out[1024];
     size_t o = 0;
@@ -71,7 +76,7 @@ static fc_status renamed(fc_status st) {
         i += len;
     }
     out[o] = '\0';
-    return fc_error(st, "fcast_tree_price: %s", out);
+    return fc_error(st, "%s: %s", fn, out);
 }
 
 fc_status fcast_tree_price(const fcast_tree_option *o, double *price) {
@@ -86,5 +91,22 @@ fc_status fcast_tree_price(const fcast_tree_option *o, double *price) {
                         .market = {o->spot, o->strike, o->rate, o->div, o->vol, o->expiry},
                         .steps = o->steps ? o->steps : 1000, .tree = (fc_tree_kind)o->tree};
     fc_status st = fc_binomial_price(&t, price);
-    return st == FC_OK ? FC_OK : renamed(st);
+    return st == FC_OK ? FC_OK : renamed(st, "fcast_tree_price");
+}
+
+fc_status fcast_lsm_price(const fcast_lsm_option *o, fcast_lsm_result *out) {
+    if (!o || !out) return fc_error(FC_ERR_INVALID, "fcast_lsm_price: o and out must not be NULL");
+    if (o->type != FCAST_CALL && o->type != FCAST_PUT)
+        return fc_error(FC_ERR_INVALID, "fcast_lsm_price: type = %d: must be FCAST_CALL (1) or FCAST_PUT (0)",
+                        o->type);
+    fc_lsm_option l = {.type = o->type == FCAST_CALL ? FC_CALL : FC_PUT,
+                       .market = {o->spot, o->strike, o->rate, o->div, o->vol, o->expiry},
+                       .steps = o->steps ? o->steps : 50, .paths = o->paths ? o->paths : 1000000,
+                       .calibration_paths = o->calibration_paths ? o->calibration_paths : 100000,
+                       .degree = o->degree ? o->degree : 3, .seed = o->seed};
+    fc_lsm_result r;
+    fc_status st = fc_lsm_price(&l, &r);
+    if (st != FC_OK) return renamed(st, "fcast_lsm_price");
+    *out = (fcast_lsm_result){r.price, r.std_error, r.estimate, r.calibration_price, r.paths, r.calibration_paths};
+    return FC_OK;
 }

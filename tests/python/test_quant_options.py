@@ -4,7 +4,8 @@ implied volatilities against the committed QuantLib fixture
 within 1e-10, round trips through fcast.quant.black_scholes under numpy
 broadcasting, the bounds as errors naming the position; binomial trees
 against QuantLib's CRR at equal steps (options_binomial.csv) and the
-accurate American values."""
+accurate American values; Longstaff-Schwartz against QuantLib's
+Bermudan FD value and MCAmericanEngine (options_lsm.csv)."""
 import os
 
 import pytest
@@ -19,6 +20,7 @@ from conftest import FIXTURES  # noqa: E402
 
 IV = os.path.join(FIXTURES, "quant", "options_implied_vol.csv")
 TREES = os.path.join(FIXTURES, "quant", "options_binomial.csv")
+LSM = os.path.join(FIXTURES, "quant", "options_lsm.csv")
 
 
 def test_implied_vol_matches_quantlib_fixture():
@@ -74,3 +76,16 @@ def test_tree_errors():
         quant.tree_price("put", 100, 100, 1.0, -0.2)
     with pytest.raises(ValueError, match="tree must be"):
         quant.tree_price("put", 100, 100, 1.0, 0.2, tree="jr")
+
+
+def test_lsm_against_quantlib():
+    row = pd.read_csv(LSM).iloc[0]   # the American put S = K = 100
+    r = quant.lsm_price(row.type, row.S, row.K, row["T"], row.vol, rate=row.r, div=row.q, steps=int(row.steps),
+                        paths=60_000, calibration_paths=20_000, seed=3)
+    # low-biased: not above the Bermudan value by more than 4 standard errors, nor below by more than 0.5% more
+    assert r.price <= row.bermudan + 4 * r.std_error
+    assert r.price >= row.bermudan - 4 * r.std_error - 0.005 * row.bermudan
+    assert abs(r.price - row.ql_mc) <= 4 * np.hypot(r.std_error, row.ql_mc_se) + 0.005 * row.bermudan
+    assert r.paths == 60_000 and r.calibration_paths == 20_000
+    with pytest.raises(fcast.FcastValueError, match="calibration_paths"):
+        quant.lsm_price("put", 100, 100, 1.0, 0.2, calibration_paths=10)
