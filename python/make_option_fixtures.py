@@ -40,6 +40,12 @@ from this script's location) and writes nothing but the fixtures:
       on those dates converges to, less the regression's low bias); ql_mc
       and ql_mc_se QuantLib's MCAmericanEngine (pseudorandom, 200000
       paths, monomials of order 3, 50000 calibration paths, seed 42).
+  options_barrier.csv      type,kind,S,K,H,rebate,r,q,T,vol,ql_price
+      Single-barrier options, continuously monitored, by QuantLib's
+      AnalyticBarrierEngine: calls and puts, the four kinds, barriers
+      below and above the strike (down barriers 80 and 95, up barriers
+      105 and 125 on S = 100; strikes 90, 100, 110), rebates 0 and 2.5,
+      three markets (with and without dividends).
 Values are Python's repr of the double (shortest exact round trip).
 """
 import argparse
@@ -159,6 +165,27 @@ def lsm_rows():
     return rows
 
 
+BARRIER_KINDS = {"down-and-in": ql.Barrier.DownIn, "up-and-in": ql.Barrier.UpIn,
+                 "down-and-out": ql.Barrier.DownOut, "up-and-out": ql.Barrier.UpOut}
+
+
+def barrier_rows():
+    today = ql.Date(2, 1, 2025)
+    ql.Settings.instance().evaluationDate = today
+    rows = []
+    for (r, q, vol, days), typ, kind, H, K, rebate in itertools.product(
+            [(0.05, 0.0, 0.2, 365), (0.03, 0.02, 0.3, 182), (0.08, 0.04, 0.25, 730)], ["call", "put"],
+            BARRIER_KINDS, [80.0, 95.0, 105.0, 125.0], [90.0, 100.0, 110.0], [0.0, 2.5]):
+        if ("down" in kind) != (H < 100.0):
+            continue
+        process = flat_process(today, 100.0, r, q, vol)
+        payoff = ql.PlainVanillaPayoff(ql.Option.Call if typ == "call" else ql.Option.Put, K)
+        option = ql.BarrierOption(BARRIER_KINDS[kind], H, rebate, payoff, ql.EuropeanExercise(today + days))
+        option.setPricingEngine(ql.AnalyticBarrierEngine(process))
+        rows.append([typ, kind, 100.0, K, H, rebate, r, q, days / 365.0, vol, option.NPV()])
+    return rows
+
+
 def write(path, header, rows):
     with open(path, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
@@ -178,6 +205,8 @@ def main():
     write(os.path.join(out, "options_binomial.csv"),
           ["exercise", "type", "S", "K", "r", "q", "T", "vol", "steps", "ql_crr", "reference",
            "ql_exact_grid"], binomial_rows())
+    write(os.path.join(out, "options_barrier.csv"),
+          ["type", "kind", "S", "K", "H", "rebate", "r", "q", "T", "vol", "ql_price"], barrier_rows())
     write(os.path.join(out, "options_lsm.csv"),
           ["type", "S", "K", "r", "q", "T", "vol", "steps", "american", "bermudan", "ql_mc", "ql_mc_se"], lsm_rows())
 
