@@ -97,5 +97,26 @@ expect_error 4 "--method lsm needs --exercise american" -- quant option --method
 expect_error 4 "--calibration-paths and --basis-degree are for --method lsm" -- quant option --put --S 100 --K 100 \
   --sigma 0.2 --T 1 --basis-degree 2
 
+# --- barrier options: the closed form against QuantLib's AnalyticBarrierEngine (a fixture row with a rebate)
+IFS=, read -r type kind S K H rebate r q T vol ql < <(awk -F, '$1 == "put" && $2 == "up-and-out" && $6 > 0 { print; exit }' \
+  tests/fixtures/quant/options_barrier.csv)
+out="$("$FCAST" quant option --$type --S "$S" --K "$K" --r "$r" --q "$q" --sigma "$vol" --T "$T" \
+       --barrier "$kind:$H" --rebate "$rebate" --method mc --steps 20 --paths 100000 --json)" || fail "barrier exited non-zero"
+ok
+awk -v a="$(json_field "$out" price)" -v b="$ql" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-10 * b) }' \
+  || fail "barrier closed form $(json_field "$out" price), QuantLib $ql"
+awk -v m="$(json_field "$out" mc_price)" -v s="$(json_field "$out" stderr)" -v b="$ql" \
+  'BEGIN { d = m - b; if (d < 0) d = -d; exit !(d <= 4 * s) }' || fail "barrier MC far from the closed form: $out"
+echo "$out" | grep -q '"barrier": "up-and-out"' || fail "barrier JSON: $out"
+expect_error 4 "--barrier: down-and-out:110 with --S 100: the spot is already at or below" -- quant option --call \
+  --S 100 --K 100 --sigma 0.2 --T 1 --barrier down-and-out:110
+expect_error 2 "--barrier 'sideways:90': expected KIND:LEVEL" -- quant option --call --S 100 --K 100 --sigma 0.2 --T 1 \
+  --barrier sideways:90
+expect_error 4 "--rebate: must be a number >= 0" -- quant option --call --S 100 --K 100 --sigma 0.2 --T 1 \
+  --barrier up-and-in:110 --rebate -1
+expect_error 4 "--rebate is for --barrier" -- quant option --call --S 100 --K 100 --sigma 0.2 --T 1 --rebate 1
+expect_error 4 "--paths, --steps and --seed are for --method mc" -- quant option --call --S 100 --K 100 --sigma 0.2 \
+  --T 1 --barrier up-and-in:110 --paths 1000
+
 echo "cli_quant_options: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]

@@ -118,7 +118,7 @@ static void test_errors(void) {
                            .barrier = 105};
     double p;
     CHECK(fc_barrier_price(&o, &p) == FC_ERR_INVALID);
-    CHECK_CONTAINS(fc_last_error(), "--barrier down-and-out:105 with --S 100: the spot is already at or below");
+    CHECK_CONTAINS(fc_last_error(), "--barrier: down-and-out:105 with --S 100: the spot is already at or below");
     o.barrier = 90, o.rebate = -1;
     CHECK(fc_barrier_price(&o, &p) == FC_ERR_INVALID);
     CHECK_CONTAINS(fc_last_error(), "--rebate");

@@ -2,13 +2,15 @@
  * Carlo (standard error, 95% interval), next to Black-Scholes and its Greeks
  * for European options; European and American options on a binomial tree
  * (--method binomial, fcast_tree_price) and American options by
- * Longstaff-Schwartz (--method lsm, fcast_lsm_price), through the library API (fcast.h: fcast_device_open,
+ * Longstaff-Schwartz (--method lsm, fcast_lsm_price); barrier options
+ * (--barrier KIND:LEVEL: the closed form, and --method mc Monte Carlo), through the library API (fcast.h: fcast_device_open,
  * fcast_mc_price_on, fcast_bs_european). What stays here is the CLI's: the
  * flags, the checks only their combination can fail, and the printing. The
  * service's POST /v1/quant/option answers the same JSON object, which the
  * library builds for both (fcast_mc_option_json; tests/cli_serve_quant.sh
  * compares them byte for byte). */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,9 @@ typedef struct {
     int paths_given, antithetic_given, seed_given;
     size_t calibration_paths, degree;   /* --calibration-paths, --basis-degree (lsm) */
     int lsm_flags_given;                /* either of those was given */
+    const char *barrier;                /* --barrier KIND:LEVEL */
+    double rebate;                      /* --rebate */
+    int rebate_given;
 } option_args;
 
 /* Whether msg names `word` at i: the prefix "fcast_...: " anywhere, a
@@ -163,7 +168,9 @@ static int word_at(const char *msg, size_t i, const char *word, size_t n) {
  * fields: printed with the flags instead. */
 static int fail_in_api_fields(fc_status st) {
     static const char *const words[][2] = {
-        {"fcast_tree_price: ", ""}, {"fcast_lsm_price: ", ""}, {"vol", "--sigma"}, {"expiry", "--T"},
+        {"fcast_tree_price: ", ""}, {"fcast_lsm_price: ", ""}, {"fcast_barrier_price: ", ""},
+        {"fcast_barrier_mc_price: ", ""}, {"barrier", "--barrier"}, {"rebate", "--rebate"}, {"vol", "--sigma"},
+        {"expiry", "--T"},
         {"spot", "--S"}, {"strike", "--K"}, {"rate", "--r"}, {"div", "--q"}, {"steps", "--steps"},
         {"calibration_paths", "--calibration-paths"}, {"paths", "--paths"}, {"degree", "--basis-degree"}};
     enum { N_WORDS = sizeof words / sizeof *words };
@@ -278,6 +285,69 @@ static int run_tree(const option_args *a, int american) {
     return 0;
 }
 
+/* --barrier KIND:LEVEL into o's kind and barrier: 0, or the exit code after the message. */
+static int parse_barrier(const char *spec, fcast_barrier_option *o) {
+    static const char *const kinds[4] = {"down-and-in", "up-and-in", "down-and-out", "up-and-out"};
+    const char *colon = strchr(spec, ':');
+    size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
+    o->kind = -1;
+    for (int k = 0; k < 4; k++)
+        if (strlen(kinds[k]) == n && !strncmp(spec, kinds[k], n)) o->kind = k;
+    char *end = NULL;
+    o->barrier = colon ? strtod(colon + 1, &end) : NAN;
+    if (o->kind < 0 || !colon || end == colon + 1 || *end)
+        return cli_refuse(COMMAND, CLI_EXIT_USAGE, "--barrier '%s': expected KIND:LEVEL, KIND one of down-and-in, "
+                          "up-and-in, down-and-out, up-and-out (e.g. down-and-out:90)", spec);
+    return 0;
+}
+
+/* --barrier: the closed form, and Monte Carlo too with --method mc. */
+static int run_barrier(const option_args *a, int mc) {
+    if (a->type && strcmp(a->type, "european"))
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--barrier prices European barrier options, not --type %s", a->type);
+    if (a->antithetic_given || a->fixings_given || a->no_control_variate || a->lsm_flags_given)
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--antithetic, --fixings, --no-control-variate, "
+                          "--calibration-paths and --basis-degree do not apply to --barrier");
+    if (!mc && (a->paths_given || a->seed_given || a->steps_given))
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--paths, --steps and --seed are for --method mc (the barrier's "
+                          "closed form has none)");
+    if (a->call == a->put) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "give exactly one of --call and --put");
+    fcast_barrier_option o = {.type = a->call ? FCAST_CALL : FCAST_PUT, .spot = a->S, .strike = a->K, .rate = a->r,
+                              .div = a->q, .vol = a->sigma, .expiry = a->T, .rebate = a->rebate,
+                              .steps = a->steps_given ? a->steps : 50, .paths = a->paths, .seed = a->seed};
+    int rc = parse_barrier(a->barrier, &o);
+    if (rc) return rc;
+    if (mc && (o.steps == 0 || a->paths < 2))
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "%s", o.steps == 0 ? "--steps: expected at least 1 time step, got 0"
+                                                                        : "--paths: expected at least 2 paths");
+    double exact;
+    fcast_mc_result r = {0};
+    fc_status st = fcast_barrier_price(&o, &exact);
+    if (st == FC_OK && mc) st = fcast_barrier_mc_price(&o, &r);
+    if (st != FC_OK) return fail_in_api_fields(st);
+    static const char *const names[4] = {"down-and-in", "up-and-in", "down-and-out", "up-and-out"};
+    const char *opt = a->call ? "call" : "put";
+    if (a->json) {
+        printf("{\"type\": \"barrier\", \"option\": \"%s\", \"barrier\": \"%s\", \"level\": %.17g, "
+               "\"rebate\": %.17g, \"price\": %.17g", opt, names[o.kind], o.barrier, o.rebate, exact);
+        if (mc)
+            printf(", \"mc_price\": %.17g, \"stderr\": %.17g, \"ci_low\": %.17g, \"ci_high\": %.17g, "
+                   "\"paths\": %llu, \"steps\": %zu", r.price, r.std_error, r.ci_low, r.ci_high,
+                   (unsigned long long)r.paths, o.steps);
+        printf("}\n");
+        return 0;
+    }
+    printf("%s %s %s at %g (rebate %g): S=%g K=%g r=%g q=%g sigma=%g T=%g\n", names[o.kind], "European", opt, o.barrier,
+           o.rebate, o.spot, o.strike, o.rate, o.div, o.vol, o.expiry);
+    printf("Closed form     %.8f  (continuous monitoring; Reiner-Rubinstein)\n", exact);
+    if (mc)
+        printf("Monte Carlo     %.6f  std error %.6f  95%% CI [%.6f, %.6f]\n"
+               "                %llu paths, %zu steps with the Brownian-bridge crossing correction, seed %llu\n",
+               r.price, r.std_error, r.ci_low, r.ci_high, (unsigned long long)r.paths, o.steps,
+               (unsigned long long)a->seed);
+    return 0;
+}
+
 int cmd_quant_option(int argc, char **argv, int first) {
     option_args a = {.type = "european", .paths = 1000000, .steps = 1, .fixings = 12, .seed = 42,
                      .exercise = "european", .method = NULL, .tree = "bbsr", .calibration_paths = 100000,
@@ -300,6 +370,10 @@ int cmd_quant_option(int argc, char **argv, int first) {
          0, 0},
         {"method", ARG_STR, &a.method, "M", "mc (Monte Carlo), binomial, or lsm (Longstaff-Schwartz, American) "
                                             "(mc; binomial for american)", 0, 0},
+        {"barrier", ARG_STR, &a.barrier, "KIND:LEVEL", "a barrier option: down-and-in, up-and-in, down-and-out or "
+                                                    "up-and-out, e.g. down-and-out:90", 0, 0},
+        {"rebate", ARG_DOUBLE, &a.rebate, "R", "--barrier: rebate, at expiry (knock-in) or at the touch "
+                                             "(knock-out) (0)", 0, 0},
         {"calibration-paths", ARG_SIZE, &a.calibration_paths, "N", "lsm: regression paths (100000)", 0, 0},
         {"basis-degree", ARG_SIZE, &a.degree, "D", "lsm: polynomial degree of the regression basis (3)", 0, 0},
         {"tree", ARG_STR, &a.tree, "T", "binomial: bbsr (Black-Scholes last step + Richardson), bbs, or crr "
@@ -326,6 +400,7 @@ int cmd_quant_option(int argc, char **argv, int first) {
         if (!strcmp(s->name, "paths")) a.paths_given = s->seen != 0;
         if (!strcmp(s->name, "antithetic")) a.antithetic_given = s->seen != 0;
         if (!strcmp(s->name, "seed")) a.seed_given = s->seen != 0;
+        if (!strcmp(s->name, "rebate")) a.rebate_given = s->seen != 0;
         if (!strcmp(s->name, "calibration-paths") || !strcmp(s->name, "basis-degree")) a.lsm_flags_given |= s->seen != 0;
         if (!strcmp(s->name, "tree") && s->seen && a.method && strcmp(a.method, "binomial"))
             return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--tree is for --method binomial");
@@ -334,6 +409,15 @@ int cmd_quant_option(int argc, char **argv, int first) {
     if (!american && strcmp(a.exercise, "european"))
         return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--exercise: expected european or american, got '%s'",
                           a.exercise);
+    if (a.rebate_given && !a.barrier) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--rebate is for --barrier");
+    if (a.barrier) {
+        if (american) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--barrier options are European here: drop "
+                                        "--exercise american");
+        if (a.method && strcmp(a.method, "mc") && strcmp(a.method, "analytic"))
+            return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--barrier: --method analytic (the default) or mc, got '%s'",
+                              a.method);
+        return run_barrier(&a, a.method && !strcmp(a.method, "mc"));
+    }
     const char *method = a.method ? a.method : american ? "binomial" : "mc";
     if (!strcmp(method, "binomial")) return run_tree(&a, american);
     if (!strcmp(method, "lsm")) {

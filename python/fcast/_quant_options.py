@@ -17,7 +17,7 @@ import numpy as np
 from ._lib import check, lib
 from . import quant as _q
 
-__all__ = ["implied_vol", "tree_price", "lsm_price", "LSMResult", "IV_OK", "IV_BELOW_LOWER", "IV_ABOVE_UPPER", "IV_NO_CONVERGENCE"]
+__all__ = ["implied_vol", "tree_price", "lsm_price", "LSMResult", "barrier_price", "barrier_mc_price", "IV_OK", "IV_BELOW_LOWER", "IV_ABOVE_UPPER", "IV_NO_CONVERGENCE"]
 
 # fcast_implied_vol's status values (include/fcast/quant_options.h)
 IV_OK, IV_BELOW_LOWER, IV_ABOVE_UPPER, IV_NO_CONVERGENCE = 0, 1, 2, 3
@@ -56,11 +56,22 @@ class LSMResult:
     calibration_paths: int
 
 
+_BARRIER_KINDS = {"down-and-in": 0, "up-and-in": 1, "down-and-out": 2, "up-and-out": 3}
+
+
+class _BarrierOption(ctypes.Structure):
+    _fields_ = [("type", c_int), ("kind", c_int)] + \
+               [(name, c_double) for name in ("spot", "strike", "rate", "div", "vol", "expiry", "barrier", "rebate")] + \
+               [("steps", c_size_t), ("paths", c_uint64), ("seed", c_uint64)]
+
+
 def _declare():
     for name, restype, argtypes in (
             ("fcast_implied_vol", c_int, [c_void_p, POINTER(c_double), POINTER(c_double), POINTER(c_int)]),
             ("fcast_tree_price", c_int, [c_void_p, POINTER(c_double)]),
-            ("fcast_lsm_price", c_int, [c_void_p, c_void_p])):
+            ("fcast_lsm_price", c_int, [c_void_p, c_void_p]),
+            ("fcast_barrier_price", c_int, [c_void_p, POINTER(c_double)]),
+            ("fcast_barrier_mc_price", c_int, [c_void_p, c_void_p])):
         fn = getattr(lib, name)
         fn.restype, fn.argtypes = restype, argtypes
 
@@ -125,3 +136,33 @@ def lsm_price(option_type, spot, strike, expiry, vol, rate=0.0, div=0.0, *, step
     r = _LSMResult()
     check(lib.fcast_lsm_price(ctypes.byref(o), ctypes.byref(r)))
     return LSMResult(r.price, r.std_error, r.estimate, r.calibration_price, int(r.paths), int(r.calibration_paths))
+
+
+def _barrier(option_type, spot, strike, expiry, vol, rate, div, barrier, kind, rebate, steps=0, paths=0, seed=0):
+    if kind not in _BARRIER_KINDS:
+        raise ValueError(f"fcast.quant: kind must be one of {list(_BARRIER_KINDS)}, got {kind!r}")
+    return _BarrierOption(type=int(_q._type_codes(option_type)), kind=_BARRIER_KINDS[kind], spot=spot, strike=strike,
+                          rate=rate, div=div, vol=vol, expiry=expiry, barrier=barrier, rebate=rebate,
+                          steps=int(steps), paths=int(paths), seed=int(seed))
+
+
+def barrier_price(option_type, spot, strike, expiry, vol, rate=0.0, div=0.0, *, barrier, kind, rebate=0.0):
+    """A single-barrier European option, monitored continuously, in closed
+    form (Reiner-Rubinstein; QuantLib's AnalyticBarrierEngine). kind:
+    "down-and-in", "up-and-in", "down-and-out" or "up-and-out"; rebate paid
+    at expiry (knock-in never knocked in) or at the touch (knock-out)."""
+    out = c_double()
+    check(lib.fcast_barrier_price(ctypes.byref(_barrier(option_type, spot, strike, expiry, vol, rate, div, barrier,
+                                                        kind, rebate)), ctypes.byref(out)))
+    return out.value
+
+
+def barrier_mc_price(option_type, spot, strike, expiry, vol, rate=0.0, div=0.0, *, barrier, kind, rebate=0.0,
+                     steps=50, paths=1_000_000, seed=42):
+    """The same option by Monte Carlo on `steps` steps with the
+    Brownian-bridge crossing correction (continuous monitoring): an
+    MCResult (price, std_error, ci_low, ci_high, paths)."""
+    r = _q._MCResult()
+    check(lib.fcast_barrier_mc_price(ctypes.byref(_barrier(option_type, spot, strike, expiry, vol, rate, div, barrier,
+                                                           kind, rebate, steps, paths, seed)), ctypes.byref(r)))
+    return _q.MCResult(r.price, r.std_error, r.ci_low, r.ci_high, int(r.paths))

@@ -10,6 +10,7 @@
 
 #include "fcast.h"
 #include "core/error.h"
+#include "api/api_option_names.h"
 #include "quant/binomial.h"
 #include "quant/lsm.h"
 #include "quant/implied_vol.h"
@@ -49,13 +50,12 @@ fc_status fcast_implied_vol(const fcast_option_arrays *o, const double *price, d
     return st;
 }
 
-/* The engine's flags ("--sigma") as the fields of the API's structs, the
- * message prefixed with fn. */
-static fc_status renamed(fc_status st, const char *fn) {
+fc_status fc_api_option_renamed(fc_status st, const char *fn) {
     static const char *const flags[][2] = {{"--S", "spot"}, {"--K", "strike"}, {"--r", "rate"}, {"--q", "div"},
                                            {"--sigma", "vol"}, {"--T", "expiry"}, {"--steps", "steps"},
                                            {"--paths", "paths"}, {"--calibration-paths", "calibration_paths"},
-                                           {"--basis-degree", "degree"}};
+                                           {"--basis-degree", "degree"}, {"--barrier", "barrier"},
+                                           {"--rebate", "rebate"}};
     const char *msg = fc_last_error();
     char out[1024];
     size_t o = 0;
@@ -91,7 +91,7 @@ fc_status fcast_tree_price(const fcast_tree_option *o, double *price) {
                         .market = {o->spot, o->strike, o->rate, o->div, o->vol, o->expiry},
                         .steps = o->steps ? o->steps : 1000, .tree = (fc_tree_kind)o->tree};
     fc_status st = fc_binomial_price(&t, price);
-    return st == FC_OK ? FC_OK : renamed(st, "fcast_tree_price");
+    return st == FC_OK ? FC_OK : fc_api_option_renamed(st, "fcast_tree_price");
 }
 
 fc_status fcast_lsm_price(const fcast_lsm_option *o, fcast_lsm_result *out) {
@@ -106,7 +106,7 @@ fc_status fcast_lsm_price(const fcast_lsm_option *o, fcast_lsm_result *out) {
                        .degree = o->degree ? o->degree : 3, .seed = o->seed};
     fc_lsm_result r;
     fc_status st = fc_lsm_price(&l, &r);
-    if (st != FC_OK) return renamed(st, "fcast_lsm_price");
+    if (st != FC_OK) return fc_api_option_renamed(st, "fcast_lsm_price");
     *out = (fcast_lsm_result){r.price, r.std_error, r.estimate, r.calibration_price, r.paths, r.calibration_paths};
     return FC_OK;
 }

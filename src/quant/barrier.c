@@ -27,7 +27,7 @@ fc_status fc_barrier_check(const fc_barrier_option *o) {
         return fc_error(FC_ERR_INVALID, "--rebate: must be a number >= 0, got %g", o->rebate);
     int up = o->kind == FC_BARRIER_UP_IN || o->kind == FC_BARRIER_UP_OUT;
     if (up ? !(o->market.spot < o->barrier) : !(o->market.spot > o->barrier))
-        return fc_error(FC_ERR_INVALID, "--barrier %s:%g with --S %g: the spot is already %s the barrier (the "
+        return fc_error(FC_ERR_INVALID, "--barrier: %s:%g with --S %g: the spot is already %s the barrier (the "
                         "option has knocked %s today)", KIND_NAMES[o->kind], o->barrier, o->market.spot,
                         up ? "at or above" : "at or below", o->kind <= FC_BARRIER_UP_IN ? "in" : "out");
     double mu = (o->market.rate - o->market.div) / (o->market.vol * o->market.vol) - 0.5;

@@ -5,7 +5,9 @@ within 1e-10, round trips through fcast.quant.black_scholes under numpy
 broadcasting, the bounds as errors naming the position; binomial trees
 against QuantLib's CRR at equal steps (options_binomial.csv) and the
 accurate American values; Longstaff-Schwartz against QuantLib's
-Bermudan FD value and MCAmericanEngine (options_lsm.csv)."""
+Bermudan FD value and MCAmericanEngine (options_lsm.csv); barrier options
+against QuantLib's AnalyticBarrierEngine (options_barrier.csv) and their
+Monte Carlo within 4 standard errors of it."""
 import os
 
 import pytest
@@ -21,6 +23,7 @@ from conftest import FIXTURES  # noqa: E402
 IV = os.path.join(FIXTURES, "quant", "options_implied_vol.csv")
 TREES = os.path.join(FIXTURES, "quant", "options_binomial.csv")
 LSM = os.path.join(FIXTURES, "quant", "options_lsm.csv")
+BARRIERS = os.path.join(FIXTURES, "quant", "options_barrier.csv")
 
 
 def test_implied_vol_matches_quantlib_fixture():
@@ -89,3 +92,19 @@ def test_lsm_against_quantlib():
     assert r.paths == 60_000 and r.calibration_paths == 20_000
     with pytest.raises(fcast.FcastValueError, match="calibration_paths"):
         quant.lsm_price("put", 100, 100, 1.0, 0.2, calibration_paths=10)
+
+
+def test_barrier_matches_quantlib():
+    f = pd.read_csv(BARRIERS)
+    for row in f.itertuples():
+        p = quant.barrier_price(row.type, row.S, row.K, row.T, row.vol, rate=row.r, div=row.q, barrier=row.H,
+                                kind=row.kind, rebate=row.rebate)
+        assert p == pytest.approx(row.ql_price, rel=1e-10, abs=1e-12)
+    row = f[(f.kind == "up-and-out") & (f.type == "put") & (f.rebate > 0)].iloc[0]
+    exact = quant.barrier_price(row.type, row.S, row.K, row["T"], row.vol, rate=row.r, div=row.q, barrier=row.H,
+                                kind=row.kind, rebate=row.rebate)
+    mc = quant.barrier_mc_price(row.type, row.S, row.K, row["T"], row.vol, rate=row.r, div=row.q, barrier=row.H,
+                                kind=row.kind, rebate=row.rebate, steps=20, paths=100_000)
+    assert abs(mc.price - exact) <= 4 * mc.std_error
+    with pytest.raises(fcast.FcastValueError, match="barrier"):
+        quant.barrier_price("call", 100, 100, 1.0, 0.2, barrier=110, kind="down-and-out")
