@@ -118,5 +118,24 @@ expect_error 4 "--rebate is for --barrier" -- quant option --call --S 100 --K 10
 expect_error 4 "--paths, --steps and --seed are for --method mc" -- quant option --call --S 100 --K 100 --sigma 0.2 \
   --T 1 --barrier up-and-in:110 --paths 1000
 
+# --- Monte Carlo Greeks against Black-Scholes (Hull's call: delta 0.636831, gamma 0.0187620, vega 37.5240)
+for how in pathwise lr; do
+  out="$("$FCAST" quant option --call --S 100 --K 100 --r 0.05 --sigma 0.2 --T 1 --paths 200000 --greeks $how --json)" \
+    || fail "--greeks $how exited non-zero"
+  ok
+  awk -v m="$(json_field "$out" mc_delta)" -v s="$(json_field "$out" mc_delta_stderr)" \
+    'BEGIN { d = m - 0.636831; if (d < 0) d = -d; exit !(s > 0 && d <= 4 * s) }' || fail "--greeks $how delta: $out"
+  awk -v m="$(json_field "$out" mc_vega)" -v s="$(json_field "$out" mc_vega_stderr)" \
+    'BEGIN { d = m - 37.524035; if (d < 0) d = -d; exit !(s > 0 && d <= 4 * s) }' || fail "--greeks $how vega: $out"
+  if [ $how = lr ]; then
+    awk -v m="$(json_field "$out" mc_gamma)" -v s="$(json_field "$out" mc_gamma_stderr)" \
+      'BEGIN { d = m - 0.018762; if (d < 0) d = -d; exit !(s > 0 && d <= 4 * s) }' || fail "--greeks lr gamma: $out"
+  else
+    echo "$out" | grep -q mc_gamma && fail "pathwise has no gamma: $out"
+  fi
+done
+expect_error 4 "--greeks: expected pathwise or lr" -- quant option --call --S 100 --K 100 --sigma 0.2 --T 1 --paths 1000 \
+  --greeks fd
+
 echo "cli_quant_options: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]

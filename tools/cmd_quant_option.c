@@ -33,6 +33,7 @@ typedef struct {
     int paths_given, antithetic_given, seed_given;
     size_t calibration_paths, degree;   /* --calibration-paths, --basis-degree (lsm) */
     int lsm_flags_given;                /* either of those was given */
+    const char *greeks;                 /* --greeks pathwise|lr */
     const char *barrier;                /* --barrier KIND:LEVEL */
     double rebate;                      /* --rebate */
     int rebate_given;
@@ -169,7 +170,7 @@ static int word_at(const char *msg, size_t i, const char *word, size_t n) {
 static int fail_in_api_fields(fc_status st) {
     static const char *const words[][2] = {
         {"fcast_tree_price: ", ""}, {"fcast_lsm_price: ", ""}, {"fcast_barrier_price: ", ""},
-        {"fcast_barrier_mc_price: ", ""}, {"barrier", "--barrier"}, {"rebate", "--rebate"}, {"vol", "--sigma"},
+        {"fcast_barrier_mc_price: ", ""}, {"fcast_mc_greeks: ", ""}, {"barrier", "--barrier"}, {"rebate", "--rebate"}, {"vol", "--sigma"},
         {"expiry", "--T"},
         {"spot", "--S"}, {"strike", "--K"}, {"rate", "--r"}, {"div", "--q"}, {"steps", "--steps"},
         {"calibration_paths", "--calibration-paths"}, {"paths", "--paths"}, {"degree", "--basis-degree"}};
@@ -285,6 +286,37 @@ static int run_tree(const option_args *a, int american) {
     return 0;
 }
 
+/* --greeks: the Monte Carlo Greeks next to the price (text), or added to
+ * the price's JSON object as mc_delta, mc_delta_stderr, ... */
+static int run_greeks(const option_args *a, const fcast_mc_option *o, const fcast_mc_result *r,
+                      const fcast_mc_detail *d, const double *g) {
+    int method = !strcmp(a->greeks, "pathwise") ? FCAST_GREEKS_PATHWISE : !strcmp(a->greeks, "lr") ? FCAST_GREEKS_LR : 0;
+    if (!method) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--greeks: expected pathwise or lr, got '%s'", a->greeks);
+    if (o->asian) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--greeks is for --type european");
+    fcast_mc_greeks_result k;
+    if (fcast_mc_greeks(o, method, &k) != FC_OK) return fail_in_api_fields(FC_ERR_INVALID);
+    if (!a->json) {
+        print_text(o, r, d, g);
+        printf("MC Greeks (%s, %llu paths): delta %.6f +- %.6f", a->greeks, (unsigned long long)k.paths, k.delta,
+               k.delta_std_error);
+        if (method == FCAST_GREEKS_LR) printf("  gamma %.6f +- %.6f", k.gamma, k.gamma_std_error);
+        printf("  vega %.6f +- %.6f\n", k.vega, k.vega_std_error);
+        return 0;
+    }
+    char *s = fcast_mc_option_json(o, r, d, g);
+    if (!s) return cli_refuse(COMMAND, CLI_EXIT_MEMORY, "out of memory writing the option's JSON");
+    size_t n = strlen(s);
+    while (n && s[n - 1] != '}') n--;   /* the object's closing brace: the Greeks go before it */
+    printf("%.*s, \"greeks_method\": \"%s\", \"mc_delta\": %.17g, \"mc_delta_stderr\": %.17g", (int)(n ? n - 1 : 0),
+           s, a->greeks, k.delta, k.delta_std_error);
+    if (method == FCAST_GREEKS_LR)
+        printf(", \"mc_gamma\": %.17g, \"mc_gamma_stderr\": %.17g", k.gamma, k.gamma_std_error);
+    printf(", \"mc_vega\": %.17g, \"mc_vega_stderr\": %.17g, \"greeks_paths\": %llu}\n", k.vega, k.vega_std_error,
+           (unsigned long long)k.paths);
+    free(s);
+    return 0;
+}
+
 /* --barrier KIND:LEVEL into o's kind and barrier: 0, or the exit code after the message. */
 static int parse_barrier(const char *spec, fcast_barrier_option *o) {
     static const char *const kinds[4] = {"down-and-in", "up-and-in", "down-and-out", "up-and-out"};
@@ -370,6 +402,8 @@ int cmd_quant_option(int argc, char **argv, int first) {
          0, 0},
         {"method", ARG_STR, &a.method, "M", "mc (Monte Carlo), binomial, or lsm (Longstaff-Schwartz, American) "
                                             "(mc; binomial for american)", 0, 0},
+        {"greeks", ARG_STR, &a.greeks, "HOW", "European Monte Carlo: also its Greeks, pathwise (delta, vega) or lr "
+                                             "(likelihood ratio: delta, gamma, vega), with standard errors", 0, 0},
         {"barrier", ARG_STR, &a.barrier, "KIND:LEVEL", "a barrier option: down-and-in, up-and-in, down-and-out or "
                                                     "up-and-out, e.g. down-and-out:90", 0, 0},
         {"rebate", ARG_DOUBLE, &a.rebate, "R", "--barrier: rebate, at expiry (knock-in) or at the touch "
@@ -443,5 +477,6 @@ int cmd_quant_option(int argc, char **argv, int first) {
     fcast_device_free(dev);
     if (st == FC_OK && !o.asian) st = black_scholes(&o, g);
     if (st != FC_OK) return fail_in_flags(st);
+    if (a.greeks) return run_greeks(&a, &o, &r, &d, g);
     return a.json ? print_json(&o, &r, &d, g) : (print_text(&o, &r, &d, g), 0);
 }

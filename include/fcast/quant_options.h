@@ -114,6 +114,24 @@ fc_status fcast_barrier_price(const fcast_barrier_option *o, double *price);
  * threads. out->ci_* are price -+ 1.959964 std_error. */
 fc_status fcast_barrier_mc_price(const fcast_barrier_option *o, fcast_mc_result *out);
 
+/* Monte Carlo Greeks of a European option (`fcast quant option --greeks`). */
+enum { FCAST_GREEKS_PATHWISE = 1, FCAST_GREEKS_LR = 2 };
+
+typedef struct {
+    double delta, delta_std_error;
+    double gamma, gamma_std_error;   /* likelihood ratio only; NaN for pathwise */
+    double vega, vega_std_error;     /* per 1.00 of volatility, as fcast_bs_european */
+    uint64_t paths;
+} fcast_mc_greeks_result;
+
+/* The Greeks of o (a European option: o->asian 0; o->steps and
+ * o->no_control_variate are not read: the paths are exact in one step)
+ * by the pathwise method (FCAST_GREEKS_PATHWISE: delta and vega) or the
+ * likelihood ratio (FCAST_GREEKS_LR: delta, gamma and vega), each with
+ * its standard error, from the paths of fcast_mc_price's one-step price
+ * for the same seed and antithetic setting. */
+fc_status fcast_mc_greeks(const fcast_mc_option *o, int method, fcast_mc_greeks_result *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,7 +17,8 @@ import numpy as np
 from ._lib import check, lib
 from . import quant as _q
 
-__all__ = ["implied_vol", "tree_price", "lsm_price", "LSMResult", "barrier_price", "barrier_mc_price", "IV_OK", "IV_BELOW_LOWER", "IV_ABOVE_UPPER", "IV_NO_CONVERGENCE"]
+__all__ = ["implied_vol", "tree_price", "lsm_price", "LSMResult", "barrier_price", "barrier_mc_price", "mc_greeks",
+           "MCGreeks", "IV_OK", "IV_BELOW_LOWER", "IV_ABOVE_UPPER", "IV_NO_CONVERGENCE"]
 
 # fcast_implied_vol's status values (include/fcast/quant_options.h)
 IV_OK, IV_BELOW_LOWER, IV_ABOVE_UPPER, IV_NO_CONVERGENCE = 0, 1, 2, 3
@@ -65,13 +66,32 @@ class _BarrierOption(ctypes.Structure):
                [("steps", c_size_t), ("paths", c_uint64), ("seed", c_uint64)]
 
 
+class _GreeksResult(ctypes.Structure):
+    _fields_ = [(name, c_double) for name in ("delta", "delta_std_error", "gamma", "gamma_std_error", "vega",
+                                              "vega_std_error")] + [("paths", c_uint64)]
+
+
+@dataclasses.dataclass(frozen=True)
+class MCGreeks:
+    """Monte Carlo Greeks with their standard errors (vega per 1.00 of
+    volatility); gamma is NaN for the pathwise method."""
+    delta: float
+    delta_std_error: float
+    gamma: float
+    gamma_std_error: float
+    vega: float
+    vega_std_error: float
+    paths: int
+
+
 def _declare():
     for name, restype, argtypes in (
             ("fcast_implied_vol", c_int, [c_void_p, POINTER(c_double), POINTER(c_double), POINTER(c_int)]),
             ("fcast_tree_price", c_int, [c_void_p, POINTER(c_double)]),
             ("fcast_lsm_price", c_int, [c_void_p, c_void_p]),
             ("fcast_barrier_price", c_int, [c_void_p, POINTER(c_double)]),
-            ("fcast_barrier_mc_price", c_int, [c_void_p, c_void_p])):
+            ("fcast_barrier_mc_price", c_int, [c_void_p, c_void_p]),
+            ("fcast_mc_greeks", c_int, [c_void_p, c_int, c_void_p])):
         fn = getattr(lib, name)
         fn.restype, fn.argtypes = restype, argtypes
 
@@ -166,3 +186,19 @@ def barrier_mc_price(option_type, spot, strike, expiry, vol, rate=0.0, div=0.0, 
     check(lib.fcast_barrier_mc_price(ctypes.byref(_barrier(option_type, spot, strike, expiry, vol, rate, div, barrier,
                                                            kind, rebate, steps, paths, seed)), ctypes.byref(r)))
     return _q.MCResult(r.price, r.std_error, r.ci_low, r.ci_high, int(r.paths))
+
+
+def mc_greeks(option_type, spot, strike, expiry, vol, rate=0.0, div=0.0, *, method="pathwise", paths=1_000_000,
+              antithetic=False, seed=42):
+    """A European option's Greeks by Monte Carlo, from the paths of
+    mc_price's one-step price for the same seed: method "pathwise" (delta,
+    vega) or "lr" (likelihood ratio: delta, gamma, vega)."""
+    methods = {"pathwise": 1, "lr": 2}
+    if method not in methods:
+        raise ValueError(f"fcast.quant.mc_greeks: method must be 'pathwise' or 'lr', got {method!r}")
+    o = _q._MCOption(type=int(_q._type_codes(option_type)), asian=0, spot=spot, strike=strike, rate=rate, div=div,
+                     vol=vol, expiry=expiry, fixing_times=None, n_fixings=0, steps=0, paths=int(paths),
+                     seed=int(seed), antithetic=bool(antithetic), no_control_variate=0)
+    r = _GreeksResult()
+    check(lib.fcast_mc_greeks(ctypes.byref(o), methods[method], ctypes.byref(r)))
+    return MCGreeks(r.delta, r.delta_std_error, r.gamma, r.gamma_std_error, r.vega, r.vega_std_error, int(r.paths))

@@ -7,7 +7,8 @@ against QuantLib's CRR at equal steps (options_binomial.csv) and the
 accurate American values; Longstaff-Schwartz against QuantLib's
 Bermudan FD value and MCAmericanEngine (options_lsm.csv); barrier options
 against QuantLib's AnalyticBarrierEngine (options_barrier.csv) and their
-Monte Carlo within 4 standard errors of it."""
+Monte Carlo within 4 standard errors of it; Monte Carlo Greeks within 4
+standard errors of the Black-Scholes Greeks."""
 import os
 
 import pytest
@@ -108,3 +109,17 @@ def test_barrier_matches_quantlib():
     assert abs(mc.price - exact) <= 4 * mc.std_error
     with pytest.raises(fcast.FcastValueError, match="barrier"):
         quant.barrier_price("call", 100, 100, 1.0, 0.2, barrier=110, kind="down-and-out")
+
+
+@pytest.mark.parametrize("method", ["pathwise", "lr"])
+def test_mc_greeks_against_black_scholes(method):
+    bs = quant.black_scholes("put", 100, 95, 0.5, 0.25, rate=0.03, div=0.01)
+    g = quant.mc_greeks("put", 100, 95, 0.5, 0.25, rate=0.03, div=0.01, method=method, paths=200_000)
+    assert abs(g.delta - bs.delta) <= 4 * g.delta_std_error
+    assert abs(g.vega - bs.vega) <= 4 * g.vega_std_error
+    if method == "lr":
+        assert abs(g.gamma - bs.gamma) <= 4 * g.gamma_std_error
+    else:
+        assert np.isnan(g.gamma)
+    with pytest.raises(ValueError, match="method"):
+        quant.mc_greeks("put", 100, 95, 0.5, 0.25, method="fd")
