@@ -68,7 +68,8 @@ typedef struct {
     int type;                    /* FCAST_CALL or FCAST_PUT */
     double spot, strike, rate, div, vol, expiry;   /* as in fcast_option_arrays */
     size_t steps;                /* exercise dates; 0: 50 (2 to 100000) */
-    uint64_t paths;              /* pricing paths; 0: 1000000 (paths x steps at most 1e10) */
+    uint64_t paths;              /* pricing paths, each with its mirror (antithetic); 0: 1000000 (a multiple of
+                                  * 4 is used: two pairs a draw; paths x steps at most 1e10) */
     uint64_t calibration_paths;  /* regression paths; 0: 100000 (16 to 10^7) */
     int degree;                  /* basis degree; 0: 3 (1 to 8) */
     uint64_t seed;               /* any value (the CLI's default is 42) */

@@ -13,8 +13,10 @@
  * each z from the counter of its (path, step), so that one value per path
  * is kept whatever N. The pricing paths, independent of those, walk
  * forward and stop at the first date where exercise beats the regressed
- * continuation value. Normals come in Box-Muller pairs: one Philox block
- * drives two paths ("lanes") at a step.
+ * continuation value; each pricing path has its mirror (-z, antithetic
+ * variates), and a sample is the pair's mean. Normals come in Box-Muller
+ * pairs: one Philox block drives two calibration paths ("lanes"), or two
+ * pricing pairs, at a step.
  *
  * The two sets use streams of their own (not listed in core/rng.h, whose
  * owner may add them there): their draws are independent of each other
@@ -37,6 +39,7 @@ typedef struct {
     uint32_t n_steps;
     double dt, sqrt_dt;
     double mu;          /* r - q - sigma^2/2 */
+    double log_k_over_s0;
     double vol;
     double disc_step;   /* e^{-r dt} */
     int degree;         /* basis 1, x, .., x^degree of x = S / K */
@@ -91,27 +94,40 @@ FC_HD void fc_lsm_bridge_back(const fc_lsm_spec *s, uint64_t seed, uint64_t draw
     w[1] = a * w[1] + sd * z[1];
 }
 
-/* Pricing: the discounted cash flow of draw d's two independent paths,
- * each stopped at the first date where exercise is worth at least the
- * regressed continuation (or at expiry). */
+/* Whether path value w at step k is in the money, in log space (no exp:
+ * most out-of-the-money steps need none). */
+FC_HD int fc_lsm_in_money(const fc_lsm_spec *s, uint32_t k, double w) {
+    double log_ratio = s->mu * s->dt * (double)k + s->vol * w;   /* ln(S / S0) */
+    return s->is_call ? log_ratio > s->log_k_over_s0 : log_ratio < s->log_k_over_s0;
+}
+
+/* Pricing: draw d's two samples, each the mean discounted cash flow of a
+ * path and its mirror (-z: antithetic), every path stopped at the first
+ * date where exercise is worth at least the regressed continuation (or at
+ * expiry). Path j: lane j >> 1, sign + for even j. */
 FC_HD void fc_lsm_price_draw(const fc_lsm_spec *s, uint64_t seed, uint64_t draw, double out[2]) {
-    double w[2] = {0.0, 0.0}, disc = 1.0;
-    int live[2] = {1, 1};
-    out[0] = out[1] = 0.0;
-    for (uint32_t k = 1; k <= s->n_steps && (live[0] || live[1]); k++) {
+    double w[4] = {0.0, 0.0, 0.0, 0.0}, cash[4] = {0.0, 0.0, 0.0, 0.0}, disc = 1.0;
+    int live[4] = {1, 1, 1, 1}, n_live = 4;
+    for (uint32_t k = 1; k <= s->n_steps && n_live; k++) {
         double z[2];
         fc_lsm_normals(seed, FC_RNG_STREAM_LSM_PRICING, draw, s->n_steps, k - 1, z);
         disc *= s->disc_step;
-        for (int l = 0; l < 2; l++) {
-            if (!live[l]) continue;
-            w[l] += s->sqrt_dt * z[l];
-            double S = fc_lsm_price_at(s, k, w[l]), ex = fc_lsm_payoff(s, S);
-            if (k == s->n_steps || (ex > 0.0 && ex >= fc_lsm_continuation(s, k, S))) {
-                out[l] = disc * ex;
-                live[l] = 0;
+        for (int j = 0; j < 4; j++) {
+            if (!live[j]) continue;
+            w[j] += s->sqrt_dt * ((j & 1) ? -z[j >> 1] : z[j >> 1]);
+            if (!fc_lsm_in_money(s, k, w[j])) {
+                if (k == s->n_steps) live[j] = 0, n_live--;   /* expires worthless */
+                continue;
+            }
+            double S = fc_lsm_price_at(s, k, w[j]), ex = fc_lsm_payoff(s, S);
+            if (k == s->n_steps || ex >= fc_lsm_continuation(s, k, S)) {
+                cash[j] = disc * ex;
+                live[j] = 0, n_live--;
             }
         }
     }
+    out[0] = 0.5 * (cash[0] + cash[1]);
+    out[1] = 0.5 * (cash[2] + cash[3]);
 }
 
 #endif

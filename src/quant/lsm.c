@@ -150,7 +150,8 @@ static fc_status calibrate(calibration *c, double *in_sample) {
     return st;
 }
 
-/* The forward pass over the pricing paths: mean and standard error. */
+/* The forward pass over the pricing paths: mean and standard error, over
+ * the samples (antithetic pair means, two a draw). */
 static fc_status price_paths(const fc_lsm_spec *s, uint64_t seed, uint64_t draws, double *mean, double *se) {
     uint64_t n_chunks = (draws + LSM_CHUNK_DRAWS - 1) / LSM_CHUNK_DRAWS;
     double *sums = fc_malloc((size_t)n_chunks * 2 * sizeof *sums, "Monte Carlo chunk sums");
@@ -186,17 +187,18 @@ fc_status fc_lsm_price(const fc_lsm_option *o, fc_lsm_result *out) {
     c.spec = (fc_lsm_spec){.spot = m->spot, .strike = m->strike, .is_call = o->type == FC_CALL,
                            .n_steps = (uint32_t)o->steps, .dt = dt, .sqrt_dt = sqrt(dt),
                            .mu = m->rate - m->div - 0.5 * m->vol * m->vol, .vol = m->vol,
-                           .disc_step = exp(-m->rate * dt), .degree = o->degree};
+                           .disc_step = exp(-m->rate * dt), .degree = o->degree,
+                           .log_k_over_s0 = log(m->strike / m->spot)};
     c.w = fc_malloc((size_t)(2 * c.draws) * sizeof(double), "calibration paths");
     c.cash = fc_malloc((size_t)(2 * c.draws) * sizeof(double), "calibration cash flows");
     c.beta = fc_calloc((o->steps - 1) * nb, sizeof(double), "regression coefficients");
     c.spec.beta = c.beta;
     fc_status st = c.w && c.cash && c.beta ? FC_OK : FC_ERR_MEMORY;
     if (st == FC_OK) st = calibrate(&c, &out->calibration_price);
-    uint64_t draws = (o->paths + 1) / 2;
+    uint64_t draws = (o->paths + 3) / 4;   /* 4 paths a draw: two antithetic pairs */
     if (st == FC_OK) st = price_paths(&c.spec, o->seed, draws, &out->estimate, &out->std_error);
     if (st == FC_OK) {
-        out->paths = 2 * draws;
+        out->paths = 4 * draws;
         out->calibration_paths = 2 * c.draws;
         double today = fc_lsm_payoff(&c.spec, m->spot);
         out->price = today > out->estimate ? today : out->estimate;

@@ -9,7 +9,8 @@
  *   squares (LAPACK dgelsd on the normal equations, accumulated in a fixed
  *   order), and a path exercises where its payoff is at least the fit.
  * - Pricing: `paths` further paths, independent of the calibration set,
- *   follow that exercise rule forward. The rule is a feasible policy, not
+ *   follow that exercise rule forward, each with its mirror (antithetic
+ *   variates; the standard error is over the pair means). The rule is a feasible policy, not
  *   the optimal one, and it never sees the paths it prices, so the
  *   estimate is low-biased (no foresight); the price reported is this
  *   estimate, with its standard error, and max(it, today's exercise).
@@ -28,7 +29,7 @@ typedef struct {
     fc_option_type type;
     fc_bs_market market;
     size_t steps;                 /* exercise dates N, 2 to 100000 */
-    uint64_t paths;               /* pricing paths (rounded up to even) */
+    uint64_t paths;               /* pricing paths (rounded up to a multiple of 4: two pairs a draw) */
     uint64_t calibration_paths;   /* regression paths (rounded up to even) */
     int degree;                   /* polynomial degree of the basis, 1 to FC_LSM_MAX_DEGREE */
     uint64_t seed;
