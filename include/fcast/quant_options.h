@@ -61,9 +61,9 @@ fc_status fcast_tree_price(const fcast_tree_option *o, double *price);
  * option), the continuation value regressed on 1, x, .., x^degree (x =
  * S / K) over calibration paths in the money, the price from further
  * paths independent of those (a low-biased estimate: no foresight). No
- * path is stored (a Brownian bridge walks the calibration paths back), so
- * a million paths take 16 MB of calibration state at most. A field left
- * 0 takes the default said. */
+ * path is stored: a Brownian bridge walks the calibration paths back with
+ * 16 bytes each (1.6 MB at the default 100000), and the pricing paths,
+ * however many, keep nothing. A field left 0 takes the default said. */
 typedef struct {
     int type;                    /* FCAST_CALL or FCAST_PUT */
     double spot, strike, rate, div, vol, expiry;   /* as in fcast_option_arrays */
