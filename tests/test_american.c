@@ -1,8 +1,9 @@
 /* Binomial trees (quant/binomial.h) against the committed QuantLib fixture
  * (python/make_option_fixtures.py: options_binomial.csv): plain CRR equal
  * to QuantLib's BinomialVanillaEngine(process, "crr", N) at the same N to
- * 2e-11 relative (QuantLib's drift is a forward rate over 1e-4 years from
- * discount factors, off by ~1e-12: 6e-12 relative measured); the smoothed trees (bbs, bbsr) at 1000 steps within
+ * 2e-11 relative (1.2e-11 measured: QuantLib's rate and drift reach its
+ * tree through term structures, the drift a forward rate over 1e-4 years
+ * from discount factors, each off by ~1e-12); the smoothed trees (bbs, bbsr) at 1000 steps within
  * 2e-4 relative of the accurate value (Black-Scholes for European
  * exercise, QuantLib's QdFpAmericanEngine at high precision for American),
  * bbsr closer than plain CRR; and the errors on bad steps. */
