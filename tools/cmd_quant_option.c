@@ -397,7 +397,8 @@ int cmd_quant_option(int argc, char **argv, int first) {
         {"q", ARG_DOUBLE, &a.q, "RATE", "continuous dividend yield (0)", 0, 0},
         {"paths", ARG_SIZE, &a.paths, "N", "Monte Carlo paths (1000000)", 0, 0},
         {"steps", ARG_SIZE, &a.steps, "N", "time steps: Monte Carlo European per path (1; GBM is sampled "
-                                           "exactly); binomial tree (1000)", 0, 0},
+                                           "exactly); binomial tree (1000); lsm exercise dates (50); barrier "
+                                           "Monte Carlo (50)", 0, 0},
         {"exercise", ARG_STR, &a.exercise, "KIND", "european or american (american: --method binomial) (european)",
          0, 0},
         {"method", ARG_STR, &a.method, "M", "mc (Monte Carlo), binomial, or lsm (Longstaff-Schwartz, American) "
@@ -425,7 +426,10 @@ int cmd_quant_option(int argc, char **argv, int first) {
                         "Price a European or arithmetic-average Asian option by Monte Carlo (geometric Brownian\n"
                         "motion, Philox random numbers) with its standard error and 95% interval; European\n"
                         "options also get the Black-Scholes price and Greeks (vega and rho per 1.00, theta per year).\n"
-                        "--method binomial prices European or American (--exercise) options on a binomial tree.",
+                        "--method binomial prices European or American (--exercise) options on a binomial tree,\n"
+                        "--method lsm American options by Longstaff-Schwartz; --barrier KIND:LEVEL prices barrier\n"
+                        "options (closed form; --method mc adds Monte Carlo); --greeks adds Monte Carlo Greeks\n"
+                        "(docs/quant-options.md).",
                         specs, argc, argv, first);
     if (rc) return args_exit(rc);
     for (const arg_spec *s = specs; s->name; s++) {
@@ -440,6 +444,12 @@ int cmd_quant_option(int argc, char **argv, int first) {
             return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--tree is for --method binomial");
     }
     int american = !strcmp(a.exercise, "american");
+    /* only the European and Asian Monte Carlo runs on a device: elsewhere the flag would be ignored */
+    int on_host = a.barrier || american || (a.method && strcmp(a.method, "mc")) || a.greeks;
+    if (on_host && (device || a.verbose))
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--device and --verbose are for the European and Asian Monte "
+                          "Carlo price: %s runs on the CPU", a.barrier ? "--barrier" : american ? "--exercise american"
+                          : a.greeks ? "--greeks" : "--method binomial");
     if (!american && strcmp(a.exercise, "european"))
         return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--exercise: expected european or american, got '%s'",
                           a.exercise);
