@@ -2,8 +2,9 @@
  * fixture (python/make_option_fixtures.py: options_implied_vol.csv): every
  * row within 1e-10 of the volatility that made the price, and of
  * QuantLib's blackFormulaImpliedStdDev where its answer is meaningful to
- * that (ql_ok); a round trip through Black-Scholes over a wide grid; the
- * bounds as clear errors; and thread-count independence. */
+ * that (ql_ok); a round trip through Black-Scholes over a wide grid and a
+ * sweep far beyond it; the bounds as clear errors. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,62 @@ static void test_round_trip(void) {
     printf("round trip: max |error| %.3g\n", worst);
 }
 
+/* A deterministic sweep far beyond the fixture (K / S from 1e-3 to 1e3, T
+ * from 1e-4 to 50 years, sigma from 1e-4 to 5, r and q from -10% to 20%):
+ * every price gets a volatility, within 1e-10 of the one that made it
+ * wherever the price, computed in double, pins it down (the rounding of
+ * its terms, (S e^{-qT} + K e^{-rT}) 2^-52, over vega, below 1e-12), or
+ * is refused only as being the upper bound itself to rounding (sigma
+ * sqrt(T) so large that the price rounds to it). The first three inputs are tails where
+ * the solver once stalled on rounding noise (prices of 1e-82 to 1e-190). */
+static double sweep_u01(unsigned long long *st) {
+    *st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(*st >> 11) / 9007199254740992.0;
+}
+
+static void test_sweep(void) {
+    const double tails[3][6] = {{20082.780618905104, 25.101423127543569, 0.00066095566538640588,
+                                 0.17038619735652996, -0.038339674853249649, 1},
+                                {1351.9686363901092, 22.49153286660167, 0.0018518362595910068, 0.17389821476734882,
+                                 0.047861006308367371, 0},
+                                {106.60818347160135, 0.0034432551534525351, 0.037188754248286597,
+                                 0.095314897452531688, 0.016471513583510539, 1}};
+    unsigned long long st = 1;
+    int solved = 0, counted = 0;
+    double worst = 0.0;
+    for (int i = 0; i < 200000; i++) {
+        double K, T, vol, r, q;
+        int call;
+        if (i < 3) {
+            K = tails[i][0], T = tails[i][1], vol = tails[i][2], r = tails[i][3], q = tails[i][4], call = (int)tails[i][5];
+        } else {
+            K = 100 * exp(log(1e-3) + sweep_u01(&st) * log(1e6)), T = exp(log(1e-4) + sweep_u01(&st) * log(5e5));
+            vol = exp(log(1e-4) + sweep_u01(&st) * log(5e4)), r = -0.1 + 0.3 * sweep_u01(&st);
+            q = -0.1 + 0.3 * sweep_u01(&st), call = sweep_u01(&st) < 0.5;
+        }
+        fc_bs_market m = {100, K, r, q, vol, T};
+        fc_bs_greeks g;
+        if (vol * vol * T > 700 || fc_bs_european(call ? FC_CALL : FC_PUT, &m, &g) != FC_OK) continue;
+        double iv;
+        int code = solve(call, 100, K, r, q, T, g.price, &iv);
+        double lower, upper;
+        fc_iv_bounds(call, 100, K, r, q, T, &lower, &upper);
+        double rounding = FC_IV_ROUNDING * DBL_EPSILON * (100 * exp(-q * T) + K * exp(-r * T));
+        CHECK_MSG(code == FC_IV_OK || (code == FC_IV_ABOVE_UPPER && g.price >= upper - rounding), "sweep %d: code %d",
+                  i, code);
+        if (code != FC_IV_OK) continue;
+        solved++;
+        double terms = 100 * exp(-q * T) + K * exp(-r * T);
+        if (!(g.price > 1e-300 && g.vega > 0 && terms * 2.2e-16 / g.vega < 1e-12)) continue;
+        counted++;
+        worst = fmax(worst, fabs(iv - vol));
+        CHECK_MSG(fabs(iv - vol) <= 1e-10, "sweep %d: %s K %.17g T %.17g vol %.17g r %.17g q %.17g: %.17g", i,
+                  call ? "call" : "put", K, T, vol, r, q, iv);
+    }
+    CHECK(solved > 190000 && counted > 15000);
+    printf("sweep: %d solved, %d well-conditioned, max |error| %.3g\n", solved, counted, worst);
+}
+
 static void test_bounds(void) {
     double vol;
     /* S e^{-qT} - K e^{-rT} = 100 - 90 e^{-0.05} = 14.3894: a call cheaper is an error */
@@ -112,6 +169,7 @@ static void test_bounds(void) {
 int main(void) {
     test_against_quantlib();
     test_round_trip();
+    test_sweep();
     test_bounds();
     return CHECK_DONE();
 }

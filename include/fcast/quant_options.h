@@ -23,7 +23,7 @@ enum {
  * their prices price[i] (o->vol is not read and may be NULL; rate and div
  * may be NULL: 0), into vol[i] (sigma, per sqrt(year)). A price equal to
  * the lower bound, or within 4 ulps of S e^{-qT} + K e^{-rT} below it, has
- * volatility 0. Within 1e-10 of the volatility that made the price, and
+ * volatility 0; one within as much below the upper bound counts as at it. Within 1e-10 of the volatility that made the price, and
  * of QuantLib's blackFormulaImpliedStdDev, wherever the price determines
  * the volatility to that (docs/quant-options.md). Runs over OpenMP.
  * status NULL: the first option (in index order) without a volatility is

@@ -31,8 +31,9 @@
 #include "kernels/quant_normal.h"
 
 #define FC_IV_MAX_ITER 100
-/* How far below the lower bound a price may be and still be at the bound,
- * in units of DBL_EPSILON (S e^{-qT} + K e^{-rT}). */
+/* How far below the lower bound a price may be and still be at it (vol 0),
+ * and how close below the upper bound a price is at it (refused), in units
+ * of DBL_EPSILON (S e^{-qT} + K e^{-rT}). */
 #define FC_IV_ROUNDING 4.0
 
 /* Why a price has no implied volatility (0: it has one). */
@@ -119,7 +120,10 @@ FC_HD double fc_iv_halley(double x, double target_log, int high, double s, doubl
         double next = s - step;
         if (!(next > lo && next < hi) || !isfinite(step))
             next = isfinite(hi) ? 0.5 * (lo + hi) : 2.0 * s;   /* bisect (or widen to an infinite end) */
-        if (fabs(next - s) <= 4.0 * DBL_EPSILON * s) return next;
+        /* 64 ulps: near the root the steps are rounding noise of f (in the far
+         * tails, where b is a difference of nearly equal terms), and a cubic
+         * step this small leaves an error far below it */
+        if (fabs(next - s) <= 64.0 * DBL_EPSILON * s) return next;
         if (isfinite(hi) && hi - lo <= 4.0 * DBL_EPSILON * hi) return 0.5 * (lo + hi);
         s = next;
     }
@@ -143,7 +147,8 @@ FC_HD double fc_iv_normalised(double x, double beta) {
 
 /* Implied volatility sigma of one European option: FC_IV_OK and *vol, or
  * the reason there is none (*vol NaN). A price equal to the lower bound
- * (or within rounding of it, FC_IV_ROUNDING) has volatility 0. The inputs
+ * (or within rounding of it, FC_IV_ROUNDING) has volatility 0; one within
+ * rounding of the upper bound is FC_IV_ABOVE_UPPER. The inputs
  * are assumed checked (positive S, K, T, finite r, q and price). */
 FC_HD int fc_implied_vol(int is_call, double spot, double strike, double rate, double div, double expiry,
                          double price, double *vol) {
@@ -154,7 +159,9 @@ FC_HD int fc_implied_vol(int is_call, double spot, double strike, double rate, d
      * it, or less, is at the bound to rounding (time value 0, vol 0). */
     double rounding = FC_IV_ROUNDING * DBL_EPSILON * (spot * exp(-div * expiry) + strike * exp(-rate * expiry));
     if (price < lower - rounding) return FC_IV_BELOW_LOWER;
-    if (price >= upper) return FC_IV_ABOVE_UPPER;
+    /* likewise at the top: within rounding of the upper bound, only an
+     * infinite volatility would do */
+    if (price >= upper - rounding) return FC_IV_ABOVE_UPPER;
     /* Normalise: x = theta ln(F/K) of the equivalent call, beta = price / (D sqrt(F K)). */
     double log_fk = log(spot / strike) + (rate - div) * expiry;
     double x = is_call ? log_fk : -log_fk;
