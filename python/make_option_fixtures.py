@@ -21,7 +21,8 @@ from this script's location) and writes nothing but the fixtures:
       within 1e-12 in volatility terms. Rows whose volatility the price does
       not pin down in double precision (price * 2^-52 / vega > 1e-12) are
       left out: any vol in a range wider than the tolerance gives that price.
-  options_binomial.csv     exercise,type,S,K,r,q,T,vol,steps,ql_crr,reference,ql_exact_grid
+  options_binomial.csv     exercise,type,S,K,r,q,T,vol,steps,ql_crr,reference,ql_exact_grid,
+                           ql_r_tree,ql_q_tree
       European and American options; ql_crr is QuantLib's
       BinomialVanillaEngine(process, "crr", steps) on flat curves
       (Actual365Fixed, T = days / 365), reference the accurate value:
@@ -31,6 +32,14 @@ from this script's location) and writes nothing but the fixtures:
       exercise misses the payoff at expiry (its American CRR value falls
       below its European one at the same steps, e.g. T = 182/365 at 500 and
       1000 steps), so those rows cannot serve as references for the tree.
+      ql_r_tree and ql_q_tree are the rate and dividend yield QuantLib's tree
+      effectively uses, computed here as QuantLib does: r' = the zero rate at
+      T of the flat curve (ln(1 / (1 / e^{rT})) / T), the drift the forward
+      rate over [0, 1e-4] of a flat curve at r' less that of q' (each
+      ln(1 / (1 / e^{x 1e-4})) / 1e-4), and the discount e^{-r' dt}; so
+      ql_r_tree = r' and ql_q_tree = r' - (fwd(r') - fwd(q')). Fed these, a
+      tree built as QuantLib's reproduces ql_crr to the last bit (checked
+      in numpy when this generator was written).
   options_lsm.csv          type,S,K,r,q,T,vol,steps,american,bermudan,ql_mc,ql_mc_se
       American puts and a call on a dividend payer for Longstaff-Schwartz,
       T = 7 steps / 365 so that the steps fall on whole days: american is
@@ -116,6 +125,18 @@ def flat_process(today, S, r, q, vol):
                                                                                            vol, dc)))
 
 
+def ql_tree_rates(r, q, T):
+    """The (rate, dividend yield) that QuantLib's BinomialVanillaEngine
+    effectively feeds its tree (see the module's notes)."""
+    def zero_rate(x):   # FlatForward(x).zeroRate(T): from the discount factor 1 / e^{x T}
+        return math.log(1.0 / (1.0 / math.exp(x * T))) / T
+
+    def forward_rate(x):   # FlatForward(x).forwardRate(0, 1e-4): from two discount factors
+        return math.log((1.0 / math.exp(x * 0.0)) / (1.0 / math.exp(x * 1e-4))) / 1e-4
+    r_eff, q_eff = zero_rate(r), zero_rate(q) if q != 0.0 else 0.0
+    return r_eff, r_eff - (forward_rate(r_eff) - forward_rate(q_eff))
+
+
 def binomial_rows():
     today = ql.Date(2, 1, 2025)
     ql.Settings.instance().evaluationDate = today
@@ -138,7 +159,9 @@ def binomial_rows():
             option.setPricingEngine(ql.QdFpAmericanEngine(process, ql.QdFpAmericanEngine.highPrecisionScheme()))
         else:
             option.setPricingEngine(ql.AnalyticEuropeanEngine(process))
-        rows.append([exercise, typ, S, K, r, q, T, vol, steps, crr, option.NPV(), int((T / steps) * steps == T)])
+        r_tree, q_tree = ql_tree_rates(r, q, T)
+        rows.append([exercise, typ, S, K, r, q, T, vol, steps, crr, option.NPV(), int((T / steps) * steps == T),
+                     r_tree, q_tree])
     return rows
 
 
@@ -204,7 +227,7 @@ def main():
           ["type", "S", "K", "r", "q", "T", "price", "vol", "ql_vol", "ql_ok"], implied_vol_rows())
     write(os.path.join(out, "options_binomial.csv"),
           ["exercise", "type", "S", "K", "r", "q", "T", "vol", "steps", "ql_crr", "reference",
-           "ql_exact_grid"], binomial_rows())
+           "ql_exact_grid", "ql_r_tree", "ql_q_tree"], binomial_rows())
     write(os.path.join(out, "options_barrier.csv"),
           ["type", "kind", "S", "K", "H", "rebate", "r", "q", "T", "vol", "ql_price"], barrier_rows())
     write(os.path.join(out, "options_lsm.csv"),

@@ -67,6 +67,10 @@ def test_tree_matches_quantlib_crr():
         p = quant.tree_price(row.type, row.S, row.K, row.T, row.vol, rate=row.r, div=row.q,
                              american=row.exercise == "american", steps=row.steps, tree="crr")
         assert p == pytest.approx(row.ql_crr, rel=2e-11, abs=0)
+        # fed the rate and yield QuantLib's tree effectively uses: the same bits
+        p = quant.tree_price(row.type, row.S, row.K, row.T, row.vol, rate=row.ql_r_tree, div=row.ql_q_tree,
+                             american=row.exercise == "american", steps=row.steps, tree="crr")
+        assert p == pytest.approx(row.ql_crr, rel=1e-14, abs=0)
     am = f[(f.exercise == "american") & (f.steps == 1000)]
     for row in am.itertuples():
         p = quant.tree_price(row.type, row.S, row.K, row.T, row.vol, rate=row.r, div=row.q)
