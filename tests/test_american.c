@@ -4,9 +4,9 @@
  * 2e-11 relative (1.2e-11 measured: QuantLib's rate and drift reach its
  * tree through term structures, the drift a forward rate over 1e-4 years
  * from discount factors, each off by ~1e-13), and to 1e-14 (0 measured:
- * the same bits) when fed the
- * rate and yield QuantLib's tree effectively uses (the fixture's
- * ql_r_tree, ql_q_tree); the smoothed trees (bbs, bbsr) at 1000 steps within
+ * the same bits) when fed the rate and yield QuantLib's tree effectively
+ * uses (the fixture's ql_r_tree, ql_q_tree); the smoothed trees (bbs,
+ * bbsr) at 1000 steps within
  * 2e-4 relative of the accurate value (Black-Scholes for European
  * exercise, QuantLib's QdFpAmericanEngine at high precision for American),
  * bbsr closer than plain CRR; and the errors on bad steps. */
