@@ -1,10 +1,10 @@
 /* fcast quant option: European and arithmetic-average Asian options by Monte
  * Carlo (standard error, 95% interval), next to Black-Scholes and its Greeks
- * for European options; European and American options on a binomial tree
- * (--method binomial, fcast_tree_price) and American options by
- * Longstaff-Schwartz (--method lsm, fcast_lsm_price); barrier options
- * (--barrier KIND:LEVEL: the closed form, and --method mc Monte Carlo), through the library API (fcast.h: fcast_device_open,
- * fcast_mc_price_on, fcast_bs_european). What stays here is the CLI's: the
+ * for European options, and their Monte Carlo Greeks (--greeks), through
+ * the library API (fcast.h: fcast_device_open, fcast_mc_price_on,
+ * fcast_bs_european, fcast_mc_greeks); and the dispatch to the other
+ * methods: --method binomial and lsm (cmd_quant_option_american.c),
+ * --barrier (cmd_quant_option_barrier.c). What stays here is the CLI's: the
  * flags, the checks only their combination can fail, and the printing. The
  * service's POST /v1/quant/option answers the same JSON object, which the
  * library builds for both (fcast_mc_option_json; tests/cli_serve_quant.sh
@@ -18,26 +18,9 @@
 #include "args.h"
 #include "cli.h"
 #include "device_choice.h"
+#include "quant_option.h"
 
-#define COMMAND "quant option"
-
-/* The flags, at the CLI's defaults. */
-typedef struct {
-    const char *type;                 /* --type: "european" or "asian" */
-    int call, put;                    /* --call, --put: exactly one */
-    double S, K, r, q, sigma, T;
-    size_t paths, steps, fixings, seed;
-    int antithetic, no_control_variate, json, verbose;
-    int steps_given, fixings_given;   /* the flag was given, not defaulted: it must fit --type */
-    const char *exercise, *method, *tree;   /* --exercise, --method, --tree */
-    int paths_given, antithetic_given, seed_given;
-    size_t calibration_paths, degree;   /* --calibration-paths, --basis-degree (lsm) */
-    int lsm_flags_given;                /* either of those was given */
-    const char *greeks;                 /* --greeks pathwise|lr */
-    const char *barrier;                /* --barrier KIND:LEVEL */
-    double rebate;                      /* --rebate */
-    int rebate_given;
-} option_args;
+#define COMMAND QUANT_OPTION_COMMAND
 
 /* Whether msg names `word` at i: the prefix "fcast_...: " anywhere, a
  * field as a whole word followed by " =", "^", "|", ":" or "[". */
@@ -151,141 +134,6 @@ static int print_json(const fcast_mc_option *o, const fcast_mc_result *r, const 
     return 0;
 }
 
-#define TREE_DEFAULT_STEPS 1000
-#define LSM_DEFAULT_STEPS 50
-
-/* Whether msg names the field `word` at i: the whole word followed by ":",
- * " =" or " " and a number ("steps 50"), not the word in prose ("time
- * steps"); or the prefix, for a word that ends in ": ". */
-static int word_at(const char *msg, size_t i, const char *word, size_t n) {
-    if (strncmp(msg + i, word, n)) return 0;
-    if (!isalpha((unsigned char)word[n - 1])) return 1;
-    char before = i ? msg[i - 1] : ' ', after = msg[i + n], next = after ? msg[i + n + 1] : '\0';
-    if (isalnum((unsigned char)before) || before == '_' || before == '-') return 0;
-    return after == ':' || (after == ' ' && (next == '=' || isdigit((unsigned char)next) || next == '-'));
-}
-
-/* fcast_tree_price's and fcast_lsm_price's messages name their structs'
- * fields: printed with the flags instead. */
-static int fail_in_api_fields(fc_status st) {
-    static const char *const words[][2] = {
-        {"fcast_tree_price: ", ""}, {"fcast_lsm_price: ", ""}, {"fcast_barrier_price: ", ""},
-        {"fcast_barrier_mc_price: ", ""}, {"fcast_mc_greeks: ", ""}, {"barrier", "--barrier"}, {"rebate", "--rebate"}, {"vol", "--sigma"},
-        {"expiry", "--T"},
-        {"spot", "--S"}, {"strike", "--K"}, {"rate", "--r"}, {"div", "--q"}, {"steps", "--steps"},
-        {"calibration_paths", "--calibration-paths"}, {"paths", "--paths"}, {"degree", "--basis-degree"}};
-    enum { N_WORDS = sizeof words / sizeof *words };
-    char out[1024];
-    const char *msg = fc_last_error();
-    size_t o = 0;
-    for (size_t i = 0; msg[i] && o + 24 < sizeof out;) {
-        size_t k = 0, n = 0;
-        while (k < N_WORDS && !word_at(msg, i, words[k][0], n = strlen(words[k][0]))) k++;
-        if (k == N_WORDS) {
-            out[o++] = msg[i++];
-            continue;
-        }
-        o += (size_t)snprintf(out + o, sizeof out - o, "%s", words[k][1]);
-        i += n;
-    }
-    out[o < sizeof out ? o : sizeof out - 1] = '\0';
-    fprintf(stderr, "fcast " COMMAND ": %s\n", out);
-    return cli_exit_code(st);
-}
-
-/* --method lsm: an American option by Longstaff-Schwartz. */
-static int run_lsm(const option_args *a) {
-    if (a->type && strcmp(a->type, "european"))
-        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--method lsm prices American options (--exercise american), "
-                          "not --type %s", a->type);
-    if (a->antithetic_given || a->fixings_given || a->no_control_variate)
-        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--antithetic, --fixings and --no-control-variate do not "
-                          "apply to --method lsm");
-    if (a->call == a->put) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "give exactly one of --call and --put");
-    if ((a->steps_given && a->steps == 0) || a->paths < 2 || a->calibration_paths == 0 || a->degree == 0)
-        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "%s", a->paths < 2 ? "--paths: expected at least 2 paths"
-                          : a->calibration_paths == 0 ? "--calibration-paths: expected at least 16 paths, got 0"
-                          : a->degree == 0 ? "--basis-degree: expected 1 to 8, got 0"
-                          : "--steps: expected at least 2 exercise dates, got 0");
-    if (a->degree > 8) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--basis-degree: expected 1 to 8, got %zu",
-                                         a->degree);
-    fcast_lsm_option o = {.type = a->call ? FCAST_CALL : FCAST_PUT, .spot = a->S, .strike = a->K, .rate = a->r,
-                          .div = a->q, .vol = a->sigma, .expiry = a->T,
-                          .steps = a->steps_given ? a->steps : LSM_DEFAULT_STEPS, .paths = a->paths,
-                          .calibration_paths = a->calibration_paths, .degree = (int)a->degree, .seed = a->seed};
-    fcast_lsm_result r;
-    if (fcast_lsm_price(&o, &r) != FC_OK) return fail_in_api_fields(FC_ERR_INVALID);
-    const char *opt = a->call ? "call" : "put";
-    if (a->json) {
-        printf("{\"type\": \"american\", \"option\": \"%s\", \"method\": \"lsm\", \"price\": %.17g, "
-               "\"stderr\": %.17g, \"ci_low\": %.17g, \"ci_high\": %.17g, \"paths\": %llu, "
-               "\"calibration_paths\": %llu, \"steps\": %zu, \"basis_degree\": %d, \"calibration_price\": %.17g}\n",
-               opt, r.price, r.std_error, r.price - 1.959963984540054 * r.std_error,
-               r.price + 1.959963984540054 * r.std_error, (unsigned long long)r.paths,
-               (unsigned long long)r.calibration_paths, o.steps, o.degree, r.calibration_price);
-        return 0;
-    }
-    printf("American %s: S=%g K=%g r=%g q=%g sigma=%g T=%g\n", opt, o.spot, o.strike, o.rate, o.div, o.vol, o.expiry);
-    printf("Longstaff-Schwartz %.6f  std error %.6f  95%% CI [%.6f, %.6f]\n", r.price, r.std_error,
-           r.price - 1.959963984540054 * r.std_error, r.price + 1.959963984540054 * r.std_error);
-    printf("                   %zu exercise dates, basis degree %d, %llu pricing paths, %llu calibration paths "
-           "(in-sample %.6f), seed %llu\n", o.steps, o.degree, (unsigned long long)r.paths,
-           (unsigned long long)r.calibration_paths, r.calibration_price, (unsigned long long)a->seed);
-    return 0;
-}
-
-static const char *const TREE_NAMES[3] = {"bbsr", "bbs", "crr"};   /* by fcast_tree_kind */
-
-/* --method binomial: the flags that fit a tree, into *o. 0, or the exit code after the message. */
-static int tree_from_args(const option_args *a, int american, fcast_tree_option *o) {
-    if (a->type && strcmp(a->type, "european"))
-        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--method binomial prices --type european options (with "
-                          "--exercise european or american), not %s", a->type);
-    if (a->paths_given || a->antithetic_given || a->seed_given || a->fixings_given || a->no_control_variate ||
-        a->lsm_flags_given)
-        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--paths, --antithetic, --seed, --fixings, "
-                          "--no-control-variate, --calibration-paths and --basis-degree are Monte Carlo's: they do not apply to --method binomial");
-    if (a->call == a->put) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "give exactly one of --call and --put");
-    int tree = -1;
-    for (int k = 0; k < 3; k++)
-        if (a->tree && !strcmp(a->tree, TREE_NAMES[k])) tree = k;
-    if (tree < 0) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--tree: expected bbsr, bbs or crr, got '%s'", a->tree);
-    if (a->steps_given && a->steps == 0)
-        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--steps: expected at least 1 time step, got 0");
-    *o = (fcast_tree_option){.type = a->call ? FCAST_CALL : FCAST_PUT, .american = american, .spot = a->S,
-                             .strike = a->K, .rate = a->r, .div = a->q, .vol = a->sigma, .expiry = a->T,
-                             .steps = a->steps_given ? a->steps : TREE_DEFAULT_STEPS, .tree = tree};
-    return 0;
-}
-
-/* The tree's value; for European exercise, Black-Scholes next to it. */
-static int run_tree(const option_args *a, int american) {
-    fcast_tree_option o;
-    int rc = tree_from_args(a, american, &o);
-    if (rc) return rc;
-    double price, g[6] = {0};
-    fc_status st = fcast_tree_price(&o, &price);
-    if (st == FC_OK && !american) {
-        fcast_mc_option m = {.type = o.type, .spot = o.spot, .strike = o.strike, .rate = o.rate, .div = o.div,
-                             .vol = o.vol, .expiry = o.expiry};
-        st = black_scholes(&m, g);
-    }
-    if (st != FC_OK) return fail_in_api_fields(st);
-    const char *kind = american ? "american" : "european", *opt = a->call ? "call" : "put";
-    if (a->json) {
-        printf("{\"type\": \"%s\", \"option\": \"%s\", \"method\": \"binomial\", \"tree\": \"%s\", "
-               "\"steps\": %zu, \"price\": %.17g", kind, opt, TREE_NAMES[o.tree], o.steps, price);
-        if (!american) printf(", \"bs_price\": %.17g", g[0]);
-        printf("}\n");
-        return 0;
-    }
-    printf("%s %s: S=%g K=%g r=%g q=%g sigma=%g T=%g\n", american ? "American" : "European", opt, o.spot, o.strike,
-           o.rate, o.div, o.vol, o.expiry);
-    printf("Binomial (%s, %zu steps) %.8f\n", TREE_NAMES[o.tree], o.steps, price);
-    if (!american) printf("Black-Scholes   %.8f\n", g[0]);
-    return 0;
-}
-
 /* --greeks: the Monte Carlo Greeks next to the price (text), or added to
  * the price's JSON object as mc_delta, mc_delta_stderr, ... */
 static int run_greeks(const option_args *a, const fcast_mc_option *o, const fcast_mc_result *r,
@@ -294,7 +142,7 @@ static int run_greeks(const option_args *a, const fcast_mc_option *o, const fcas
     if (!method) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--greeks: expected pathwise or lr, got '%s'", a->greeks);
     if (o->asian) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--greeks is for --type european");
     fcast_mc_greeks_result k;
-    if (fcast_mc_greeks(o, method, &k) != FC_OK) return fail_in_api_fields(FC_ERR_INVALID);
+    if (fcast_mc_greeks(o, method, &k) != FC_OK) return quant_option_fail_in_api_fields(FC_ERR_INVALID);
     if (!a->json) {
         print_text(o, r, d, g);
         printf("MC Greeks (%s, %llu paths): delta %.6f +- %.6f", a->greeks, (unsigned long long)k.paths, k.delta,
@@ -314,69 +162,6 @@ static int run_greeks(const option_args *a, const fcast_mc_option *o, const fcas
     printf(", \"mc_vega\": %.17g, \"mc_vega_stderr\": %.17g, \"greeks_paths\": %llu}\n", k.vega, k.vega_std_error,
            (unsigned long long)k.paths);
     free(s);
-    return 0;
-}
-
-/* --barrier KIND:LEVEL into o's kind and barrier: 0, or the exit code after the message. */
-static int parse_barrier(const char *spec, fcast_barrier_option *o) {
-    static const char *const kinds[4] = {"down-and-in", "up-and-in", "down-and-out", "up-and-out"};
-    const char *colon = strchr(spec, ':');
-    size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
-    o->kind = -1;
-    for (int k = 0; k < 4; k++)
-        if (strlen(kinds[k]) == n && !strncmp(spec, kinds[k], n)) o->kind = k;
-    char *end = NULL;
-    o->barrier = colon ? strtod(colon + 1, &end) : NAN;
-    if (o->kind < 0 || !colon || end == colon + 1 || *end)
-        return cli_refuse(COMMAND, CLI_EXIT_USAGE, "--barrier '%s': expected KIND:LEVEL, KIND one of down-and-in, "
-                          "up-and-in, down-and-out, up-and-out (e.g. down-and-out:90)", spec);
-    return 0;
-}
-
-/* --barrier: the closed form, and Monte Carlo too with --method mc. */
-static int run_barrier(const option_args *a, int mc) {
-    if (a->type && strcmp(a->type, "european"))
-        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--barrier prices European barrier options, not --type %s", a->type);
-    if (a->antithetic_given || a->fixings_given || a->no_control_variate || a->lsm_flags_given)
-        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--antithetic, --fixings, --no-control-variate, "
-                          "--calibration-paths and --basis-degree do not apply to --barrier");
-    if (!mc && (a->paths_given || a->seed_given || a->steps_given))
-        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--paths, --steps and --seed are for --method mc (the barrier's "
-                          "closed form has none)");
-    if (a->call == a->put) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "give exactly one of --call and --put");
-    fcast_barrier_option o = {.type = a->call ? FCAST_CALL : FCAST_PUT, .spot = a->S, .strike = a->K, .rate = a->r,
-                              .div = a->q, .vol = a->sigma, .expiry = a->T, .rebate = a->rebate,
-                              .steps = a->steps_given ? a->steps : 50, .paths = a->paths, .seed = a->seed};
-    int rc = parse_barrier(a->barrier, &o);
-    if (rc) return rc;
-    if (mc && (o.steps == 0 || a->paths < 2))
-        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "%s", o.steps == 0 ? "--steps: expected at least 1 time step, got 0"
-                                                                        : "--paths: expected at least 2 paths");
-    double exact;
-    fcast_mc_result r = {0};
-    fc_status st = fcast_barrier_price(&o, &exact);
-    if (st == FC_OK && mc) st = fcast_barrier_mc_price(&o, &r);
-    if (st != FC_OK) return fail_in_api_fields(st);
-    static const char *const names[4] = {"down-and-in", "up-and-in", "down-and-out", "up-and-out"};
-    const char *opt = a->call ? "call" : "put";
-    if (a->json) {
-        printf("{\"type\": \"barrier\", \"option\": \"%s\", \"barrier\": \"%s\", \"level\": %.17g, "
-               "\"rebate\": %.17g, \"price\": %.17g", opt, names[o.kind], o.barrier, o.rebate, exact);
-        if (mc)
-            printf(", \"mc_price\": %.17g, \"stderr\": %.17g, \"ci_low\": %.17g, \"ci_high\": %.17g, "
-                   "\"paths\": %llu, \"steps\": %zu", r.price, r.std_error, r.ci_low, r.ci_high,
-                   (unsigned long long)r.paths, o.steps);
-        printf("}\n");
-        return 0;
-    }
-    printf("%s %s %s at %g (rebate %g): S=%g K=%g r=%g q=%g sigma=%g T=%g\n", names[o.kind], "European", opt, o.barrier,
-           o.rebate, o.spot, o.strike, o.rate, o.div, o.vol, o.expiry);
-    printf("Closed form     %.8f  (continuous monitoring; Reiner-Rubinstein)\n", exact);
-    if (mc)
-        printf("Monte Carlo     %.6f  std error %.6f  95%% CI [%.6f, %.6f]\n"
-               "                %llu paths, %zu steps with the Brownian-bridge crossing correction, seed %llu\n",
-               r.price, r.std_error, r.ci_low, r.ci_high, (unsigned long long)r.paths, o.steps,
-               (unsigned long long)a->seed);
     return 0;
 }
 
@@ -460,13 +245,13 @@ int cmd_quant_option(int argc, char **argv, int first) {
         if (a.method && strcmp(a.method, "mc") && strcmp(a.method, "analytic"))
             return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--barrier: --method analytic (the default) or mc, got '%s'",
                               a.method);
-        return run_barrier(&a, a.method && !strcmp(a.method, "mc"));
+        return quant_option_barrier(&a, a.method && !strcmp(a.method, "mc"));
     }
     const char *method = a.method ? a.method : american ? "binomial" : "mc";
-    if (!strcmp(method, "binomial")) return run_tree(&a, american);
+    if (!strcmp(method, "binomial")) return quant_option_tree(&a, american);
     if (!strcmp(method, "lsm")) {
         if (!american) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--method lsm needs --exercise american");
-        return run_lsm(&a);
+        return quant_option_lsm(&a);
     }
     if (a.lsm_flags_given)
         return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--calibration-paths and --basis-degree are for --method lsm");
