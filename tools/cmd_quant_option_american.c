@@ -26,8 +26,8 @@ static int word_at(const char *msg, size_t i, const char *word, size_t n) {
     return after == ':' || (after == ' ' && (next == '=' || isdigit((unsigned char)next) || next == '-'));
 }
 
-/* fcast_tree_price's and fcast_lsm_price's messages name their structs'
- * fields: printed with the flags instead. */
+/* The option API's messages name their structs' fields ("vol"): printed
+ * with the flags instead ("--sigma"). */
 int quant_option_fail_in_api_fields(fc_status st) {
     static const char *const words[][2] = {
         {"fcast_tree_price: ", ""}, {"fcast_lsm_price: ", ""}, {"fcast_barrier_price: ", ""},
