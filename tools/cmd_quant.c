@@ -4,12 +4,17 @@
 
 #include "cli.h"
 
+/* fcast quant implied-vol (cmd_quant_implied_vol.c); declared here, not in
+ * cli.h, which another part of the work owns. */
+int cmd_quant_implied_vol(int argc, char **argv, int first);
+
 static void quant_usage(FILE *f) {
     fprintf(f,
             "usage: fcast quant <command> [options]   (fcast quant <command> --help)\n\n"
             "commands:\n"
             "  indicators  SMA, EMA, WMA, BBANDS, RSI, MACD, MOM, ROC, STDDEV, ZSCORE over many series\n"
-            "  option      European and Asian options: Monte Carlo and Black-Scholes\n"
+            "  option      European, Asian and American options: Monte Carlo, Black-Scholes, binomial trees\n"
+            "  implied-vol Black-Scholes-Merton implied volatility of one option or a CSV of them\n"
             "  risk        VaR, CVaR, volatility, Sharpe, Sortino, maximum drawdown\n"
             "  portfolio   minimum-variance and mean-variance weights\n"
             "  backtest    a trading rule over a parameter grid and all symbols\n");
@@ -21,6 +26,7 @@ int cmd_quant(int argc, char **argv, int first) {
     if (!strcmp(c, "--help") || !strcmp(c, "-h")) { quant_usage(stdout); return 0; }
     if (!strcmp(c, "indicators")) return cmd_quant_indicators(argc, argv, first + 1);
     if (!strcmp(c, "option")) return cmd_quant_option(argc, argv, first + 1);
+    if (!strcmp(c, "implied-vol")) return cmd_quant_implied_vol(argc, argv, first + 1);
     if (!strcmp(c, "risk")) return cmd_quant_risk(argc, argv, first + 1);
     if (!strcmp(c, "portfolio")) return cmd_quant_portfolio(argc, argv, first + 1);
     if (!strcmp(c, "backtest")) return cmd_quant_backtest(argc, argv, first + 1);

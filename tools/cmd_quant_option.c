@@ -1,12 +1,16 @@
 /* fcast quant option: European and arithmetic-average Asian options by Monte
  * Carlo (standard error, 95% interval), next to Black-Scholes and its Greeks
- * for European options, through the library API (fcast.h: fcast_device_open,
- * fcast_mc_price_on, fcast_bs_european). What stays here is the CLI's: the
+ * for European options, and their Monte Carlo Greeks (--greeks), through
+ * the library API (fcast.h: fcast_device_open, fcast_mc_price_on,
+ * fcast_bs_european, fcast_mc_greeks); and the dispatch to the other
+ * methods: --method binomial and lsm (cmd_quant_option_american.c),
+ * --barrier (cmd_quant_option_barrier.c). What stays here is the CLI's: the
  * flags, the checks only their combination can fail, and the printing. The
  * service's POST /v1/quant/option answers the same JSON object, which the
  * library builds for both (fcast_mc_option_json; tests/cli_serve_quant.sh
  * compares them byte for byte). */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,18 +18,9 @@
 #include "args.h"
 #include "cli.h"
 #include "device_choice.h"
+#include "quant_option.h"
 
-#define COMMAND "quant option"
-
-/* The flags, at the CLI's defaults. */
-typedef struct {
-    const char *type;                 /* --type: "european" or "asian" */
-    int call, put;                    /* --call, --put: exactly one */
-    double S, K, r, q, sigma, T;
-    size_t paths, steps, fixings, seed;
-    int antithetic, no_control_variate, json, verbose;
-    int steps_given, fixings_given;   /* the flag was given, not defaulted: it must fit --type */
-} option_args;
+#define COMMAND QUANT_OPTION_COMMAND
 
 /* Whether msg names `word` at i: the prefix "fcast_...: " anywhere, a
  * field as a whole word followed by " =", "^", "|", ":" or "[". */
@@ -139,8 +134,41 @@ static int print_json(const fcast_mc_option *o, const fcast_mc_result *r, const 
     return 0;
 }
 
+/* --greeks: the Monte Carlo Greeks next to the price (text), or added to
+ * the price's JSON object as mc_delta, mc_delta_stderr, ... */
+static int run_greeks(const option_args *a, const fcast_mc_option *o, const fcast_mc_result *r,
+                      const fcast_mc_detail *d, const double *g) {
+    int method = !strcmp(a->greeks, "pathwise") ? FCAST_GREEKS_PATHWISE : !strcmp(a->greeks, "lr") ? FCAST_GREEKS_LR : 0;
+    if (!method) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--greeks: expected pathwise or lr, got '%s'", a->greeks);
+    if (o->asian) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--greeks is for --type european");
+    fcast_mc_greeks_result k;
+    if (fcast_mc_greeks(o, method, &k) != FC_OK) return quant_option_fail_in_api_fields(FC_ERR_INVALID);
+    if (!a->json) {
+        print_text(o, r, d, g);
+        printf("MC Greeks (%s, %llu paths): delta %.6f +- %.6f", a->greeks, (unsigned long long)k.paths, k.delta,
+               k.delta_std_error);
+        if (method == FCAST_GREEKS_LR) printf("  gamma %.6f +- %.6f", k.gamma, k.gamma_std_error);
+        printf("  vega %.6f +- %.6f\n", k.vega, k.vega_std_error);
+        return 0;
+    }
+    char *s = fcast_mc_option_json(o, r, d, g);
+    if (!s) return cli_refuse(COMMAND, CLI_EXIT_MEMORY, "out of memory writing the option's JSON");
+    size_t n = strlen(s);
+    while (n && s[n - 1] != '}') n--;   /* the object's closing brace: the Greeks go before it */
+    printf("%.*s, \"greeks_method\": \"%s\", \"mc_delta\": %.17g, \"mc_delta_stderr\": %.17g", (int)(n ? n - 1 : 0),
+           s, a->greeks, k.delta, k.delta_std_error);
+    if (method == FCAST_GREEKS_LR)
+        printf(", \"mc_gamma\": %.17g, \"mc_gamma_stderr\": %.17g", k.gamma, k.gamma_std_error);
+    printf(", \"mc_vega\": %.17g, \"mc_vega_stderr\": %.17g, \"greeks_paths\": %llu}\n", k.vega, k.vega_std_error,
+           (unsigned long long)k.paths);
+    free(s);
+    return 0;
+}
+
 int cmd_quant_option(int argc, char **argv, int first) {
-    option_args a = {.type = "european", .paths = 1000000, .steps = 1, .fixings = 12, .seed = 42};
+    option_args a = {.type = "european", .paths = 1000000, .steps = 1, .fixings = 12, .seed = 42,
+                     .exercise = "european", .method = NULL, .tree = "bbsr", .calibration_paths = 100000,
+                     .degree = 3};
     const char *device = NULL;
     arg_spec specs[] = {
         {"type", ARG_STR, &a.type, "KIND", "european or asian (arithmetic average price) (european)", 0, 0},
@@ -153,7 +181,23 @@ int cmd_quant_option(int argc, char **argv, int first) {
         {"T", ARG_DOUBLE, &a.T, "YEARS", "time to expiry in years, > 0", 1, 0},
         {"q", ARG_DOUBLE, &a.q, "RATE", "continuous dividend yield (0)", 0, 0},
         {"paths", ARG_SIZE, &a.paths, "N", "Monte Carlo paths (1000000)", 0, 0},
-        {"steps", ARG_SIZE, &a.steps, "N", "European: time steps per path (1; GBM is sampled exactly)", 0, 0},
+        {"steps", ARG_SIZE, &a.steps, "N", "time steps: Monte Carlo European per path (1; GBM is sampled "
+                                           "exactly); binomial tree (1000); lsm exercise dates (50); barrier "
+                                           "Monte Carlo (50)", 0, 0},
+        {"exercise", ARG_STR, &a.exercise, "KIND", "european or american (american: --method binomial) (european)",
+         0, 0},
+        {"method", ARG_STR, &a.method, "M", "mc (Monte Carlo), binomial, or lsm (Longstaff-Schwartz, American) "
+                                            "(mc; binomial for american)", 0, 0},
+        {"greeks", ARG_STR, &a.greeks, "HOW", "European Monte Carlo: also its Greeks, pathwise (delta, vega) or lr "
+                                             "(likelihood ratio: delta, gamma, vega), with standard errors", 0, 0},
+        {"barrier", ARG_STR, &a.barrier, "KIND:LEVEL", "a barrier option: down-and-in, up-and-in, down-and-out or "
+                                                    "up-and-out, e.g. down-and-out:90", 0, 0},
+        {"rebate", ARG_DOUBLE, &a.rebate, "R", "--barrier: rebate, at expiry (knock-in) or at the touch "
+                                             "(knock-out) (0)", 0, 0},
+        {"calibration-paths", ARG_SIZE, &a.calibration_paths, "N", "lsm: regression paths (100000)", 0, 0},
+        {"basis-degree", ARG_SIZE, &a.degree, "D", "lsm: polynomial degree of the regression basis (3)", 0, 0},
+        {"tree", ARG_STR, &a.tree, "T", "binomial: bbsr (Black-Scholes last step + Richardson), bbs, or crr "
+                                        "(plain, as QuantLib's) (bbsr)", 0, 0},
         {"fixings", ARG_SIZE, &a.fixings, "N", "Asian: averaging dates T*i/N, i = 1..N (12)", 0, 0},
         {"antithetic", ARG_FLAG, &a.antithetic, NULL, "antithetic variates (off)", 0, 0},
         {"no-control-variate", ARG_FLAG, &a.no_control_variate, NULL, "Asian: no geometric control variate", 0, 0},
@@ -166,13 +210,56 @@ int cmd_quant_option(int argc, char **argv, int first) {
     int rc = args_parse(COMMAND,
                         "Price a European or arithmetic-average Asian option by Monte Carlo (geometric Brownian\n"
                         "motion, Philox random numbers) with its standard error and 95% interval; European\n"
-                        "options also get the Black-Scholes price and Greeks (vega and rho per 1.00, theta per year).",
+                        "options also get the Black-Scholes price and Greeks (vega and rho per 1.00, theta per year).\n"
+                        "--method binomial prices European or American (--exercise) options on a binomial tree,\n"
+                        "--method lsm American options by Longstaff-Schwartz; --barrier KIND:LEVEL prices barrier\n"
+                        "options (closed form; --method mc adds Monte Carlo); --greeks adds Monte Carlo Greeks\n"
+                        "(docs/quant-options.md).",
                         specs, argc, argv, first);
     if (rc) return args_exit(rc);
     for (const arg_spec *s = specs; s->name; s++) {
         if (!strcmp(s->name, "steps")) a.steps_given = s->seen != 0;
         if (!strcmp(s->name, "fixings")) a.fixings_given = s->seen != 0;
+        if (!strcmp(s->name, "paths")) a.paths_given = s->seen != 0;
+        if (!strcmp(s->name, "antithetic")) a.antithetic_given = s->seen != 0;
+        if (!strcmp(s->name, "seed")) a.seed_given = s->seen != 0;
+        if (!strcmp(s->name, "rebate")) a.rebate_given = s->seen != 0;
+        if (!strcmp(s->name, "calibration-paths") || !strcmp(s->name, "basis-degree")) a.lsm_flags_given |= s->seen != 0;
+        if (!strcmp(s->name, "tree") && s->seen && a.method && strcmp(a.method, "binomial"))
+            return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--tree is for --method binomial");
     }
+    int american = !strcmp(a.exercise, "american");
+    /* only the European and Asian Monte Carlo runs on a device: elsewhere the flag would be ignored */
+    int on_host = a.barrier || american || (a.method && strcmp(a.method, "mc")) || a.greeks;
+    if (on_host && (device || a.verbose))
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--device and --verbose are for the European and Asian Monte "
+                          "Carlo price: %s runs on the CPU", a.barrier ? "--barrier" : american ? "--exercise american"
+                          : a.greeks ? "--greeks" : "--method binomial");
+    if (!american && strcmp(a.exercise, "european"))
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--exercise: expected european or american, got '%s'",
+                          a.exercise);
+    if (a.rebate_given && !a.barrier) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--rebate is for --barrier");
+    if (a.barrier) {
+        if (american) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--barrier options are European here: drop "
+                                        "--exercise american");
+        if (a.method && strcmp(a.method, "mc") && strcmp(a.method, "analytic"))
+            return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--barrier: --method analytic (the default) or mc, got '%s'",
+                              a.method);
+        return quant_option_barrier(&a, a.method && !strcmp(a.method, "mc"));
+    }
+    const char *method = a.method ? a.method : american ? "binomial" : "mc";
+    if (!strcmp(method, "binomial")) return quant_option_tree(&a, american);
+    if (!strcmp(method, "lsm")) {
+        if (!american) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--method lsm needs --exercise american");
+        return quant_option_lsm(&a);
+    }
+    if (a.lsm_flags_given)
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--calibration-paths and --basis-degree are for --method lsm");
+    if (strcmp(method, "mc"))
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--method: expected mc, binomial or lsm, got '%s'", method);
+    if (american)
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--exercise american: Monte Carlo is --method lsm "
+                          "(Longstaff-Schwartz); or --method binomial");
     fcast_mc_option o;
     if ((rc = option_from_args(&a, &o)) != 0) return rc;
     fcast_device *dev = NULL;   /* the CPU, or a GPU with fcast's quant kernels */
@@ -185,5 +272,6 @@ int cmd_quant_option(int argc, char **argv, int first) {
     fcast_device_free(dev);
     if (st == FC_OK && !o.asian) st = black_scholes(&o, g);
     if (st != FC_OK) return fail_in_flags(st);
+    if (a.greeks) return run_greeks(&a, &o, &r, &d, g);
     return a.json ? print_json(&o, &r, &d, g) : (print_text(&o, &r, &d, g), 0);
 }
