@@ -110,15 +110,27 @@ close "$smi" 0.776584 1e-6 || fail "target-return SMI weight $smi, numpy 0.77658
 grep -q "target return 0.2016 a year: expected annual return 0.201600" "$TMP/pf.txt" || fail "target return not met: $(cat "$TMP/pf.txt")"
 
 # --- backtest: grid size, CSV shape, errors
-"$FCAST" quant backtest --data "$DATA" --rule sma-cross --fast 5:50:5 --slow 20:200:10 --cost-bps 5 \
-  --out "$TMP/bt.csv" --top 5 >"$TMP/bt.txt" || fail "backtest exited non-zero: $(cat "$TMP/bt.txt")"
-ok
-grep -q "174 combinations (16 invalid skipped) x 4 symbols = 696 backtests" "$TMP/bt.txt" \
-  || fail "backtest summary: $(head -1 "$TMP/bt.txt")"
-[ "$(wc -l <"$TMP/bt.csv")" -eq 697 ] || fail "backtest CSV has $(wc -l <"$TMP/bt.csv") lines, expected 697"
-head -1 "$TMP/bt.csv" | grep -q "^symbol,rule,fast,slow,total_return,cagr,sharpe,max_drawdown,trades,closed_trades,hit_rate$" \
-  || fail "backtest CSV header: $(head -1 "$TMP/bt.csv")"
-[ "$(grep -c '^ *[0-9]\+  ' "$TMP/bt.txt")" -eq 5 ] || fail "top-5 table: $(cat "$TMP/bt.txt")"
+# The portfolio engine (the default) and the compact grid (--compact): the
+# same grid, each with its own CSV.
+for engine in portfolio compact; do
+  flag=""; [ $engine = compact ] && flag="--compact"
+  "$FCAST" quant backtest --data "$DATA" --rule sma-cross --fast 5:50:5 --slow 20:200:10 --cost-bps 5 $flag \
+    --out "$TMP/bt.csv" --top 5 >"$TMP/bt.txt" || fail "$engine backtest exited non-zero: $(cat "$TMP/bt.txt")"
+  ok
+  grep -q "174 combinations (16 invalid skipped) x 4 symbols = 696 backtests" "$TMP/bt.txt" \
+    || fail "$engine backtest summary: $(head -1 "$TMP/bt.txt")"
+  [ "$(wc -l <"$TMP/bt.csv")" -eq 697 ] || fail "$engine backtest CSV has $(wc -l <"$TMP/bt.csv") lines, expected 697"
+  [ "$(grep -c '^ *[0-9]\+  ' "$TMP/bt.txt")" -eq 5 ] || fail "$engine top-5 table: $(cat "$TMP/bt.txt")"
+  header="$(head -1 "$TMP/bt.csv")"
+  if [ $engine = compact ]; then
+    [ "$header" = "symbol,rule,fast,slow,total_return,cagr,sharpe,max_drawdown,trades,closed_trades,hit_rate" ] \
+      || fail "compact backtest CSV header: $header"
+  else
+    case "$header" in symbol,source,combination,fast,slow,total_return,annual_return,*,sharpe,sortino,calmar,*) ;;
+      *) fail "portfolio backtest CSV header: $header" ;; esac
+  fi
+done
+expect_error 2 "--json belongs to the portfolio engine" -- quant backtest --data "$DATA" --compact --json
 "$FCAST" quant backtest --data "$DATA" --rule rsi --period 14 --lower 25:35:5 --upper 65:75:5 --short >/dev/null \
   || fail "rsi backtest failed"
 ok

@@ -48,7 +48,7 @@ ok
 "$FCAST" quant backtest --data data/eu_stock_markets.csv --rule "cross(sma:10, sma:30)" --short --cost-bps 5 \
   --out text.csv >/dev/null || fail "rule as text failed"
 "$FCAST" quant backtest --data data/eu_stock_markets.csv --rule sma-cross --fast 10 --slow 30 --short --cost-bps 5 \
-  --portfolio --out builtin.csv >/dev/null || fail "--portfolio built-in failed"
+  --out builtin.csv >/dev/null || fail "built-in failed"
 ok
 [ "$(cut -d, -f4- text.csv | tail -n +2)" = "$(cut -d, -f6- builtin.csv | tail -n +2)" ] \
   || fail "cross(sma:10, sma:30) and sma-cross 10/30 differ: $(head -2 text.csv) / $(head -2 builtin.csv)"
@@ -59,7 +59,7 @@ head -1 builtin.csv | grep -q "^symbol,source,combination,fast,slow,total_return
 "$FCAST" quant backtest --data data/eu_stock_markets.csv --rule "cross(sma:{5:10:5}, sma:{20:30:10})" --cost-bps 5 \
   --out textgrid.csv >/dev/null || fail "rule grid failed"
 "$FCAST" quant backtest --data data/eu_stock_markets.csv --rule sma-cross --fast 5:10:5 --slow 20:30:10 --cost-bps 5 \
-  --portfolio --out builtingrid.csv >/dev/null || fail "--portfolio built-in grid failed"
+  --out builtingrid.csv >/dev/null || fail "built-in grid failed"
 ok
 [ "$(wc -l <textgrid.csv)" -eq 17 ] && [ "$(cut -d, -f3- textgrid.csv | tail -n +2)" = "$(cut -d, -f3- builtingrid.csv | tail -n +2)" ] \
   || fail "cross(sma:{5:10:5}, sma:{20:30:10}) and the sma-cross grid differ: $(head -3 textgrid.csv) / $(head -3 builtingrid.csv)"

@@ -23,6 +23,7 @@ int cmd_quant(int argc, char **argv, int first);
 int cmd_quant_indicators(int argc, char **argv, int first);
 int cli_ta_list(FILE *f);   /* fcast quant indicators --list (ta_list.c) */
 int cmd_quant_option(int argc, char **argv, int first);
+int cmd_quant_implied_vol(int argc, char **argv, int first);
 int cmd_quant_risk(int argc, char **argv, int first);
 int cmd_quant_portfolio(int argc, char **argv, int first);
 int cmd_quant_backtest(int argc, char **argv, int first);

@@ -4,20 +4,16 @@
 
 #include "cli.h"
 
-/* fcast quant implied-vol (cmd_quant_implied_vol.c); declared here, not in
- * cli.h, which another part of the work owns. */
-int cmd_quant_implied_vol(int argc, char **argv, int first);
-
 static void quant_usage(FILE *f) {
     fprintf(f,
             "usage: fcast quant <command> [options]   (fcast quant <command> --help)\n\n"
             "commands:\n"
-            "  indicators  SMA, EMA, WMA, BBANDS, RSI, MACD, MOM, ROC, STDDEV, ZSCORE over many series\n"
-            "  option      European, Asian and American options: Monte Carlo, Black-Scholes, binomial trees\n"
+            "  indicators  any of TA-Lib's 201 functions over many series (--list names them)\n"
+            "  option      European, Asian, American and barrier options: Black-Scholes, trees, Monte Carlo\n"
             "  implied-vol Black-Scholes-Merton implied volatility of one option or a CSV of them\n"
             "  risk        VaR, CVaR, volatility, Sharpe, Sortino, maximum drawdown\n"
-            "  portfolio   minimum-variance and mean-variance weights\n"
-            "  backtest    a trading rule over a parameter grid and all symbols\n");
+            "  portfolio   minimum variance, target return, frontier, maximum Sharpe, risk parity\n"
+            "  backtest    rules, signal files or forecasts traded over a parameter grid and all symbols\n");
 }
 
 int cmd_quant(int argc, char **argv, int first) {

@@ -187,7 +187,11 @@ static int backtest_and_report(const backtest_args *a, const fcast_grid *g, cons
 }
 
 static int run(const backtest_args *a, const arg_spec *specs) {
-    if (backtest_wants_portfolio(a, specs)) return backtest_portfolio_run(a, specs);
+    if (!a->compact) return backtest_portfolio_run(a, specs);
+    const char *other = backtest_portfolio_flag(a, specs);
+    if (other)
+        return cli_refuse(COMMAND, CLI_EXIT_USAGE, "%s belongs to the portfolio engine; --compact runs the compact rule "
+                          "grid of built-in rules, with its own costs: drop one of them", other);
     fcast_table *t = NULL;
     fcast_grid *g = NULL;
     const fcast_path_use files[] = {{"--data", a->data, FCAST_PATH_IN, 0, NULL},
@@ -231,8 +235,8 @@ int cmd_quant_backtest(int argc, char **argv, int first) {
         {"k", ARG_STR, &a.ranges[F_K], "A:B:S", "bbands: band width in standard deviations (2)", 0, 0},
         {"cost-bps", ARG_DOUBLE, &a.cost_bps, "BPS", "fees, basis points of the traded value (0)", 0, 0},
         {"short", ARG_FLAG, &a.allow_short, NULL, "long-short instead of long-only", 0, 0},
-        {"portfolio", ARG_FLAG, &a.portfolio, NULL, "the portfolio engine for a built-in rule too (any flag below "
-         "implies it)", 0, 0},
+        {"compact", ARG_FLAG, &a.compact, NULL, "the compact rule grid of earlier releases instead (built-in rules; "
+         "returns compounded as weights, costs per unit of turnover)", 0, 0},
         {"slippage-bps", ARG_DOUBLE, &a.slippage_bps, "BPS", "fill prices moved against each order (0)", 0, 0},
         {"fixed-cost", ARG_DOUBLE, &a.fixed_cost, "X", "cost per order in units of --capital (0)", 0, 0},
         {"capital", ARG_DOUBLE, &a.capital, "X", "starting cash (1000000)", 0, 0},

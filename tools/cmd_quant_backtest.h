@@ -1,7 +1,8 @@
-/* fcast quant backtest's flags, shared by its two engines: the compact
- * rule grid (cmd_quant_backtest.c, as before the portfolio engine) and the
- * portfolio backtester (cmd_quant_backtest_portfolio.c), which runs
- * whenever a flag of its own is given. */
+/* fcast quant backtest's flags, shared by its two engines: the portfolio
+ * backtester (cmd_quant_backtest_portfolio.c), which runs by default, and
+ * the compact rule grid of earlier releases (cmd_quant_backtest.c), which
+ * runs only when asked for by --compact: one engine per run, chosen by the
+ * user, never by which other flags happen to be given. */
 #ifndef FC_TOOLS_CMD_QUANT_BACKTEST_H
 #define FC_TOOLS_CMD_QUANT_BACKTEST_H
 
@@ -18,7 +19,7 @@ typedef struct {
     int allow_short;
     size_t top;
     /* the portfolio engine's */
-    int portfolio, json;
+    int compact, json;
     const char *signal, *signal_column, *forecast, *model, *long_above, *short_below, *size, *combination;
     const char *trades, *equity;
     size_t horizon, vol_window;
@@ -32,8 +33,9 @@ int backtest_fail(const fcast_table *t);
 int backtest_build_grid(const char *rule_name, const char *const *text, const arg_spec *specs, fcast_grid **grid);
 int backtest_check_size(size_t n, const fcast_table *t);
 
-/* Whether a flag of the portfolio engine was given (or the rule is an expression). */
-int backtest_wants_portfolio(const backtest_args *a, const arg_spec *specs);
+/* The first flag given that only the portfolio engine reads ("--json"),
+ * "--rule" for a rule written as text, or NULL: what --compact refuses. */
+const char *backtest_portfolio_flag(const backtest_args *a, const arg_spec *specs);
 
 /* The portfolio engine's run: 0, or the exit code after the message. */
 int backtest_portfolio_run(const backtest_args *a, const arg_spec *specs);

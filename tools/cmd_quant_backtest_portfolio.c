@@ -17,7 +17,7 @@
 #define COMMAND "quant backtest"
 
 static const char *const PORTFOLIO_FLAGS[] = {
-    "portfolio", "signal", "signal-column", "from-forecast", "model", "horizon", "long-above", "short-below",
+    "signal", "signal-column", "from-forecast", "model", "horizon", "long-above", "short-below",
     "slippage-bps", "fixed-cost", "capital", "size", "vol-target", "vol-window", "max-leverage", "stop-loss",
     "take-profit", "periods-per-year", "combination", "trades", "equity", "json", NULL};
 
@@ -27,11 +27,15 @@ static int seen(const arg_spec *specs, const char *name) {
     return 0;
 }
 
-int backtest_wants_portfolio(const backtest_args *a, const arg_spec *specs) {
-    if (strchr(a->rule, '(')) return 1;
+const char *backtest_portfolio_flag(const backtest_args *a, const arg_spec *specs) {
+    if (strchr(a->rule, '(')) return "--rule";
+    static char flag[32];
     for (size_t i = 0; PORTFOLIO_FLAGS[i]; i++)
-        if (seen(specs, PORTFOLIO_FLAGS[i])) return 1;
-    return 0;
+        if (seen(specs, PORTFOLIO_FLAGS[i])) {
+            snprintf(flag, sizeof flag, "--%s", PORTFOLIO_FLAGS[i]);
+            return flag;
+        }
+    return NULL;
 }
 
 /* Flags that only one source reads, refused with another. 0, or the exit code. */
@@ -97,7 +101,7 @@ static fcast_columns columns_of(const fcast_table *t, const char **names, const 
 
 /* The signal the flags name, and its source's name for the outputs. 0, or the exit code. */
 static int make_signal(const backtest_args *a, const arg_spec *specs, const fcast_table *t, fcast_signal **s,
-                       const char **source) {
+                       const char **source, size_t *skipped) {
     fc_status st;
     if (a->signal) {
         *source = "signal";
@@ -118,6 +122,7 @@ static int make_signal(const backtest_args *a, const arg_spec *specs, const fcas
         int rc = backtest_build_grid(a->rule, a->ranges, specs, &g);
         if (rc) return rc;
         st = fcast_signal_from_grid(g, a->allow_short, s);
+        *skipped = fcast_grid_skipped(g);   /* fast >= slow, lower >= upper: said in the summary */
         fcast_grid_free(g);
     }
     return st == FC_OK ? 0 : backtest_fail(t);
@@ -129,7 +134,7 @@ typedef struct {
     const fcast_signal *s;
     const fcast_backtest_stats *out;
     const char *source;
-    size_t n, S;
+    size_t n, S, skipped;
 } run_view;
 
 static int by_sharpe(const void *x, const void *y, void *ctx) {
@@ -360,9 +365,11 @@ static int report(const run_view *v, const fcast_backtest_config *c, double seco
     if (!rc && v->a->json) {
         print_json(v, c, seconds);
     } else if (!rc) {
-        fprintf(log, "%s: %s, %zu combinations x %zu symbols = %zu backtests in %.3f s; cost %g bps, slippage %g bps, "
-                "fixed %g, capital %g, %s\n", v->a->data, v->source, v->n, v->S, v->n * v->S, seconds, c->cost_bps,
-                c->slippage_bps, c->fixed_cost, c->capital, v->a->allow_short ? "long-short" : "long-only");
+        char skipped[48] = "";
+        if (v->skipped) snprintf(skipped, sizeof skipped, " (%zu invalid skipped)", v->skipped);
+        fprintf(log, "%s: %s, %zu combinations%s x %zu symbols = %zu backtests in %.3f s; cost %g bps, slippage %g "
+                "bps, fixed %g, capital %g, %s\n", v->a->data, v->source, v->n, skipped, v->S, v->n * v->S, seconds,
+                c->cost_bps, c->slippage_bps, c->fixed_cost, c->capital, v->a->allow_short ? "long-short" : "long-only");
         print_top(log, v, rank);
         fflush(log);
     }
@@ -373,7 +380,7 @@ static int report(const run_view *v, const fcast_backtest_config *c, double seco
 }
 
 static int run_signal(const backtest_args *a, const fcast_table *t, const fcast_signal *s, const char *source,
-                      const fcast_backtest_config *c) {
+                      size_t skipped, const fcast_backtest_config *c) {
     const size_t n = fcast_signal_n_combinations(s), S = fcast_table_n_series(t);
     int rc = backtest_check_size(n, t);
     if (rc) return rc;
@@ -384,7 +391,7 @@ static int run_signal(const backtest_args *a, const fcast_table *t, const fcast_
     double t0 = omp_get_wtime();
     if (!rc && fcast_backtest_signal(s, c, S, fcast_table_indptr(t), fcast_table_values(t), ids, out) != FC_OK)
         rc = backtest_fail(t);
-    if (!rc) rc = report(&(run_view){a, t, s, out, source, n, S}, c, omp_get_wtime() - t0);
+    if (!rc) rc = report(&(run_view){a, t, s, out, source, n, S, skipped}, c, omp_get_wtime() - t0);
     free(out);
     free(ids);
     return rc;
@@ -405,8 +412,9 @@ int backtest_portfolio_run(const backtest_args *a, const arg_spec *specs) {
     fcast_signal *s = NULL;
     const char *source = NULL;
     if (!rc && fcast_table_read_prices(a->data, &t) != FC_OK) rc = cli_fail(COMMAND);
-    if (!rc) rc = make_signal(a, specs, t, &s, &source);
-    if (!rc) rc = run_signal(a, t, s, source, &c);
+    size_t skipped = 0;
+    if (!rc) rc = make_signal(a, specs, t, &s, &source, &skipped);
+    if (!rc) rc = run_signal(a, t, s, source, skipped, &c);
     fcast_signal_free(s);
     fcast_table_free(t);
     return rc;

@@ -22,6 +22,9 @@ enum {
     FC_RNG_STREAM_WINDOWS = 3,          /* windows drawn at each step */
     FC_RNG_STREAM_DROPOUT = 4,          /* dropout masks (kernels/dropout.h) */
     FC_RNG_STREAM_PATHS = 0x50415448u,  /* Monte Carlo paths ("PATH") */
+    FC_RNG_STREAM_LSM_CALIBRATION = 0x4C534D43u,   /* Longstaff-Schwartz regression paths ("LSMC") */
+    FC_RNG_STREAM_LSM_PRICING = 0x4C534D50u,       /* its independent pricing paths ("LSMP") */
+    FC_RNG_STREAM_BARRIER = 0x42415252u,           /* barrier Monte Carlo paths ("BARR") */
     FC_RNG_STREAM_TUNE = 0x54554E45u    /* hyperparameter samples of fcast tune ("TUNE") */
 };
 

@@ -132,7 +132,6 @@ FC_HD double fc_barrier_price_closed(int is_call, int kind, const fc_barrier_inp
 
 /* ---- Monte Carlo */
 
-#define FC_RNG_STREAM_BARRIER 0x42415252u   /* "BARR": not in core/rng.h's list (another owner's file) */
 
 typedef struct {
     double log_s0, log_barrier, strike, rebate;

@@ -29,8 +29,6 @@
 #include "core/hd.h"
 #include "core/rng.h"
 
-#define FC_RNG_STREAM_LSM_CALIBRATION 0x4C534D43u   /* "LSMC" */
-#define FC_RNG_STREAM_LSM_PRICING 0x4C534D50u       /* "LSMP" */
 #define FC_LSM_MAX_DEGREE 8
 
 typedef struct {
