@@ -2,7 +2,7 @@
  * in the same run.
  *
  *   bench_backtest [--symbols 100] [--days 2500] [--fast 100] [--slow 100]
- *                  [--slice 100] [--python /tmp/qref/venv/bin/python]
+ *                  [--slice 100] [--python python3]
  *                  [--script python/bench_vectorbt_backtest.py] [--no-vectorbt]
  *
  * Prices: geometric Brownian motion, 100 at day 0, daily drift 2e-4 and
@@ -63,7 +63,7 @@ static void gbm(size_t s, size_t days, double *out) {
 }
 
 static int parse(int argc, char **argv, bench_args *a) {
-    *a = (bench_args){100, 2500, 100, 100, 100, 1, "/tmp/qref/venv/bin/python", "python/bench_vectorbt_backtest.py"};
+    *a = (bench_args){100, 2500, 100, 100, 100, 1, "python3", "python/bench_vectorbt_backtest.py"};
     for (int i = 1; i < argc; i++) {
         const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(f, "--no-vectorbt")) { a->vectorbt = 0; continue; }

@@ -13,7 +13,7 @@ first solve's compilation counted), with CLARABEL at its default
 tolerances and at 1e-10; fcast's seconds are the best of 3 runs.
 
     cmake --build build --target bench_portfolio
-    /tmp/qref/venv/bin/python bench/portfolio_cvxpy.py [build/bench_portfolio] [N] [POINTS]
+    python3 bench/portfolio_cvxpy.py [build/bench_portfolio] [N] [POINTS]
 """
 import os
 import subprocess

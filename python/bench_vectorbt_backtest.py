@@ -2,7 +2,7 @@
 the same GBM prices, traded and measured as fcast does (see
 python/make_backtest_fixtures.py for the equivalence of the two).
 
-    /tmp/qref/venv/bin/python python/bench_vectorbt_backtest.py [--prices FILE]
+    python3 python/bench_vectorbt_backtest.py [--prices FILE]
         [--symbols 100] [--days 2500] [--fast 100] [--slow 100] [--slice 100]
 
 --prices: the float64 file bench_backtest writes (symbols x days, row-major);

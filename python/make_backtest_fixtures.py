@@ -27,7 +27,7 @@ Signals are stored run-length encoded (case, unique_id, bar, signal: the
 value from that bar on) with at most 2 decimals, so that both sides read
 the same doubles.
 
-    /tmp/qref/venv/bin/python python/make_backtest_fixtures.py
+    python3 python/make_backtest_fixtures.py
 """
 from pathlib import Path
 

@@ -25,7 +25,7 @@ The independent solvers:
 
 Writes tests/fixtures/quant/portfolio_reference.csv (case,key,value; key an
 asset id, or _target / _variance / _shrinkage / _rf / cov_ID1_ID2) and the
-synthetic panel. Run with /tmp/qref/venv/bin/python (or any python with
+synthetic panel. Run with python3 (or any python with
 cvxpy, clarabel, scipy, scikit-learn, pandas); from any directory.
 """
 import csv

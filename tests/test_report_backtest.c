@@ -39,12 +39,14 @@ static void page_from_tables(void) {
     const char *eq = "unique_id,ds,position,equity\nA,2021-03-01,0,100\nA,2021-03-02,1,110\nA,2021-03-03,1,99\n"
                      "<b>,2021-03-01,0,1\n<b>,2021-03-02,-0.5,1\n";
     const char *tr = "unique_id,entry_ds,exit_ds,return,exit_reason\nA,2021-03-01,2021-03-02,0.1,signal\n"
-                     "A,2021-03-02,2021-03-03,-0.1,stop-loss\nA,2021-03-03,,,open\n";
+                     "A,2021-03-02,2021-03-03,-0.1,stop-loss\nA,2021-03-03,,0.2,open\n<b>,2021-03-01,,,\n";
     fc_forecast_table t;
     fc_trade_table trades;
     CHECK(fc_forecast_table_parse("eq.csv", eq, strlen(eq), &t) == FC_OK);
     CHECK(fc_trade_table_parse("tr.csv", tr, strlen(tr), &trades) == FC_OK);
-    CHECK(trades.n_rows == 3 && isnan(trades.ret[2]) && trades.line[1] == 3);
+    /* open: marked to the last close (exit_reason open), or without a return */
+    CHECK(trades.n_rows == 4 && trades.ret[2] == 0.2 && trades.open[2] && isnan(trades.ret[3]) && trades.open[3]);
+    CHECK(!trades.open[0] && !trades.open[1] && trades.line[1] == 3);
     size_t series[] = {0, 1};
     fc_backtest_page p = {.equity_path = "eq.csv", .trades_path = "tr.csv", .equity = &t, .equity_col = 1,
                           .position_col = 0, .trades = &trades, .series = series, .n_series = 2};
@@ -55,9 +57,9 @@ static void page_from_tables(void) {
     CHECK_CONTAINS(html, "-10.00 %");                  /* 99 / 110 - 1 */
     CHECK_CONTAINS(html, "total return</td><td>-1.00 %");
     CHECK_CONTAINS(html, "3 (2 closed)");
-    CHECK_CONTAINS(html, "50.0 %");                    /* one of two closed trades gained */
+    CHECK_CONTAINS(html, "50.0 %");                    /* one of two closed trades gained; the open one not counted */
     CHECK_CONTAINS(html, "stop-loss");
-    CHECK_CONTAINS(html, "No trades of this series");  /* <b> has none */
+    CHECK_CONTAINS(html, "1 (0 closed)");              /* <b>'s trade, open */
     free(html);
     fc_trade_table_free(&trades);
     fc_forecast_table_free(&t);

@@ -56,7 +56,7 @@ static trade_counts count_trades(const fc_trade_table *t, const char *id) {
     for (size_t r = 0; t && r < t->n_rows; r++) {
         if (strcmp(fc_trade_id(t, r), id)) continue;
         c.trades++;
-        if (isfinite(t->ret[r])) { c.closed++; c.wins += t->ret[r] > 0; }
+        if (!t->open[r]) { c.closed++; c.wins += t->ret[r] > 0; }
     }
     return c;
 }

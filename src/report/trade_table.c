@@ -24,7 +24,11 @@ static long find_col(const fc_trade_table *t, const char *name) {
     return -1;
 }
 
-static fc_status read_header(const char *name, fc_csv_reader *r, fc_trade_table *t, size_t *ret_col) {
+typedef struct {
+    size_t ret, reason;   /* columns; reason (size_t)-1 when absent */
+} trade_cols;
+
+static fc_status read_header(const char *name, fc_csv_reader *r, fc_trade_table *t, trade_cols *cols) {
     size_t n, line;
     int blank;
     fc_csv_result res = fc_csv_next(r, &n, &line, &blank);
@@ -38,8 +42,10 @@ static fc_status read_header(const char *name, fc_csv_reader *r, fc_trade_table 
     if (id < 0 || ret < 0)
         return fc_error(FC_ERR_PARSE, "%s:%zu: the header should name unique_id and return (a trade log of "
                         "fcast quant backtest --trades)", name, line);
+    long reason = find_col(t, "exit_reason");
     t->id_col = (size_t)id;
-    *ret_col = (size_t)ret;
+    cols->ret = (size_t)ret;
+    cols->reason = reason < 0 ? (size_t)-1 : (size_t)reason;
     return FC_OK;
 }
 
@@ -55,11 +61,16 @@ static fc_status grow(fc_trade_table *t) {
     size_t *line = fc_realloc(t->line, cap * sizeof *line, "trade log rows");
     if (!line) return FC_ERR_MEMORY;
     t->line = line;
+    unsigned char *open = fc_realloc(t->open, cap, "trade log rows");
+    if (!open) return FC_ERR_MEMORY;
+    t->open = open;
     t->cap = cap;
     return FC_OK;
 }
 
-static fc_status parse_row(const char *name, const fc_span *f, size_t line, size_t ret_col, fc_trade_table *t) {
+static fc_status parse_row(const char *name, const fc_span *f, size_t line, const trade_cols *cols,
+                           fc_trade_table *t) {
+    const size_t ret_col = cols->ret;
     FC_TRY(grow(t));
     char **row = t->cells + t->n_rows * t->n_cols;
     double x;
@@ -74,11 +85,13 @@ static fc_status parse_row(const char *name, const fc_span *f, size_t line, size
             return FC_ERR_MEMORY;
         }
     t->line[t->n_rows] = line;
+    fc_span why = cols->reason == (size_t)-1 ? (fc_span){"", 0} : f[cols->reason];
+    t->open[t->n_rows] = isnan(x) || (why.len == 4 && !memcmp(why.ptr, "open", 4));
     t->ret[t->n_rows++] = x;
     return FC_OK;
 }
 
-static fc_status read_rows(const char *name, fc_csv_reader *r, size_t ret_col, fc_trade_table *t) {
+static fc_status read_rows(const char *name, fc_csv_reader *r, const trade_cols *cols, fc_trade_table *t) {
     for (;;) {
         size_t n, line;
         int blank;
@@ -89,17 +102,17 @@ static fc_status read_rows(const char *name, fc_csv_reader *r, size_t ret_col, f
         if (blank) continue;
         if (n != t->n_cols)
             return fc_error(FC_ERR_PARSE, "%s:%zu: %zu fields; the header has %zu", name, line, n, t->n_cols);
-        FC_TRY(parse_row(name, r->fields, line, ret_col, t));
+        FC_TRY(parse_row(name, r->fields, line, cols, t));
     }
 }
 
 fc_status fc_trade_table_parse(const char *name, const char *text, size_t len, fc_trade_table *t) {
     memset(t, 0, sizeof *t);
     fc_csv_reader r;
-    size_t ret_col = 0;
+    trade_cols cols = {0, (size_t)-1};
     fc_csv_init(&r, text, len, MAX_COLS + 1);
-    fc_status st = read_header(name, &r, t, &ret_col);
-    if (st == FC_OK) st = read_rows(name, &r, ret_col, t);
+    fc_status st = read_header(name, &r, t, &cols);
+    if (st == FC_OK) st = read_rows(name, &r, &cols, t);
     fc_csv_free(&r);
     if (st != FC_OK) fc_trade_table_free(t);
     return st;
@@ -122,5 +135,6 @@ void fc_trade_table_free(fc_trade_table *t) {
     free(t->cols);
     free(t->ret);
     free(t->line);
+    free(t->open);
     memset(t, 0, sizeof *t);
 }

@@ -13,7 +13,8 @@ typedef struct {
     char **cols;        /* (n_cols) header names */
     size_t n_cols;
     char **cells;       /* (n_rows, n_cols) row-major text, NUL-terminated */
-    double *ret;        /* (n_rows) the `return` column; NaN where empty (a trade still open) */
+    double *ret;        /* (n_rows) the `return` column; NaN where empty */
+    unsigned char *open;   /* (n_rows) 1: still open at the end (exit_reason "open", or no return) */
     size_t *line;       /* (n_rows) the line of the file each row starts on, for messages */
     size_t n_rows, cap;
     size_t id_col;      /* index of `unique_id` */
