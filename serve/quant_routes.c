@@ -2,6 +2,8 @@
  * requests the CLI builds from its flags (quant/quant_request.h), the
  * service's limits, the computation, the answer. */
 #include "json_text.h"
+#include "quant_handlers.h"
+#include "quant_json.h"
 #include "quant_routes.h"
 
 #include <jansson.h>
@@ -17,64 +19,9 @@
 #include "api/serve_engine.h"
 #include "fcast.h"
 
-#define JSON "application/json"
+#define JSON FC_QUANT_JSON
 #define PATH_OPTION "/v1/quant/option"
 #define PATH_INDICATORS "/v1/quant/indicators"
-
-/* ---- requests: status, body, keys ---- */
-
-
-static void reply_failure(fc_http_response *rs, fc_status st) {
-    fc_http_reply_error(rs, fc_http_status_of(st), fc_last_error());
-}
-
-
-
-/* The body as a JSON object; a key given twice is an error, not a choice.
- * Any JSON is decoded, so that "5" or "[...]" gets the same message. */
-static fc_status load_object(const fc_http_request *rq, json_t **root) {
-    json_error_t err;
-    size_t flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY;
-    *root = json_loadb(rq->body ? rq->body : "", rq->body ? rq->len : 0, flags, &err);
-    if (!*root)
-        return fc_error(FC_ERR_PARSE, "request: invalid JSON at line %d, column %d: %s", err.line, err.column,
-                        err.text);
-    if (json_is_object(*root)) return FC_OK;
-    json_decref(*root);
-    *root = NULL;
-    return fc_error(FC_ERR_INVALID, "request: expected a JSON object {...}");
-}
-
-/* An unknown key is refused, so that a typo is not silently ignored. */
-static fc_status unknown_key(const char *key, const char *known) {
-    return fc_error(FC_ERR_INVALID, "%.80s: unknown key (known: %s)", key, known);
-}
-
-static const char *json_kind(const json_t *v) {
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER:
-    case JSON_REAL: return "a number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    default: return "null";
-    }
-}
-
-/* The answer text plus a newline, as the CLI prints it; takes text. */
-static void reply_line(fc_http_response *rs, char *text) {
-    size_t n = strlen(text);
-    char *body = realloc(text, n + 2);
-    if (!body) {
-        free(text);
-        fc_http_reply_error(rs, 500, "out of memory writing the answer");
-        return;
-    }
-    memcpy(body + n, "\n", 2);
-    *rs = (fc_http_response){.status = 200, .content_type = JSON, .body = body, .len = n + 1};
-}
 
 /* ---- POST /v1/quant/option ---- */
 
@@ -106,43 +53,25 @@ static const option_field OPTION_FIELDS[] = {
 /* The CLI's flags have no default for these: the request must carry them. */
 static const char *const OPTION_REQUIRED[] = {"S", "K", "sigma", "T"};
 
-/* A non-negative integer; 1e6 (a real with an integer value, as some JSON
- * writers print large numbers) is accepted up to 2^53, where doubles still
- * hold every integer. */
-static fc_status read_size(const char *key, const json_t *v, size_t *out) {
-    if (json_is_integer(v) && json_integer_value(v) >= 0) {
-        *out = (size_t)json_integer_value(v);
-        return FC_OK;
-    }
-    double x = json_is_real(v) ? json_real_value(v) : -1.0;
-    if (x >= 0 && x <= 9007199254740992.0 && x == floor(x)) {
-        *out = (size_t)x;
-        return FC_OK;
-    }
-    if (json_is_number(v))
-        return fc_error(FC_ERR_INVALID, "%s: expected a non-negative integer, got %.17g", key, json_number_value(v));
-    return fc_error(FC_ERR_INVALID, "%s: expected a non-negative integer, got %s", key, json_kind(v));
-}
-
 static fc_status read_option_field(const option_field *f, const json_t *v, fc_option_params *p) {
     char *dest = (char *)p + f->offset;
     switch (f->kind) {
     case F_STRING:
         if (!json_is_string(v))
-            return fc_error(FC_ERR_INVALID, "%s: expected a string, got %s", f->name, json_kind(v));
+            return fc_error(FC_ERR_INVALID, "%s: expected a string, got %s", f->name, fc_quant_json_kind(v));
         *(const char **)dest = json_string_value(v);
         return FC_OK;
     case F_BOOL:
         if (!json_is_boolean(v))
-            return fc_error(FC_ERR_INVALID, "%s: expected true or false, got %s", f->name, json_kind(v));
+            return fc_error(FC_ERR_INVALID, "%s: expected true or false, got %s", f->name, fc_quant_json_kind(v));
         *(int *)dest = json_is_true(v);
         return FC_OK;
     case F_REAL:
         if (!json_is_number(v))
-            return fc_error(FC_ERR_INVALID, "%s: expected a number, got %s", f->name, json_kind(v));
+            return fc_error(FC_ERR_INVALID, "%s: expected a number, got %s", f->name, fc_quant_json_kind(v));
         *(double *)dest = json_number_value(v);
         return FC_OK;
-    case F_SIZE: return read_size(f->name, v, (size_t *)(void *)dest);
+    case F_SIZE: return fc_quant_read_size(f->name, v, (size_t *)(void *)dest);
     }
     return FC_OK;
 }
@@ -160,7 +89,7 @@ static fc_status read_option(const json_t *root, fc_option_params *p) {
     json_t *v;
     json_object_foreach((json_t *)root, key, v) {
         const option_field *f = find_option_field(key);
-        if (!f) return unknown_key(key, OPTION_KEYS);
+        if (!f) return fc_quant_unknown_key(key, OPTION_KEYS);
         FC_TRY(read_option_field(f, v, p));
     }
     for (size_t i = 0; i < sizeof OPTION_REQUIRED / sizeof *OPTION_REQUIRED; i++)
@@ -209,12 +138,12 @@ static fc_status option_answer(const json_t *root, char **text) {
 static void option(const fc_http_request *rq, fc_http_response *rs) {
     json_t *root = NULL;
     char *text = NULL;
-    fc_status st = load_object(rq, &root);
+    fc_status st = fc_quant_load_object(rq, &root);
     if (st == FC_OK) st = option_answer(root, &text);
     json_decref(root);
-    if (st != FC_OK) reply_failure(rs, st);
+    if (st != FC_OK) fc_quant_reply_failure(rs, st);
     else if (!text) fc_http_reply_error(rs, 500, fc_last_error());
-    else reply_line(rs, text);
+    else fc_quant_reply_line(rs, text);
 }
 
 /* ---- POST /v1/quant/indicators ---- */
@@ -244,7 +173,7 @@ static void ind_free(ind_request *q) {
 
 /* One price column: numbers or null, as long as the others. */
 static fc_status read_prices(const char *key, int role, const json_t *v, ind_request *q) {
-    if (!json_is_array(v)) return fc_error(FC_ERR_INVALID, "%s: expected an array of numbers, got %s", key, json_kind(v));
+    if (!json_is_array(v)) return fc_error(FC_ERR_INVALID, "%s: expected an array of numbers, got %s", key, fc_quant_json_kind(v));
     size_t n = json_array_size(v);
     if (n == 0) return fc_error(FC_ERR_INVALID, "%s: no values", key);
     if (n > FC_QUANT_MAX_VALUES)
@@ -258,7 +187,7 @@ static fc_status read_prices(const char *key, int role, const json_t *v, ind_req
     for (size_t i = 0; i < n; i++) {
         const json_t *x = json_array_get(v, i);
         if (!json_is_number(x) && !json_is_null(x))
-            return fc_error(FC_ERR_INVALID, "%s[%zu]: expected a number or null, got %s", key, i, json_kind(x));
+            return fc_error(FC_ERR_INVALID, "%s[%zu]: expected a number or null, got %s", key, i, fc_quant_json_kind(x));
         q->col[role][i] = json_is_null(x) ? NAN : json_number_value(x);
         if (role == 3) q->n_null_close += json_is_null(x);
     }
@@ -285,11 +214,11 @@ static fc_status ind_text(const json_t *v, char **text) {
     }
     if (!json_is_array(v) || json_array_size(v) == 0)
         return fc_error(FC_ERR_INVALID, "ind: expected a string (\"sma:20,rsi:14\") or a non-empty array of "
-                        "strings, got %s", json_is_array(v) ? "an empty array" : json_kind(v));
+                        "strings, got %s", json_is_array(v) ? "an empty array" : fc_quant_json_kind(v));
     size_t items = 0, len = 0;
     for (size_t i = 0; i < json_array_size(v); i++) {
         const json_t *s = json_array_get(v, i);
-        if (!json_is_string(s)) return fc_error(FC_ERR_INVALID, "ind[%zu]: expected a string, got %s", i, json_kind(s));
+        if (!json_is_string(s)) return fc_error(FC_ERR_INVALID, "ind[%zu]: expected a string, got %s", i, fc_quant_json_kind(s));
         items += count_items(json_string_value(s));
         len += json_string_length(s) + 1;
         if (items > FC_IND_MAX_SPECS)
@@ -323,7 +252,7 @@ static fc_status read_ind(const json_t *v, ind_request *q) {
 
 static fc_status read_nan(const json_t *v, ind_request *q) {
     if (!json_is_string(v))
-        return fc_error(FC_ERR_INVALID, "nan: expected \"poison\" or \"restart\", got %s", json_kind(v));
+        return fc_error(FC_ERR_INVALID, "nan: expected \"poison\" or \"restart\", got %s", fc_quant_json_kind(v));
     fc_nan_policy p;
     FC_TRY(fc_ind_parse_nan_policy(json_string_value(v), &p));   /* the message names --nan */
     q->opt.nan = p == FC_NAN_RESTART ? FCAST_NAN_RESTART : FCAST_NAN_POISON;
@@ -344,7 +273,7 @@ static fc_status read_indicators(const json_t *root, ind_request *q) {
         if (role >= 0) FC_TRY(read_prices(key, role, v, q));
         else if (!strcmp(key, "ind")) FC_TRY(read_ind(v, q));
         else if (!strcmp(key, "nan")) FC_TRY(read_nan(v, q));
-        else return unknown_key(key, INDICATOR_KEYS);
+        else return fc_quant_unknown_key(key, INDICATOR_KEYS);
     }
     if (!q->n) return fc_error(FC_ERR_INVALID, "close: required (the prices, oldest first; open, high, low, volume "
                                "as TA-Lib's functions need them)");
@@ -456,33 +385,46 @@ static char *render(const ind_request *q, size_t *len) {
 static void indicators(const fc_http_request *rq, fc_http_response *rs) {
     json_t *root = NULL;
     ind_request q = {.opt = {FCAST_NAN_POISON, 0, NULL}};   /* device NULL: the CPU */
-    fc_status st = load_object(rq, &root);
+    fc_status st = fc_quant_load_object(rq, &root);
     if (st == FC_OK) st = read_indicators(root, &q);
     json_decref(root);   /* before computing: the values are copied */
     if (st == FC_OK) st = compute(&q);
     size_t len = 0;
     char *text = st == FC_OK ? render(&q, &len) : NULL;
     ind_free(&q);
-    if (st != FC_OK) reply_failure(rs, st);
+    if (st != FC_OK) fc_quant_reply_failure(rs, st);
     else if (!text) fc_http_reply_error(rs, 500, "out of memory writing the answer");
     else *rs = (fc_http_response){.status = 200, .content_type = JSON, .body = text, .len = len};
 }
 
 /* ---- routing ---- */
 
+typedef void (*quant_handler)(const fc_http_request *rq, fc_http_response *rs);
+
+static const struct {
+    const char *path;
+    quant_handler answer;
+} ROUTES[] = {
+    {PATH_OPTION, option},
+    {PATH_INDICATORS, indicators},
+    {"/v1/quant/implied-vol", fc_quant_implied_vol_route},
+    {"/v1/quant/portfolio", fc_quant_portfolio_route},
+    {"/v1/quant/backtest", fc_quant_backtest_route},
+};
+
 int fc_quant_route(const fc_http_request *rq, fc_http_response *rs) {
-    int is_option = !strcmp(rq->path, PATH_OPTION);
-    if (!is_option && strcmp(rq->path, PATH_INDICATORS) != 0) return 0;
+    quant_handler answer = NULL;
+    for (size_t i = 0; i < sizeof ROUTES / sizeof *ROUTES && !answer; i++)
+        if (!strcmp(rq->path, ROUTES[i].path)) answer = ROUTES[i].answer;
+    if (!answer) return 0;
     if (strcmp(rq->method, "POST") != 0) {
         fc_http_method_not_allowed(rs, "POST");
     } else if (!fc_http_json_body(rq)) {
         char msg[160];
         snprintf(msg, sizeof msg, "Content-Type %.100s: send application/json", rq->content_type);
         fc_http_reply_error(rs, 415, msg);
-    } else if (is_option) {
-        option(rq, rs);
     } else {
-        indicators(rq, rs);
+        answer(rq, rs);
     }
     return 1;
 }

@@ -1,0 +1,7 @@
+/* POST /v1/quant/implied-vol (quant_handlers.h): not answered yet. */
+#include "quant_handlers.h"
+
+void fc_quant_implied_vol_route(const fc_http_request *rq, fc_http_response *rs) {
+    (void)rq;
+    fc_http_reply_error(rs, 501, "/v1/quant/implied-vol: not implemented yet");
+}
