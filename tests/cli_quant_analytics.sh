@@ -5,24 +5,7 @@
 set -u
 FCAST="$1"
 DATA=data/eu_stock_markets.csv
-TMP="$(mktemp -d)"
-trap 'rm -rf "$TMP"' EXIT
-failures=0
-checks=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-ok() { checks=$((checks + 1)); }
-# json_field JSON NAME: the number after "NAME":
-json_field() { echo "$1" | sed -n "s/.*\"$2\": *\([-0-9.eE+]*\).*/\1/p"; }
-# expect_error CODE NEEDLE -- ARGS...: exit status CODE and NEEDLE in stderr
-expect_error() {
-  local code="$1" needle="$2"; shift 3
-  "$FCAST" "$@" >"$TMP/out" 2>"$TMP/err"; local rc=$?
-  ok
-  if [ "$rc" -ne "$code" ]; then fail "fcast $* exited $rc, expected $code"; return; fi
-  grep -q -- "$needle" "$TMP/err" || fail "fcast $*: stderr lacks '$needle': $(cat "$TMP/err")"
-}
-# close A B TOL: |A - B| <= TOL
-close() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= t) }'; }
+source tests/lib_quant_cli.sh
 
 # --- option: European call against Black-Scholes, JSON fields
 out="$("$FCAST" quant option --type european --call --S 100 --K 100 --r 0.05 --sigma 0.2 --T 1 \
@@ -158,5 +141,4 @@ printf 'unique_id,ds,y\n"X,Y",1,10\n"X,Y",2,11\n"X,Y",3,12\n' > "$TMP/comma.csv"
 "$FCAST" quant risk --data "$TMP/comma.csv" --level 0.9 --csv > "$TMP/comma_risk.csv" 2>/dev/null; ok
 grep -q '^"X,Y",' "$TMP/comma_risk.csv" || fail "risk CSV does not quote an id with a comma: $(head -3 "$TMP/comma_risk.csv")"
 
-echo "cli_quant_analytics: $((checks - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+quant_finish cli_quant_analytics

@@ -8,19 +8,7 @@ set -u
 FCAST="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 ROOT="$(pwd)"
 DOC="$ROOT/docs/quant-analytics.md"
-TMP="$(mktemp -d)"
-trap 'rm -rf "$TMP"' EXIT
-failures=0
-checks=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-ok() { checks=$((checks + 1)); }
-expect_error() {   # expect_error CODE NEEDLE -- ARGS...
-  local code="$1" needle="$2"; shift 3
-  "$FCAST" "$@" >"$TMP/out" 2>"$TMP/err"; local rc=$?
-  ok
-  if [ "$rc" -ne "$code" ]; then fail "fcast $* exited $rc, expected $code: $(cat "$TMP/err")"; return; fi
-  grep -q -- "$needle" "$TMP/err" || fail "fcast $*: stderr lacks '$needle': $(cat "$TMP/err")"
-}
+source tests/lib_quant_cli.sh
 cd "$TMP" && ln -s "$ROOT/data" data
 
 # --- the worked example, as the docs print it (timings aside)
@@ -108,5 +96,4 @@ expect_error 2 "--size: expected fixed:F" -- quant backtest --data data/eu_stock
 expect_error 4 "--stop-loss" -- quant backtest --data data/eu_stock_markets.csv --signal sig.csv --stop-loss 2
 expect_error 4 "--vol-window" -- quant backtest --data data/eu_stock_markets.csv --signal sig.csv --vol-target 0.1 --vol-window 1
 
-echo "$checks checks, $failures failures"
-[ "$failures" -eq 0 ]
+quant_finish cli_quant_backtest_signals

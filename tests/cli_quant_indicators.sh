@@ -8,20 +8,7 @@ set -u
 FCAST="$1"
 DATA=data/eu_stock_markets.csv
 FIX=tests/fixtures/quant
-TMP="$(mktemp -d)"
-trap 'rm -rf "$TMP"' EXIT
-failures=0
-checks=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-ok() { checks=$((checks + 1)); }
-# expect_error CODE NEEDLE -- ARGS...: exit status CODE and NEEDLE in stderr
-expect_error() {
-  local code="$1" needle="$2"; shift 3
-  "$FCAST" "$@" >"$TMP/out" 2>"$TMP/err"; local rc=$?
-  ok
-  if [ "$rc" -ne "$code" ]; then fail "fcast $* exited $rc, expected $code"; return; fi
-  grep -qF -- "$needle" "$TMP/err" || fail "fcast $*: stderr lacks '$needle': $(cat "$TMP/err")"
-}
+source tests/lib_quant_cli.sh
 # column FILE NAME: index (1-based) of column NAME in FILE's header (skipping # lines)
 column() { awk -F, -v n="$2" '/^#/ { next } { for (i = 1; i <= NF; i++) if ($i == n) print i; exit }' "$1"; }
 # compare_with_fixture OUT OUTCOL FIXTURE FIXCOL SERIES: every row of SERIES
@@ -113,5 +100,4 @@ expect_error 3 "bad.csv:3" -- quant indicators --data "$TMP/bad.csv" --ind sma:2
 ok
 [ -e "$TMP/e.csv" ] && fail "a failed run left $TMP/e.csv"
 
-echo "cli_quant_indicators: $checks checks, $failures failed"
-[ "$failures" -eq 0 ]
+quant_finish cli_quant_indicators

@@ -6,21 +6,7 @@
 # FILE:LINE. Usage: cli_quant_options.sh FCAST
 set -u
 FCAST="$1"
-TMP="$(mktemp -d)"
-trap 'rm -rf "$TMP"' EXIT
-failures=0
-checks=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-ok() { checks=$((checks + 1)); }
-json_field() { echo "$1" | sed -n "s/.*\"$2\": *\([-0-9.eE+]*\).*/\1/p"; }
-expect_error() {
-  local code="$1" needle="$2"; shift 3
-  "$FCAST" "$@" >"$TMP/out" 2>"$TMP/err"; local rc=$?
-  ok
-  if [ "$rc" -ne "$code" ]; then fail "fcast $* exited $rc, expected $code"; return; fi
-  grep -q -- "$needle" "$TMP/err" || fail "fcast $*: stderr lacks '$needle': $(cat "$TMP/err")"
-}
-close() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= t) }'; }
+source tests/lib_quant_cli.sh
 
 # --- implied-vol, one option: the Black-Scholes price of sigma = 0.2 (Hull's 10.450584) back to 0.2
 out="$("$FCAST" quant implied-vol --call --S 100 --K 100 --r 0.05 --T 1 --price 10.450583572185577 --json)" \
@@ -139,5 +125,4 @@ done
 expect_error 4 "--greeks: expected pathwise or lr" -- quant option --call --S 100 --K 100 --sigma 0.2 --T 1 --paths 1000 \
   --greeks fd
 
-echo "cli_quant_options: $checks checks, $failures failed"
-[ "$failures" -eq 0 ]
+quant_finish cli_quant_options

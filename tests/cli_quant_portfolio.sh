@@ -10,12 +10,7 @@ FCAST="$1"
 DATA=data/eu_stock_markets.csv
 SYN=tests/fixtures/quant/portfolio_synthetic_returns.csv
 REF=tests/fixtures/quant/portfolio_reference.csv
-TMP="$(mktemp -d)"
-trap 'rm -rf "$TMP"' EXIT
-failures=0
-checks=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-ok() { checks=$((checks + 1)); }
+source tests/lib_quant_cli.sh
 # ref CASE KEY: the fixture's value
 ref() { awk -F, -v c="$1" -v k="$2" '$1 == c && $2 == k { print $3 }' "$REF"; }
 # csv_weight FILE PORTFOLIO ASSET: the weight in fcast's CSV
@@ -23,8 +18,6 @@ csv_weight() {
   awk -F, -v p="$2" -v a="$3" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
                                 $1 == p { print $(col[a]) }' "$1"
 }
-# close A B TOL: |A - B| <= TOL
-close() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= t) }'; }
 # check_weights CSV PORTFOLIO CASE TOL ASSETS...: every asset's weight against the fixture
 check_weights() {
   local csv="$1" p="$2" kase="$3" tol="$4"; shift 4
@@ -34,14 +27,6 @@ check_weights() {
     got="$(csv_weight "$csv" "$p" "$a")"; want="$(ref "$kase" "$a")"
     close "$got" "$want" "$tol" || fail "$p $a: $got, reference ($kase) $want"
   done
-}
-# expect_error CODE NEEDLE -- ARGS...: exit status CODE and NEEDLE in stderr
-expect_error() {
-  local code="$1" needle="$2"; shift 3
-  "$FCAST" "$@" >"$TMP/out" 2>"$TMP/err"; local rc=$?
-  ok
-  if [ "$rc" -ne "$code" ]; then fail "fcast $* exited $rc, expected $code: $(cat "$TMP/err")"; return; fi
-  grep -qF -- "$needle" "$TMP/err" || fail "fcast $*: stderr lacks '$needle': $(cat "$TMP/err")"
 }
 EU="DAX SMI CAC FTSE"
 
@@ -146,5 +131,4 @@ expect_error 2 "--shrink oas: expected sample or ledoit-wolf" -- quant portfolio
 expect_error 2 "--json and --csv: choose one" -- quant portfolio --data "$DATA" --json --csv
 expect_error 2 "--long-only is --min-weight 0" -- quant portfolio --data "$DATA" --long-only --min-weight 0.1
 
-echo "$checks checks, $failures failed"
-[ "$failures" -eq 0 ]
+quant_finish cli_quant_portfolio

@@ -11,23 +11,6 @@
 #include "core/error.h"
 #include "quant/portfolio.h"
 
-static fc_status check_matrix(const char *fn, const double *R, size_t n_periods, size_t n_assets) {
-    if (!R) return fc_error(FC_ERR_INVALID, "%s: returns is NULL", fn);
-    if (n_periods < 2)
-        return fc_error(FC_ERR_INVALID, "%s: n_periods = %zu: a covariance needs at least 2 periods", fn, n_periods);
-    if (n_assets < 1 || n_assets > PORTFOLIO_MAX_ASSETS)
-        return fc_error(FC_ERR_INVALID, "%s: n_assets = %zu: expected 1 to %d assets", fn, n_assets,
-                        PORTFOLIO_MAX_ASSETS);
-    if (n_periods > SIZE_MAX / sizeof(double) / n_assets)
-        return fc_error(FC_ERR_INVALID, "%s: n_periods = %zu x n_assets = %zu values: more than memory holds", fn,
-                        n_periods, n_assets);
-    for (size_t t = 0; t < n_periods; t++)
-        for (size_t j = 0; j < n_assets; j++)
-            if (!isfinite(R[t * n_assets + j]))
-                return fc_error(FC_ERR_INVALID, "%s: returns[%zu] (period %zu, asset %zu) = %g: must be finite "
-                                "(drop or fill missing values first)", fn, t * n_assets + j, t, j, R[t * n_assets + j]);
-    return FC_OK;
-}
 
 static fc_status engine(fc_status st, const char *fn) {
     return st == FC_OK ? FC_OK : fc_error_wrap(st, "%s: ", fn);
@@ -36,7 +19,7 @@ static fc_status engine(fc_status st, const char *fn) {
 fc_status fcast_portfolio_moments(const double *returns, size_t n_periods, size_t n_assets, double *mean,
                                   double *cov) {
     static const char fn[] = "fcast_portfolio_moments";
-    FC_TRY(check_matrix(fn, returns, n_periods, n_assets));
+    FC_TRY(fc_api_portfolio_returns_check(fn, returns, n_periods, n_assets));
     if (!mean || !cov) return fc_error(FC_ERR_INVALID, "%s: %s is NULL", fn, !mean ? "mean" : "cov");
     return engine(fc_portfolio_moments(returns, n_periods, n_assets, mean, cov), fn);
 }
@@ -44,7 +27,7 @@ fc_status fcast_portfolio_moments(const double *returns, size_t n_periods, size_
 /* Moments into fresh buffers, then the weights: of least variance
  * (target NULL) or earning *target. */
 static fc_status solve(const char *fn, const double *R, size_t T, size_t N, const double *target, double *w) {
-    FC_TRY(check_matrix(fn, R, T, N));
+    FC_TRY(fc_api_portfolio_returns_check(fn, R, T, N));
     if (!w) return fc_error(FC_ERR_INVALID, "%s: weights is NULL", fn);
     if (target && !isfinite(*target)) return fc_error(FC_ERR_INVALID, "%s: target = %g: must be finite", fn, *target);
     if (target && N < 2)

@@ -2,6 +2,7 @@
 #include "api/api_portfolio_args.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "core/error.h"
@@ -51,4 +52,22 @@ fc_status fc_api_portfolio_bounds(const char *fn, const double *lower, const dou
 
 fc_status fc_api_portfolio_engine(fc_status st, const char *fn) {
     return st == FC_OK ? FC_OK : fc_error_wrap(st, "%s: ", fn);
+}
+
+fc_status fc_api_portfolio_returns_check(const char *fn, const double *R, size_t n_periods, size_t n_assets) {
+    if (!R) return fc_error(FC_ERR_INVALID, "%s: returns is NULL", fn);
+    if (n_periods < 2)
+        return fc_error(FC_ERR_INVALID, "%s: n_periods = %zu: a covariance needs at least 2 periods", fn, n_periods);
+    if (n_assets < 1 || n_assets > PORTFOLIO_MAX_ASSETS)
+        return fc_error(FC_ERR_INVALID, "%s: n_assets = %zu: expected 1 to %d assets", fn, n_assets,
+                        PORTFOLIO_MAX_ASSETS);
+    if (n_periods > SIZE_MAX / sizeof(double) / n_assets)
+        return fc_error(FC_ERR_INVALID, "%s: n_periods = %zu x n_assets = %zu values: more than memory holds", fn,
+                        n_periods, n_assets);
+    for (size_t t = 0; t < n_periods; t++)
+        for (size_t j = 0; j < n_assets; j++)
+            if (!isfinite(R[t * n_assets + j]))
+                return fc_error(FC_ERR_INVALID, "%s: returns[%zu] (period %zu, asset %zu) = %g: must be finite "
+                                "(drop or fill missing values first)", fn, t * n_assets + j, t, j, R[t * n_assets + j]);
+    return FC_OK;
 }

@@ -14,6 +14,11 @@
 fc_status fc_api_portfolio_moments_check(const char *fn, const double *mean, int need_mean, const double *cov,
                                          size_t n_assets);
 
+/* A (n_periods, n_assets) row-major matrix of returns: non-NULL, n_periods
+ * >= 2, n_assets in 1 .. PORTFOLIO_MAX_ASSETS, not beyond memory, every
+ * value finite (the message names the period and the asset). */
+fc_status fc_api_portfolio_returns_check(const char *fn, const double *R, size_t n_periods, size_t n_assets);
+
 /* The bounds to use: lower/upper, or (both NULL) long-only in *owned
  * (2 n_assets, malloc'd; free it); one NULL without the other is an error. */
 fc_status fc_api_portfolio_bounds(const char *fn, const double *lower, const double *upper, size_t n_assets,
