@@ -82,7 +82,7 @@ static void test_monte_carlo(void) {
         double exact;
         fc_barrier_mc_result r;
         CHECK(fc_barrier_price(&o, &exact) == FC_OK);
-        CHECK_MSG(fc_barrier_mc_price(&o, 20, 100000, 11, &r) == FC_OK, "%s", fc_last_error());
+        CHECK_MSG(fc_barrier_mc_price(&o, 20, 100000, 11, NULL, &r) == FC_OK, "%s", fc_last_error());
         printf("%s %s K %g H %g rebate %g: closed %.5f, MC %.5f +- %.5f (%.2f se)\n", cases[i].call ? "call" : "put",
                fc_barrier_kind_name(cases[i].kind), cases[i].K, cases[i].H, cases[i].rebate, exact, r.price,
                r.std_error, (r.price - exact) / r.std_error);
@@ -124,9 +124,9 @@ static void test_errors(void) {
     CHECK_CONTAINS(fc_last_error(), "--rebate");
     o.rebate = 0;
     fc_barrier_mc_result r;
-    CHECK(fc_barrier_mc_price(&o, 0, 1000, 1, &r) == FC_ERR_INVALID);
+    CHECK(fc_barrier_mc_price(&o, 0, 1000, 1, NULL, &r) == FC_ERR_INVALID);
     CHECK_CONTAINS(fc_last_error(), "--steps");
-    CHECK(fc_barrier_mc_price(&o, 50, 1000000000000ULL, 1, &r) == FC_ERR_INVALID);
+    CHECK(fc_barrier_mc_price(&o, 50, 1000000000000ULL, 1, NULL, &r) == FC_ERR_INVALID);
     CHECK_CONTAINS(fc_last_error(), "--paths");
 }
 

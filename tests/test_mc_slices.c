@@ -21,6 +21,7 @@
 #include "kernels/quant_paths.h"
 #include "quant/indicator_exec.h"
 #include "quant/indicators.h"
+#include "quant/barrier.h"
 #include "quant/mc_options.h"
 #include "backend/mc_slices.h"
 
@@ -218,6 +219,23 @@ static void test_mc_entry(void) {
         CHECK(same_result(&host, &via_gpu));
         CHECK_MSG(via_gpu.std_error > 1e-5 * via_gpu.price, "asian %d: %g +- %g", asian, via_gpu.price,
                   via_gpu.std_error);
+    }
+    /* barrier options run through the same entry: the GPU's slicing gives
+     * the host's sums, bit for bit, for knock-ins and knock-outs */
+    const int kinds[] = {FC_BARRIER_DOWN_OUT, FC_BARRIER_UP_IN};
+    for (size_t k = 0; k < 2; k++) {
+        fc_barrier_option b = {.type = k ? FC_PUT : FC_CALL, .kind = kinds[k], .market = {100, 100, 0.05, 0.01, 0.2, 1.0},
+                               .barrier = k ? 115 : 90, .rebate = 1.5};
+        fc_barrier_mc_result host, via_gpu;
+        CHECK(fc_barrier_mc_price(&b, 7, 2 * 3 * 1024 + 6, 5, NULL, &host) == FC_OK);
+        for (size_t bu = 0; bu < sizeof budgets / sizeof *budgets; bu++) {
+            g_budget = budgets[bu];
+            g_slices_run = 0;
+            CHECK(fc_barrier_mc_price(&b, 7, 2 * 3 * 1024 + 6, 5, &gpu, &via_gpu) == FC_OK);
+            CHECK(g_slices_run >= 1);
+            CHECK_MSG(!memcmp(&host, &via_gpu, sizeof host), "barrier kind %d budget %zu: %.17g vs %.17g",
+                      kinds[k], budgets[bu], via_gpu.price, host.price);
+        }
     }
     /* a backend's failure is the pricing's */
     fc_mc_option o = {.type = FC_CALL, .market = {100, 100, 0, 0, 0.2, 1.0}, .steps = 1, .paths = 1000,

@@ -114,6 +114,11 @@ fc_status fcast_barrier_price(const fcast_barrier_option *o, double *price);
  * path weighted by its survival); the same for a seed on any number of
  * threads. out->ci_* are price -+ 1.959964 std_error. */
 fc_status fcast_barrier_mc_price(const fcast_barrier_option *o, fcast_mc_result *out);
+/* The same on a device (fcast_device_open: "auto", "cpu", "cuda", "cuda:N";
+ * NULL: the CPU): a GPU with fcast's quant kernels runs the same draws in
+ * the same order through the Monte Carlo kernel every option shares, so
+ * its figures equal the CPU's but for the last bits of exp and log. */
+fc_status fcast_barrier_mc_price_on(const fcast_barrier_option *o, const fcast_device *dev, fcast_mc_result *out);
 
 /* Monte Carlo Greeks of a European option (`fcast quant option --greeks`). */
 enum { FCAST_GREEKS_PATHWISE = 1, FCAST_GREEKS_LR = 2 };

@@ -6,6 +6,7 @@
 
 #include "fcast.h"
 #include "api/api_option_names.h"
+#include "api/api_quant.h"
 #include "core/error.h"
 #include "kernels/quant_barrier.h"
 #include "quant/barrier.h"
@@ -36,15 +37,25 @@ fc_status fcast_barrier_price(const fcast_barrier_option *o, double *price) {
     return st == FC_OK ? FC_OK : fc_api_option_renamed(st, fn);
 }
 
-fc_status fcast_barrier_mc_price(const fcast_barrier_option *o, fcast_mc_result *out) {
-    static const char fn[] = "fcast_barrier_mc_price";
+/* fcast_barrier_mc_price and fcast_barrier_mc_price_on, under the name fn. */
+static fc_status barrier_mc(const char *fn, const fcast_barrier_option *o, const fcast_device *dev,
+                            fcast_mc_result *out) {
     fc_barrier_option b;
     FC_TRY(from_api(fn, o, &b));
     if (!out) return fc_error(FC_ERR_INVALID, "%s: out is NULL", fn);
     fc_barrier_mc_result r;
-    fc_status st = fc_barrier_mc_price(&b, o->steps ? o->steps : 50, o->paths ? o->paths : 1000000, o->seed, &r);
+    fc_status st = fc_barrier_mc_price(&b, o->steps ? o->steps : 50, o->paths ? o->paths : 1000000, o->seed,
+                                       fc_api_device_backend(dev), &r);
     if (st != FC_OK) return fc_api_option_renamed(st, fn);
     const double z95 = 1.959963984540054;
     *out = (fcast_mc_result){r.price, r.std_error, r.price - z95 * r.std_error, r.price + z95 * r.std_error, r.paths};
     return FC_OK;
+}
+
+fc_status fcast_barrier_mc_price(const fcast_barrier_option *o, fcast_mc_result *out) {
+    return barrier_mc("fcast_barrier_mc_price", o, NULL, out);
+}
+
+fc_status fcast_barrier_mc_price_on(const fcast_barrier_option *o, const fcast_device *dev, fcast_mc_result *out) {
+    return barrier_mc("fcast_barrier_mc_price_on", o, dev, out);
 }

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include "core/hd.h"
 #include "core/rng.h"
+#include "kernels/quant_barrier.h"
 
 
 /* Everything a draw needs; the arrays are per time step. (Tagged so that
@@ -38,6 +39,12 @@ typedef struct fc_mc_spec {
     uint32_t n_fixings_at_zero;   /* fixings at t = 0: today's spot counts that often */
     uint32_t n_fixings;           /* all fixings, those at t = 0 included */
     double terminal_base;         /* S0 exp(sum_k drift_k): S(T) = terminal_base e^{sum_k vol_k z_k} */
+    /* A barrier option (is_barrier 1): each draw is fc_barrier_mc_draw's
+     * two paths, by value so that a device gets it with the spec; n_steps
+     * and the arrays above still describe its grid (a backend stages them
+     * whatever the option), the draw reads the barrier spec's own. */
+    int is_barrier;
+    fc_barrier_mc_spec barrier;
 } fc_mc_spec;
 
 /* One Monte Carlo sample: x the discounted payoff priced (European, or the
@@ -149,7 +156,12 @@ FC_HD void fc_mc_draw_asian(const fc_mc_spec *s, uint64_t seed, uint64_t draw, f
 
 /* Simulates draw `draw`: out[0] and out[1] are its two independent samples. */
 FC_HD void fc_mc_draw(const fc_mc_spec *s, uint64_t seed, uint64_t draw, fc_mc_sample out[2]) {
-    if (s->is_asian)
+    if (s->is_barrier) {
+        double v[2];
+        fc_barrier_mc_draw(&s->barrier, seed, draw, v);
+        out[0].x = v[0], out[0].y = 0.0;
+        out[1].x = v[1], out[1].y = 0.0;
+    } else if (s->is_asian)
         fc_mc_draw_asian(s, seed, draw, out);
     else
         fc_mc_draw_european(s, seed, draw, out);

@@ -1,14 +1,15 @@
 /* Barrier options (see barrier.h): the checks, the closed form over the
- * kernel's terms, and the Monte Carlo loop in fixed chunks whose sums are
- * added in chunk order. */
+ * kernel's terms, and Monte Carlo through the engine every Monte Carlo
+ * option shares (quant/mc_options.h: its chunks, their order, a GPU). */
 #include "quant/barrier.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include "core/error.h"
 #include "kernels/quant_barrier.h"
+#include "kernels/quant_paths.h"
+#include "quant/mc_options.h"
 
-#define BARRIER_CHUNK_DRAWS 2048
 #define BARRIER_MAX_STEPS 100000
 #define BARRIER_MAX_WORK 10000000000ULL   /* paths x steps, as the other Monte Carlo engines */
 
@@ -63,40 +64,44 @@ static fc_status check_mc(size_t steps, uint64_t paths) {
     return FC_OK;
 }
 
-fc_status fc_barrier_mc_price(const fc_barrier_option *o, size_t steps, uint64_t paths, uint64_t seed,
-                              fc_barrier_mc_result *out) {
-    FC_TRY(fc_barrier_check(o));
-    FC_TRY(check_mc(steps, paths));
+/* The spec of fc_mc_draw for the option: the barrier's own per-step
+ * figures, and the grid arrays a backend stages with any spec (filled as
+ * a European option's would be, so the staging sees a usual grid). */
+static fc_status barrier_spec(const fc_barrier_option *o, size_t steps, double *grid, fc_mc_spec *spec) {
     const fc_bs_market *m = &o->market;
-    double dt = m->expiry / (double)steps;
+    double dt = m->expiry / (double)steps, drift = (m->rate - m->div - 0.5 * m->vol * m->vol) * dt;
     fc_barrier_mc_spec s = {.log_s0 = log(m->spot), .log_barrier = log(o->barrier), .strike = m->strike,
                             .rebate = o->rebate, .is_call = o->type == FC_CALL,
                             .is_up = o->kind == FC_BARRIER_UP_IN || o->kind == FC_BARRIER_UP_OUT,
                             .is_in = o->kind <= FC_BARRIER_UP_IN, .n_steps = (uint32_t)steps,
-                            .drift = (m->rate - m->div - 0.5 * m->vol * m->vol) * dt, .vol_step = m->vol * sqrt(dt),
+                            .drift = drift, .vol_step = m->vol * sqrt(dt),
                             .two_over_var = 2.0 / (m->vol * m->vol * dt), .disc_step = exp(-m->rate * dt)};
-    uint64_t draws = (paths + 1) / 2, n_chunks = (draws + BARRIER_CHUNK_DRAWS - 1) / BARRIER_CHUNK_DRAWS;
-    double *sums = fc_malloc((size_t)n_chunks * 2 * sizeof *sums, "Monte Carlo chunk sums");
-    if (!sums) return FC_ERR_MEMORY;
-    #pragma omp parallel for schedule(dynamic, 4)
-    for (int64_t c = 0; c < (int64_t)n_chunks; c++) {
-        uint64_t first = (uint64_t)c * BARRIER_CHUNK_DRAWS;
-        uint64_t end = first + BARRIER_CHUNK_DRAWS < draws ? first + BARRIER_CHUNK_DRAWS : draws;
-        double x = 0.0, xx = 0.0;
-        for (uint64_t d = first; d < end; d++) {
-            double v[2];
-            fc_barrier_mc_draw(&s, seed, d, v);
-            x += v[0] + v[1];
-            xx += v[0] * v[0] + v[1] * v[1];
-        }
-        sums[2 * c] = x, sums[2 * c + 1] = xx;
-    }
-    double x = 0.0, xx = 0.0, n = (double)(2 * draws);
-    for (uint64_t c = 0; c < n_chunks; c++) x += sums[2 * c], xx += sums[2 * c + 1];
-    free(sums);
+    double *vol = grid + steps;
+    unsigned char *fixing = (unsigned char *)(vol + steps);
+    for (size_t k = 0; k < steps; k++) grid[k] = drift, vol[k] = s.vol_step, fixing[k] = 0;
+    *spec = (fc_mc_spec){.log_s0 = s.log_s0, .strike = m->strike, .discount = exp(-m->rate * m->expiry),
+                         .is_call = s.is_call, .n_steps = s.n_steps, .drift = grid, .vol = vol, .fixing = fixing,
+                         .is_barrier = 1, .barrier = s};
+    return FC_OK;
+}
+
+fc_status fc_barrier_mc_price(const fc_barrier_option *o, size_t steps, uint64_t paths, uint64_t seed,
+                              struct fc_backend *be, fc_barrier_mc_result *out) {
+    FC_TRY(fc_barrier_check(o));
+    FC_TRY(check_mc(steps, paths));
+    double *grid = fc_malloc(steps * (2 * sizeof(double) + 1), "barrier path grid");
+    if (!grid) return FC_ERR_MEMORY;
+    fc_mc_spec spec;
+    fc_mc_sums sums;
+    uint64_t draws = (paths + 1) / 2;
+    fc_status st = barrier_spec(o, steps, grid, &spec);
+    if (st == FC_OK) st = fc_mc_run_draws(be, &spec, seed, draws, &sums);
+    free(grid);
+    FC_TRY(st);
+    double n = (double)(2 * draws);
     out->paths = 2 * draws;
-    out->price = x / n;
-    double var = (xx - n * out->price * out->price) / (n - 1.0);
+    out->price = sums.x / n;
+    double var = (sums.xx - n * out->price * out->price) / (n - 1.0);
     out->std_error = sqrt((var > 0.0 ? var : 0.0) / n);
     if (!isfinite(out->price) || !isfinite(out->std_error))
         return fc_error(FC_ERR_INVALID, "the Monte Carlo barrier price is not finite (%g): the inputs are beyond "

@@ -29,9 +29,12 @@ typedef struct {
 } fc_barrier_mc_result;
 
 /* Monte Carlo on `steps` equal steps (1 to 100000) with `paths` paths
- * (rounded up to even), deterministic for a seed on any thread count. */
+ * (rounded up to even), deterministic for a seed on any thread count;
+ * on backend `be` when it runs Monte Carlo (a GPU: the same draws, by the
+ * shared fc_mc_draw), else (NULL too) on the host. */
+struct fc_backend;
 fc_status fc_barrier_mc_price(const fc_barrier_option *o, size_t steps, uint64_t paths, uint64_t seed,
-                              fc_barrier_mc_result *out);
+                              struct fc_backend *be, fc_barrier_mc_result *out);
 
 /* "down-and-out" etc. for a kind; NULL for none. */
 const char *fc_barrier_kind_name(int kind);

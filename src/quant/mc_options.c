@@ -129,9 +129,7 @@ static void host_chunk_sums(const fc_mc_spec *spec, uint64_t seed, uint64_t draw
     }
 }
 
-/* Runs all draws, on `be` when it has a Monte Carlo entry; the chunk sums
- * are then added in chunk order on the host, whoever computed them. */
-static fc_status run_draws(fc_backend *be, const fc_mc_spec *spec, uint64_t seed, uint64_t draws,
+fc_status fc_mc_run_draws(fc_backend *be, const fc_mc_spec *spec, uint64_t seed, uint64_t draws,
                            fc_mc_sums *total) {
     uint64_t n_chunks = fc_mc_chunk_count(draws, MC_CHUNK_DRAWS);
     fc_mc_sums *chunk = fc_malloc((size_t)n_chunks * sizeof *chunk, "Monte Carlo chunk sums");
@@ -231,7 +229,7 @@ fc_status fc_mc_price(const fc_mc_option *o, fc_mc_result *out) {
     uint64_t per_draw = o->antithetic ? 4 : 2;
     uint64_t draws = o->paths / per_draw + (o->paths % per_draw != 0);
     fc_mc_sums sums;
-    if (st == FC_OK) st = run_draws(o->backend, &spec, o->seed, draws, &sums);
+    if (st == FC_OK) st = fc_mc_run_draws(o->backend, &spec, o->seed, draws, &sums);
     if (st == FC_OK) {
         out->paths = draws * per_draw;
         out->samples = draws * 2;

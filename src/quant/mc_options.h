@@ -54,4 +54,14 @@ typedef struct {
 /* Validates the option (errors name the CLI flag) and prices it. */
 fc_status fc_mc_price(const fc_mc_option *o, fc_mc_result *out);
 
+/* Every draw 0 .. draws - 1 of spec (kernels/quant_paths.h: a European,
+ * Asian or barrier option) summed into *total: on `be` when it has a Monte
+ * Carlo entry (a GPU), else on the host over OpenMP; the chunk sums are
+ * added in chunk order on the host whoever computed them, so the total
+ * depends neither on the threads nor on the device's geometry. */
+struct fc_mc_spec;
+struct fc_mc_sums;
+fc_status fc_mc_run_draws(struct fc_backend *be, const struct fc_mc_spec *spec, uint64_t seed, uint64_t draws,
+                          struct fc_mc_sums *total);
+
 #endif
