@@ -99,7 +99,7 @@ static int bench_lsm(int repeats) {
     double best = 1e300;
     for (int rep = 0; rep < repeats; rep++) {
         double t0 = now_seconds();
-        if (fc_lsm_price(&o, &r) != FC_OK) {
+        if (fc_lsm_price(&o, NULL, &r) != FC_OK) {
             fprintf(stderr, "bench_options: %s\n", fc_last_error());
             return 1;
         }

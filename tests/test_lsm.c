@@ -38,7 +38,7 @@ static void test_against_quantlib(void) {
                            .market = {v[1], v[2], v[3], v[4], v[6], v[5]}, .steps = (size_t)v[7],
                            .paths = 60000, .calibration_paths = 20000, .degree = 3, .seed = 42};
         fc_lsm_result r;
-        CHECK_MSG(fc_lsm_price(&o, &r) == FC_OK, "%s", fc_last_error());
+        CHECK_MSG(fc_lsm_price(&o, NULL, &r) == FC_OK, "%s", fc_last_error());
         double berm = v[9], se = r.std_error;
         printf("%s S=%g K=%g: lsm %.5f +- %.5f, bermudan %.5f (%.2f se), american %.5f, QuantLib MC %.5f +- %.5f\n",
                c[0], v[1], v[2], r.price, se, berm, (r.price - berm) / se, v[8], v[10], v[11]);
@@ -64,28 +64,28 @@ static void test_threads(void) {
                        .calibration_paths = 20000, .degree = 3, .seed = 7};
     fc_lsm_result a, b;
     omp_set_num_threads(1);
-    CHECK(fc_lsm_price(&o, &a) == FC_OK);
+    CHECK(fc_lsm_price(&o, NULL, &a) == FC_OK);
     omp_set_num_threads(2);
-    CHECK(fc_lsm_price(&o, &b) == FC_OK);
+    CHECK(fc_lsm_price(&o, NULL, &b) == FC_OK);
     CHECK(a.price == b.price && a.std_error == b.std_error);
     o.seed = 8;
-    CHECK(fc_lsm_price(&o, &b) == FC_OK && b.price != a.price);
+    CHECK(fc_lsm_price(&o, NULL, &b) == FC_OK && b.price != a.price);
 }
 
 static void test_errors(void) {
     fc_lsm_option o = {.type = FC_PUT, .market = {100, 100, 0.05, 0, 0.2, 1}, .steps = 50, .paths = 1000,
                        .calibration_paths = 100000000, .degree = 3, .seed = 1};
     fc_lsm_result r;
-    CHECK(fc_lsm_price(&o, &r) == FC_ERR_INVALID);
+    CHECK(fc_lsm_price(&o, NULL, &r) == FC_ERR_INVALID);
     CHECK_CONTAINS(fc_last_error(), "--calibration-paths: expected 16 to 10000000");
     o.calibration_paths = 1000, o.paths = 1000000000;
-    CHECK(fc_lsm_price(&o, &r) == FC_ERR_INVALID);
+    CHECK(fc_lsm_price(&o, NULL, &r) == FC_ERR_INVALID);
     CHECK_CONTAINS(fc_last_error(), "--paths 1000000000 x --steps 50");
     o.paths = 1000, o.degree = 9;
-    CHECK(fc_lsm_price(&o, &r) == FC_ERR_INVALID);
+    CHECK(fc_lsm_price(&o, NULL, &r) == FC_ERR_INVALID);
     CHECK_CONTAINS(fc_last_error(), "--basis-degree");
     o.degree = 3, o.steps = 1;
-    CHECK(fc_lsm_price(&o, &r) == FC_ERR_INVALID);
+    CHECK(fc_lsm_price(&o, NULL, &r) == FC_ERR_INVALID);
     CHECK_CONTAINS(fc_last_error(), "--steps");
 }
 

@@ -22,6 +22,7 @@
 #include "quant/indicator_exec.h"
 #include "quant/indicators.h"
 #include "quant/barrier.h"
+#include "quant/lsm.h"
 #include "quant/mc_options.h"
 #include "backend/mc_slices.h"
 
@@ -237,6 +238,17 @@ static void test_mc_entry(void) {
                       kinds[k], budgets[bu], via_gpu.price, host.price);
         }
     }
+    /* Longstaff-Schwartz's pricing paths too, their coefficients staged by
+     * the entry: the same price as on the host, bit for bit */
+    fc_lsm_option l = {.type = FC_PUT, .market = {100, 100, 0.05, 0.0, 0.2, 1.0}, .steps = 10, .paths = 4 * 2049,
+                       .calibration_paths = 4000, .degree = 3, .seed = 8};
+    fc_lsm_result lh, lg;
+    CHECK(fc_lsm_price(&l, NULL, &lh) == FC_OK);
+    g_budget = 3 * 1024 * 2 * sizeof(fc_mc_sample);
+    g_slices_run = 0;
+    CHECK(fc_lsm_price(&l, &gpu, &lg) == FC_OK);
+    CHECK(g_slices_run >= 1);
+    CHECK_MSG(!memcmp(&lh, &lg, sizeof lh), "LSM: %.17g vs %.17g", lg.price, lh.price);
     /* a backend's failure is the pricing's */
     fc_mc_option o = {.type = FC_CALL, .market = {100, 100, 0, 0, 0.2, 1.0}, .steps = 1, .paths = 1000,
                       .seed = 1, .backend = &gpu};

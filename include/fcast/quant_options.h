@@ -84,6 +84,11 @@ typedef struct {
 } fcast_lsm_result;
 
 fc_status fcast_lsm_price(const fcast_lsm_option *o, fcast_lsm_result *out);
+/* The same with the pricing paths on a device (fcast_device_open; NULL: the
+ * CPU): a GPU with fcast's quant kernels runs them through the Monte Carlo
+ * kernel every option shares, the regression on the host (its 100000
+ * calibration paths are the small part). */
+fc_status fcast_lsm_price_on(const fcast_lsm_option *o, const fcast_device *dev, fcast_lsm_result *out);
 
 /* Single-barrier options (`fcast quant option --barrier KIND:LEVEL`). */
 typedef enum {

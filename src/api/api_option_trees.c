@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fcast.h"
+#include "api/api_quant.h"
 #include "core/error.h"
 #include "api/api_option_names.h"
 #include "quant/binomial.h"
@@ -94,10 +95,11 @@ fc_status fcast_tree_price(const fcast_tree_option *o, double *price) {
     return st == FC_OK ? FC_OK : fc_api_option_renamed(st, "fcast_tree_price");
 }
 
-fc_status fcast_lsm_price(const fcast_lsm_option *o, fcast_lsm_result *out) {
-    if (!o || !out) return fc_error(FC_ERR_INVALID, "fcast_lsm_price: o and out must not be NULL");
+/* fcast_lsm_price and fcast_lsm_price_on, under the name fn. */
+static fc_status lsm_price(const char *fn, const fcast_lsm_option *o, const fcast_device *dev, fcast_lsm_result *out) {
+    if (!o || !out) return fc_error(FC_ERR_INVALID, "%s: o and out must not be NULL", fn);
     if (o->type != FCAST_CALL && o->type != FCAST_PUT)
-        return fc_error(FC_ERR_INVALID, "fcast_lsm_price: type = %d: must be FCAST_CALL (1) or FCAST_PUT (0)",
+        return fc_error(FC_ERR_INVALID, "%s: type = %d: must be FCAST_CALL (1) or FCAST_PUT (0)", fn,
                         o->type);
     fc_lsm_option l = {.type = o->type == FCAST_CALL ? FC_CALL : FC_PUT,
                        .market = {o->spot, o->strike, o->rate, o->div, o->vol, o->expiry},
@@ -105,8 +107,16 @@ fc_status fcast_lsm_price(const fcast_lsm_option *o, fcast_lsm_result *out) {
                        .calibration_paths = o->calibration_paths ? o->calibration_paths : 100000,
                        .degree = o->degree ? o->degree : 3, .seed = o->seed};
     fc_lsm_result r;
-    fc_status st = fc_lsm_price(&l, &r);
-    if (st != FC_OK) return fc_api_option_renamed(st, "fcast_lsm_price");
+    fc_status st = fc_lsm_price(&l, fc_api_device_backend(dev), &r);
+    if (st != FC_OK) return fc_api_option_renamed(st, fn);
     *out = (fcast_lsm_result){r.price, r.std_error, r.estimate, r.calibration_price, r.paths, r.calibration_paths};
     return FC_OK;
+}
+
+fc_status fcast_lsm_price(const fcast_lsm_option *o, fcast_lsm_result *out) {
+    return lsm_price("fcast_lsm_price", o, NULL, out);
+}
+
+fc_status fcast_lsm_price_on(const fcast_lsm_option *o, const fcast_device *dev, fcast_lsm_result *out) {
+    return lsm_price("fcast_lsm_price_on", o, dev, out);
 }

@@ -21,6 +21,7 @@
 #include "core/hd.h"
 #include "core/rng.h"
 #include "kernels/quant_barrier.h"
+#include "kernels/quant_lsm.h"
 
 
 /* Everything a draw needs; the arrays are per time step. (Tagged so that
@@ -45,6 +46,13 @@ typedef struct fc_mc_spec {
      * whatever the option), the draw reads the barrier spec's own. */
     int is_barrier;
     fc_barrier_mc_spec barrier;
+    /* The pricing pass of Longstaff-Schwartz (is_lsm 1): fc_lsm_price_draw
+     * with the regression coefficients coef (n_coef), an array a backend
+     * stages as it stages the grid's (lsm.beta is not read: coef is). */
+    int is_lsm;
+    fc_lsm_spec lsm;
+    const double *coef;
+    uint32_t n_coef;
 } fc_mc_spec;
 
 /* One Monte Carlo sample: x the discounted payoff priced (European, or the
@@ -156,9 +164,15 @@ FC_HD void fc_mc_draw_asian(const fc_mc_spec *s, uint64_t seed, uint64_t draw, f
 
 /* Simulates draw `draw`: out[0] and out[1] are its two independent samples. */
 FC_HD void fc_mc_draw(const fc_mc_spec *s, uint64_t seed, uint64_t draw, fc_mc_sample out[2]) {
-    if (s->is_barrier) {
-        double v[2];
-        fc_barrier_mc_draw(&s->barrier, seed, draw, v);
+    double v[2];
+    if (s->is_barrier || s->is_lsm) {
+        if (s->is_barrier) {
+            fc_barrier_mc_draw(&s->barrier, seed, draw, v);
+        } else {
+            fc_lsm_spec l = s->lsm;
+            l.beta = s->coef;   /* where this device holds them */
+            fc_lsm_price_draw(&l, seed, draw, v);
+        }
         out[0].x = v[0], out[0].y = 0.0;
         out[1].x = v[1], out[1].y = 0.0;
     } else if (s->is_asian)

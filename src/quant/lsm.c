@@ -7,6 +7,8 @@
 #include <string.h>
 #include "core/error.h"
 #include "kernels/quant_lsm.h"
+#include "kernels/quant_paths.h"
+#include "quant/mc_options.h"
 
 /* LAPACK: minimum-norm least squares by SVD, so that a date with too few
  * paths in the money for the basis (a rank-deficient system) still gets
@@ -150,34 +152,29 @@ static fc_status calibrate(calibration *c, double *in_sample) {
     return st;
 }
 
-/* The forward pass over the pricing paths: mean and standard error, over
- * the samples (antithetic pair means, two a draw). */
-static fc_status price_paths(const fc_lsm_spec *s, uint64_t seed, uint64_t draws, double *mean, double *se) {
-    uint64_t n_chunks = (draws + LSM_CHUNK_DRAWS - 1) / LSM_CHUNK_DRAWS;
-    double *sums = fc_malloc((size_t)n_chunks * 2 * sizeof *sums, "Monte Carlo chunk sums");
-    if (!sums) return FC_ERR_MEMORY;
-    #pragma omp parallel for schedule(dynamic, 4)
-    for (int64_t ch = 0; ch < (int64_t)n_chunks; ch++) {
-        double x = 0.0, xx = 0.0;
-        uint64_t end = ((uint64_t)ch + 1) * LSM_CHUNK_DRAWS < draws ? ((uint64_t)ch + 1) * LSM_CHUNK_DRAWS : draws;
-        for (uint64_t d = (uint64_t)ch * LSM_CHUNK_DRAWS; d < end; d++) {
-            double v[2];
-            fc_lsm_price_draw(s, seed, d, v);
-            x += v[0] + v[1];
-            xx += v[0] * v[0] + v[1] * v[1];
-        }
-        sums[2 * ch] = x, sums[2 * ch + 1] = xx;
-    }
-    double x = 0.0, xx = 0.0, n = (double)(2 * draws);
-    for (uint64_t ch = 0; ch < n_chunks; ch++) x += sums[2 * ch], xx += sums[2 * ch + 1];
-    free(sums);
-    *mean = x / n;
-    double var = (xx - n * *mean * *mean) / (n - 1.0);
+/* The forward pass over the pricing paths, through the Monte Carlo engine
+ * every option shares (its chunks, their order, a GPU): mean and standard
+ * error over the samples (antithetic pair means, two a draw). The grid
+ * arrays are those any spec carries for a backend to stage. */
+static fc_status price_paths(const fc_lsm_spec *s, size_t n_coef, struct fc_backend *be, uint64_t seed,
+                             uint64_t draws, double *mean, double *se) {
+    double *grid = fc_calloc(s->n_steps, 2 * sizeof(double) + 1, "pricing path grid");
+    if (!grid) return FC_ERR_MEMORY;
+    fc_mc_spec spec = {.strike = s->strike, .is_call = s->is_call, .n_steps = s->n_steps, .drift = grid,
+                       .vol = grid + s->n_steps, .fixing = (unsigned char *)(grid + 2 * s->n_steps),
+                       .is_lsm = 1, .lsm = *s, .coef = s->beta, .n_coef = (uint32_t)n_coef};
+    fc_mc_sums sums;
+    fc_status st = fc_mc_run_draws(be, &spec, seed, draws, &sums);
+    free(grid);
+    FC_TRY(st);
+    double n = (double)(2 * draws);
+    *mean = sums.x / n;
+    double var = (sums.xx - n * *mean * *mean) / (n - 1.0);
     *se = sqrt((var > 0.0 ? var : 0.0) / n);
     return FC_OK;
 }
 
-fc_status fc_lsm_price(const fc_lsm_option *o, fc_lsm_result *out) {
+fc_status fc_lsm_price(const fc_lsm_option *o, struct fc_backend *be, fc_lsm_result *out) {
     FC_TRY(check_option(o));
     memset(out, 0, sizeof *out);
     const fc_bs_market *m = &o->market;
@@ -196,7 +193,7 @@ fc_status fc_lsm_price(const fc_lsm_option *o, fc_lsm_result *out) {
     fc_status st = c.w && c.cash && c.beta ? FC_OK : FC_ERR_MEMORY;
     if (st == FC_OK) st = calibrate(&c, &out->calibration_price);
     uint64_t draws = (o->paths + 3) / 4;   /* 4 paths a draw: two antithetic pairs */
-    if (st == FC_OK) st = price_paths(&c.spec, o->seed, draws, &out->estimate, &out->std_error);
+    if (st == FC_OK) st = price_paths(&c.spec, (o->steps - 1) * nb, be, o->seed, draws, &out->estimate, &out->std_error);
     if (st == FC_OK) {
         out->paths = 4 * draws;
         out->calibration_paths = 2 * c.draws;

@@ -43,6 +43,10 @@ typedef struct {
 } fc_lsm_result;
 
 /* Validates (messages name the CLI flags) and prices. */
-fc_status fc_lsm_price(const fc_lsm_option *o, fc_lsm_result *out);
+/* The calibration runs on the host; the pricing paths, on backend `be`
+ * when it runs Monte Carlo (a GPU: the same draws through the shared
+ * fc_mc_draw), else (NULL too) on the host. */
+struct fc_backend;
+fc_status fc_lsm_price(const fc_lsm_option *o, struct fc_backend *be, fc_lsm_result *out);
 
 #endif

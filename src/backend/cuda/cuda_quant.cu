@@ -82,6 +82,7 @@ static __global__ void mc_chunks_kernel(const fc_mc_sample *samples, uint64_t n_
 typedef struct {
     double *drift, *vol;        /* (n_steps) */
     unsigned char *fixing;      /* (n_steps) */
+    double *coef;               /* (n_coef): Longstaff-Schwartz's regression coefficients */
     fc_mc_sample *samples;      /* (buffer_draws, 2) */
     fc_mc_sums *sums;           /* (slice_chunks) */
 } mc_buffers;
@@ -90,6 +91,7 @@ static void mc_free(fc_backend *be, mc_buffers *b) {
     fc_cuda_quant_free(be, b->drift);
     fc_cuda_quant_free(be, b->vol);
     fc_cuda_quant_free(be, b->fixing);
+    fc_cuda_quant_free(be, b->coef);
     fc_cuda_quant_free(be, b->samples);
     fc_cuda_quant_free(be, b->sums);
 }
@@ -104,6 +106,7 @@ static fc_status mc_stage(fc_backend *be, const fc_mc_spec *spec, const fc_mc_sl
     FC_TRY(fc_cuda_quant_alloc(be, (void **)&b->drift, n * sizeof *b->drift, "path drifts"));
     FC_TRY(fc_cuda_quant_alloc(be, (void **)&b->vol, n * sizeof *b->vol, "path volatilities"));
     FC_TRY(fc_cuda_quant_alloc(be, (void **)&b->fixing, n * sizeof *b->fixing, "fixing flags"));
+    FC_TRY(fc_cuda_quant_alloc(be, (void **)&b->coef, spec->n_coef * sizeof *b->coef, "regression coefficients"));
     FC_TRY(fc_cuda_quant_alloc(be, (void **)&b->samples, (size_t)plan->buffer_draws * 2 * sizeof *b->samples,
                         "Monte Carlo samples"));
     FC_TRY(fc_cuda_quant_alloc(be, (void **)&b->sums, (size_t)plan->slice_chunks * sizeof *b->sums, "chunk sums"));
@@ -112,10 +115,14 @@ static fc_status mc_stage(fc_backend *be, const fc_mc_spec *spec, const fc_mc_sl
         FC_TRY(FC_CUDA(cudaMemcpyAsync(b->vol, spec->vol, n * sizeof *b->vol, cudaMemcpyHostToDevice, s)));
         FC_TRY(FC_CUDA(cudaMemcpyAsync(b->fixing, spec->fixing, n * sizeof *b->fixing, cudaMemcpyHostToDevice, s)));
     }
+    if (spec->n_coef)
+        FC_TRY(FC_CUDA(cudaMemcpyAsync(b->coef, spec->coef, spec->n_coef * sizeof *b->coef, cudaMemcpyHostToDevice,
+                                       s)));
     *dev = *spec;
     dev->drift = b->drift;
     dev->vol = b->vol;
     dev->fixing = b->fixing;
+    dev->coef = b->coef;
     return FC_OK;
 }
 
@@ -141,7 +148,7 @@ fc_status fc_cuda_mc_chunk_sums(fc_backend *be, const fc_mc_spec *spec, uint64_t
     if (chunk_draws == 0) return fc_error(FC_ERR_INVALID, "Monte Carlo on the GPU: chunks of 0 draws");
     if (n_draws == 0) return FC_OK;
     fc_mc_slicing plan = fc_mc_slicing_plan(n_draws, chunk_draws, 2 * sizeof(fc_mc_sample), FC_MC_SLICE_BYTES);
-    mc_buffers b = {NULL, NULL, NULL, NULL, NULL};
+    mc_buffers b = {NULL, NULL, NULL, NULL, NULL, NULL};
     fc_mc_spec dev;
     fc_status st = mc_stage(be, spec, &plan, &b, &dev);
     for (uint64_t i = 0; st == FC_OK && i < plan.n_slices; i++)
