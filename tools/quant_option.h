@@ -34,6 +34,10 @@ int quant_option_tree(const option_args *a, int american);   /* --method binomia
 int quant_option_lsm(const option_args *a);                  /* --method lsm */
 int quant_option_barrier(const option_args *a, int mc);      /* --barrier (mc: --method mc too) */
 
+/* --json: prints json (from a fcast_*_option_json writer) and a newline and
+ * frees it; NULL (out of memory) is the exit code after the message. */
+int quant_option_print_json(char *json);
+
 /* The message of a failed fcast_tree_price, fcast_lsm_price,
  * fcast_barrier_*, fcast_mc_greeks (which name their structs' fields)
  * printed with the flags instead; returns the exit code for st. */
