@@ -66,9 +66,9 @@ static fc_status answered(char *json, char **text) {
     return json ? FC_OK : FC_ERR_MEMORY;
 }
 
-static fc_status too_much(const char *what, unsigned long long n, unsigned long long cap, const char *fix) {
-    return fc_error(FC_ERR_MEMORY, "%s: %llu, more than the %llu a request may take on the server: %s (fcast quant "
-                    "option takes more)", what, n, cap, fix);
+static fc_status too_much(unsigned long long paths) {
+    return fc_error(FC_ERR_MEMORY, "paths: %llu, more than the %llu paths a request may take on the server (fcast "
+                    "quant option takes more)", paths, FC_QUANT_MAX_PATHS);
 }
 
 /* ---- --method binomial ---- */
@@ -89,13 +89,10 @@ static fc_status tree_from_params(const fc_option_params *p, int american, fcast
         if (p->tree && !strcmp(p->tree, TREE_NAMES[k])) tree = k;
     if (tree < 0) return fc_error(FC_ERR_INVALID, "--tree: expected bbsr, bbs or crr, got '%s'", p->tree);
     if (p->steps_given && p->steps == 0) return fc_error(FC_ERR_INVALID, "--steps: expected at least 1 time step, got 0");
+    /* steps: the library's own bound (100000, 4 s) is the service's */
     *o = (fcast_tree_option){.type = p->call ? FCAST_CALL : FCAST_PUT, .american = american, .spot = p->S,
                              .strike = p->K, .rate = p->r, .div = p->q, .vol = p->sigma, .expiry = p->T,
                              .steps = p->steps_given ? p->steps : TREE_DEFAULT_STEPS, .tree = tree};
-    /* beyond the library's own bound its message says so; below it, the service's */
-    if (o->steps > FC_QUANT_MAX_TREE_STEPS && o->steps <= 100000)
-        return too_much("steps", o->steps, FC_QUANT_MAX_TREE_STEPS, "use fewer steps (bbsr is within 1e-4 of "
-                        "the limit at 1000)");
     return FC_OK;
 }
 
@@ -132,14 +129,14 @@ static fc_status lsm_checks(const fc_option_params *p) {
 
 /* Each exercise date of each path, pricing and calibration, is a step. */
 static fc_status lsm_work(const fcast_lsm_option *o) {
-    if (o->paths > FC_QUANT_MAX_PATHS) return too_much("paths", o->paths, FC_QUANT_MAX_PATHS, "use fewer paths");
+    if (o->paths > FC_QUANT_MAX_PATHS) return too_much(o->paths);
     if (o->calibration_paths > FC_QUANT_MAX_PATHS || o->steps > 100000) return FC_OK;   /* the library's messages */
     double work = ((double)o->paths + (double)o->calibration_paths) * (double)o->steps;
-    if (work > (double)FC_QUANT_MAX_PATH_STEPS)
-        return fc_error(FC_ERR_MEMORY, "(paths %llu + calibration-paths %llu) x steps %zu = %.4g path steps, more "
-                        "than the %.0e a request may take on the server: use fewer paths or steps",
+    if (work > (double)FC_QUANT_MAX_LSM_PATH_STEPS)
+        return fc_error(FC_ERR_MEMORY, "(paths %llu + calibration-paths %llu) x steps %zu = %.0f path steps, more "
+                        "than the %llu a request may take on the server: use fewer paths or steps",
                         (unsigned long long)o->paths, (unsigned long long)o->calibration_paths, o->steps, work,
-                        (double)FC_QUANT_MAX_PATH_STEPS);
+                        FC_QUANT_MAX_LSM_PATH_STEPS);
     return FC_OK;
 }
 
@@ -186,11 +183,11 @@ static fc_status barrier_checks(const fc_option_params *p, int mc) {
 }
 
 static fc_status barrier_work(const fcast_barrier_option *o) {
-    if (o->paths > FC_QUANT_MAX_PATHS) return too_much("paths", o->paths, FC_QUANT_MAX_PATHS, "use fewer paths");
-    if ((double)o->paths * (double)o->steps > (double)FC_QUANT_MAX_PATH_STEPS)
-        return fc_error(FC_ERR_MEMORY, "paths: %llu x steps %zu = %.4g path steps, more than the %.0e a request may "
+    if (o->paths > FC_QUANT_MAX_PATHS) return too_much(o->paths);
+    if ((double)o->paths * (double)o->steps > (double)FC_QUANT_MAX_BARRIER_PATH_STEPS)
+        return fc_error(FC_ERR_MEMORY, "paths: %llu x steps %zu = %.0f path steps, more than the %llu a request may "
                         "take on the server: use fewer paths or steps", (unsigned long long)o->paths, o->steps,
-                        (double)o->paths * (double)o->steps, (double)FC_QUANT_MAX_PATH_STEPS);
+                        (double)o->paths * (double)o->steps, FC_QUANT_MAX_BARRIER_PATH_STEPS);
     return FC_OK;
 }
 

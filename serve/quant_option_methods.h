@@ -10,12 +10,15 @@
 #include "quant/quant_request.h"
 
 /* The service's bounds on the work of these methods (413 beyond them),
- * with FC_QUANT_MAX_PATHS and FC_QUANT_MAX_PATH_STEPS (quant_routes.h)
- * for their Monte Carlo: LSM (paths + calibration paths) x steps, barrier
- * paths x steps. A binomial tree does steps^2 / 2 node updates: 20000
- * steps take about a second on this project's 2 cores (the library's
- * bound, 100000, 25 times as long). */
-#define FC_QUANT_MAX_TREE_STEPS 20000u
+ * besides FC_QUANT_MAX_PATHS (quant_routes.h) on every Monte Carlo's
+ * paths: each about the 18 s of the Asian bound on this project's 2 cores
+ * (AMD EPYC), measured with the CLI: LSM 1e7 paths x 50 dates (5e8 path
+ * steps with the calibration paths) 17 s; barrier Monte Carlo 1e6 paths
+ * x 50 steps 3.6 s. A binomial tree keeps the library's own bound,
+ * 100000 steps: 4.0 s (steps^2 / 2 node updates; 1000, the default,
+ * 0.03 s). */
+#define FC_QUANT_MAX_LSM_PATH_STEPS 500000000ull       /* (paths + calibration paths) x steps */
+#define FC_QUANT_MAX_BARRIER_PATH_STEPS 250000000ull   /* paths x steps */
 
 /* The CLI's checks of what only the combination of keys can get wrong,
  * then, for a tree, LSM or barrier request, the price as the CLI's JSON

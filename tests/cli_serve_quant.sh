@@ -187,10 +187,12 @@ same_error binomial_paths '{"call": true, "method": "binomial", "paths": 100, "S
     -- --call --method binomial --paths 100 --S 100 --K 100 --sigma 0.2 --T 1
 same_error greeks_asian '{"call": true, "type": "asian", "greeks": "lr", "paths": 1000, "S": 100, "K": 100, "sigma": 0.2, "T": 1}' \
     -- --call --type asian --greeks lr --paths 1000 --S 100 --K 100 --sigma 0.2 --T 1
-check "option: a binomial tree past the server's steps is 413" \
-      "[ \"\$(code POST /v1/quant/option --data-binary '{\"put\": true, \"exercise\": \"american\", \"steps\": 50000, \"S\": 100, \"K\": 100, \"sigma\": 0.2, \"T\": 1}')\" = 413 ]"
+check "option: a binomial tree past the library's 100000 steps is 400" \
+      "[ \"\$(code POST /v1/quant/option --data-binary '{\"put\": true, \"exercise\": \"american\", \"steps\": 100001, \"S\": 100, \"K\": 100, \"sigma\": 0.2, \"T\": 1}')\" = 400 ]"
+check "option: barrier Monte Carlo past the server's path steps is 413" \
+      "[ \"\$(code POST /v1/quant/option --data-binary '{\"call\": true, \"barrier\": \"down-and-out:90\", \"method\": \"mc\", \"paths\": 10000000, \"S\": 100, \"K\": 100, \"sigma\": 0.2, \"T\": 1}')\" = 413 ]"
 check "option: LSM work past the server's path steps is 413" \
-      "[ \"\$(code POST /v1/quant/option --data-binary '{\"put\": true, \"exercise\": \"american\", \"method\": \"lsm\", \"paths\": 50000000, \"S\": 100, \"K\": 100, \"sigma\": 0.2, \"T\": 1}')\" = 413 ]"
+      "[ \"\$(code POST /v1/quant/option --data-binary '{\"put\": true, \"exercise\": \"american\", \"method\": \"lsm\", \"paths\": 20000000, \"S\": 100, \"K\": 100, \"sigma\": 0.2, \"T\": 1}')\" = 413 ]"
 check "implied-vol: a price above its bound is 400 naming the option" \
       "b=\$(body POST /v1/quant/implied-vol --data-binary '{\"call\": true, \"price\": [10, 100], \"S\": 100, \"K\": 100, \"T\": 1}') && grep -q 'option 1: price 100 of the call' <<<\"\$b\""
 check "implied-vol: one option's bad price is 400" \

@@ -504,10 +504,9 @@ static const bad_case BAD[] = {
     {"POST", OPT, CT, "{\"call\": true, \"greeks\": \"lr\", \"type\": \"asian\", \"paths\": 1000, " MKT "}", 400, "--greeks is for --type european"},
     {"POST", OPT, CT, "{\"call\": true, \"greeks\": true, " MKT "}", 400, "greeks: expected a string, got a boolean"},
     /* option: the other methods' limits on the server */
-    {"POST", OPT, CT, "{\"put\": true, \"exercise\": \"american\", \"steps\": 20001, " MKT "}", 413, "steps: 20001, more than the 20000"},
     {"POST", OPT, CT, "{\"put\": true, \"exercise\": \"american\", \"method\": \"lsm\", \"paths\": 100000001, " MKT "}", 413, "paths: 100000001, more than the 100000000"},
-    {"POST", OPT, CT, "{\"put\": true, \"exercise\": \"american\", \"method\": \"lsm\", \"paths\": 20000000, \"steps\": 50, " MKT "}", 413, "(paths 20000000 + calibration-paths 100000) x steps 50 = 1.005e+09 path steps"},
-    {"POST", OPT, CT, "{\"call\": true, \"barrier\": \"down-and-out:90\", \"method\": \"mc\", \"paths\": 100000000, " MKT "}", 413, "paths: 100000000 x steps 50 = 5e+09 path steps"},
+    {"POST", OPT, CT, "{\"put\": true, \"exercise\": \"american\", \"method\": \"lsm\", \"paths\": 10000000, \"steps\": 51, " MKT "}", 413, "(paths 10000000 + calibration-paths 100000) x steps 51 = 515100000 path steps, more than the 500000000"},
+    {"POST", OPT, CT, "{\"call\": true, \"barrier\": \"down-and-out:90\", \"method\": \"mc\", \"paths\": 5000001, " MKT "}", 413, "paths: 5000001 x steps 50 = 250000050 path steps, more than the 250000000"},
     {"POST", OPT, CT, "{\"call\": true, \"barrier\": \"down-and-out:90\", \"method\": \"mc\", \"paths\": 100000001, " MKT "}", 413, "paths: 100000001, more than the 100000000"},
     {"POST", OPT, CT, "{\"call\": true, \"greeks\": \"lr\", \"paths\": 100000001, " MKT "}", 413, "paths: 100000001, more than the 100000000"},
     /* implied-vol */
