@@ -214,9 +214,12 @@ static fc_status barrier(const fc_option_params *p, int mc, char **text) {
 
 fc_status fc_quant_option_other(const fc_option_params *p, char **text) {
     *text = NULL;
-    if (p->tree_given && p->method && strcmp(p->method, "binomial"))
-        return fc_error(FC_ERR_INVALID, "--tree is for --method binomial");
     int american = p->exercise && !strcmp(p->exercise, "american");
+    int binomial = p->method ? !strcmp(p->method, "binomial") : american && !p->barrier;
+    if (p->tree_given && !binomial) return fc_error(FC_ERR_INVALID, "--tree is for --method binomial");
+    if (p->greeks && (p->barrier || american || (p->method && strcmp(p->method, "mc"))))
+        return fc_error(FC_ERR_INVALID, "--greeks is for the European Monte Carlo price (--method mc), not %s",
+                        p->barrier ? "--barrier" : american ? "--exercise american" : "--method binomial");
     if (!american && p->exercise && strcmp(p->exercise, "european"))
         return fc_error(FC_ERR_INVALID, "--exercise: expected european or american, got '%s'", p->exercise);
     if (p->rebate_given && !p->barrier) return fc_error(FC_ERR_INVALID, "--rebate is for --barrier");

@@ -187,6 +187,22 @@ same_error binomial_paths '{"call": true, "method": "binomial", "paths": 100, "S
     -- --call --method binomial --paths 100 --S 100 --K 100 --sigma 0.2 --T 1
 same_error greeks_asian '{"call": true, "type": "asian", "greeks": "lr", "paths": 1000, "S": 100, "K": 100, "sigma": 0.2, "T": 1}' \
     -- --call --type asian --greeks lr --paths 1000 --S 100 --K 100 --sigma 0.2 --T 1
+same_error tree_ignored '{"call": true, "tree": "crr", "S": 100, "K": 100, "sigma": 0.2, "T": 1}' \
+    -- --call --tree crr --S 100 --K 100 --sigma 0.2 --T 1
+same_error greeks_barrier '{"call": true, "greeks": "lr", "barrier": "up-and-out:130", "S": 100, "K": 100, "sigma": 0.2, "T": 1}' \
+    -- --call --greeks lr --barrier up-and-out:130 --S 100 --K 100 --sigma 0.2 --T 1
+same_error exercise '{"call": true, "exercise": "bermudan", "S": 100, "K": 100, "sigma": 0.2, "T": 1}' \
+    -- --call --exercise bermudan --S 100 --K 100 --sigma 0.2 --T 1
+same_error rebate '{"call": true, "rebate": 1, "S": 100, "K": 100, "sigma": 0.2, "T": 1}' \
+    -- --call --rebate 1 --S 100 --K 100 --sigma 0.2 --T 1
+same_error barrier_spec '{"call": true, "barrier": "sideways:90", "S": 100, "K": 100, "sigma": 0.2, "T": 1}' \
+    -- --call --barrier sideways:90 --S 100 --K 100 --sigma 0.2 --T 1
+same_error barrier_closed_paths '{"call": true, "barrier": "down-and-out:90", "paths": 1000, "S": 100, "K": 100, "sigma": 0.2, "T": 1}' \
+    -- --call --barrier down-and-out:90 --paths 1000 --S 100 --K 100 --sigma 0.2 --T 1
+same_error american_mc '{"call": true, "exercise": "american", "method": "mc", "S": 100, "K": 100, "sigma": 0.2, "T": 1}' \
+    -- --call --exercise american --method mc --S 100 --K 100 --sigma 0.2 --T 1
+same_error lsm_rebate_american '{"put": true, "exercise": "american", "method": "lsm", "antithetic": true, "S": 100, "K": 100, "sigma": 0.2, "T": 1}' \
+    -- --put --exercise american --method lsm --antithetic --S 100 --K 100 --sigma 0.2 --T 1
 check "option: a binomial tree past the library's 100000 steps is 400" \
       "[ \"\$(code POST /v1/quant/option --data-binary '{\"put\": true, \"exercise\": \"american\", \"steps\": 100001, \"S\": 100, \"K\": 100, \"sigma\": 0.2, \"T\": 1}')\" = 400 ]"
 check "option: barrier Monte Carlo past the server's path steps is 413" \

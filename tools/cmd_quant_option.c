@@ -214,10 +214,16 @@ int cmd_quant_option(int argc, char **argv, int first) {
         if (!strcmp(s->name, "seed")) a.seed_given = s->seen != 0;
         if (!strcmp(s->name, "rebate")) a.rebate_given = s->seen != 0;
         if (!strcmp(s->name, "calibration-paths") || !strcmp(s->name, "basis-degree")) a.lsm_flags_given |= s->seen != 0;
-        if (!strcmp(s->name, "tree") && s->seen && a.method && strcmp(a.method, "binomial"))
-            return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--tree is for --method binomial");
+        if (!strcmp(s->name, "tree")) a.tree_given = s->seen != 0;
     }
     int american = !strcmp(a.exercise, "american");
+    /* --tree and --greeks are refused where they would be ignored (the
+     * service's quant_option_methods.c refuses them alike) */
+    int binomial = a.method ? !strcmp(a.method, "binomial") : american && !a.barrier;
+    if (a.tree_given && !binomial) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--tree is for --method binomial");
+    if (a.greeks && (a.barrier || american || (a.method && strcmp(a.method, "mc"))))
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--greeks is for the European Monte Carlo price (--method mc), "
+                          "not %s", a.barrier ? "--barrier" : american ? "--exercise american" : "--method binomial");
     /* only the European and Asian Monte Carlo runs on a device: elsewhere the flag would be ignored */
     int on_host = a.barrier || american || (a.method && strcmp(a.method, "mc")) || a.greeks;
     if (on_host && (device || a.verbose))

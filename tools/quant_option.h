@@ -26,6 +26,7 @@ typedef struct {
     const char *barrier;                /* --barrier KIND:LEVEL */
     double rebate;                      /* --rebate */
     int rebate_given;
+    int tree_given;                     /* --tree was given: it must fit --method binomial */
 } option_args;
 
 /* Each runs one method from the flags and prints its result: 0, or the
