@@ -4,6 +4,7 @@
 #include "json_text.h"
 #include "quant_handlers.h"
 #include "quant_json.h"
+#include "quant_option_methods.h"
 #include "quant_routes.h"
 
 #include <jansson.h>
@@ -44,11 +45,17 @@ static const option_field OPTION_FIELDS[] = {
     FIELD("antithetic", F_BOOL, antithetic),
     FIELD("no-control-variate", F_BOOL, no_control_variate),
     FIELD("seed", F_SIZE, seed),
+    FIELD("exercise", F_STRING, exercise), FIELD("method", F_STRING, method),
+    FIELD("tree", F_STRING, tree),   FIELD("calibration-paths", F_SIZE, calibration_paths),
+    FIELD("basis-degree", F_SIZE, degree),
+    FIELD("barrier", F_STRING, barrier), FIELD("rebate", F_REAL, rebate),
+    FIELD("greeks", F_STRING, greeks),
 };
 #undef FIELD
 #define N_OPTION_FIELDS (sizeof OPTION_FIELDS / sizeof OPTION_FIELDS[0])
 #define OPTION_KEYS \
-    "type, call, put, S, K, r, sigma, T, q, paths, steps, fixings, antithetic, no-control-variate, seed"
+    "type, call, put, S, K, r, sigma, T, q, paths, steps, fixings, antithetic, no-control-variate, seed, " \
+    "exercise, method, tree, calibration-paths, basis-degree, barrier, rebate, greeks"
 
 /* The CLI's flags have no default for these: the request must carry them. */
 static const char *const OPTION_REQUIRED[] = {"S", "K", "sigma", "T"};
@@ -98,6 +105,11 @@ static fc_status read_option(const json_t *root, fc_option_params *p) {
                             OPTION_REQUIRED[i]);
     p->steps_given = json_object_get(root, "steps") != NULL;
     p->fixings_given = json_object_get(root, "fixings") != NULL;
+    p->paths_given = json_object_get(root, "paths") != NULL;
+    p->seed_given = json_object_get(root, "seed") != NULL;
+    p->tree_given = json_object_get(root, "tree") != NULL;
+    p->rebate_given = json_object_get(root, "rebate") != NULL;
+    p->lsm_flags_given = json_object_get(root, "calibration-paths") || json_object_get(root, "basis-degree");
     return FC_OK;
 }
 
@@ -121,16 +133,21 @@ static fc_status check_work(const fc_mc_option *o) {
     return FC_OK;
 }
 
-/* *text is NULL when the JSON could not be written (out of memory). */
+/* *text is NULL when the JSON could not be written (out of memory). The
+ * European and Asian Monte Carlo here, the other methods in
+ * quant_option_methods.c, after the CLI's checks of the combination. */
 static fc_status option_answer(const json_t *root, char **text) {
     fc_option_params p;
     fc_mc_option o;
     fc_mc_result r;
     fc_bs_greeks g;
     FC_TRY(read_option(root, &p));
+    FC_TRY(fc_quant_option_other(&p, text));   /* trees, LSM, barriers: answered there */
+    if (*text) return FC_OK;
     FC_TRY(fc_option_from_params(&p, &o));   /* backend NULL: the CPU */
     FC_TRY(check_work(&o));
     FC_TRY(fc_option_price(&o, &r, &g));
+    if (p.greeks) return fc_quant_option_greeks(&p, &o, &r, &g, text);
     *text = fc_option_json(&o, &r, &g);
     return FC_OK;
 }

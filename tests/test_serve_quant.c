@@ -3,6 +3,15 @@
  *   - POST /v1/quant/option answers exactly the text the shared JSON
  *     function (quant/quant_request.h, which `fcast quant option --json`
  *     prints) gives for the same parameters, with the library's numbers;
+ *   - the other methods (binomial, LSM, barriers, Greeks) answer the
+ *     text of the library's fcast_*_json writers (which the CLI prints)
+ *     for the library's prices, and values against independent truth:
+ *     a European tree within 0.01 of Black-Scholes, LSM within 4 standard
+ *     errors of Longstaff-Schwartz's table, barrier in + out = vanilla
+ *     (1e-10), Monte Carlo Greeks within 4 standard errors of Black-Scholes';
+ *   - POST /v1/quant/implied-vol: a Black-Scholes price back to its
+ *     volatility (1e-10), one option as fcast_implied_vol_json, many, and a
+ *     bad price as an error or (report) null with its reason;
  *   - POST /v1/quant/indicators answers the library's values bit for bit
  *     (direct fc_ind_compute calls), NaN as null, columns named and ordered
  *     as the CLI's CSV;
@@ -21,6 +30,9 @@
 #include "quant/indicators.h"
 #include "quant/quant_request.h"
 #include "quant_routes.h"
+#include "fcast.h"
+
+#define OPTION_PATH "/v1/quant/option"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -121,6 +133,178 @@ static void test_option_answers(void) {
                          "\"T\": 0.25, \"paths\": 3}", params(0, 50.5, 49.25, 0.4, 0.25)};
     c[6].p.paths = 3;   /* rounded up to whole draws by the library, as in the CLI */
     for (size_t i = 0; i < sizeof c / sizeof *c; i++) check_option_case(&c[i]);
+}
+
+/* ------------------------------------------- options: the other methods */
+
+/* The answer to body: 200 and its text, without the newline (NULL else). */
+static char *answer(const char *path, const char *body) {
+    fc_http_response rs;
+    CHECK(post(path, body, &rs) == 1);
+    CHECK_MSG(rs.status == 200, "%s: %d %s", body, rs.status, rs.body);
+    if (rs.status != 200 || !rs.body || !rs.len || rs.body[rs.len - 1] != '\n') {
+        free(rs.body);
+        return NULL;
+    }
+    rs.body[rs.len - 1] = '\0';
+    return rs.body;
+}
+
+/* got is want (a library writer's text, taken), byte for byte. */
+static void check_same(const char *what, char *got, char *want) {
+    CHECK_MSG(got && want && !strcmp(got, want), "%s:\n got  %s\n want %s", what, got, want);
+    free(got), free(want);
+}
+
+static double number(const char *json, const char *key) {
+    json_t *j = json ? json_loads(json, 0, NULL) : NULL;
+    double v = json_number_value(json_object_get(j, key));
+    json_decref(j);
+    return v;
+}
+
+/* Trees and LSM: the library's price through its writer, the CLI's defaults
+ * (1000 steps, bbsr; 50 dates, degree 3) where the request has none. */
+static void test_american_answers(void) {
+    fcast_tree_option t = {.type = FCAST_PUT, .american = 1, .spot = 100, .strike = 105, .rate = 0.05, .div = 0.01,
+                           .vol = 0.25, .expiry = 1, .steps = 1000, .tree = FCAST_TREE_BBSR};
+    double price, bs;
+    CHECK(fcast_tree_price(&t, &price) == FC_OK);
+    check_same("binomial American put", answer(OPTION_PATH, "{\"put\": true, \"exercise\": \"american\", \"S\": 100, "
+               "\"K\": 105, \"r\": 0.05, \"q\": 0.01, \"sigma\": 0.25, \"T\": 1}"), fcast_tree_option_json(&t, price, 0));
+    t = (fcast_tree_option){.type = FCAST_CALL, .american = 0, .spot = 100, .strike = 95, .rate = 0.03, .vol = 0.2,
+                            .expiry = 0.5, .steps = 301, .tree = FCAST_TREE_CRR};
+    const fcast_option_arrays one = {1, &t.type, &t.spot, &t.strike, &t.rate, &t.div, &t.vol, &t.expiry};
+    CHECK(fcast_tree_price(&t, &price) == FC_OK && fcast_bs_european(&one, &bs, NULL, NULL, NULL, NULL, NULL) == FC_OK);
+    char *got = answer(OPTION_PATH, "{\"call\": true, \"method\": \"binomial\", \"tree\": \"crr\", \"steps\": 301, "
+                       "\"S\": 100, \"K\": 95, \"r\": 0.03, \"sigma\": 0.2, \"T\": 0.5}");
+    /* independent of the writer: a European tree converges to Black-Scholes (CRR: O(1/steps)) */
+    CHECK_MSG(fabs(number(got, "price") - number(got, "bs_price")) < 0.01, "%s", got);
+    check_same("binomial European call (crr)", got, fcast_tree_option_json(&t, price, bs));
+
+    fcast_lsm_option l = {.type = FCAST_PUT, .spot = 36, .strike = 40, .rate = 0.06, .vol = 0.2, .expiry = 1,
+                          .steps = 50, .paths = 20000, .calibration_paths = 20000, .degree = 3, .seed = 5};
+    fcast_lsm_result lr;
+    CHECK(fcast_lsm_price(&l, &lr) == FC_OK);
+    got = answer(OPTION_PATH, "{\"put\": true, \"exercise\": \"american\", \"method\": \"lsm\", \"S\": 36, \"K\": 40, "
+                 "\"r\": 0.06, \"sigma\": 0.2, \"T\": 1, \"paths\": 20000, \"calibration-paths\": 20000, \"seed\": 5}");
+    /* Longstaff and Schwartz (2001), table 1: 4.478 for this put; 4 standard errors */
+    CHECK_MSG(fabs(number(got, "price") - 4.478) < 4 * number(got, "stderr") + 0.01, "%s", got);
+    check_same("LSM American put", got, fcast_lsm_option_json(&l, &lr));
+}
+
+/* Barriers: closed form and Monte Carlo; in + out = the vanilla option. */
+static void test_barrier_answers(void) {
+    fcast_barrier_option b = {.type = FCAST_CALL, .kind = FCAST_BARRIER_DOWN_OUT, .spot = 100, .strike = 100,
+                              .rate = 0.05, .vol = 0.3, .expiry = 1, .barrier = 90, .rebate = 2};
+    double exact;
+    CHECK(fcast_barrier_price(&b, &exact) == FC_OK);
+    check_same("down-and-out call, rebate", answer(OPTION_PATH, "{\"call\": true, \"barrier\": \"down-and-out:90\", "
+               "\"rebate\": 2, \"S\": 100, \"K\": 100, \"r\": 0.05, \"sigma\": 0.3, \"T\": 1}"),
+               fcast_barrier_option_json(&b, exact, NULL));
+    b.steps = 40, b.paths = 50000, b.seed = 9;
+    fcast_mc_result r;
+    CHECK(fcast_barrier_price(&b, &exact) == FC_OK && fcast_barrier_mc_price(&b, &r) == FC_OK);
+    check_same("down-and-out call, Monte Carlo", answer(OPTION_PATH, "{\"call\": true, \"barrier\": \"down-and-out:90\", "
+               "\"method\": \"mc\", \"steps\": 40, \"paths\": 50000, \"seed\": 9, \"rebate\": 2, \"S\": 100, "
+               "\"K\": 100, \"r\": 0.05, \"sigma\": 0.3, \"T\": 1}"), fcast_barrier_option_json(&b, exact, &r));
+    char *in = answer(OPTION_PATH, "{\"put\": true, \"barrier\": \"up-and-in:120\", \"S\": 100, \"K\": 110, "
+                      "\"r\": 0.02, \"sigma\": 0.25, \"T\": 2}");
+    char *out = answer(OPTION_PATH, "{\"put\": true, \"barrier\": \"up-and-out:120\", \"S\": 100, \"K\": 110, "
+                       "\"r\": 0.02, \"sigma\": 0.25, \"T\": 2}");
+    int put = FCAST_PUT;
+    double S = 100, K = 110, rate = 0.02, div = 0, vol = 0.25, T = 2, vanilla;
+    const fcast_option_arrays one = {1, &put, &S, &K, &rate, &div, &vol, &T};
+    CHECK(fcast_bs_european(&one, &vanilla, NULL, NULL, NULL, NULL, NULL) == FC_OK);
+    double parity = number(in, "price") + number(out, "price");
+    CHECK_MSG(fabs(parity - vanilla) < 1e-10 * vanilla, "in + out = %.17g, Black-Scholes %.17g", parity, vanilla);
+    free(in), free(out);
+}
+
+/* Greeks: the price's object and fcast_mc_greeks' values after it. */
+static void test_greeks_answers(void) {
+    for (int method = FCAST_GREEKS_PATHWISE; method <= FCAST_GREEKS_LR; method++) {
+        fcast_mc_option o = {.type = FCAST_CALL, .spot = 100, .strike = 110, .rate = 0.04, .div = 0.01, .vol = 0.3,
+                             .expiry = 1.5, .steps = 1, .paths = 100000, .seed = 13, .antithetic = 1};
+        fcast_mc_result r;
+        fcast_mc_detail d;
+        fcast_mc_greeks_result k;
+        double g[6];
+        const fcast_option_arrays one = {1, &o.type, &o.spot, &o.strike, &o.rate, &o.div, &o.vol, &o.expiry};
+        CHECK(fcast_mc_price_on(&o, NULL, &r, &d) == FC_OK && fcast_mc_greeks(&o, method, &k) == FC_OK);
+        CHECK(fcast_bs_european(&one, &g[0], &g[1], &g[2], &g[3], &g[4], &g[5]) == FC_OK);
+        char *body = format("{\"call\": true, \"greeks\": \"%s\", \"S\": 100, \"K\": 110, \"r\": 0.04, \"q\": 0.01, "
+                            "\"sigma\": 0.3, \"T\": 1.5, \"paths\": 100000, \"seed\": 13, \"antithetic\": true}",
+                            method == FCAST_GREEKS_LR ? "lr" : "pathwise");
+        char *got = answer(OPTION_PATH, body);
+        /* independent of the writer: within 4 standard errors of Black-Scholes' delta and vega */
+        CHECK_MSG(fabs(number(got, "mc_delta") - g[1]) < 4 * number(got, "mc_delta_stderr"), "%s", got);
+        CHECK_MSG(fabs(number(got, "mc_vega") - g[3]) < 4 * number(got, "mc_vega_stderr"), "%s", got);
+        check_same(body, got, fcast_mc_greeks_json(&o, &r, &d, g, method, &k));
+        free(body);
+    }
+}
+
+/* ------------------------------------------------------ implied volatility */
+
+#define IV_PATH "/v1/quant/implied-vol"
+
+/* A price made by Black-Scholes at vol comes back as vol (1e-10). */
+static double bs_price(int type, double S, double K, double r, double q, double T, double vol) {
+    double p = NAN;
+    const fcast_option_arrays one = {1, &type, &S, &K, &r, &q, &vol, &T};
+    CHECK(fcast_bs_european(&one, &p, NULL, NULL, NULL, NULL, NULL) == FC_OK);
+    return p;
+}
+
+static void test_implied_vol_one(void) {
+    double price = bs_price(FCAST_PUT, 100, 110, 0.03, 0.01, 0.75, 0.35), vol;
+    int type = FCAST_PUT;
+    double S = 100, K = 110, r = 0.03, q = 0.01, T = 0.75;
+    const fcast_option_arrays one = {1, &type, &S, &K, &r, &q, NULL, &T};
+    CHECK(fcast_implied_vol(&one, &price, &vol, NULL) == FC_OK);
+    char *body = format("{\"put\": true, \"price\": %.17g, \"S\": 100, \"K\": 110, \"r\": 0.03, \"q\": 0.01, "
+                        "\"T\": 0.75}", price);
+    char *got = answer(IV_PATH, body);
+    CHECK_MSG(fabs(number(got, "implied_vol") - 0.35) < 1e-10, "%s", got);
+    check_same(body, got, fcast_implied_vol_json(type, S, K, r, q, T, price, vol));
+    free(body);
+}
+
+/* Many options: types and a rate each, a spot for all; a bad price. */
+static void test_implied_vol_many(void) {
+    const double vols[3] = {0.1, 0.5, 0.25}, K[3] = {80, 100, 130}, r[3] = {0, 0.05, -0.01};
+    const int types[3] = {FCAST_CALL, FCAST_PUT, FCAST_CALL};
+    double p[3];
+    for (int i = 0; i < 3; i++) p[i] = bs_price(types[i], 100, K[i], r[i], 0, 2, vols[i]);
+    char *body = format("{\"type\": [\"call\", \"put\", \"call\"], \"price\": [%.17g, %.17g, %.17g], \"S\": 100, "
+                        "\"K\": [80, 100, 130], \"r\": [0, 0.05, -0.01], \"T\": 2}", p[0], p[1], p[2]);
+    char *got = answer(IV_PATH, body);
+    json_t *j = got ? json_loads(got, 0, NULL) : NULL, *iv = json_object_get(j, "implied_vol");
+    CHECK_MSG(json_array_size(iv) == 3 && json_object_size(j) == 1, "%s", got);
+    for (size_t i = 0; i < 3; i++)
+        CHECK_MSG(fabs(json_number_value(json_array_get(iv, i)) - vols[i]) < 1e-10, "option %zu: %s", i, got);
+    json_decref(j), free(got), free(body);
+    /* the call's upper bound is S: 100 has no volatility */
+    const char *bad = "{\"call\": true, \"price\": [10, 100, 5], \"S\": 100, \"K\": 100, \"T\": 1%s}";
+    fc_http_response rs;
+    body = format(bad, "");
+    CHECK(post(IV_PATH, body, &rs) == 1 && rs.status == 400 &&
+          strstr(rs.body, "option 1: price 100 of the call: price at or above the upper bound (lower 0, upper 100)"));
+    free(rs.body), free(body);
+    body = format(bad, ", \"bad-rows\": \"report\"");
+    got = answer(IV_PATH, body);
+    j = got ? json_loads(got, 0, NULL) : NULL;
+    iv = json_object_get(j, "implied_vol");
+    json_t *err = json_object_get(j, "error");
+    CHECK_MSG(json_is_number(json_array_get(iv, 0)) && json_is_null(json_array_get(iv, 1)) &&
+              json_is_number(json_array_get(iv, 2)) && json_is_null(json_array_get(err, 0)) &&
+              !strcmp(json_string_value(json_array_get(err, 1)) ? json_string_value(json_array_get(err, 1)) : "",
+                      "price at or above the upper bound") && json_is_null(json_array_get(err, 2)), "%s", got);
+    /* the solved ones price back to their prices under Black-Scholes */
+    CHECK(fabs(bs_price(FCAST_CALL, 100, 100, 0, 0, 1, json_number_value(json_array_get(iv, 0))) - 10) < 1e-9);
+    CHECK(fabs(bs_price(FCAST_CALL, 100, 100, 0, 0, 1, json_number_value(json_array_get(iv, 2))) - 5) < 1e-9);
+    json_decref(j), free(got), free(body);
 }
 
 /* ---------------------------------------------------------- indicators */
@@ -288,6 +472,66 @@ static const bad_case BAD[] = {
     {"POST", OPT, CT, "{\"call\": true, \"paths\": 18446744073709551615, " MKT "}", 400, "invalid JSON"},
     {"POST", OPT, CT, "{\"call\": true, \"paths\": 100000000, \"steps\": 100, " MKT "}", 413, "path steps"},
     {"POST", OPT, CT, "{\"type\": \"asian\", \"call\": true, \"paths\": 100000000, " MKT "}", 413, "fixings 12"},
+    /* option: the other methods, refused as the CLI refuses their flags */
+    {"POST", OPT, CT, "{\"call\": true, \"exercise\": \"bermudan\", " MKT "}", 400, "--exercise: expected european or american, got 'bermudan'"},
+    {"POST", OPT, CT, "{\"call\": true, \"exercise\": 1, " MKT "}", 400, "exercise: expected a string, got a number"},
+    {"POST", OPT, CT, "{\"call\": true, \"exercise\": \"american\", \"method\": \"lsm\", \"tree\": \"crr\", " MKT "}", 400, "--tree is for --method binomial"},
+    {"POST", OPT, CT, "{\"call\": true, \"tree\": \"crr\", " MKT "}", 400, "--tree is for --method binomial"},
+    {"POST", OPT, CT, "{\"call\": true, \"tree\": \"crr\", \"barrier\": \"down-and-out:90\", " MKT "}", 400, "--tree is for --method binomial"},
+    {"POST", OPT, CT, "{\"call\": true, \"greeks\": \"lr\", \"barrier\": \"down-and-out:90\", " MKT "}", 400, "--greeks is for the European Monte Carlo price (--method mc), not --barrier"},
+    {"POST", OPT, CT, "{\"call\": true, \"greeks\": \"lr\", \"exercise\": \"american\", " MKT "}", 400, "not --exercise american"},
+    {"POST", OPT, CT, "{\"call\": true, \"greeks\": \"lr\", \"method\": \"binomial\", " MKT "}", 400, "not --method binomial"},
+    {"POST", OPT, CT, "{\"call\": true, \"rebate\": 1, " MKT "}", 400, "--rebate is for --barrier"},
+    {"POST", OPT, CT, "{\"call\": true, \"barrier\": \"down-and-out:90\", \"exercise\": \"american\", " MKT "}", 400, "--barrier options are European here"},
+    {"POST", OPT, CT, "{\"call\": true, \"barrier\": \"down-and-out:90\", \"method\": \"lsm\", " MKT "}", 400, "--barrier: --method analytic (the default) or mc, got 'lsm'"},
+    {"POST", OPT, CT, "{\"call\": true, \"barrier\": \"sideways:90\", " MKT "}", 400, "--barrier 'sideways:90': expected KIND:LEVEL"},
+    {"POST", OPT, CT, "{\"call\": true, \"barrier\": \"down-and-out:\", " MKT "}", 400, "expected KIND:LEVEL"},
+    {"POST", OPT, CT, "{\"call\": true, \"barrier\": \"down-and-out:90\", \"paths\": 1000, " MKT "}", 400, "--paths, --steps and --seed are for --method mc"},
+    {"POST", OPT, CT, "{\"call\": true, \"barrier\": \"down-and-out:90\", \"antithetic\": true, " MKT "}", 400, "do not apply to --barrier"},
+    {"POST", OPT, CT, "{\"call\": true, \"barrier\": \"down-and-out:110\", " MKT "}", 400, "--barrier: down-and-out:110 with --S 100"},
+    {"POST", OPT, CT, "{\"call\": true, \"barrier\": \"down-and-out:90\", \"rebate\": -1, " MKT "}", 400, "--rebate"},
+    {"POST", OPT, CT, "{\"call\": true, \"barrier\": \"down-and-out:90\", \"method\": \"mc\", \"steps\": 0, " MKT "}", 400, "--steps: expected at least 1 time step, got 0"},
+    {"POST", OPT, CT, "{\"call\": true, \"method\": \"lsm\", " MKT "}", 400, "--method lsm needs --exercise american"},
+    {"POST", OPT, CT, "{\"call\": true, \"calibration-paths\": 1000, " MKT "}", 400, "--calibration-paths and --basis-degree are for --method lsm"},
+    {"POST", OPT, CT, "{\"call\": true, \"method\": \"pde\", " MKT "}", 400, "--method: expected mc, binomial or lsm, got 'pde'"},
+    {"POST", OPT, CT, "{\"call\": true, \"exercise\": \"american\", \"method\": \"mc\", " MKT "}", 400, "--exercise american: Monte Carlo is --method lsm"},
+    {"POST", OPT, CT, "{\"call\": true, \"exercise\": \"american\", \"paths\": 1000, " MKT "}", 400, "are Monte Carlo's: they do not apply to --method binomial"},
+    {"POST", OPT, CT, "{\"call\": true, \"method\": \"binomial\", \"type\": \"asian\", " MKT "}", 400, "--method binomial prices --type european options"},
+    {"POST", OPT, CT, "{\"call\": true, \"method\": \"binomial\", \"tree\": \"jr\", " MKT "}", 400, "--tree: expected bbsr, bbs or crr, got 'jr'"},
+    {"POST", OPT, CT, "{\"call\": true, \"method\": \"binomial\", \"steps\": 0, " MKT "}", 400, "--steps: expected at least 1 time step, got 0"},
+    {"POST", OPT, CT, "{\"put\": true, \"exercise\": \"american\", \"S\": 100, \"K\": 100, \"sigma\": 0, \"T\": 1}", 400, "--sigma"},
+    {"POST", OPT, CT, "{\"put\": true, \"exercise\": \"american\", \"steps\": 100001, " MKT "}", 400, "--steps"},
+    {"POST", OPT, CT, "{\"put\": true, \"exercise\": \"american\", \"method\": \"lsm\", \"basis-degree\": 9, " MKT "}", 400, "--basis-degree: expected 1 to 8, got 9"},
+    {"POST", OPT, CT, "{\"put\": true, \"exercise\": \"american\", \"method\": \"lsm\", \"calibration-paths\": 0, " MKT "}", 400, "--calibration-paths: expected at least 16 paths, got 0"},
+    {"POST", OPT, CT, "{\"put\": true, \"exercise\": \"american\", \"method\": \"lsm\", \"fixings\": 4, " MKT "}", 400, "do not apply to --method lsm"},
+    {"POST", OPT, CT, "{\"put\": true, \"exercise\": \"american\", \"method\": \"lsm\", \"type\": \"asian\", " MKT "}", 400, "--method lsm prices American options"},
+    {"POST", OPT, CT, "{\"call\": true, \"greeks\": \"finite\", \"paths\": 1000, " MKT "}", 400, "--greeks: expected pathwise or lr, got 'finite'"},
+    {"POST", OPT, CT, "{\"call\": true, \"greeks\": \"lr\", \"type\": \"asian\", \"paths\": 1000, " MKT "}", 400, "--greeks is for --type european"},
+    {"POST", OPT, CT, "{\"call\": true, \"greeks\": true, " MKT "}", 400, "greeks: expected a string, got a boolean"},
+    /* option: the other methods' limits on the server */
+    {"POST", OPT, CT, "{\"put\": true, \"exercise\": \"american\", \"method\": \"lsm\", \"paths\": 100000001, " MKT "}", 413, "paths: 100000001, more than the 100000000"},
+    {"POST", OPT, CT, "{\"put\": true, \"exercise\": \"american\", \"method\": \"lsm\", \"paths\": 10000000, \"steps\": 51, " MKT "}", 413, "(paths 10000000 + calibration-paths 100000) x steps 51 = 515100000 path steps, more than the 500000000"},
+    {"POST", OPT, CT, "{\"call\": true, \"barrier\": \"down-and-out:90\", \"method\": \"mc\", \"paths\": 5000001, " MKT "}", 413, "paths: 5000001 x steps 50 = 250000050 path steps, more than the 250000000"},
+    {"POST", OPT, CT, "{\"call\": true, \"barrier\": \"down-and-out:90\", \"method\": \"mc\", \"paths\": 100000001, " MKT "}", 413, "paths: 100000001, more than the 100000000"},
+    {"POST", OPT, CT, "{\"call\": true, \"greeks\": \"lr\", \"paths\": 100000001, " MKT "}", 413, "paths: 100000001, more than the 100000000"},
+    /* implied-vol */
+    {"POST", IV_PATH, CT, "{\"price\": 10, \"S\": 100, \"K\": 100, \"T\": 1}", 400, "give exactly one of call and put (or type)"},
+    {"POST", IV_PATH, CT, "{\"call\": true, \"type\": \"put\", \"price\": 10, \"S\": 100, \"K\": 100, \"T\": 1}", 400, "type: give either type or call/put, not both"},
+    {"POST", IV_PATH, CT, "{\"type\": \"straddle\", \"price\": 10, \"S\": 100, \"K\": 100, \"T\": 1}", 400, "type: expected \"call\" or \"put\""},
+    {"POST", IV_PATH, CT, "{\"type\": [\"call\", \"cal\"], \"price\": 10, \"S\": 100, \"K\": 100, \"T\": 1}", 400, "type[1]: expected \"call\" or \"put\""},
+    {"POST", IV_PATH, CT, "{\"call\": true, \"S\": 100, \"K\": 100, \"T\": 1}", 400, "price: required (as --price is by fcast quant implied-vol)"},
+    {"POST", IV_PATH, CT, "{\"call\": true, \"price\": 10, \"K\": 100, \"T\": 1}", 400, "S: required"},
+    {"POST", IV_PATH, CT, "{\"call\": true, \"price\": \"10\", \"S\": 100, \"K\": 100, \"T\": 1}", 400, "price: expected a number or an array of numbers, got a string"},
+    {"POST", IV_PATH, CT, "{\"call\": true, \"price\": [10, null], \"S\": 100, \"K\": 100, \"T\": 1}", 400, "price[1]: expected a number, got null"},
+    {"POST", IV_PATH, CT, "{\"call\": true, \"price\": [10, 11], \"S\": [100], \"K\": 100, \"T\": 1}", 400, "S: 1 values, but price has 2: one per option"},
+    {"POST", IV_PATH, CT, "{\"call\": true, \"price\": [], \"S\": 100, \"K\": 100, \"T\": 1}", 400, "price: an empty array"},
+    {"POST", IV_PATH, CT, "{\"call\": true, \"price\": 10, \"S\": 100, \"K\": 100, \"T\": 1, \"sigma\": 0.2}", 400, "sigma: unknown key (known: call, put, type"},
+    {"POST", IV_PATH, CT, "{\"call\": true, \"price\": 100, \"S\": 100, \"K\": 100, \"T\": 1}", 400, "price 100 of the call is at or above its upper bound"},
+    {"POST", IV_PATH, CT, "{\"call\": true, \"price\": 10, \"S\": -1, \"K\": 100, \"T\": 1}", 400, "--S = -1: must be a positive number"},
+    {"POST", IV_PATH, CT, "{\"call\": true, \"price\": [10, 10], \"S\": [100, -1], \"K\": 100, \"T\": 1}", 400, "option 1: S = -1: must be a positive number"},
+    {"POST", IV_PATH, CT, "{\"call\": true, \"price\": [10], \"S\": 100, \"K\": 100, \"T\": 1, \"bad-rows\": \"skip\"}", 400, "bad-rows: expected \"fail\" or \"report\""},
+    {"POST", IV_PATH, CT, "{\"call\": true, \"price\": 10, \"S\": 100, \"K\": 100, \"T\": 1, \"bad-rows\": \"report\"}", 400, "bad-rows: is for many options"},
+    {"GET", IV_PATH, NULL, NULL, 405, "allowed: POST"},
     /* option: method and media type */
     {"GET", OPT, NULL, NULL, 405, "allowed: POST"},
     {"PUT", OPT, CT, "{}", 405, "allowed: POST"},
@@ -387,6 +631,11 @@ static void test_value_limits(void) {
     body = array_body(head, "1", 200000);
     CHECK(body && post(IND, body, &rs) && rs.status == 413 && strstr(rs.body, "the answer would hold 12000000 values"));
     free(rs.body), free(body);
+    body = array_body("{\"call\": true, \"S\": 100, \"K\": 100, \"T\": 1, \"price\": [", "null", FC_QUANT_MAX_VALUES + 1);
+    rs.body = NULL;
+    CHECK(body && post(IV_PATH, body, &rs) && rs.status == 413 &&
+          strstr(rs.body, "price: 10000001 options, more than the 10000000"));
+    free(rs.body), free(body);
 }
 
 static void test_not_ours(void) {
@@ -401,6 +650,11 @@ static void test_not_ours(void) {
 
 int main(void) {
     test_option_answers();
+    test_american_answers();
+    test_barrier_answers();
+    test_greeks_answers();
+    test_implied_vol_one();
+    test_implied_vol_many();
     test_indicators_answers();
     test_indicators_small();
     test_bad_bodies();

@@ -233,10 +233,12 @@ static int run_one(int call, double S, double K, double r, double q, double T, d
         if (!strncmp(rest, "price =", 7)) field = 1;
         return cli_refuse(COMMAND, CLI_EXIT_INVALID, "%s%s", field ? "--" : "", rest);
     }
-    if (json)
-        printf("{\"type\": \"%s\", \"S\": %.17g, \"K\": %.17g, \"r\": %.17g, \"q\": %.17g, \"T\": %.17g, "
-               "\"price\": %.17g, \"implied_vol\": %.17g}\n", call ? "call" : "put", S, K, r, q, T, price, vol);
-    else
+    if (json) {   /* the object the service's POST /v1/quant/implied-vol answers too */
+        char *s = fcast_implied_vol_json(type, S, K, r, q, T, price, vol);
+        if (!s) return cli_refuse(COMMAND, CLI_EXIT_MEMORY, "out of memory writing the JSON");
+        puts(s);
+        free(s);
+    } else
         printf("implied volatility %.12g (European %s: S=%g K=%g r=%g q=%g T=%g price=%.10g)\n", vol,
                call ? "call" : "put", S, K, r, q, T, price);
     return 0;

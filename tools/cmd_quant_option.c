@@ -135,7 +135,7 @@ static int print_json(const fcast_mc_option *o, const fcast_mc_result *r, const 
 }
 
 /* --greeks: the Monte Carlo Greeks next to the price (text), or added to
- * the price's JSON object as mc_delta, mc_delta_stderr, ... */
+ * the price's JSON object as mc_delta, mc_delta_stderr, ... (fcast_mc_greeks_json) */
 static int run_greeks(const option_args *a, const fcast_mc_option *o, const fcast_mc_result *r,
                       const fcast_mc_detail *d, const double *g) {
     int method = !strcmp(a->greeks, "pathwise") ? FCAST_GREEKS_PATHWISE : !strcmp(a->greeks, "lr") ? FCAST_GREEKS_LR : 0;
@@ -151,18 +151,7 @@ static int run_greeks(const option_args *a, const fcast_mc_option *o, const fcas
         printf("  vega %.6f +- %.6f\n", k.vega, k.vega_std_error);
         return 0;
     }
-    char *s = fcast_mc_option_json(o, r, d, g);
-    if (!s) return cli_refuse(COMMAND, CLI_EXIT_MEMORY, "out of memory writing the option's JSON");
-    size_t n = strlen(s);
-    while (n && s[n - 1] != '}') n--;   /* the object's closing brace: the Greeks go before it */
-    printf("%.*s, \"greeks_method\": \"%s\", \"mc_delta\": %.17g, \"mc_delta_stderr\": %.17g", (int)(n ? n - 1 : 0),
-           s, a->greeks, k.delta, k.delta_std_error);
-    if (method == FCAST_GREEKS_LR)
-        printf(", \"mc_gamma\": %.17g, \"mc_gamma_stderr\": %.17g", k.gamma, k.gamma_std_error);
-    printf(", \"mc_vega\": %.17g, \"mc_vega_stderr\": %.17g, \"greeks_paths\": %llu}\n", k.vega, k.vega_std_error,
-           (unsigned long long)k.paths);
-    free(s);
-    return 0;
+    return quant_option_print_json(fcast_mc_greeks_json(o, r, d, g, method, &k));
 }
 
 int cmd_quant_option(int argc, char **argv, int first) {
@@ -225,10 +214,16 @@ int cmd_quant_option(int argc, char **argv, int first) {
         if (!strcmp(s->name, "seed")) a.seed_given = s->seen != 0;
         if (!strcmp(s->name, "rebate")) a.rebate_given = s->seen != 0;
         if (!strcmp(s->name, "calibration-paths") || !strcmp(s->name, "basis-degree")) a.lsm_flags_given |= s->seen != 0;
-        if (!strcmp(s->name, "tree") && s->seen && a.method && strcmp(a.method, "binomial"))
-            return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--tree is for --method binomial");
+        if (!strcmp(s->name, "tree")) a.tree_given = s->seen != 0;
     }
     int american = !strcmp(a.exercise, "american");
+    /* --tree and --greeks are refused where they would be ignored (the
+     * service's quant_option_methods.c refuses them alike) */
+    int binomial = a.method ? !strcmp(a.method, "binomial") : american && !a.barrier;
+    if (a.tree_given && !binomial) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--tree is for --method binomial");
+    if (a.greeks && (a.barrier || american || (a.method && strcmp(a.method, "mc"))))
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--greeks is for the European Monte Carlo price (--method mc), "
+                          "not %s", a.barrier ? "--barrier" : american ? "--exercise american" : "--method binomial");
     /* only the European and Asian Monte Carlo runs on a device: elsewhere the flag would be ignored */
     int on_host = a.barrier || american || (a.method && strcmp(a.method, "mc")) || a.greeks;
     if (on_host && (device || a.verbose))

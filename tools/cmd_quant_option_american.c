@@ -1,10 +1,13 @@
 /* fcast quant option --method binomial | lsm: European and American options
  * on a binomial tree (fcast_tree_price) and American options by
- * Longstaff-Schwartz (fcast_lsm_price), through the library API; and the
+ * Longstaff-Schwartz (fcast_lsm_price), through the library API (their
+ * --json objects: fcast_tree_option_json, fcast_lsm_option_json, which the
+ * service answers too); the printing of those objects and the
  * renaming of the API's field names to flags in their messages, which
  * the barrier and Greeks runners share. */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -54,6 +57,13 @@ int quant_option_fail_in_api_fields(fc_status st) {
     return cli_exit_code(st);
 }
 
+int quant_option_print_json(char *json) {
+    if (!json) return cli_refuse(COMMAND, CLI_EXIT_MEMORY, "out of memory writing the option's JSON");
+    puts(json);
+    free(json);
+    return 0;
+}
+
 /* --method lsm: an American option by Longstaff-Schwartz. */
 int quant_option_lsm(const option_args *a) {
     if (a->type && strcmp(a->type, "european"))
@@ -77,15 +87,7 @@ int quant_option_lsm(const option_args *a) {
     fcast_lsm_result r;
     if (fcast_lsm_price(&o, &r) != FC_OK) return quant_option_fail_in_api_fields(FC_ERR_INVALID);
     const char *opt = a->call ? "call" : "put";
-    if (a->json) {
-        printf("{\"type\": \"american\", \"option\": \"%s\", \"method\": \"lsm\", \"price\": %.17g, "
-               "\"stderr\": %.17g, \"ci_low\": %.17g, \"ci_high\": %.17g, \"paths\": %llu, "
-               "\"calibration_paths\": %llu, \"steps\": %zu, \"basis_degree\": %d, \"calibration_price\": %.17g}\n",
-               opt, r.price, r.std_error, r.price - 1.959963984540054 * r.std_error,
-               r.price + 1.959963984540054 * r.std_error, (unsigned long long)r.paths,
-               (unsigned long long)r.calibration_paths, o.steps, o.degree, r.calibration_price);
-        return 0;
-    }
+    if (a->json) return quant_option_print_json(fcast_lsm_option_json(&o, &r));
     printf("American %s: S=%g K=%g r=%g q=%g sigma=%g T=%g\n", opt, o.spot, o.strike, o.rate, o.div, o.vol, o.expiry);
     printf("Longstaff-Schwartz %.6f  std error %.6f  95%% CI [%.6f, %.6f]\n", r.price, r.std_error,
            r.price - 1.959963984540054 * r.std_error, r.price + 1.959963984540054 * r.std_error);
@@ -131,14 +133,8 @@ int quant_option_tree(const option_args *a, int american) {
         st = fcast_bs_european(&one, &bs, NULL, NULL, NULL, NULL, NULL);
     }
     if (st != FC_OK) return quant_option_fail_in_api_fields(st);
-    const char *kind = american ? "american" : "european", *opt = a->call ? "call" : "put";
-    if (a->json) {
-        printf("{\"type\": \"%s\", \"option\": \"%s\", \"method\": \"binomial\", \"tree\": \"%s\", "
-               "\"steps\": %zu, \"price\": %.17g", kind, opt, TREE_NAMES[o.tree], o.steps, price);
-        if (!american) printf(", \"bs_price\": %.17g", bs);
-        printf("}\n");
-        return 0;
-    }
+    const char *opt = a->call ? "call" : "put";
+    if (a->json) return quant_option_print_json(fcast_tree_option_json(&o, price, bs));
     printf("%s %s: S=%g K=%g r=%g q=%g sigma=%g T=%g\n", american ? "American" : "European", opt, o.spot, o.strike,
            o.rate, o.div, o.vol, o.expiry);
     printf("Binomial (%s, %zu steps) %.8f\n", TREE_NAMES[o.tree], o.steps, price);

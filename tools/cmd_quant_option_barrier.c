@@ -1,6 +1,7 @@
 /* fcast quant option --barrier KIND:LEVEL: single-barrier options, the
  * closed form and (--method mc) Monte Carlo, through the library API
- * (fcast_barrier_price, fcast_barrier_mc_price). */
+ * (fcast_barrier_price, fcast_barrier_mc_price; --json: fcast_barrier_option_json,
+ * the object the service answers too). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,16 +54,7 @@ int quant_option_barrier(const option_args *a, int mc) {
     if (st != FC_OK) return quant_option_fail_in_api_fields(st);
     static const char *const names[4] = {"down-and-in", "up-and-in", "down-and-out", "up-and-out"};
     const char *opt = a->call ? "call" : "put";
-    if (a->json) {
-        printf("{\"type\": \"barrier\", \"option\": \"%s\", \"barrier\": \"%s\", \"level\": %.17g, "
-               "\"rebate\": %.17g, \"price\": %.17g", opt, names[o.kind], o.barrier, o.rebate, exact);
-        if (mc)
-            printf(", \"mc_price\": %.17g, \"stderr\": %.17g, \"ci_low\": %.17g, \"ci_high\": %.17g, "
-                   "\"paths\": %llu, \"steps\": %zu", r.price, r.std_error, r.ci_low, r.ci_high,
-                   (unsigned long long)r.paths, o.steps);
-        printf("}\n");
-        return 0;
-    }
+    if (a->json) return quant_option_print_json(fcast_barrier_option_json(&o, exact, mc ? &r : NULL));
     printf("%s %s %s at %g (rebate %g): S=%g K=%g r=%g q=%g sigma=%g T=%g\n", names[o.kind], "European", opt, o.barrier,
            o.rebate, o.spot, o.strike, o.rate, o.div, o.vol, o.expiry);
     printf("Closed form     %.8f  (continuous monitoring; Reiner-Rubinstein)\n", exact);

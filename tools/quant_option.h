@@ -26,6 +26,7 @@ typedef struct {
     const char *barrier;                /* --barrier KIND:LEVEL */
     double rebate;                      /* --rebate */
     int rebate_given;
+    int tree_given;                     /* --tree was given: it must fit --method binomial */
 } option_args;
 
 /* Each runs one method from the flags and prints its result: 0, or the
@@ -33,6 +34,10 @@ typedef struct {
 int quant_option_tree(const option_args *a, int american);   /* --method binomial */
 int quant_option_lsm(const option_args *a);                  /* --method lsm */
 int quant_option_barrier(const option_args *a, int mc);      /* --barrier (mc: --method mc too) */
+
+/* --json: prints json (from a fcast_*_option_json writer) and a newline and
+ * frees it; NULL (out of memory) is the exit code after the message. */
+int quant_option_print_json(char *json);
 
 /* The message of a failed fcast_tree_price, fcast_lsm_price,
  * fcast_barrier_*, fcast_mc_greeks (which name their structs' fields)

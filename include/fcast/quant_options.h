@@ -143,6 +143,30 @@ typedef struct {
  * for the same seed and antithetic setting. */
 fc_status fcast_mc_greeks(const fcast_mc_option *o, int method, fcast_mc_greeks_result *out);
 
+/* The one-line JSON objects `fcast quant option --json` and `fcast quant
+ * implied-vol --json` print, and fcast serve's POST /v1/quant/option and
+ * /v1/quant/implied-vol answer (numbers as %.17g: every double reads back
+ * as the same bits; no newline). Each is malloc'ed (free it); NULL when
+ * out of memory or given NULL (FC_ERR_INVALID).
+ *   tree:    type ("european"/"american"), option, method "binomial", tree,
+ *            steps, price, and for European exercise bs_price;
+ *   lsm:     type "american", option, method "lsm", price, stderr, ci_low,
+ *            ci_high (price -+ 1.959964 stderr), paths, calibration_paths,
+ *            steps, basis_degree, calibration_price;
+ *   barrier: type "barrier", option, barrier (its kind), level, rebate,
+ *            price (the closed form), and with mc (NULL: none) mc_price,
+ *            stderr, ci_low, ci_high, paths, steps;
+ *   greeks:  fcast_mc_option_json's object followed by greeks_method
+ *            ("pathwise"/"lr"), mc_delta, mc_delta_stderr, for lr mc_gamma
+ *            and mc_gamma_stderr, mc_vega, mc_vega_stderr, greeks_paths;
+ *   implied vol: type ("call"/"put"), S, K, r, q, T, price, implied_vol. */
+char *fcast_tree_option_json(const fcast_tree_option *o, double price, double bs_price);
+char *fcast_lsm_option_json(const fcast_lsm_option *o, const fcast_lsm_result *r);
+char *fcast_barrier_option_json(const fcast_barrier_option *o, double price, const fcast_mc_result *mc);
+char *fcast_mc_greeks_json(const fcast_mc_option *o, const fcast_mc_result *r, const fcast_mc_detail *detail,
+                           const double greeks[6], int method, const fcast_mc_greeks_result *k);
+char *fcast_implied_vol_json(int type, double S, double K, double r, double q, double T, double price, double vol);
+
 #ifdef __cplusplus
 }
 #endif

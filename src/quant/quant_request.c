@@ -7,7 +7,8 @@
 #include "core/error.h"
 
 fc_option_params fc_option_params_default(void) {
-    return (fc_option_params){.type = "european", .paths = 1000000, .steps = 1, .fixings = 12, .seed = 42};
+    return (fc_option_params){.type = "european", .paths = 1000000, .steps = 1, .fixings = 12, .seed = 42,
+                              .exercise = "european", .tree = "bbsr", .calibration_paths = 100000, .degree = 3};
 }
 
 /* A flag of the other option type is refused rather than ignored: a user

@@ -24,10 +24,18 @@ typedef struct {
     int antithetic;                   /* --antithetic */
     int no_control_variate;           /* --no-control-variate */
     int steps_given, fixings_given;   /* the flag was given, not defaulted: it must fit --type */
+    /* The other methods (tools/quant_option.h's flags, checked in the
+     * service by serve/quant_option_methods.c as the CLI checks them). */
+    const char *exercise, *method, *tree;   /* --exercise, --method (NULL: by exercise), --tree */
+    const char *barrier, *greeks;           /* --barrier KIND:LEVEL, --greeks (NULL: none) */
+    double rebate;                          /* --rebate */
+    size_t calibration_paths, degree;       /* --calibration-paths, --basis-degree */
+    int paths_given, seed_given, tree_given, rebate_given, lsm_flags_given;
 } fc_option_params;
 
 /* The CLI's defaults: european, 1000000 paths, 1 step, 12 fixings, seed 42,
- * r = q = 0; S, K, sigma and T have none (required). */
+ * r = q = 0, exercise european, tree bbsr, 100000 calibration paths, basis
+ * degree 3; S, K, sigma and T have none (required). */
 fc_option_params fc_option_params_default(void);
 
 /* Checks what only the combination of flags can get wrong (--type, one of
