@@ -62,8 +62,17 @@ echo "$out" | grep -q '"tree": "bbsr", "steps": 1000' || fail "JSON lacks tree/s
 expect_error 4 "--steps: expected 2 to 100000" -- quant option --exercise american --put --S 100 --K 100 --sigma 0.2 --T 1 --steps 1
 expect_error 4 "--tree: expected bbsr, bbs or crr" -- quant option --exercise american --put --S 100 --K 100 --sigma 0.2 --T 1 --tree jr
 expect_error 4 "--paths" -- quant option --exercise american --put --S 100 --K 100 --sigma 0.2 --T 1 --paths 1000
-expect_error 4 "--device and --verbose are for the European and Asian Monte Carlo" -- quant option --exercise american \
-  --put --S 100 --K 100 --sigma 0.2 --T 1 --device cpu
+expect_error 4 "--device and --verbose are for the Monte Carlo prices: --method binomial runs on the CPU" -- quant option \
+  --exercise american --put --S 100 --K 100 --sigma 0.2 --T 1 --device cpu
+expect_error 4 "--device and --verbose are for the Monte Carlo prices: the barrier's closed form" -- quant option \
+  --call --S 100 --K 100 --sigma 0.2 --T 1 --barrier down-and-out:90 --device cpu
+# Longstaff-Schwartz and barrier Monte Carlo take --device: the same answer on the CPU as without it
+for m in "--exercise american --method lsm --put" "--barrier down-and-out:90 --method mc --call"; do
+  a="$("$FCAST" quant option $m --S 100 --K 100 --sigma 0.2 --T 1 --r 0.05 --paths 20000 --json)"
+  b="$("$FCAST" quant option $m --S 100 --K 100 --sigma 0.2 --T 1 --r 0.05 --paths 20000 --json --device cpu)"
+  ok
+  [ -n "$a" ] && [ "$a" = "$b" ] || fail "$m with --device cpu: $b, without: $a"
+done
 expect_error 4 "--exercise: expected european or american" -- quant option --exercise bermudan --put --S 100 --K 100 --sigma 0.2 --T 1
 
 # --- Longstaff-Schwartz: the fixture's American put against QuantLib's Bermudan FD value on the same 50 dates

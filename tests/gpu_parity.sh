@@ -196,6 +196,15 @@ for ((i = 0; i < ${#ta_names[@]}; i += 60)); do
         cmp -s "$tmp/ta_cpu.csv" "$tmp/ta_gpu.csv" || ta_same=0
 done
 check "every TA-Lib function on the GPU equals the CPU's to the last bit" "[ $ta_same = 1 ]"
+# Barrier and Longstaff-Schwartz Monte Carlo take the device too (their
+# draws run through the same kernel as the European's): the flags here, on
+# any device (the stand-in runs them on its CPU), their parity below.
+barrier=(--call --S 100 --K 100 --sigma 0.2 --T 1 --r 0.05 --barrier down-and-out:90 --method mc --paths 400000 --json)
+lsm=(--put --S 100 --K 100 --sigma 0.2 --T 1 --r 0.05 --exercise american --method lsm --paths 400000 --json)
+"$fcast" quant option "${barrier[@]}" --device "$ta_dev" > "$tmp/bar_dev.json"
+check "barrier Monte Carlo runs with --device $ta_dev" "[ $? -eq 0 ] && grep -q '\"mc_price\"' $tmp/bar_dev.json"
+"$fcast" quant option "${lsm[@]}" --device "$ta_dev" > "$tmp/lsm_dev.json"
+check "Longstaff-Schwartz runs with --device $ta_dev" "[ $? -eq 0 ] && grep -q '\"calibration_price\"' $tmp/lsm_dev.json"
 if device_only "quant option and the batched indicators (the CPU backend has no kernels for them)"; then finish; exit; fi
 # quant: the same Philox streams, same draws
 opt=(--call --S 100 --K 105 --sigma 0.25 --T 1 --r 0.03 --paths 2000000 --seed 3 --json)
@@ -205,6 +214,18 @@ price() { grep -o '"price": *[-0-9.e+]*' "$1" | head -1 | sed 's/.*: *//'; }
 "$fcast" quant option "${opt[@]}" --device cuda > "$tmp/opt_gpu.json"
 check "quant option on the GPU prices within 1e-12 (relative) of the CPU" \
       "awk -v a=$(price "$tmp/opt_cpu.json") -v b=$(price "$tmp/opt_gpu.json") 'BEGIN{d=a-b; if(d<0)d=-d; exit !(a>0 && d <= 1e-12*a)}'"
+# field NAME FILE: a number of a --json answer
+field() { grep -o "\"$1\": *[-0-9.e+]*" "$2" | head -1 | sed 's/.*: *//'; }
+# within_1e12 A B: |A - B| <= 1e-12 |A|, A > 0
+within_1e12() { awk -v a="$1" -v b="$2" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(a>0 && d <= 1e-12*a)}'; }
+"$fcast" quant option "${barrier[@]}" --device cpu > "$tmp/bar_cpu.json"
+"$fcast" quant option "${barrier[@]}" --device cuda > "$tmp/bar_gpu.json"
+check "barrier Monte Carlo on the GPU within 1e-12 (relative) of the CPU" \
+      "within_1e12 $(field mc_price "$tmp/bar_cpu.json") $(field mc_price "$tmp/bar_gpu.json")"
+"$fcast" quant option "${lsm[@]}" --device cpu > "$tmp/lsm_cpu.json"
+"$fcast" quant option "${lsm[@]}" --device cuda > "$tmp/lsm_gpu.json"
+check "Longstaff-Schwartz's pricing paths on the GPU within 1e-12 (relative) of the CPU" \
+      "within_1e12 $(field price "$tmp/lsm_cpu.json") $(field price "$tmp/lsm_gpu.json")"
 ind=(--data data/eu_stock_markets.csv --ind sma:20,ema:12,rsi:14,macd:12:26:9,bbands:20)
 "$fcast" quant indicators "${ind[@]}" --device cpu --out "$tmp/ind_cpu.csv"
 "$fcast" quant indicators "${ind[@]}" --device cuda --out "$tmp/ind_gpu.csv"

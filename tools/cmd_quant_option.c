@@ -224,11 +224,13 @@ int cmd_quant_option(int argc, char **argv, int first) {
     if (a.greeks && (a.barrier || american || (a.method && strcmp(a.method, "mc"))))
         return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--greeks is for the European Monte Carlo price (--method mc), "
                           "not %s", a.barrier ? "--barrier" : american ? "--exercise american" : "--method binomial");
-    /* only the European and Asian Monte Carlo runs on a device: elsewhere the flag would be ignored */
-    int on_host = a.barrier || american || (a.method && strcmp(a.method, "mc")) || a.greeks;
+    /* only Monte Carlo runs on a device (European, Asian, barrier, Longstaff-Schwartz's pricing paths):
+     * elsewhere the flag would be ignored */
+    int mc = a.method && !strcmp(a.method, "mc"), lsm = a.method && !strcmp(a.method, "lsm");
+    int on_host = a.barrier ? !mc : american ? !lsm : (a.method && !mc) || a.greeks;
     if (on_host && (device || a.verbose))
-        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--device and --verbose are for the European and Asian Monte "
-                          "Carlo price: %s runs on the CPU", a.barrier ? "--barrier" : american ? "--exercise american"
+        return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--device and --verbose are for the Monte Carlo prices: %s runs "
+                          "on the CPU", a.barrier ? "the barrier's closed form" : american ? "--method binomial"
                           : a.greeks ? "--greeks" : "--method binomial");
     if (!american && strcmp(a.exercise, "european"))
         return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--exercise: expected european or american, got '%s'",
@@ -240,13 +242,13 @@ int cmd_quant_option(int argc, char **argv, int first) {
         if (a.method && strcmp(a.method, "mc") && strcmp(a.method, "analytic"))
             return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--barrier: --method analytic (the default) or mc, got '%s'",
                               a.method);
-        return quant_option_barrier(&a, a.method && !strcmp(a.method, "mc"));
+        return quant_option_barrier(&a, a.method && !strcmp(a.method, "mc"), device);
     }
     const char *method = a.method ? a.method : american ? "binomial" : "mc";
     if (!strcmp(method, "binomial")) return quant_option_tree(&a, american);
     if (!strcmp(method, "lsm")) {
         if (!american) return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--method lsm needs --exercise american");
-        return quant_option_lsm(&a);
+        return quant_option_lsm(&a, device);
     }
     if (a.lsm_flags_given)
         return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--calibration-paths and --basis-degree are for --method lsm");
@@ -258,8 +260,7 @@ int cmd_quant_option(int argc, char **argv, int first) {
     fcast_mc_option o;
     if ((rc = option_from_args(&a, &o)) != 0) return rc;
     fcast_device *dev = NULL;   /* the CPU, or a GPU with fcast's quant kernels */
-    if (fcast_device_open(device, &dev) != FC_OK) return cli_fail(COMMAND);
-    if (a.verbose) fprintf(stderr, "%s\n", fcast_device_note(dev));
+    if ((rc = quant_option_device(&a, device, &dev)) != 0) return rc;
     fcast_mc_result r;
     fcast_mc_detail d;
     double g[6] = {0};

@@ -33,7 +33,7 @@ static int word_at(const char *msg, size_t i, const char *word, size_t n) {
  * with the flags instead ("--sigma"). */
 int quant_option_fail_in_api_fields(fc_status st) {
     static const char *const words[][2] = {
-        {"fcast_tree_price: ", ""}, {"fcast_lsm_price: ", ""}, {"fcast_barrier_price: ", ""},
+        {"fcast_tree_price: ", ""}, {"fcast_lsm_price: ", ""}, {"fcast_lsm_price_on: ", ""}, {"fcast_barrier_mc_price_on: ", ""}, {"fcast_barrier_price: ", ""},
         {"fcast_barrier_mc_price: ", ""}, {"fcast_mc_greeks: ", ""}, {"barrier", "--barrier"}, {"rebate", "--rebate"}, {"vol", "--sigma"},
         {"expiry", "--T"},
         {"spot", "--S"}, {"strike", "--K"}, {"rate", "--r"}, {"div", "--q"}, {"steps", "--steps"},
@@ -64,8 +64,14 @@ int quant_option_print_json(char *json) {
     return 0;
 }
 
+int quant_option_device(const option_args *a, const char *device, fcast_device **dev) {
+    if (fcast_device_open(device, dev) != FC_OK) return cli_fail(COMMAND);
+    if (a->verbose) fprintf(stderr, "%s\n", fcast_device_note(*dev));
+    return 0;
+}
+
 /* --method lsm: an American option by Longstaff-Schwartz. */
-int quant_option_lsm(const option_args *a) {
+int quant_option_lsm(const option_args *a, const char *device) {
     if (a->type && strcmp(a->type, "european"))
         return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--method lsm prices American options (--exercise american), "
                           "not --type %s", a->type);
@@ -85,7 +91,12 @@ int quant_option_lsm(const option_args *a) {
                           .steps = a->steps_given ? a->steps : LSM_DEFAULT_STEPS, .paths = a->paths,
                           .calibration_paths = a->calibration_paths, .degree = (int)a->degree, .seed = a->seed};
     fcast_lsm_result r;
-    if (fcast_lsm_price(&o, &r) != FC_OK) return quant_option_fail_in_api_fields(FC_ERR_INVALID);
+    fcast_device *dev = NULL;   /* the pricing paths on the CPU, or a GPU with fcast's quant kernels */
+    int rc = quant_option_device(a, device, &dev);
+    if (rc) return rc;
+    fc_status st = fcast_lsm_price_on(&o, dev, &r);
+    fcast_device_free(dev);
+    if (st != FC_OK) return quant_option_fail_in_api_fields(FC_ERR_INVALID);
     const char *opt = a->call ? "call" : "put";
     if (a->json) return quant_option_print_json(fcast_lsm_option_json(&o, &r));
     printf("American %s: S=%g K=%g r=%g q=%g sigma=%g T=%g\n", opt, o.spot, o.strike, o.rate, o.div, o.vol, o.expiry);

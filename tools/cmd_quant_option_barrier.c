@@ -29,7 +29,7 @@ static int parse_barrier(const char *spec, fcast_barrier_option *o) {
 }
 
 /* --barrier: the closed form, and Monte Carlo too with --method mc. */
-int quant_option_barrier(const option_args *a, int mc) {
+int quant_option_barrier(const option_args *a, int mc, const char *device) {
     if (a->type && strcmp(a->type, "european"))
         return cli_refuse(COMMAND, CLI_EXIT_INVALID, "--barrier prices European barrier options, not --type %s", a->type);
     if (a->antithetic_given || a->fixings_given || a->no_control_variate || a->lsm_flags_given)
@@ -50,7 +50,13 @@ int quant_option_barrier(const option_args *a, int mc) {
     double exact;
     fcast_mc_result r = {0};
     fc_status st = fcast_barrier_price(&o, &exact);
-    if (st == FC_OK && mc) st = fcast_barrier_mc_price(&o, &r);
+    if (st == FC_OK && mc) {
+        fcast_device *dev = NULL;   /* the CPU, or a GPU with fcast's quant kernels */
+        int rc_dev = quant_option_device(a, device, &dev);
+        if (rc_dev) return rc_dev;
+        st = fcast_barrier_mc_price_on(&o, dev, &r);
+        fcast_device_free(dev);
+    }
     if (st != FC_OK) return quant_option_fail_in_api_fields(st);
     static const char *const names[4] = {"down-and-in", "up-and-in", "down-and-out", "up-and-out"};
     const char *opt = a->call ? "call" : "put";

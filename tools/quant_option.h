@@ -6,7 +6,7 @@
 #define FC_TOOLS_QUANT_OPTION_H
 
 #include <stddef.h>
-#include "fcast/status.h"
+#include "fcast.h"
 
 #define QUANT_OPTION_COMMAND "quant option"
 
@@ -32,8 +32,12 @@ typedef struct {
 /* Each runs one method from the flags and prints its result: 0, or the
  * exit code after the message on stderr. */
 int quant_option_tree(const option_args *a, int american);   /* --method binomial */
-int quant_option_lsm(const option_args *a);                  /* --method lsm */
-int quant_option_barrier(const option_args *a, int mc);      /* --barrier (mc: --method mc too) */
+int quant_option_lsm(const option_args *a, const char *device);               /* --method lsm */
+int quant_option_barrier(const option_args *a, int mc, const char *device);   /* --barrier (mc: --method mc too) */
+
+/* The device of --device (NULL: auto) for a Monte Carlo price, said on
+ * stderr with --verbose: 0, or the exit code after the message. */
+int quant_option_device(const option_args *a, const char *device, fcast_device **dev);
 
 /* --json: prints json (from a fcast_*_option_json writer) and a newline and
  * frees it; NULL (out of memory) is the exit code after the message. */
