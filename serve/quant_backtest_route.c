@@ -3,9 +3,10 @@
  * (or one array; null a missing bar, skipped as the CLI skips an empty
  * close), a signal as the caller's positions or a rule (text in the CLI's
  * grammar, or a built-in rule with its range keys), the CLI's cost and
- * sizing flags as keys. The answer is the object `--json` prints ("data"
- * "request"), plus the trade log and the equity curve of one combination
- * when asked, with the columns of the CLI's --trades and --equity CSVs. */
+ * sizing flags as keys. The answer is the line `--json` prints, from the
+ * same writer (fcast_backtest_json; "data" "request"), plus the trade log
+ * and the equity curve of one combination when asked, with the columns of
+ * the CLI's --trades and --equity CSVs. */
 #include "quant_handlers.h"
 #include "quant_json.h"
 #include "quant_routes.h"
@@ -265,44 +266,9 @@ static fc_status make_signal(const bt_keys *k, const bt_data *d, fcast_signal **
     return fcast_signal_from_rule(rule, k->allow_short, d->S, d->indptr, &cols, s);
 }
 
-/* ---- the answer: print_json's object (tools/cmd_quant_backtest_portfolio.c) ---- */
+/* ---- the answer: the library's fcast_backtest_json (the CLI's --json), plus trades and equity ---- */
 
 static json_t *number(double x) { return isfinite(x) ? json_real(x) : json_null(); }
-
-static json_t *stats_json(const fcast_backtest_stats *m) {
-    json_t *o = json_object();
-    json_object_set_new(o, "total_return", number(m->total_return));
-    json_object_set_new(o, "annual_return", number(m->annual_return));
-    json_object_set_new(o, "annual_volatility", number(m->annual_volatility));
-    json_object_set_new(o, "sharpe", number(m->sharpe));
-    json_object_set_new(o, "sortino", number(m->sortino));
-    json_object_set_new(o, "calmar", number(m->calmar));
-    json_object_set_new(o, "max_drawdown", number(m->max_drawdown));
-    json_object_set_new(o, "max_drawdown_bars", json_integer((json_int_t)m->max_drawdown_bars));
-    json_object_set_new(o, "turnover", number(m->turnover));
-    json_object_set_new(o, "hit_rate", number(m->hit_rate));
-    json_object_set_new(o, "trades", json_integer((json_int_t)m->trades));
-    json_object_set_new(o, "closed_trades", json_integer((json_int_t)m->closed_trades));
-    json_object_set_new(o, "end_equity", number(m->end_equity));
-    return o;
-}
-
-static json_t *config_json(const fcast_backtest_config *c, int allow_short) {
-    json_t *o = json_object();
-    json_object_set_new(o, "cost_bps", json_real(c->cost_bps));
-    json_object_set_new(o, "slippage_bps", json_real(c->slippage_bps));
-    json_object_set_new(o, "fixed_cost", json_real(c->fixed_cost));
-    json_object_set_new(o, "capital", json_real(c->capital));
-    json_object_set_new(o, "size_fraction", json_real(c->size_fraction));
-    json_object_set_new(o, "vol_target", json_real(c->vol_target));
-    json_object_set_new(o, "vol_window", json_integer((json_int_t)c->vol_window));
-    json_object_set_new(o, "max_leverage", json_real(c->max_leverage));
-    json_object_set_new(o, "stop_loss", json_real(c->stop_loss));
-    json_object_set_new(o, "take_profit", json_real(c->take_profit));
-    json_object_set_new(o, "periods_per_year", json_real(c->periods_per_year));
-    json_object_set_new(o, "long_short", json_boolean(allow_short));
-    return o;
-}
 
 typedef struct {
     const bt_keys *k;
@@ -312,28 +278,6 @@ typedef struct {
     const char *source;
     size_t n;
 } bt_run;
-
-static json_t *answer_json(const bt_run *r, double seconds) {
-    json_t *j = json_object(), *results = json_array();
-    json_object_set_new(j, "data", json_string("request"));
-    json_object_set_new(j, "source", json_string(r->source));
-    json_object_set_new(j, "combinations", json_integer((json_int_t)r->n));
-    json_object_set_new(j, "symbols", json_integer((json_int_t)r->d->S));
-    json_object_set_new(j, "seconds", json_real(seconds));
-    json_object_set_new(j, "config", config_json(&r->k->c, r->k->allow_short));
-    for (size_t c = 0; c < r->n; c++)
-        for (size_t s = 0; s < r->d->S; s++) {
-            json_t *o = stats_json(&r->out[c * r->d->S + s]), *params = json_object();
-            for (size_t i = 0; i < fcast_signal_n_params(r->s); i++)
-                json_object_set_new(params, fcast_signal_param_name(r->s, i), number(fcast_signal_params(r->s, c)[i]));
-            json_object_set_new(o, "symbol", json_string(r->d->ids[s]));
-            json_object_set_new(o, "combination", json_integer((json_int_t)(c + 1)));
-            json_object_set_new(o, "params", params);
-            json_array_append_new(results, o);
-        }
-    json_object_set_new(j, "results", results);
-    return j;
-}
 
 /* The best cell by Sharpe (NaN last, ties in grid order), as the CLI ranks. */
 static size_t best_combination(const bt_run *r) {
@@ -365,7 +309,7 @@ static fc_status pick_combination(const bt_run *r, size_t *combo) {
 /* The bar's ds: its index in the request's arrays (the service has no dates). */
 static size_t bar_of(const bt_data *d, size_t series, size_t row) { return row - (size_t)d->indptr[series]; }
 
-static fc_status add_trades(const bt_run *r, size_t combo, json_t *j) {
+static fc_status trades_json(const bt_run *r, size_t combo, json_t **out) {
     fcast_backtest_trade *tr = NULL;
     size_t n = 0;
     const bt_data *d = r->d;
@@ -388,11 +332,11 @@ static fc_status add_trades(const bt_run *r, size_t combo, json_t *j) {
         json_array_append_new(a, o);
     }
     fcast_backtest_trades_free(tr);
-    json_object_set_new(j, "trades", a);
+    *out = a;
     return FC_OK;
 }
 
-static fc_status add_equity(const bt_run *r, size_t combo, json_t *j) {
+static fc_status equity_json(const bt_run *r, size_t combo, json_t **out) {
     const bt_data *d = r->d;
     double *buf = malloc((4 * d->rows + 1) * sizeof *buf);
     if (!buf) return fc_error(FC_ERR_MEMORY, "out of memory (equity curve)");
@@ -412,7 +356,8 @@ static fc_status add_equity(const bt_run *r, size_t combo, json_t *j) {
             json_array_append_new(a, o);
         }
     free(buf);
-    json_object_set_new(j, "equity", a);
+    if (st == FC_OK) *out = a;
+    else json_decref(a);
     return st;
 }
 
@@ -425,7 +370,21 @@ static fc_status check_work(const bt_data *d, size_t n) {
     return FC_OK;
 }
 
-static fc_status run_backtest(const bt_keys *k, const bt_data *d, json_t **answer) {
+/* text (the library's line, "}" last) with ,"key":value before that "}"; takes text. */
+static fc_status append_field(char **text, const char *key, json_t *value) {
+    char *v = value ? json_dumps(value, JSON_COMPACT) : NULL;
+    json_decref(value);
+    size_t n = strlen(*text);
+    char *joined = v ? malloc(n + strlen(key) + strlen(v) + 8) : NULL;
+    if (joined) sprintf(joined, "%.*s,\"%s\":%s}", (int)(n - 1), *text, key, v);
+    free(v);
+    if (!joined) return fc_error(FC_ERR_MEMORY, "out of memory writing the %s", key);
+    free(*text);
+    *text = joined;
+    return FC_OK;
+}
+
+static fc_status run_backtest(const bt_keys *k, const bt_data *d, char **text) {
     fcast_signal *s = NULL;
     const char *source = NULL;
     FC_TRY(make_signal(k, d, &s, &source));
@@ -439,9 +398,14 @@ static fc_status run_backtest(const bt_keys *k, const bt_data *d, json_t **answe
     const bt_run r = {k, d, s, out, source, n};
     size_t combo = 0;
     if (st == FC_OK && (k->trades || k->equity)) st = pick_combination(&r, &combo);
-    if (st == FC_OK) *answer = answer_json(&r, omp_get_wtime() - t0);
-    if (st == FC_OK && k->trades) st = add_trades(&r, combo, *answer);
-    if (st == FC_OK && k->equity) st = add_equity(&r, combo, *answer);
+    const fcast_backtest_run run = {"request", source, s, &k->c, k->allow_short, d->S, d->ids, out,
+                                    omp_get_wtime() - t0};
+    if (st == FC_OK) st = fcast_backtest_json(&run, text);
+    json_t *extra = NULL;
+    if (st == FC_OK && k->trades && (st = trades_json(&r, combo, &extra)) == FC_OK)
+        st = append_field(text, "trades", extra);
+    if (st == FC_OK && k->equity && (st = equity_json(&r, combo, &extra)) == FC_OK)
+        st = append_field(text, "equity", extra);
     free(out);
     fcast_signal_free(s);
     return st;
@@ -462,7 +426,7 @@ static fc_status keys_not_flags(fc_status st) {
     return fc_error(st, "%s", text);
 }
 
-static fc_status backtest_answer(const json_t *root, json_t **answer) {
+static fc_status backtest_answer(const json_t *root, char **text) {
     bt_keys k = {0};
     bt_data d = {0};
     fcast_backtest_config_init(&k.c);
@@ -472,20 +436,21 @@ static fc_status backtest_answer(const json_t *root, json_t **answer) {
     json_object_foreach((json_t *)root, key, v) if (st == FC_OK) st = read_key(key, v, &k);
     if (st == FC_OK) st = check_keys(&k);
     if (st == FC_OK) st = read_data(&k, &d);
-    if (st == FC_OK && (st = run_backtest(&k, &d, answer)) != FC_OK) st = keys_not_flags(st);
+    if (st == FC_OK && (st = run_backtest(&k, &d, text)) != FC_OK) st = keys_not_flags(st);
     free_data(&d);
     return st;
 }
 
 void fc_quant_backtest_route(const fc_http_request *rq, fc_http_response *rs) {
-    json_t *root = NULL, *answer = NULL;
+    json_t *root = NULL;
+    char *text = NULL;
     fc_status st = fc_quant_load_object(rq, &root);
-    if (st == FC_OK) st = backtest_answer(root, &answer);
-    /* the CLI's line: compact separators, reals as %.17g */
-    char *text = st == FC_OK ? json_dumps(answer, JSON_COMPACT) : NULL;
-    json_decref(answer);
+    if (st == FC_OK) st = backtest_answer(root, &text);
     json_decref(root);   /* after the answer: the ids point into it */
-    if (st != FC_OK) fc_quant_reply_failure(rs, st);
-    else if (!text) fc_http_reply_error(rs, 500, "out of memory writing the answer");
-    else fc_quant_reply_line(rs, text);
+    if (st != FC_OK) {
+        free(text);
+        fc_quant_reply_failure(rs, st);
+    } else {
+        fc_quant_reply_line(rs, text);
+    }
 }

@@ -260,6 +260,28 @@ static void test_backtest_rule(const eu_closes *e) {
     check_results(a, want, 2, 4, e);
     json_decref(a);
     free(body);
+    /* "best": the combination of the cell with the highest Sharpe, as the CLI's table ranks */
+    size_t best = 0;
+    for (size_t i = 1; i < 8; i++)
+        if (want[i].sharpe > want[best].sharpe) best = i;
+    fcast_backtest_trade *tr = NULL;
+    size_t n_tr = 0;
+    CHECK(fcast_backtest_trades(s, best / 4, &c, 4, e->indptr, e->close, &tr, &n_tr) == FC_OK);
+    body = bt_body(e, NULL, "\"rule\": \"sma-cross\", \"fast\": \"10:20:10\", \"slow\": 50, \"short\": true, "
+                            "\"cost-bps\": 5, \"slippage-bps\": 2, \"stop-loss\": 0.05, \"take-profit\": 0.1, "
+                            "\"combination\": \"best\", \"trades\": true");
+    a = body ? post_ok(BT, body) : NULL;
+    const json_t *T = json_object_get(a, "trades");
+    CHECK_MSG(json_array_size(T) == n_tr && n_tr > 0, "%zu trades, want %zu", json_array_size(T), n_tr);
+    int stops = 0;
+    for (size_t i = 0; i < n_tr && i < json_array_size(T); i++) {
+        CHECK(json_number_value(json_object_get(json_array_get(T, i), "pnl")) == tr[i].pnl);
+        stops += !strcmp(tr[i].exit_reason, "stop_loss") || !strcmp(tr[i].exit_reason, "take_profit");
+    }
+    CHECK(stops > 0);   /* the stops are exercised */
+    json_decref(a);
+    free(body);
+    fcast_backtest_trades_free(tr);
     fcast_signal_free(s);
     fcast_grid_free(g);
 }
