@@ -3,8 +3,9 @@
  * cash account with vectorbt's arithmetic, through the library API
  * (fcast.h: fcast_signal_*, fcast_backtest_signal, _curve, _trades). What
  * stays here is the CLI's: which flags go together, the table, the CSV
- * and JSON texts, and the one combination --trades and --equity write. */
-#include <jansson.h>
+ * texts, and the one combination --trades and --equity write; the JSON
+ * line is the library's fcast_backtest_json, which fcast serve answers
+ * with too. */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -200,65 +201,18 @@ static fc_status write_results(FILE *f, void *ctx) {
     return FC_OK;
 }
 
-/* A number, null when not finite (JSON has no NaN or infinity). */
-static json_t *number(double x) { return isfinite(x) ? json_real(x) : json_null(); }
-
-static json_t *stats_json(const fcast_backtest_stats *m) {
-    json_t *o = json_object();
-    json_object_set_new(o, "total_return", number(m->total_return));
-    json_object_set_new(o, "annual_return", number(m->annual_return));
-    json_object_set_new(o, "annual_volatility", number(m->annual_volatility));
-    json_object_set_new(o, "sharpe", number(m->sharpe));
-    json_object_set_new(o, "sortino", number(m->sortino));
-    json_object_set_new(o, "calmar", number(m->calmar));
-    json_object_set_new(o, "max_drawdown", number(m->max_drawdown));
-    json_object_set_new(o, "max_drawdown_bars", json_integer((json_int_t)m->max_drawdown_bars));
-    json_object_set_new(o, "turnover", number(m->turnover));
-    json_object_set_new(o, "hit_rate", number(m->hit_rate));
-    json_object_set_new(o, "trades", json_integer((json_int_t)m->trades));
-    json_object_set_new(o, "closed_trades", json_integer((json_int_t)m->closed_trades));
-    json_object_set_new(o, "end_equity", number(m->end_equity));
-    return o;
-}
-
-static json_t *config_json(const fcast_backtest_config *c, int allow_short) {
-    json_t *o = json_object();
-    json_object_set_new(o, "cost_bps", json_real(c->cost_bps));
-    json_object_set_new(o, "slippage_bps", json_real(c->slippage_bps));
-    json_object_set_new(o, "fixed_cost", json_real(c->fixed_cost));
-    json_object_set_new(o, "capital", json_real(c->capital));
-    json_object_set_new(o, "size_fraction", json_real(c->size_fraction));
-    json_object_set_new(o, "vol_target", json_real(c->vol_target));
-    json_object_set_new(o, "vol_window", json_integer((json_int_t)c->vol_window));
-    json_object_set_new(o, "max_leverage", json_real(c->max_leverage));
-    json_object_set_new(o, "stop_loss", json_real(c->stop_loss));
-    json_object_set_new(o, "take_profit", json_real(c->take_profit));
-    json_object_set_new(o, "periods_per_year", json_real(c->periods_per_year));
-    json_object_set_new(o, "long_short", json_boolean(allow_short));
-    return o;
-}
-
-static void print_json(const run_view *v, const fcast_backtest_config *c, double seconds) {
-    json_t *j = json_object(), *results = json_array();
-    json_object_set_new(j, "data", json_string(v->a->data));
-    json_object_set_new(j, "source", json_string(v->source));
-    if (fcast_signal_model(v->s)) json_object_set_new(j, "model", json_string(fcast_signal_model(v->s)));
-    json_object_set_new(j, "combinations", json_integer((json_int_t)v->n));
-    json_object_set_new(j, "symbols", json_integer((json_int_t)v->S));
-    json_object_set_new(j, "seconds", json_real(seconds));
-    json_object_set_new(j, "config", config_json(c, v->a->allow_short));
-    for (size_t k = 0; k < v->n; k++)
-        for (size_t s = 0; s < v->S; s++) {
-            json_t *r = stats_json(&v->out[k * v->S + s]), *params = json_object();
-            for (size_t i = 0; i < fcast_signal_n_params(v->s); i++)
-                json_object_set_new(params, fcast_signal_param_name(v->s, i), number(fcast_signal_params(v->s, k)[i]));
-            json_object_set_new(r, "symbol", json_string(fcast_table_id(v->t, s)));
-            json_object_set_new(r, "combination", json_integer((json_int_t)(k + 1)));
-            json_object_set_new(r, "params", params);
-            json_array_append_new(results, r);
-        }
-    json_object_set_new(j, "results", results);
-    cli_print_json_line(j);
+/* --json: the library's writer (fcast_backtest_json), fcast serve's too. 0, or the exit code. */
+static int print_json(const run_view *v, const fcast_backtest_config *c, double seconds) {
+    const char **ids = malloc((v->S + 1) * sizeof *ids);
+    if (!ids) return cli_refuse(COMMAND, CLI_EXIT_MEMORY, "out of memory (the ids of %zu series)", v->S);
+    for (size_t s = 0; s < v->S; s++) ids[s] = fcast_table_id(v->t, s);
+    const fcast_backtest_run run = {v->a->data, v->source, v->s, c, v->a->allow_short, v->S, ids, v->out, seconds};
+    char *text = NULL;
+    int rc = fcast_backtest_json(&run, &text) == FC_OK ? 0 : cli_fail(COMMAND);
+    if (!rc) printf("%s\n", text);
+    free(text);
+    free(ids);
+    return rc;
 }
 
 /* --combination: K (1-based) or best; needed when the signal holds several. 0, or the exit code. */
@@ -363,7 +317,7 @@ static int report(const run_view *v, const fcast_backtest_config *c, double seco
     int rc = (v->a->trades || v->a->equity) ? pick_combination(v, rank, &combo) : 0;
     FILE *log = v->a->out && !strcmp(v->a->out, "-") ? stderr : stdout;
     if (!rc && v->a->json) {
-        print_json(v, c, seconds);
+        rc = print_json(v, c, seconds);
     } else if (!rc) {
         char skipped[48] = "";
         if (v->skipped) snprintf(skipped, sizeof skipped, " (%zu invalid skipped)", v->skipped);

@@ -6,7 +6,9 @@
  * efficient frontier, the maximum-Sharpe portfolio, risk parity; the sample
  * or the Ledoit-Wolf covariance (docs/quant-portfolio.md). Series are
  * aligned on ds (inner join) before returns are taken. What stays here is
- * the CLI's: flags, lists of ID=value, the output (quant_portfolio_print.c). */
+ * the CLI's: flags, lists of ID=value, the table and CSV
+ * (quant_portfolio_print.c); --json is the library's fcast_portfolio_json,
+ * which fcast serve answers with too. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,8 +22,8 @@
 #include "quant_portfolio_print.h"
 
 #define COMMAND "quant portfolio"
-#define MAX_ASSETS 4096          /* fcast_portfolio_*'s bound */
-#define MAX_FRONTIER 1000
+#define MAX_ASSETS FCAST_PORTFOLIO_MAX_ASSETS
+#define MAX_FRONTIER FCAST_PORTFOLIO_MAX_FRONTIER
 #define MAX_RESULTS (4 + MAX_FRONTIER)
 
 typedef struct {
@@ -202,7 +204,35 @@ static int alloc_run(pf_run *run) {
 
 static void free_run(pf_run *run) { free(run->mu), free(run->cov), free(run->lo), free(run->weights); }
 
+static fc_status put_text(FILE *f, void *text) {
+    fputs(text, f);
+    fputc('\n', f);
+    return FC_OK;
+}
+
+/* --json: the library's writer (fcast_portfolio_json), fcast serve's too. */
+static int solve_and_print_json(const pf_args *a, pf_run *run) {
+    int rc = fill_lists(a, run);
+    const char **ids = rc ? NULL : malloc(run->N * sizeof *ids);
+    if (!rc && !ids) rc = cli_refuse(COMMAND, CLI_EXIT_MEMORY, "out of memory (the ids of %zu assets)", run->N);
+    for (size_t j = 0; !rc && j < run->N; j++) ids[j] = fcast_returns_id(run->r, j);
+    const fcast_portfolio_request q = {
+        .data = a->data, .returns = fcast_returns_values(run->r), .n_periods = run->T, .n_assets = run->N,
+        .ids = ids, .target_given = a->target_given, .target_return = a->target,
+        .lower = bounded(a) ? run->lo : NULL, .upper = bounded(a) ? run->hi : NULL,
+        .frontier = a->frontier_given ? a->frontier : 0, .max_sharpe = a->max_sharpe, .risk_free = a->risk_free,
+        .risk_parity = a->risk_parity, .budgets = a->budgets ? run->budgets : NULL,
+        .ledoit_wolf = !strcmp(a->shrink, "ledoit-wolf")};
+    char *text = NULL;
+    if (!rc && fcast_portfolio_json(&q, &text) != FC_OK) rc = cli_fail(COMMAND);
+    if (!rc && fcast_write_file(a->out, put_text, text) != FC_OK) rc = cli_fail(COMMAND);
+    free(text);
+    free(ids);
+    return rc;
+}
+
 static int solve_and_print(const pf_args *a, pf_run *run) {
+    if (a->json) return solve_and_print_json(a, run);
     const double *R = fcast_returns_values(run->r);
     double shrinkage = NAN;
     int lw = !strcmp(a->shrink, "ledoit-wolf");
@@ -215,7 +245,7 @@ static int solve_and_print(const pf_args *a, pf_run *run) {
     if (st != FC_OK) return cli_fail(COMMAND);
     pf_output o = {a->data, run->r, run->mu, run->cov, lw ? "ledoit-wolf" : "sample", shrinkage, a->risk_free,
                    bounded(a) ? run->lo : NULL, bounded(a) ? run->hi : NULL, run->res, run->n_res,
-                   a->json ? PF_JSON : a->csv ? PF_CSV : PF_TEXT};
+                   a->csv ? PF_CSV : PF_TEXT};
     return fcast_write_file(a->out, pf_write, &o) == FC_OK ? 0 : cli_fail(COMMAND);
 }
 

@@ -1,4 +1,5 @@
-/* fcast quant portfolio's table, CSV and JSON (quant_portfolio_print.h). */
+/* fcast quant portfolio's table and CSV (quant_portfolio_print.h); its
+ * JSON is the library's fcast_portfolio_json. */
 #include "quant_portfolio_print.h"
 
 #include <math.h>
@@ -26,22 +27,6 @@ static void csv_number(FILE *f, double v) {
     if (!isnan(v)) fprintf(f, "%.17g", v + 0.0);
 }
 
-static void json_number(FILE *f, double v) {
-    if (isfinite(v)) fprintf(f, "%.17g", v + 0.0);
-    else fputs("null", f);
-}
-
-static void json_string(FILE *f, const char *s) {
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 static void write_csv(FILE *f, const pf_output *o) {
     const size_t N = fcast_returns_n_assets(o->r);
     fputs("portfolio,target_return,annual_return,annual_volatility,sharpe", f);
@@ -57,66 +42,6 @@ static void write_csv(FILE *f, const pf_output *o) {
         for (size_t j = 0; j < N; j++) fputc(',', f), csv_number(f, p->w[j]);
         fputc('\n', f);
     }
-}
-
-/* {"ID": v, ...} of n values. */
-static void json_by_asset(FILE *f, const fcast_returns *r, const double *v) {
-    fputc('{', f);
-    for (size_t j = 0; j < fcast_returns_n_assets(r); j++) {
-        if (j) fputs(", ", f);
-        json_string(f, fcast_returns_id(r, j));
-        fputs(": ", f);
-        json_number(f, v[j]);
-    }
-    fputc('}', f);
-}
-
-static void json_portfolio(FILE *f, const pf_output *o, const pf_result *p, double *rc) {
-    static const char *solvers[3] = {"closed form", "active set", "newton"};
-    const size_t N = fcast_returns_n_assets(o->r);
-    pf_stats s = stats_of(o, p->w);
-    fputs("{\"name\": ", f), json_string(f, p->name);
-    fputs(", \"target_return\": ", f), json_number(f, p->target);
-    fputs(", \"annual_return\": ", f), json_number(f, s.ret);
-    fputs(", \"annual_volatility\": ", f), json_number(f, s.vol);
-    fputs(", \"sharpe\": ", f), json_number(f, s.sharpe);
-    fputs(", \"weights\": ", f), json_by_asset(f, o->r, p->w);
-    if (fcast_portfolio_risk_contributions(o->cov, N, p->w, rc) != FC_OK)
-        for (size_t j = 0; j < N; j++) rc[j] = NAN;
-    fputs(", \"risk_contributions\": ", f), json_by_asset(f, o->r, rc);
-    fprintf(f, ", \"solver\": \"%s\"", solvers[p->solver]);
-    if (p->solver) {
-        fprintf(f, ", \"iterations\": %zu, \"active_constraints\": %zu, \"residual\": ", p->report.iterations,
-                p->report.n_active);
-        json_number(f, p->report.residual);
-    }
-    fputc('}', f);
-}
-
-static fc_status write_json(FILE *f, const pf_output *o) {
-    const size_t N = fcast_returns_n_assets(o->r);
-    double *rc = malloc(N * sizeof *rc);
-    if (!rc) return FC_ERR_MEMORY;
-    fputs("{\"data\": ", f), json_string(f, o->path);
-    fprintf(f, ", \"n_assets\": %zu, \"n_returns\": %zu, \"periods_per_year\": %g, \"covariance\": \"%s\", "
-            "\"shrinkage\": ", N, fcast_returns_n_periods(o->r), PF_PERIODS_PER_YEAR, o->cov_name);
-    json_number(f, o->shrinkage);
-    fputs(", \"risk_free\": ", f), json_number(f, o->rf_annual);
-    fputs(", \"bounds\": ", f);
-    if (!o->lo) fputs("null", f);
-    else {
-        fputs("{\"lower\": ", f), json_by_asset(f, o->r, o->lo);
-        fputs(", \"upper\": ", f), json_by_asset(f, o->r, o->hi);   /* +inf: null */
-        fputc('}', f);
-    }
-    fputs(", \"portfolios\": [", f);
-    for (size_t k = 0; k < o->n_res; k++) {
-        if (k) fputs(", ", f);
-        json_portfolio(f, o, &o->res[k], rc);
-    }
-    fputs("]}\n", f);
-    free(rc);
-    return FC_OK;
 }
 
 static void text_block(FILE *f, const pf_output *o, const pf_result *p) {
@@ -173,7 +98,6 @@ static void write_text(FILE *f, const pf_output *o) {
 fc_status pf_write(FILE *f, void *ctx) {
     const pf_output *o = ctx;
     if (o->format == PF_CSV) write_csv(f, o);
-    else if (o->format == PF_JSON) return write_json(f, o);
     else write_text(f, o);
     return FC_OK;
 }

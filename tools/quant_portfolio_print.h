@@ -1,7 +1,7 @@
 /* The output of fcast quant portfolio (tools/cmd_quant_portfolio.c): each
  * portfolio's annual return, volatility, Sharpe ratio, weights and risk
- * contributions as a table, CSV rows or one JSON object
- * (docs/quant-portfolio.md, "Output"). */
+ * contributions as a table or CSV rows (docs/quant-portfolio.md,
+ * "Output"); the JSON object is the library's (fcast_portfolio_json). */
 #ifndef FCAST_TOOLS_QUANT_PORTFOLIO_PRINT_H
 #define FCAST_TOOLS_QUANT_PORTFOLIO_PRINT_H
 
@@ -10,7 +10,7 @@
 
 #define PF_PERIODS_PER_YEAR 252.0   /* fcast_risk's year */
 
-typedef enum { PF_TEXT, PF_CSV, PF_JSON } pf_format;
+typedef enum { PF_TEXT, PF_CSV } pf_format;   /* --json: fcast_portfolio_json */
 
 typedef struct {
     char name[32];        /* min_variance, target_return, max_sharpe, risk_parity, frontier_K */

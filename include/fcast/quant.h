@@ -494,6 +494,27 @@ fc_status fcast_backtest_trades(const fcast_signal *s, size_t combo, const fcast
                                 size_t *n_trades);
 void fcast_backtest_trades_free(fcast_backtest_trade *trades);
 
+/* `fcast quant backtest --json`'s line as a call, the CLI's and fcast
+ * serve's POST /v1/quant/backtest's one writer: a run's signal, its
+ * configuration and fcast_backtest_signal's stats (n_combinations x
+ * n_series) into *json (malloc'd, compact, no trailing newline; free it):
+ * {"data", "source", "model" (a forecast signal's), "combinations",
+ * "symbols", "seconds", "config": {...}, "results": [{the stats' fields,
+ * "symbol", "combination" (from 1), "params": {...}}, ...]}, reals as
+ * %.17g, null where not finite. */
+typedef struct {
+    const char *data;                    /* the answer's "data": the prices' file (or source); NULL: "" */
+    const char *source;                  /* "signal", "forecast", "rule" or a built-in rule's name */
+    const fcast_signal *signal;
+    const fcast_backtest_config *config;
+    int allow_short;
+    size_t n_series;
+    const char *const *ids;              /* the series' names */
+    const fcast_backtest_stats *stats;
+    double seconds;                      /* the backtests' wall time */
+} fcast_backtest_run;
+fc_status fcast_backtest_json(const fcast_backtest_run *run, char **json);
+
 #ifdef __cplusplus
 }
 #endif

@@ -98,6 +98,44 @@ fc_status fcast_portfolio_risk_parity(const double *cov, size_t n_assets, const 
 fc_status fcast_portfolio_risk_contributions(const double *cov, size_t n_assets, const double *weights,
                                              double *contributions);
 
+/* ------------------------------------------------------------------ */
+/* `fcast quant portfolio --json` as a call: the portfolios it asks for */
+/* solved and written as its one JSON object (docs/quant-portfolio.md,  */
+/* "Output"), the CLI's and fcast serve's POST /v1/quant/portfolio's    */
+/* one writer. Annual figures: a return R a year is R / 252 per period. */
+/* ------------------------------------------------------------------ */
+
+#define FCAST_PORTFOLIO_MAX_ASSETS 4096
+#define FCAST_PORTFOLIO_MAX_FRONTIER 1000
+
+typedef struct {
+    const char *data;             /* the answer's "data": the file (or source) of the returns; NULL: "" */
+    const double *returns;        /* n_periods x n_assets simple returns, row-major, finite */
+    size_t n_periods, n_assets;   /* n_periods >= 2; 1 <= n_assets <= FCAST_PORTFOLIO_MAX_ASSETS */
+    const char *const *ids;       /* the assets' names, in the order of the columns */
+    int target_given;             /* also the minimum-variance portfolio earning target_return a year */
+    double target_return;
+    /* NULL both: fully invested, shorts allowed (closed forms); else the
+     * per-asset bounds (lower finite, upper finite or +INFINITY) and the
+     * bounded quadratic programmes */
+    const double *lower, *upper;
+    size_t frontier;              /* 0: none; else 2 to FCAST_PORTFOLIO_MAX_FRONTIER points (bounded only) */
+    int max_sharpe;               /* the maximum-Sharpe portfolio (bounded only) */
+    double risk_free;             /* a year, for Sharpe ratios and max_sharpe */
+    int risk_parity;              /* the long-only risk-budgeting portfolio */
+    const double *budgets;        /* its budgets (n_assets, > 0), NULL: equal; only with risk_parity */
+    int ledoit_wolf;              /* 1: the Ledoit-Wolf covariance; 0: the sample one (ddof 1) */
+} fcast_portfolio_request;
+
+/* Minimum variance, then the target return, maximum Sharpe, risk parity
+ * and the frontier's points as asked, into *json (malloc'd, no trailing
+ * newline; free it): {"data", "n_assets", "n_returns", "periods_per_year",
+ * "covariance", "shrinkage", "risk_free", "bounds", "portfolios": [{"name",
+ * "target_return", "annual_return", "annual_volatility", "sharpe",
+ * "weights", "risk_contributions", "solver", ...}]}, reals as %.17g, null
+ * where not finite. *json is NULL on an error (the failing solve's message). */
+fc_status fcast_portfolio_json(const fcast_portfolio_request *request, char **json);
+
 #ifdef __cplusplus
 }
 #endif
