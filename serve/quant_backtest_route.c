@@ -411,21 +411,6 @@ static fc_status run_backtest(const bt_keys *k, const bt_data *d, char **text) {
     return st;
 }
 
-/* The library's messages name the CLI's flags ("--target-return 0.1 a
- * year is below ..."); a request has keys: the same words without "--". */
-static fc_status keys_not_flags(fc_status st) {
-    char text[FC_ERROR_CAP];
-    size_t n = 0;
-    for (const char *m = fc_last_error(); *m && n + 1 < sizeof text; m++) {
-        int flag = m[0] == '-' && m[1] == '-' && m[2] >= 'a' && m[2] <= 'z' &&
-                   (n == 0 || text[n - 1] == ' ' || text[n - 1] == '\'' || text[n - 1] == '(');
-        if (flag) m++;
-        else text[n++] = *m;
-    }
-    text[n] = '\0';
-    return fc_error(st, "%s", text);
-}
-
 static fc_status backtest_answer(const json_t *root, char **text) {
     bt_keys k = {0};
     bt_data d = {0};
@@ -436,7 +421,7 @@ static fc_status backtest_answer(const json_t *root, char **text) {
     json_object_foreach((json_t *)root, key, v) if (st == FC_OK) st = read_key(key, v, &k);
     if (st == FC_OK) st = check_keys(&k);
     if (st == FC_OK) st = read_data(&k, &d);
-    if (st == FC_OK && (st = run_backtest(&k, &d, text)) != FC_OK) st = keys_not_flags(st);
+    if (st == FC_OK && (st = run_backtest(&k, &d, text)) != FC_OK) st = fc_quant_keys_not_flags(st);
     free_data(&d);
     return st;
 }

@@ -77,3 +77,16 @@ void fc_quant_reply_json(fc_http_response *rs, json_t *v) {
     }
     fc_quant_reply_line(rs, text);
 }
+
+fc_status fc_quant_keys_not_flags(fc_status st) {
+    char text[FC_ERROR_CAP];
+    size_t n = 0;
+    for (const char *m = fc_last_error(); *m && n + 1 < sizeof text; m++) {
+        int flag = m[0] == '-' && m[1] == '-' && m[2] >= 'a' && m[2] <= 'z' &&
+                   (n == 0 || text[n - 1] == ' ' || text[n - 1] == '\'' || text[n - 1] == '(');
+        if (flag) m++;
+        else text[n++] = *m;
+    }
+    text[n] = '\0';
+    return fc_error(st, "%s", text);
+}

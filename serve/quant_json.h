@@ -32,6 +32,11 @@ const char *fc_quant_json_kind(const json_t *v);
  * hold every integer. */
 fc_status fc_quant_read_size(const char *key, const json_t *v, size_t *out);
 
+/* The library's messages name the CLI's flags ("--target-return 0.1 a
+ * year is below ..."); a request has keys: the last error again with the
+ * same words without "--", and st returned. */
+fc_status fc_quant_keys_not_flags(fc_status st);
+
 /* The answer text plus a newline, as the CLI prints it; takes text. */
 void fc_quant_reply_line(fc_http_response *rs, char *text);
 

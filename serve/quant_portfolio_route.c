@@ -249,21 +249,6 @@ static fc_status fill_lists(const pf_keys *k, pf_data *d) {
     return FC_OK;
 }
 
-/* The library's messages name the CLI's flags ("--target-return 0.1 a
- * year is below ..."); a request has keys: the same words without "--". */
-static fc_status keys_not_flags(fc_status st) {
-    char text[FC_ERROR_CAP];
-    size_t n = 0;
-    for (const char *m = fc_last_error(); *m && n + 1 < sizeof text; m++) {
-        int flag = m[0] == '-' && m[1] == '-' && m[2] >= 'a' && m[2] <= 'z' &&
-                   (n == 0 || text[n - 1] == ' ' || text[n - 1] == '\'' || text[n - 1] == '(');
-        if (flag) m++;
-        else text[n++] = *m;
-    }
-    text[n] = '\0';
-    return fc_error(st, "%s", text);
-}
-
 static fc_status portfolio_answer(const json_t *root, char **text) {
     pf_keys k = {.shrink = "sample", .max_weight = INFINITY};
     pf_data d = {0};
@@ -282,7 +267,7 @@ static fc_status portfolio_answer(const json_t *root, char **text) {
         .upper = b ? d.hi : NULL, .frontier = k.frontier_given ? k.frontier : 0, .max_sharpe = k.max_sharpe,
         .risk_free = k.risk_free, .risk_parity = k.risk_parity, .budgets = k.budgets ? d.budgets : NULL,
         .ledoit_wolf = !strcmp(k.shrink, "ledoit-wolf")};
-    if (st == FC_OK && (st = fcast_portfolio_json(&q, text)) != FC_OK) st = keys_not_flags(st);
+    if (st == FC_OK && (st = fcast_portfolio_json(&q, text)) != FC_OK) st = fc_quant_keys_not_flags(st);
     free_data(&d);
     return st;
 }

@@ -151,8 +151,16 @@ done
 two=(--data "$data" --h 6 --mlp-units 8,8,8 --max-steps 5 --quiet --threads 2 "${ens[@]}")
 "$fcast" ensemble "${two[@]}" --parallel 1 --out "$tmp/one2.safetensors" 2> /dev/null
 "$fcast" ensemble "${two[@]}" --out "$tmp/auto2.safetensors" 2> "$tmp/auto2.err"
-check "2 threads, auto: 2 workers of 1 thread, the file of one at a time with 2 threads" \
-      "[ -s $tmp/one2.safetensors ] && cmp -s $tmp/one2.safetensors $tmp/auto2.safetensors"
+# Workers of 1 thread against one run of 2: bit for bit where training does
+# not depend on the thread count (AVX-512), within float32 rounding where it
+# does (AVX2: oneDNN splits its sums by thread).
+if bitwise_across_threads; then
+    check "2 threads, auto: 2 workers of 1 thread, the file of one at a time with 2 threads" \
+          "[ -s $tmp/one2.safetensors ] && cmp -s $tmp/one2.safetensors $tmp/auto2.safetensors"
+else
+    check "2 threads, auto: 2 workers of 1 thread, the weights of one at a time with 2 threads within 1e-5 (AVX2)" \
+          "[ -s $tmp/one2.safetensors ] && close_weights $tmp/one2.safetensors $tmp/auto2.safetensors 1e-5"
+fi
 "$fcast" train --data "$data" "${common[@]}" --model nhits --parallel 2 --input-size 12 --out "$tmp/x.safetensors" \
     > "$tmp/err.txt" 2>&1
 check "fcast train has no --parallel (one training)" "[ $? -eq 2 ] && grep -q 'parallel' $tmp/err.txt"

@@ -24,32 +24,12 @@ same_weights() {
 # shapes) with every F32 value within TOL relative (of max(1, |b|)) of the
 # other's: for weights computed on another CPU, whose kernels may sum in
 # another order (a fixture written on AVX-512, read on AVX2).
-close_weights() {
-    python3 - "$1" "$2" "$3" <<'PY'
-import json, struct, sys
-def tensors(path):
-    b = open(path, "rb").read()
-    n = struct.unpack("<Q", b[:8])[0]
-    h = json.loads(b[8:8 + n]); h.pop("__metadata__", None)
-    out = {}
-    for name, t in h.items():
-        lo, hi = t["data_offsets"]
-        raw = b[8 + n + lo:8 + n + hi]
-        out[name] = (t["dtype"], t["shape"], struct.unpack("<%df" % (len(raw) // 4), raw) if t["dtype"] == "F32" else raw)
-    return out
-a, b, tol = tensors(sys.argv[1]), tensors(sys.argv[2]), float(sys.argv[3])
-ok = a.keys() == b.keys() and all(a[k][:2] == b[k][:2] for k in a)
-worst = 0.0
-for k in a if ok else ():
-    if a[k][0] != "F32":
-        ok = ok and a[k][2] == b[k][2]
-        continue
-    for x, y in zip(a[k][2], b[k][2]):
-        worst = max(worst, abs(x - y) / max(1.0, abs(y)))
-print("close_weights: largest relative difference %.3g" % worst, file=sys.stderr)
-sys.exit(0 if ok and worst <= tol else 1)
-PY
-}
+close_weights() { python3 scripts/close-weights.py "$1" "$2" "$3"; }
+# bitwise_across_threads: whether this CPU's fp32 training is the same bits
+# on any thread count. On AVX-512 oneDNN's products sum a row alike however
+# the threads split the work; on AVX2-only CPUs (AMD Zen 3) its kernels
+# split the sums by thread, and the last bits differ (docs/training.md).
+bitwise_across_threads() { grep -qw avx512f /proc/cpuinfo; }
 # edit_meta CK OUT KEY VALUE: CK with metadata KEY set to VALUE (the header
 # padded with spaces to a multiple of 8 bytes, as safetensors allows).
 edit_meta() {

@@ -6,9 +6,10 @@
  * efficient frontier, the maximum-Sharpe portfolio, risk parity; the sample
  * or the Ledoit-Wolf covariance (docs/quant-portfolio.md). Series are
  * aligned on ds (inner join) before returns are taken. What stays here is
- * the CLI's: flags, lists of ID=value, the table and CSV
- * (quant_portfolio_print.c); --json is the library's fcast_portfolio_json,
- * which fcast serve answers with too. */
+ * the CLI's: flags, lists of ID=value, where the output goes
+ * (the library's fcast_portfolio_answer solves and writes the table, the CSV
+ * or the JSON; fcast serve
+ * answers with its JSON). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,12 +20,10 @@
 #include "args.h"
 #include "cli.h"
 #include "device_choice.h"
-#include "quant_portfolio_print.h"
 
 #define COMMAND "quant portfolio"
 #define MAX_ASSETS FCAST_PORTFOLIO_MAX_ASSETS
 #define MAX_FRONTIER FCAST_PORTFOLIO_MAX_FRONTIER
-#define MAX_RESULTS (4 + MAX_FRONTIER)
 
 typedef struct {
     const char *data, *out, *bounds, *budgets, *shrink;
@@ -34,13 +33,11 @@ typedef struct {
     int target_given, min_given, max_given, frontier_given;
 } pf_args;
 
-/* The run's buffers and results. */
+/* The run's file and the bounds and budgets its flags give. */
 typedef struct {
     const fcast_returns *r;
     size_t N, T;
-    double *mu, *cov, *lo, *hi, *budgets, *weights;   /* weights: MAX_RESULTS x N, used as needed */
-    pf_result res[MAX_RESULTS];
-    size_t n_res;
+    double *lo, *hi, *budgets;
 } pf_run;
 
 /* A failure of fcast_returns_read_csv, its hint for a file of returns
@@ -120,61 +117,6 @@ static int check_flags(const pf_args *a) {
     return 0;
 }
 
-static pf_result *next_result(pf_run *run, const char *name, const char *title, double target, int solver) {
-    pf_result *p = &run->res[run->n_res];
-    *p = (pf_result){.target = target, .w = run->weights + run->n_res * run->N, .solver = solver};
-    snprintf(p->name, sizeof p->name, "%s", name);
-    snprintf(p->title, sizeof p->title, "%s", title);
-    run->n_res++;
-    return p;
-}
-
-/* Minimum variance and the target return: closed form without bounds. */
-static fc_status solve_min_variance(const pf_args *a, pf_run *run) {
-    const int b = bounded(a);
-    const size_t N = run->N;
-    pf_result *p = next_result(run, "min_variance", "minimum variance", NAN, b);
-    fc_status st = b ? fcast_portfolio_bounded_min_variance(run->mu, run->cov, N, run->lo, run->hi, p->w, &p->report)
-                     : fcast_portfolio_unbounded_min_variance(run->cov, N, p->w);
-    if (st != FC_OK || !a->target_given) return st;
-    char title[96];
-    snprintf(title, sizeof title, "target return %g a year", a->target);
-    p = next_result(run, "target_return", title, a->target, b);
-    const double t = a->target / PF_PERIODS_PER_YEAR;
-    return b ? fcast_portfolio_bounded_target_return(run->mu, run->cov, N, run->lo, run->hi, t, p->w, &p->report)
-             : fcast_portfolio_unbounded_target_return(run->mu, run->cov, N, t, p->w);
-}
-
-static fc_status solve_others(const pf_args *a, pf_run *run) {
-    const size_t N = run->N;
-    fc_status st = FC_OK;
-    char title[96];
-    if (a->max_sharpe) {
-        snprintf(title, sizeof title, "maximum Sharpe (risk-free %g a year)", a->risk_free);
-        pf_result *p = next_result(run, "max_sharpe", title, NAN, 1);
-        st = fcast_portfolio_max_sharpe(run->mu, run->cov, N, run->lo, run->hi, a->risk_free / PF_PERIODS_PER_YEAR,
-                                        p->w, &p->report);
-    }
-    if (st == FC_OK && a->risk_parity) {
-        pf_result *p = next_result(run, "risk_parity", a->budgets ? "risk budgets" : "risk parity", NAN, 2);
-        st = fcast_portfolio_risk_parity(run->cov, N, a->budgets ? run->budgets : NULL, p->w, &p->report);
-    }
-    if (st == FC_OK && a->frontier_given) {
-        double targets[MAX_FRONTIER];
-        fcast_portfolio_report rep;
-        const size_t first = run->n_res;
-        st = fcast_portfolio_frontier(run->mu, run->cov, N, run->lo, run->hi, a->frontier, targets,
-                                      run->weights + first * N, &rep);
-        for (size_t k = 0; st == FC_OK && k < a->frontier; k++) {
-            char name[32];
-            snprintf(name, sizeof name, "frontier_%zu", k);
-            pf_result *p = next_result(run, name, name, targets[k] * PF_PERIODS_PER_YEAR, 1);
-            p->report = rep;   /* the frontier's, all points together */
-        }
-    }
-    return st;
-}
-
 /* Bounds and budgets from the flags into run (lo, hi; budgets). */
 static int fill_lists(const pf_args *a, pf_run *run) {
     const size_t N = run->N;
@@ -194,24 +136,29 @@ static int fill_lists(const pf_args *a, pf_run *run) {
 
 static int alloc_run(pf_run *run) {
     const size_t N = run->N;
-    run->mu = malloc(N * sizeof *run->mu), run->cov = malloc(N * N * sizeof *run->cov);
-    run->lo = malloc(3 * N * sizeof *run->lo), run->weights = malloc(MAX_RESULTS * N * sizeof *run->weights);
-    if (!run->mu || !run->cov || !run->lo || !run->weights)
-        return cli_refuse(COMMAND, CLI_EXIT_MEMORY, "out of memory (the covariance of %zu assets)", N);
+    run->lo = malloc(3 * N * sizeof *run->lo);
+    if (!run->lo) return cli_refuse(COMMAND, CLI_EXIT_MEMORY, "out of memory (the bounds of %zu assets)", N);
     run->hi = run->lo + N, run->budgets = run->hi + N;
     return 0;
 }
 
-static void free_run(pf_run *run) { free(run->mu), free(run->cov), free(run->lo), free(run->weights); }
+static void free_run(pf_run *run) { free(run->lo); }
 
 static fc_status put_text(FILE *f, void *text) {
+    fputs(text, f);
+    return FC_OK;
+}
+
+/* The JSON object is one line without its newline. */
+static fc_status put_line(FILE *f, void *text) {
     fputs(text, f);
     fputc('\n', f);
     return FC_OK;
 }
 
-/* --json: the library's writer (fcast_portfolio_json), fcast serve's too. */
-static int solve_and_print_json(const pf_args *a, pf_run *run) {
+/* The library solves and writes (fcast_portfolio_answer): the table, the
+ * CSV or the JSON, the last what fcast serve answers too. */
+static int solve_and_print(const pf_args *a, pf_run *run) {
     int rc = fill_lists(a, run);
     const char **ids = rc ? NULL : malloc(run->N * sizeof *ids);
     if (!rc && !ids) rc = cli_refuse(COMMAND, CLI_EXIT_MEMORY, "out of memory (the ids of %zu assets)", run->N);
@@ -223,30 +170,14 @@ static int solve_and_print_json(const pf_args *a, pf_run *run) {
         .frontier = a->frontier_given ? a->frontier : 0, .max_sharpe = a->max_sharpe, .risk_free = a->risk_free,
         .risk_parity = a->risk_parity, .budgets = a->budgets ? run->budgets : NULL,
         .ledoit_wolf = !strcmp(a->shrink, "ledoit-wolf")};
+    const fcast_portfolio_format format = a->json ? FCAST_PORTFOLIO_JSON : a->csv ? FCAST_PORTFOLIO_CSV
+                                                                                  : FCAST_PORTFOLIO_TABLE;
     char *text = NULL;
-    if (!rc && fcast_portfolio_json(&q, &text) != FC_OK) rc = cli_fail(COMMAND);
-    if (!rc && fcast_write_file(a->out, put_text, text) != FC_OK) rc = cli_fail(COMMAND);
+    if (!rc && fcast_portfolio_answer(&q, format, &text) != FC_OK) rc = cli_fail(COMMAND);
+    if (!rc && fcast_write_file(a->out, a->json ? put_line : put_text, text) != FC_OK) rc = cli_fail(COMMAND);
     free(text);
     free(ids);
     return rc;
-}
-
-static int solve_and_print(const pf_args *a, pf_run *run) {
-    if (a->json) return solve_and_print_json(a, run);
-    const double *R = fcast_returns_values(run->r);
-    double shrinkage = NAN;
-    int lw = !strcmp(a->shrink, "ledoit-wolf");
-    int rc = fill_lists(a, run);
-    if (rc) return rc;
-    fc_status st = fcast_portfolio_moments(R, run->T, run->N, run->mu, run->cov);
-    if (st == FC_OK && lw) st = fcast_portfolio_ledoit_wolf(R, run->T, run->N, run->cov, &shrinkage);
-    if (st == FC_OK) st = solve_min_variance(a, run);
-    if (st == FC_OK) st = solve_others(a, run);
-    if (st != FC_OK) return cli_fail(COMMAND);
-    pf_output o = {a->data, run->r, run->mu, run->cov, lw ? "ledoit-wolf" : "sample", shrinkage, a->risk_free,
-                   bounded(a) ? run->lo : NULL, bounded(a) ? run->hi : NULL, run->res, run->n_res,
-                   a->csv ? PF_CSV : PF_TEXT};
-    return fcast_write_file(a->out, pf_write, &o) == FC_OK ? 0 : cli_fail(COMMAND);
 }
 
 static int run_command(const pf_args *a) {

@@ -136,6 +136,16 @@ typedef struct {
  * where not finite. *json is NULL on an error (the failing solve's message). */
 fc_status fcast_portfolio_json(const fcast_portfolio_request *request, char **json);
 
+/* The same portfolios in any of `fcast quant portfolio`'s outputs, into
+ * *text (malloc'd; free it): its one JSON object (as fcast_portfolio_json,
+ * no trailing newline), its CSV (`--csv`: a header, then a row per
+ * portfolio: portfolio, target_return, annual_return, annual_volatility,
+ * sharpe and a weight per asset, %.17g, empty where NaN) or its table (the
+ * default: a heading line per portfolio with its annual return,
+ * volatility and Sharpe, then its weights; the frontier as one table). */
+typedef enum { FCAST_PORTFOLIO_JSON = 0, FCAST_PORTFOLIO_CSV = 1, FCAST_PORTFOLIO_TABLE = 2 } fcast_portfolio_format;
+fc_status fcast_portfolio_answer(const fcast_portfolio_request *request, fcast_portfolio_format format, char **text);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,6 +20,19 @@ if os.path.isdir(os.path.join(ROOT, "python", "fcast")):
 MONTHLY = os.path.join(os.environ.get("FCAST_DATA") or os.path.join(ROOT, "data"), "monthly_classics.csv")
 FIXTURES = os.environ.get("FCAST_FIXTURES") or os.path.join(ROOT, "tests", "fixtures")
 
+# Whether fp32 training gives the same bits on any thread count: on AVX-512
+# oneDNN sums a row alike however the threads split the work; on AVX2-only
+# CPUs (AMD Zen 3) its kernels split the sums by thread (docs/training.md).
+def _has_avx512():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return any(line.startswith("flags") and " avx512f" in line for line in f)
+    except OSError:
+        return False
+
+
+BITWISE_ACROSS_THREADS = _has_avx512()
+
 # Small models, so that the whole run stays within seconds: the sizes are
 # fcast's to train, the assertions do not depend on accuracy.
 FAST = dict(max_steps=30, windows_batch_size=128, mlp_units=3 * [[64, 64]])

@@ -1,11 +1,13 @@
 """NeuralForecast on fcast: neuralforecast's frames, and the same forecasts
 as the command-line tool on the same model file."""
+import os
+
 import pytest
 
 np = pytest.importorskip("numpy")
 pd = pytest.importorskip("pandas")
 
-from conftest import FAST  # noqa: E402
+from conftest import BITWISE_ACROSS_THREADS, FAST  # noqa: E402
 
 H = 12
 
@@ -151,6 +153,17 @@ def test_every_model_fits_and_predicts(monthly):
     assert np.isfinite(fc[point_columns(fc)].to_numpy()).all()
 
 
+def assert_same_across_threads(a, b):
+    """Forecasts of trainings on other thread counts: bit for bit where
+    fp32 training does not depend on the thread count (AVX-512), within
+    float32 rounding where oneDNN's kernels split their sums by thread
+    (AVX2-only CPUs; docs/training.md)."""
+    if BITWISE_ACROSS_THREADS:
+        pd.testing.assert_frame_equal(a, b, check_exact=True)
+    else:   # last-bit differences that 30 Adam steps grow to ~1e-3 of the forecast
+        pd.testing.assert_frame_equal(a, b, check_exact=False, rtol=1e-2)
+
+
 def test_models_side_by_side(monthly):
     """Three models trained 3 at a time (a thread and a backend each) and
     one after another with every thread give the same forecasts, bit for
@@ -168,7 +181,10 @@ def test_models_side_by_side(monthly):
 
     together, alone = fit(3), fit(1)
     assert list(together.columns) == ["unique_id", "ds", "NHITS", "NBEATS", "MLP"]
-    pd.testing.assert_frame_equal(together, alone, check_exact=True)
+    assert_same_across_threads(together, alone)
+    if not BITWISE_ACROSS_THREADS and len(os.sched_getaffinity(0)) <= 2:
+        # on every CPU: trainings of one thread each, 2 or 3 at once, the same bits
+        pd.testing.assert_frame_equal(together, fit(2), check_exact=True)
     with pytest.raises(ValueError, match="parallel=0"):
         NeuralForecast(models=[MLP(h=H, input_size=24)], freq="MS", parallel=0)
 
@@ -187,7 +203,7 @@ def test_cross_validation_side_by_side(monthly):
 
     together, alone = cv(2), cv(1)
     assert list(together.columns) == ["unique_id", "ds", "cutoff", "NHITS", "MLP", "y"]
-    pd.testing.assert_frame_equal(together, alone, check_exact=True)
+    assert_same_across_threads(together, alone)
 
 
 def test_side_by_side_reruns_what_did_not_fit_alone():
