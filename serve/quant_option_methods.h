@@ -7,7 +7,7 @@
 #define FC_SERVE_QUANT_OPTION_METHODS_H
 
 #include "fcast/status.h"
-#include "quant/quant_request.h"
+#include "api/serve_engine.h"   /* the engine's option requests (quant/quant_request.h) */
 
 /* The service's bounds on the work of these methods (413 beyond them),
  * besides FC_QUANT_MAX_PATHS (quant_routes.h) on every Monte Carlo's
