@@ -151,7 +151,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_matmul: %s\n", fc_last_error());
         return 1;
     }
-    size_t lb = be->low_bytes[c.prec];
+    size_t lb = be->low_bytes(be, c.prec);
     if (c.prec != FC_PREC_FP32) {
         c.x_low = be->alloc(be, c.B * c.I * lb), c.w_low = be->alloc(be, c.O * c.I * lb);
         c.dy_low = be->alloc(be, c.B * c.O * lb);

@@ -94,6 +94,34 @@ for key in cpu gpu conclusion model avx512f avx512_bf16 amx_works peak_gflops fo
     check "json key $key" "grep -q '\"$key\":' '$tmp/json'"
 done
 
+# oneDNN's implementations as the doctor names them are the ones oneDNN
+# itself reports creating (ONEDNN_VERBOSE=2) for the N-HiTS layer's
+# product (256x512 by 512x512): the doctor's "AMX works" rests on the bf16
+# one, so it must be oneDNN's own word, not a guess from CPUID.
+ONEDNN_VERBOSE=2 "$fcast" doctor --quick --json >"$tmp/verbose" 2>&1
+grep -v '^onednn_verbose' "$tmp/verbose" >"$tmp/vjson"
+python3 - "$tmp/verbose" "$tmp/vjson" >"$tmp/impl_check" 2>&1 <<'EOF'
+import json, sys
+made = {}
+for line in open(sys.argv[1]):
+    f = line.strip().split(",")
+    if line.startswith("onednn_verbose,create") and f[3] == "matmul" and f[-2] == "256x512:512x512:256x512":
+        made[f[6].split(":")[0].replace("src_", "")] = f[4]
+c = json.load(open(sys.argv[2]))["cpu"]
+assert made.get("f32") == c["onednn_fp32_impl"], (made, c["onednn_fp32_impl"])
+assert made.get("bf16") == c["onednn_bf16_impl"], (made, c["onednn_bf16_impl"])
+assert c["amx_works"] == (c["amx_fcast_kernel"] == "used" or "amx" in (c["onednn_bf16_impl"] or ""))
+print("oneDNN made", made)
+EOF
+check "oneDNN's implementations as oneDNN reports them ($(tail -1 "$tmp/impl_check"))" "grep -q '^oneDNN made' '$tmp/impl_check'"
+# The bf16 path and why, in the text and the JSON alike.
+check "bf16 path and its reason" "grep -qE '^  bf16 kernels: .+ \(.+\)\$' '$tmp/text'"
+json_check "bf16 reason in the JSON" "$tmp/vjson" <<EOF
+c = j["cpu"]
+assert c["bf16_reason"] and c["bf16_kernel"] in ("oneDNN", "oneDNN fp32 on bf16 values", "fcast's AMX", "fcast's AVX512-BF16")
+assert ("bf16_onednn_gflops" in c) == (c["bf16_kernel"] != "fcast's AMX" and c["onednn_bf16_impl"] is not None)
+EOF
+
 # The stand-in NVML: 2 GPUs, 87 %, 16 GiB, 61 C, 210.5 W.
 if [ -f "$fake" ]; then
     FCAST_NVML_LIBRARY=$fake "$fcast" doctor --quick >"$tmp/fake" 2>&1

@@ -345,7 +345,7 @@ static void judge_scalar(ctx *c, const char *what, double got, double want, doub
  * the defined rounding (lowp.h). */
 static void judge_low(ctx *c, const char *what, const void *dev, const float *src, size_t n, fc_precision p) {
     float *got = keep(c, malloc((n ? n : 1) * sizeof *got));
-    ref_low_values(got, read_out(c, dev), n, c->be->low_bytes[p], p);
+    ref_low_values(got, read_out(c, dev), n, c->be->low_bytes(c->be, p), p);
     double *want = dbl(c, n);
     for (size_t i = 0; i < n; i++) want[i] = ref_rnd(src[i], p);
     judge(c, what, got, want, NULL, n, TOL_EXACT);
@@ -426,7 +426,7 @@ enum {
 /* src (n) rounded by lowp.h into the backend's low-precision layout:
  * 2-byte patterns, or fp32 values (low_bytes 4). */
 static void *low_copy(ctx *c, const float *src, size_t n, fc_precision p) {
-    size_t bytes = c->be->low_bytes[p];
+    size_t bytes = c->be->low_bytes(c->be, p);
     unsigned char *out = keep(c, malloc(n * bytes + 1));
     for (size_t i = 0; i < n; i++) {
         float v = ref_rnd(src[i], p);
@@ -438,7 +438,7 @@ static void *low_copy(ctx *c, const float *src, size_t n, fc_precision p) {
 
 /* m = B, n = I, k = O. Outputs y (and x_low in low precision). */
 static void run_linear_forward(ctx *c, const op_case *k, uint64_t seed) {
-    size_t B = k->m, I = k->n, O = k->k, lb = c->be->low_bytes[k->prec];
+    size_t B = k->m, I = k->n, O = k->k, lb = c->be->low_bytes(c->be, k->prec);
     int relu = !!(k->opt & RELU), low = k->prec != FC_PREC_FP32;
     shape(c, "B%zu I%zu O%zu %s%s", B, I, O, relu ? "relu" : "none", k->opt & BIAS ? " bias" : "");
     float *x = rnd_f(c, B * I, seed, -1, 1), *w = rnd_f(c, O * I, seed + 1, -1, 1);
@@ -477,7 +477,7 @@ static float *relu_outputs(ctx *c, size_t n, uint64_t seed) {
 /* m = B, n = I, k = O. Outputs dy (masked), dy_low, dx (overwritten), dw
  * and db (accumulated). */
 static void run_linear_backward(ctx *c, const op_case *k, uint64_t seed) {
-    size_t B = k->m, I = k->n, O = k->k, lb = c->be->low_bytes[k->prec];
+    size_t B = k->m, I = k->n, O = k->k, lb = c->be->low_bytes(c->be, k->prec);
     int relu = !!(k->opt & RELU), low = k->prec != FC_PREC_FP32;
     shape(c, "B%zu I%zu O%zu %s%s%s", B, I, O, relu ? "relu" : "none", k->opt & DX ? " dx" : "",
           k->opt & DB ? " db" : "");
@@ -562,7 +562,7 @@ static const float round_specials[] = {
 
 /* m = n (elements). Output: dst in the backend's layout (low_bytes). */
 static void run_round_to(ctx *c, const op_case *k, uint64_t seed) {
-    size_t n = k->m, lb = c->be->low_bytes[k->prec], nspec = sizeof round_specials / sizeof *round_specials;
+    size_t n = k->m, lb = c->be->low_bytes(c->be, k->prec), nspec = sizeof round_specials / sizeof *round_specials;
     int bf16 = k->prec == FC_PREC_BF16, lo = bf16 ? -135 : -28, span = bf16 ? 263 : 46;
     shape(c, "n%zu", n);
     float *x = rnd_f(c, n, seed, -1, 1);

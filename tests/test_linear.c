@@ -69,14 +69,14 @@ static float hand_mask(float dy, float y) {
 /* ---- low-precision buffers with a guard zone ---- */
 
 static void *low_alloc(const fc_backend *be, fc_precision prec, size_t n) {
-    size_t bytes = n * be->low_bytes[prec];
+    size_t bytes = n * be->low_bytes(be, prec);
     unsigned char *p = malloc(bytes + GUARD);
     memset(p, GUARD_BYTE, bytes + GUARD);
     return p;
 }
 
 static int guard_intact(const fc_backend *be, fc_precision prec, const void *p, size_t n) {
-    const unsigned char *g = (const unsigned char *)p + n * be->low_bytes[prec];
+    const unsigned char *g = (const unsigned char *)p + n * be->low_bytes(be, prec);
     for (size_t i = 0; i < GUARD; i++)
         if (g[i] != GUARD_BYTE) return 0;
     return 1;
@@ -337,7 +337,7 @@ static void check_fused(fc_backend *be, fc_precision prec, size_t B, size_t I, s
     CHECK_MSG(count_bits_differ(dwA, dwB, O * I) == 0, "%s fused vs unfused: dw differs", pn);
     CHECK_MSG(count_bits_differ(dbA, dbB, O) == 0, "%s fused vs unfused: db differs", pn);
     if (prec)
-        CHECK_MSG(memcmp(lowA, lowB, B * O * be->low_bytes[prec]) == 0, "%s: dy_low differs", pn);
+        CHECK_MSG(memcmp(lowA, lowB, B * O * be->low_bytes(be, prec)) == 0, "%s: dy_low differs", pn);
     /* and db against the double sum of the hand-masked dy */
     size_t bad = 0;
     for (size_t o = 0; o < O; o++) {
@@ -540,33 +540,47 @@ static void nan_through_relu(fc_backend *be) {
 }
 
 /* The bf16 kernel is the one FCAST_BF16_KERNEL asks for where it runs;
- * unasked, AMX where it runs, else fcast's AVX512-BF16 kernel exactly when
- * it measured more than 1.3x oneDNN (cpu_bf16_choice.c). */
+ * unasked, AMX where it runs, else what fc_cpu_bf16_pick makes of the
+ * measured rates: carried in fp32 unless a 16-bit kernel beats fp32,
+ * fcast's AVX512-BF16 kernel only when it beats oneDNN's by 1.3x. */
 static void bf16_kernel_choice(void) {
     const char *want = getenv("FCAST_BF16_KERNEL"), *got = fc_backend_cpu_bf16_kernel_name();
     fc_bf16_choice m = fc_backend_cpu_bf16_choice();
-    printf("bf16 products: %s", got);
-    if (m.measured) printf(" (one thread: fcast's AVX512-BF16 %.0f GFLOP/s, oneDNN %.0f)", m.hand_gflops, m.onednn_gflops);
-    printf("\n");
+    const fc_bf16_rates *r = &m.rates;
+    printf("bf16 products: %s (%s; fcast's AMX kernel: %s)\n", got, m.reason, m.amx);
+    if (m.measured) printf("  one thread: fp32 %.0f, oneDNN bf16 %.0f, fcast's AVX512-BF16 %.0f GFLOP/s\n", r->fp32, r->onednn, r->hand);
 #if defined(__x86_64__)
-    int has_bf16 = __builtin_cpu_supports("avx512bf16");
+    int has_bf16 = __builtin_cpu_supports("avx512bf16"), has_avx512 = __builtin_cpu_supports("avx512f");
 #else
-    int has_bf16 = 0;
+    int has_bf16 = 0, has_avx512 = 0;
 #endif
     const char *carried = getenv("FCAST_BF16_CARRIED");
-    if (!fc_cpu_bf16_native()) {   /* no AVX-512 (or FCAST_BF16_CARRIED): no bf16 kernel runs, whatever is asked */
-        CHECK_MSG(!strcmp(got, FC_BF16_KERNEL_CARRIED) && !m.measured, "got %s", got);
-        CHECK(!has_bf16 || (carried && !strcmp(carried, "1")));
+    int asked_carried = carried && !strcmp(carried, "1");
+    if (asked_carried || !has_avx512) {   /* no bf16 kernel runs, whatever is asked */
+        CHECK_MSG(!fc_cpu_bf16_native() && !strcmp(got, FC_BF16_KERNEL_CARRIED) && !m.measured, "got %s", got);
     } else if (want && !strcmp(want, "onednn")) {
         CHECK(!strcmp(got, "oneDNN") && !m.measured);
     } else if (want && !strcmp(want, "avx512bf16")) {
         CHECK_MSG(!strcmp(got, has_bf16 ? "fcast's AVX512-BF16" : "oneDNN"), "asked avx512bf16, got %s", got);
-    } else if (!fc_backend_cpu_uses_amx() && has_bf16) {
-        CHECK_MSG(m.measured, "the AVX512-BF16 / oneDNN choice was not measured");
-        int hand = m.hand_gflops > 1.3 * m.onednn_gflops;
-        CHECK_MSG(!strcmp(got, hand ? "fcast's AVX512-BF16" : "oneDNN"), "%s after %.0f vs %.0f GFLOP/s", got,
-                  m.hand_gflops, m.onednn_gflops);
+    } else if (!fc_backend_cpu_uses_amx()) {
+        CHECK_MSG(m.measured, "the bf16 choice was not measured");
+        static const char *names[] = {FC_BF16_KERNEL_CARRIED, "oneDNN", "fcast's AVX512-BF16"};
+        const char *expect = names[fc_cpu_bf16_pick(r->fp32, r->onednn, has_bf16 ? r->hand : 0)];
+        CHECK_MSG(!strcmp(got, expect), "%s after fp32 %.0f, oneDNN %.0f, fcast %.0f GFLOP/s", got, r->fp32,
+                  r->onednn, r->hand);
+        CHECK(fc_cpu_bf16_native() == (strcmp(got, FC_BF16_KERNEL_CARRIED) != 0));
     }
+}
+
+/* The rule itself, on the rates measured on the machines it was made for
+ * (one thread, GFLOP/s: fp32, oneDNN bf16, fcast's AVX512-BF16). */
+static void bf16_pick_rule(void) {
+    CHECK(fc_cpu_bf16_pick(125, 78, 64) == FC_BF16_PATH_CARRIED);    /* Intel Xeon without usable AMX */
+    CHECK(fc_cpu_bf16_pick(105, 205, 185) == FC_BF16_PATH_ONEDNN);   /* AMD Zen 4 */
+    CHECK(fc_cpu_bf16_pick(100, 60, 130) == FC_BF16_PATH_HAND);      /* fcast's 2.2x oneDNN's, 1.3x fp32 */
+    CHECK(fc_cpu_bf16_pick(100, 105, 0) == FC_BF16_PATH_CARRIED);    /* within the 1.1x margin of fp32 */
+    CHECK(fc_cpu_bf16_pick(100, 115, 140) == FC_BF16_PATH_ONEDNN);   /* fcast's not 1.3x oneDNN's */
+    CHECK(fc_cpu_bf16_pick(0, 0, 0) == FC_BF16_PATH_CARRIED);
 }
 
 int main(void) {
@@ -576,9 +590,10 @@ int main(void) {
     if (!be || !be1) return CHECK_DONE();
     /* which bf16 path the checks below exercise on this machine */
     bf16_kernel_choice();
-    bf16_bytes = be->low_bytes[FC_PREC_BF16];
-    CHECK(be->low_bytes[FC_PREC_FP32] == 0 && bf16_bytes == (fc_cpu_bf16_native() ? 2 : sizeof(float)) &&
-          be->low_bytes[FC_PREC_FP16] == sizeof(float));
+    bf16_pick_rule();
+    bf16_bytes = be->low_bytes(be, FC_PREC_BF16);
+    CHECK(be->low_bytes(be, FC_PREC_FP32) == 0 && bf16_bytes == (fc_cpu_bf16_native() ? 2 : sizeof(float)) &&
+          be->low_bytes(be, FC_PREC_FP16) == sizeof(float));
     /* a. forward, fp32: odd shape every variant, and the N-HiTS shape */
     for (int act = 0; act < 2; act++)
         for (int bias = 0; bias < 2; bias++)

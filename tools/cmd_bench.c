@@ -27,8 +27,8 @@ static const char *bf16_path_note(const fcast_bench_report *r) {
         if (!strcmp(r->runs[i].kernel, "fcast AVX512-BF16"))
             return r->amx_capped ? "; bf16 on fcast's AVX512-BF16 kernels (oneDNN cannot use AMX here)"
                                  : "; bf16 on fcast's AVX512-BF16 kernels";
-        if (!strcmp(r->runs[i].kernel, "oneDNN fp32 on bf16 values"))   /* a CPU without AVX-512 */
-            return "; bf16 carried in fp32 (no bf16 kernel on this CPU: fp32 products of bf16-rounded values)";
+        if (!strcmp(r->runs[i].kernel, "oneDNN fp32 on bf16 values"))   /* no 16-bit kernel, or none faster */
+            return "; bf16 carried in fp32 (no 16-bit kernel beats fp32 on this CPU: fp32 products of bf16-rounded values)";
     }
     if (!bf16) return "";
     if (r->bf16_on_fcast_amx)

@@ -70,9 +70,12 @@ json_t *doctor_json_or_null(int known, json_t *v);
 
 typedef struct {
     fc_cpu_info info;
-    int amx_works, amx_capped, threads;
+    /* amx_works: AMX runs products here, on fcast's kernel or oneDNN's
+     * (its bf16 implementation named AMX); amx_fcast: fcast's own */
+    int amx_works, amx_fcast, amx_capped, threads;
     const char *bf16_kernel;   /* fc_backend_cpu_bf16_kernel_name */
     fc_bf16_choice bf16_choice;
+    char onednn_fp32[64], onednn_bf16[64];   /* oneDNN's implementations of the N-HiTS layer ("": none) */
     double peak[2];             /* GFLOP/s, fp32 and bf16; 0: not measured */
 } cpu_report;
 

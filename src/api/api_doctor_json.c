@@ -21,10 +21,16 @@ static json_t *cpu_json(const cpu_report *c) {
     json_object_set_new(j, "amx_bf16_advertised", json_boolean(c->info.amx_bf16));
     json_object_set_new(j, "amx_works", json_boolean(c->amx_works));
     json_object_set_new(j, "amx_capped", json_boolean(c->amx_capped));
+    json_object_set_new(j, "amx_fcast_kernel", json_string(c->bf16_choice.amx));
     json_object_set_new(j, "bf16_kernel", json_string(c->bf16_kernel));
-    if (c->bf16_choice.measured) {
-        json_object_set_new(j, "bf16_avx512bf16_gflops", json_real(c->bf16_choice.hand_gflops));
-        json_object_set_new(j, "bf16_onednn_gflops", json_real(c->bf16_choice.onednn_gflops));
+    json_object_set_new(j, "bf16_reason", json_string(c->bf16_choice.reason));
+    json_object_set_new(j, "onednn_fp32_impl", doctor_json_or_null(c->onednn_fp32[0] != 0, json_string(c->onednn_fp32)));
+    json_object_set_new(j, "onednn_bf16_impl", doctor_json_or_null(c->onednn_bf16[0] != 0, json_string(c->onednn_bf16)));
+    if (c->bf16_choice.measured) {   /* the one-thread rates of the choice (cpu_bf16_rates.c) */
+        const fc_bf16_rates *r = &c->bf16_choice.rates;
+        json_object_set_new(j, "bf16_choice_fp32_gflops", json_real(r->fp32));
+        json_object_set_new(j, "bf16_onednn_gflops", json_real(r->onednn));
+        json_object_set_new(j, "bf16_avx512bf16_gflops", doctor_json_or_null(r->hand > 0, json_real(r->hand)));
     }
     json_object_set_new(peak, "fp32", doctor_json_or_null(c->peak[0] > 0, json_real(c->peak[0])));
     json_object_set_new(peak, "bf16", doctor_json_or_null(c->peak[1] > 0, json_real(c->peak[1])));

@@ -21,10 +21,13 @@
 
 static fc_status measure_cpu(fc_backend *be, int quick, cpu_report *c) {
     fc_cpu_info_read(&c->info);
-    c->amx_works = fc_backend_cpu_uses_amx();
+    c->amx_fcast = fc_backend_cpu_uses_amx();
     c->bf16_kernel = fc_backend_cpu_bf16_kernel_name();
     c->bf16_choice = fc_backend_cpu_bf16_choice();
     c->amx_capped = fc_cpu_amx_capped();
+    fc_cpu_onednn_impl_name(0, c->onednn_fp32, sizeof c->onednn_fp32);
+    fc_cpu_onednn_impl_name(1, c->onednn_bf16, sizeof c->onednn_bf16);
+    c->amx_works = c->amx_fcast || strstr(c->onednn_bf16, "amx") != NULL;
     c->threads = be->threads;
     if (quick) return FC_OK;
     /* best of two passes, as fcast bench: one alone can land in a slow
@@ -77,16 +80,17 @@ static fc_status largest_batch(const fcast_doctor_request *a, fc_backend *be, co
     return st;
 }
 
-/* bf16 when the CPU computes it natively and, when measured, it is faster;
+/* bf16 where a 16-bit kernel runs here and beats fp32 (the backend's own
+ * choice, cpu_bf16_choice.c) and, when measured, the whole layer agrees;
  * fcast train itself defaults to fp32 and has no --precision auto yet. */
 static void choose_cpu_precision(const cpu_report *cpu, conclusion *c) {
-    int native = cpu->info.avx512_bf16 || cpu->amx_works;
+    int native = strcmp(cpu->bf16_kernel, FC_BF16_KERNEL_CARRIED) != 0;
     int measured = cpu->peak[0] > 0 && cpu->peak[1] > 0;
     c->precision = native && (!measured || cpu->peak[1] > cpu->peak[0]) ? FC_PREC_BF16 : FC_PREC_FP32;
-    if (!native) c->precision_reason = "no AVX512-BF16 or working AMX: bf16 would be emulated";
-    else if (!measured) c->precision_reason = "native bf16 (AVX512-BF16 or AMX); peak not measured (--quick)";
-    else c->precision_reason = c->precision == FC_PREC_BF16 ? "native bf16, faster than fp32 in the measured peak"
-                                                             : "native bf16, but not faster than fp32 in the measured peak";
+    if (!native) c->precision_reason = "bf16 would run as fp32 products of bf16 values here: no faster";
+    else if (!measured) c->precision_reason = "a bf16 kernel faster than fp32 here; peak not measured (--quick)";
+    else c->precision_reason = c->precision == FC_PREC_BF16 ? "bf16 kernels, faster than fp32 in the measured peak"
+                                                             : "bf16 kernels, but not faster than fp32 in the measured peak";
 }
 
 /* The CUDA backend runs on compute capability 8.0 or newer only, all of

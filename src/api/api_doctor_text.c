@@ -9,10 +9,28 @@
 
 static const char *yes_no(int v) { return v ? "yes" : "no"; }
 
-static const char *amx_text(const cpu_report *c) {
-    if (!c->info.amx_tile) return "not advertised";
-    if (c->amx_works) return c->amx_capped ? "works (fcast's AMX kernels; oneDNN capped below AMX)" : "works (fcast's AMX kernels)";
-    return c->amx_capped ? "advertised but does not work here (oneDNN capped below AMX)" : "advertised, not used (FCAST_NO_AMX)";
+/* Whether AMX runs here, and on whose kernels: fcast's, or oneDNN's when
+ * fcast's check failed while oneDNN's AMX implementation runs. */
+static void print_amx(FILE *f, const cpu_report *c) {
+    const char *fcast_amx = c->bf16_choice.amx;
+    if (!c->info.amx_tile) fprintf(f, "not advertised\n");
+    else if (c->amx_fcast) fprintf(f, "works (fcast's AMX kernels)\n");
+    else if (c->amx_works) fprintf(f, "works (oneDNN's %s; fcast's AMX kernel: %s)\n", c->onednn_bf16, fcast_amx);
+    else if (c->amx_capped) fprintf(f, "advertised but does not work here (oneDNN capped below AMX; fcast's: %s)\n", fcast_amx);
+    else fprintf(f, "advertised, not used (fcast's AMX kernel: %s)\n", fcast_amx);
+}
+
+/* The bf16 path, why, and the one-thread rates that chose it. */
+static void print_bf16(FILE *f, const cpu_report *c) {
+    const fc_bf16_rates *r = &c->bf16_choice.rates;
+    fprintf(f, "  bf16 kernels: %s (%s)\n", c->bf16_kernel, c->bf16_choice.reason);
+    if (c->bf16_choice.measured) {
+        fprintf(f, "                one thread: fp32 %.0f GFLOP/s, oneDNN bf16 %.0f GFLOP/s", r->fp32, r->onednn);
+        if (r->hand > 0) fprintf(f, ", fcast's AVX512-BF16 %.0f GFLOP/s", r->hand);
+        fprintf(f, "\n");
+    }
+    fprintf(f, "  oneDNN:       fp32 %s, bf16 %s\n", c->onednn_fp32[0] ? c->onednn_fp32 : "none",
+            c->onednn_bf16[0] ? c->onednn_bf16 : "none (oneDNN 2.6 builds bf16 products only with AVX-512)");
 }
 
 static void print_cpu(FILE *f, const cpu_report *c) {
@@ -25,12 +43,9 @@ static void print_cpu(FILE *f, const cpu_report *c) {
             c->info.mem_total ? fc_bytes_text(c->info.mem_total, total, sizeof total) : "unknown",
             c->info.mem_available ? fc_bytes_text(c->info.mem_available, avail, sizeof avail) : "unknown");
     fprintf(f, "  AVX-512:      %s\n  AVX512-BF16:  %s\n", yes_no(c->info.avx512f), yes_no(c->info.avx512_bf16));
-    fprintf(f, "  AMX:          %s\n", amx_text(c));
-    fprintf(f, "  bf16 kernels: %s", c->bf16_kernel);
-    if (c->bf16_choice.measured)   /* the measured choice (cpu_bf16_choice.c) */
-        fprintf(f, " (one thread: fcast's AVX512-BF16 %.0f GFLOP/s, oneDNN %.0f GFLOP/s)", c->bf16_choice.hand_gflops,
-                c->bf16_choice.onednn_gflops);
-    fprintf(f, "\n");
+    fprintf(f, "  AMX:          ");
+    print_amx(f, c);
+    print_bf16(f, c);
     if (c->peak[0] > 0)
         fprintf(f, "  matrix-product peak (" FC_DENSE_PEAK_CPU_SHAPE ", bias+ReLU): fp32 %.1f GFLOP/s, bf16 %.1f GFLOP/s\n",
                 c->peak[0], c->peak[1]);

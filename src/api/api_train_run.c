@@ -187,8 +187,7 @@ static const char *kernel_note(fc_precision p) {
     if (p == FC_PREC_FP16) return "fp16 emulated (fp32 products of fp16-rounded inputs)";
     if (fc_backend_cpu_uses_amx()) return "bf16 on fcast's AMX kernels";
     const char *k = fc_backend_cpu_bf16_kernel_name();
-    if (!strcmp(k, FC_BF16_KERNEL_CARRIED))
-        return "bf16 carried in fp32 (no bf16 kernel on this CPU: fp32 products of bf16-rounded inputs)";
+    if (!strcmp(k, FC_BF16_KERNEL_CARRIED)) return "bf16 carried in fp32 (fp32 products of bf16-rounded inputs)";
     if (strcmp(k, "oneDNN")) return "bf16 on fcast's AVX512-BF16 kernels";
     return "bf16 on oneDNN";
 }

@@ -87,8 +87,11 @@ struct fc_backend {
      * each precision: 2 where the matrix unit reads 16-bit values (bf16 on
      * CPU; bf16 and fp16 on GPU), 4 where the values are rounded to the
      * format but carried in fp32 (fp16 on CPU: oneDNN 2.6 has no fp16 matmul
-     * on CPU). low_bytes[FC_PREC_FP32] is 0: fp32 keeps no copies. */
-    size_t low_bytes[FC_PREC_COUNT];
+     * on CPU, and bf16 on CPUs where no 16-bit kernel beats fp32). 0 for
+     * FC_PREC_FP32: fp32 keeps no copies. A function, not a table: on the
+     * CPU the answer for bf16 is measured (cpu_bf16_choice.c), and only
+     * runs that use bf16 should pay for the measurement. */
+    size_t (*low_bytes)(const fc_backend *be, fc_precision prec);
 
     /* The entries, one per row of backend_ops.def, where their contracts are. */
 #define FC_BACKEND_OP(name, cpu, cuda, ret, params) ret(*name) params;

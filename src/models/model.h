@@ -315,7 +315,7 @@ typedef struct fc_model {
     size_t grad_scratch_floats;
     /* Mixed precision (fc_model_set_precision): the low block holds, per
      * window, every layer's x_low and the backward's dy_low, in elements of
-     * be->low_bytes[prec] bytes. */
+     * be->low_bytes(be, prec) bytes. */
     fc_precision prec;
     size_t low_elems;         /* per window */
     size_t s_dylow;           /* offset of dy_low in the low block */

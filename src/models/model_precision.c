@@ -32,11 +32,11 @@ void fc_model_plan_dy_low(fc_model *m) {
 }
 
 size_t fc_model_low_param_bytes(const fc_model *m, fc_precision prec, const fc_backend *be) {
-    return m->n_low_params * be->low_bytes[prec];
+    return m->n_low_params * be->low_bytes(be, prec);
 }
 
 size_t fc_model_low_act_bytes(const fc_model *m, size_t B, fc_precision prec, const fc_backend *be) {
-    return m->low_elems * B * be->low_bytes[prec];
+    return m->low_elems * B * be->low_bytes(be, prec);
 }
 
 static void release_low(fc_model *m) {
@@ -89,7 +89,7 @@ fc_status fc_model_set_precision(fc_model *m, fc_precision prec) {
 }
 
 static void *low_at(const fc_model *m, void *base, size_t elem_offset) {
-    return (char *)base + elem_offset * m->be->low_bytes[m->prec];
+    return (char *)base + elem_offset * m->be->low_bytes(m->be, m->prec);
 }
 
 /* Each tensor to its aligned place (FC_LOW_PARAM_ALIGN), in runs of

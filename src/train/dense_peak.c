@@ -14,7 +14,7 @@ static void peak_free(fc_backend *be, peak_buffers *p) {
 }
 
 static fc_status peak_alloc(fc_backend *be, peak_buffers *p, size_t B, size_t I, size_t O, fc_precision prec) {
-    size_t lb = be->low_bytes[prec] ? be->low_bytes[prec] : 1;
+    size_t lb = be->low_bytes(be, prec) ? be->low_bytes(be, prec) : 1;
     p->x = be->alloc(be, B * I * sizeof(float)), p->w = be->alloc(be, O * I * sizeof(float));
     p->b = be->alloc(be, O * sizeof(float)), p->y = be->alloc(be, B * O * sizeof(float));
     p->x_low = be->alloc(be, B * I * lb), p->w_low = be->alloc(be, O * I * lb);

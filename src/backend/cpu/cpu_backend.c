@@ -114,6 +114,14 @@ static void cpu_memory_info(fc_backend *be, size_t *free_bytes, size_t *total_by
     *total_bytes = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0;
 }
 
+/* bf16 on 2-byte values where a bf16 kernel runs and beats fp32, else
+ * carried in fp32, as fp16 always is (cpu_lowp.c). */
+static size_t cpu_low_bytes(const fc_backend *be, fc_precision prec) {
+    (void)be;
+    if (prec == FC_PREC_FP32) return 0;
+    return prec == FC_PREC_BF16 && fc_cpu_bf16_native() ? 2 : sizeof(float);
+}
+
 static void cpu_destroy(fc_backend *be) {
     fc_cpu_impl *impl = fc_cpu_impl_of(be);
     if (impl && impl->arena) arena_unmap(impl);   /* the backend's buffers go with it */
@@ -146,9 +154,7 @@ static void cpu_fill_table(fc_backend *be) {
     be->arena_seal = cpu_arena_seal;
     be->arena_stats = cpu_arena_stats;
     be->destroy = cpu_destroy;
-    be->low_bytes[FC_PREC_FP32] = 0;
-    be->low_bytes[FC_PREC_BF16] = fc_cpu_bf16_native() ? 2 : sizeof(float);   /* else carried in fp32 */
-    be->low_bytes[FC_PREC_FP16] = sizeof(float);   /* fp16 values carried in fp32 (cpu_lowp.c) */
+    be->low_bytes = cpu_low_bytes;
     /* the rest: every FN of the cpu column of backend_ops.def */
 #define FC_BACKEND_OP(name, cpu, cuda, ret, params) FC_OP_IF_FN_##cpu(be->name = fc_cpu_##name;)
 #include "backend/backend_ops.def"

@@ -23,19 +23,30 @@ int fc_cpu_amx_capped(void);
  * the environment turns them off. */
 int fc_backend_cpu_uses_amx(void);
 /* Which kernels run bf16 products (cpu_bf16_gemm.c): "fcast's AMX",
- * "fcast's AVX512-BF16" or "oneDNN"; FC_BF16_KERNEL_CARRIED on a CPU
- * without AVX-512, where none of them runs and bf16 values are carried in
- * fp32 (oneDNN's fp32 products of bf16-rounded values).
+ * "fcast's AVX512-BF16" or "oneDNN"; FC_BF16_KERNEL_CARRIED where no
+ * 16-bit kernel runs or none beats fp32 here, and bf16 values are carried
+ * in fp32 (oneDNN's fp32 products of bf16-rounded values).
  * FCAST_BF16_KERNEL=amx|avx512bf16|onednn asks for one. */
 #define FC_BF16_KERNEL_CARRIED "oneDNN fp32 on bf16 values"
 const char *fc_backend_cpu_bf16_kernel_name(void);
-/* Where AMX does not run and fcast's AVX512-BF16 kernel does, the choice
- * between it and oneDNN is measured (cpu_bf16_choice.c): both rates, in
- * GFLOP/s on one thread; measured 0 when no measurement was made. */
+/* The one-thread rates of cpu_bf16_rates.c, GFLOP/s (0: not measured),
+ * and the implementations oneDNN chose for the products ("" if none). */
+typedef struct {
+    double fp32, onednn, hand;
+    char fp32_impl[64], onednn_impl[64];
+} fc_bf16_rates;
+/* How the choice was made (cpu_bf16_choice.c): measured 1 when the rates
+ * were timed (without AMX, where oneDNN builds bf16 products); reason, one
+ * sentence for reports; amx, what became of fcast's AMX kernel ("used",
+ * "not advertised", "the check in a forked child failed", ...). */
 typedef struct {
     int measured;
-    double hand_gflops, onednn_gflops;
+    fc_bf16_rates rates;
+    const char *reason, *amx;
 } fc_bf16_choice;
 fc_bf16_choice fc_backend_cpu_bf16_choice(void);
+/* The implementation oneDNN builds for that layer's product in fp32 (bf16
+ * 0) or bf16, without timing it: "" where it builds none. */
+void fc_cpu_onednn_impl_name(int bf16, char *name, size_t cap);
 
 #endif

@@ -1,30 +1,27 @@
-/* Which kernels run bf16 products on this CPU: fcast's AMX kernel, fcast's
- * AVX512-BF16 kernel, or oneDNN's; on a CPU without AVX-512, where none of
- * them runs, fp32 products of bf16-rounded values (fc_cpu_bf16_native).
- * This file owns the decision, whole: the CPU's flags (and the tile state
- * the OS must grant AMX), each kernel's check against a reference product
- * in a forked child, the timing against oneDNN, and the environment's
- * overrides. The kernels (cpu_amx.c, cpu_avx512bf16.c) only compute, and
- * nothing here builds a backend: the check and the timing call the
- * products' backend-free core (cpu_bf16_gemm.c) and oneDNN's matmul cache
- * (cpu_matmul.c) directly.
+/* How bf16 products run on this CPU, decided once per process, the first
+ * time bf16 is used: on fcast's AMX kernel, on fcast's AVX512-BF16
+ * kernel, on oneDNN's bf16 kernels, or carried in fp32: fp32 FMAs on
+ * bf16-rounded operands (fc_cpu_bf16_native 0). This file owns the
+ * decision, whole: the CPU's flags (and the tile state the OS must grant
+ * AMX), each kernel's check against a reference product in a forked
+ * child, the environment's overrides, and the rule applied to the
+ * measured rates (cpu_bf16_rates.c). The kernels (cpu_amx.c,
+ * cpu_avx512bf16.c) only compute, and nothing here builds a backend.
  *
- * AMX, where its probe passes, is several times anything else. Without it,
- * neither of the others wins everywhere: on AMD Zen 4 oneDNN 2.6's bf16
- * kernels run at about twice its fp32 rate, on Intel cores without usable
- * AMX at about half of it, while fcast's AVX512-BF16 kernel runs near the
- * instruction's rate on both. So the choice is measured, once per process:
- * the forward product of a dense layer of N-HiTS's width (256 windows, 512
- * by 512) on one thread, best of several runs, on each. fcast's kernel is
- * taken only when clearly faster (FC_BF16_MARGIN), so that a machine where
- * the two are close does not flip between them from run to run (the
- * kernels sum in different orders, so results differ in the last bits);
- * FCAST_BF16_KERNEL pins the choice. */
-#include <omp.h>
+ * AMX, where its check passes, is several times anything else. Without it
+ * no path wins everywhere: on AMD Zen 4 oneDNN 2.6's bf16 kernels run at
+ * about twice its fp32 rate, on Intel cores without usable AMX at about
+ * half of it, and fcast's AVX512-BF16 kernel near the instruction's rate
+ * on both (bench/bench_isa_rates.c measures the instructions). So the
+ * rates are measured, and where no 16-bit kernel beats fp32, bf16 is
+ * carried in fp32: asking for bf16 then costs no speed, and, the products
+ * of bf16 values being exact in fp32, it computes what a bf16 kernel with
+ * fp32 accumulation computes up to the order of the sums.
+ * FCAST_BF16_KERNEL pins a kernel, FCAST_BF16_CARRIED=1 the carried path. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <oneapi/dnnl/dnnl.h>
 
@@ -39,12 +36,14 @@
 #include "core/error.h"
 #include "kernels/lowp.h"
 
-#define FC_BF16_MARGIN 1.3
 #define FC_PROBE_TIMEOUT_MS 10000
-enum { PROBE_B = 256, PROBE_D = 512, PROBE_RUNS = 5 };
 
+/* The decision, made once (decide): the kernel (NULL: oneDNN's, or
+ * carried when native is 0) and how it was reached. */
 static const fc_bf16_block_kernel *chosen;
-static fc_bf16_choice measured;
+static int native;
+static fc_bf16_choice choice = {.reason = "not decided", .amx = "not examined"};
+static char reason_text[200];
 
 /* ---- the CPU's flags ---- */
 
@@ -131,96 +130,25 @@ static const fc_bf16_block_kernel *usable(const candidate *c) {
     return fc_cpu_probe_in_child(c->check, FC_PROBE_TIMEOUT_MS) ? c->kernel : NULL;
 }
 
-/* ---- the timing ---- */
 
-static double seconds_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* The dense layer's forward product and what it runs on: fcast's blocks
- * (a, b) or oneDNN's cached primitive (impl, onednn). */
-typedef struct {
-    uint16_t *x, *w, *a, *b;
-    float *y;
-    fc_cpu_impl impl;
-    fc_mm_entry *onednn;
-} probe_layer;
-
-/* One product y = x . w^T on kernel k, or on oneDNN when k is NULL. */
-static fc_status product(probe_layer *p, const fc_bf16_block_kernel *k) {
-    if (!k) return fc_cpu_matmul_run(&p->impl, p->onednn, p->x, p->w, NULL, p->y);
-    fc_bf16_operand x = {p->x, PROBE_D, 1}, wt = {p->w, 1, PROBE_D};
-    fc_bf16_output o = {.c = p->y, .ldc = PROBE_D};
-    fc_cpu_bf16_pack_a(1, p->a, &x, PROBE_B, PROBE_D, PROBE_B, PROBE_D);
-    fc_cpu_bf16_multiply(1, k, p->a, p->b, &wt, PROBE_B, PROBE_D, PROBE_D, &o);
-    return FC_OK;
-}
-
-/* GFLOP/s of the best of PROBE_RUNS products after one warm-up; 0 on error. */
-static double rate(probe_layer *p, const fc_bf16_block_kernel *k) {
-    double best = 0;
-    for (int run = 0; run <= PROBE_RUNS; run++) {
-        double t0 = seconds_now();
-        if (product(p, k) != FC_OK) return 0;
-        double dt = seconds_now() - t0;
-        if (run > 0 && dt > 0 && (best == 0 || dt < best)) best = dt;
-    }
-    return best > 0 ? 2.0 * PROBE_B * PROBE_D * PROBE_D / best * 1e-9 : 0;
-}
-
-static void *aligned(size_t bytes) {
-    void *p = NULL;
-    return posix_memalign(&p, 64, bytes) == 0 ? p : NULL;
-}
-
-/* Runs the first time a bf16 kernel's name is asked for, which may be on
- * an error path (a failed run's report): the caller's error is kept. Both
- * products run on one thread, as the rates are quoted (the backend sets
- * its own count again before each call of its own). */
-static void measure(const fc_bf16_block_kernel *hand) {
-    probe_layer p = {0};
-    fc_error_state caller;
-    fc_error_save(&caller);
-    p.x = aligned(PROBE_B * PROBE_D * sizeof *p.x);
-    p.w = aligned(PROBE_D * PROBE_D * sizeof *p.w);
-    p.a = aligned(PROBE_B * PROBE_D * sizeof *p.a);
-    p.b = aligned(PROBE_D * PROBE_D * sizeof *p.b);
-    p.y = aligned(PROBE_B * PROBE_D * sizeof *p.y);
-    fc_mm_key key = {FC_MM_LINEAR_FORWARD, PROBE_B, PROBE_D, PROBE_D, 0, 0, 1};
-    omp_set_num_threads(1);
-    if (p.x && p.w && p.a && p.b && p.y && fc_cpu_matmul_init(&p.impl) == FC_OK &&
-        fc_cpu_matmul_get(&p.impl, &key, &p.onednn) == FC_OK) {
-        for (size_t i = 0; i < PROBE_B * PROBE_D; i++) p.x[i] = fc_bf16_from_f32((float)(i % 13) / 13.0f - 0.5f);
-        for (size_t i = 0; i < PROBE_D * PROBE_D; i++) p.w[i] = fc_bf16_from_f32((float)(i % 11) / 11.0f - 0.5f);
-        measured.hand_gflops = rate(&p, hand);
-        measured.onednn_gflops = rate(&p, NULL);
-        measured.measured = measured.hand_gflops > 0 && measured.onednn_gflops > 0;
-    }
-    fc_cpu_matmul_free(&p.impl);
-    void *bufs[5] = {p.x, p.w, p.a, p.b, p.y};
-    for (int i = 0; i < 5; i++) free(bufs[i]);
-    fc_error_restore(&caller);
+/* fcast's AMX kernel where it runs, saying in choice.amx why not. */
+static const fc_bf16_block_kernel *amx_kernel(void) {
+    const fc_bf16_block_kernel *k = NULL;
+    if (!fc_cpu_amx_kernel.block) choice.amx = "not built (the compiler lacks AMX intrinsics: gcc 11 or clang 12 needed)";
+    else if (!cpu_has_amx_bf16()) choice.amx = "not advertised (CPUID)";
+    else if (getenv("FCAST_NO_AMX")) choice.amx = "turned off (FCAST_NO_AMX)";
+    else if (!tiles_permitted()) choice.amx = "advertised, but the OS does not grant the tile state (arch_prctl)";
+    else if (!(k = usable(&amx))) choice.amx = "advertised, but its check in a forked child failed (a fault or a wrong product)";
+    else choice.amx = "used";
+    return k;
 }
 
 /* ---- the choice ---- */
 
-/* FCAST_BF16_KERNEL=onednn | avx512bf16 | amx picks one (one that does not
- * run here leaves oneDNN); FCAST_NO_AMX leaves AMX out. */
-static void choose_once(void) {
-    if (!fc_cpu_bf16_native()) return;   /* no bf16 kernel runs: bf16 is carried in fp32 */
-    const char *want = getenv("FCAST_BF16_KERNEL");
-    if (want && *want && strcmp(want, "auto") != 0) {
-        if (!strcmp(want, "amx")) chosen = usable(&amx);
-        else if (!strcmp(want, "avx512bf16")) chosen = usable(&avx512bf16);
-        return;
-    }
-    if (!getenv("FCAST_NO_AMX") && (chosen = usable(&amx))) return;
-    const fc_bf16_block_kernel *hand = usable(&avx512bf16);
-    if (!hand) return;
-    measure(hand);
-    if (measured.measured && measured.hand_gflops > FC_BF16_MARGIN * measured.onednn_gflops) chosen = hand;
+fc_bf16_path fc_cpu_bf16_pick(double fp32, double onednn, double hand) {
+    double best = hand > onednn ? hand : onednn;
+    if (!(best > FC_BF16_MIN_GAIN * fp32)) return FC_BF16_PATH_CARRIED;
+    return hand > FC_BF16_MARGIN * onednn ? FC_BF16_PATH_HAND : FC_BF16_PATH_ONEDNN;
 }
 
 /* Whether oneDNN builds a bf16 matmul here: a primitive descriptor of a
@@ -243,37 +171,97 @@ static int onednn_builds_bf16(void) {
     return ok;
 }
 
-static int native;
+static int env_set(const char *name) {
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
 
-static void probe_native(void) {
-    const char *carried = getenv("FCAST_BF16_CARRIED");
+/* FCAST_BF16_KERNEL=onednn | avx512bf16 | amx: that kernel where it runs,
+ * else oneDNN's; 0 when the variable asks for nothing (unset or auto). */
+static int pinned(void) {
+    const char *want = getenv("FCAST_BF16_KERNEL");
+    if (!want || !*want || !strcmp(want, "auto")) return 0;
+    if (!strcmp(want, "amx")) chosen = amx_kernel();
+    else if (!strcmp(want, "avx512bf16")) chosen = usable(&avx512bf16);
+    snprintf(reason_text, sizeof reason_text, "FCAST_BF16_KERNEL=%s", want);
+    return 1;
+}
+
+/* Without AMX: the rates decide (fc_cpu_bf16_pick). */
+static void measured_choice(void) {
+    const fc_bf16_block_kernel *hand = usable(&avx512bf16);
+    fc_cpu_bf16_rates(hand, &choice.rates);
+    const fc_bf16_rates *r = &choice.rates;
+    choice.measured = r->fp32 > 0 && r->onednn > 0;
+    if (!choice.measured) {   /* a failed timing leaves the earlier default: oneDNN's kernels */
+        snprintf(reason_text, sizeof reason_text, "the rates could not be measured: oneDNN's kernels");
+        return;
+    }
+    double best = (hand && r->hand > r->onednn ? r->hand : r->onednn) / r->fp32;
+    switch (fc_cpu_bf16_pick(r->fp32, r->onednn, hand ? r->hand : 0)) {
+    case FC_BF16_PATH_CARRIED:
+        native = 0;
+        snprintf(reason_text, sizeof reason_text,
+                 "no 16-bit kernel beats fp32 here: the best runs at %.2fx fp32's rate on one thread",
+                 best);
+        return;
+    case FC_BF16_PATH_HAND:
+        chosen = hand;
+        snprintf(reason_text, sizeof reason_text, "%.2fx fp32's rate on one thread, and clearly ahead of oneDNN's", best);
+        return;
+    case FC_BF16_PATH_ONEDNN:
+        snprintf(reason_text, sizeof reason_text, "%.2fx fp32's rate on one thread", best);
+        return;
+    }
+}
+
+static void decide(void) {
     fc_cpu_isa_guard();   /* the ISA oneDNN may use is settled before it is asked */
-    native = !(carried && *carried && strcmp(carried, "0")) && onednn_builds_bf16();
+    choice.reason = reason_text;
+    if (env_set("FCAST_BF16_CARRIED")) {
+        snprintf(reason_text, sizeof reason_text, "FCAST_BF16_CARRIED=1");
+        return;
+    }
+    if (!onednn_builds_bf16()) {
+        snprintf(reason_text, sizeof reason_text,
+                 "no bf16 kernel runs on this CPU: oneDNN's need AVX-512, fcast's AVX512-BF16 or AMX");
+        return;
+    }
+    native = 1;
+    if (pinned()) return;
+    if ((chosen = amx_kernel())) {
+        snprintf(reason_text, sizeof reason_text, "AMX computed a known product exactly here");
+        return;
+    }
+    measured_choice();
+}
+
+static void decide_once(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, decide);
 }
 
 int fc_cpu_bf16_native(void) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, probe_native);
+    decide_once();
     return native;
 }
 
 const fc_bf16_block_kernel *fc_cpu_bf16_kernel(void) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, choose_once);
+    decide_once();
     return chosen;
 }
 
 const char *fc_backend_cpu_bf16_kernel_name(void) {
-    const fc_bf16_block_kernel *k = fc_cpu_bf16_kernel();
-    return k ? k->name : fc_cpu_bf16_native() ? "oneDNN" : FC_BF16_KERNEL_CARRIED;
+    decide_once();
+    return chosen ? chosen->name : native ? "oneDNN" : FC_BF16_KERNEL_CARRIED;
 }
 
 int fc_backend_cpu_uses_amx(void) {
-    const fc_bf16_block_kernel *k = fc_cpu_bf16_kernel();
-    return k && !strcmp(k->name, FC_BF16_KERNEL_AMX);
+    decide_once();
+    return chosen == &fc_cpu_amx_kernel;
 }
 
 fc_bf16_choice fc_backend_cpu_bf16_choice(void) {
-    fc_cpu_bf16_kernel();
-    return measured;
+    decide_once();
+    return choice;
 }

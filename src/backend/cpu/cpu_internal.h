@@ -13,6 +13,7 @@
 #include "backend/arena_books.h"
 #include "backend/backend.h"
 #include "backend/backend_ops.h"
+#include "backend/cpu/cpu_backend.h"
 
 /* Below this many elements an OpenMP region costs more than it saves. */
 #define FC_CPU_PAR_MIN ((size_t)1 << 15)
@@ -39,6 +40,7 @@ typedef struct {
     dnnl_primitive_t prim;
     dnnl_memory_t src, weights, bias, dst, scratch;  /* bias, scratch may be NULL */
     size_t scratch_bytes;     /* its user scratchpad */
+    char impl_name[64];       /* the implementation oneDNN chose ("brg:avx2", "brg:avx512_core_amx") */
 } fc_mm_entry;
 
 typedef struct {
@@ -128,6 +130,18 @@ extern const fc_bf16_block_kernel fc_cpu_avx512bf16_kernel;
  * oneDNN. FCAST_BF16_KERNEL=amx|avx512bf16|onednn forces one (onednn, or
  * one that does not run here: none); FCAST_NO_AMX=1 leaves AMX out. */
 const fc_bf16_block_kernel *fc_cpu_bf16_kernel(void);
+/* cpu_bf16_choice.c: the path bf16 takes given the one-thread rates of
+ * fp32 (oneDNN), oneDNN's bf16 and fcast's AVX512-BF16 kernel (0 where it
+ * does not run): a 16-bit kernel only when it beats fp32 by
+ * FC_BF16_MIN_GAIN, fcast's over oneDNN's only by FC_BF16_MARGIN (so that
+ * close rates do not flip the choice, and the bits, from run to run). */
+#define FC_BF16_MIN_GAIN 1.1
+#define FC_BF16_MARGIN 1.3
+typedef enum { FC_BF16_PATH_CARRIED, FC_BF16_PATH_ONEDNN, FC_BF16_PATH_HAND } fc_bf16_path;
+fc_bf16_path fc_cpu_bf16_pick(double fp32, double onednn, double hand);
+/* cpu_bf16_rates.c: the forward product of an N-HiTS-wide dense layer on
+ * one thread, in GFLOP/s (0: not run), with oneDNN's implementation names. */
+void fc_cpu_bf16_rates(const fc_bf16_block_kernel *hand, fc_bf16_rates *out);
 /* C = A.B on kernel k (fc_cpu_bf16_kernel's), in the backend's blocks. */
 fc_status fc_cpu_bf16_gemm(fc_backend *be, const fc_bf16_block_kernel *k, const fc_bf16_operand *a,
                            const fc_bf16_operand *b, size_t M, size_t N, size_t K, const fc_bf16_output *o);

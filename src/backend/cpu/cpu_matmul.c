@@ -8,6 +8,7 @@
  * primitives to learn their scratchpad sizes before anything is allocated. */
 #include <oneapi/dnnl/dnnl_debug.h>
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -182,6 +183,9 @@ static fc_status mm_build(fc_cpu_impl *impl, fc_mm_entry *e) {
     const dnnl_memory_desc_t *scratch = dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
     size_t scratch_bytes = scratch ? dnnl_memory_desc_get_size(scratch) : 0;
     e->scratch_bytes = scratch_bytes;   /* reserved at the first run: planning builds without allocating */
+    const char *name = NULL;
+    if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &name) == dnnl_success && name)
+        snprintf(e->impl_name, sizeof e->impl_name, "%s", name);
     call = "dnnl_memory_create";
     s = mm_memories(impl, e, &src, &wei, k->has_bias ? &bias : NULL, &dst,
                     scratch_bytes ? scratch : NULL);

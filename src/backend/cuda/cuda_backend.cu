@@ -177,6 +177,9 @@ static void cuda_arena_stats(const fc_backend *be, size_t *used, size_t *size) {
     *size = impl->books.size;
 }
 
+/* Tensor cores read 16-bit bf16 and fp16 alike. */
+static size_t cuda_low_bytes(const fc_backend *, fc_precision prec) { return prec == FC_PREC_FP32 ? 0 : 2; }
+
 static void cuda_destroy(fc_backend *be) {
     fc_cuda_impl *impl = fc_cuda_impl_of(be);
     if (impl) {
@@ -221,9 +224,7 @@ static void fill_table(fc_backend *be) {
     be->arena_seal = cuda_arena_seal;
     be->arena_stats = cuda_arena_stats;
     be->destroy = cuda_destroy;
-    be->low_bytes[FC_PREC_FP32] = 0;
-    be->low_bytes[FC_PREC_BF16] = 2;   /* tensor cores read 16-bit bf16 and fp16 */
-    be->low_bytes[FC_PREC_FP16] = 2;
+    be->low_bytes = cuda_low_bytes;
     /* the rest: every FN of the cuda column of backend_ops.def, and the MAYBE group entries */
 #define FC_BACKEND_OP(name, cpu, cuda, ret, params) FC_OP_IF_FN_##cuda(be->name = fc_cuda_##name;)
 #include "backend/backend_ops.def"
