@@ -84,6 +84,8 @@ fc_status fc_cpu_matmul_run(fc_cpu_impl *impl, fc_mm_entry *e, const void *src,
  * bf16 kernels read; 0 when they hold fp32 values: fp16 on every CPU, bf16
  * where no bf16 kernel runs (fc_cpu_bf16_native). */
 int fc_cpu_prec_is_bf16(fc_precision prec);
+/* dst[i] = src[i] rounded to fp16, carried in fp32 (F16C where the CPU has it). */
+void fc_cpu_round_f16_span(float *dst, const float *src, size_t n);
 /* cpu_bf16_choice.c: 1 when bf16 products run on 2-byte values here
  * (oneDNN builds a bf16 matmul: it needs AVX-512, which fcast's own bf16
  * kernels need too). 0 on CPUs with AVX2 at most (AMD Zen 3, Intel before

@@ -128,8 +128,7 @@ static void dy_strip(const fc_linear_call *c, float *dy, void *dy_low, dy_transp
                 float *lo = (float *)dy_low + r * O + o0;
                 for (size_t j = 0; j < width; j++) lo[j] = fc_round_bf16(g[j]);
             } else if (c->prec == FC_PREC_FP16) {
-                float *lo = (float *)dy_low + r * O + o0;
-                for (size_t j = 0; j < width; j++) lo[j] = fc_round_f16(g[j]);
+                fc_cpu_round_f16_span((float *)dy_low + r * O + o0, g, width);
             }
         }
         if (t.p) write_transposed(t, (const uint16_t *)dy_low + r0 * O + o0, O, o0, width, r0, n);
