@@ -2,7 +2,7 @@
  * the same data, measured in the same run.
  *
  *   bench_indicators [--series 1000] [--points 10000] [--reps 5] [--no-talib]
- *                    [--script python/bench_talib.py]
+ *                    [--script python/bench_talib.py] [--threads 1,2]
  *
  * Data: one random walk per series from a 64-bit LCG (bench_talib.py has the
  * same generator); the exact values are also written to a temporary file that
@@ -10,7 +10,10 @@
  * the best of --reps runs; outputs go to buffers allocated (and touched) once.
  * Points per second = series x points / seconds, per indicator; the "set" row
  * counts each point once per indicator. TA-Lib keeps its outputs too (a list
- * of arrays), which is what a user of it does. */
+ * of arrays), which is what a user of it does. fcast runs on each thread
+ * count of --threads (default 1 and 2, one column each; bench/threads.sh
+ * reads them for its scaling table); the TA-Lib ratios take the first and
+ * the last. */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -22,12 +25,14 @@
 #include "quant/indicators.h"
 
 #define N_SPECS 5
+#define MAX_COUNTS 32
 static const char *const SPECS[N_SPECS] = {"sma:20", "ema:20", "rsi:14", "bbands:20:2", "macd:12:26:9"};
 
 typedef struct {
     size_t series, points;
     int reps, talib;
     const char *script;
+    int threads[MAX_COUNTS], n_threads;   /* the thread counts fcast runs on */
 } bench_args;
 
 static double now(void) {
@@ -50,8 +55,21 @@ static void generate(double *y, size_t series, size_t points) {
     }
 }
 
+/* --threads: a comma list of 1 to MAX_COUNTS counts, each 1 to 1024; 0 when bad. */
+static int parse_threads(const char *v, bench_args *a) {
+    a->n_threads = 0;
+    for (const char *p = v;; p++) {
+        char *end;
+        long t = strtol(p, &end, 10);
+        if (end == p || t < 1 || t > 1024 || a->n_threads == MAX_COUNTS || (*end && *end != ',')) return 0;
+        a->threads[a->n_threads++] = (int)t;
+        if (!*end) return 1;
+        p = end;
+    }
+}
+
 static int parse_args(int argc, char **argv, bench_args *a) {
-    *a = (bench_args){1000, 10000, 5, 1, "python/bench_talib.py"};
+    *a = (bench_args){1000, 10000, 5, 1, "python/bench_talib.py", {1, omp_get_num_procs() < 2 ? 1 : 2}, 2};
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--no-talib")) a->talib = 0;
@@ -59,8 +77,10 @@ static int parse_args(int argc, char **argv, bench_args *a) {
         else if (!strcmp(argv[i], "--points") && v) a->points = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--reps") && v) a->reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--script") && v) a->script = argv[++i];
+        else if (!strcmp(argv[i], "--threads") && v && parse_threads(argv[++i], a)) continue;
         else {
-            fprintf(stderr, "usage: %s [--series N] [--points T] [--reps R] [--no-talib] [--script PATH]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--series N] [--points T] [--reps R] [--no-talib] [--script PATH] "
+                    "[--threads N,N,...]\n", argv[0]);
             return 2;
         }
     }
@@ -154,11 +174,13 @@ static int run_talib(const bench_args *a, const double *y, talib_times *tt, char
     return 1;
 }
 
-static void print_row(const char *name, double pts, const double s[2], const talib_times *tt, int i) {
-    printf("%-14s %9.1f %9.1f", name, pts / s[0] / 1e6, pts / s[1] / 1e6);
+/* s: seconds on each of the n thread counts. */
+static void print_row(const char *name, double pts, const double *s, int n, const talib_times *tt, int i) {
+    printf("%-14s", name);
+    for (int k = 0; k < n; k++) printf(" %9.1f", pts / s[k] / 1e6);
     if (tt)
         printf(" %9.1f %9.1f %7.2fx %7.2fx %7.2fx", pts / tt->kept[i] / 1e6, pts / tt->dropped[i] / 1e6,
-               tt->kept[i] / s[0], tt->kept[i] / s[1], tt->dropped[i] / s[1]);
+               tt->kept[i] / s[0], tt->kept[i] / s[n - 1], tt->dropped[i] / s[n - 1]);
     printf("\n");
 }
 
@@ -195,11 +217,11 @@ int main(int argc, char **argv) {
         return 1;
     }
     double pts = (double)a.series * (double)a.points;
-    double fc[N_SPECS + 1][2];
-    int threads[2] = {1, omp_get_num_procs() < 2 ? 1 : 2};
-    for (int th = 0; th < 2; th++) {
-        for (int i = 0; i < N_SPECS; i++) fc[i][th] = time_specs(&d, (size_t)i, 1, threads[th], a.reps);
-        fc[N_SPECS][th] = time_specs(&d, 0, N_SPECS, threads[th], a.reps);
+    double fc[N_SPECS + 1][MAX_COUNTS];
+    const int n = a.n_threads, first = a.threads[0], last = a.threads[n - 1];
+    for (int th = 0; th < n; th++) {
+        for (int i = 0; i < N_SPECS; i++) fc[i][th] = time_specs(&d, (size_t)i, 1, a.threads[th], a.reps);
+        fc[N_SPECS][th] = time_specs(&d, 0, N_SPECS, a.threads[th], a.reps);
     }
     talib_times tt;
     memset(&tt, 0, sizeof tt);
@@ -207,12 +229,22 @@ int main(int argc, char **argv) {
     int have_talib = a.talib && run_talib(&a, y, &tt, why, sizeof why);
     printf("indicators: %zu series x %zu points, best of %d runs, million points per second\n", a.series,
            a.points, a.reps);
-    printf("%-14s %9s %9s", "indicator", "fcast 1T", threads[1] == 2 ? "fcast 2T" : "fcast 1T");
-    if (have_talib)
-        printf(" %9s %9s %8s %8s %8s", "TA-Lib", "TA-Lib*", "1T/TA", "2T/TA", "2T/TA*");
+    printf("%-14s", "indicator");
+    for (int k = 0; k < n; k++) {
+        char head[24];
+        snprintf(head, sizeof head, "fcast %dT", a.threads[k]);
+        printf(" %9s", head);
+    }
+    if (have_talib) {
+        char r1[16], r2[16], r3[16];
+        snprintf(r1, sizeof r1, "%dT/TA", first);
+        snprintf(r2, sizeof r2, "%dT/TA", last);
+        snprintf(r3, sizeof r3, "%dT/TA*", last);
+        printf(" %9s %9s %8s %8s %8s", "TA-Lib", "TA-Lib*", r1, r2, r3);
+    }
     printf("\n");
-    for (int i = 0; i < N_SPECS; i++) print_row(SPECS[i], pts, fc[i], have_talib ? &tt : NULL, i);
-    print_row("set (5 specs)", pts * N_SPECS, fc[N_SPECS], have_talib ? &tt : NULL, N_SPECS);
+    for (int i = 0; i < N_SPECS; i++) print_row(SPECS[i], pts, fc[i], n, have_talib ? &tt : NULL, i);
+    print_row("set (5 specs)", pts * N_SPECS, fc[N_SPECS], n, have_talib ? &tt : NULL, N_SPECS);
     if (have_talib)
         printf("TA-Lib: %s, one call per series keeping the outputs; TA-Lib*: dropping each output "
                "at once (cache-resident, its best case)\n", tt.version);
