@@ -29,11 +29,9 @@ int fc_backend_cpu_uses_amx(void);
  * FCAST_BF16_KERNEL=amx|avx512bf16|onednn asks for one. */
 #define FC_BF16_KERNEL_CARRIED "oneDNN fp32 on bf16 values"
 const char *fc_backend_cpu_bf16_kernel_name(void);
-/* The one-thread rates of cpu_bf16_rates.c, GFLOP/s (0: not measured),
- * and the implementations oneDNN chose for the products ("" if none). */
+/* The one-thread rates of cpu_bf16_rates.c, GFLOP/s (0: not measured). */
 typedef struct {
     double fp32, onednn, hand;
-    char fp32_impl[64], onednn_impl[64];
 } fc_bf16_rates;
 /* How the choice was made (cpu_bf16_choice.c): measured 1 when the rates
  * were timed (without AMX, where oneDNN builds bf16 products); reason, one

@@ -1,10 +1,10 @@
 /* The rates the bf16 choice compares (cpu_bf16_choice.c): the forward
  * product of a dense layer of N-HiTS's width (256 windows, 512 by 512)
  * on one thread, best of PROBE_RUNS after a warm-up, in fp32 on oneDNN,
- * in bf16 on oneDNN and in bf16 on one of fcast's block kernels; and the
- * name of the implementation oneDNN chose for each product (its
- * impl_info_str: "brg:avx512_core_amx" says oneDNN runs the product on
- * AMX, which no CPUID flag can tell). Both products run on one thread, as
+ * in bf16 on oneDNN and in bf16 on one of fcast's block kernels; and,
+ * untimed, the name of the implementation oneDNN builds for that product
+ * (its impl_info_str: "brg:avx512_core_amx" says oneDNN runs it on AMX,
+ * which no CPUID flag can tell). Both products run on one thread, as
  * the rates are quoted (a backend sets its own count again before each
  * call of its own). */
 #include <omp.h>
@@ -78,13 +78,11 @@ static void layer_free(probe_layer *p) {
     for (int i = 0; i < 7; i++) free(bufs[i]);
 }
 
-/* oneDNN's rate and implementation for one precision, into rate_out and name. */
-static void onednn_rate(probe_layer *p, int bf16, double *rate_out, char *name, size_t cap) {
+/* oneDNN's rate for one precision; 0 where it builds no such product. */
+static double onednn_rate(probe_layer *p, int bf16) {
     fc_mm_key key = probe_key(bf16);
     fc_mm_entry *e = NULL;
-    if (fc_cpu_matmul_get(&p->impl, &key, &e) != FC_OK) return;
-    snprintf(name, cap, "%s", e->impl_name);
-    *rate_out = rate(p, NULL, e);
+    return fc_cpu_matmul_get(&p->impl, &key, &e) == FC_OK ? rate(p, NULL, e) : 0;
 }
 
 /* Runs on the first use of bf16, which may be on an error path (a failed
@@ -97,8 +95,8 @@ void fc_cpu_bf16_rates(const fc_bf16_block_kernel *hand, fc_bf16_rates *out) {
     int threads = omp_get_max_threads();
     omp_set_num_threads(1);
     if (layer_alloc(&p)) {
-        onednn_rate(&p, 0, &out->fp32, out->fp32_impl, sizeof out->fp32_impl);
-        onednn_rate(&p, 1, &out->onednn, out->onednn_impl, sizeof out->onednn_impl);
+        out->fp32 = onednn_rate(&p, 0);
+        out->onednn = onednn_rate(&p, 1);
         if (hand) out->hand = rate(&p, hand, NULL);
     }
     layer_free(&p);

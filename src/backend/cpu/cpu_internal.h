@@ -86,13 +86,15 @@ fc_status fc_cpu_matmul_run(fc_cpu_impl *impl, fc_mm_entry *e, const void *src,
 int fc_cpu_prec_is_bf16(fc_precision prec);
 /* dst[i] = src[i] rounded to fp16, carried in fp32 (F16C where the CPU has it). */
 void fc_cpu_round_f16_span(float *dst, const float *src, size_t n);
-/* cpu_bf16_choice.c: 1 when bf16 products run on 2-byte values here
- * (oneDNN builds a bf16 matmul: it needs AVX-512, which fcast's own bf16
- * kernels need too). 0 on CPUs with AVX2 at most (AMD Zen 3, Intel before
- * Skylake-SP): bf16 is then carried in fp32 as fp16 always is, values
- * rounded to bf16 and multiplied by fp32 FMAs, exact products summed in
- * fp32, so a bf16 run trains the model it trains elsewhere up to the
- * order of the sums. FCAST_BF16_CARRIED=1 takes that path anywhere. */
+/* cpu_bf16_choice.c: 1 when bf16 products run on 2-byte values here: a
+ * bf16 kernel runs (oneDNN's need AVX-512, fcast's AVX512-BF16 or AMX)
+ * and AMX is used or the measured rates favour a 16-bit kernel over fp32
+ * (fc_cpu_bf16_pick). 0 otherwise (AMD Zen 3, Intel cores before
+ * Skylake-SP, Intel cores without usable AMX where bf16 is the slower):
+ * bf16 is then carried in fp32 as fp16 always is, values rounded to bf16
+ * and multiplied by fp32 FMAs, exact products summed in fp32, so a bf16
+ * run trains the model it trains elsewhere up to the order of the sums.
+ * FCAST_BF16_CARRIED=1 takes that path anywhere. */
 int fc_cpu_bf16_native(void);
 
 /* cpu_bf16_gemm.c: bf16 products written by hand, on AMX tiles or
@@ -129,7 +131,7 @@ extern const fc_bf16_block_kernel fc_cpu_avx512bf16_kernel;
 /* cpu_bf16_choice.c: the kernel bf16 products run on, or NULL (oneDNN's
  * then): AMX where its forked probe computed a known product exactly, else
  * AVX512-BF16 where its probe passed and it measured clearly faster than
- * oneDNN. FCAST_BF16_KERNEL=amx|avx512bf16|onednn forces one (onednn, or
+ * oneDNN and fp32 (fc_cpu_bf16_pick). FCAST_BF16_KERNEL=amx|avx512bf16|onednn forces one (onednn, or
  * one that does not run here: none); FCAST_NO_AMX=1 leaves AMX out. */
 const fc_bf16_block_kernel *fc_cpu_bf16_kernel(void);
 /* cpu_bf16_choice.c: the path bf16 takes given the one-thread rates of
